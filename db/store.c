@@ -1,0 +1,223 @@
+/*
+ * store.c — opening, migrating and transaction handling of the SQLite store,
+ * plus the small statement helpers the entity files (store_*.c) share.
+ *
+ * The schema text comes from db/schema.sql (compiled in by the Makefile as
+ * store_schema_sql); migrations from one version to the next are listed in
+ * `migrations` below and run in order inside one transaction.
+ */
+#include "store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const char store_schema_sql[];
+
+/* Forward migrations: migrations[i] takes a database from version i + 1 to
+ * version i + 2.  Version 1 is schema.sql itself. */
+static const char *const migrations[] = {
+    NULL,
+};
+#define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations) - 1)
+
+char *store_default_path(void)
+{
+    const char *env = getenv("GPUPLAN_DB");
+    if (env && *env)
+        return xstrdup(env);
+    const char *xdg = getenv("XDG_DATA_HOME");
+    if (xdg && *xdg)
+        return xasprintf("%s/gpuplan/gpuplan.db", xdg);
+    const char *home = getenv("HOME");
+    return xasprintf("%s/.local/share/gpuplan/gpuplan.db", home && *home ? home : ".");
+}
+
+int store_sql_error(store *s, gp_err *err, const char *what)
+{
+    return gp_error(err, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+int store_exec(store *s, const char *sql, gp_err *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        gp_error(err, "%s: %s", s->path, msg ? msg : "SQL error");
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+int store_prepare(store *s, const char *sql, sqlite3_stmt **st, gp_err *err)
+{
+    if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
+        return store_sql_error(s, err, "prepare");
+    return 0;
+}
+
+int store_step_done(store *s, sqlite3_stmt *st, gp_err *err)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return store_sql_error(s, err, "write");
+    return 0;
+}
+
+void store_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+    sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_TRANSIENT);
+}
+
+const char *store_col_text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? (const char *)t : "";
+}
+
+int store_lookup_id(store *s, const char *sql, const char *name, int64_t *id, gp_err *err)
+{
+    sqlite3_stmt *st;
+    if (store_prepare(s, sql, &st, err))
+        return -1;
+    store_bind_text(st, 1, name);
+    int rc = sqlite3_step(st);
+    *id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return store_sql_error(s, err, "lookup");
+    return 0;
+}
+
+int store_begin(store *s, gp_err *err)
+{
+    return store_exec(s, "SAVEPOINT gp", err);
+}
+
+int store_commit(store *s, gp_err *err)
+{
+    return store_exec(s, "RELEASE gp", err);
+}
+
+void store_rollback(store *s)
+{
+    sqlite3_exec(s->db, "ROLLBACK TO gp; RELEASE gp", NULL, NULL, NULL);
+}
+
+int store_schema_version(store *s)
+{
+    sqlite3_stmt *st;
+    int v = -1;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+    }
+    return v;
+}
+
+static int set_version(store *s, int v, gp_err *err)
+{
+    /* PRAGMA takes no bound parameters; v is an integer we produce. */
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
+    return store_exec(s, sql, err);
+}
+
+/* Brings the schema to STORE_SCHEMA_VERSION in one transaction. */
+static int migrate(store *s, int *created, gp_err *err)
+{
+    int v = store_schema_version(s);
+    if (v < 0)
+        return store_sql_error(s, err, "not a gpuplan database");
+    if (v > STORE_SCHEMA_VERSION)
+        return gp_error(err, "%s: schema version %d is newer than this gpuplan "
+                        "understands (%d); upgrade gpuplan", s->path, v,
+                        STORE_SCHEMA_VERSION);
+    *created = (v == 0);
+    if (v == STORE_SCHEMA_VERSION)
+        return 0;
+    if (store_exec(s, "BEGIN IMMEDIATE", err))
+        return -1;
+    if (v == 0 && (store_exec(s, store_schema_sql, err) || set_version(s, 1, err)))
+        goto fail;
+    for (int from = v ? v : 1; from < STORE_SCHEMA_VERSION; from++) {
+        if (from - 1 >= NMIGRATIONS || store_exec(s, migrations[from - 1], err) ||
+            set_version(s, from + 1, err))
+            goto fail;
+    }
+    return store_exec(s, "COMMIT", err);
+fail:
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    gp_error_prefix(err, "migrating to schema version %d", STORE_SCHEMA_VERSION);
+    return -1;
+}
+
+int store_open(const char *path, store **out, int *created, gp_err *err)
+{
+    int dummy;
+    if (!created)
+        created = &dummy;
+    *out = NULL;
+    const char *slash = strrchr(path, '/');
+    if (slash && slash != path) {
+        char *dir = xstrndup(path, (size_t)(slash - path));
+        int rc = mkdir_p(dir, err);
+        free(dir);
+        if (rc)
+            return -1;
+    }
+    store *s = xcalloc(1, sizeof *s);
+    s->path = xstrdup(path);
+    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        gp_error(err, "%s: cannot open database: %s", path,
+                 s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        store_close(s);
+        return -1;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    /* WAL lets the TUI read while a CLI import writes; foreign keys keep
+     * nodes, tasks and runs from outliving their parents. */
+    if (store_exec(s, "PRAGMA foreign_keys = ON", err) ||
+        store_exec(s, "PRAGMA journal_mode = WAL", err) ||
+        store_exec(s, "PRAGMA synchronous = NORMAL", err) ||
+        migrate(s, created, err)) {
+        store_close(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+void store_close(store *s)
+{
+    if (!s)
+        return;
+    sqlite3_close(s->db);
+    free(s->path);
+    free(s);
+}
+
+const char *store_sqlite_version(void)
+{
+    return sqlite3_libversion();
+}
+
+const char *store_path(const store *s)
+{
+    return s->path;
+}
+
+/* Wraps one write function in a savepoint of its own. */
+int store_savepoint(store *s, gp_err *err)
+{
+    return store_exec(s, "SAVEPOINT w", err);
+}
+
+int store_release(store *s, int rc, gp_err *err)
+{
+    if (rc == 0)
+        return store_exec(s, "RELEASE w", err);
+    sqlite3_exec(s->db, "ROLLBACK TO w; RELEASE w", NULL, NULL, NULL);
+    return -1;
+}

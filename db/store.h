@@ -1,0 +1,105 @@
+/*
+ * store.h — the SQLite store (SPEC §4.1).  All SQL of the project lives in
+ * db/; everything else talks to the database through these functions.
+ *
+ * Every write function runs inside its own SAVEPOINT, so it is atomic on its
+ * own and nests inside a larger store_begin()/store_commit() (an importer
+ * writing several entities makes them one transaction that way).  Every
+ * statement is prepared with bound parameters; no SQL is built from user
+ * strings.
+ *
+ * Functions return 0 on success and -1 on failure with a message in *err.
+ * Objects returned through out-parameters are owned by the caller.
+ */
+#ifndef GP_STORE_H
+#define GP_STORE_H
+
+#include <stdint.h>
+
+#include "../src/model.h"
+#include "../src/run.h"
+#include "../src/util.h"
+
+typedef struct store store;
+
+/* The schema version this build creates and understands. */
+#define STORE_SCHEMA_VERSION 1
+
+/* Where the default database lives: $GPUPLAN_DB, else
+ * $XDG_DATA_HOME/gpuplan/gpuplan.db, else ~/.local/share/gpuplan/gpuplan.db.
+ * Returns an allocated string. */
+char *store_default_path(void);
+
+/* Opens (creating if needed, with parent directories) and migrates the
+ * database at path.  *created is set to 1 when the file had no schema yet. */
+int store_open(const char *path, store **out, int *created, gp_err *err);
+void store_close(store *s);
+const char *store_path(const store *s);
+int store_schema_version(store *s);
+/* The SQLite library version in use. */
+const char *store_sqlite_version(void);
+
+/* Groups several writes into one transaction (nestable). */
+int store_begin(store *s, gp_err *err);
+int store_commit(store *s, gp_err *err);
+void store_rollback(store *s);
+
+/* Profiles.  put inserts or, when the name exists, updates in place (so
+ * nodes that use the profile see the new values); sets ->id. */
+int store_put_gpu_profile(store *s, gpu_profile *g, gp_err *err);
+int store_put_cpu_profile(store *s, cpu_profile *p, gp_err *err);
+int store_load_catalog(store *s, catalog **out, gp_err *err);
+/* Refuses (with a message) while a node uses the profile. */
+int store_delete_gpu_profile(store *s, const char *name, gp_err *err);
+int store_delete_cpu_profile(store *s, const char *name, gp_err *err);
+
+/* Clusters.  Nodes name their GPU/CPU models, which must exist.  With
+ * replace == 0 an existing name is an error; with replace == 1 the old
+ * cluster (and the runs made on it) is deleted first. */
+int store_put_cluster(store *s, cluster *c, int replace, gp_err *err);
+int store_get_cluster(store *s, const char *name, cluster **out, gp_err *err);
+int store_delete_cluster(store *s, const char *name, gp_err *err);
+
+int store_put_trace(store *s, gp_trace *t, int replace, gp_err *err);
+int store_get_trace(store *s, const char *name, gp_trace **out, gp_err *err);
+int store_delete_trace(store *s, const char *name, gp_err *err);
+
+int store_put_tput_catalog(store *s, tput_catalog *c, int replace, gp_err *err);
+int store_get_tput_catalog(store *s, const char *name, tput_catalog **out, gp_err *err);
+int store_delete_tput_catalog(store *s, const char *name, gp_err *err);
+
+/* Snapshots reference an existing cluster by name; their running tasks are
+ * stored as a trace named after the snapshot ("snapshot:<name>"). */
+int store_put_snapshot(store *s, snapshot *sn, int replace, gp_err *err);
+int store_get_snapshot(store *s, const char *name, snapshot **out, gp_err *err);
+int store_delete_snapshot(store *s, const char *name, gp_err *err);
+
+/* Runs are identified by id (names repeat: one per policy).  put sets ->id
+ * and ->created. */
+int store_put_run(store *s, run *r, gp_err *err);
+int store_get_run(store *s, int64_t id, run **out, gp_err *err);
+int store_delete_run(store *s, int64_t id, gp_err *err);
+
+/* One line of a listing. */
+typedef enum store_kind {
+    STORE_GPU, STORE_CPU, STORE_CLUSTER, STORE_TRACE, STORE_TPUT,
+    STORE_SNAPSHOT, STORE_RUN, STORE_KIND_COUNT
+} store_kind;
+
+typedef struct store_item {
+    int64_t id;
+    char name[GP_NAME_MAX];
+    int64_t count;              /* nodes, tasks, entries, tasks, decisions */
+    int64_t count2;             /* GPUs of a cluster, series of a gp_trace */
+    char detail[160];           /* a one-line summary */
+    char created[32];
+} store_item;
+
+/* Lists every entity of one kind, ordered by name (runs by id). */
+int store_list(store *s, store_kind kind, store_item **items, size_t *n, gp_err *err);
+const char *store_kind_name(store_kind kind);
+/* Parses "gpu", "cpu", "cluster", "trace", "tput", "snapshot", "run" (and
+ * plurals); -1 when unknown. */
+int store_kind_parse(const char *word);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * cmd_list.c — `gpuplan list [KIND...]`: what the database holds.
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int list_exec(cli_ctx *ctx, int argc, char **argv);
+
+const cli_cmd cmd_list = {
+    .name = "list",
+    .usage = "[KIND...]",
+    .summary = "List what the database holds",
+    .help = "  KIND is gpu, cpu, cluster, trace, tput, snapshot or run (plurals work);\n"
+            "  with none, every kind is listed.\n",
+    .exec = list_exec,
+};
+
+/* What the two counts mean for each kind, for the column headers. */
+static const char *const count_names[STORE_KIND_COUNT][2] = {
+    [STORE_GPU] = {"", ""}, [STORE_CPU] = {"", ""},
+    [STORE_CLUSTER] = {"nodes", "gpus"}, [STORE_TRACE] = {"tasks", "series"},
+    [STORE_TPUT] = {"entries", "accels"}, [STORE_SNAPSHOT] = {"tasks", ""},
+    [STORE_RUN] = {"tasks", "decisions"},
+};
+
+/* The detail column; in a text table the counts are spelled out in it. */
+static const char *describe(const store_item *it, const char *const *cn, int spell,
+                            char *buf, size_t len)
+{
+    if (!spell || !cn[0][0])
+        return it->detail;
+    int n = snprintf(buf, len, "%lld %s", (long long)it->count, cn[0]);
+    if (cn[1][0])
+        n += snprintf(buf + n, len - (size_t)n, ", %lld %s", (long long)it->count2,
+                      cn[1]);
+    if (it->detail[0])
+        snprintf(buf + n, len - (size_t)n, "; %s", it->detail);
+    return buf;
+}
+
+static int list_kinds(cli_ctx *ctx, store *st, const int *kinds, size_t nkinds)
+{
+    table *t = table_new();
+    table_col(t, "kind", 0);
+    table_col(t, "id", 1);
+    table_col(t, "name", 0);
+    table_col(t, "count", 1);
+    table_col(t, "count2", 1);
+    table_col(t, "detail", 0);
+    table_col(t, "created", 0);
+    for (size_t k = 0; k < nkinds; k++) {
+        store_item *items;
+        size_t n;
+        gp_err err = {{0}};
+        if (store_list(st, (store_kind)kinds[k], &items, &n, &err)) {
+            table_free(t);
+            return cli_fail(&err);
+        }
+        for (size_t i = 0; i < n; i++) {
+            const char *const *cn = count_names[kinds[k]];
+            table_row(t);
+            table_cell(t, "%s", store_kind_name((store_kind)kinds[k]));
+            table_cell(t, "%lld", (long long)items[i].id);
+            table_cell(t, "%s", items[i].name);
+            if (cn[0][0])
+                table_cell(t, "%lld", (long long)items[i].count);
+            else
+                table_cell(t, "%s", "");
+            if (cn[1][0])
+                table_cell(t, "%lld", (long long)items[i].count2);
+            else
+                table_cell(t, "%s", "");
+            char buf[320];
+            table_cell(t, "%s", describe(&items[i], cn, ctx->format == FMT_TABLE, buf,
+                                         sizeof buf));
+            table_cell(t, "%s", items[i].created);
+        }
+        free(items);
+    }
+    table_print(t, ctx->format, ctx->out, "(nothing stored)");
+    table_free(t);
+    return EXIT_OK;
+}
+
+static int list_exec(cli_ctx *ctx, int argc, char **argv)
+{
+    static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        int code, h = cli_common_opt(ctx, &cmd_list, c, optarg, &code);
+        if (h < 0)
+            return code;
+    }
+    int kinds[STORE_KIND_COUNT];
+    size_t n = 0;
+    for (int i = optind; i < argc; i++) {
+        int k = store_kind_parse(argv[i]);
+        if (k < 0)
+            return cli_usage_error(&cmd_list, "unknown kind '%s'", argv[i]);
+        if (n < STORE_KIND_COUNT)
+            kinds[n++] = k;
+    }
+    if (n == 0)
+        for (int k = 0; k < STORE_KIND_COUNT; k++)
+            kinds[n++] = k;
+    store *st = cli_store(ctx);
+    if (!st)
+        return EXIT_RUNTIME;
+    return list_kinds(ctx, st, kinds, n);
+}

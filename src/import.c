@@ -1,0 +1,107 @@
+/*
+ * import.c — the importer registry, format detection and the transaction
+ * wrapper every import runs in.
+ */
+#include "import.h"
+
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+extern const importer import_native;
+extern const importer import_openb;
+extern const importer import_genai;
+extern const importer import_gavel;
+extern const importer import_philly;
+extern const importer import_pai;
+
+const importer *const importers[] = {
+    &import_native,
+    &import_openb,
+    &import_genai,
+    &import_gavel,
+    &import_philly,
+    &import_pai,
+    NULL,
+};
+
+const importer *importer_find(const char *format)
+{
+    for (size_t i = 0; importers[i]; i++)
+        if (strcasecmp(importers[i]->format, format) == 0)
+            return importers[i];
+    return NULL;
+}
+
+const importer *importer_detect(const char *const *paths, size_t npaths)
+{
+    const importer *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; importers[i]; i++) {
+        int s = importers[i]->detect(paths, npaths);
+        if (s > best_score) {
+            best_score = s;
+            best = importers[i];
+        }
+    }
+    return best;
+}
+
+int import_run(store *st, const importer *imp, const char *const *paths, size_t npaths,
+               const import_opts *opts, import_result *res, gp_err *err)
+{
+    memset(res, 0, sizeof *res);
+    if (store_begin(st, err))
+        return -1;
+    if (imp->run(st, paths, npaths, opts, res, err)) {
+        store_rollback(st);
+        return -1;
+    }
+    return store_commit(st, err);
+}
+
+void import_base_name(const char *path, char *buf, size_t len)
+{
+    size_t l = strlen(path);
+    while (l > 1 && path[l - 1] == '/')
+        l--;
+    const char *start = path;
+    for (size_t i = 0; i < l; i++)
+        if (path[i] == '/')
+            start = path + i + 1;
+    size_t n = (size_t)(path + l - start);
+    const char *dot = memchr(start, '.', n);
+    if (dot && dot != start)
+        n = (size_t)(dot - start);
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, start, n);
+    buf[n] = '\0';
+}
+
+int import_first_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    if (!fgets(buf, (int)len, f)) {
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return 0;
+}
+
+int import_is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+void import_note(import_result *res, const char *kind, const char *name)
+{
+    size_t off = strlen(res->names);
+    snprintf(res->names + off, sizeof res->names - off, "%s%s '%s'", off ? ", " : "",
+             kind, name);
+}

@@ -1,0 +1,67 @@
+/*
+ * import.h — the importer interface and registry (SPEC §4.2).
+ *
+ * An importer reads one or more input files into model objects and writes
+ * them to the store inside one transaction: either everything lands or
+ * nothing does.  Errors name file, line, column and what was expected.
+ * Each format is one file (import_<format>.c) exporting one const
+ * importer, listed once in import.c.
+ */
+#ifndef GP_IMPORT_H
+#define GP_IMPORT_H
+
+#include <stddef.h>
+
+#include "../db/store.h"
+#include "util.h"
+
+typedef struct import_opts {
+    const char *name;           /* name of the trace/cluster/catalog made; NULL
+                                 * = derived from the file name */
+    const char *cluster;        /* importers that need a cluster (snapshots) */
+    int replace;                /* replace an existing entity of that name */
+    double period_s;            /* series sample period override, 0 = default */
+} import_opts;
+
+/* What an import wrote, for the user. */
+typedef struct import_result {
+    size_t clusters, nodes, traces, tasks, samples, gpu_profiles, cpu_profiles,
+           tput_entries, snapshots;
+    char names[256];            /* "trace 'x', cluster 'y'" */
+} import_result;
+
+typedef struct importer {
+    const char *format;         /* "native", "openb", ... (the --format word) */
+    const char *summary;        /* one line for --help */
+    const char *inputs;         /* what paths it takes, for --help */
+    /* How sure it is that these paths are its format: 0 (no) .. 100.
+     * Looks at names and header lines only. */
+    int (*detect)(const char *const *paths, size_t npaths);
+    int (*run)(store *st, const char *const *paths, size_t npaths,
+               const import_opts *opts, import_result *res, gp_err *err);
+} importer;
+
+/* NULL-terminated table of every importer. */
+extern const importer *const importers[];
+/* The native set importer, also used directly to seed new databases. */
+extern const importer import_native;
+
+const importer *importer_find(const char *format);
+/* The importer with the highest detect() score, or NULL when none is > 0. */
+const importer *importer_detect(const char *const *paths, size_t npaths);
+
+/* Runs imp inside one store transaction (rolled back on any failure). */
+int import_run(store *st, const importer *imp, const char *const *paths, size_t npaths,
+               const import_opts *opts, import_result *res, gp_err *err);
+
+/* Helpers shared by importers. */
+/* The base name of path without directory and extension, into buf. */
+void import_base_name(const char *path, char *buf, size_t len);
+/* The first line of a file (without newline) into buf; 0 or -1. */
+int import_first_line(const char *path, char *buf, size_t len);
+/* 1 when path names a directory. */
+int import_is_dir(const char *path);
+/* Appends "kind 'name'" to res->names. */
+void import_note(import_result *res, const char *kind, const char *name);
+
+#endif

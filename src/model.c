@@ -1,0 +1,298 @@
+/*
+ * model.c — constructors, destructors and small queries for the entities of
+ * model.h, and the built-in profile catalog taken from the papers.
+ */
+#include "model.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+catalog *catalog_new(void)
+{
+    return xcalloc(1, sizeof(catalog));
+}
+
+void catalog_free(catalog *c)
+{
+    if (!c)
+        return;
+    free(c->gpus);
+    free(c->cpus);
+    free(c);
+}
+
+gpu_profile *catalog_add_gpu(catalog *c, const gpu_profile *g)
+{
+    grow_array((void **)&c->gpus, &c->gpus_cap, c->ngpus + 1, sizeof *g);
+    c->gpus[c->ngpus] = *g;
+    return &c->gpus[c->ngpus++];
+}
+
+cpu_profile *catalog_add_cpu(catalog *c, const cpu_profile *p)
+{
+    grow_array((void **)&c->cpus, &c->cpus_cap, c->ncpus + 1, sizeof *p);
+    c->cpus[c->ncpus] = *p;
+    return &c->cpus[c->ncpus++];
+}
+
+const gpu_profile *catalog_gpu(const catalog *c, const char *name)
+{
+    for (size_t i = 0; i < c->ngpus; i++)
+        if (strcmp(c->gpus[i].name, name) == 0)
+            return &c->gpus[i];
+    return NULL;
+}
+
+const cpu_profile *catalog_cpu(const catalog *c, const char *name)
+{
+    for (size_t i = 0; i < c->ncpus; i++)
+        if (strcmp(c->cpus[i].name, name) == 0)
+            return &c->cpus[i];
+    return NULL;
+}
+
+/*
+ * Built-in GPU models.  Idle/max watts of the Alibaba 2023 models are PWR
+ * Table II (G2 taken as an A10, G3 as an A100, as that paper assumes).  The
+ * "V100" row is CATS §2.1: P = 23.3 W + 0.09 W/MHz * f over 135..1350 MHz,
+ * beta 0.91 (CATS eq. 3 and 5); its max_w is that line at f_max.  The A100
+ * price is CorrGPU §III-B (2,500 USD for an A100 40 GB); the H100's 700 W is
+ * its TDP.  Where a paper gives no slope, alpha is derived so that a GPU at
+ * f_max draws max_w; beta 0.91 (measured on V100 only) is assumed for all.
+ * Frequencies are the vendors' published minimum and boost clocks.  Prices
+ * the papers do not give are 0, meaning unknown; users set them.  The H100's
+ * idle draw is not in any of the papers: 70 W is an assumption.
+ */
+static const gpu_profile builtin_gpus[] = {
+    /* name        mem  idle   max   sleep fmin  fmax  alpha beta  price  class */
+    {0, "V100",     32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0,    "v100"},
+    {0, "V100M16",  16, 30,   300,   0, 135, 1350, 0,    0.91, 0,    "v100"},
+    {0, "V100M32",  32, 30,   300,   0, 135, 1350, 0,    0.91, 0,    "v100"},
+    {0, "P100",     16, 25,   250,   0, 544, 1328, 0,    0.91, 0,    "p100"},
+    {0, "T4",       16, 10,   70,    0, 300, 1590, 0,    0.91, 0,    ""},
+    {0, "A10",      24, 30,   150,   0, 210, 1695, 0,    0.91, 0,    ""},
+    {0, "G2",       24, 30,   150,   0, 210, 1695, 0,    0.91, 0,    ""},
+    {0, "G3",       80, 50,   400,   0, 210, 1410, 0,    0.91, 0,    ""},
+    {0, "A100-40GB", 40, 50,  400,   0, 210, 1410, 0,    0.91, 2500, ""},
+    {0, "H100",     80, 70,   700,   0, 210, 1980, 0,    0.91, 0,    ""},
+};
+
+/* PWR §V-A: Intel Xeon E5-2682 v4, 16 cores, 15 W idle, 120 W TDP. */
+static const cpu_profile builtin_cpus[] = {
+    {0, "Xeon-E5-2682v4", 16, 15, 120},
+};
+
+void catalog_add_builtin(catalog *c)
+{
+    for (size_t i = 0; i < sizeof builtin_gpus / sizeof *builtin_gpus; i++) {
+        gpu_profile g = builtin_gpus[i];
+        if (g.alpha_w_per_mhz == 0 && g.f_max_mhz > 0)
+            g.alpha_w_per_mhz = (g.max_w - g.idle_w) / g.f_max_mhz;
+        catalog_add_gpu(c, &g);
+    }
+    for (size_t i = 0; i < sizeof builtin_cpus / sizeof *builtin_cpus; i++)
+        catalog_add_cpu(c, &builtin_cpus[i]);
+}
+
+cluster *cluster_new(const char *name)
+{
+    cluster *c = xcalloc(1, sizeof *c);
+    strlcpy0(c->name, name, sizeof c->name);
+    return c;
+}
+
+void cluster_free(cluster *c)
+{
+    if (!c)
+        return;
+    free(c->source);
+    free(c->nodes);
+    free(c);
+}
+
+node *cluster_add_node(cluster *c, const node *n)
+{
+    grow_array((void **)&c->nodes, &c->nodes_cap, c->nnodes + 1, sizeof *n);
+    c->nodes[c->nnodes] = *n;
+    return &c->nodes[c->nnodes++];
+}
+
+int64_t cluster_gpu_total(const cluster *c)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < c->nnodes; i++)
+        n += c->nodes[i].gpu_count;
+    return n;
+}
+
+gp_trace *trace_new(const char *name)
+{
+    gp_trace *t = xcalloc(1, sizeof *t);
+    strlcpy0(t->name, name, sizeof t->name);
+    return t;
+}
+
+void task_release(task *tk)
+{
+    free(tk->gpu_spec);
+    free(tk->util.pct);
+    tk->gpu_spec = NULL;
+    tk->util.pct = NULL;
+    tk->util.len = 0;
+}
+
+void trace_free(gp_trace *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->ntasks; i++)
+        task_release(&t->tasks[i]);
+    free(t->tasks);
+    free(t->source);
+    free(t);
+}
+
+void task_init(task *tk)
+{
+    memset(tk, 0, sizeof *tk);
+    tk->num_gpu = 1;
+    tk->gpu_milli = 1000;
+    tk->kappa = GP_DEFAULT_KAPPA;
+}
+
+task *trace_add_task(gp_trace *t, const task *tk)
+{
+    grow_array((void **)&t->tasks, &t->tasks_cap, t->ntasks + 1, sizeof *tk);
+    task *d = &t->tasks[t->ntasks++];
+    *d = *tk;
+    d->gpu_spec = tk->gpu_spec ? xstrdup(tk->gpu_spec) : NULL;
+    d->util.pct = NULL;
+    d->util.len = 0;
+    if (tk->util.len) {
+        d->util.pct = xmalloc(tk->util.len * sizeof(float));
+        memcpy(d->util.pct, tk->util.pct, tk->util.len * sizeof(float));
+        d->util.len = tk->util.len;
+    }
+    return d;
+}
+
+void task_set_util(task *tk, const float *pct, size_t len, double period_s)
+{
+    free(tk->util.pct);
+    tk->util.pct = NULL;
+    tk->util.len = 0;
+    tk->util.period_s = period_s;
+    if (len == 0)
+        return;
+    tk->util.pct = xmalloc(len * sizeof(float));
+    memcpy(tk->util.pct, pct, len * sizeof(float));
+    tk->util.len = len;
+    double sum = 0, peak = pct[0];
+    for (size_t i = 0; i < len; i++) {
+        sum += pct[i];
+        if (pct[i] > peak)
+            peak = pct[i];
+    }
+    tk->util_mean = sum / (double)len;
+    tk->util_peak = peak;
+    tk->util_first = pct[0];
+}
+
+int task_allows_model(const task *tk, const char *model)
+{
+    const char *s = tk->gpu_spec;
+    if (!s || !*s)
+        return 1;
+    size_t ml = strlen(model);
+    while (*s) {
+        const char *bar = strchr(s, '|');
+        size_t l = bar ? (size_t)(bar - s) : strlen(s);
+        if (l == ml && strncmp(s, model, l) == 0)
+            return 1;
+        if (!bar)
+            break;
+        s = bar + 1;
+    }
+    return 0;
+}
+
+tput_catalog *tput_catalog_new(const char *name)
+{
+    tput_catalog *c = xcalloc(1, sizeof *c);
+    strlcpy0(c->name, name, sizeof c->name);
+    return c;
+}
+
+void tput_catalog_free(tput_catalog *c)
+{
+    if (!c)
+        return;
+    free(c->entries);
+    free(c->source);
+    free(c);
+}
+
+tput_entry *tput_catalog_add(tput_catalog *c, const tput_entry *e)
+{
+    grow_array((void **)&c->entries, &c->entries_cap, c->nentries + 1, sizeof *e);
+    c->entries[c->nentries] = *e;
+    return &c->entries[c->nentries++];
+}
+
+/* Quadratic scans: catalogs hold a few thousand entries and these counts are
+ * only for listings. */
+size_t tput_catalog_accels(const tput_catalog *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->nentries; i++) {
+        size_t j = 0;
+        while (j < i && strcmp(c->entries[j].accel, c->entries[i].accel) != 0)
+            j++;
+        n += (j == i);
+    }
+    return n;
+}
+
+static int same_job(const tput_entry *a, const tput_entry *b)
+{
+    return strcmp(a->model, b->model) == 0 && a->batch_size == b->batch_size &&
+           a->scale == b->scale;
+}
+
+size_t tput_catalog_job_types(const tput_catalog *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->nentries; i++) {
+        if (c->entries[i].co_model[0])
+            continue;
+        size_t j = 0;
+        while (j < i && (c->entries[j].co_model[0] || !same_job(&c->entries[j], &c->entries[i])))
+            j++;
+        n += (j == i);
+    }
+    return n;
+}
+
+snapshot *snapshot_new(const char *name)
+{
+    snapshot *s = xcalloc(1, sizeof *s);
+    strlcpy0(s->name, name, sizeof s->name);
+    s->tasks = trace_new(name);
+    return s;
+}
+
+void snapshot_free(snapshot *s)
+{
+    if (!s)
+        return;
+    trace_free(s->tasks);
+    free(s->rows);
+    free(s);
+}
+
+void snapshot_add_row(snapshot *s, const placement_row *r)
+{
+    grow_array((void **)&s->rows, &s->rows_cap, s->nrows + 1, sizeof *r);
+    s->rows[s->nrows++] = *r;
+}

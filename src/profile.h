@@ -1,0 +1,34 @@
+/*
+ * profile.h — the editable fields of GPU and CPU profiles, described once
+ * so the CLI (`gpuplan profile`) and the TUI's edit form validate the same
+ * way.
+ */
+#ifndef GP_PROFILE_H
+#define GP_PROFILE_H
+
+#include <stddef.h>
+
+#include "model.h"
+#include "util.h"
+
+typedef struct profile_field {
+    const char *key;            /* column name, as in gpus.csv / cpus.csv */
+    const char *help;
+    size_t offset;              /* of a double (or int for cores, char[] for text) */
+    char type;                  /* 'd' double, 'i' int, 's' text */
+    double min, max;
+} profile_field;
+
+extern const profile_field gpu_profile_fields[];   /* terminated by key NULL */
+extern const profile_field cpu_profile_fields[];
+
+/* Sets one field from text; 0 or -1 with "key: expected ..." in err. */
+int profile_set(void *profile, const profile_field *fields, const char *key,
+                const char *value, gp_err *err);
+/* The field's value as text. */
+void profile_get(const void *profile, const profile_field *f, char *buf, size_t len);
+/* Cross-field checks (max >= idle, f_max >= f_min); 0 or -1. */
+int gpu_profile_check(const gpu_profile *g, gp_err *err);
+int cpu_profile_check(const cpu_profile *p, gp_err *err);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * table.h — tabular output in the three formats every listing command
+ * offers (--format table|csv|json).  Cells are kept as strings; columns
+ * declared numeric are emitted as JSON numbers.
+ */
+#ifndef GP_TABLE_H
+#define GP_TABLE_H
+
+#include <stdio.h>
+
+typedef enum out_format { FMT_TABLE, FMT_CSV, FMT_JSON } out_format;
+
+/* Parses "table", "csv" or "json"; -1 when unknown. */
+int out_format_parse(const char *s);
+
+typedef struct table table;
+
+table *table_new(void);
+void table_free(table *t);
+/* Declares a column; numeric columns right-align and are JSON numbers. */
+void table_col(table *t, const char *name, int numeric);
+/* Starts a new row; cells are then appended left to right. */
+void table_row(table *t);
+void table_cell(table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+size_t table_rows(const table *t);
+/* Writes the table; for FMT_TABLE an empty table prints `empty_msg`. */
+void table_print(const table *t, out_format f, FILE *out, const char *empty_msg);
+
+/* Writes one CSV field with RFC 4180 quoting when needed. */
+void csv_put(FILE *out, const char *s);
+/* Shortest text that reads back to the same double / float. */
+void fmt_double(char *buf, size_t len, double v);
+void fmt_float(char *buf, size_t len, float v);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * util.h — allocation wrappers, the error value every fallible engine
+ * function fills, and small string helpers.
+ *
+ * Ownership rule for the whole engine: whoever calls a *_new() or a function
+ * documented as "returns an allocated ..." owns the result and frees it with
+ * the matching *_free() or free().  Functions never take ownership of their
+ * arguments unless their comment says so.
+ *
+ * Errors: fallible functions return 0 on success and -1 on failure, and fill
+ * a caller-provided gp_err with a message meant for the user (file, line,
+ * column and what was expected, where that applies).  Nothing below main()
+ * exits the process, except the allocation wrappers on out-of-memory, which
+ * cannot be handled usefully.
+ */
+#ifndef GP_UTIL_H
+#define GP_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GP_ERR_MAX 1024
+
+typedef struct gp_err {
+    char msg[GP_ERR_MAX];
+} gp_err;
+
+/* Sets err->msg from a printf-style format (err may be NULL); returns -1 so
+ * callers can write `return gp_error(err, ...)`. */
+int gp_error(gp_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prefixes err->msg with "prefix: " (used to add a file name or context). */
+void gp_error_prefix(gp_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grows *arr (element size elem) so that it holds at least need elements;
+ * *cap is updated.  Doubling keeps appends amortised O(1). */
+void grow_array(void **arr, size_t *cap, size_t need, size_t elem);
+
+/* Copies src into dst of size n, always NUL-terminating. */
+void strlcpy0(char *dst, const char *src, size_t n);
+
+/* Strict number parsing: the whole string must be a number, finite, and
+ * (for the integer form) within range.  Return 0 or -1, no message. */
+int parse_int64(const char *s, int64_t *out);
+int parse_double(const char *s, double *out);
+
+/* 1 when s is well-formed UTF-8, else 0 (and *bad_at = byte offset). */
+int utf8_valid(const char *s, size_t len, size_t *bad_at);
+
+/* Monotonic clock in seconds, for reporting durations. */
+double now_seconds(void);
+
+/* Reads a whole file into a NUL-terminated buffer (*len excludes the NUL). */
+char *read_file(const char *path, size_t *len, gp_err *err);
+
+/* Creates dir and its parents (mode 0755); 0 or -1 with message. */
+int mkdir_p(const char *dir, gp_err *err);
+
+#endif

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Runs every test program of build dir $1 and the end-to-end scripts with
+# program $2; prints one closing line "check: N passed, N failed".
+B=${1:-build}
+PROG=${2:-./gpuplan}
+pass=0
+fail=0
+failed=""
+for t in "$B"/tests/test_*; do
+    [ -x "$t" ] || continue
+    if "$t"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed="$failed $t"; fi
+done
+for t in tests/e2e_*.sh; do
+    [ -f "$t" ] || continue
+    if GPUPLAN="$PROG" sh "$t"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed="$failed $t"; fi
+done
+[ -n "$failed" ] && echo "failed:$failed"
+echo "check: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
