@@ -144,7 +144,7 @@ int store_put_run(store *s, run *r, gp_err *err)
 static int load_metrics(store *s, run *r, gp_err *err)
 {
     sqlite3_stmt *st;
-    if (store_prepare(s, "SELECT key, value FROM run_metric WHERE run_id = ?1 ORDER BY rowid",
+    if (store_prepare(s, "SELECT key, value FROM run_metric WHERE run_id = ?1 ORDER BY key",
                       &st, err))
         return -1;
     sqlite3_bind_int64(st, 1, r->id);

@@ -1,0 +1,435 @@
+/*
+ * test_store.c — store round trips for every entity, migrations from an
+ * empty file, refusal of databases from the future, and atomicity of
+ * failed writes.
+ */
+#include "testutil.h"
+
+#include <sqlite3.h>
+
+#include "../src/run.h"
+
+static void test_open_creates_schema(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
+    assert_int_equal(tu_count(st, STORE_GPU), 10);
+    assert_int_equal(tu_count(st, STORE_CPU), 1);
+    assert_int_equal(tu_count(st, STORE_TRACE), 0);
+    /* Reopening finds the schema and creates nothing. */
+    char *path = xstrdup(store_path(st));
+    store_close(st);
+    gp_err err = {{0}};
+    int created = 1;
+    assert_int_equal(store_open(path, &st, &created, &err), 0);
+    assert_int_equal(created, 0);
+    free(path);
+    tu_store_free(st, dir);
+}
+
+static void test_future_version_refused(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *path = xasprintf("%s/f.db", dir);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    store *st;
+    gp_err err = {{0}};
+    assert_int_equal(store_open(path, &st, NULL, &err), -1);
+    tu_assert_contains(err.msg, "newer");
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+static void test_garbage_file_refused(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    tu_write(dir, "bad.db", "this is not a database, just some text that is long enough "
+                            "to fill the header of an SQLite file and then some more");
+    char *path = xasprintf("%s/bad.db", dir);
+    store *st;
+    gp_err err = {{0}};
+    assert_int_equal(store_open(path, &st, NULL, &err), -1);
+    assert_true(strlen(err.msg) > 0);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+static void test_truncated_db_refused(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *path = xstrdup(store_path(st));
+    store_close(st);
+    /* Keep only the first 1000 bytes: the header survives, the pages not. */
+    assert_int_equal(truncate(path, 1000), 0);
+    char *wal = xasprintf("%s-wal", path);
+    remove(wal);
+    free(wal);
+    gp_err err = {{0}};
+    int rc = store_open(path, &st, NULL, &err);
+    if (rc == 0) {
+        /* Opening may succeed lazily; reading must then fail cleanly. */
+        catalog *cat = NULL;
+        assert_int_equal(store_load_catalog(st, &cat, &err), -1);
+        store_close(st);
+    }
+    assert_true(strlen(err.msg) > 0);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+static void test_profile_upsert_and_delete(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    catalog *cat;
+    assert_int_equal(store_load_catalog(st, &cat, &err), 0);
+    gpu_profile g = *catalog_gpu(cat, "A100-40GB");
+    catalog_free(cat);
+    assert_double_equal(g.price_usd, 2500, 1e-9);
+    g.price_usd = 2600;
+    assert_int_equal(store_put_gpu_profile(st, &g, &err), 0);
+    assert_int_equal(store_load_catalog(st, &cat, &err), 0);
+    assert_double_equal(catalog_gpu(cat, "A100-40GB")->price_usd, 2600, 1e-9);
+    assert_int_equal(cat->ngpus, 10);
+    catalog_free(cat);
+    assert_int_equal(store_delete_gpu_profile(st, "A100-40GB", &err), 0);
+    assert_int_equal(tu_count(st, STORE_GPU), 9);
+    assert_int_equal(store_delete_gpu_profile(st, "nope", &err), -1);
+    tu_assert_contains(err.msg, "no GPU profile named 'nope'");
+    tu_store_free(st, dir);
+}
+
+static cluster *make_cluster(const char *name)
+{
+    cluster *c = cluster_new(name);
+    node n;
+    memset(&n, 0, sizeof n);
+    strcpy(n.name, "server-0");
+    strcpy(n.gpu_model, "V100");
+    strcpy(n.cpu_model, "Xeon-E5-2682v4");
+    n.gpu_count = 6;
+    n.cpu_milli = 64000;
+    n.ram_mib = 262144;
+    n.static_w = 120.5;
+    n.other_w = 30;
+    const double mem[6] = {16, 16, 32, 32, 16, 32};
+    memcpy(n.gpu_mem_gib, mem, sizeof mem);
+    cluster_add_node(c, &n);
+    memset(&n, 0, sizeof n);
+    strcpy(n.name, "cpu-only");
+    n.cpu_milli = 32000;
+    n.ram_mib = 1024;
+    cluster_add_node(c, &n);
+    return c;
+}
+
+static void test_cluster_round_trip(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    cluster *c = make_cluster("lab");
+    assert_int_equal(store_put_cluster(st, c, 0, &err), 0);
+    assert_int_equal(store_put_cluster(st, c, 0, &err), -1);
+    tu_assert_contains(err.msg, "already exists");
+    cluster *back;
+    assert_int_equal(store_get_cluster(st, "lab", &back, &err), 0);
+    assert_int_equal(back->nnodes, 2);
+    assert_string_equal(back->nodes[0].gpu_model, "V100");
+    assert_string_equal(back->nodes[0].cpu_model, "Xeon-E5-2682v4");
+    assert_int_equal(back->nodes[0].gpu_count, 6);
+    assert_int_equal(back->nodes[0].cpu_milli, 64000);
+    assert_double_equal(back->nodes[0].static_w, 120.5, 0);
+    assert_double_equal(back->nodes[0].gpu_mem_gib[2], 32, 0);
+    assert_double_equal(back->nodes[0].gpu_mem_gib[4], 16, 0);
+    assert_string_equal(back->nodes[1].gpu_model, "");
+    assert_int_equal(cluster_gpu_total(back), 6);
+    cluster_free(back);
+    /* A node naming an unknown model is refused and nothing is left. */
+    strcpy(c->name, "bad");
+    strcpy(c->nodes[1].gpu_model, "Z9000");
+    c->nodes[1].gpu_count = 1;
+    assert_int_equal(store_put_cluster(st, c, 0, &err), -1);
+    tu_assert_contains(err.msg, "unknown GPU model 'Z9000'");
+    assert_int_equal(tu_count(st, STORE_CLUSTER), 1);
+    /* The profile in use cannot be deleted. */
+    assert_int_equal(store_delete_gpu_profile(st, "V100", &err), -1);
+    tu_assert_contains(err.msg, "used by 1 node");
+    cluster_free(c);
+    assert_int_equal(store_delete_cluster(st, "lab", &err), 0);
+    assert_int_equal(tu_count(st, STORE_CLUSTER), 0);
+    tu_store_free(st, dir);
+}
+
+static gp_trace *make_trace(const char *name)
+{
+    gp_trace *t = trace_new(name);
+    task k;
+    task_init(&k);
+    strcpy(k.name, "t1");
+    k.arrival_s = 1.5;
+    k.duration_s = 300;
+    k.gpu_mem_gib = 6.28;
+    k.cpu_milli = 4000;
+    k.gpu_spec = xstrdup("V100|A10");
+    strcpy(k.qos, "LS");
+    strcpy(k.model, "ResNet-50");
+    k.batch_size = 64;
+    const float u[5] = {45.84f, 0.1f, 100, 0, 33.333333f};
+    task_set_util(&k, u, 5, 1.0);
+    trace_add_task(t, &k);
+    task_release(&k);
+    task_init(&k);
+    strcpy(k.name, "cpu");
+    k.num_gpu = 0;
+    k.gpu_milli = 0;
+    k.util_mean = 12;
+    trace_add_task(t, &k);
+    return t;
+}
+
+static void test_trace_round_trip(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    gp_trace *t = make_trace("tr");
+    assert_int_equal(store_put_trace(st, t, 0, &err), 0);
+    gp_trace *back;
+    assert_int_equal(store_get_trace(st, "tr", &back, &err), 0);
+    assert_int_equal(back->ntasks, 2);
+    const task *a = &back->tasks[0], *b = &back->tasks[1];
+    assert_string_equal(a->name, "t1");
+    assert_double_equal(a->arrival_s, 1.5, 0);
+    assert_string_equal(a->gpu_spec, "V100|A10");
+    assert_string_equal(a->model, "ResNet-50");
+    assert_int_equal(a->batch_size, 64);
+    assert_int_equal(a->util.len, 5);
+    assert_true(a->util.pct[4] == 33.333333f);
+    assert_true(a->util.pct[0] == 45.84f);
+    assert_double_equal(a->util.period_s, 1.0, 0);
+    assert_double_equal(a->util_peak, 100, 1e-6);
+    assert_double_equal(a->util_first, 45.84, 1e-5);
+    assert_int_equal(b->num_gpu, 0);
+    assert_null(b->gpu_spec);
+    assert_int_equal(b->util.len, 0);
+    assert_double_equal(b->util_mean, 12, 0);
+    assert_true(task_allows_model(a, "A10"));
+    assert_false(task_allows_model(a, "A100"));
+    assert_true(task_allows_model(b, "anything"));
+    trace_free(back);
+    /* replace = 1 swaps the content */
+    t->ntasks = 1;
+    task_release(&t->tasks[1]);
+    assert_int_equal(store_put_trace(st, t, 1, &err), 0);
+    assert_int_equal(store_get_trace(st, "tr", &back, &err), 0);
+    assert_int_equal(back->ntasks, 1);
+    trace_free(back);
+    trace_free(t);
+    assert_int_equal(store_get_trace(st, "missing", &back, &err), -1);
+    tu_assert_contains(err.msg, "no trace named 'missing'");
+    tu_store_free(st, dir);
+}
+
+static void test_tput_round_trip(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    tput_catalog *c = tput_catalog_new("g");
+    tput_entry e;
+    memset(&e, 0, sizeof e);
+    strcpy(e.accel, "v100");
+    strcpy(e.model, "ResNet-18");
+    e.batch_size = 16;
+    e.scale = 1;
+    e.tput = 4.795294551566172;
+    tput_catalog_add(c, &e);
+    strcpy(e.co_model, "ResNet-50");
+    e.co_batch_size = 32;
+    e.co_scale = 1;
+    e.tput = 2.5;
+    e.co_tput = 3.1;
+    tput_catalog_add(c, &e);
+    strcpy(e.accel, "k80");
+    tput_catalog_add(c, &e);
+    assert_int_equal(store_put_tput_catalog(st, c, 0, &err), 0);
+    tput_catalog *back;
+    assert_int_equal(store_get_tput_catalog(st, "g", &back, &err), 0);
+    assert_int_equal(back->nentries, 3);
+    assert_double_equal(back->entries[0].tput, 4.795294551566172, 0);
+    assert_string_equal(back->entries[1].co_model, "ResNet-50");
+    assert_int_equal(tput_catalog_accels(back), 2);
+    assert_int_equal(tput_catalog_job_types(back), 1);
+    tput_catalog_free(back);
+    tput_catalog_free(c);
+    assert_int_equal(store_delete_tput_catalog(st, "g", &err), 0);
+    assert_int_equal(tu_count(st, STORE_TPUT), 0);
+    tu_store_free(st, dir);
+}
+
+static void test_snapshot_round_trip(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    cluster *c = make_cluster("lab");
+    assert_int_equal(store_put_cluster(st, c, 0, &err), 0);
+    snapshot *sn = snapshot_new("noon");
+    strcpy(sn->cluster_name, "lab");
+    sn->time_s = 43200;
+    gp_trace *t = make_trace("x");
+    trace_free(sn->tasks);
+    sn->tasks = t;
+    placement_row r = {0, 0, 3, 1000};
+    snapshot_add_row(sn, &r);
+    assert_int_equal(store_put_snapshot(st, sn, 0, &err), 0);
+    snapshot *back;
+    assert_int_equal(store_get_snapshot(st, "noon", &back, &err), 0);
+    assert_string_equal(back->cluster_name, "lab");
+    assert_double_equal(back->time_s, 43200, 0);
+    assert_int_equal(back->tasks->ntasks, 2);
+    assert_int_equal(back->nrows, 1);
+    assert_int_equal(back->rows[0].gpu, 3);
+    snapshot_free(back);
+    /* Snapshot tasks are not listed as a trace of their own. */
+    assert_int_equal(tu_count(st, STORE_TRACE), 0);
+    assert_int_equal(tu_count(st, STORE_SNAPSHOT), 1);
+    assert_int_equal(store_delete_snapshot(st, "noon", &err), 0);
+    assert_int_equal(tu_count(st, STORE_SNAPSHOT), 0);
+    snapshot_free(sn);
+    cluster_free(c);
+    tu_store_free(st, dir);
+}
+
+static void test_run_round_trip(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    cluster *c = make_cluster("lab");
+    gp_trace *t = make_trace("tr");
+    assert_int_equal(store_put_cluster(st, c, 0, &err), 0);
+    assert_int_equal(store_put_trace(st, t, 0, &err), 0);
+    run *r = run_new("cats");
+    strcpy(r->trace_name, "tr");
+    strcpy(r->cluster_name, "lab");
+    r->options = xstrdup("lambda1=1 lambda2=1");
+    r->seed = 42;
+    strcpy(r->power_model, "cats");
+    run_set_metric(r, "energy_j", 123456.5);
+    run_set_metric(r, "peak_gpus", 3);
+    run_set_metric(r, "peak_gpus", 4);
+    run_point p = {0};
+    p.t_s = 10;
+    p.power_w = 300;
+    run_add_point(r, &p);
+    p.t_s = 20;
+    run_add_point(r, &p);
+    run_outcome o = {0, 1, 2, 302, 300.5, 1.001, 0, 0, "2"};
+    run_add_outcome(r, &o);
+    run_decision d = {0, 1.5, 0, 0, "2", (char *)"rho=-0.8 score=-0.9"};
+    run_add_decision(r, &d);
+    if (store_put_run(st, r, &err))
+        fail_msg("%s", err.msg);
+    assert_true(r->id > 0);
+    assert_true(strlen(r->created) > 0);
+    run *back;
+    assert_int_equal(store_get_run(st, r->id, &back, &err), 0);
+    assert_string_equal(back->policy, "cats");
+    assert_string_equal(back->options, "lambda1=1 lambda2=1");
+    assert_int_equal(back->seed, 42);
+    assert_int_equal(back->nmetrics, 2);
+    assert_double_equal(run_metric_get(back, "peak_gpus", 0), 4, 0);
+    assert_double_equal(run_metric_get(back, "energy_j", 0), 123456.5, 0);
+    assert_int_equal(back->npoints, 2);
+    assert_double_equal(back->points[1].t_s, 20, 0);
+    assert_int_equal(back->noutcomes, 1);
+    assert_double_equal(back->outcomes[0].jct_s, 300.5, 0);
+    assert_string_equal(back->outcomes[0].gpus, "2");
+    assert_int_equal(back->ndecisions, 1);
+    assert_string_equal(back->decisions[0].reason, "rho=-0.8 score=-0.9");
+    run_free(back);
+    /* Deleting the trace deletes its runs (cascade). */
+    assert_int_equal(tu_count(st, STORE_RUN), 1);
+    assert_int_equal(store_delete_trace(st, "tr", &err), 0);
+    assert_int_equal(tu_count(st, STORE_RUN), 0);
+    assert_int_equal(store_get_run(st, r->id, &back, &err), -1);
+    run_free(r);
+    trace_free(t);
+    cluster_free(c);
+    tu_store_free(st, dir);
+}
+
+static void test_transaction_rolls_back(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    cluster *c = make_cluster("a");
+    assert_int_equal(store_begin(st, &err), 0);
+    assert_int_equal(store_put_cluster(st, c, 0, &err), 0);
+    gp_trace *t = make_trace("t");
+    assert_int_equal(store_put_trace(st, t, 0, &err), 0);
+    store_rollback(st);
+    assert_int_equal(tu_count(st, STORE_CLUSTER), 0);
+    assert_int_equal(tu_count(st, STORE_TRACE), 0);
+    /* A failing write inside a transaction leaves the earlier ones to the
+     * caller's decision; committing keeps them. */
+    assert_int_equal(store_begin(st, &err), 0);
+    assert_int_equal(store_put_cluster(st, c, 0, &err), 0);
+    assert_int_equal(store_put_cluster(st, c, 0, &err), -1);
+    assert_int_equal(store_commit(st, &err), 0);
+    assert_int_equal(tu_count(st, STORE_CLUSTER), 1);
+    trace_free(t);
+    cluster_free(c);
+    tu_store_free(st, dir);
+}
+
+static void test_kind_parse(void **state)
+{
+    (void)state;
+    assert_int_equal(store_kind_parse("traces"), STORE_TRACE);
+    assert_int_equal(store_kind_parse("GPU"), STORE_GPU);
+    assert_int_equal(store_kind_parse("runs"), STORE_RUN);
+    assert_int_equal(store_kind_parse("bogus"), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_creates_schema),
+        cmocka_unit_test(test_future_version_refused),
+        cmocka_unit_test(test_garbage_file_refused),
+        cmocka_unit_test(test_truncated_db_refused),
+        cmocka_unit_test(test_profile_upsert_and_delete),
+        cmocka_unit_test(test_cluster_round_trip),
+        cmocka_unit_test(test_trace_round_trip),
+        cmocka_unit_test(test_tput_round_trip),
+        cmocka_unit_test(test_snapshot_round_trip),
+        cmocka_unit_test(test_run_round_trip),
+        cmocka_unit_test(test_transaction_rolls_back),
+        cmocka_unit_test(test_kind_parse),
+    };
+    return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+}
