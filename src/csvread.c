@@ -92,8 +92,9 @@ static csv_reader *reader_new(const char *name)
     csv_reader *r = xcalloc(1, sizeof *r);
     r->name = xstrdup(name);
     /* CSV_APPEND_NULL: fields arrive NUL-terminated (we copy anyway);
-     * CSV_EMPTY_IS_NULL off: an empty field is "" not missing. */
-    csv_init(&r->parser, CSV_APPEND_NULL);
+     * CSV_STRICT(_FINI): a stray or unterminated quote is an error, not a
+     * silently different field. */
+    csv_init(&r->parser, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI);
     return r;
 }
 

@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,7 +152,8 @@ static void print_json(const table *t, FILE *out, size_t rows)
             double v;
             json_t *val;
             if (t->numeric[c] && parse_double(s, &v) == 0)
-                val = json_real(v);
+                val = v == (double)(json_int_t)v && fabs(v) < 9e15 ? json_integer((json_int_t)v)
+                                                                 : json_real(v);
             else if (t->numeric[c] && !*s)
                 val = json_null();
             else

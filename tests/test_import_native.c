@@ -1,0 +1,251 @@
+/*
+ * test_import_native.c — the native CSV set: a good set with every field
+ * checked, every malformed class rejected with file:line:col and the store
+ * left as it was, and export → import giving identical data.
+ */
+#include "testutil.h"
+
+#include "../src/export.h"
+#include "../src/import.h"
+
+static const char *const good_dir = "tests/fixtures/native/lab";
+
+static int import_dir(store *st, const char *dir, const char *name, int replace, gp_err *err)
+{
+    import_opts opts = {0};
+    opts.name = name;
+    opts.replace = replace;
+    import_result res;
+    const char *paths[1] = {dir};
+    return import_run(st, &import_native, paths, 1, &opts, &res, err);
+}
+
+static void test_good_set(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    import_opts opts = {0};
+    import_result res;
+    const char *paths[1] = {good_dir};
+    if (import_run(st, &import_native, paths, 1, &opts, &res, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.nodes, 3);
+    assert_int_equal(res.tasks, 4);
+    assert_int_equal(res.samples, 5);
+    assert_int_equal(res.tput_entries, 2);
+    assert_int_equal(res.gpu_profiles, 1);
+    tu_assert_contains(res.names, "trace 'lab'");
+
+    catalog *cat;
+    assert_int_equal(store_load_catalog(st, &cat, &err), 0);
+    const gpu_profile *g = catalog_gpu(cat, "LabGPU");
+    assert_non_null(g);
+    assert_double_equal(g->mem_gib, 24, 0);
+    assert_double_equal(g->alpha_w_per_mhz, (250.0 - 20) / 1500, 1e-12);  /* derived */
+    assert_double_equal(g->beta, 0.9, 0);
+    assert_double_equal(g->price_usd, 1800, 0);
+    assert_string_equal(g->tput_class, "v100");
+    assert_int_equal(catalog_cpu(cat, "LabCPU")->cores, 8);
+    catalog_free(cat);
+
+    cluster *c;
+    assert_int_equal(store_get_cluster(st, "lab", &c, &err), 0);
+    assert_int_equal(c->nnodes, 3);
+    assert_double_equal(c->nodes[0].gpu_mem_gib[1], 12, 0);
+    assert_double_equal(c->nodes[1].gpu_mem_gib[0], 0, 0);
+    assert_string_equal(c->nodes[2].name, "n,2");
+    assert_int_equal(cluster_gpu_total(c), 6);
+    cluster_free(c);
+
+    gp_trace *t;
+    assert_int_equal(store_get_trace(st, "lab", &t, &err), 0);
+    assert_int_equal(t->ntasks, 4);
+    assert_int_equal(t->tasks[0].util.len, 3);
+    assert_double_equal(t->tasks[0].util_mean, (80 + 20.5 + 60) / 3.0, 1e-6);
+    assert_double_equal(t->tasks[0].util_peak, 80, 0);
+    assert_double_equal(t->tasks[1].util_first, 25, 0);
+    assert_int_equal(t->tasks[1].gpu_milli, 500);
+    assert_string_equal(t->tasks[1].gpu_spec, "LabGPU|V100");
+    assert_double_equal(t->tasks[1].kappa, 1.5, 0);
+    assert_int_equal(t->tasks[2].num_gpu, 0);
+    assert_string_equal(t->tasks[3].model, "GPT, small");
+    assert_int_equal(t->tasks[3].num_gpu, 2);
+    trace_free(t);
+
+    tput_catalog *tp;
+    assert_int_equal(store_get_tput_catalog(st, "lab", &tp, &err), 0);
+    assert_int_equal(tp->nentries, 2);
+    assert_string_equal(tp->entries[1].co_model, "GPT");
+    assert_double_equal(tp->entries[1].co_tput, 3, 0);
+    tput_catalog_free(tp);
+
+    /* Importing again without --replace fails and changes nothing. */
+    assert_int_equal(import_dir(st, good_dir, NULL, 0, &err), -1);
+    tu_assert_contains(err.msg, "already exists");
+    assert_int_equal(tu_count(st, STORE_CLUSTER), 1);
+    assert_int_equal(import_dir(st, good_dir, NULL, 1, &err), 0);
+    assert_int_equal(tu_count(st, STORE_TRACE), 1);
+    tu_store_free(st, dir);
+}
+
+/* One malformed case: the file to break, its content, the expected message. */
+typedef struct bad_case {
+    const char *what;
+    const char *file;
+    const char *content;
+    const char *expect;
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"truncated row", "tasks.csv", "name,arrival_s,duration_s,num_gpu\nx,0,10\n",
+     "tasks.csv:2:4: row has 3 fields, expected 4 (truncated row?)"},
+    {"missing column", "tasks.csv", "name,arrival_s\nx,0\n",
+     "tasks.csv:1:1: missing column 'duration_s'"},
+    {"extra column", "tasks.csv", "name,arrival_s,duration_s\nx,0,10,7\n",
+     "tasks.csv:2:4: row has 4 fields, expected 3 (extra column?)"},
+    {"unknown column", "tasks.csv", "name,arrival_s,duration_s,colour\nx,0,10,red\n",
+     "tasks.csv:1:4: unknown column 'colour'"},
+    {"non-numeric", "tasks.csv", "name,arrival_s,duration_s\nx,soon,10\n",
+     "tasks.csv:2:2: column 'arrival_s': expected a finite number, got 'soon'"},
+    {"NaN", "tasks.csv", "name,arrival_s,duration_s\nx,0,nan\n",
+     "tasks.csv:2:3: column 'duration_s': expected a finite number, got 'nan'"},
+    {"inf", "nodes.csv", "name,gpu_model,gpu_count,cpu_milli,ram_mib\nn,V100,1,inf,1\n",
+     "nodes.csv:2:4: column 'cpu_milli': expected an integer, got 'inf'"},
+    {"negative", "tasks.csv", "name,arrival_s,duration_s\nx,-1,10\n",
+     "tasks.csv:2:2: column 'arrival_s': -1 is out of range"},
+    {"huge", "nodes.csv", "name,gpu_model,gpu_count,cpu_milli,ram_mib\nn,V100,1000,1,1\n",
+     "nodes.csv:2:3: column 'gpu_count': 1000 is out of range [0, 16]"},
+    {"huge integer", "nodes.csv",
+     "name,gpu_model,gpu_count,cpu_milli,ram_mib\nn,V100,1,99999999999999999999999,1\n",
+     "nodes.csv:2:4: column 'cpu_milli': expected an integer"},
+    {"empty file", "tasks.csv", "", "tasks.csv:1:1: empty file (expected a header line)"},
+    {"wrong encoding", "tasks.csv", "name,arrival_s,duration_s\nt\xe9st,0,10\n",
+     "tasks.csv:2:2: invalid UTF-8 byte 0xe9"},
+    {"unterminated quote", "tasks.csv", "name,arrival_s,duration_s\n\"x,0,10\n",
+     "unterminated quoted field"},
+    {"bad gpu share", "tasks.csv", "name,arrival_s,duration_s,num_gpu,gpu_milli\nx,0,1,2,500\n",
+     "tasks.csv:2:5: gpu_milli 500 does not go with num_gpu 2"},
+    {"unknown task in util", "util.csv", "task,sample,pct\nzz,0,5\n",
+     "util.csv:2:1: column 'task': no task named 'zz'"},
+    {"sample gap", "util.csv", "task,sample,pct\na,0,5\na,2,5\n",
+     "util.csv:3:2: column 'sample': expected 1, got 2"},
+    {"util over 100", "util.csv", "task,sample,pct\na,0,101\n",
+     "util.csv:2:3: column 'pct': 101 is out of range [0, 100]"},
+    {"unknown gpu model", "nodes.csv", "name,gpu_model,gpu_count,cpu_milli,ram_mib\nn,Z9,1,1,1\n",
+     "unknown GPU model 'Z9'"},
+    {"device memory count", "nodes.csv",
+     "name,gpu_model,gpu_count,cpu_milli,ram_mib,gpu_mem_gib\nn,V100,2,1,1,16\n",
+     "nodes.csv:2:6: column 'gpu_mem_gib': 1 sizes for 2 GPUs"},
+    {"profile max below idle", "gpus.csv",
+     "name,mem_gib,idle_w,max_w,f_min_mhz,f_max_mhz\nG,1,50,40,1,2\n",
+     "gpus.csv:2:4: column 'max_w': 40 is out of range [50, 100000]"},
+};
+
+/* Copies the good set into a temp dir, replaces one file, imports. */
+static void run_bad_case(const bad_case *bc)
+{
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    char *set = xasprintf("%s/set", dir);
+    char *cmd = xasprintf("cp -R '%s' '%s'", good_dir, set);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    tu_write(set, bc->file, bc->content);
+    size_t gpus = tu_count(st, STORE_GPU);
+    if (import_dir(st, set, "bad", 0, &err) == 0)
+        fail_msg("%s: import succeeded", bc->what);
+    if (!strstr(err.msg, bc->expect))
+        fail_msg("%s: expected \"%s\" in \"%s\"", bc->what, bc->expect, err.msg);
+    assert_int_equal(tu_count(st, STORE_CLUSTER), 0);
+    assert_int_equal(tu_count(st, STORE_TRACE), 0);
+    assert_int_equal(tu_count(st, STORE_TPUT), 0);
+    assert_int_equal(tu_count(st, STORE_GPU), gpus);
+    free(set);
+    tu_store_free(st, dir);
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++)
+        run_bad_case(&bad_cases[i]);
+}
+
+static void test_not_a_set(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    assert_int_equal(import_dir(st, dir, "x", 0, &err), -1);
+    tu_assert_contains(err.msg, "no native files");
+    tu_store_free(st, dir);
+}
+
+/* export → import under another name gives the same data, field by field. */
+static void test_export_round_trip(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    assert_int_equal(import_dir(st, good_dir, NULL, 0, &err), 0);
+    cluster *c;
+    gp_trace *t;
+    tput_catalog *tp;
+    catalog *cat;
+    assert_int_equal(store_get_cluster(st, "lab", &c, &err), 0);
+    assert_int_equal(store_get_trace(st, "lab", &t, &err), 0);
+    assert_int_equal(store_get_tput_catalog(st, "lab", &tp, &err), 0);
+    assert_int_equal(store_load_catalog(st, &cat, &err), 0);
+    char *out = xasprintf("%s/out", dir);
+    assert_int_equal(export_cluster_csv(c, cat, out, &err), 0);
+    assert_int_equal(export_trace_csv(t, out, &err), 0);
+    assert_int_equal(export_tput_csv(tp, out, &err), 0);
+    if (import_dir(st, out, "copy", 0, &err))
+        fail_msg("%s", err.msg);
+    cluster *c2;
+    gp_trace *t2;
+    tput_catalog *tp2;
+    assert_int_equal(store_get_cluster(st, "copy", &c2, &err), 0);
+    assert_int_equal(store_get_trace(st, "copy", &t2, &err), 0);
+    assert_int_equal(store_get_tput_catalog(st, "copy", &tp2, &err), 0);
+    assert_int_equal(c2->nnodes, c->nnodes);
+    assert_memory_equal(c2->nodes, c->nodes, c->nnodes * sizeof *c->nodes);
+    assert_int_equal(t2->ntasks, t->ntasks);
+    for (size_t i = 0; i < t->ntasks; i++) {
+        task a = t->tasks[i], b = t2->tasks[i];
+        assert_string_equal(a.gpu_spec ? a.gpu_spec : "", b.gpu_spec ? b.gpu_spec : "");
+        assert_int_equal(a.util.len, b.util.len);
+        if (a.util.len)
+            assert_memory_equal(a.util.pct, b.util.pct, a.util.len * sizeof(float));
+        a.gpu_spec = b.gpu_spec = NULL;
+        a.util.pct = b.util.pct = NULL;
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    assert_int_equal(tp2->nentries, tp->nentries);
+    assert_memory_equal(tp2->entries, tp->entries, tp->nentries * sizeof *tp->entries);
+    cluster_free(c2);
+    trace_free(t2);
+    tput_catalog_free(tp2);
+    cluster_free(c);
+    trace_free(t);
+    tput_catalog_free(tp);
+    catalog_free(cat);
+    free(out);
+    tu_store_free(st, dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_set),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_not_a_set),
+        cmocka_unit_test(test_export_round_trip),
+    };
+    return cmocka_run_group_tests_name("import_native", tests, NULL, NULL);
+}
