@@ -1,0 +1,221 @@
+/*
+ * cstate.c — building, copying and mutating the cluster state (cstate.h).
+ */
+#include "cstate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void add_gpus(cstate *cs, int node_idx, const node *spec, const gpu_profile *gp)
+{
+    cs_node *n = &cs->nodes[node_idx];
+    n->gpu0 = (int)cs->ngpus;
+    n->ngpus = gp ? spec->gpu_count : 0;
+    grow_array((void **)&cs->gpus, &cs->gpus_cap, cs->ngpus + (size_t)n->ngpus, sizeof *cs->gpus);
+    for (int d = 0; d < n->ngpus; d++) {
+        cs_gpu *g = &cs->gpus[cs->ngpus++];
+        memset(g, 0, sizeof *g);
+        g->node = node_idx;
+        g->dev = d;
+        g->mem_gib = d < GP_NODE_MAX_GPUS && spec->gpu_mem_gib[d] > 0 ? spec->gpu_mem_gib[d]
+                                                                     : gp->mem_gib;
+        g->power = GPU_IDLE;
+        g->freq_mhz = gp->f_max_mhz;
+    }
+}
+
+/* Appends the state of one node described by cluster node `spec`. */
+static int add_node(cstate *cs, int spec, const char *name, gp_err *err)
+{
+    const node *sp = &cs->cl->nodes[spec];
+    const gpu_profile *gp = NULL;
+    const cpu_profile *cp = NULL;
+    if (sp->gpu_count > 0 && !(gp = catalog_gpu(cs->cat, sp->gpu_model)))
+        return gp_error(err, "node '%s': unknown GPU model '%s'", sp->name, sp->gpu_model);
+    if (sp->cpu_model[0] && !(cp = catalog_cpu(cs->cat, sp->cpu_model)))
+        return gp_error(err, "node '%s': unknown CPU model '%s'", sp->name, sp->cpu_model);
+    grow_array((void **)&cs->nodes, &cs->nodes_cap, cs->nnodes + 1, sizeof *cs->nodes);
+    cs_node *n = &cs->nodes[cs->nnodes];
+    memset(n, 0, sizeof *n);
+    n->spec = spec;
+    strlcpy0(n->name, name, sizeof n->name);
+    n->cpu_cap = n->cpu_left = sp->cpu_milli;
+    n->ram_cap = n->ram_left = sp->ram_mib;
+    n->gpu = gp;
+    n->cpu = cp;
+    add_gpus(cs, (int)cs->nnodes, sp, gp);
+    cs->nnodes++;
+    return 0;
+}
+
+cstate *cstate_new(const cluster *c, const catalog *cat, gp_err *err)
+{
+    cstate *cs = xcalloc(1, sizeof *cs);
+    cs->cl = c;
+    cs->cat = cat;
+    for (size_t i = 0; i < c->nnodes; i++) {
+        if (add_node(cs, (int)i, c->nodes[i].name, err)) {
+            cstate_free(cs);
+            return NULL;
+        }
+    }
+    return cs;
+}
+
+void cstate_free(cstate *cs)
+{
+    if (!cs)
+        return;
+    for (size_t i = 0; i < cs->ngpus; i++)
+        free(cs->gpus[i].tasks);
+    free(cs->gpus);
+    free(cs->nodes);
+    free(cs);
+}
+
+cstate *cstate_clone(const cstate *cs)
+{
+    cstate *c = xmalloc(sizeof *c);
+    *c = *cs;
+    c->nodes = xmalloc((cs->nnodes ? cs->nnodes : 1) * sizeof *c->nodes);
+    memcpy(c->nodes, cs->nodes, cs->nnodes * sizeof *c->nodes);
+    c->nodes_cap = cs->nnodes;
+    c->gpus = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpus);
+    memcpy(c->gpus, cs->gpus, cs->ngpus * sizeof *c->gpus);
+    c->gpus_cap = cs->ngpus;
+    for (size_t i = 0; i < cs->ngpus; i++) {
+        cs_gpu *g = &c->gpus[i];
+        g->tasks_cap = g->ntasks;
+        g->tasks = NULL;
+        if (g->ntasks) {
+            g->tasks = xmalloc((size_t)g->ntasks * sizeof *g->tasks);
+            memcpy(g->tasks, cs->gpus[i].tasks, (size_t)g->ntasks * sizeof *g->tasks);
+        }
+    }
+    return c;
+}
+
+int cstate_open_node(cstate *cs, int spec)
+{
+    char name[GP_NAME_MAX];
+    snprintf(name, sizeof name, "%s+%zu", cs->cl->nodes[spec].name, ++cs->opened);
+    /* The spec was valid when the state was built, so this cannot fail. */
+    add_node(cs, spec, name, NULL);
+    return (int)cs->nnodes - 1;
+}
+
+int cstate_task_tag(const task *tk)
+{
+    if (tk->num_gpu == 0)
+        return CS_TAG_NONE;
+    if (tk->num_gpu == 1 && tk->gpu_milli < 1000)
+        return CS_TAG_SHARE;
+    switch (tk->num_gpu) {
+    case 1: return CS_TAG_1;
+    case 2: return CS_TAG_2;
+    case 4: return CS_TAG_4;
+    case 8: return CS_TAG_8;
+    default: return CS_TAG_OTHER;
+    }
+}
+
+static void gpu_add_task(cs_gpu *g, int task_id)
+{
+    if (g->ntasks == g->tasks_cap) {
+        g->tasks_cap = g->tasks_cap ? g->tasks_cap * 2 : 4;
+        g->tasks = xrealloc(g->tasks, (size_t)g->tasks_cap * sizeof *g->tasks);
+    }
+    g->tasks[g->ntasks++] = task_id;
+}
+
+static void gpu_remove_task(cs_gpu *g, int task_id)
+{
+    for (int i = 0; i < g->ntasks; i++) {
+        if (g->tasks[i] == task_id) {
+            /* Keep arrival order: policies and explanations list tasks in it. */
+            memmove(&g->tasks[i], &g->tasks[i + 1], (size_t)(g->ntasks - i - 1) * sizeof *g->tasks);
+            g->ntasks--;
+            return;
+        }
+    }
+}
+
+void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus, int ngpus)
+{
+    cs_node *n = &cs->nodes[node_idx];
+    n->cpu_left -= tk->cpu_milli;
+    n->ram_left -= tk->ram_mib;
+    n->ntasks++;
+    n->tag_count[cstate_task_tag(tk)]++;
+    n->frag_valid = 0;
+    n->asleep = 0;
+    for (int i = 0; i < ngpus; i++) {
+        cs_gpu *g = &cs->gpus[gpus[i]];
+        g->alloc_milli += tk->gpu_milli;
+        g->mem_used_gib += tk->gpu_mem_gib;
+        gpu_add_task(g, task_id);
+        g->power = GPU_ACTIVE;
+        g->ever_used = 1;
+    }
+}
+
+void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus,
+                    int ngpus)
+{
+    cs_node *n = &cs->nodes[node_idx];
+    n->cpu_left += tk->cpu_milli;
+    n->ram_left += tk->ram_mib;
+    n->ntasks--;
+    n->tag_count[cstate_task_tag(tk)]--;
+    n->frag_valid = 0;
+    for (int i = 0; i < ngpus; i++) {
+        cs_gpu *g = &cs->gpus[gpus[i]];
+        g->alloc_milli -= tk->gpu_milli;
+        g->mem_used_gib -= tk->gpu_mem_gib;
+        if (g->mem_used_gib < 1e-9)
+            g->mem_used_gib = 0;
+        gpu_remove_task(g, task_id);
+        if (g->ntasks == 0)
+            g->power = GPU_IDLE;
+    }
+}
+
+size_t cstate_active_gpus(const cstate *cs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cs->ngpus; i++)
+        n += cs->gpus[i].ntasks > 0;
+    return n;
+}
+
+size_t cstate_awake_gpus(const cstate *cs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cs->ngpus; i++)
+        n += cs->gpus[i].power != GPU_ASLEEP;
+    return n;
+}
+
+size_t cstate_active_nodes(const cstate *cs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cs->nnodes; i++)
+        n += !cs->nodes[i].asleep && cs->nodes[i].ntasks > 0;
+    return n;
+}
+
+size_t cstate_used_gpus_ever(const cstate *cs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cs->ngpus; i++)
+        n += cs->gpus[i].ever_used;
+    return n;
+}
+
+int64_t cstate_alloc_milli(const cstate *cs)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < cs->ngpus; i++)
+        n += cs->gpus[i].alloc_milli > 1000 ? 1000 : cs->gpus[i].alloc_milli;
+    return n;
+}

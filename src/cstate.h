@@ -1,0 +1,107 @@
+/*
+ * cstate.h — the mutable state of a cluster while tasks are placed on it:
+ * per node the CPU and RAM left, per GPU the allocated share, memory used,
+ * running tasks, power state and clock.  Both the time-based simulator and
+ * the placement-only inflation experiment mutate one of these; policies
+ * only read it.
+ *
+ * Ownership: a cstate borrows its cluster and catalog (they must outlive
+ * it) and owns everything else.  cstate_clone() makes an independent deep
+ * copy (the simulator's rewind checkpoints).
+ */
+#ifndef GP_CSTATE_H
+#define GP_CSTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "util.h"
+
+typedef enum gpu_power { GPU_ASLEEP = 0, GPU_IDLE = 1, GPU_ACTIVE = 2 } gpu_power;
+
+/* GpuClustering's task tags (FGD_NOTES §5). */
+enum { CS_TAG_NONE, CS_TAG_SHARE, CS_TAG_1, CS_TAG_2, CS_TAG_4, CS_TAG_8, CS_TAG_OTHER,
+       CS_NTAGS };
+
+typedef struct cs_gpu {
+    int node;                   /* index into cstate.nodes */
+    int dev;                    /* device index within the node */
+    int alloc_milli;            /* sum of allocated shares; the correlation
+                                 * family time-shares, so it may pass 1000 */
+    double mem_gib;             /* capacity */
+    double mem_used_gib;
+    int *tasks;                 /* running task ids */
+    int ntasks, tasks_cap;
+    gpu_power power;
+    double freq_mhz;
+    int ever_used;              /* ran a task at some point (CapEx) */
+} cs_gpu;
+
+typedef struct cs_node {
+    int spec;                   /* index of its description in the cluster */
+    char name[GP_NAME_MAX];
+    int gpu0, ngpus;            /* its GPUs: cstate.gpus[gpu0 .. gpu0+ngpus) */
+    int64_t cpu_cap, cpu_left;  /* milli-cores */
+    int64_t ram_cap, ram_left;  /* MiB */
+    int ntasks;                 /* running tasks, CPU-only ones included */
+    int asleep;
+    int tag_count[CS_NTAGS];    /* running tasks per GpuClustering tag */
+    const gpu_profile *gpu;     /* NULL for a CPU-only node */
+    const cpu_profile *cpu;     /* may be NULL */
+    double frag_cache;          /* a policy's cached per-node value ... */
+    int frag_valid;             /* ... invalidated on every change */
+} cs_node;
+
+typedef struct cstate {
+    const cluster *cl;          /* borrowed */
+    const catalog *cat;         /* borrowed */
+    cs_node *nodes;
+    size_t nnodes, nodes_cap;
+    cs_gpu *gpus;
+    size_t ngpus, gpus_cap;
+    size_t opened;              /* nodes opened beyond the cluster (unbounded pool) */
+} cstate;
+
+/* Builds the empty state of cluster c; every GPU starts idle at f_max.
+ * Fails when a node names a GPU/CPU model the catalog lacks. */
+cstate *cstate_new(const cluster *c, const catalog *cat, gp_err *err);
+void cstate_free(cstate *cs);
+cstate *cstate_clone(const cstate *cs);
+
+/* Appends a copy of node `spec` (an index into the cluster), named
+ * "<name>+<n>": the unbounded-pool mode of CorrGPU's CapEx experiment.
+ * Returns the new node's index. */
+int cstate_open_node(cstate *cs, int spec);
+
+/* The GpuClustering tag of a task. */
+int cstate_task_tag(const task *tk);
+
+/* Takes the task's resources: CPU and RAM on the node, its share and
+ * memory on each listed GPU (global GPU indices), and records it as running
+ * there.  No feasibility check: policies decide what fits. */
+void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus, int ngpus);
+/* Gives them back (the same arguments as the alloc). */
+void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus,
+                    int ngpus);
+
+/* Idle share of a GPU in milli (FGD's L[i]), never negative. */
+static inline int cs_gpu_idle_milli(const cs_gpu *g)
+{
+    return g->alloc_milli >= 1000 ? 0 : 1000 - g->alloc_milli;
+}
+
+/* Free memory of a GPU in GiB. */
+static inline double cs_gpu_mem_free(const cs_gpu *g)
+{
+    return g->mem_gib - g->mem_used_gib;
+}
+
+/* Totals used by metrics. */
+size_t cstate_active_gpus(const cstate *cs);   /* GPUs running a task */
+size_t cstate_awake_gpus(const cstate *cs);    /* not asleep */
+size_t cstate_active_nodes(const cstate *cs);  /* nodes not asleep with a task */
+size_t cstate_used_gpus_ever(const cstate *cs);
+int64_t cstate_alloc_milli(const cstate *cs);  /* sum of min(alloc, 1000) */
+
+#endif

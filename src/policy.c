@@ -1,0 +1,167 @@
+/*
+ * policy.c — the policy registry, parsing of policy specs and option
+ * overrides, and explanation bookkeeping.
+ */
+#include "policy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Policies are written in parallel; weak references let the table list
+ * every planned policy while some files are still being written (a missing
+ * one is a NULL entry and is skipped). */
+#define POLICY(n) extern const policy_ops policy_##n __attribute__((weak))
+POLICY(cats);
+POLICY(corrgpu);
+POLICY(first);
+POLICY(hotcloud);
+POLICY(harmony);
+POLICY(fgd);
+POLICY(bestfit);
+POLICY(dotprod);
+POLICY(gpupacking);
+POLICY(gpuclustering);
+POLICY(random);
+POLICY(pwr);
+POLICY(pwr_fgd);
+#undef POLICY
+
+static const policy_ops *const all_policies[] = {
+    &policy_cats, &policy_corrgpu, &policy_first, &policy_hotcloud, &policy_harmony,
+    &policy_fgd, &policy_bestfit, &policy_dotprod, &policy_gpupacking,
+    &policy_gpuclustering, &policy_random, &policy_pwr, &policy_pwr_fgd, NULL,
+};
+
+const policy_ops *policy_nth(size_t i)
+{
+    size_t seen = 0;
+    for (size_t k = 0; k + 1 < sizeof all_policies / sizeof *all_policies; k++) {
+        if (!all_policies[k])
+            continue;
+        if (seen++ == i)
+            return all_policies[k];
+    }
+    return NULL;
+}
+
+const policy_ops *policy_find(const char *name)
+{
+    const policy_ops *p;
+    for (size_t i = 0; (p = policy_nth(i)); i++)
+        if (strcmp(p->name, name) == 0)
+            return p;
+    return NULL;
+}
+
+int policy_option_index(const policy_ops *ops, const char *key)
+{
+    for (int i = 0; ops->options && ops->options[i].key; i++)
+        if (strcmp(ops->options[i].key, key) == 0)
+            return i;
+    return -1;
+}
+
+static int set_value(policy_spec *sp, int idx, const char *value, gp_err *err)
+{
+    const policy_option *o = &sp->ops->options[idx];
+    double v;
+    if (parse_double(value, &v) || v < o->min || v > o->max)
+        return gp_error(err, "%s.%s: expected a number in [%g, %g], got '%s'", sp->ops->name,
+                        o->key, o->min, o->max, value);
+    sp->params[idx] = v;
+    return 0;
+}
+
+int policy_spec_parse(const char *text, policy_spec *out, gp_err *err)
+{
+    memset(out, 0, sizeof *out);
+    strlcpy0(out->label, text, sizeof out->label);
+    char name[GP_NAME_MAX];
+    const char *colon = strchr(text, ':');
+    size_t n = colon ? (size_t)(colon - text) : strlen(text);
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, text, n);
+    name[n] = '\0';
+    out->ops = policy_find(name);
+    if (!out->ops) {
+        char known[512] = "";
+        const policy_ops *p;
+        for (size_t i = 0; (p = policy_nth(i)); i++) {
+            size_t l = strlen(known);
+            snprintf(known + l, sizeof known - l, "%s%s", i ? ", " : "", p->name);
+        }
+        return gp_error(err, "unknown policy '%s' (known: %s)", name, known);
+    }
+    for (int i = 0; out->ops->options && out->ops->options[i].key; i++)
+        out->params[i] = out->ops->options[i].def;
+    if (colon) {
+        if (!out->ops->options || !out->ops->options[0].key)
+            return gp_error(err, "policy '%s' takes no value", name);
+        return set_value(out, 0, colon + 1, err);
+    }
+    return 0;
+}
+
+int policy_spec_set(policy_spec *sp, const char *assignment, gp_err *err)
+{
+    const char *eq = strchr(assignment, '=');
+    if (!eq)
+        return gp_error(err, "expected KEY=VALUE, got '%s'", assignment);
+    char key[64];
+    size_t n = (size_t)(eq - assignment);
+    if (n >= sizeof key)
+        n = sizeof key - 1;
+    memcpy(key, assignment, n);
+    key[n] = '\0';
+    int idx = policy_option_index(sp->ops, key);
+    if (idx < 0)
+        return gp_error(err, "policy '%s' has no option '%s'", sp->ops->name, key);
+    return set_value(sp, idx, eq + 1, err);
+}
+
+void policy_spec_format(const policy_spec *sp, char *buf, size_t len)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int i = 0; sp->ops->options && sp->ops->options[i].key && off < len; i++)
+        off += (size_t)snprintf(buf + off, len - off, "%s%s=%g", i ? " " : "",
+                                sp->ops->options[i].key, sp->params[i]);
+}
+
+void explain_init(explain *ex, const char *const *term_names, int nterms)
+{
+    memset(ex, 0, sizeof *ex);
+    if (nterms > EXPLAIN_MAX_TERMS)
+        nterms = EXPLAIN_MAX_TERMS;
+    for (int i = 0; i < nterms; i++)
+        ex->term_name[i] = term_names[i];
+    ex->nterms = nterms;
+    ex->chosen = -1;
+}
+
+void explain_reset(explain *ex)
+{
+    ex->ncands = 0;
+    ex->chosen = -1;
+    ex->summary[0] = '\0';
+}
+
+void explain_free(explain *ex)
+{
+    free(ex->cands);
+    ex->cands = NULL;
+    ex->ncands = ex->cands_cap = 0;
+}
+
+explain_cand *explain_add(explain *ex, int node_idx, int gpu)
+{
+    grow_array((void **)&ex->cands, &ex->cands_cap, ex->ncands + 1, sizeof *ex->cands);
+    explain_cand *c = &ex->cands[ex->ncands++];
+    memset(c, 0, sizeof *c);
+    c->node = node_idx;
+    c->gpu = gpu;
+    c->eligible = 1;
+    return c;
+}
