@@ -64,10 +64,10 @@ typedef struct container_index {
 
 static size_t name_hash(const char *s)
 {
-    size_t h = 1469598103934665603u;    /* FNV-1a */
+    uint64_t h = 1469598103934665603u;  /* FNV-1a, 64-bit */
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    return (size_t)h;
 }
 
 /* The slot holding s, or the empty slot where it would go. */
@@ -309,9 +309,9 @@ static size_t resample(const genai_data *d, const duty_obs *obs, size_t n, doubl
     }
     grow_array((void **)pct, pct_cap, len, sizeof **pct);
     for (size_t s = 0; s < len; s++) {
-        if (count[s])
+        if (count[s]) {
             (*pct)[s] = (float)(sum[s] / (double)count[s]);
-        else {
+        } else {
             (*pct)[s] = (*pct)[s - 1];      /* slot 0 always holds the first row */
             (*carried)++;
         }

@@ -28,15 +28,18 @@
  *    columns (multigpu20) arrival and duration are 0 — the FGD experiments
  *    ignore time anyway (tasks only arrive).  Times out of order are errors.
  *
- * Not done here: pod_phase is read for validation of the width only (the
- * model has no field for it); gpu_spec model names are not checked against
- * the catalog (an unknown name simply never matches a node).
+ * Node and pod names must be unique within their file, and a list with no
+ * rows is an error.  A node with gpu 0 and a model keeps the model as given.
+ *
+ * Not done here: pod_phase is accepted but not kept (the model has no field
+ * for it; the time rules look at which times are present instead); gpu_spec
+ * model names are not checked against the catalog (an unknown name simply
+ * never matches a node).
  */
 #include "import.h"
 #include "csvread.h"
 #include "model.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +69,8 @@ static int cmp_named_line(const void *a, const void *b)
 static int check_unique(const char *path, const char *what, named_line *v, size_t n,
                         gp_err *err)
 {
+    if (n < 2)
+        return 0;
     qsort(v, n, sizeof *v, cmp_named_line);
     for (size_t i = 1; i < n; i++)
         if (strcmp(v[i].name, v[i - 1].name) == 0)
@@ -129,6 +134,9 @@ static int parse_nodes(csv_reader *r, const catalog *cat, cluster *cl, gp_err *e
         push_line(&lines, &lines_cap, cl->nnodes, row.line);
         cluster_add_node(cl, &n);
     }
+    if (rc == 0 && cl->nnodes == 0)
+        rc = gp_error(err, "%s:2:1: no rows (expected node rows after the header)",
+                      csv_name(r));
     for (size_t i = 0; rc == 0 && i < cl->nnodes; i++)
         lines[i].name = cl->nodes[i].name;
     if (rc == 0)
@@ -257,6 +265,9 @@ static int parse_pods(csv_reader *r, gp_trace *t, gp_err *err)
         trace_add_task(t, &k);
         task_release(&k);
     }
+    if (rc == 0 && t->ntasks == 0)
+        rc = gp_error(err, "%s:2:1: no rows (expected pod rows after the header)",
+                      csv_name(r));
     for (size_t i = 0; rc == 0 && i < t->ntasks; i++)
         lines[i].name = t->tasks[i].name;
     if (rc == 0)
@@ -282,7 +293,9 @@ static int parse_file(const char *path, const char *name_opt, const catalog *cat
     csv_reader *r = csv_open(path, 1, err);
     if (!r)
         return -1;
-    int is_node = csv_col(r, "sn") >= 0, is_pod = csv_col(r, "num_gpu") >= 0;
+    /* "gpu" too: a byte-order mark hides "sn" until csv_require() strips it. */
+    int is_node = csv_col(r, "sn") >= 0 || csv_col(r, "gpu") >= 0;
+    int is_pod = csv_col(r, "num_gpu") >= 0;
     char name[GP_NAME_MAX];
     if (name_opt)
         strlcpy0(name, name_opt, sizeof name);

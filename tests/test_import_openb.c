@@ -16,6 +16,10 @@ static const char *const good_nodes = FIX "openb_node_list_lab.csv";
 static const char *const good_pods = FIX "openb_pod_list_lab.csv";
 static const char *const short_pods = FIX "openb_pod_list_short.csv";
 
+#define POD_HDR "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase," \
+                "creation_time,deletion_time,scheduled_time\n"
+#define NODE_HDR "sn,cpu_milli,memory_mib,gpu,model\n"
+
 static int import_paths(store *st, const char *const *paths, size_t n, const char *name,
                         import_result *res, gp_err *err)
 {
@@ -145,6 +149,25 @@ static void test_name_and_short_list(void **state)
     tu_store_free(st, dir);
 }
 
+/* Files saved by spreadsheet programs start with a UTF-8 byte-order mark. */
+static void test_byte_order_mark(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    import_result res;
+    tu_write(dir, "nodes.csv", "\xEF\xBB\xBF" NODE_HDR "n0,1000,1024,1,T4\n");
+    char *path = xasprintf("%s/nodes.csv", dir);
+    const char *paths[1] = {path};
+    assert_int_equal(import_openb.detect(paths, 1), 95);
+    if (import_paths(st, paths, 1, NULL, &res, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.nodes, 1);
+    free(path);
+    tu_store_free(st, dir);
+}
+
 static void test_detect(void **state)
 {
     (void)state;
@@ -191,9 +214,6 @@ typedef struct bad_case {
     const char *expect;
 } bad_case;
 
-#define POD_HDR "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase," \
-                "creation_time,deletion_time,scheduled_time\n"
-#define NODE_HDR "sn,cpu_milli,memory_mib,gpu,model\n"
 
 static const bad_case bad_cases[] = {
     {"truncated row", "pods.csv", WITH_NODES, POD_HDR "p,1,1,1,1000,,LS,Running,0,5\n",
@@ -236,6 +256,10 @@ static const bad_case bad_cases[] = {
     {"huge node gpus", "nodes.csv", ALONE, NODE_HDR "n,1,1,64,T4\n",
      "nodes.csv:2:4: column 'gpu': 64 is out of range [0, 16]"},
     {"empty file", "pods.csv", ALONE, "", "pods.csv:1:1: empty file (expected a header line)"},
+    {"header only", "pods.csv", WITH_NODES, POD_HDR,
+     "pods.csv:2:1: no rows (expected pod rows after the header)"},
+    {"node header only", "nodes.csv", ALONE, NODE_HDR,
+     "nodes.csv:2:1: no rows (expected node rows after the header)"},
     {"wrong encoding", "pods.csv", WITH_NODES, POD_HDR "p\xe9,1,1,0,0,,LS,Running,0,5,0\n",
      "pods.csv:2:2: invalid UTF-8 byte 0xe9 (expected UTF-8 text)"},
     {"wrong encoding in nodes", "nodes.csv", ALONE, NODE_HDR "n,1,1,1,T\xff\n",
@@ -395,6 +419,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_lists),
         cmocka_unit_test(test_name_and_short_list),
+        cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_rollback_on_write_failure),
         cmocka_unit_test(test_malformed),
