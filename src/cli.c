@@ -12,6 +12,7 @@
 #include <string.h>
 
 extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd_profile;
+extern const cli_cmd cmd_samples;
 
 const cli_cmd *const cli_commands[] = {
     &cmd_import,
@@ -20,6 +21,7 @@ const cli_cmd *const cli_commands[] = {
     &cmd_export,
     &cmd_delete,
     &cmd_profile,
+    &cmd_samples,
     NULL,
 };
 
