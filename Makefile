@@ -110,14 +110,14 @@ run: deps
 
 check: deps
 	@$(MAKE) --no-print-directory tests
-	@tests/run.sh $(B) $(PROG)
+	@tests/run.sh $(B) ./$(PROG)
 
 asan:
 	@$(MAKE) --no-print-directory B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
 	    SAN='-fsanitize=address,undefined -fno-sanitize-recover=all' tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	 tests/run.sh build-asan build-asan/gpuplan
+	 tests/run.sh build-asan ./build-asan/gpuplan
 
 bench: all $(BENCH_BIN)
 	@bench/run.sh $(B)
