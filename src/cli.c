@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd_profile;
-extern const cli_cmd cmd_samples;
+extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd_profile,
+    cmd_samples, cmd_run, cmd_sweep;
 
 const cli_cmd *const cli_commands[] = {
     &cmd_import,
@@ -21,6 +21,8 @@ const cli_cmd *const cli_commands[] = {
     &cmd_export,
     &cmd_delete,
     &cmd_profile,
+    &cmd_run,
+    &cmd_sweep,
     &cmd_samples,
     NULL,
 };

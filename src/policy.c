@@ -8,40 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Policies are written in parallel; weak references let the table list
- * every planned policy while some files are still being written (a missing
- * one is a NULL entry and is skipped). */
-#define POLICY(n) extern const policy_ops policy_##n __attribute__((weak))
-POLICY(cats);
-POLICY(corrgpu);
-POLICY(first);
-POLICY(hotcloud);
-POLICY(harmony);
-POLICY(fgd);
-POLICY(bestfit);
-POLICY(dotprod);
-POLICY(gpupacking);
-POLICY(gpuclustering);
-POLICY(random);
-POLICY(pwr);
-POLICY(pwr_fgd);
-#undef POLICY
+/* The one table of policies: adding a policy is its file plus one line
+ * here (and one extern above it). */
+extern const policy_ops policy_cats, policy_corrgpu, policy_first, policy_hotcloud,
+    policy_harmony, policy_fgd, policy_bestfit, policy_dotprod, policy_gpupacking,
+    policy_gpuclustering, policy_random, policy_pwr, policy_pwr_fgd;
 
-static const policy_ops *const all_policies[] = {
+/* Within a family, table order is the order of comparison tables (the
+ * fragmentation family in the FGD paper's order). */
+static const policy_ops *const policies[] = {
     &policy_cats, &policy_corrgpu, &policy_first, &policy_hotcloud, &policy_harmony,
-    &policy_fgd, &policy_bestfit, &policy_dotprod, &policy_gpupacking,
-    &policy_gpuclustering, &policy_random, &policy_pwr, &policy_pwr_fgd, NULL,
+    &policy_random, &policy_dotprod, &policy_gpuclustering, &policy_gpupacking,
+    &policy_bestfit, &policy_fgd, &policy_pwr, &policy_pwr_fgd, NULL,
 };
 
 const policy_ops *policy_nth(size_t i)
 {
-    size_t seen = 0;
-    for (size_t k = 0; k + 1 < sizeof all_policies / sizeof *all_policies; k++) {
-        if (!all_policies[k])
-            continue;
-        if (seen++ == i)
-            return all_policies[k];
-    }
+    return i < sizeof policies / sizeof *policies - 1 ? policies[i] : NULL;
+}
+
+const policy_ops *policy_family_nth(const char *family, size_t i)
+{
+    const policy_ops *p;
+    for (size_t k = 0; (p = policy_nth(k)); k++)
+        if (strcmp(p->family, family) == 0 && i-- == 0)
+            return p;
     return NULL;
 }
 

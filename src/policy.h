@@ -41,6 +41,10 @@ typedef struct policy_ctx {
     double now_s;
     struct rng *rng;            /* the run's random stream (Random policy) */
     const void *prep;           /* the policy's prepare() result, or NULL */
+    /* Tie-break rank of each node (lower wins among equal scores; the
+     * published FGD simulator's node order, FGD_NOTES §1.3); NULL = node
+     * index order. */
+    const int *node_rank;
 } policy_ctx;
 
 /* Where a task goes: one node and ngpus GPUs of it (global GPU indices). */
@@ -88,6 +92,8 @@ typedef struct policy_ops {
 /* The i-th policy of the table (in table order), NULL past the end:
  *     for (size_t i = 0; (p = policy_nth(i)); i++) ... */
 const policy_ops *policy_nth(size_t i);
+/* The i-th policy of one family ("correlation", "fragmentation"). */
+const policy_ops *policy_family_nth(const char *family, size_t i);
 
 const policy_ops *policy_find(const char *name);
 

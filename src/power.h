@@ -36,5 +36,13 @@ double power_cats_gpu(const cstate *cs, int gpu);
 void power_eopc(const cstate *cs, power_split *out);
 /* One node's CPU and GPU watts under eopc (FGD_NOTES §6). */
 void power_eopc_node(const cstate *cs, int node, double *cpu_w, double *gpu_w);
+/* The same for a hypothetical state of node n: idle_milli[0..n->ngpus) per
+ * device and cpu_left (PWR's score evaluates these). */
+void power_eopc_raw(const cs_node *n, const int *idle_milli, int64_t cpu_left, double *cpu_w,
+                    double *gpu_w);
+/* Its two parts: CPU watts of node n with cpu_left milli-cores left, GPU
+ * watts with free_devices of its n->ngpus devices fully free. */
+double power_eopc_cpu(const cs_node *n, int64_t cpu_left);
+double power_eopc_gpu(const cs_node *n, int free_devices);
 
 #endif

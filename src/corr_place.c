@@ -1,0 +1,255 @@
+/*
+ * corr_place.c — windows, the fresh-GPU fallback, window comparison and the
+ * threshold baselines of the correlation family (corr_place.h).
+ */
+#include "corr_place.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int corr_task_gpus(const task *tk)
+{
+    return tk->num_gpu > 0 ? tk->num_gpu : 0;
+}
+
+/* Memory is compared with a small tolerance so that a task exactly the size
+ * of a GPU fits it (CATS Alg. 1 line 5 writes d < c; CorrGPU line 6 d <= C). */
+#define MEM_EPS 1e-9
+
+static int gpu_admits(const cstate *cs, const task *tk, int g)
+{
+    const cs_gpu *gpu = &cs->gpus[g];
+    const cs_node *n = &cs->nodes[gpu->node];
+    if (!n->gpu || !task_allows_model(tk, n->gpu->name))
+        return CORR_MODEL;
+    if (cs_gpu_mem_free(gpu) + MEM_EPS < tk->gpu_mem_gib)
+        return CORR_MEMORY;
+    return CORR_FITS;
+}
+
+int corr_window(const cstate *cs, const task *tk, int g, placement *out)
+{
+    int v = corr_task_gpus(tk);
+    const cs_gpu *gpu = &cs->gpus[g];
+    const cs_node *n = &cs->nodes[gpu->node];
+    if (v < 1 || v > GP_NODE_MAX_GPUS || gpu->dev + v > n->ngpus)
+        return CORR_NO_ROOM;
+    for (int k = 0; k < v; k++) {
+        int code = gpu_admits(cs, tk, g + k);
+        if (code != CORR_FITS)
+            return code;
+    }
+    out->node = gpu->node;
+    out->ngpus = v;
+    for (int k = 0; k < v; k++)
+        out->gpus[k] = g + k;
+    return CORR_FITS;
+}
+
+const char *corr_reason(int code)
+{
+    switch (code) {
+    case CORR_NO_ROOM: return "too few GPUs after it";
+    case CORR_MODEL: return "GPU model not allowed";
+    case CORR_MEMORY: return "memory";
+    default: return "fits";
+    }
+}
+
+/* 0 = every device awake, 1 = server awake, 2 = wakes the server. */
+static int wake_class(const cstate *cs, const placement *pl)
+{
+    int all_awake = 1;
+    for (int k = 0; k < pl->ngpus; k++)
+        all_awake &= cs->gpus[pl->gpus[k]].power != GPU_ASLEEP;
+    if (all_awake && !cs->nodes[pl->node].asleep)
+        return 0;
+    return cs->nodes[pl->node].asleep ? 2 : 1;
+}
+
+int corr_fresh(const cstate *cs, const task *tk, placement *out)
+{
+    int v = corr_task_gpus(tk);
+    int best_class = 3;
+    for (size_t g = 0; g < cs->ngpus && best_class > 0; g++) {
+        placement pl;
+        if (corr_window(cs, tk, (int)g, &pl) != CORR_FITS)
+            continue;
+        int empty = 1;
+        for (int k = 0; k < v && empty; k++)
+            empty = cs->gpus[pl.gpus[k]].ntasks == 0;
+        if (!empty)
+            continue;
+        int c = wake_class(cs, &pl);
+        if (c < best_class) {
+            best_class = c;
+            *out = pl;
+        }
+    }
+    return best_class < 3;
+}
+
+int corr_place_cpu(const cstate *cs, const char *policy, const task *tk, placement *out,
+                   explain *ex)
+{
+    for (size_t i = 0; i < cs->nnodes; i++) {
+        const cs_node *n = &cs->nodes[i];
+        if (n->cpu_left >= tk->cpu_milli && n->ram_left >= tk->ram_mib) {
+            out->node = (int)i;
+            out->ngpus = 0;
+            if (ex) {
+                explain_add(ex, (int)i, -1);
+                ex->chosen = 0;
+                snprintf(ex->summary, sizeof ex->summary, "%s: %s -> %s (CPU-only task)",
+                         policy, tk->name, n->name);
+            }
+            return 1;
+        }
+    }
+    if (ex)
+        snprintf(ex->summary, sizeof ex->summary, "%s: %s: no node has its vCPU and RAM",
+                 policy, tk->name);
+    return 0;
+}
+
+void corr_explain_terms(explain *ex, const char *const *names, int n)
+{
+    if (n > EXPLAIN_MAX_TERMS)
+        n = EXPLAIN_MAX_TERMS;
+    for (int i = 0; i < n; i++)
+        ex->term_name[i] = names[i];
+    ex->nterms = n;
+}
+
+void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useries_in *in,
+                         int from_start, corr_terms *out)
+{
+    memset(out, 0, sizeof *out);
+    out->dmu = 1e300;
+    for (int k = 0; k < pl->ngpus; k++) {
+        int g = pl->gpus[k];
+        if (ctx->cs->gpus[g].ntasks == 0)
+            continue;
+        useries_cmp c;
+        useries_compare(ctx->cs, ctx->tr, ctx->progress_s, g, in, from_start, &c);
+        double dmu = (c.gpu_mean > c.task_mean ? c.gpu_mean - c.task_mean
+                                               : c.task_mean - c.gpu_mean) / 100.0;
+        if (out->busy == 0 || c.rho > out->rho)
+            out->rho = c.rho;
+        if (out->busy == 0 || c.gpu_mean > out->gpu_mean) {
+            out->gpu_mean = c.gpu_mean;
+            out->task_mean = c.task_mean;
+        }
+        if (dmu < out->dmu)
+            out->dmu = dmu;
+        out->busy++;
+    }
+    if (out->busy == 0) {
+        useries_cmp c;
+        useries_compare(ctx->cs, ctx->tr, ctx->progress_s, pl->gpus[0], in, from_start, &c);
+        out->task_mean = c.task_mean;
+        out->dmu = c.task_mean / 100.0;
+    }
+}
+
+void corr_format_placement(const cstate *cs, const placement *pl, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%s", cs->nodes[pl->node].name);
+    for (int k = 0; k < pl->ngpus && n > 0 && (size_t)n < len; k++)
+        n += snprintf(buf + n, len - (size_t)n, "%s%d", k ? "," : "/g",
+                      cs->gpus[pl->gpus[k]].dev);
+}
+
+/* Sum of the summaries of the tasks on GPU g plus the incoming one's. */
+static double gpu_summary_sum(const policy_ctx *ctx, int g, useries_kind kind, double own)
+{
+    const cs_gpu *gpu = &ctx->cs->gpus[g];
+    double sum = own;
+    for (int i = 0; i < gpu->ntasks; i++)
+        sum += useries_summary(&ctx->tr->tasks[gpu->tasks[i]], kind);
+    return sum;
+}
+
+static const char *const threshold_terms[] = {"sum_pct", "q_pct", "mem_free_gib"};
+
+int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, int ti,
+                         useries_kind kind, placement *out, explain *ex)
+{
+    const cstate *cs = ctx->cs;
+    const task *tk = &ctx->tr->tasks[ti];
+    if (ex)
+        corr_explain_terms(ex, threshold_terms, 3);
+    if (corr_task_gpus(tk) == 0)
+        return corr_place_cpu(cs, policy, tk, out, ex);
+    double own = useries_summary(tk, kind);
+    static const char *const what[] = {"first-sample", "mean", "peak"};
+    for (size_t g = 0; g < cs->ngpus; g++) {
+        if (cs->gpus[g].ntasks == 0)
+            continue;
+        placement pl;
+        int code = corr_window(cs, tk, (int)g, &pl);
+        explain_cand *c = NULL;
+        if (ex) {
+            c = explain_add(ex, cs->gpus[g].node, (int)g);
+            c->term[1] = q;
+            c->term[2] = cs_gpu_mem_free(&cs->gpus[g]);
+        }
+        if (code != CORR_FITS) {
+            if (c) {
+                c->eligible = 0;
+                snprintf(c->note, sizeof c->note, "%s", corr_reason(code));
+            }
+            continue;
+        }
+        double sum = 0;
+        for (int k = 0; k < pl.ngpus; k++) {
+            int h = pl.gpus[k];
+            if (cs->gpus[h].ntasks == 0)
+                continue;
+            double s = gpu_summary_sum(ctx, h, kind, own);
+            if (s > sum)
+                sum = s;
+        }
+        if (c)
+            c->term[0] = sum;
+        if (!(sum < q)) {
+            if (c) {
+                c->eligible = 0;
+                snprintf(c->note, sizeof c->note, "%s sum %.1f%% >= q", what[kind], sum);
+            }
+            continue;
+        }
+        *out = pl;
+        if (ex) {
+            ex->chosen = (int)ex->ncands - 1;
+            char where[96];
+            corr_format_placement(cs, out, where, sizeof where);
+            snprintf(ex->summary, sizeof ex->summary,
+                     "%s: %s -> %s (first fit: %s sum %.1f%% < q %.0f%%)", policy, tk->name,
+                     where, what[kind], sum, q);
+        }
+        return 1;
+    }
+    if (!corr_fresh(cs, tk, out)) {
+        if (ex)
+            snprintf(ex->summary, sizeof ex->summary,
+                     "%s: %s: nothing fits (no GPU below q, no free GPU with %.2f GiB)", policy,
+                     tk->name, tk->gpu_mem_gib);
+        return 0;
+    }
+    if (ex) {
+        explain_cand *c = explain_add(ex, out->node, out->gpus[0]);
+        c->term[0] = own;
+        c->term[1] = q;
+        c->term[2] = cs_gpu_mem_free(&cs->gpus[out->gpus[0]]);
+        snprintf(c->note, sizeof c->note, "fresh GPU");
+        ex->chosen = (int)ex->ncands - 1;
+        char where[96];
+        corr_format_placement(cs, out, where, sizeof where);
+        snprintf(ex->summary, sizeof ex->summary,
+                 "%s: %s -> %s (fresh GPU: no running GPU with %s sum < q %.0f%%)", policy,
+                 tk->name, where, what[kind], q);
+    }
+    return 1;
+}

@@ -1,0 +1,33 @@
+/*
+ * policy_first.c — the First baseline (CATS §4, CorrGPU §III-B and §IV):
+ * "computes the sum of the GPU utilization during the first second for the
+ * incoming task and adds it to the aggregated GPU utilization of the tasks
+ * already running on the GPU.  If their total utilization is less than the
+ * threshold (q), it schedules the tasks to the same GPU."  The first second
+ * is the first sample of each task's series (its util_first).  Among GPUs
+ * running tasks the first in index order that passes and has the memory
+ * wins (first-fit bin packing); otherwise a fresh GPU.  The rule is shared
+ * with HotCloud and Harmony (corr_place.c).
+ */
+#include "corr_place.h"
+
+static const policy_option first_options[] = {
+    {"q", 100, 0, 10000, "utilization threshold, %: the summed utilizations must stay "
+                         "below it (100)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static int first_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
+                       explain *ex)
+{
+    return corr_threshold_place(ctx, "first", params[0], ti, US_FIRST, out, ex);
+}
+
+const policy_ops policy_first = {
+    .name = "first",
+    .title = "First (first-second utilization sum < q)",
+    .family = "correlation",
+    .power_model = "cats",
+    .options = first_options,
+    .place = first_place,
+};

@@ -1,0 +1,31 @@
+/*
+ * policy_harmony.c — the Harmony baseline (CorrGPU §IV, after Bao et al.,
+ * INFOCOM'19): "calculates the sum of the maximum utilization of the
+ * existing and incoming tasks on the GPU.  If the combined peak utilization
+ * of the two is less than the utilization threshold (q), Harmony schedules
+ * them to the same GPU."  Among GPUs running tasks the first in index order
+ * that passes and has the memory wins (first-fit bin packing); otherwise a
+ * fresh GPU.  The rule is shared with First and HotCloud (corr_place.c).
+ */
+#include "corr_place.h"
+
+static const policy_option harmony_options[] = {
+    {"q", 100, 0, 10000, "utilization threshold, %: the summed utilizations must stay "
+                         "below it (100)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static int harmony_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
+                         explain *ex)
+{
+    return corr_threshold_place(ctx, "harmony", params[0], ti, US_PEAK, out, ex);
+}
+
+const policy_ops policy_harmony = {
+    .name = "harmony",
+    .title = "Harmony (peak utilization sum < q)",
+    .family = "correlation",
+    .power_model = "cats",
+    .options = harmony_options,
+    .place = harmony_place,
+};

@@ -1,0 +1,26 @@
+/*
+ * policy_random.c — Random (SPEC §5.3): a uniformly random feasible node
+ * (the published simulator gives one random node 100 and the others 0) and,
+ * for a sharing task, a random device with room.  Draws come from the run's
+ * rng (ctx->rng), so a run is reproducible for its seed but cannot match
+ * the Go simulator's random numbers.  No options.
+ */
+#include "fgdscore.h"
+
+static int random_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
+                        explain *ex)
+{
+    (void)params;
+    return fgd_place_random(ctx, ti, out, ex);
+}
+
+const policy_ops policy_random = {
+    .name = "random",
+    .title = "Random (uniform feasible node)",
+    .family = "fragmentation",
+    .power_model = "eopc",
+    .options = NULL,
+    .prepare = fgd_prepare_plain,
+    .release = fgd_release,
+    .place = random_place,
+};

@@ -1,0 +1,44 @@
+/*
+ * power_cats.c — the `cats` power model (CATS eq. 1–4, SPEC §3.2) over a
+ * cluster state:
+ *   GPU  active (running a task)  P_gs + alpha f      eq. 1/3
+ *        awake, no task           P_gs                (idle; Alg. 3 sleeps it)
+ *        asleep                   sleep_w             (profile, default 0)
+ *   server awake  P_static + P_other + sum of its GPUs eq. 4, z_i = 1
+ *          asleep 0 (its GPUs included)                eq. 4, z_i = 0
+ * No CPU term (cpu_w = 0): CATS folds CPUs into P_other.  Utilization does
+ * not enter the model: eq. 1 makes an active GPU's draw depend on its clock
+ * only.  This file evaluates; it never changes power states (the
+ * simulator's power-state manager does).
+ */
+#include "power.h"
+
+#include <string.h>
+
+double power_cats_gpu(const cstate *cs, int gpu)
+{
+    const cs_gpu *g = &cs->gpus[gpu];
+    const cs_node *n = &cs->nodes[g->node];
+    if (n->asleep || !n->gpu)
+        return 0;                                   /* eq. 4, z_i = 0 */
+    if (g->power == GPU_ASLEEP)
+        return n->gpu->sleep_w;
+    if (g->ntasks > 0)
+        return n->gpu->idle_w + n->gpu->alpha_w_per_mhz * g->freq_mhz;   /* eq. 1 */
+    return n->gpu->idle_w;
+}
+
+void power_cats(const cstate *cs, power_split *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < cs->nnodes; i++) {
+        const cs_node *n = &cs->nodes[i];
+        if (n->asleep)
+            continue;
+        const node *spec = &cs->cl->nodes[n->spec];
+        out->static_w += spec->static_w + spec->other_w;
+        for (int d = 0; d < n->ngpus; d++)
+            out->gpu_w += power_cats_gpu(cs, n->gpu0 + d);
+    }
+    out->total_w = out->gpu_w + out->cpu_w + out->static_w;
+}

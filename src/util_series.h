@@ -1,0 +1,95 @@
+/*
+ * util_series.h — utilization-series helpers shared by the simulator and the
+ * correlation-family policies (CATS, CorrGPU, First, HotCloud, Harmony):
+ *   - a task's demand at a point of its own progress (SPEC §3.3: a series is
+ *     indexed by the task's standalone progress, so a slowed task stretches);
+ *   - the constant summaries the baselines schedule by (first sample, mean,
+ *     peak);
+ *   - the comparison of an incoming task with the aggregate future series of
+ *     the tasks running on a GPU (CATS Alg. 1 lines 6–7, CorrGPU Alg. 1
+ *     lines 7–9): Pearson correlation on the window truncated to the
+ *     shorter series, and the two means.
+ *
+ * Conventions (documented for users in the man page):
+ *   - A series shorter than its task's duration repeats (training is
+ *     periodic, CorrGPU §III-B); sample i covers progress [i p, (i+1) p).
+ *   - A task without a series demands its util_mean as a constant; with no
+ *     utilization data at all (mean, peak and first all 0) it uses its
+ *     whole share: gpu_milli / 10 % for a GPU-sharing task, else 100 %.
+ *   - Percent throughout (0..100 per task; a GPU's aggregate may exceed 100).
+ *
+ * Pure functions over borrowed data; only useries_in owns memory (its
+ * _init/_free pair).
+ */
+#ifndef GP_UTIL_SERIES_H
+#define GP_UTIL_SERIES_H
+
+#include <stddef.h>
+
+#include "cstate.h"
+#include "model.h"
+
+/* Nominal sample period (s) of the virtual constant series of a task that
+ * has none, and the cap on that series' length. */
+#define USERIES_NOMINAL_PERIOD_S 60.0
+#define USERIES_VIRTUAL_MAX 4096
+
+typedef enum useries_kind { US_FIRST, US_MEAN, US_PEAK } useries_kind;
+
+/* 1 when the task carries a utilization series. */
+int useries_has_series(const task *tk);
+
+/* Percent demand at sample index idx of the task's own progress (idx may run
+ * past the series: it repeats). */
+double useries_pct_idx(const task *tk, long idx);
+
+/* Percent demand at standalone progress p (seconds). */
+double useries_pct_at(const task *tk, double progress_s);
+
+/* The first sample index after idx at which the demand differs from
+ * sample idx, scanning at most one series length; *change_s is the progress
+ * at which that happens, capped at the task's duration (a task without a
+ * series never changes: *change_s = duration).  Returns that index. */
+long useries_next_change(const task *tk, long idx, double *change_s);
+
+/* Summary used by the threshold baselines: first sample (First), mean
+ * (HotCloud), peak (Harmony), in percent, with the no-data rule above. */
+double useries_summary(const task *tk, useries_kind kind);
+
+/* The incoming task's side of its comparisons with every candidate GPU,
+ * prepared once per decision: its series (or a virtual constant one
+ * covering its duration), prefix sums for O(1) window means, and the
+ * scratch space of the GPU aggregates.  useries_in_free() releases it. */
+typedef struct useries_in {
+    int ti;                     /* trace index */
+    const float *pct;           /* NULL for a virtual constant series */
+    double value;               /* its constant value */
+    size_t len;
+    double period_s;
+    double *prefix;             /* prefix[i]: sum of the first i samples */
+    float *scratch;             /* len floats */
+} useries_in;
+
+void useries_in_init(useries_in *in, const gp_trace *tr, int ti);
+void useries_in_free(useries_in *in);
+
+/* The comparison of an incoming task with one GPU. */
+typedef struct useries_cmp {
+    double rho;                 /* CATS eq. 15 over the window; 0 when n < 2 or
+                                 * either side is constant (SPEC §5.1) */
+    double gpu_mean;            /* mean of the GPU's aggregate over the window, % */
+    double task_mean;           /* mean of the task's series over the window, % */
+    size_t n;                   /* window length in samples (0: GPU empty) */
+} useries_cmp;
+
+/* Compares the incoming task with the tasks running on GPU g.  The
+ * aggregate u(G)[k] is the sum over g's tasks l of u_l at progress
+ * s_l + k P, where P is the incoming task's sample period and s_l is l's
+ * current progress (progress[l]; from_start = 1 uses s_l = 0, CorrGPU
+ * §III-C's "first 30 seconds of both traces").  A task contributes until
+ * its remaining standalone time runs out.  Both series are truncated to the
+ * shorter length (CATS Alg. 1 line 6). */
+void useries_compare(const cstate *cs, const gp_trace *tr, const double *progress, int g,
+                     const useries_in *in, int from_start, useries_cmp *out);
+
+#endif

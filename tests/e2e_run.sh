@@ -1,0 +1,65 @@
+#!/bin/sh
+# End-to-end test of `gpuplan run`: the CorrGPU motivating example through
+# the command line (CapEx 2.5 K vs 5 K USD), saved and reopened runs, the
+# placement log, the timeline CSV, and the exit codes of bad input.
+# Usage: GPUPLAN=./gpuplan sh tests/e2e_run.sh  (run from the project root)
+set -u
+G=${GPUPLAN:-./gpuplan}
+T=$(mktemp -d /tmp/gpuplan-e2e-run-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export GPUPLAN_DB="$T/db.sqlite"
+fails=0
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
+expect_rc() {   # expect_rc WANT DESCRIPTION CMD...
+    want=$1; what=$2; shift 2
+    "$@" >"$T/out" 2>"$T/err"; rc=$?
+    if [ "$rc" -eq "$want" ]; then ok "$what"
+    else bad "$what (exit $rc, wanted $want)"; cat "$T/err"; fi
+}
+contains() {    # contains FILE TEXT DESCRIPTION
+    if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in:"; cat "$1"; fi
+}
+
+# A database seeded with two generated sample sets only.
+expect_rc 0 "samples" "$G" samples --set corrgpu-example --set cats-testbed "$T/samples"
+export GPUPLAN_SAMPLES="$T/samples"
+
+expect_rc 0 "run --help" "$G" run --help
+contains "$T/out" "cats.lambda1=1" "help lists policy options with defaults"
+contains "$T/out" "corrgpu.alpha=0" "help lists CorrGPU's alpha"
+EX="--trace corrgpu-example --cluster corrgpu-example"
+expect_rc 2 "run without --trace" "$G" run --cluster corrgpu-example
+expect_rc 2 "unknown policy" "$G" run $EX --policy nope
+expect_rc 2 "unknown option key" "$G" run $EX --set cats.nope=1
+expect_rc 2 "bad --sleep" "$G" run $EX --sleep maybe
+expect_rc 1 "unknown trace" "$G" run --trace nope --cluster corrgpu-example
+
+# CorrGPU §III-B: one GPU (2,500 USD) for CorrGPU, two (5,000 USD) for First.
+expect_rc 0 "corrgpu example" "$G" run $EX --policy corrgpu,first --unbounded --format csv \
+    --timeline "$T/tl.csv"
+contains "$T/out" "policy,avg_gpus,peak_gpus,unique_gpus,capex_usd" "csv header"
+contains "$T/out" "corrgpu,1.00,1,1,2500," "corrgpu: 1 GPU, 2500 USD"
+contains "$T/out" "first,2.00,2,2,5000," "first: 2 GPUs, 5000 USD"
+contains "$T/tl.csv" "policy,t_s,active_gpus" "timeline header"
+contains "$T/tl.csv" "corrgpu,0," "timeline rows carry the policy"
+
+# Saved and reopenable.
+expect_rc 0 "list runs" "$G" list runs
+contains "$T/out" "corrgpu" "the run is stored"
+expect_rc 0 "show run 1" "$G" show run 1
+contains "$T/out" "capex_usd" "reopened run has its metrics"
+contains "$T/out" "2500" "reopened run keeps its CapEx"
+
+# The placement log explains each decision.
+expect_rc 0 "explain" "$G" run $EX --policy cats,first --explain --no-save
+contains "$T/out" "rho -0.80" "CATS reports the correlation of t1 and t2"
+contains "$T/out" "first-sample sum 105.0% >= q" "First reports 80 + 25 >= 100"
+
+# Five policies side by side on the CATS testbed, JSON.
+expect_rc 0 "five policies" "$G" run --trace cats-testbed --cluster cats-testbed --format json \
+    --no-save
+contains "$T/out" '"policy": "harmony"' "json lists every policy"
+
+[ "$fails" -eq 0 ] && echo "e2e_run: all passed" || echo "e2e_run: $fails failed"
+[ "$fails" -eq 0 ]
