@@ -1,159 +1,372 @@
 /*
- * tui.c — the dashboard's main loop: terminal setup and teardown, the
- * current screen, key dispatch and redraw from state.
+ * tui.c — the dashboard's main loop: terminal setup and teardown (also on
+ * error paths), the global key table, screen switching, KEY_RESIZE (handled
+ * here and nowhere else), modals, and the timer that drives playback and
+ * planner sweeps.  Every turn redraws the whole screen from the app state;
+ * curses sends only what changed.
  *
- * This first screen lists what the database holds (profiles, clusters,
- * traces, catalogs, snapshots, runs) with scrolling; the Compare, Step,
- * Cluster and Planner screens build on the same loop.
+ * The terminal is reached through its own file descriptor: while the
+ * dashboard runs, file descriptors 1 and 2 point at /dev/null (or at
+ * $GPUPLAN_TUI_LOG), so no library can scribble over the screen; errors
+ * reach the user as gp_err messages on the status line.
  */
 #include "tui.h"
+#include "app.h"
+#include "draw.h"
 
 #include <curses.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-typedef struct tui_state {
-    store_item *items[STORE_KIND_COUNT];
-    size_t nitems[STORE_KIND_COUNT];
-    int kind;                   /* selected kind (left pane) */
-    size_t sel;                 /* selected item (right pane) */
-    size_t top;                 /* first visible item */
-    int focus_items;            /* 0 = kinds pane, 1 = items pane */
-    char status[256];
-    const char *db_path;
-} tui_state;
+/* --- screens ------------------------------------------------------------- */
 
-static const char *const kind_titles[STORE_KIND_COUNT] = {
-    "GPU profiles", "CPU profiles", "Clusters", "Traces", "Throughput tables",
-    "Snapshots", "Runs",
-};
-
-static int load_state(tui_state *s, store *st)
+const ui_screen *ui_screen_of(scr_id id)
 {
-    for (int k = 0; k < STORE_KIND_COUNT; k++) {
-        gp_err err = {{0}};
-        free(s->items[k]);
-        s->items[k] = NULL;
-        s->nitems[k] = 0;
-        if (store_list(st, (store_kind)k, &s->items[k], &s->nitems[k], &err)) {
-            snprintf(s->status, sizeof s->status, "%s", err.msg);
-            return -1;
+    static const ui_screen *const all[SCR_COUNT] = {
+        &scr_compare, &scr_step, &scr_cluster, &scr_planner, &scr_data, &scr_help,
+    };
+    return id < SCR_COUNT ? all[id] : all[0];
+}
+
+static ui_rc key_quit(app *a, int key)
+{
+    (void)a;
+    (void)key;
+    return UI_QUIT;
+}
+
+static ui_rc key_help(app *a, int key)
+{
+    (void)key;
+    if (a->scr == SCR_HELP)
+        app_goto(a, a->back);
+    else
+        app_goto(a, SCR_HELP);
+    return UI_DONE;
+}
+
+static ui_rc key_screen(app *a, int key)
+{
+    for (int i = 0; i < SCR_COUNT; i++) {
+        const ui_screen *s = ui_screen_of((scr_id)i);
+        if (key == s->hotkey || key == KEY_F(s->fkey)) {
+            app_goto(a, (scr_id)i);
+            return UI_DONE;
         }
     }
-    return 0;
+    return UI_PASS;
 }
 
-static void free_state(tui_state *s)
+static ui_rc key_back(app *a, int key)
 {
-    for (int k = 0; k < STORE_KIND_COUNT; k++)
-        free(s->items[k]);
+    (void)key;
+    if (a->scr == a->back)
+        return UI_DONE;
+    app_goto(a, a->back);
+    return UI_DONE;
 }
 
-static void draw_kinds(const tui_state *s, int h)
+static ui_rc key_redraw(app *a, int key)
 {
-    mvprintw(1, 1, "%-22s", "Data");
-    for (int k = 0; k < STORE_KIND_COUNT && k + 3 < h - 1; k++) {
-        if (k == s->kind)
-            attron(s->focus_items ? A_BOLD : A_REVERSE);
-        mvprintw(k + 3, 1, "%-18s %3zu", kind_titles[k], s->nitems[k]);
-        attroff(A_REVERSE | A_BOLD);
-    }
+    (void)a;
+    (void)key;
+    clearok(curscr, TRUE);
+    return UI_DONE;
 }
 
-static void draw_items(tui_state *s, int h, int w)
+static ui_rc key_style(app *a, int key)
 {
-    const int x = 26, rows = h - 5;
-    size_t n = s->nitems[s->kind];
-    const store_item *it = s->items[s->kind];
-    if (s->sel >= n)
-        s->sel = n ? n - 1 : 0;
-    if (s->sel < s->top)
-        s->top = s->sel;
-    if (rows > 0 && s->sel >= s->top + (size_t)rows)
-        s->top = s->sel - (size_t)rows + 1;
-    attron(A_BOLD);
-    mvprintw(1, x, "%-*.*s", w - x - 1, w - x - 1, kind_titles[s->kind]);
-    attroff(A_BOLD);
-    if (n == 0)
-        mvprintw(3, x, "(none)");
-    for (int r = 0; r < rows && s->top + (size_t)r < n; r++) {
-        size_t i = s->top + (size_t)r;
-        char line[512];
-        if (s->kind == STORE_RUN)
-            snprintf(line, sizeof line, "#%-4lld %-16s %s", (long long)it[i].id, it[i].name,
-                     it[i].detail);
-        else if (s->kind >= STORE_CLUSTER && s->kind <= STORE_SNAPSHOT)
-            snprintf(line, sizeof line, "%-20s %7lld %s", it[i].name, (long long)it[i].count,
-                     it[i].detail);
-        else
-            snprintf(line, sizeof line, "%-16s %s", it[i].name, it[i].detail);
-        if (i == s->sel && s->focus_items)
-            attron(A_REVERSE);
-        mvprintw(3 + r, x, "%-*.*s", w - x - 1, w - x - 1, line);
-        attroff(A_REVERSE);
-    }
+    (void)key;
+    a->caps.style = (chart_style)((a->caps.style + 1) % CHART_NSTYLES);
+    if (!a->caps.utf8 && a->caps.style != CHART_ASCII)
+        a->caps.style = CHART_ASCII;
+    app_msg(a, "chart style: %s", chart_style_name(a->caps.style));
+    return UI_DONE;
 }
 
-static void draw(tui_state *s)
+static const ui_key global_keys[] = {
+    {{'?', KEY_F(1)}, "? F1", "help for the current screen (again: back)", key_help},
+    {{'1', KEY_F(2)}, "1 F2", "Compare: policies side by side", key_screen},
+    {{'2', KEY_F(3)}, "2 F3", "Step: the current placement decision", key_screen},
+    {{'3', KEY_F(4)}, "3 F4", "Cluster: heatmap of servers x GPUs", key_screen},
+    {{'4', KEY_F(5)}, "4 F5", "Planner: how many GPUs to buy", key_screen},
+    {{'5', KEY_F(6)}, "5 F6", "Data: traces, clusters, profiles, runs", key_screen},
+    {{27}, "Esc", "back to the previous screen", key_back},
+    {{12}, "^L", "redraw the terminal", key_redraw},
+    {{'G'}, "G", "chart style: braille / blocks / ascii", key_style},
+    {{'q', 'Q', KEY_F(10)}, "q F10", "quit", key_quit},
+    {{0}, NULL, NULL, NULL},
+};
+
+const ui_key *ui_global_keys(void)
 {
-    int h, w;
-    getmaxyx(stdscr, h, w);
-    erase();
-    if (h < 24 || w < 80) {
-        mvprintw(0, 0, "gpuplan needs at least 80x24 (this terminal is %dx%d)", w, h);
-        refresh();
+    return global_keys;
+}
+
+/* --- modals -------------------------------------------------------------- */
+
+static void modal_close(app *a, int ok, int choice)
+{
+    modal m = a->m;
+    a->m.kind = MODAL_NONE;
+    if (m.done)
+        m.done(a, ok, m.text, choice);
+}
+
+static void modal_key(app *a, int key)
+{
+    modal *m = &a->m;
+    if (key == 27) {
+        modal_close(a, 0, -1);
         return;
     }
-    attron(A_REVERSE);
-    mvprintw(0, 0, "%-*.*s", w, w, " gpuplan — GPU datacenter planner");
-    mvprintw(h - 1, 0, "%-*.*s", w, w, s->status[0] ? s->status
-             : " q quit  Tab pane  arrows/hjkl move  r reload");
-    attroff(A_REVERSE);
-    draw_kinds(s, h);
-    draw_items(s, h, w);
-    mvprintw(h - 2, 1, "%.*s", w - 2, s->db_path);
-    refresh();
-}
-
-/* Returns 0 to keep going, 1 to quit. */
-static int handle_key(tui_state *s, store *st, int ch)
-{
-    size_t n = s->nitems[s->kind];
-    s->status[0] = '\0';
-    switch (ch) {
-    case 'q':
-        return 1;
-    case '\t':
-    case KEY_RIGHT:
-    case 'l':
-        s->focus_items = ch == '\t' ? !s->focus_items : 1;
+    switch (m->kind) {
+    case MODAL_PROMPT:
+        if (key == '\n' || key == '\r' || key == KEY_ENTER)
+            modal_close(a, 1, -1);
+        else
+            lineedit_key(m->text, sizeof m->text, &m->cursor, key);
         break;
-    case KEY_LEFT:
-    case 'h':
-    case 27:
-        s->focus_items = 0;
+    case MODAL_CONFIRM:
+        if (key == 'y' || key == 'Y')
+            modal_close(a, 1, -1);
+        else if (key == 'n' || key == 'N')
+            modal_close(a, 0, -1);
         break;
-    case KEY_DOWN:
-    case 'j':
-        if (!s->focus_items && s->kind + 1 < STORE_KIND_COUNT)
-            s->kind++, s->sel = s->top = 0;
-        else if (s->focus_items && s->sel + 1 < n)
-            s->sel++;
-        break;
-    case KEY_UP:
-    case 'k':
-        if (!s->focus_items && s->kind > 0)
-            s->kind--, s->sel = s->top = 0;
-        else if (s->focus_items && s->sel > 0)
-            s->sel--;
-        break;
-    case 'r':
-        load_state(s, st);
+    case MODAL_MENU:
+        if (key == KEY_DOWN || key == 'j')
+            m->sel = m->sel + 1 < m->nitems ? m->sel + 1 : m->sel;
+        else if (key == KEY_UP || key == 'k')
+            m->sel = m->sel > 0 ? m->sel - 1 : 0;
+        else if (key == '\n' || key == '\r' || key == KEY_ENTER)
+            modal_close(a, 1, m->sel);
         break;
     default:
         break;
     }
+}
+
+static void modal_draw(app *a)
+{
+    modal *m = &a->m;
+    int w = a->cols - 8 < 76 ? a->cols - 8 : 76;
+    int h = m->kind == MODAL_MENU ? m->nitems + 4 : 5;
+    if (h > a->rows - 4)
+        h = a->rows - 4;
+    rect r = {(a->rows - h) / 2, (a->cols - w) / 2, h, w};
+    draw_fill(r, A_NORMAL);
+    draw_box(r, m->kind == MODAL_MENU ? m->title : NULL, 1);
+    rect in = layout_inner(r);
+    if (m->kind == MODAL_MENU) {
+        for (int i = 0; i < m->nitems && i < in.h - 1; i++) {
+            char line[112];
+            snprintf(line, sizeof line, "%s%s", i == m->sel ? "> " : "  ", m->items[i]);
+            draw_line(in.y + i, in.x, in.w, i == m->sel ? ui_attr(C_SEL) : A_NORMAL, line);
+        }
+        draw_text(in.y + in.h - 1, in.x, in.w, ui_attr(C_DIM), "Enter choose  Esc cancel");
+        return;
+    }
+    draw_text(in.y, in.x, in.w, A_BOLD, m->title);
+    if (m->kind == MODAL_CONFIRM) {
+        draw_text(in.y + 2, in.x, in.w, A_NORMAL, "y yes    n / Esc no");
+        return;
+    }
+    /* The line scrolls so the cursor stays visible. */
+    int field = in.w - 2;
+    char before[MODAL_TEXT_MAX];
+    snprintf(before, sizeof before, "%.*s", (int)m->cursor, m->text);
+    int cw = text_width(before);
+    int skip = cw > field - 1 ? cw - (field - 1) : 0;
+    const char *s = m->text;
+    for (int c = 0; c < skip && *s; c++) {
+        s++;
+        while ((*s & 0xC0) == 0x80)
+            s++;
+    }
+    draw_line(in.y + 1, in.x, in.w, A_UNDERLINE, s);
+    draw_text(in.y + 2, in.x, in.w, ui_attr(C_DIM), "Enter accept  Esc cancel  ^U clear");
+    move(in.y + 1, in.x + cw - skip);
+}
+
+/* --- frame and keys -------------------------------------------------------- */
+
+static void draw_too_small(const app *a)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "gpuplan needs a terminal of at least %dx%d; this one is %dx%d.",
+             LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS, a->cols, a->rows);
+    int y = a->rows / 2 - 1;
+    draw_text(y > 0 ? y : 0, 0, a->cols, A_BOLD, msg);
+    draw_text(y + 1 > 0 ? y + 1 : 1, 0, a->cols, A_NORMAL, "Enlarge the window, or press q to quit.");
+}
+
+static void draw_frame(app *a)
+{
+    erase();
+    curs_set(0);
+    if (layout_too_small(a->rows, a->cols)) {
+        draw_too_small(a);
+    } else {
+        draw_tabs(a);
+        ui_screen_of(a->scr)->draw(a);
+        if (a->m.kind != MODAL_NONE) {
+            modal_draw(a);
+            if (a->m.kind == MODAL_PROMPT)
+                curs_set(1);
+        }
+    }
+    refresh();
+}
+
+static ui_rc handle_key(app *a, int key)
+{
+    if (layout_too_small(a->rows, a->cols))
+        return key == 'q' || key == 'Q' ? UI_QUIT : UI_DONE;
+    a->status[0] = '\0';
+    if (a->m.kind != MODAL_NONE) {
+        modal_key(a, key);
+        return UI_DONE;
+    }
+    ui_rc rc = ui_screen_of(a->scr)->key(a, key);
+    if (rc == UI_PASS)
+        rc = ui_dispatch(a, global_keys, key);
+    return rc;
+}
+
+/* Playback and sweeps go on whichever screen is showing. */
+static int tick_all(app *a, double dt)
+{
+    int busy = 0;
+    for (int i = 0; i < SCR_COUNT; i++) {
+        const ui_screen *s = ui_screen_of((scr_id)i);
+        if (s->tick && s->tick(a, dt))
+            busy = 1;
+    }
+    return busy;
+}
+
+/* --- terminal -------------------------------------------------------------- */
+
+typedef struct term_io {
+    SCREEN *scr;
+    FILE *out;
+    int saved_out, saved_err;
+} term_io;
+
+/* Gives curses its own descriptor for the terminal and points 1 and 2 at
+ * the log (or /dev/null). */
+static int term_open(term_io *io)
+{
+    memset(io, 0, sizeof *io);
+    io->saved_out = io->saved_err = -1;
+    int fd = dup(STDOUT_FILENO);
+    if (fd < 0 || !(io->out = fdopen(fd, "w"))) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    io->scr = newterm(NULL, io->out, stdin);
+    if (!io->scr) {
+        fclose(io->out);
+        return -1;
+    }
+    const char *log = getenv("GPUPLAN_TUI_LOG");
+    int sink = open(log && *log ? log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (sink >= 0) {
+        fflush(stdout);
+        fflush(stderr);
+        io->saved_out = dup(STDOUT_FILENO);
+        io->saved_err = dup(STDERR_FILENO);
+        dup2(sink, STDOUT_FILENO);
+        dup2(sink, STDERR_FILENO);
+        close(sink);
+    }
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
     return 0;
+}
+
+static void term_close(term_io *io)
+{
+    if (!io->scr)
+        return;
+    endwin();
+    fflush(stdout);
+    fflush(stderr);
+    if (io->saved_out >= 0) {
+        dup2(io->saved_out, STDOUT_FILENO);
+        close(io->saved_out);
+    }
+    if (io->saved_err >= 0) {
+        dup2(io->saved_err, STDERR_FILENO);
+        close(io->saved_err);
+    }
+    delscreen(io->scr);
+    fclose(io->out);
+    io->scr = NULL;
+}
+
+/* --- the app ---------------------------------------------------------------- */
+
+static void app_free(app *a)
+{
+    runset_clear(&a->rs);
+    chart_grid_free(a->cmp.grid);
+    free(a->cmp.traces.items);
+    free(a->cmp.clusters.items);
+    free(a->step.order);
+    cluster_free_snapshot(&a->cl);
+    planner_free(&a->pl);
+    for (int k = 0; k < STORE_KIND_COUNT; k++)
+        free(a->data.lists[k].items);
+    catalog_free(a->data.cat);
+    for (int i = 0; i < RS_MAX; i++) {
+        free(a->cmp.jct_x[i]);
+        free(a->cmp.jct_y[i]);
+    }
+    free(a);
+}
+
+static void loop(app *a)
+{
+    double last = now_seconds();
+    for (;;) {
+        /* Tick before drawing, so the frame shows what the tick did (a
+         * sweep that just finished, the run's new time). */
+        double now = now_seconds();
+        double dt = now - last;
+        last = now;
+        int busy = tick_all(a, dt > 0.25 ? 0.25 : dt);
+        getmaxyx(stdscr, a->rows, a->cols);
+        draw_frame(a);
+        /* Block while nothing moves; tick at ~25 frames/s while it does. */
+        timeout(busy ? 40 : -1);
+        int ch = getch();
+        if (ch == ERR)
+            continue;
+        if (ch == KEY_RESIZE) {
+            /* The one place a resize is handled: the next turn reads the
+             * new size and every screen lays itself out again. */
+            clearok(curscr, TRUE);
+            continue;
+        }
+        if (handle_key(a, ch) == UI_QUIT)
+            break;
+    }
+}
+
+/* Restores the terminal when something below calls exit() (xmalloc on
+ * out-of-memory); harmless when curses is not active. */
+static void restore_at_exit(void)
+{
+    if (!isendwin())
+        endwin();
 }
 
 int tui_main(cli_ctx *ctx)
@@ -161,26 +374,23 @@ int tui_main(cli_ctx *ctx)
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
-    tui_state s;
-    memset(&s, 0, sizeof s);
-    s.db_path = store_path(st);
-    load_state(&s, st);
-    if (!initscr())
+    app *a = xcalloc(1, sizeof *a);
+    a->ctx = ctx;
+    a->st = st;
+    runset_init(&a->rs);
+    term_io io;
+    if (term_open(&io)) {
+        fprintf(stderr, "gpuplan: cannot open the terminal (TERM=%s)\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        app_free(a);
         return EXIT_RUNTIME;
-    cbreak();
-    noecho();
-    keypad(stdscr, TRUE);
-    curs_set(0);
-    set_escdelay(25);
-    for (;;) {
-        draw(&s);
-        int ch = getch();
-        if (ch == KEY_RESIZE)
-            continue;
-        if (handle_key(&s, st, ch))
-            break;
     }
-    endwin();
-    free_state(&s);
+    atexit(restore_at_exit);
+    draw_init(&a->caps);
+    data_reload(a);
+    compare_set_input(a, NULL, NULL);
+    loop(a);
+    term_close(&io);
+    app_free(a);
     return EXIT_OK;
 }

@@ -1,0 +1,261 @@
+#!/bin/sh
+# End-to-end test of the interactive dashboard: drives the real binary in a
+# private tmux server (send-keys) and asserts on the screen text
+# (capture-pane), on a fresh database made from sample-data/.
+#
+#   open → run a comparison on cats-testbed → step three placements forward
+#   and one back → the Step screen explains decision 2 → Cluster, drill into
+#   the chosen GPU → a small planner sweep, and a long one cancelled → Help →
+#   resize to 80x24, below the minimum, to 200x60 → Data → quit, terminal
+#   restored; then monochrome/ASCII (NO_COLOR, LANG=C, TERM=xterm) and
+#   TERM=screen sessions.
+#
+# Usage: GPUPLAN=./gpuplan sh tests/e2e_tui.sh  (run from the project root)
+# Every wait polls the screen with a timeout, so a loaded machine only makes
+# it slower.  Prints "e2e_tui: N failed" last; exits non-zero on failure.
+set -u
+G=${GPUPLAN:-./gpuplan}
+case "$G" in /*) ;; *) G="$PWD/$G" ;; esac
+SAMPLES=${GPUPLAN_SAMPLES:-$PWD/sample-data}
+WAIT=${E2E_TUI_WAIT:-30}
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "e2e_tui: skipped: tmux is not installed"
+    echo "e2e_tui: 0 failed"
+    exit 0
+fi
+if [ ! -d "$SAMPLES/cats-testbed" ]; then
+    echo "e2e_tui: skipped: no $SAMPLES/cats-testbed sample set"
+    echo "e2e_tui: 0 failed"
+    exit 0
+fi
+T=$(mktemp -d /tmp/gpuplan-e2e-tui-XXXXXX)
+SOCK=gpuplan-test-$$
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    tm kill-server >/dev/null 2>&1
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+    rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+export GPUPLAN_DB="$T/db.sqlite"
+export GPUPLAN_SAMPLES="$SAMPLES"
+fails=0
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
+cap() { tm capture-pane -p -t tui > "$T/screen" 2>/dev/null; }
+show() { echo "---- screen ----"; cat "$T/screen"; echo "----------------"; }
+
+# wait_for TEXT: polls the screen until it shows TEXT (fixed string).
+wait_for() {
+    end=$(( $(date +%s) + WAIT ))
+    while :; do
+        cap
+        grep -qF -- "$1" "$T/screen" && return 0
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.2
+    done
+}
+expect() {      # expect TEXT DESCRIPTION
+    if wait_for "$1"; then ok "$2"; else bad "$2: no '$1' on screen"; show; fi
+}
+expect_not() {  # expect_not TEXT DESCRIPTION (on the current screen)
+    cap
+    if grep -qF -- "$1" "$T/screen"; then bad "$2: '$1' on screen"; show; else ok "$2"; fi
+}
+keys() { tm send-keys -t tui "$@"; }
+
+# start W H ENV...: the dashboard in a fresh session; when it exits the
+# shell records its exit code and the terminal modes, then waits.
+start() {
+    w=$1 h=$2
+    shift 2
+    tm kill-session -t tui >/dev/null 2>&1
+    rm -f "$T/stty"
+    tm new-session -d -s tui -x "$w" -y "$h" \
+        "env $* GPUPLAN_TUI_LOG='$T/tui.log' '$G'; echo \"EXITED rc=\$?\"; stty -a > '$T/stty'; sleep 600"
+}
+quit_clean() {  # quit_clean DESCRIPTION
+    keys q
+    expect "EXITED rc=0" "$1: quits with status 0"
+    end=$(( $(date +%s) + WAIT ))
+    while [ ! -s "$T/stty" ] && [ "$(date +%s)" -lt "$end" ]; do sleep 0.2; done
+    if grep -q -- '-icanon' "$T/stty" || grep -q -- '-echo ' "$T/stty"; then
+        bad "$1: terminal left in raw mode"; cat "$T/stty"
+    else
+        ok "$1: terminal modes restored"
+    fi
+}
+
+# The database, made once from the sample sets (outside the TUI).
+"$G" list >/dev/null 2>"$T/seed.err" || { cat "$T/seed.err"; bad "database created"; }
+
+# --- main session: 120x40, tmux-256color, UTF-8 --------------------------
+start 120 40 LANG=C.UTF-8 TERM=tmux-256color
+expect "Compare setup" "opens on the Compare setup"
+expect "[1] cats" "cats is picked by default"
+expect "Run: cats-testbed on cats-testbed" "cats-testbed is the default input"
+keys Enter
+expect "3 runs ready at t=0" "comparison starts paused"
+expect "Active GPUs" "charts shown"
+expect "Fragmentation" "fragmentation chart"
+expect "decision 0" "no decision yet"
+keys Right
+expect "decision 1" "one placement forward"
+keys Right
+expect "decision 2" "two placements forward"
+keys Right
+expect "decision 3" "three placements forward"
+keys Left
+expect "decision 2" "one placement back"
+expect_not "decision 3" "the third decision is undone"
+expect "cats (focus)" "cats is the focused policy"
+
+keys 2
+expect "Decision 2 of cats" "Step screen shows decision 2"
+expect "Candidates (" "candidate table"
+expect "rho" "CATS score term rho"
+expect "score" "CATS score column"
+expect "WIN" "the chosen candidate is marked"
+expect "placed on testbed GPU" "the placement"
+expect "Cluster after the decision" "cluster state after the decision"
+expect "util " "task utilization sparkline"
+keys Right
+expect "Decision 3 of cats" "Step: next decision"
+keys Left
+expect "Decision 2 of cats" "Step: back again"
+
+keys c Enter
+expect "Servers x GPUs" "Enter opens Cluster"
+expect "view: allocation" "allocation view"
+expect "testbed/" "the GPU detail pane"
+expect "aggregate utilization ahead" "aggregate series of the GPU"
+keys Enter
+expect "whole series" "drilled into the GPU's tasks"
+expect "j/k task" "drill keys on the status line"
+keys Escape v
+expect "view: utilization now" "v cycles the view"
+keys v
+expect "view: power state" "power-state view"
+expect "asleep" "power legend"
+
+keys 4
+expect "What if" "Planner screen"
+expect "Trace            cats-testbed" "planner trace"
+keys r
+expect "sweep done" "a small sweep finishes"
+expect "<< fewest" "the smallest GPU count meeting the SLA is marked"
+expect "fewest GPUs meeting SLA" "the answer line"
+# A long sweep (pai-like, thousands of tasks): progress, then Esc cancels.
+keys Right
+expect "Trace            corrgpu-example" "trace slider moves"
+keys Right Right Right
+expect "Trace            pai-like" "pai-like chosen"
+keys j j j j Right Right Right Right r
+expect "Esc cancels" "long sweep shows progress"
+keys Escape
+expect "sweep cancelled" "Esc cancels the sweep"
+
+keys '?'
+expect "Keys of Planner" "Help lists the Planner's keys"
+expect "run the sweep" "Help text from the key table"
+expect "Everywhere" "global keys listed"
+keys Escape
+expect "What if" "Esc leaves Help"
+
+tm resize-window -t tui -x 80 -y 24
+expect "Util. threshold" "80x24 still draws the Planner"
+expect_not "needs a terminal" "80x24 is big enough"
+tm resize-window -t tui -x 70 -y 20
+expect "needs a terminal of at least 80x24" "below 80x24: a clear message"
+tm resize-window -t tui -x 200 -y 60
+expect "What if" "200x60 redraws"
+keys 1
+expect "Active GPUs" "Compare at 200x60"
+keys 5
+expect "Saved runs" "Data screen"
+expect "Traces" "Data kinds"
+keys 1 S
+expect "not finished" "saving needs finished runs"
+keys End
+expect "finished" "End runs to the end"
+keys S
+expect "saved 3 runs" "runs saved"
+keys 5 j j j j j j Tab
+expect "#1" "the saved runs are listed"
+keys Space Space Space Enter
+expect "3 saved runs reopened" "saved runs reopen side by side in Compare"
+expect "saved runs" "Compare shows them as saved runs"
+keys r
+expect "restarted at t=0" "r re-simulates the saved runs"
+expect "paused" "restarted runs wait for space"
+keys +
+expect "speed: " "+ changes the speed"
+keys Space
+expect "playing" "space plays"
+keys Space
+expect "paused" "space pauses"
+quit_clean "main session"
+
+# --- a snapshot imported from the Data screen, shown in Cluster ------------------
+mkdir "$T/labsnap"
+cp "$SAMPLES"/cats-testbed/nodes.csv "$SAMPLES"/cats-testbed/tasks.csv \
+   "$SAMPLES"/cats-testbed/util.csv "$T/labsnap/"
+printf 'task,node,gpu,gpu_milli\nt1,testbed,0,1000\nt2,testbed,0,1000\nt3,testbed,1,1000\nt4,testbed,3,1000\n' \
+    > "$T/labsnap/placements.csv"
+start 120 40 LANG=C.UTF-8 TERM=tmux-256color
+expect "Compare setup" "session for the snapshot"
+keys 5 i
+expect "Import: file or directory paths" "import prompt"
+keys "$T/labsnap" Enter
+expect "looks like: native" "format detected"
+keys Enter
+expect "snapshot 'labsnap'" "snapshot imported"
+keys j j j j j Tab
+expect "cluster labsnap at t=0s" "snapshot listed"
+keys Enter
+expect "snapshot labsnap of labsnap" "Cluster shows the snapshot"
+expect "3 active" "three GPUs hold the four tasks"
+expect "share 2000 milli" "two tasks share GPU 0"
+keys Enter
+expect ">t1" "drill into the snapshot GPU"
+keys 5 d
+expect "Delete snapshot 'labsnap'?" "delete asks first"
+keys n
+expect "Snapshots             1" "n keeps it"
+keys d y
+expect "deleted labsnap" "y deletes it"
+quit_clean "snapshot session"
+
+# --- monochrome, ASCII, TERM=xterm -----------------------------------------
+start 100 30 NO_COLOR=1 LANG=C LC_ALL=C TERM=xterm
+expect "Compare setup" "monochrome ASCII session opens"
+keys Enter e
+expect "finished" "runs to the end without colour"
+expect "* cats" "series are told apart by marker"
+expect_not "⣀" "no braille without UTF-8"
+keys 3
+expect "view: allocation" "Cluster in ASCII"
+quit_clean "monochrome session"
+
+# --- TERM=screen ---------------------------------------------------------------
+start 120 40 LANG=C.UTF-8 TERM=screen
+expect "Compare setup" "TERM=screen session opens"
+keys 5 e
+expect "Edit GPU profile" "Data: edit a profile"
+keys Down Down Down Down Down Down Down Down Enter C-u 1234 Enter
+expect "1234" "a new price typed"
+expect "(modified)" "the form knows it changed"
+keys s
+expect "profile saved" "the profile is saved"
+expect "\$1234" "the listing shows the new price"
+keys Escape
+quit_clean "TERM=screen session"
+
+if [ -s "$T/tui.log" ]; then
+    bad "something wrote to stdout/stderr behind the screen:"; cat "$T/tui.log"
+else
+    ok "nothing written to stdout/stderr behind the screen"
+fi
+
+echo "e2e_tui: $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,232 @@
+/*
+ * app.c — what every screen shares besides drawing: status messages,
+ * screen switching, key-table dispatch, list helpers, the modals (prompt,
+ * confirmation, menu) and their line editor.
+ */
+#include "app.h"
+
+#include <curses.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void app_msg(app *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->status, sizeof a->status, fmt, ap);
+    va_end(ap);
+    a->status_err = 0;
+}
+
+void app_err(app *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->status, sizeof a->status, fmt, ap);
+    va_end(ap);
+    a->status_err = 1;
+}
+
+void app_goto(app *a, scr_id id)
+{
+    if (id == a->scr || id >= SCR_COUNT)
+        return;
+    /* Help returns to the screen it describes; other screens remember
+     * where they came from. */
+    if (a->scr != SCR_HELP)
+        a->back = a->scr;
+    if (id == SCR_HELP)
+        a->help_top = 0;
+    a->scr = id;
+    if (id == SCR_STEP)
+        step_enter(a);
+}
+
+ui_rc ui_dispatch(app *a, const ui_key *keys, int key)
+{
+    for (const ui_key *k = keys; k && k->fn; k++)
+        for (int i = 0; i < 5 && k->keys[i]; i++)
+            if (k->keys[i] == key) {
+                ui_rc rc = k->fn(a, key);
+                if (rc != UI_PASS)
+                    return rc;
+            }
+    return UI_PASS;
+}
+
+int app_load_list(app *a, ui_list *l, store_kind kind)
+{
+    gp_err err;
+    free(l->items);
+    l->items = NULL;
+    l->n = 0;
+    if (store_list(a->st, kind, &l->items, &l->n, &err)) {
+        app_err(a, "%s", err.msg);
+        return -1;
+    }
+    if (l->sel >= l->n)
+        l->sel = l->n ? l->n - 1 : 0;
+    return 0;
+}
+
+int list_move(size_t *sel, size_t n, long delta)
+{
+    if (n == 0)
+        return 0;
+    long s = (long)*sel + delta;
+    if (s < 0)
+        s = 0;
+    if (s > (long)n - 1)
+        s = (long)n - 1;
+    int moved = (size_t)s != *sel;
+    *sel = (size_t)s;
+    return moved;
+}
+
+static int contains_ci(const char *hay, const char *needle)
+{
+    size_t nl = strlen(needle);
+    for (; *hay; hay++)
+        if (strncasecmp(hay, needle, nl) == 0)
+            return 1;
+    return nl == 0;
+}
+
+size_t list_find(const char *const *names, size_t n, size_t start, const char *text)
+{
+    for (size_t k = 1; k <= n; k++) {
+        size_t i = (start + k) % n;
+        if (contains_ci(names[i], text))
+            return i;
+    }
+    return n;
+}
+
+/* --- modals --------------------------------------------------------------- */
+
+void modal_prompt(app *a, const char *title, const char *initial, modal_done_fn done)
+{
+    modal *m = &a->m;
+    memset(m, 0, sizeof *m);
+    m->kind = MODAL_PROMPT;
+    snprintf(m->title, sizeof m->title, "%s", title);
+    snprintf(m->text, sizeof m->text, "%s", initial ? initial : "");
+    m->cursor = strlen(m->text);
+    m->done = done;
+}
+
+void modal_confirm(app *a, const char *question, modal_done_fn done)
+{
+    modal *m = &a->m;
+    memset(m, 0, sizeof *m);
+    m->kind = MODAL_CONFIRM;
+    snprintf(m->title, sizeof m->title, "%s", question);
+    m->done = done;
+}
+
+void modal_menu(app *a, const char *title, const char *const *items, int n, int sel,
+                modal_done_fn done)
+{
+    modal *m = &a->m;
+    memset(m, 0, sizeof *m);
+    m->kind = MODAL_MENU;
+    snprintf(m->title, sizeof m->title, "%s", title);
+    if (n > MODAL_MENU_MAX)
+        n = MODAL_MENU_MAX;
+    for (int i = 0; i < n; i++)
+        snprintf(m->items[i], sizeof m->items[i], "%s", items[i]);
+    m->nitems = n;
+    m->sel = sel >= 0 && sel < n ? sel : 0;
+    m->done = done;
+}
+
+static int is_cont(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
+
+static void erase_range(char *text, size_t from, size_t to)
+{
+    memmove(text + from, text + to, strlen(text + to) + 1);
+}
+
+/* Moves one UTF-8 character left/right of *cur. */
+static size_t char_left(const char *t, size_t cur)
+{
+    while (cur > 0 && is_cont((unsigned char)t[--cur]))
+        ;
+    return cur;
+}
+
+static size_t char_right(const char *t, size_t cur)
+{
+    if (!t[cur])
+        return cur;
+    cur++;
+    while (t[cur] && is_cont((unsigned char)t[cur]))
+        cur++;
+    return cur;
+}
+
+static void kill_word(char *text, size_t *cur)
+{
+    size_t c = *cur;
+    while (c > 0 && text[c - 1] == ' ')
+        c--;
+    while (c > 0 && text[c - 1] != ' ')
+        c--;
+    erase_range(text, c, *cur);
+    *cur = c;
+}
+
+void lineedit_key(char *text, size_t cap, size_t *cur, int key)
+{
+    size_t len = strlen(text);
+    if (*cur > len)
+        *cur = len;
+    switch (key) {
+    case KEY_BACKSPACE: case 127: case 8:
+        if (*cur > 0) {
+            size_t p = char_left(text, *cur);
+            erase_range(text, p, *cur);
+            *cur = p;
+        }
+        return;
+    case KEY_DC: case 4:
+        erase_range(text, *cur, char_right(text, *cur));
+        return;
+    case KEY_LEFT: case 2:
+        *cur = char_left(text, *cur);
+        return;
+    case KEY_RIGHT: case 6:
+        *cur = char_right(text, *cur);
+        return;
+    case KEY_HOME: case 1:
+        *cur = 0;
+        return;
+    case KEY_END: case 5:
+        *cur = len;
+        return;
+    case 21:            /* ^U: to the start */
+        erase_range(text, 0, *cur);
+        *cur = 0;
+        return;
+    case 11:            /* ^K: to the end */
+        text[*cur] = '\0';
+        return;
+    case 23:            /* ^W: the word before */
+        kill_word(text, cur);
+        return;
+    default:
+        break;
+    }
+    /* Printable ASCII and the bytes of UTF-8 sequences, as getch gives them. */
+    if (key < 32 || key > 255 || key == 127 || len + 1 >= cap)
+        return;
+    memmove(text + *cur + 1, text + *cur, len - *cur + 1);
+    text[(*cur)++] = (char)key;
+}

@@ -1,0 +1,238 @@
+/*
+ * app.h — the TUI's one top-level state (the only mutable global state the
+ * project allows lives behind the pointer tui.c creates) and the screen
+ * interface.
+ *
+ * The dashboard is one small state machine (ncdu): `scr` names the current
+ * screen; each screen is a ui_screen with a *_draw() that paints the whole
+ * screen from this struct and a *_key() that changes it.  Key bindings are
+ * tables (htop): each entry has its keys, the label and help text the Help
+ * screen prints, and its handler, so Help is generated from the very table
+ * the dispatcher uses.  A modal (prompt, confirmation, menu) takes the keys
+ * while open.
+ *
+ * Ownership: app owns everything it points to; tui.c frees it on exit.
+ */
+#ifndef GP_APP_H
+#define GP_APP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../src/cli.h"
+#include "chart.h"
+#include "layout.h"
+#include "runset.h"
+#include "summary.h"
+#include "sweep.h"
+
+typedef struct app app;
+
+typedef enum scr_id {
+    SCR_COMPARE, SCR_STEP, SCR_CLUSTER, SCR_PLANNER, SCR_DATA, SCR_HELP, SCR_COUNT
+} scr_id;
+
+/* What a key handler did: not mine (try the next table), done (redraw from
+ * state), or quit the program. */
+typedef enum ui_rc { UI_PASS = 0, UI_DONE, UI_QUIT } ui_rc;
+
+typedef struct ui_key {
+    int keys[5];                /* the keys, 0-terminated */
+    const char *label;          /* how Help shows them: "→ l" */
+    const char *help;
+    ui_rc (*fn)(app *a, int key);
+} ui_key;                       /* tables end with an entry whose fn is NULL */
+
+typedef struct ui_screen {
+    const char *name;           /* tab title */
+    int hotkey;                 /* '1'..'5' */
+    int fkey;                   /* its function key number (F2..F6) */
+    void (*draw)(app *a);
+    ui_rc (*key)(app *a, int key);
+    /* The bindings in force right now (a screen's mode may change them). */
+    const ui_key *(*keys)(const app *a);
+    /* Called on every loop turn; returns 1 when something changed and the
+     * screen wants a redraw soon (it keeps the loop ticking). NULL = none. */
+    int (*tick)(app *a, double wall_dt);
+} ui_screen;
+
+extern const ui_screen scr_compare, scr_step, scr_cluster, scr_planner, scr_data, scr_help;
+const ui_screen *ui_screen_of(scr_id id);
+
+/* Dispatches key through a table; UI_PASS when no entry binds it. */
+ui_rc ui_dispatch(app *a, const ui_key *keys, int key);
+/* The global bindings (screens, help, quit, back). */
+const ui_key *ui_global_keys(void);
+
+/* --- modals ----------------------------------------------------------- */
+
+typedef enum modal_kind { MODAL_NONE, MODAL_PROMPT, MODAL_CONFIRM, MODAL_MENU } modal_kind;
+
+#define MODAL_TEXT_MAX 512
+#define MODAL_MENU_MAX 32
+
+/* Called when the modal closes: ok = 0 on Esc; text for prompts, choice
+ * for menus (index into items). */
+typedef void (*modal_done_fn)(app *a, int ok, const char *text, int choice);
+
+typedef struct modal {
+    modal_kind kind;
+    char title[160];
+    char text[MODAL_TEXT_MAX];  /* prompt line being edited */
+    size_t cursor;              /* byte offset in text */
+    char items[MODAL_MENU_MAX][96];
+    int nitems, sel;
+    modal_done_fn done;
+} modal;
+
+void modal_prompt(app *a, const char *title, const char *initial, modal_done_fn done);
+void modal_confirm(app *a, const char *question, modal_done_fn done);
+/* items are copied. */
+void modal_menu(app *a, const char *title, const char *const *items, int n, int sel,
+                modal_done_fn done);
+
+/* Line editing of a prompt (pure): insert, delete, move. */
+void lineedit_key(char *text, size_t cap, size_t *cursor, int key);
+
+/* --- per-screen state ------------------------------------------------- */
+
+typedef struct ui_list {
+    store_item *items;
+    size_t n, sel, top;
+} ui_list;
+
+enum { CMP_SETUP, CMP_RUN };
+enum { CHART_GPUS, CHART_POWER, CHART_FRAG, CHART_QUEUE };
+
+#define CMP_MAX_CUSTOM 8
+
+typedef struct compare_ui {
+    int mode;                   /* CMP_SETUP or CMP_RUN */
+    int pane;                   /* setup: 0 traces, 1 clusters, 2 policies */
+    ui_list traces, clusters;
+    size_t pol_sel, pol_top;    /* cursor in registry + custom policies */
+    char custom[CMP_MAX_CUSTOM][GP_NAME_MAX];
+    int ncustom;
+    char picked[RS_MAX][GP_NAME_MAX];   /* chosen policy labels, in order */
+    int npicked;
+    int queue_metric;           /* 4th chart: 0 queued tasks, 1 mean JCT */
+    size_t row;                 /* run table cursor (Enter focuses it) */
+    /* The outcome half of each run's summary, recomputed only when the
+     * run's finished-task count changes (run_summarize_outcomes). */
+    run_summary outc[RS_MAX];
+    const run *outc_rec[RS_MAX];
+    size_t outc_n[RS_MAX];
+    chart_grid *grid;
+    /* Running mean JCT per policy, rebuilt each frame from the outcomes. */
+    double *jct_x[RS_MAX], *jct_y[RS_MAX];
+    size_t jct_cap[RS_MAX];
+} compare_ui;
+
+typedef struct step_ui {
+    size_t sel, top;            /* candidate cursor */
+    int pane;                   /* 0 candidates, 1 cluster after */
+    int sort;                   /* 0 policy order, 1 by the last term */
+    size_t seen;                /* decisions when the cursor was last set */
+    size_t *order;              /* candidate display order (sorted view) */
+    size_t order_cap;
+} step_ui;
+
+typedef enum heat_view {
+    HEAT_ALLOC, HEAT_UTIL, HEAT_POWER, HEAT_FREQ, HEAT_MEM, HEAT_NVIEWS
+} heat_view;
+
+typedef struct cluster_ui {
+    int from_snapshot;          /* 1: the snapshot below, 0: the focused run */
+    heat_view view;
+    int sel_gpu;
+    int top_line;
+    int drill;                  /* 1: the task list of the GPU has the keys */
+    int task_sel;
+    char snap_name[GP_NAME_MAX];
+    snapshot *snap;
+    cluster *snap_cl;
+    catalog *snap_cat;
+    cstate *snap_cs;
+} cluster_ui;
+
+typedef struct planner_ui {
+    int sel;                    /* parameter row */
+    ui_list traces;
+    sweep_params p;
+    sweep sw;
+    int chart_metric;           /* sweep_metric */
+    int res_top;                /* first result row shown */
+    chart_grid *grid;
+    double curve_x[SWEEP_MAX_POLICIES][SWEEP_MAX_COUNTS];
+    double curve_y[SWEEP_MAX_POLICIES][SWEEP_MAX_COUNTS];
+} planner_ui;
+
+typedef struct data_ui {
+    int kind;                   /* store_kind of the left pane */
+    int pane;                   /* 0 kinds, 1 items */
+    ui_list lists[STORE_KIND_COUNT];
+    catalog *cat;               /* the profiles, for the detail pane */
+    int64_t marked[RS_MAX];     /* runs marked with space for reopening */
+    int nmarked;
+    /* The profile edit form. */
+    int editing;                /* 0, or STORE_GPU / STORE_CPU + 1 */
+    gpu_profile gpu;
+    cpu_profile cpu;
+    int field;
+    int dirty;
+    /* The import being prepared: paths typed, then a format chosen. */
+    char import_paths[MODAL_TEXT_MAX];
+} data_ui;
+
+typedef struct ui_caps {
+    int utf8;
+    int color;
+    chart_style style;
+} ui_caps;
+
+struct app {
+    cli_ctx *ctx;
+    store *st;
+    scr_id scr;
+    scr_id back;                /* where Esc and Help return to */
+    int rows, cols;
+    ui_caps caps;
+    char status[256];
+    int status_err;
+    char search[64];            /* the last / search, for n */
+    modal m;
+    runset rs;
+    compare_ui cmp;
+    step_ui step;
+    cluster_ui cl;
+    planner_ui pl;
+    data_ui data;
+    size_t help_top;
+    int help_lines;
+};
+
+/* Status line messages (shown until the next key). */
+void app_msg(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void app_err(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Switches screen (remembering where Esc goes back to). */
+void app_goto(app *a, scr_id id);
+/* Reloads a list of stored entities; 0 or -1 with the error shown. */
+int app_load_list(app *a, ui_list *l, store_kind kind);
+/* Moves a list cursor by delta (clamped); returns 1 when it moved. */
+int list_move(size_t *sel, size_t n, long delta);
+/* The index of the next name containing text (case-insensitive) after
+ * start, wrapping; n when none. */
+size_t list_find(const char *const *names, size_t n, size_t start, const char *text);
+
+/* Screens the others call. */
+void compare_open_runs(app *a, const int64_t *ids, int n);
+void compare_set_input(app *a, const char *trace, const char *cluster_nm);
+void cluster_open_snapshot(app *a, const char *name);
+void cluster_select_gpu(app *a, int gpu);
+void cluster_free_snapshot(cluster_ui *c);
+void data_reload(app *a);
+/* Called on entering Step: shows the state right after the decision. */
+void step_enter(app *a);
+void planner_free(planner_ui *p);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * draw.h — drawing helpers every screen shares: colour roles with
+ * monochrome/NO_COLOR fallbacks, clipped UTF-8 text, boxes, table rows,
+ * the tab bar and status line, sparklines, progress bars, and the
+ * rendering of a chart grid (chart.h) with its axes into curses.
+ *
+ * Everything draws on stdscr inside the rectangle it is given and never
+ * outside it.  Text is UTF-8; on a terminal without UTF-8 the symbols come
+ * from sym() in their ASCII forms.
+ */
+#ifndef GP_DRAW_H
+#define GP_DRAW_H
+
+#include <curses.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app.h"
+#include "chart.h"
+#include "layout.h"
+
+/* Colour roles.  With colour each is a pair; without, an attribute. */
+typedef enum ui_color {
+    C_NORMAL, C_BAR, C_TAB, C_TAB_ON, C_ERR, C_SEL, C_SEL_OFF, C_DIM, C_TITLE, C_GOOD,
+    C_BAD, C_WARN, C_CHOSEN, C_SERIES0, C_SERIES1, C_SERIES2, C_SERIES3, C_SERIES4,
+    C_SERIES5, C_HEAT0, C_HEAT1, C_HEAT2, C_HEAT3, C_HEAT4, C_ASLEEP, C_IDLE, C_ACTIVE,
+    C_NCOLORS
+} ui_color;
+
+/* Detects UTF-8 and colour (NO_COLOR set and non-empty, or a terminal
+ * without colours, means monochrome) and sets up the pairs. */
+void draw_init(ui_caps *caps);
+attr_t ui_attr(ui_color c);
+/* The colour role of series i (policy i). */
+ui_color ui_series_color(int i);
+
+/* Symbols with ASCII fallbacks. */
+typedef enum ui_sym {
+    SYM_PLAY, SYM_PAUSE, SYM_TIMES, SYM_POINTER, SYM_DASH, SYM_DOT, SYM_ARROW_R,
+    SYM_ARROW_L, SYM_ELLIPSIS, SYM_NSYMS
+} ui_sym;
+const char *sym(ui_sym s);
+
+/* Text clipped to w display columns at (y, x); returns the columns used. */
+int draw_text(int y, int x, int w, attr_t a, const char *s);
+int draw_textf(int y, int x, int w, attr_t a, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Word-wrapped text in at most max_lines lines; returns the lines used. */
+int draw_wrap(int y, int x, int w, int max_lines, attr_t a, const char *s);
+/* The same padded with spaces to exactly w columns (highlighted rows). */
+void draw_line(int y, int x, int w, attr_t a, const char *s);
+/* Display columns of a UTF-8 string. */
+int text_width(const char *s);
+void draw_fill(rect r, attr_t a);
+/* A box with a title on its top border; focused boxes are bold. */
+void draw_box(rect r, const char *title, int focused);
+/* One code point at (y, x). */
+void draw_glyph(int y, int x, uint32_t cp, attr_t a);
+
+/* Table columns: a header, a width and alignment; a row draws the columns
+ * that fit in w and skips the rest. */
+typedef struct ui_col {
+    const char *head;
+    int w;
+    int right;
+} ui_col;
+void draw_row(int y, int x, int w, const ui_col *cols, int ncols, const char *const *cells,
+              attr_t a);
+void draw_header(int y, int x, int w, const ui_col *cols, int ncols);
+
+void draw_spark(int y, int x, int w, const float *v, size_t n, double lo, double hi,
+                attr_t a);
+/* "[#####     ] 45%  label" in w columns. */
+void draw_progress(int y, int x, int w, double frac, const char *label);
+
+/* A chart in box: title, y axis with nice ticks from 0 to the largest
+ * value shown, x axis [xlo, xhi] (seconds when time_axis), one step line
+ * (or polyline) per series, drawn in the app's chart style. */
+typedef struct ui_series {
+    const double *x, *y;        /* read with stride bytes */
+    size_t n, stride;
+    ui_color color;
+    int poly;                   /* straight segments instead of steps */
+    double hold_to;             /* steps: hold the last value until here (0 = edge) */
+} ui_series;
+void draw_chart(const ui_caps *caps, rect box, const char *title, const ui_series *s,
+                int ns, double xlo, double xhi, chart_grid *scratch, int time_axis);
+
+/* The tab bar (row 0) and the status line (last row). */
+void draw_tabs(const app *a);
+void draw_status(const app *a, const char *context, const char *hints);
+
+#endif

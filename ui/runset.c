@@ -1,0 +1,413 @@
+/*
+ * runset.c — policies simulated side by side in lockstep (runset.h).
+ * The TUI's only caller of sim_new/sim_step/sim_rewind; no curses here.
+ */
+#include "runset.h"
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void runset_init(runset *rs)
+{
+    memset(rs, 0, sizeof *rs);
+    rs->speed = 1;
+}
+
+static void slot_clear(rs_slot *s)
+{
+    if (s->sim)
+        sim_free(s->sim);
+    run_free(s->saved);
+    memset(s, 0, sizeof *s);
+}
+
+void runset_clear(runset *rs)
+{
+    for (int i = 0; i < rs->n; i++)
+        slot_clear(&rs->slot[i]);
+    trace_free(rs->tr);
+    cluster_free(rs->cl);
+    catalog_free(rs->cat);
+    double speed = rs->speed;
+    runset_init(rs);
+    rs->speed = speed > 0 ? speed : 1;
+}
+
+double runset_trace_span(const gp_trace *tr)
+{
+    double last = 0, longest = 0;
+    for (size_t i = 0; tr && i < tr->ntasks; i++) {
+        if (tr->tasks[i].arrival_s > last)
+            last = tr->tasks[i].arrival_s;
+        if (tr->tasks[i].duration_s > longest)
+            longest = tr->tasks[i].duration_s;
+    }
+    return last + longest;
+}
+
+/* "name[:value] [key=value ...]": the policy spec syntax of the command
+ * line with per-option overrides after spaces. */
+static int parse_label(const char *label, policy_spec *sp, gp_err *err)
+{
+    char buf[256];
+    strlcpy0(buf, label, sizeof buf);
+    char *save = NULL;
+    char *tok = strtok_r(buf, " ", &save);
+    if (!tok)
+        return gp_error(err, "empty policy");
+    if (policy_spec_parse(tok, sp, err))
+        return -1;
+    while ((tok = strtok_r(NULL, " ", &save)))
+        if (policy_spec_set(sp, tok, err))
+            return -1;
+    strlcpy0(sp->label, label, sizeof sp->label);
+    return 0;
+}
+
+static int load_inputs(runset *rs, store *st, const char *trace, const char *cluster_nm,
+                       gp_err *err)
+{
+    strlcpy0(rs->trace_name, trace, sizeof rs->trace_name);
+    strlcpy0(rs->cluster_name, cluster_nm, sizeof rs->cluster_name);
+    if (store_get_trace(st, trace, &rs->tr, err) ||
+        store_get_cluster(st, cluster_nm, &rs->cl, err) || store_load_catalog(st, &rs->cat, err))
+        return -1;
+    rs->t_end_hint = runset_trace_span(rs->tr);
+    /* A run at the default speed takes about half a minute to watch. */
+    rs->speed = rs->t_end_hint > 30 ? rs->t_end_hint / 30 : 1;
+    return 0;
+}
+
+static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
+{
+    if (!s->spec.ops)
+        return gp_error(err, "policy '%s' is not in this build", s->spec.label);
+    sim_config cfg;
+    sim_config_default(&cfg);
+    if (seed)
+        cfg.seed = seed;
+    rs->cfg = cfg;
+    s->sim = sim_new(&cfg, rs->cl, rs->cat, rs->tr, &s->spec, err);
+    if (!s->sim)
+        gp_error_prefix(err, "%s", s->spec.label);
+    return s->sim ? 0 : -1;
+}
+
+int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
+                 const char *const *labels, int n, gp_err *err)
+{
+    runset_clear(rs);
+    if (n < 1 || n > RS_MAX)
+        return gp_error(err, "choose 1 to %d policies", RS_MAX);
+    int rc = load_inputs(rs, st, trace, cluster_nm, err);
+    for (int i = 0; i < n && !rc; i++) {
+        rs_slot *s = &rs->slot[rs->n++];
+        rc = parse_label(labels[i], &s->spec, err);
+        if (!rc)
+            rc = slot_start(rs, s, 0, err);
+    }
+    if (rc)
+        runset_clear(rs);
+    return rc;
+}
+
+/* The saved run's policy spec: its policy name and recorded options. */
+static void saved_spec(const run *r, policy_spec *sp)
+{
+    gp_err ignore;
+    char label[256];
+    snprintf(label, sizeof label, "%s%s%s", r->policy, r->options ? " " : "",
+             r->options ? r->options : "");
+    if (parse_label(label, sp, &ignore)) {
+        memset(sp, 0, sizeof *sp);
+        if (policy_spec_parse(r->policy, sp, &ignore))
+            sp->ops = NULL;
+    }
+    strlcpy0(sp->label, r->name[0] ? r->name : r->policy, sizeof sp->label);
+}
+
+int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *err)
+{
+    runset_clear(rs);
+    if (n < 1 || n > RS_MAX)
+        return gp_error(err, "choose 1 to %d runs", RS_MAX);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        rs_slot *s = &rs->slot[rs->n++];
+        rc = store_get_run(st, ids[i], &s->saved, err);
+        if (rc)
+            break;
+        if (i > 0 && (strcmp(s->saved->trace_name, rs->slot[0].saved->trace_name) ||
+                      strcmp(s->saved->cluster_name, rs->slot[0].saved->cluster_name)))
+            rc = gp_error(err, "runs #%lld and #%lld were made on different traces or "
+                          "clusters", (long long)rs->slot[0].saved->id, (long long)ids[i]);
+        else
+            saved_spec(s->saved, &s->spec);
+    }
+    if (!rc)
+        rc = load_inputs(rs, st, rs->slot[0].saved->trace_name,
+                         rs->slot[0].saved->cluster_name, err);
+    if (rc) {
+        runset_clear(rs);
+        return -1;
+    }
+    for (int i = 0; i < rs->n; i++)
+        if (runset_time(rs, i) > rs->t)
+            rs->t = runset_time(rs, i);
+    return 0;
+}
+
+int runset_restart(runset *rs, store *st, gp_err *err)
+{
+    (void)st;
+    if (rs->n == 0)
+        return gp_error(err, "nothing to restart: choose a trace, a cluster and policies");
+    for (int i = 0; i < rs->n; i++) {
+        rs_slot *s = &rs->slot[i];
+        uint64_t seed = s->saved ? s->saved->seed : rs->cfg.seed;
+        if (s->sim) {
+            sim_free(s->sim);
+            s->sim = NULL;
+        }
+        if (slot_start(rs, s, seed, err))
+            return -1;
+        run_free(s->saved);
+        s->saved = NULL;
+    }
+    rs->t = 0;
+    rs->playing = 0;
+    return 0;
+}
+
+int runset_live(const runset *rs)
+{
+    for (int i = 0; i < rs->n; i++)
+        if (rs->slot[i].sim)
+            return 1;
+    return 0;
+}
+
+int runset_done(const runset *rs)
+{
+    for (int i = 0; i < rs->n; i++)
+        if (rs->slot[i].sim && !sim_done(rs->slot[i].sim))
+            return 0;
+    return 1;
+}
+
+const run *runset_record(const runset *rs, int i)
+{
+    if (i < 0 || i >= rs->n)
+        return NULL;
+    const rs_slot *s = &rs->slot[i];
+    return s->sim ? sim_run_record(s->sim) : s->saved;
+}
+
+sim *runset_focus_sim(const runset *rs)
+{
+    if (rs->focus < 0 || rs->focus >= rs->n)
+        return NULL;
+    return rs->slot[rs->focus].sim;
+}
+
+size_t runset_decisions(const runset *rs, int i)
+{
+    if (i < 0 || i >= rs->n)
+        return 0;
+    if (rs->slot[i].sim)
+        return sim_decisions(rs->slot[i].sim);
+    const run *r = rs->slot[i].saved;
+    return r ? r->ndecisions : 0;
+}
+
+double runset_time(const runset *rs, int i)
+{
+    if (i < 0 || i >= rs->n)
+        return 0;
+    if (rs->slot[i].sim)
+        return sim_now(rs->slot[i].sim);
+    const run *r = rs->slot[i].saved;
+    return r && r->npoints ? r->points[r->npoints - 1].t_s : 0;
+}
+
+/* The latest time any live sim has reached. */
+static double max_sim_time(const runset *rs)
+{
+    double t = 0;
+    for (int i = 0; i < rs->n; i++)
+        if (runset_time(rs, i) > t)
+            t = runset_time(rs, i);
+    return t;
+}
+
+int runset_tick(runset *rs, double wall_dt)
+{
+    if (!rs->playing || !runset_live(rs))
+        return 0;
+    rs->t += wall_dt * rs->speed;
+    for (int i = 0; i < rs->n; i++) {
+        sim *s = rs->slot[i].sim;
+        if (s && !sim_done(s))
+            sim_advance_until(s, rs->t);
+    }
+    if (runset_done(rs)) {
+        rs->playing = 0;
+        rs->t = max_sim_time(rs);
+    }
+    return 1;
+}
+
+/* Decisions of r made at or before t. */
+static size_t decisions_until(const run *r, double t)
+{
+    size_t k = 0;
+    while (k < r->ndecisions && r->decisions[k].t_s <= t)
+        k++;
+    return k;
+}
+
+/* Brings every live sim but the focused one to simulated time t. */
+static void follow(runset *rs, double t)
+{
+    for (int i = 0; i < rs->n; i++) {
+        sim *s = rs->slot[i].sim;
+        if (!s || i == rs->focus)
+            continue;
+        if (sim_now(s) > t) {
+            gp_err ignore;
+            sim_rewind(s, decisions_until(sim_run_record(s), t), &ignore);
+        }
+        if (!sim_done(s))
+            sim_advance_until(s, t);
+    }
+    rs->t = t;
+}
+
+static sim *focus_live(runset *rs, gp_err *err)
+{
+    sim *f = runset_focus_sim(rs);
+    if (!f)
+        gp_error(err, rs->n ? "a saved run: press r to re-simulate it for stepping"
+                            : "no comparison running: choose policies and press Enter");
+    return f;
+}
+
+int runset_step(runset *rs, gp_err *err)
+{
+    sim *f = focus_live(rs, err);
+    if (!f)
+        return -1;
+    rs->playing = 0;
+    if (!sim_step(f))
+        return gp_error(err, "%s: no more placements (the run is over)",
+                        rs->slot[rs->focus].spec.label);
+    follow(rs, sim_now(f));
+    return 0;
+}
+
+int runset_back(runset *rs, gp_err *err)
+{
+    sim *f = focus_live(rs, err);
+    if (!f)
+        return -1;
+    size_t k = sim_decisions(f);
+    if (k == 0)
+        return gp_error(err, "already before the first placement");
+    return runset_goto(rs, k - 1, err);
+}
+
+int runset_goto(runset *rs, size_t k, gp_err *err)
+{
+    sim *f = focus_live(rs, err);
+    if (!f)
+        return -1;
+    rs->playing = 0;
+    if (k < sim_decisions(f)) {
+        if (sim_rewind(f, k, err))
+            return -1;
+    }
+    while (sim_decisions(f) < k && sim_step(f))
+        ;
+    follow(rs, sim_now(f));
+    return 0;
+}
+
+int runset_settle(runset *rs, gp_err *err)
+{
+    sim *f = runset_focus_sim(rs);
+    /* A finished run stays finished: viewing must not undo "run to end". */
+    if (!f || rs->playing || sim_done(f))
+        return 0;
+    const run *r = sim_run_record(f);
+    size_t k = sim_decisions(f);
+    if (k == 0 || k > r->ndecisions || sim_now(f) <= r->decisions[k - 1].t_s)
+        return 0;
+    if (sim_rewind(f, k, err))
+        return -1;
+    follow(rs, sim_now(f));
+    return 0;
+}
+
+void runset_finish_all(runset *rs)
+{
+    for (int i = 0; i < rs->n; i++)
+        if (rs->slot[i].sim)
+            sim_run(rs->slot[i].sim, NULL);
+    rs->playing = 0;
+    rs->t = max_sim_time(rs);
+}
+
+/* A deep copy of a run record, so a live sim's record can be saved (the
+ * store sets id and created on what it saves) while the sim goes on. */
+static run *run_copy(const run *src)
+{
+    run *r = run_new(src->policy);
+    strlcpy0(r->name, src->name, sizeof r->name);
+    r->options = src->options ? xstrdup(src->options) : NULL;
+    strlcpy0(r->trace_name, src->trace_name, sizeof r->trace_name);
+    strlcpy0(r->cluster_name, src->cluster_name, sizeof r->cluster_name);
+    r->seed = src->seed;
+    strlcpy0(r->engine_version, src->engine_version, sizeof r->engine_version);
+    strlcpy0(r->power_model, src->power_model, sizeof r->power_model);
+    for (size_t i = 0; i < src->npoints; i++)
+        run_add_point(r, &src->points[i]);
+    for (size_t i = 0; i < src->noutcomes; i++)
+        run_add_outcome(r, &src->outcomes[i]);
+    for (size_t i = 0; i < src->ndecisions; i++)
+        run_add_decision(r, &src->decisions[i]);
+    for (size_t i = 0; i < src->nmetrics; i++)
+        run_set_metric(r, src->metrics[i].key, src->metrics[i].value);
+    return r;
+}
+
+int runset_save(runset *rs, store *st, int *saved, gp_err *err)
+{
+    *saved = 0;
+    if (!runset_live(rs))
+        return gp_error(err, "nothing to save: no live runs");
+    if (!runset_done(rs))
+        return gp_error(err, "the runs are not finished: play them to the end (End) first");
+    for (int i = 0; i < rs->n; i++) {
+        sim *s = rs->slot[i].sim;
+        if (!s)
+            continue;
+        sim_finish(s);
+        run *r = run_copy(sim_run_record(s));
+        if (!r->trace_name[0])
+            strlcpy0(r->trace_name, rs->trace_name, sizeof r->trace_name);
+        if (!r->cluster_name[0])
+            strlcpy0(r->cluster_name, rs->cluster_name, sizeof r->cluster_name);
+        if (!r->options) {
+            char opts[256];
+            policy_spec_format(&rs->slot[i].spec, opts, sizeof opts);
+            r->options = xstrdup(opts);
+        }
+        int rc = store_put_run(st, r, err);
+        run_free(r);
+        if (rc)
+            return -1;
+        (*saved)++;
+    }
+    return 0;
+}

@@ -1,0 +1,96 @@
+/*
+ * runset.h — the policies the Compare screen runs side by side: one
+ * simulator per policy on the same trace and cluster, advanced in lockstep
+ * by simulated time, with one of them "focused" (the one → / ← step and
+ * the Step and Cluster screens show).  A slot holds either a live sim or a
+ * saved run reopened from the store (its timeline is shown as saved, not
+ * re-simulated, until the user restarts it, which re-runs it from its
+ * recorded trace, cluster, policy, options and seed).
+ *
+ * This is the TUI's only user of the simulator (src/sim.h); no curses here.
+ *
+ * Ownership: a runset owns its trace, cluster, catalog, sims and saved runs;
+ * runset_clear() frees them.  Pointers it hands out (records, states) stay
+ * valid until the next call that changes the set.
+ */
+#ifndef GP_RUNSET_H
+#define GP_RUNSET_H
+
+#include <stddef.h>
+
+#include "../db/store.h"
+#include "../src/sim.h"
+
+#define RS_MAX 6
+
+typedef struct rs_slot {
+    policy_spec spec;
+    sim *sim;                   /* live simulation, or NULL */
+    run *saved;                 /* reopened saved run (owned), or NULL */
+} rs_slot;
+
+typedef struct runset {
+    char trace_name[GP_NAME_MAX];
+    char cluster_name[GP_NAME_MAX];
+    gp_trace *tr;
+    cluster *cl;
+    catalog *cat;
+    sim_config cfg;
+    rs_slot slot[RS_MAX];
+    int n;
+    int focus;
+    double t;                   /* the lockstep clock, simulated seconds */
+    double t_end_hint;          /* last arrival + longest task: the x axis */
+    double speed;               /* simulated seconds per wall-clock second */
+    int playing;
+} runset;
+
+void runset_init(runset *rs);
+void runset_clear(runset *rs);
+
+/* Loads trace and cluster from the store and starts one sim per policy
+ * label ("cats", "corrgpu:0.1", ...) at t = 0, paused.  On failure the set
+ * is left empty and err says why. */
+int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
+                 const char *const *labels, int n, gp_err *err);
+/* Reopens saved runs (they must share one trace and cluster). */
+int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *err);
+/* Starts every slot again from t = 0 (saved runs are re-simulated). */
+int runset_restart(runset *rs, store *st, gp_err *err);
+
+int runset_live(const runset *rs);     /* any slot has a sim */
+int runset_done(const runset *rs);     /* every sim has finished */
+
+/* Advances the clock by wall_dt * speed and every live sim to it; stops
+ * playing when all are done.  Returns 1 when anything changed. */
+int runset_tick(runset *rs, double wall_dt);
+/* One placement forward / back of the focused sim; the others follow to
+ * its simulated time.  0, or -1 with a message (nothing to step, saved
+ * run, engine missing). */
+int runset_step(runset *rs, gp_err *err);
+int runset_back(runset *rs, gp_err *err);
+/* Jumps the focused sim to just after decision k (others follow). */
+int runset_goto(runset *rs, size_t k, gp_err *err);
+/* Brings the focused sim back to the instant just after its latest
+ * decision when it has run past it (completions after the decision change
+ * the cluster), the others following; the Step screen shows that state.
+ * Does nothing while playing or once the run has finished. */
+int runset_settle(runset *rs, gp_err *err);
+/* Runs every live sim to its end. */
+void runset_finish_all(runset *rs);
+/* Saves a copy of every finished live run to the store (the sims go on,
+ * so they can still be stepped); *saved counts them. */
+int runset_save(runset *rs, store *st, int *saved, gp_err *err);
+
+/* The run record of slot i (live or saved); NULL when empty. */
+const run *runset_record(const runset *rs, int i);
+/* The focused slot's live sim, or NULL. */
+sim *runset_focus_sim(const runset *rs);
+/* Decisions made by slot i so far. */
+size_t runset_decisions(const runset *rs, int i);
+/* Simulated time at slot i: its sim's clock, or a saved run's last sample. */
+double runset_time(const runset *rs, int i);
+/* The trace's span: last arrival + longest standalone duration. */
+double runset_trace_span(const gp_trace *tr);
+
+#endif

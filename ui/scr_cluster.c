@@ -1,0 +1,556 @@
+/*
+ * scr_cluster.c — the Cluster screen: a heatmap of servers × GPUs of the
+ * focused run at its current time, or of an imported snapshot, coloured by
+ * allocation, utilization, power state (asleep/idle/active), frequency or
+ * memory (v cycles the view).  The detail pane shows the selected GPU:
+ * its state, clock, watts, its tasks, and the aggregate utilization series
+ * ahead; Enter drills into its task list.
+ *
+ * Only the visible lines of the heatmap are drawn, so a 10,000-GPU cluster
+ * costs what fits on the screen (bench/bench_tui_frame.c measures it).
+ */
+#include "app.h"
+#include "draw.h"
+#include "engine.h"
+#include "gpuinfo.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cl_src {
+    const cstate *cs;
+    const gp_trace *tr;
+    const double *progress;
+    int eopc;
+    char title[128];
+} cl_src;
+
+static int source_run(const app *a, cl_src *s)
+{
+    sim *f = runset_focus_sim(&a->rs);
+    if (!f)
+        return -1;
+    s->cs = sim_cstate(f);
+    s->tr = sim_trace(f);
+    s->progress = sim_progress(f);
+    const run *r = sim_run_record(f);
+    s->eopc = strcmp(r->power_model, "eopc") == 0;
+    char t[24];
+    chart_fmt_time(sim_now(f), t, sizeof t);
+    snprintf(s->title, sizeof s->title, "run %s on %s at t=%s",
+             a->rs.slot[a->rs.focus].spec.label, a->rs.cluster_name, t);
+    return 0;
+}
+
+static int source_snap(const app *a, cl_src *s)
+{
+    const cluster_ui *c = &a->cl;
+    if (!c->snap_cs)
+        return -1;
+    s->cs = c->snap_cs;
+    s->tr = c->snap->tasks;
+    s->progress = NULL;
+    s->eopc = 0;
+    snprintf(s->title, sizeof s->title, "snapshot %s of %s at t=%.0fs", c->snap_name,
+             c->snap->cluster_name, c->snap->time_s);
+    return 0;
+}
+
+/* The state shown: the one asked for, else whichever exists. */
+static int source_of(const app *a, cl_src *s)
+{
+    memset(s, 0, sizeof *s);
+    if (a->cl.from_snapshot)
+        return source_snap(a, s) == 0 || source_run(a, s) == 0 ? 0 : -1;
+    return source_run(a, s) == 0 || source_snap(a, s) == 0 ? 0 : -1;
+}
+
+/* --- snapshots -------------------------------------------------------------- */
+
+void cluster_free_snapshot(cluster_ui *c)
+{
+    cstate_free(c->snap_cs);
+    snapshot_free(c->snap);
+    cluster_free(c->snap_cl);
+    catalog_free(c->snap_cat);
+    c->snap_cs = NULL;
+    c->snap = NULL;
+    c->snap_cl = NULL;
+    c->snap_cat = NULL;
+}
+
+static int cmp_row_task(const void *x, const void *y)
+{
+    const placement_row *a = x, *b = y;
+    return a->task != b->task ? (a->task < b->task ? -1 : 1) : 0;
+}
+
+/* Places the snapshot's tasks on a fresh state of its cluster. */
+static int snap_place(cluster_ui *c, gp_err *err)
+{
+    snapshot *sn = c->snap;
+    if (!(c->snap_cs = cstate_new(c->snap_cl, c->snap_cat, err)))
+        return -1;
+    qsort(sn->rows, sn->nrows, sizeof *sn->rows, cmp_row_task);
+    for (size_t i = 0; i < sn->nrows;) {
+        size_t j = i;
+        int gpus[GP_NODE_MAX_GPUS], ng = 0;
+        const placement_row *r = &sn->rows[i];
+        if (r->task < 0 || (size_t)r->task >= sn->tasks->ntasks || r->node < 0 ||
+            (size_t)r->node >= c->snap_cs->nnodes)
+            return gp_error(err, "snapshot row %zu names a task or node that does not exist", i);
+        const cs_node *n = &c->snap_cs->nodes[r->node];
+        for (; j < sn->nrows && sn->rows[j].task == r->task; j++)
+            if (sn->rows[j].gpu >= 0 && sn->rows[j].gpu < n->ngpus && ng < GP_NODE_MAX_GPUS)
+                gpus[ng++] = n->gpu0 + sn->rows[j].gpu;
+        cstate_alloc(c->snap_cs, &sn->tasks->tasks[r->task], r->task, r->node, gpus, ng);
+        i = j;
+    }
+    /* A snapshot has no power manager: GPUs with work are active. */
+    for (size_t g = 0; g < c->snap_cs->ngpus; g++)
+        c->snap_cs->gpus[g].power = c->snap_cs->gpus[g].ntasks ? GPU_ACTIVE : GPU_IDLE;
+    return 0;
+}
+
+void cluster_open_snapshot(app *a, const char *name)
+{
+    cluster_ui *c = &a->cl;
+    gp_err err;
+    cluster_free_snapshot(c);
+    snprintf(c->snap_name, sizeof c->snap_name, "%s", name);
+    if (store_get_snapshot(a->st, name, &c->snap, &err) ||
+        store_get_cluster(a->st, c->snap->cluster_name, &c->snap_cl, &err) ||
+        store_load_catalog(a->st, &c->snap_cat, &err) || snap_place(c, &err)) {
+        app_err(a, "snapshot %s: %s", name, err.msg);
+        cluster_free_snapshot(c);
+        return;
+    }
+    c->from_snapshot = 1;
+    c->sel_gpu = 0;
+    c->top_line = 0;
+    c->drill = 0;
+    app_goto(a, SCR_CLUSTER);
+}
+
+void cluster_select_gpu(app *a, int gpu)
+{
+    a->cl.sel_gpu = gpu;
+    a->cl.drill = 0;
+    a->cl.task_sel = 0;
+}
+
+/* --- geometry ------------------------------------------------------------------ */
+
+static void geom_of(const app *a, const cstate *cs, rect *grid, heat_geom *g)
+{
+    cluster_layout L = layout_cluster(a->rows, a->cols);
+    rect in = layout_inner(L.heat);
+    layout_take_top(&in, 1);            /* the legend */
+    *grid = in;
+    int max_gpus = 1, max_name = 1;
+    for (size_t i = 0; i < cs->nnodes; i++) {
+        if (cs->nodes[i].ngpus > max_gpus)
+            max_gpus = cs->nodes[i].ngpus;
+        int l = (int)strlen(cs->nodes[i].name);
+        if (l > max_name)
+            max_name = l;
+    }
+    layout_heat(in.w, in.h, cs->nnodes, max_gpus, max_name, g);
+}
+
+/* --- drawing --------------------------------------------------------------------- */
+
+static const char *const view_names[HEAT_NVIEWS] = {
+    "allocation (tasks per GPU)", "utilization now", "power state", "frequency", "memory used",
+};
+
+static uint32_t level_glyph(int level, int utf8)
+{
+    static const uint32_t u[5] = {0xB7, 0x2591, 0x2592, 0x2593, 0x2588};
+    static const char asc[5] = {'.', ':', '+', '#', '@'};
+    if (level < 0)
+        return 'z';
+    if (level > 4)
+        level = 4;
+    return utf8 ? u[level] : (uint32_t)(unsigned char)asc[level];
+}
+
+static void cell_look(const app *a, const cl_src *s, int gpu, uint32_t *glyph, attr_t *at)
+{
+    const cs_gpu *g = &s->cs->gpus[gpu];
+    heat_view v = a->cl.view;
+    int lv = gpu_heat_level(s->cs, s->tr, s->progress, gpu, (int)v);
+    if (v == HEAT_POWER) {
+        *glyph = lv < 0 ? 'z' : lv == 0 ? (a->caps.utf8 ? 0x25CBu : 'o')
+                                        : (a->caps.utf8 ? 0x25CFu : '#');
+        *at = ui_attr(lv < 0 ? C_ASLEEP : lv == 0 ? C_IDLE : C_ACTIVE);
+        return;
+    }
+    if (v == HEAT_ALLOC && g->ntasks > 0)
+        *glyph = g->ntasks < 10 ? (uint32_t)('0' + g->ntasks) : '+';
+    else
+        *glyph = level_glyph(lv, a->caps.utf8);
+    *at = lv < 0 ? ui_attr(C_ASLEEP) : ui_attr((ui_color)(C_HEAT0 + lv));
+}
+
+static void draw_node_cells(const app *a, const cl_src *s, const heat_geom *g, int nd, int y,
+                            int x)
+{
+    const cs_node *n = &s->cs->nodes[nd];
+    for (int d = 0; d < n->ngpus; d++) {
+        int gpu = n->gpu0 + d;
+        uint32_t glyph;
+        attr_t at;
+        cell_look(a, s, gpu, &glyph, &at);
+        if (gpu == a->cl.sel_gpu)
+            at |= A_REVERSE | A_BOLD;
+        int cx = x + d * g->cell_w;
+        draw_glyph(y, cx, glyph, at);
+        /* Wide cells repeat shade glyphs (a bar) and pad digits; their last
+         * column stays blank to separate the GPUs. */
+        int digit = glyph >= '0' && glyph <= '9';
+        for (int k = 1; k < g->cell_w - 1; k++)
+            draw_glyph(y, cx + k, digit ? ' ' : glyph, at);
+    }
+}
+
+static void draw_heat_line(const app *a, const cl_src *s, const heat_geom *g, rect grid, int line)
+{
+    int y = grid.y + line - a->cl.top_line;
+    size_t first = (size_t)line * (size_t)g->per_line;
+    int x = grid.x;
+    if (g->prefix_w)
+        x += draw_textf(y, x, g->prefix_w, ui_attr(C_DIM), "%*zu ", g->prefix_w - 1, first);
+    for (int b = 0; b < g->per_line && first + (size_t)b < s->cs->nnodes; b++) {
+        int nd = (int)first + b;
+        int bx = x + b * g->block_w;
+        if (g->label_w) {
+            int sel_node = s->cs->gpus[a->cl.sel_gpu].node == nd;
+            draw_text(y, bx, g->label_w, sel_node ? A_BOLD : ui_attr(C_DIM),
+                      s->cs->nodes[nd].name);
+            bx += g->label_w + 1;
+        }
+        draw_node_cells(a, s, g, nd, y, bx);
+    }
+}
+
+static void draw_legend(const app *a, rect r)
+{
+    int x = r.x + 1;
+    x += draw_textf(r.y, x, r.w, A_NORMAL, "view: %s  ", view_names[a->cl.view]);
+    if (a->cl.view == HEAT_POWER) {
+        static const char *const names[3] = {"asleep ", "idle ", "active "};
+        static const int levels[3] = {-1, 0, 3};
+        for (int i = 0; i < 3; i++) {
+            int lv = levels[i];
+            uint32_t gl = lv < 0 ? 'z' : lv == 0 ? (a->caps.utf8 ? 0x25CBu : 'o')
+                                                 : (a->caps.utf8 ? 0x25CFu : '#');
+            draw_glyph(r.y, x, gl, ui_attr(lv < 0 ? C_ASLEEP : lv == 0 ? C_IDLE : C_ACTIVE));
+            x += 1 + draw_text(r.y, x + 1, r.x + r.w - x - 1, A_NORMAL, names[i]);
+        }
+        return;
+    }
+    static const char *const lv_names[5] = {"0 ", "<1/3 ", "<2/3 ", "full ", "over "};
+    for (int lv = 0; lv < 5; lv++) {
+        draw_glyph(r.y, x, level_glyph(lv, a->caps.utf8), ui_attr((ui_color)(C_HEAT0 + lv)));
+        x += 1 + draw_text(r.y, x + 1, r.x + r.w - x - 1, A_NORMAL, lv_names[lv]);
+    }
+    if (a->cl.view == HEAT_ALLOC)
+        draw_text(r.y, x, r.x + r.w - x, ui_attr(C_DIM), " digit = tasks on the GPU");
+}
+
+static void draw_heat(app *a, const cl_src *s, rect box)
+{
+    char title[160];
+    snprintf(title, sizeof title, "Servers x GPUs %s %s", sym(SYM_DASH), s->title);
+    draw_box(box, title, !a->cl.drill);
+    rect grid;
+    heat_geom g;
+    geom_of(a, s->cs, &grid, &g);
+    draw_legend(a, (rect){grid.y - 1, grid.x, 1, grid.w});
+    if (a->cl.sel_gpu < 0 || (size_t)a->cl.sel_gpu >= s->cs->ngpus)
+        a->cl.sel_gpu = 0;
+    if (s->cs->ngpus == 0) {
+        draw_text(grid.y, grid.x, grid.w, ui_attr(C_DIM), "(this cluster has no GPUs)");
+        return;
+    }
+    int sel_line = s->cs->gpus[a->cl.sel_gpu].node / g.per_line;
+    a->cl.top_line = (int)layout_scroll((size_t)a->cl.top_line, (size_t)sel_line,
+                                        (size_t)g.lines, grid.h);
+    for (int l = a->cl.top_line; l < g.lines && l < a->cl.top_line + grid.h; l++)
+        draw_heat_line(a, s, &g, grid, l);
+}
+
+static void draw_tasks(app *a, const cl_src *s, const cs_gpu *g, rect in, int y)
+{
+    draw_textf(y++, in.x, in.w, ui_attr(C_TITLE), "tasks (%d)%s", g->ntasks,
+               a->cl.drill ? "" : "  Enter: drill in");
+    if (a->cl.task_sel >= g->ntasks)
+        a->cl.task_sel = g->ntasks ? g->ntasks - 1 : 0;
+    int room = in.y + in.h - y - (a->cl.drill ? 2 : 0);
+    int top = (int)layout_scroll(0, (size_t)a->cl.task_sel, (size_t)g->ntasks, room);
+    for (int i = top; i < g->ntasks && y < in.y + in.h - (a->cl.drill ? 2 : 0); i++) {
+        int t = g->tasks[i];
+        const task *tk = s->tr && t >= 0 && (size_t)t < s->tr->ntasks ? &s->tr->tasks[t] : NULL;
+        char line[160], left[16];
+        int on = a->cl.drill && i == a->cl.task_sel;
+        if (tk) {
+            chart_fmt_time(tk->duration_s - (s->progress ? s->progress[t] : 0), left,
+                           sizeof left);
+            snprintf(line, sizeof line, "%s%-10.10s %5.1f GiB %4.0f%%  %s left",
+                     on ? ">" : " ", tk->name, tk->gpu_mem_gib,
+                     task_util_at(tk, s->progress ? s->progress[t] : 0), left);
+        } else {
+            snprintf(line, sizeof line, "%stask #%d", on ? ">" : " ", t);
+        }
+        draw_line(y++, in.x, in.w, on ? ui_attr(C_SEL) : A_NORMAL, line);
+    }
+    if (a->cl.drill && g->ntasks) {
+        int t = g->tasks[a->cl.task_sel];
+        if (s->tr && t >= 0 && (size_t)t < s->tr->ntasks) {
+            const task *tk = &s->tr->tasks[t];
+            draw_textf(in.y + in.h - 2, in.x, in.w, A_NORMAL, "%s: whole series", tk->name);
+            draw_spark(in.y + in.h - 1, in.x, in.w, tk->util.pct, tk->util.len, 0, 100,
+                       ui_attr(C_SERIES1));
+        }
+    }
+}
+
+static void draw_detail(app *a, const cl_src *s, rect box)
+{
+    draw_box(box, "GPU", a->cl.drill);
+    rect in = layout_inner(box);
+    in.x += 1;
+    in.w -= 1;
+    if (s->cs->ngpus == 0 || in.h < 4)
+        return;
+    int gi = a->cl.sel_gpu;
+    const cs_gpu *g = &s->cs->gpus[gi];
+    const cs_node *n = &s->cs->nodes[g->node];
+    int y = in.y;
+    draw_textf(y++, in.x, in.w, A_BOLD, "%s/%d  %s", n->name, g->dev,
+               n->gpu ? n->gpu->name : "");
+    const char *st = g->power == GPU_ASLEEP ? "asleep" : g->power == GPU_IDLE ? "idle" : "active";
+    draw_textf(y++, in.x, in.w, A_NORMAL, "%s  %.0f MHz  %.1f W", st, g->freq_mhz,
+               gpu_watts(s->cs, gi, s->eopc));
+    draw_textf(y++, in.x, in.w, A_NORMAL, "memory %.1f / %.1f GiB  share %d milli",
+               g->mem_used_gib, g->mem_gib, g->alloc_milli);
+    draw_textf(y++, in.x, in.w, A_NORMAL, "utilization now %.0f%%",
+               gpu_util_now(s->cs, s->tr, s->progress, gi));
+    float agg[256];
+    size_t m = gpu_agg_series(s->cs, s->tr, s->progress, gi, agg, 256);
+    if (y + 1 < in.y + in.h) {
+        draw_text(y++, in.x, in.w, ui_attr(C_TITLE), "aggregate utilization ahead");
+        if (m)
+            draw_spark(y, in.x, in.w, agg, m, 0, 100, ui_attr(C_SERIES2));
+        else
+            draw_text(y, in.x, in.w, ui_attr(C_DIM), "(no series)");
+        y++;
+    }
+    if (y < in.y + in.h)
+        draw_tasks(a, s, g, in, y);
+}
+
+static void draw_info(const app *a, const cl_src *s, rect r)
+{
+    double w = 0;
+    size_t active = 0, asleep = 0;
+    for (size_t g = 0; g < s->cs->ngpus; g++) {
+        w += gpu_watts(s->cs, (int)g, s->eopc);
+        active += s->cs->gpus[g].power == GPU_ACTIVE;
+        asleep += s->cs->gpus[g].power == GPU_ASLEEP;
+    }
+    char ws[16];
+    chart_fmt(w, ws, sizeof ws);
+    draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
+               "%zu servers  %zu GPUs  %zu active  %zu asleep  GPU power %s W  %s",
+               s->cs->nnodes, s->cs->ngpus, active, asleep, ws,
+               a->cl.snap_cs && runset_focus_sim(&a->rs) ? "(o: run/snapshot)" : "");
+}
+
+static void cluster_draw(app *a)
+{
+    cl_src s;
+    if (source_of(a, &s)) {
+        rect body = layout_body(a->rows, a->cols);
+        draw_box(body, "Cluster", 0);
+        draw_text(body.y + 2, 2, a->cols - 4, A_NORMAL,
+                  "Nothing to show: start a comparison in Compare (1), or open a snapshot "
+                  "from Data (5).");
+        draw_status(a, "Cluster", "1 Compare  5 Data  ? help  q quit");
+        return;
+    }
+    cluster_layout L = layout_cluster(a->rows, a->cols);
+    draw_info(a, &s, L.info);
+    draw_heat(a, &s, L.heat);
+    draw_detail(a, &s, L.detail);
+    char ctx[160];
+    snprintf(ctx, sizeof ctx, "Cluster %s %s", sym(SYM_DOT), s.title);
+    draw_status(a, ctx, a->cl.drill ? "j/k task  Esc back  ? help"
+                                    : "arrows move  v view  Enter drill  / find  ? help");
+}
+
+/* --- keys -------------------------------------------------------------------------- */
+
+static ui_rc cl_move(app *a, int key)
+{
+    cl_src s;
+    if (source_of(a, &s) || s.cs->ngpus == 0)
+        return UI_DONE;
+    rect grid;
+    heat_geom g;
+    geom_of(a, s.cs, &grid, &g);
+    int gpu = a->cl.sel_gpu, n = (int)s.cs->ngpus;
+    const cs_gpu *cg = &s.cs->gpus[gpu];
+    int nd = cg->node, lines = 0;
+    switch (key) {
+    case KEY_LEFT: case 'h': gpu = gpu > 0 ? gpu - 1 : 0; break;
+    case KEY_RIGHT: case 'l': gpu = gpu + 1 < n ? gpu + 1 : gpu; break;
+    case KEY_UP: case 'k': lines = -1; break;
+    case KEY_DOWN: case 'j': lines = 1; break;
+    case KEY_PPAGE: lines = -grid.h; break;
+    case KEY_NPAGE: lines = grid.h; break;
+    case KEY_HOME: gpu = 0; break;
+    case KEY_END: gpu = n - 1; break;
+    default: break;
+    }
+    if (lines) {
+        long t = (long)nd + (long)lines * g.per_line;
+        if (t < 0)
+            t = nd % g.per_line;
+        if (t >= (long)s.cs->nnodes)
+            t = (long)s.cs->nnodes - 1;
+        const cs_node *tn = &s.cs->nodes[t];
+        int dev = cg->dev < tn->ngpus ? cg->dev : tn->ngpus - 1;
+        if (dev >= 0)
+            gpu = tn->gpu0 + dev;
+    }
+    a->cl.sel_gpu = gpu;
+    a->cl.task_sel = 0;
+    return UI_DONE;
+}
+
+static ui_rc cl_view(app *a, int key)
+{
+    static const int direct[] = {'a', 'u', 'p', 'f', 'm'};
+    for (int i = 0; i < HEAT_NVIEWS; i++)
+        if (key == direct[i]) {
+            a->cl.view = (heat_view)i;
+            return UI_DONE;
+        }
+    a->cl.view = (heat_view)((a->cl.view + 1) % HEAT_NVIEWS);
+    return UI_DONE;
+}
+
+static ui_rc cl_drill(app *a, int key)
+{
+    (void)key;
+    cl_src s;
+    if (source_of(a, &s) || s.cs->ngpus == 0)
+        return UI_DONE;
+    if (s.cs->gpus[a->cl.sel_gpu].ntasks == 0) {
+        app_msg(a, "no tasks on this GPU");
+        return UI_DONE;
+    }
+    a->cl.drill = 1;
+    a->cl.task_sel = 0;
+    return UI_DONE;
+}
+
+static ui_rc cl_source(app *a, int key)
+{
+    (void)key;
+    if (!a->cl.snap_cs) {
+        app_msg(a, "no snapshot open: Enter on one in Data (5)");
+        return UI_DONE;
+    }
+    a->cl.from_snapshot = !a->cl.from_snapshot;
+    a->cl.sel_gpu = 0;
+    a->cl.top_line = 0;
+    return UI_DONE;
+}
+
+static void find_done(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    cl_src s;
+    if (!ok || source_of(a, &s) || s.cs->nnodes == 0)
+        return;
+    snprintf(a->search, sizeof a->search, "%s", text);
+    size_t n = s.cs->nnodes, start = (size_t)s.cs->gpus[a->cl.sel_gpu].node;
+    const char **names = xmalloc(n * sizeof *names);
+    for (size_t i = 0; i < n; i++)
+        names[i] = s.cs->nodes[i].name;
+    size_t i = list_find(names, n, start, a->search);
+    free(names);
+    if (i == n || s.cs->nodes[i].ngpus == 0)
+        app_err(a, "no server matching '%s' with GPUs", a->search);
+    else
+        a->cl.sel_gpu = s.cs->nodes[i].gpu0;
+}
+
+static ui_rc cl_find(app *a, int key)
+{
+    if (key == 'n' && a->search[0])
+        find_done(a, 1, a->search, 0);
+    else
+        modal_prompt(a, "Find server by name", "", find_done);
+    return UI_DONE;
+}
+
+static const ui_key grid_keys[] = {
+    {{KEY_LEFT, 'h', KEY_RIGHT, 'l'}, "Left Right h l", "previous / next GPU", cl_move},
+    {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "the GPU a line above / below", cl_move},
+    {{KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END}, "PgUp PgDn", "a page up / down, first / last",
+     cl_move},
+    {{'v'}, "v", "cycle the view: allocation, utilization, power, frequency, memory", cl_view},
+    {{'a', 'u', 'p', 'f', 'm'}, "a u p f m", "view allocation / util / power / freq / memory",
+     cl_view},
+    {{'\n', '\r', KEY_ENTER}, "Enter", "drill into the GPU's tasks", cl_drill},
+    {{'o'}, "o", "show the focused run / the open snapshot", cl_source},
+    {{'/', 'n'}, "/ n", "find a server by name / next match", cl_find},
+    {{0}, NULL, NULL, NULL},
+};
+
+static ui_rc drill_move(app *a, int key)
+{
+    long d = key == KEY_DOWN || key == 'j' ? 1 : -1;
+    cl_src s;
+    if (source_of(a, &s))
+        return UI_DONE;
+    size_t sel = (size_t)a->cl.task_sel;
+    list_move(&sel, (size_t)s.cs->gpus[a->cl.sel_gpu].ntasks, d);
+    a->cl.task_sel = (int)sel;
+    return UI_DONE;
+}
+
+static ui_rc drill_back(app *a, int key)
+{
+    (void)key;
+    a->cl.drill = 0;
+    return UI_DONE;
+}
+
+static const ui_key drill_keys[] = {
+    {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "previous / next task", drill_move},
+    {{27, KEY_LEFT, 'h', '\t'}, "Esc Left h", "back to the heatmap", drill_back},
+    {{0}, NULL, NULL, NULL},
+};
+
+static const ui_key *cluster_keytab(const app *a)
+{
+    return a->cl.drill ? drill_keys : grid_keys;
+}
+
+static ui_rc cluster_key(app *a, int key)
+{
+    return ui_dispatch(a, cluster_keytab(a), key);
+}
+
+const ui_screen scr_cluster = {
+    .name = "Cluster", .hotkey = '3', .fkey = 4, .draw = cluster_draw, .key = cluster_key,
+    .keys = cluster_keytab, .tick = NULL,
+};

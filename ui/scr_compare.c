@@ -1,0 +1,819 @@
+/*
+ * scr_compare.c — the Compare screen, the home screen.  Two modes:
+ *   setup  pick a trace, a cluster and 1–6 policies (2–6 to compare);
+ *   run    the policies side by side (runset.h): live charts of active
+ *          GPUs, power, fragmentation and queue length or mean JCT, one
+ *          series per policy, and the run table; play/pause, step one
+ *          placement of the focused policy forward/back, speed, restart.
+ * Saved runs reopened from Data show here too, from their stored
+ * timelines.
+ */
+#include "app.h"
+#include "draw.h"
+#include "engine.h"
+#include "summary.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- policies list (registry + custom specs) ---------------------------- */
+
+static size_t registry_count(void)
+{
+    size_t n = 0;
+    while (policy_nth(n))
+        n++;
+    return n;
+}
+
+static size_t pol_count(const app *a)
+{
+    return registry_count() + (size_t)a->cmp.ncustom;
+}
+
+static const char *pol_label(const app *a, size_t i)
+{
+    size_t r = registry_count();
+    if (i < r)
+        return policy_nth(i)->name;
+    return a->cmp.custom[i - r];
+}
+
+static int picked_index(const app *a, const char *label)
+{
+    for (int i = 0; i < a->cmp.npicked; i++)
+        if (strcmp(a->cmp.picked[i], label) == 0)
+            return i;
+    return -1;
+}
+
+static void pick_toggle(app *a, const char *label)
+{
+    compare_ui *c = &a->cmp;
+    int i = picked_index(a, label);
+    if (i >= 0) {
+        memmove(c->picked[i], c->picked[i + 1], (size_t)(c->npicked - i - 1) * sizeof c->picked[0]);
+        c->npicked--;
+        return;
+    }
+    if (c->npicked >= RS_MAX) {
+        app_err(a, "at most %d policies side by side", RS_MAX);
+        return;
+    }
+    strlcpy0(c->picked[c->npicked++], label, GP_NAME_MAX);
+}
+
+static void default_picks(app *a)
+{
+    static const char *const prefer[] = {"cats", "corrgpu", "first"};
+    for (size_t i = 0; i < 3; i++)
+        if (policy_find(prefer[i]))
+            pick_toggle(a, prefer[i]);
+    for (size_t i = 0; a->cmp.npicked < 2 && policy_nth(i); i++)
+        if (picked_index(a, policy_nth(i)->name) < 0)
+            pick_toggle(a, policy_nth(i)->name);
+}
+
+static size_t find_item(const ui_list *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].name, name) == 0)
+            return i;
+    return l->n;
+}
+
+/* (Re)loads the trace and cluster lists, selecting the given names, else
+ * keeping the current selection, else cats-testbed.  A trace chosen alone
+ * brings its same-named cluster (the sample sets pair them). */
+void compare_set_input(app *a, const char *trace, const char *cluster_nm)
+{
+    compare_ui *c = &a->cmp;
+    char cur_t[GP_NAME_MAX] = "cats-testbed", cur_c[GP_NAME_MAX] = "";
+    if (c->traces.n)
+        snprintf(cur_t, sizeof cur_t, "%s", c->traces.items[c->traces.sel].name);
+    if (c->clusters.n)
+        snprintf(cur_c, sizeof cur_c, "%s", c->clusters.items[c->clusters.sel].name);
+    app_load_list(a, &c->traces, STORE_TRACE);
+    app_load_list(a, &c->clusters, STORE_CLUSTER);
+    const char *t = trace ? trace : cur_t;
+    size_t i = find_item(&c->traces, t);
+    c->traces.sel = i < c->traces.n ? i : 0;
+    const char *cl = cluster_nm ? cluster_nm : trace ? trace : cur_c[0] ? cur_c : t;
+    i = find_item(&c->clusters, cl);
+    if (i < c->clusters.n)
+        c->clusters.sel = i;
+    else if (c->clusters.sel >= c->clusters.n)
+        c->clusters.sel = 0;
+    if (c->npicked == 0)
+        default_picks(a);
+    if (trace || cluster_nm) {
+        c->mode = CMP_SETUP;
+        c->pane = trace ? 0 : 1;
+    }
+}
+
+void compare_open_runs(app *a, const int64_t *ids, int n)
+{
+    gp_err err;
+    if (runset_open_saved(&a->rs, a->st, ids, n, &err)) {
+        app_err(a, "%s", err.msg);
+        return;
+    }
+    a->cmp.mode = CMP_RUN;
+    a->cmp.row = 0;
+    app_goto(a, SCR_COMPARE);
+    app_msg(a, "%d saved run%s reopened (timelines as saved; r re-simulates for stepping)",
+            n, n == 1 ? "" : "s");
+}
+
+/* --- setup mode ------------------------------------------------------------- */
+
+static void draw_list_box(rect r, const char *title, int focused, const ui_list *l,
+                          int show_count2)
+{
+    draw_box(r, title, focused);
+    rect in = layout_inner(r);
+    size_t top = layout_scroll(0, l->sel, l->n, in.h);
+    if (l->n == 0)
+        draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(none in the database)");
+    for (int k = 0; k < in.h && top + (size_t)k < l->n; k++) {
+        const store_item *it = &l->items[top + (size_t)k];
+        char line[160];
+        int nw = in.w / 2 < 20 ? in.w / 2 : 20;
+        if (show_count2)
+            snprintf(line, sizeof line, " %-*.*s %lld nodes, %lld GPUs", nw, nw, it->name,
+                     (long long)it->count, (long long)it->count2);
+        else
+            snprintf(line, sizeof line, " %-*.*s %lld tasks", nw, nw, it->name,
+                     (long long)it->count);
+        int sel = top + (size_t)k == l->sel;
+        draw_line(in.y + k, in.x, in.w, sel ? ui_attr(focused ? C_SEL : C_SEL_OFF) : A_NORMAL,
+                  line);
+    }
+}
+
+static void draw_policies_box(const app *a, rect r)
+{
+    const compare_ui *c = &a->cmp;
+    draw_box(r, "Policies (space: pick 2-6)", c->pane == 2);
+    rect in = layout_inner(r);
+    size_t n = pol_count(a);
+    size_t top = layout_scroll(0, c->pol_sel, n, in.h);
+    for (int k = 0; k < in.h && top + (size_t)k < n; k++) {
+        size_t i = top + (size_t)k;
+        const char *label = pol_label(a, i);
+        int p = picked_index(a, label);
+        char mark[8];
+        if (p >= 0)
+            snprintf(mark, sizeof mark, "[%d]", p + 1);
+        else
+            snprintf(mark, sizeof mark, "[ ]");
+        const policy_ops *ops = i < registry_count() ? policy_nth(i) : NULL;
+        char line[160];
+        snprintf(line, sizeof line, " %s %-14s %s", mark, label, ops ? ops->title : "(custom)");
+        int sel = i == c->pol_sel;
+        draw_line(in.y + k, in.x, in.w,
+                  sel ? ui_attr(c->pane == 2 ? C_SEL : C_SEL_OFF) : p >= 0 ? A_BOLD : A_NORMAL,
+                  line);
+    }
+    if (n == 0)
+        draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(no policies in this build)");
+}
+
+static const char *sel_name(const ui_list *l)
+{
+    return l->n ? l->items[l->sel].name : "";
+}
+
+/* What the cursor is on, in more words: a trace's source, a cluster's GPU
+ * models, a policy's paper, family and options with their defaults. */
+static void draw_about(const app *a, rect box)
+{
+    const compare_ui *c = &a->cmp;
+    draw_box(box, "About", 0);
+    rect in = layout_inner(box);
+    in.x++;
+    in.w--;
+    int y = in.y;
+    if (c->pane < 2) {
+        const ui_list *l = c->pane == 0 ? &c->traces : &c->clusters;
+        if (!l->n)
+            return;
+        const store_item *it = &l->items[l->sel];
+        draw_textf(y++, in.x, in.w, A_BOLD, "%s %s", c->pane == 0 ? "trace" : "cluster", it->name);
+        if (c->pane == 0)
+            draw_textf(y++, in.x, in.w, A_NORMAL, "%lld tasks, %lld with a utilization series",
+                       (long long)it->count, (long long)it->count2);
+        else
+            draw_textf(y++, in.x, in.w, A_NORMAL, "%lld servers, %lld GPUs", (long long)it->count,
+                       (long long)it->count2);
+        draw_textf(y++, in.x, in.w, A_NORMAL, "%s%s", c->pane == 0 ? "source: " : "GPU models: ",
+                   it->detail);
+        return;
+    }
+    size_t i = c->pol_sel;
+    const policy_ops *ops = i < registry_count() ? policy_nth(i) : NULL;
+    if (!ops) {
+        if (pol_count(a))
+            draw_textf(y++, in.x, in.w, A_BOLD, "custom spec %s", pol_label(a, i));
+        return;
+    }
+    draw_textf(y++, in.x, in.w, A_BOLD, "%s: %s", ops->name, ops->title);
+    draw_textf(y++, in.x, in.w, A_NORMAL, "family %s, power model %s by default", ops->family,
+               ops->power_model);
+    for (int k = 0; ops->options && ops->options[k].key && y < in.y + in.h; k++)
+        draw_textf(y++, in.x, in.w, A_NORMAL, "  %s=%g  %s", ops->options[k].key,
+                   ops->options[k].def, ops->options[k].help);
+}
+
+static void setup_draw(app *a)
+{
+    compare_ui *c = &a->cmp;
+    rect body = layout_body(a->rows, a->cols);
+    rect info = layout_take_top(&body, 2);
+    draw_text(info.y, 1, a->cols - 2, A_BOLD,
+              "Compare: choose a trace, a cluster and 2-6 policies, then press Enter.");
+    char picks[256] = "";
+    for (int i = 0; i < c->npicked; i++) {
+        size_t l = strlen(picks);
+        snprintf(picks + l, sizeof picks - l, "%s%s", i ? ", " : "", c->picked[i]);
+    }
+    draw_textf(info.y + 1, 1, a->cols - 2, A_NORMAL, "Run: %s on %s with %s",
+               sel_name(&c->traces), sel_name(&c->clusters),
+               c->npicked ? picks : "(no policy picked)");
+    size_t longest = c->traces.n > c->clusters.n ? c->traces.n : c->clusters.n;
+    if (pol_count(a) > longest)
+        longest = pol_count(a);
+    int lists_h = (int)longest + 2 < body.h - 10 ? (int)longest + 2 : body.h - 10;
+    if (lists_h < 5)
+        lists_h = 5;
+    rect lists = layout_take_top(&body, lists_h);
+    rect left, rest, mid, right;
+    layout_split(lists, lists.w * 27 / 100, 40, &left, &rest);
+    layout_split(rest, rest.w * 45 / 100, 24, &mid, &right);
+    draw_list_box(left, "Traces", c->pane == 0, &c->traces, 0);
+    draw_list_box(mid, "Clusters", c->pane == 1, &c->clusters, 1);
+    draw_policies_box(a, right);
+    draw_about(a, body);
+    draw_status(a, "Compare setup",
+                "Tab pane  space pick  a add spec  Enter run  / search  ? help  q quit");
+}
+
+static ui_rc setup_move(app *a, int key)
+{
+    compare_ui *c = &a->cmp;
+    long d = key == KEY_DOWN || key == 'j' ? 1 : key == KEY_UP || key == 'k' ? -1
+           : key == KEY_NPAGE ? 10 : key == KEY_PPAGE ? -10 : key == KEY_HOME ? -100000
+           : 100000;
+    if (c->pane == 0)
+        list_move(&c->traces.sel, c->traces.n, d);
+    else if (c->pane == 1)
+        list_move(&c->clusters.sel, c->clusters.n, d);
+    else
+        list_move(&c->pol_sel, pol_count(a), d);
+    if (c->pane == 0 && c->traces.n) {
+        /* Follow the trace with its same-named cluster when there is one. */
+        size_t i = find_item(&c->clusters, c->traces.items[c->traces.sel].name);
+        if (i < c->clusters.n)
+            c->clusters.sel = i;
+    }
+    return UI_DONE;
+}
+
+static ui_rc setup_pane(app *a, int key)
+{
+    compare_ui *c = &a->cmp;
+    if (key == '\t' || key == KEY_RIGHT || key == 'l')
+        c->pane = (c->pane + 1) % 3;
+    else
+        c->pane = (c->pane + 2) % 3;
+    return UI_DONE;
+}
+
+static ui_rc setup_pick(app *a, int key)
+{
+    (void)key;
+    compare_ui *c = &a->cmp;
+    if (c->pane != 2) {
+        c->pane++;
+        return UI_DONE;
+    }
+    if (pol_count(a))
+        pick_toggle(a, pol_label(a, c->pol_sel));
+    return UI_DONE;
+}
+
+static ui_rc setup_clear(app *a, int key)
+{
+    (void)key;
+    a->cmp.npicked = 0;
+    return UI_DONE;
+}
+
+static void add_spec_done(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    if (!ok || !*text)
+        return;
+    policy_spec sp;
+    gp_err err;
+    char name[GP_NAME_MAX];
+    snprintf(name, sizeof name, "%s", text);
+    char *space = strchr(name, ' ');
+    if (space)
+        *space = '\0';
+    if (policy_spec_parse(name, &sp, &err)) {
+        app_err(a, "%s", err.msg);
+        return;
+    }
+    if (space) {
+        char rest[GP_NAME_MAX], *save = NULL;
+        snprintf(rest, sizeof rest, "%s", text + (space - name) + 1);
+        for (char *tok = strtok_r(rest, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+            if (policy_spec_set(&sp, tok, &err)) {
+                app_err(a, "%s", err.msg);
+                return;
+            }
+    }
+    compare_ui *c = &a->cmp;
+    if (c->ncustom >= CMP_MAX_CUSTOM) {
+        app_err(a, "at most %d custom specs", CMP_MAX_CUSTOM);
+        return;
+    }
+    strlcpy0(c->custom[c->ncustom++], text, GP_NAME_MAX);
+    c->pane = 2;
+    c->pol_sel = pol_count(a) - 1;
+    if (picked_index(a, text) < 0)
+        pick_toggle(a, text);
+}
+
+static ui_rc setup_add(app *a, int key)
+{
+    (void)key;
+    modal_prompt(a, "Policy spec, e.g. corrgpu:0.2 or cats lambda1=2 lambda2=1", "",
+                 add_spec_done);
+    return UI_DONE;
+}
+
+static ui_rc setup_run(app *a, int key)
+{
+    (void)key;
+    compare_ui *c = &a->cmp;
+    if (!c->traces.n || !c->clusters.n) {
+        app_err(a, "the database has no trace or no cluster: import one in Data (5)");
+        return UI_DONE;
+    }
+    if (c->npicked == 0) {
+        app_err(a, "pick at least one policy (space in the Policies pane)");
+        return UI_DONE;
+    }
+    const char *labels[RS_MAX];
+    for (int i = 0; i < c->npicked; i++)
+        labels[i] = c->picked[i];
+    gp_err err;
+    if (runset_start(&a->rs, a->st, sel_name(&c->traces), sel_name(&c->clusters), labels,
+                     c->npicked, &err)) {
+        app_err(a, "%s", err.msg);
+        return UI_DONE;
+    }
+    c->mode = CMP_RUN;
+    c->row = 0;
+    app_msg(a, "%d run%s ready at t=0: space plays, %s steps one placement", c->npicked,
+            c->npicked == 1 ? "" : "s", sym(SYM_ARROW_R));
+    return UI_DONE;
+}
+
+static void search_done(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    if (!ok)
+        return;
+    snprintf(a->search, sizeof a->search, "%s", text);
+    compare_ui *c = &a->cmp;
+    const char *names[512];
+    size_t n = 0, *sel;
+    if (c->pane == 2) {
+        for (; n < pol_count(a) && n < 512; n++)
+            names[n] = pol_label(a, n);
+        sel = &c->pol_sel;
+    } else {
+        ui_list *l = c->pane == 0 ? &c->traces : &c->clusters;
+        for (; n < l->n && n < 512; n++)
+            names[n] = l->items[n].name;
+        sel = &l->sel;
+    }
+    size_t i = n ? list_find(names, n, *sel, a->search) : n;
+    if (i < n)
+        *sel = i;
+    else
+        app_err(a, "no match for '%s'", a->search);
+}
+
+static ui_rc setup_search(app *a, int key)
+{
+    if (key == 'n' && a->search[0]) {
+        search_done(a, 1, a->search, 0);
+        return UI_DONE;
+    }
+    modal_prompt(a, "Search", "", search_done);
+    return UI_DONE;
+}
+
+static ui_rc setup_back(app *a, int key)
+{
+    (void)key;
+    if (a->rs.n == 0)
+        return UI_PASS;
+    a->cmp.mode = CMP_RUN;
+    return UI_DONE;
+}
+
+static const ui_key setup_keys[] = {
+    {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "move in the list", setup_move},
+    {{KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END}, "PgUp PgDn", "move a page / to the ends",
+     setup_move},
+    {{'\t', KEY_RIGHT, 'l'}, "Tab Right l", "next pane", setup_pane},
+    {{KEY_BTAB, KEY_LEFT, 'h'}, "S-Tab Left h", "previous pane", setup_pane},
+    {{' '}, "space", "pick / unpick the policy (in order)", setup_pick},
+    {{'a'}, "a", "add a policy spec with options (corrgpu:0.2)", setup_add},
+    {{'x'}, "x", "clear the picked policies", setup_clear},
+    {{'\n', '\r', KEY_ENTER}, "Enter", "run the picked policies side by side", setup_run},
+    {{'/', 'n'}, "/ n", "search the pane / next match", setup_search},
+    {{27}, "Esc", "back to the running comparison", setup_back},
+    {{0}, NULL, NULL, NULL},
+};
+
+/* --- run mode: charts ------------------------------------------------------- */
+
+static void jct_series(app *a, int i, const run *r, ui_series *s)
+{
+    compare_ui *c = &a->cmp;
+    if (c->jct_cap[i] < r->noutcomes + 1) {
+        c->jct_cap[i] = r->noutcomes + 1;
+        c->jct_x[i] = xrealloc(c->jct_x[i], c->jct_cap[i] * sizeof(double));
+        c->jct_y[i] = xrealloc(c->jct_y[i], c->jct_cap[i] * sizeof(double));
+    }
+    /* Mean JCT of the tasks finished so far, at each completion (outcomes
+     * are recorded in completion order). */
+    size_t n = 0;
+    double sum = 0;
+    c->jct_x[i][n] = 0;
+    c->jct_y[i][n++] = 0;
+    for (size_t k = 0; k < r->noutcomes; k++) {
+        const run_outcome *o = &r->outcomes[k];
+        if (o->node < 0)
+            continue;
+        sum += o->jct_s;
+        c->jct_x[i][n] = o->end_s;
+        c->jct_y[i][n] = sum / (double)n;
+        n++;
+    }
+    *s = (ui_series){c->jct_x[i], c->jct_y[i], n, sizeof(double), ui_series_color(i), 0,
+                     a->rs.t};
+}
+
+static void draw_charts(app *a, const compare_layout *L)
+{
+    static const struct { const char *title; size_t off; } charts[4] = {
+        {"Active GPUs", offsetof(run_point, active_gpus)},
+        {"Power (W)", offsetof(run_point, power_w)},
+        {"Fragmentation", offsetof(run_point, frag)},
+        {"Queued tasks", offsetof(run_point, queued)},
+    };
+    if (!a->cmp.grid)
+        a->cmp.grid = chart_grid_new(1, 1, a->caps.style);
+    /* The axis spans the whole trace while it plays, so time visibly
+     * advances across it; it grows if the runs go on longer. */
+    double xhi = a->rs.t > a->rs.t_end_hint ? a->rs.t : a->rs.t_end_hint;
+    if (xhi <= 0)
+        xhi = 1;
+    for (int ch = 0; ch < 4; ch++) {
+        ui_series s[RS_MAX];
+        int ns = 0;
+        for (int i = 0; i < a->rs.n; i++) {
+            const run *r = runset_record(&a->rs, i);
+            if (!r)
+                continue;
+            if (ch == 3 && a->cmp.queue_metric) {
+                jct_series(a, i, r, &s[ns++]);
+                continue;
+            }
+            const double *y = r->npoints ? (const double *)(const void *)
+                              ((const char *)r->points + charts[ch].off) : NULL;
+            s[ns++] = (ui_series){r->npoints ? &r->points[0].t_s : NULL, y, r->npoints,
+                                  sizeof(run_point), ui_series_color(i), 0, a->rs.t};
+        }
+        const char *title = ch == 3 && a->cmp.queue_metric ? "Mean JCT of finished tasks (s)"
+                                                           : charts[ch].title;
+        draw_chart(&a->caps, L->charts[ch], title, s, ns, 0, xhi, a->cmp.grid, 1);
+    }
+}
+
+static void draw_legend(const app *a, rect r)
+{
+    int x = r.x + 1;
+    for (int i = 0; i < a->rs.n && x < r.x + r.w; i++) {
+        char mark[8];
+        if (a->caps.style == CHART_ASCII)
+            snprintf(mark, sizeof mark, "%c", chart_marker(i));
+        else
+            snprintf(mark, sizeof mark, "%s", a->caps.utf8 ? "■" : "#");
+        int focus = i == a->rs.focus;
+        x += draw_text(r.y, x, r.x + r.w - x, ui_attr(ui_series_color(i)) | A_BOLD, mark);
+        char lab[96];
+        snprintf(lab, sizeof lab, " %s%s   ", a->rs.slot[i].spec.label,
+                 focus ? " (focus)" : "");
+        x += draw_text(r.y, x, r.x + r.w - x, focus ? A_BOLD : A_NORMAL, lab);
+    }
+}
+
+static void draw_info(const app *a, rect r)
+{
+    const runset *rs = &a->rs;
+    char t[24], span[24];
+    chart_fmt_time(rs->t, t, sizeof t);
+    chart_fmt_time(rs->t_end_hint, span, sizeof span);
+    const char *state = !runset_live(rs) ? "saved runs" : runset_done(rs) ? "finished"
+                      : rs->playing ? "playing" : "paused";
+    draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
+               "%s on %s %s t=%s of ~%s %s %s %s %s speed %.3g s/s %s focus %s, decision %zu",
+               rs->trace_name, rs->cluster_name, sym(SYM_DOT), t, span, sym(SYM_DOT),
+               rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT), rs->speed,
+               sym(SYM_DOT), rs->n ? rs->slot[rs->focus].spec.label : "-",
+               runset_decisions(rs, rs->focus));
+}
+
+/* --- run mode: table --------------------------------------------------------- */
+
+/* CapEx of a run: the price of every GPU it ever used (CorrGPU eq. 2);
+ * a saved run's from its stored metrics. */
+static double live_capex(const runset *rs, int i, int *used)
+{
+    *used = 0;
+    if (!rs->slot[i].sim) {
+        const run *r = rs->slot[i].saved;
+        *used = r ? (int)run_metric_get(r, "unique_gpus", -1) : -1;
+        return r && *used >= 0 ? run_metric_get(r, "capex_usd", NAN) : NAN;
+    }
+    const cstate *cs = sim_cstate(rs->slot[i].sim);
+    double usd = 0;
+    for (size_t g = 0; g < cs->ngpus; g++)
+        if (cs->gpus[g].ever_used) {
+            (*used)++;
+            usd += cs->nodes[cs->gpus[g].node].gpu->price_usd;
+        }
+    return usd;
+}
+
+static void fmt_cell(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        chart_fmt(v, buf, len);
+}
+
+/* Run i's summary at the lockstep time, with the outcome half cached. */
+static void summary_of(app *a, int i, run_summary *s)
+{
+    compare_ui *c = &a->cmp;
+    const run *r = runset_record(&a->rs, i);
+    memset(s, 0, sizeof *s);
+    if (!r)
+        return;
+    if (c->outc_rec[i] != r || c->outc_n[i] != r->noutcomes) {
+        memset(&c->outc[i], 0, sizeof c->outc[i]);
+        run_summarize_outcomes(r, &c->outc[i]);
+        c->outc_rec[i] = r;
+        c->outc_n[i] = r->noutcomes;
+    }
+    *s = c->outc[i];
+    run_summarize_points(r, a->rs.t, s);
+}
+
+static void draw_table(app *a, rect box)
+{
+    static const ui_col cols[] = {
+        {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
+        {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
+        {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 6, 1}, {"JCTp95", 6, 1}, {"SLA", 4, 1},
+        {"Used", 4, 1}, {"CapEx$", 7, 1},
+    };
+    const int nc = (int)(sizeof cols / sizeof *cols);
+    draw_box(box, "Runs (Enter focuses the policy under the cursor)", 0);
+    rect in = layout_inner(box);
+    if (in.h < 1)
+        return;
+    draw_header(in.y, in.x + 2, in.w - 2, cols, nc);
+    if (a->cmp.row >= (size_t)a->rs.n)
+        a->cmp.row = a->rs.n ? (size_t)a->rs.n - 1 : 0;
+    for (int i = 0; i < a->rs.n && i + 1 < in.h; i++) {
+        run_summary s;
+        summary_of(a, i, &s);
+        int used;
+        double capex = live_capex(&a->rs, i, &used);
+        char v[16][24];
+        snprintf(v[0], sizeof v[0], "%s", a->rs.slot[i].spec.label);
+        snprintf(v[1], sizeof v[1], "%zu", runset_decisions(&a->rs, i));
+        snprintf(v[2], sizeof v[2], "%zu", s.finished);
+        const double nums[] = {s.now_queued, s.now_gpus, s.avg_gpus, s.peak_gpus, s.now_w,
+                               s.avg_w, s.energy_kwh, s.now_frag, s.jct_p50, s.jct_p95};
+        for (int k = 0; k < 10; k++)
+            fmt_cell(v[3 + k], sizeof v[0], nums[k]);
+        snprintf(v[13], sizeof v[0], "%zu", s.violations);
+        if (isnan(capex)) {
+            snprintf(v[14], sizeof v[0], "-");
+            snprintf(v[15], sizeof v[0], "-");
+        } else {
+            snprintf(v[14], sizeof v[0], "%d", used);
+            chart_fmt(capex, v[15], sizeof v[0]);
+        }
+        const char *cells[16];
+        for (int k = 0; k < 16; k++)
+            cells[k] = v[k];
+        attr_t at = (size_t)i == a->cmp.row ? ui_attr(C_SEL) : A_NORMAL;
+        draw_row(in.y + 1 + i, in.x + 2, in.w - 2, cols, nc, cells, at);
+        draw_glyph(in.y + 1 + i, in.x, i == a->rs.focus ? (uint32_t)'>' : ' ',
+                   ui_attr(ui_series_color(i)) | A_BOLD);
+        if (a->caps.style == CHART_ASCII)
+            draw_glyph(in.y + 1 + i, in.x + 1, (uint32_t)chart_marker(i),
+                       ui_attr(ui_series_color(i)));
+        else
+            draw_text(in.y + 1 + i, in.x + 1, 1, ui_attr(ui_series_color(i)),
+                      a->caps.utf8 ? "■" : "#");
+    }
+}
+
+static void run_draw(app *a)
+{
+    compare_layout L = layout_compare(a->rows, a->cols, a->rs.n);
+    draw_info(a, L.info);
+    draw_legend(a, L.legend);
+    draw_charts(a, &L);
+    draw_table(a, L.table);
+    char ctx[128];
+    snprintf(ctx, sizeof ctx, "Compare %s %s", sym(SYM_DOT), a->rs.trace_name);
+    draw_status(a, ctx, "space play  Left/Right step  +/- speed  r restart  s setup  ? help");
+}
+
+/* --- run mode: keys ------------------------------------------------------------ */
+
+static ui_rc run_play(app *a, int key)
+{
+    (void)key;
+    runset *rs = &a->rs;
+    if (!runset_live(rs)) {
+        app_err(a, "saved runs do not play: press r to re-simulate them");
+        return UI_DONE;
+    }
+    if (runset_done(rs)) {
+        app_msg(a, "the runs are finished: r restarts them");
+        return UI_DONE;
+    }
+    rs->playing = !rs->playing;
+    return UI_DONE;
+}
+
+static ui_rc run_step(app *a, int key)
+{
+    gp_err err;
+    int rc = key == KEY_LEFT || key == 'h' ? runset_back(&a->rs, &err)
+                                           : runset_step(&a->rs, &err);
+    if (rc)
+        app_err(a, "%s", err.msg);
+    a->step.sel = a->step.top = 0;
+    return UI_DONE;
+}
+
+static ui_rc run_speed(app *a, int key)
+{
+    double f = key == '+' || key == '=' ? 2 : 0.5;
+    double s = a->rs.speed * f;
+    if (s < 1e-3)
+        s = 1e-3;
+    if (s > 1e7)
+        s = 1e7;
+    a->rs.speed = s;
+    app_msg(a, "speed: %.4g simulated seconds per second", s);
+    return UI_DONE;
+}
+
+static ui_rc run_restart(app *a, int key)
+{
+    (void)key;
+    gp_err err;
+    if (runset_restart(&a->rs, a->st, &err))
+        app_err(a, "%s", err.msg);
+    else
+        app_msg(a, "restarted at t=0");
+    return UI_DONE;
+}
+
+static ui_rc run_row(app *a, int key)
+{
+    long d = key == KEY_DOWN || key == 'j' ? 1 : -1;
+    list_move(&a->cmp.row, (size_t)a->rs.n, d);
+    return UI_DONE;
+}
+
+static ui_rc run_focus(app *a, int key)
+{
+    if (a->rs.n == 0)
+        return UI_DONE;
+    if (key == '\t')
+        a->cmp.row = (a->cmp.row + 1) % (size_t)a->rs.n;
+    a->rs.focus = (int)a->cmp.row;
+    a->step.sel = a->step.top = 0;
+    app_msg(a, "focus: %s (Step and Cluster show it)", a->rs.slot[a->rs.focus].spec.label);
+    return UI_DONE;
+}
+
+static ui_rc run_end(app *a, int key)
+{
+    (void)key;
+    if (!runset_live(&a->rs))
+        return UI_DONE;
+    double t0 = now_seconds();
+    runset_finish_all(&a->rs);
+    app_msg(a, "ran to the end in %.2f s", now_seconds() - t0);
+    return UI_DONE;
+}
+
+static ui_rc run_save(app *a, int key)
+{
+    (void)key;
+    gp_err err;
+    int n;
+    if (runset_save(&a->rs, a->st, &n, &err))
+        app_err(a, "%s", err.msg);
+    else {
+        app_msg(a, "saved %d run%s (Data, 5, lists them)", n, n == 1 ? "" : "s");
+        data_reload(a);
+    }
+    return UI_DONE;
+}
+
+static ui_rc run_setup(app *a, int key)
+{
+    (void)key;
+    a->cmp.mode = CMP_SETUP;
+    return UI_DONE;
+}
+
+static ui_rc run_jct(app *a, int key)
+{
+    (void)key;
+    a->cmp.queue_metric = !a->cmp.queue_metric;
+    return UI_DONE;
+}
+
+static const ui_key run_keys[] = {
+    {{' '}, "space", "play / pause (simulated time advances at the speed)", run_play},
+    {{KEY_RIGHT, 'l'}, "Right l", "one placement forward (focused policy; others follow)",
+     run_step},
+    {{KEY_LEFT, 'h'}, "Left h", "one placement back", run_step},
+    {{'+', '=', '-', '_'}, "+ -", "faster / slower (x2)", run_speed},
+    {{'r'}, "r", "restart from t=0 (re-simulates saved runs)", run_restart},
+    {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "move in the run table", run_row},
+    {{'\n', '\r', KEY_ENTER, '\t'}, "Enter Tab", "focus the policy under the cursor / the next",
+     run_focus},
+    {{KEY_END, 'e'}, "End e", "run every policy to the end", run_end},
+    {{'S'}, "S", "save the finished runs to the database", run_save},
+    {{'J'}, "J", "fourth chart: queued tasks / mean JCT", run_jct},
+    {{'s'}, "s", "back to the setup (trace, cluster, policies)", run_setup},
+    {{0}, NULL, NULL, NULL},
+};
+
+/* --- screen -------------------------------------------------------------------- */
+
+static void compare_draw(app *a)
+{
+    if (a->cmp.mode == CMP_RUN && a->rs.n)
+        run_draw(a);
+    else
+        setup_draw(a);
+}
+
+static const ui_key *compare_keytab(const app *a)
+{
+    return a->cmp.mode == CMP_RUN && a->rs.n ? run_keys : setup_keys;
+}
+
+static ui_rc compare_key(app *a, int key)
+{
+    return ui_dispatch(a, compare_keytab(a), key);
+}
+
+static int compare_tick(app *a, double dt)
+{
+    runset_tick(&a->rs, dt);
+    return a->rs.playing;
+}
+
+const ui_screen scr_compare = {
+    .name = "Compare", .hotkey = '1', .fkey = 2, .draw = compare_draw, .key = compare_key,
+    .keys = compare_keytab, .tick = compare_tick,
+};

@@ -1,0 +1,625 @@
+/*
+ * scr_data.c — the Data screen: what the database holds, by kind (GPU and
+ * CPU profiles, clusters, traces, throughput tables, snapshots, saved
+ * runs).  Import files (path prompt, then format detection or a choice),
+ * edit a profile's values in a form driven by src/profile.h's field table
+ * (the same validation as `gpuplan profile`), delete with confirmation,
+ * reopen saved runs in Compare, open a snapshot in Cluster, use a trace or
+ * cluster in Compare.
+ */
+#include "app.h"
+#include "draw.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/import.h"
+#include "../src/profile.h"
+
+static const char *const kind_titles[STORE_KIND_COUNT] = {
+    "GPU profiles", "CPU profiles", "Clusters", "Traces", "Throughput tables", "Snapshots",
+    "Saved runs",
+};
+
+void data_reload(app *a)
+{
+    gp_err err;
+    for (int k = 0; k < STORE_KIND_COUNT; k++)
+        if (app_load_list(a, &a->data.lists[k], (store_kind)k))
+            return;
+    catalog_free(a->data.cat);
+    a->data.cat = NULL;
+    if (store_load_catalog(a->st, &a->data.cat, &err))
+        app_err(a, "%s", err.msg);
+}
+
+static ui_list *cur_list(app *a)
+{
+    return &a->data.lists[a->data.kind];
+}
+
+static const store_item *cur_item(app *a)
+{
+    ui_list *l = cur_list(a);
+    return l->n ? &l->items[l->sel] : NULL;
+}
+
+static int is_marked(const app *a, int64_t id)
+{
+    for (int i = 0; i < a->data.nmarked; i++)
+        if (a->data.marked[i] == id)
+            return 1;
+    return 0;
+}
+
+/* --- drawing ------------------------------------------------------------------- */
+
+static void draw_kinds(app *a, rect box)
+{
+    draw_box(box, "Kinds", a->data.pane == 0 && !a->data.editing);
+    rect in = layout_inner(box);
+    for (int k = 0; k < STORE_KIND_COUNT && k < in.h; k++) {
+        char line[64];
+        snprintf(line, sizeof line, " %-18s %4zu", kind_titles[k], a->data.lists[k].n);
+        int sel = k == a->data.kind;
+        draw_line(in.y + k, in.x, in.w, sel ? ui_attr(a->data.pane == 0 ? C_SEL : C_SEL_OFF)
+                                            : A_NORMAL, line);
+    }
+}
+
+static void item_line(const app *a, const store_item *it, char *line, size_t len)
+{
+    switch (a->data.kind) {
+    case STORE_RUN:
+        snprintf(line, len, "%s #%-4lld %-14s %s", is_marked(a, it->id) ? "*" : " ",
+                 (long long)it->id, it->name, it->detail);
+        break;
+    case STORE_CLUSTER:
+        snprintf(line, len, " %-20s %5lld nodes %6lld GPUs  %s", it->name, (long long)it->count,
+                 (long long)it->count2, it->detail);
+        break;
+    case STORE_TRACE:
+        snprintf(line, len, " %-20s %6lld tasks  %s", it->name, (long long)it->count,
+                 it->detail);
+        break;
+    case STORE_TPUT:
+    case STORE_SNAPSHOT:
+        snprintf(line, len, " %-20s %6lld  %s", it->name, (long long)it->count, it->detail);
+        break;
+    default:
+        snprintf(line, len, " %-18s %s", it->name, it->detail);
+    }
+}
+
+static void draw_items(app *a, rect box)
+{
+    ui_list *l = cur_list(a);
+    draw_box(box, kind_titles[a->data.kind], a->data.pane == 1);
+    rect in = layout_inner(box);
+    if (l->n == 0)
+        draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(none)");
+    l->top = layout_scroll(l->top, l->sel, l->n, in.h);
+    for (int r = 0; r < in.h && l->top + (size_t)r < l->n; r++) {
+        size_t i = l->top + (size_t)r;
+        char line[320];
+        item_line(a, &l->items[i], line, sizeof line);
+        draw_line(in.y + r, in.x, in.w, i == l->sel ? ui_attr(a->data.pane == 1 ? C_SEL
+                                                                               : C_SEL_OFF)
+                                                     : A_NORMAL, line);
+    }
+}
+
+static void draw_profile_fields(const void *prof, const profile_field *f, rect in, int y)
+{
+    for (; f->key && y < in.y + in.h; f++) {
+        char v[64];
+        profile_get(prof, f, v, sizeof v);
+        draw_textf(y++, in.x, in.w, A_NORMAL, "%-16s %-10s %s", f->key, v, f->help);
+    }
+}
+
+static const char *const enter_does[STORE_KIND_COUNT] = {
+    "Enter edits the profile", "Enter edits the profile", "Enter uses it in Compare",
+    "Enter uses it in Compare", "", "Enter opens it in Cluster",
+    "Enter reopens it (or the runs marked with space) in Compare",
+};
+
+static void draw_detail(app *a, rect box)
+{
+    const store_item *it = cur_item(a);
+    draw_box(box, "Details", 0);
+    rect in = layout_inner(box);
+    in.x++;
+    in.w--;
+    if (!it)
+        return;
+    int y = in.y;
+    draw_textf(y++, in.x, in.w, A_BOLD, "%s %s", it->name, it->created[0] ? it->created : "");
+    draw_text(y++, in.x, in.w, A_NORMAL, it->detail);
+    draw_text(y++, in.x, in.w, ui_attr(C_DIM), enter_does[a->data.kind]);
+    const catalog *cat = a->data.cat;
+    if (a->data.kind == STORE_GPU && cat && catalog_gpu(cat, it->name))
+        draw_profile_fields(catalog_gpu(cat, it->name), gpu_profile_fields, in, y);
+    else if (a->data.kind == STORE_CPU && cat && catalog_cpu(cat, it->name))
+        draw_profile_fields(catalog_cpu(cat, it->name), cpu_profile_fields, in, y);
+}
+
+static const profile_field *edit_fields(const app *a, void **prof)
+{
+    if (a->data.editing == STORE_GPU + 1) {
+        *prof = (void *)&a->data.gpu;
+        return gpu_profile_fields;
+    }
+    *prof = (void *)&a->data.cpu;
+    return cpu_profile_fields;
+}
+
+static void draw_edit(app *a, rect box)
+{
+    void *prof;
+    const profile_field *f = edit_fields(a, &prof);
+    char title[128];
+    snprintf(title, sizeof title, "Edit %s profile %s%s", a->data.editing == STORE_GPU + 1
+             ? "GPU" : "CPU", a->data.editing == STORE_GPU + 1 ? a->data.gpu.name
+             : a->data.cpu.name, a->data.dirty ? " (modified)" : "");
+    draw_box(box, title, 1);
+    rect in = layout_inner(box);
+    int i = 0;
+    for (; f[i].key && i < in.h - 2; i++) {
+        char v[64], line[256];
+        profile_get(prof, &f[i], v, sizeof v);
+        snprintf(line, sizeof line, " %-16s %-12s %s", f[i].key, v, f[i].help);
+        draw_line(in.y + i, in.x, in.w, i == a->data.field ? ui_attr(C_SEL) : A_NORMAL, line);
+    }
+    draw_text(in.y + in.h - 1, in.x + 1, in.w - 1, ui_attr(C_DIM),
+              "Enter change value  s save  Esc discard");
+}
+
+static void data_draw(app *a)
+{
+    rect body = layout_body(a->rows, a->cols), left, right;
+    layout_split(body, 28, 40, &left, &right);
+    draw_kinds(a, left);
+    if (a->data.editing) {
+        draw_edit(a, right);
+        draw_status(a, "Data: edit profile", "j/k field  Enter change  s save  Esc discard");
+        return;
+    }
+    rect detail = layout_take_bottom(&right, right.h > 24 ? 14 : 7);
+    draw_items(a, right);
+    draw_detail(a, detail);
+    char ctx[96];
+    snprintf(ctx, sizeof ctx, "Data %s %s", sym(SYM_DOT), store_path(a->st));
+    draw_status(a, ctx, "Enter open  i import  e edit  d delete  / search  ? help");
+}
+
+/* --- browsing keys ------------------------------------------------------------------ */
+
+static ui_rc d_move(app *a, int key)
+{
+    long d = key == KEY_DOWN || key == 'j' ? 1 : key == KEY_UP || key == 'k' ? -1
+           : key == KEY_NPAGE ? 10 : key == KEY_PPAGE ? -10 : key == KEY_HOME ? -1000000
+           : 1000000;
+    if (a->data.pane == 0) {
+        size_t k = (size_t)a->data.kind;
+        list_move(&k, STORE_KIND_COUNT, d);
+        a->data.kind = (int)k;
+    } else {
+        list_move(&cur_list(a)->sel, cur_list(a)->n, d);
+    }
+    return UI_DONE;
+}
+
+static ui_rc d_pane(app *a, int key)
+{
+    if (key == '\t')
+        a->data.pane = !a->data.pane;
+    else
+        a->data.pane = key == KEY_RIGHT || key == 'l';
+    return UI_DONE;
+}
+
+static void start_edit(app *a, const store_item *it)
+{
+    const catalog *cat = a->data.cat;
+    if (a->data.kind == STORE_GPU && cat && catalog_gpu(cat, it->name)) {
+        a->data.gpu = *catalog_gpu(cat, it->name);
+        a->data.editing = STORE_GPU + 1;
+    } else if (a->data.kind == STORE_CPU && cat && catalog_cpu(cat, it->name)) {
+        a->data.cpu = *catalog_cpu(cat, it->name);
+        a->data.editing = STORE_CPU + 1;
+    } else {
+        app_err(a, "only GPU and CPU profiles can be edited here");
+        return;
+    }
+    a->data.field = 0;
+    a->data.dirty = 0;
+}
+
+static ui_rc d_edit(app *a, int key)
+{
+    (void)key;
+    const store_item *it = cur_item(a);
+    if (it)
+        start_edit(a, it);
+    return UI_DONE;
+}
+
+static void open_runs(app *a, const store_item *it)
+{
+    int64_t ids[RS_MAX];
+    int n = a->data.nmarked;
+    memcpy(ids, a->data.marked, sizeof ids);
+    if (n == 0) {
+        ids[0] = it->id;
+        n = 1;
+    }
+    a->data.nmarked = 0;
+    compare_open_runs(a, ids, n);
+}
+
+static ui_rc d_enter(app *a, int key)
+{
+    if (a->data.pane == 0) {
+        a->data.pane = 1;
+        return UI_DONE;
+    }
+    const store_item *it = cur_item(a);
+    if (!it)
+        return UI_DONE;
+    switch (a->data.kind) {
+    case STORE_GPU: case STORE_CPU: return d_edit(a, key);
+    case STORE_TRACE:
+        compare_set_input(a, it->name, NULL);
+        app_goto(a, SCR_COMPARE);
+        break;
+    case STORE_CLUSTER:
+        compare_set_input(a, NULL, it->name);
+        app_goto(a, SCR_COMPARE);
+        break;
+    case STORE_SNAPSHOT: cluster_open_snapshot(a, it->name); break;
+    case STORE_RUN: open_runs(a, it); break;
+    default: app_msg(a, "throughput tables feed GOGH (gpuplan solve); nothing to open here");
+    }
+    return UI_DONE;
+}
+
+static ui_rc d_mark(app *a, int key)
+{
+    (void)key;
+    const store_item *it = cur_item(a);
+    if (a->data.kind != STORE_RUN || !it)
+        return UI_PASS;
+    data_ui *d = &a->data;
+    for (int i = 0; i < d->nmarked; i++)
+        if (d->marked[i] == it->id) {
+            memmove(&d->marked[i], &d->marked[i + 1], (size_t)(d->nmarked - i - 1) * sizeof *d->marked);
+            d->nmarked--;
+            return UI_DONE;
+        }
+    if (d->nmarked == RS_MAX) {
+        app_err(a, "at most %d runs side by side", RS_MAX);
+        return UI_DONE;
+    }
+    d->marked[d->nmarked++] = it->id;
+    list_move(&cur_list(a)->sel, cur_list(a)->n, 1);
+    return UI_DONE;
+}
+
+static int delete_item(app *a, const store_item *it, gp_err *err)
+{
+    switch (a->data.kind) {
+    case STORE_GPU: return store_delete_gpu_profile(a->st, it->name, err);
+    case STORE_CPU: return store_delete_cpu_profile(a->st, it->name, err);
+    case STORE_CLUSTER: return store_delete_cluster(a->st, it->name, err);
+    case STORE_TRACE: return store_delete_trace(a->st, it->name, err);
+    case STORE_TPUT: return store_delete_tput_catalog(a->st, it->name, err);
+    case STORE_SNAPSHOT: return store_delete_snapshot(a->st, it->name, err);
+    default: return store_delete_run(a->st, it->id, err);
+    }
+}
+
+static void delete_done(app *a, int ok, const char *text, int choice)
+{
+    (void)text;
+    (void)choice;
+    const store_item *it = cur_item(a);
+    if (!ok || !it)
+        return;
+    gp_err err;
+    char what[GP_NAME_MAX + 32];
+    snprintf(what, sizeof what, "%s", it->name);
+    if (delete_item(a, it, &err)) {
+        app_err(a, "%s", err.msg);
+        return;
+    }
+    data_reload(a);
+    compare_set_input(a, NULL, NULL);
+    app_msg(a, "deleted %s", what);
+}
+
+static ui_rc d_delete(app *a, int key)
+{
+    (void)key;
+    const store_item *it = cur_item(a);
+    if (!it || a->data.pane == 0)
+        return UI_DONE;
+    char q[160];
+    if (a->data.kind == STORE_RUN)
+        snprintf(q, sizeof q, "Delete saved run #%lld (%s)?", (long long)it->id, it->name);
+    else
+        snprintf(q, sizeof q, "Delete %s '%s'%s?", store_kind_name((store_kind)a->data.kind),
+                 it->name, a->data.kind == STORE_CLUSTER ? " with its snapshots and saved runs"
+                 : a->data.kind == STORE_TRACE ? " with the runs saved on it" : "");
+    modal_confirm(a, q, delete_done);
+    return UI_DONE;
+}
+
+/* --- import ------------------------------------------------------------------------ */
+
+typedef struct import_args {
+    const char *paths[32];
+    size_t npaths;
+    import_opts opts;
+} import_args;
+
+/* Splits "path ... [name=N] [cluster=C] [replace]" into paths and options;
+ * the strings point into buf. */
+static void parse_import(char *buf, import_args *ia)
+{
+    memset(ia, 0, sizeof *ia);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        if (strncmp(t, "name=", 5) == 0)
+            ia->opts.name = t + 5;
+        else if (strncmp(t, "cluster=", 8) == 0)
+            ia->opts.cluster = t + 8;
+        else if (strcmp(t, "replace") == 0)
+            ia->opts.replace = 1;
+        else if (ia->npaths < 32)
+            ia->paths[ia->npaths++] = t;
+    }
+}
+
+static void run_import(app *a, const importer *imp)
+{
+    char buf[MODAL_TEXT_MAX];
+    import_args ia;
+    snprintf(buf, sizeof buf, "%s", a->data.import_paths);
+    parse_import(buf, &ia);
+    /* The import blocks; say so on the status line before it starts. */
+    app_msg(a, "importing %s as %s ...", ia.paths[0], imp->format);
+    draw_status(a, "", "");
+    refresh();
+    import_result res;
+    memset(&res, 0, sizeof res);
+    gp_err err;
+    double t0 = now_seconds();
+    if (import_run(a->st, imp, ia.paths, ia.npaths, &ia.opts, &res, &err)) {
+        app_err(a, "import failed (nothing was stored): %s", err.msg);
+        return;
+    }
+    data_reload(a);
+    compare_set_input(a, NULL, NULL);
+    app_msg(a, "imported %s (%s) in %.2fs: %zu nodes, %zu tasks", res.names, imp->format,
+            now_seconds() - t0, res.nodes, res.tasks);
+}
+
+static void format_done(app *a, int ok, const char *text, int choice)
+{
+    (void)text;
+    if (!ok || choice < 0)
+        return;
+    const importer *imp = NULL;
+    if (choice == 0) {
+        char buf[MODAL_TEXT_MAX];
+        import_args ia;
+        snprintf(buf, sizeof buf, "%s", a->data.import_paths);
+        parse_import(buf, &ia);
+        imp = importer_detect(ia.paths, ia.npaths);
+        if (!imp) {
+            app_err(a, "could not recognise the format: choose it from the list");
+            return;
+        }
+    } else {
+        imp = importers[choice - 1];
+    }
+    run_import(a, imp);
+}
+
+static void paths_done(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    if (!ok || !*text)
+        return;
+    snprintf(a->data.import_paths, sizeof a->data.import_paths, "%s", text);
+    char buf[MODAL_TEXT_MAX];
+    import_args ia;
+    snprintf(buf, sizeof buf, "%s", text);
+    parse_import(buf, &ia);
+    if (ia.npaths == 0) {
+        app_err(a, "no file named");
+        return;
+    }
+    const importer *guess = importer_detect(ia.paths, ia.npaths);
+    char items[MODAL_MENU_MAX][96];
+    const char *ptrs[MODAL_MENU_MAX];
+    int n = 0;
+    snprintf(items[n], sizeof items[n], "detect the format (looks like: %s)",
+             guess ? guess->format : "unknown");
+    ptrs[n] = items[n];
+    n++;
+    for (size_t i = 0; importers[i] && n < MODAL_MENU_MAX; i++, n++) {
+        snprintf(items[n], sizeof items[n], "%-8s %s", importers[i]->format, importers[i]->summary);
+        ptrs[n] = items[n];
+    }
+    modal_menu(a, "Format", ptrs, n, 0, format_done);
+}
+
+static ui_rc d_import(app *a, int key)
+{
+    (void)key;
+    modal_prompt(a, "Import: file or directory paths [name=NAME] [cluster=C] [replace]",
+                 a->data.import_paths, paths_done);
+    return UI_DONE;
+}
+
+static void search_done(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    if (!ok)
+        return;
+    snprintf(a->search, sizeof a->search, "%s", text);
+    ui_list *l = cur_list(a);
+    const char **names = xmalloc((l->n ? l->n : 1) * sizeof *names);
+    for (size_t i = 0; i < l->n; i++)
+        names[i] = l->items[i].name;
+    size_t i = l->n ? list_find(names, l->n, l->sel, a->search) : 0;
+    free(names);
+    if (i < l->n) {
+        l->sel = i;
+        a->data.pane = 1;
+    } else {
+        app_err(a, "no %s matching '%s'", kind_titles[a->data.kind], a->search);
+    }
+}
+
+static ui_rc d_search(app *a, int key)
+{
+    if (key == 'n' && a->search[0])
+        search_done(a, 1, a->search, 0);
+    else
+        modal_prompt(a, "Search by name", "", search_done);
+    return UI_DONE;
+}
+
+static ui_rc d_reload(app *a, int key)
+{
+    (void)key;
+    data_reload(a);
+    app_msg(a, "reloaded");
+    return UI_DONE;
+}
+
+static const ui_key browse_keys[] = {
+    {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "move in the pane", d_move},
+    {{KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END}, "PgUp PgDn", "move a page / to the ends", d_move},
+    {{'\t', KEY_LEFT, 'h', KEY_RIGHT, 'l'}, "Tab h l", "kinds / items pane", d_pane},
+    {{'\n', '\r', KEY_ENTER}, "Enter", "open: edit a profile, use a trace/cluster in Compare, "
+     "show a snapshot, reopen runs", d_enter},
+    {{' '}, "space", "mark a saved run (reopen several side by side)", d_mark},
+    {{'i'}, "i", "import files (format detected or chosen)", d_import},
+    {{'e'}, "e", "edit the GPU/CPU profile", d_edit},
+    {{'d', KEY_DC}, "d Del", "delete (asks first)", d_delete},
+    {{'/', 'n'}, "/ n", "search by name / next match", d_search},
+    {{'R'}, "R", "reload from the database", d_reload},
+    {{0}, NULL, NULL, NULL},
+};
+
+/* --- edit form keys ------------------------------------------------------------- */
+
+static int nfields(const app *a)
+{
+    void *prof;
+    const profile_field *f = edit_fields(a, &prof);
+    int n = 0;
+    while (f[n].key)
+        n++;
+    return n;
+}
+
+static ui_rc e_move(app *a, int key)
+{
+    size_t f = (size_t)a->data.field;
+    list_move(&f, (size_t)nfields(a), key == KEY_DOWN || key == 'j' ? 1 : -1);
+    a->data.field = (int)f;
+    return UI_DONE;
+}
+
+static void field_done(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    if (!ok)
+        return;
+    void *prof;
+    const profile_field *f = edit_fields(a, &prof);
+    gp_err err;
+    if (profile_set(prof, f, f[a->data.field].key, text, &err)) {
+        app_err(a, "%s", err.msg);
+        return;
+    }
+    a->data.dirty = 1;
+}
+
+static ui_rc e_change(app *a, int key)
+{
+    (void)key;
+    void *prof;
+    const profile_field *f = edit_fields(a, &prof);
+    char v[64], title[160];
+    profile_get(prof, &f[a->data.field], v, sizeof v);
+    snprintf(title, sizeof title, "%s: %s", f[a->data.field].key, f[a->data.field].help);
+    modal_prompt(a, title, v, field_done);
+    return UI_DONE;
+}
+
+static ui_rc e_save(app *a, int key)
+{
+    (void)key;
+    gp_err err;
+    int rc = a->data.editing == STORE_GPU + 1
+           ? gpu_profile_check(&a->data.gpu, &err) || store_put_gpu_profile(a->st, &a->data.gpu, &err)
+           : cpu_profile_check(&a->data.cpu, &err) || store_put_cpu_profile(a->st, &a->data.cpu, &err);
+    if (rc) {
+        app_err(a, "not saved: %s", err.msg);
+        return UI_DONE;
+    }
+    a->data.editing = 0;
+    data_reload(a);
+    app_msg(a, "profile saved");
+    return UI_DONE;
+}
+
+static void discard_done(app *a, int ok, const char *text, int choice)
+{
+    (void)text;
+    (void)choice;
+    if (ok)
+        a->data.editing = 0;
+}
+
+static ui_rc e_cancel(app *a, int key)
+{
+    (void)key;
+    if (a->data.dirty)
+        modal_confirm(a, "Discard the changes to this profile?", discard_done);
+    else
+        a->data.editing = 0;
+    return UI_DONE;
+}
+
+static const ui_key edit_keys[] = {
+    {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "choose a field", e_move},
+    {{'\n', '\r', KEY_ENTER, 'e'}, "Enter e", "change the value (checked as you enter it)",
+     e_change},
+    {{'s'}, "s", "save the profile (nodes using it see the new values)", e_save},
+    {{27}, "Esc", "leave the form (asks when there are changes)", e_cancel},
+    {{0}, NULL, NULL, NULL},
+};
+
+static const ui_key *data_keytab(const app *a)
+{
+    return a->data.editing ? edit_keys : browse_keys;
+}
+
+static ui_rc data_key(app *a, int key)
+{
+    return ui_dispatch(a, data_keytab(a), key);
+}
+
+const ui_screen scr_data = {
+    .name = "Data", .hotkey = '5', .fkey = 6, .draw = data_draw, .key = data_key,
+    .keys = data_keytab, .tick = NULL,
+};

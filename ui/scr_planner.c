@@ -1,0 +1,589 @@
+/*
+ * scr_planner.c — the Planner screen (v1): "how many GPUs must I buy?".
+ * Left, the parameters: trace, GPU profile, sweep range or unbounded pool,
+ * and the sliders — price, correlation threshold, utilization threshold,
+ * kappa, SLA target.  Right, the sweep's progress, a chart of GPU count
+ * against the chosen metric (one line per policy) and the table of every
+ * (count, policy) result with SLA violations, mean JCT, average power and
+ * CapEx; the smallest count meeting the SLA target is highlighted per
+ * policy.  The sweep runs a slice at a time from the main loop (sweep.h),
+ * so the screen stays live and Esc cancels it.
+ */
+#include "app.h"
+#include "draw.h"
+#include "summary.h"
+
+#include <ctype.h>
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    P_TRACE, P_GPU, P_MODE, P_LO, P_HI, P_STEP, P_PER, P_PRICE, P_CORR, P_UTIL, P_KAPPA,
+    P_SLA, P_POLICIES, P_NPARAMS
+};
+
+static const char *const param_names[P_NPARAMS] = {
+    "Trace", "GPU profile", "Mode", "GPUs from", "GPUs to", "Step", "GPUs/server",
+    "Price $/GPU", "Corr. threshold", "Util. threshold", "Kappa (SLA)", "SLA target",
+    "Policies",
+};
+
+/* --- defaults ---------------------------------------------------------------- */
+
+static void set_range_from_trace(app *a)
+{
+    sweep_params *p = &a->pl.p;
+    gp_trace *tr = NULL;
+    gp_err err;
+    if (!p->trace[0] || store_get_trace(a->st, p->trace, &tr, &err))
+        return;
+    int peak = summary_peak_demand(tr);
+    trace_free(tr);
+    p->hi = peak > 0 ? peak : 1;
+    p->lo = p->hi / 4 > 1 ? p->hi / 4 : 1;
+    p->step = (p->hi - p->lo) / 12 > 1 ? (p->hi - p->lo) / 12 : 1;
+}
+
+/* The GPU profile the trace's same-named cluster uses, else the first. */
+static void default_gpu(app *a)
+{
+    const ui_list *gl = &a->data.lists[STORE_GPU], *cl = &a->data.lists[STORE_CLUSTER];
+    sweep_params *p = &a->pl.p;
+    for (size_t i = 0; i < cl->n; i++)
+        if (strcmp(cl->items[i].name, p->trace) == 0) {
+            sscanf(cl->items[i].detail, "%63s", p->gpu);
+            return;
+        }
+    if (gl->n)
+        snprintf(p->gpu, sizeof p->gpu, "%s", gl->items[0].name);
+}
+
+static void planner_ensure(app *a)
+{
+    planner_ui *pl = &a->pl;
+    if (pl->p.trace[0] || !a->cmp.traces.n)
+        return;
+    sweep_params_default(&pl->p);
+    snprintf(pl->p.trace, sizeof pl->p.trace, "%s", a->cmp.traces.items[a->cmp.traces.sel].name);
+    default_gpu(a);
+    set_range_from_trace(a);
+    for (int i = 0; i < a->cmp.npicked && i < SWEEP_MAX_POLICIES; i++)
+        snprintf(pl->p.policies[pl->p.npolicies++], GP_NAME_MAX, "%s", a->cmp.picked[i]);
+}
+
+void planner_free(planner_ui *p)
+{
+    sweep_free(&p->sw);
+    chart_grid_free(p->grid);
+    p->grid = NULL;
+}
+
+/* --- drawing -------------------------------------------------------------------- */
+
+static void param_value(const app *a, int i, char *buf, size_t len)
+{
+    const sweep_params *p = &a->pl.p;
+    switch (i) {
+    case P_TRACE: snprintf(buf, len, "%s", p->trace); break;
+    case P_GPU: snprintf(buf, len, "%s", p->gpu); break;
+    case P_MODE: snprintf(buf, len, "%s", p->unbounded ? "unbounded pool" : "sweep"); break;
+    case P_LO: snprintf(buf, len, "%d", p->lo); break;
+    case P_HI: snprintf(buf, len, "%d", p->hi); break;
+    case P_STEP: snprintf(buf, len, "%d", p->step); break;
+    case P_PER: snprintf(buf, len, "%d", p->per_server); break;
+    case P_PRICE:
+        if (p->price < 0) {
+            const gpu_profile *g = a->data.cat ? catalog_gpu(a->data.cat, p->gpu) : NULL;
+            snprintf(buf, len, "profile's ($%.0f)", g ? g->price_usd : 0);
+        } else
+            snprintf(buf, len, "%.0f", p->price);
+        break;
+    case P_CORR:
+        if (isnan(p->corr_threshold))
+            snprintf(buf, len, "policy default");
+        else
+            snprintf(buf, len, "%.2f", p->corr_threshold);
+        break;
+    case P_UTIL:
+        if (isnan(p->util_threshold))
+            snprintf(buf, len, "policy default");
+        else
+            snprintf(buf, len, "%.0f%%", p->util_threshold);
+        break;
+    case P_KAPPA:
+        if (p->kappa <= 0)
+            snprintf(buf, len, "each task's");
+        else
+            snprintf(buf, len, "%.2f", p->kappa);
+        break;
+    case P_SLA: snprintf(buf, len, "<= %.1f%% violations", p->sla_target_pct); break;
+    case P_POLICIES: {
+        buf[0] = '\0';
+        for (int k = 0; k < p->npolicies; k++) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, len - l, "%s%s", k ? "," : "", p->policies[k]);
+        }
+        break;
+    }
+    default: buf[0] = '\0';
+    }
+}
+
+static void draw_params(const app *a, rect box)
+{
+    draw_box(box, "What if", 1);
+    rect in = layout_inner(box);
+    for (int i = 0; i < P_NPARAMS && i < in.h; i++) {
+        char v[160], line[200];
+        param_value(a, i, v, sizeof v);
+        snprintf(line, sizeof line, " %-16s %s", param_names[i], v);
+        int dim = a->pl.p.unbounded && (i == P_LO || i == P_HI || i == P_STEP);
+        draw_line(in.y + i, in.x, in.w, i == a->pl.sel ? ui_attr(C_SEL)
+                                       : dim ? ui_attr(C_DIM) : A_NORMAL, line);
+    }
+    int y = in.y + P_NPARAMS + 1;
+    static const char *const help[] = {
+        "Left/Right or -/+ adjust", "Enter type a value / choose", "r run the sweep",
+        "Esc cancel a running sweep", "m chart metric",
+    };
+    for (size_t k = 0; k < sizeof help / sizeof *help && y < in.y + in.h; k++)
+        draw_text(y++, in.x + 1, in.w - 1, ui_attr(C_DIM), help[k]);
+}
+
+static void draw_progress_line(const app *a, rect r)
+{
+    const sweep *sw = &a->pl.sw;
+    char label[160];
+    switch (sw->state) {
+    case SW_RUNNING: {
+        const sweep_result *res = &sw->res[sw->job < sw->njobs ? sw->job : sw->njobs - 1];
+        snprintf(label, sizeof label, "Esc cancels  run %d/%d: %s on %d GPUs  %.1fs",
+                 sw->job + 1, sw->njobs, sw->p.policies[res->policy], res->gpus, sw->elapsed);
+        draw_progress(r.y, r.x + 1, r.w - 1, sweep_progress(sw), label);
+        return;
+    }
+    case SW_DONE:
+        snprintf(label, sizeof label, "sweep done: %d runs in %.1fs", sw->njobs, sw->elapsed);
+        break;
+    case SW_CANCELLED:
+        snprintf(label, sizeof label, "sweep cancelled after %d of %d runs", sw->job, sw->njobs);
+        break;
+    case SW_FAILED:
+        snprintf(label, sizeof label, "sweep failed: %s", sw->err);
+        break;
+    default:
+        snprintf(label, sizeof label, "press r to sweep %s", a->pl.p.unbounded
+                 ? "in unbounded-pool mode" : "the GPU count");
+    }
+    draw_text(r.y, r.x + 1, r.w - 1, sw->state == SW_FAILED ? ui_attr(C_BAD) : A_BOLD, label);
+}
+
+static void draw_best(const app *a, rect r)
+{
+    const sweep *sw = &a->pl.sw;
+    int x = r.x + 1;
+    char head[64];
+    snprintf(head, sizeof head, "fewest GPUs meeting SLA %s %.1f%%: ", "<=",
+             a->pl.p.sla_target_pct);
+    x += draw_text(r.y, x, r.w - 1, A_NORMAL, head);
+    for (int j = 0; j < sw->p.npolicies && x < r.x + r.w; j++) {
+        int c = sweep_best(sw, j, &a->pl.p);
+        char t[96];
+        if (c >= 0)
+            snprintf(t, sizeof t, "%s %d  ", sw->p.policies[j], sweep_result_at(sw, c, j)->gpus);
+        else
+            snprintf(t, sizeof t, "%s none  ", sw->p.policies[j]);
+        x += draw_text(r.y, x, r.x + r.w - x, ui_attr(ui_series_color(j)) | A_BOLD, t);
+    }
+}
+
+/* Unbounded pool: one number per policy (the GPUs it ended up using), so
+ * bars say it better than a curve. */
+static void draw_bars(app *a, rect box)
+{
+    const sweep *sw = &a->pl.sw;
+    draw_box(box, "GPUs used with an unbounded pool (CapEx)", 0);
+    rect in = layout_inner(box);
+    int most = 1;
+    for (int j = 0; j < sw->p.npolicies; j++) {
+        const sweep_result *r = sweep_result_at(sw, 0, j);
+        if (r && r->done && r->gpus > most)
+            most = r->gpus;
+    }
+    for (int j = 0; j < sw->p.npolicies && 2 * j < in.h; j++) {
+        const sweep_result *r = sweep_result_at(sw, 0, j);
+        int y = in.y + 2 * j;
+        draw_text(y, in.x + 1, 14, A_BOLD, sw->p.policies[j]);
+        if (!r || !r->done) {
+            draw_text(y, in.x + 16, in.w - 17, ui_attr(C_DIM), "...");
+            continue;
+        }
+        int room = in.w - 16 - 28, len = room > 0 ? room * r->gpus / most : 0;
+        for (int k = 0; k < len; k++)
+            draw_glyph(y, in.x + 16 + k, a->caps.utf8 ? 0x2588u : '#', ui_attr(ui_series_color(j)));
+        char cap[24];
+        chart_fmt(sweep_value(sw, r, SM_CAPEX, &a->pl.p), cap, sizeof cap);
+        draw_textf(y, in.x + 17 + len, in.w - 17 - len, A_NORMAL, "%d GPUs  $%s  SLA %.1f%%",
+                   r->gpus, cap, sweep_value(sw, r, SM_SLA, &a->pl.p));
+    }
+}
+
+static void draw_curve(app *a, rect box)
+{
+    const sweep *sw = &a->pl.sw;
+    if (sw->p.unbounded && sw->njobs) {
+        draw_bars(a, box);
+        return;
+    }
+    planner_ui *pl = &a->pl;
+    if (!pl->grid)
+        pl->grid = chart_grid_new(1, 1, a->caps.style);
+    ui_series s[SWEEP_MAX_POLICIES];
+    int ns = 0;
+    for (int j = 0; j < sw->p.npolicies; j++) {
+        size_t n = 0;
+        for (int c = 0; c < sw->ncounts; c++) {
+            const sweep_result *r = sweep_result_at(sw, c, j);
+            double v = sweep_value(sw, r, (sweep_metric)pl->chart_metric, &pl->p);
+            if (isnan(v))
+                continue;
+            pl->curve_x[j][n] = r->gpus;
+            pl->curve_y[j][n++] = v;
+        }
+        s[ns++] = (ui_series){pl->curve_x[j], pl->curve_y[j], n, sizeof(double),
+                              ui_series_color(j), 1, 0};
+    }
+    char title[96];
+    snprintf(title, sizeof title, "%s vs GPUs (m: metric)",
+             sweep_metric_name((sweep_metric)pl->chart_metric));
+    double xlo = sw->ncounts ? sw->counts[0] : 0, xhi = sw->ncounts ? sw->counts[sw->ncounts - 1] : 1;
+    draw_chart(&a->caps, box, title, s, ns, xlo, xhi > xlo ? xhi : xlo + 1, pl->grid, 0);
+}
+
+static void result_cells(const app *a, const sweep_result *r, int best, char v[7][24])
+{
+    const sweep *sw = &a->pl.sw;
+    snprintf(v[0], 24, "%d", r->gpus);
+    snprintf(v[1], 24, "%s", sw->p.policies[r->policy]);
+    if (!r->done) {
+        for (int k = 2; k < 7; k++)
+            snprintf(v[k], 24, "%s", k == 2 ? "..." : "");
+        return;
+    }
+    double sla = sweep_value(sw, r, SM_SLA, &a->pl.p);
+    snprintf(v[2], 24, "%.1f", sla);
+    chart_fmt_time(sweep_value(sw, r, SM_JCT, &a->pl.p), v[3], 24);
+    chart_fmt(sweep_value(sw, r, SM_POWER, &a->pl.p), v[4], 24);
+    chart_fmt(sweep_value(sw, r, SM_CAPEX, &a->pl.p), v[5], 24);
+    snprintf(v[6], 24, "%s", best ? "<< fewest" : sla <= a->pl.p.sla_target_pct + 1e-9
+             ? "meets" : "");
+}
+
+/* The first row shown: the running job stays in view during a sweep;
+ * afterwards the user scrolls (PgUp/PgDn). */
+static int results_top(app *a, int rows, int vis)
+{
+    const sweep *sw = &a->pl.sw;
+    int top = sw->state == SW_RUNNING ? sw->job - vis / 2 : a->pl.res_top;
+    if (top > rows - vis)
+        top = rows - vis;
+    if (top < 0)
+        top = 0;
+    a->pl.res_top = top;
+    return top;
+}
+
+static void draw_results(app *a, rect box)
+{
+    const sweep *sw = &a->pl.sw;
+    static const ui_col cols[] = {
+        {"GPUs", 5, 1}, {"policy", 14, 0}, {"SLA viol %", 10, 1}, {"mean JCT", 9, 1},
+        {"avg W", 7, 1}, {"CapEx $", 8, 1}, {"SLA", 10, 0},
+    };
+    draw_box(box, "Results (PgUp/PgDn scroll)", 0);
+    rect in = layout_inner(box);
+    if (in.h < 2)
+        return;
+    draw_header(in.y, in.x + 1, in.w - 1, cols, 7);
+    int vis = in.h - 1, top = results_top(a, sw->njobs, vis);
+    for (int i = top; i < sw->njobs && i < top + vis; i++) {
+        const sweep_result *r = &sw->res[i];
+        int best = r->done && sweep_best(sw, r->policy, &a->pl.p) == i / sw->p.npolicies;
+        char v[7][24];
+        result_cells(a, r, best, v);
+        const char *cells[7] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+        draw_row(in.y + 1 + i - top, in.x + 1, in.w - 1, cols, 7, cells,
+                 best ? ui_attr(C_CHOSEN) : A_NORMAL);
+    }
+}
+
+static void planner_draw(app *a)
+{
+    planner_ensure(a);
+    rect body = layout_body(a->rows, a->cols), left, right;
+    layout_split(body, 42, 38, &left, &right);
+    draw_params(a, left);
+    draw_progress_line(a, layout_take_top(&right, 1));
+    draw_best(a, layout_take_top(&right, 1));
+    rect chart = layout_take_top(&right, right.h / 2 > 8 ? right.h / 2 : 8);
+    draw_curve(a, chart);
+    draw_results(a, right);
+    draw_status(a, "Planner", "j/k param  Left/Right adjust  Enter edit  r run  Esc cancel  ? help");
+}
+
+/* --- keys ----------------------------------------------------------------------- */
+
+static ui_rc pl_select(app *a, int key)
+{
+    long d = key == KEY_DOWN || key == 'j' ? 1 : -1;
+    size_t s = (size_t)a->pl.sel;
+    list_move(&s, P_NPARAMS, d);
+    a->pl.sel = (int)s;
+    return UI_DONE;
+}
+
+static void cycle_name(const ui_list *l, char *name, size_t len, int dir)
+{
+    if (!l->n)
+        return;
+    size_t i = 0;
+    while (i < l->n && strcmp(l->items[i].name, name) != 0)
+        i++;
+    i = i == l->n ? 0 : (i + l->n + (size_t)(dir > 0 ? 1 : l->n - 1)) % l->n;
+    snprintf(name, len, "%s", l->items[i].name);
+}
+
+static int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void adjust(app *a, int param, int dir)
+{
+    sweep_params *p = &a->pl.p;
+    switch (param) {
+    case P_TRACE:
+        cycle_name(&a->cmp.traces, p->trace, sizeof p->trace, dir);
+        set_range_from_trace(a);
+        break;
+    case P_GPU: cycle_name(&a->data.lists[STORE_GPU], p->gpu, sizeof p->gpu, dir); break;
+    case P_MODE: p->unbounded = !p->unbounded; break;
+    case P_LO: p->lo = clampi(p->lo + dir, 1, 100000); break;
+    case P_HI: p->hi = clampi(p->hi + dir, 1, 100000); break;
+    case P_STEP: p->step = clampi(p->step + dir, 1, 10000); break;
+    case P_PER: p->per_server = clampi(p->per_server + dir, 1, GP_NODE_MAX_GPUS); break;
+    case P_PRICE: {
+        const gpu_profile *g = a->data.cat ? catalog_gpu(a->data.cat, p->gpu) : NULL;
+        double base = p->price >= 0 ? p->price : g && g->price_usd > 0 ? g->price_usd : 10000;
+        p->price = base * (dir > 0 ? 1.1 : 1 / 1.1);
+        break;
+    }
+    case P_CORR: {
+        double c = isnan(p->corr_threshold) ? 0 : p->corr_threshold + 0.05 * dir;
+        p->corr_threshold = c < -1 ? -1 : c > 1 ? 1 : c;
+        break;
+    }
+    case P_UTIL: {
+        double u = isnan(p->util_threshold) ? 100 : p->util_threshold + 5 * dir;
+        p->util_threshold = u < 0 ? 0 : u > 400 ? 400 : u;
+        break;
+    }
+    case P_KAPPA: {
+        double k = p->kappa <= 0 ? 1.2 : p->kappa + 0.1 * dir;
+        p->kappa = k < 1 ? 1 : k;
+        break;
+    }
+    case P_SLA: {
+        double s = p->sla_target_pct + dir;
+        p->sla_target_pct = s < 0 ? 0 : s > 100 ? 100 : s;
+        break;
+    }
+    default: break;
+    }
+    if ((param == P_CORR || param == P_UTIL) && a->pl.sw.state == SW_DONE)
+        app_msg(a, "thresholds changed: r re-runs the sweep with them");
+}
+
+static ui_rc pl_adjust(app *a, int key)
+{
+    int dir = key == KEY_RIGHT || key == 'l' || key == '+' || key == '=' ? 1 : -1;
+    adjust(a, a->pl.sel, dir);
+    return UI_DONE;
+}
+
+static void menu_done(app *a, int ok, const char *text, int choice)
+{
+    (void)text;
+    if (!ok || choice < 0)
+        return;
+    sweep_params *p = &a->pl.p;
+    if (a->pl.sel == P_TRACE) {
+        snprintf(p->trace, sizeof p->trace, "%s", a->cmp.traces.items[choice].name);
+        set_range_from_trace(a);
+    } else {
+        snprintf(p->gpu, sizeof p->gpu, "%s", a->data.lists[STORE_GPU].items[choice].name);
+    }
+}
+
+static int set_policies(app *a, const char *text)
+{
+    sweep_params *p = &a->pl.p;
+    sweep_params q = *p;
+    char buf[MODAL_TEXT_MAX], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", text);
+    q.npolicies = 0;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        policy_spec sp;
+        gp_err err;
+        if (policy_spec_parse(t, &sp, &err)) {
+            app_err(a, "%s", err.msg);
+            return -1;
+        }
+        if (q.npolicies == SWEEP_MAX_POLICIES) {
+            app_err(a, "at most %d policies", SWEEP_MAX_POLICIES);
+            return -1;
+        }
+        snprintf(q.policies[q.npolicies++], GP_NAME_MAX, "%s", t);
+    }
+    *p = q;
+    return 0;
+}
+
+static void prompt_done(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    if (!ok)
+        return;
+    sweep_params *p = &a->pl.p;
+    if (a->pl.sel == P_POLICIES) {
+        set_policies(a, text);
+        return;
+    }
+    double v;
+    if (parse_double(text, &v)) {
+        app_err(a, "expected a number, got '%s'", text);
+        return;
+    }
+    switch (a->pl.sel) {
+    case P_LO: p->lo = clampi((int)v, 1, 100000); break;
+    case P_HI: p->hi = clampi((int)v, 1, 100000); break;
+    case P_STEP: p->step = clampi((int)v, 1, 10000); break;
+    case P_PER: p->per_server = clampi((int)v, 1, GP_NODE_MAX_GPUS); break;
+    case P_PRICE: p->price = v < 0 ? -1 : v; break;
+    case P_CORR: p->corr_threshold = v < -1 ? -1 : v > 1 ? 1 : v; break;
+    case P_UTIL: p->util_threshold = v < 0 ? 0 : v; break;
+    case P_KAPPA: p->kappa = v < 0 ? 0 : v; break;
+    case P_SLA: p->sla_target_pct = v < 0 ? 0 : v > 100 ? 100 : v; break;
+    default: break;
+    }
+}
+
+static void list_menu(app *a, const char *title, const ui_list *l, const char *current)
+{
+    const char *items[MODAL_MENU_MAX];
+    int n = 0, sel = 0;
+    for (size_t i = 0; i < l->n && n < MODAL_MENU_MAX; i++) {
+        if (strcmp(l->items[i].name, current) == 0)
+            sel = n;
+        items[n++] = l->items[i].name;
+    }
+    modal_menu(a, title, items, n, sel, menu_done);
+}
+
+static ui_rc pl_edit(app *a, int key)
+{
+    (void)key;
+    char v[256];
+    switch (a->pl.sel) {
+    case P_TRACE: list_menu(a, "Trace", &a->cmp.traces, a->pl.p.trace); break;
+    case P_GPU: list_menu(a, "GPU profile", &a->data.lists[STORE_GPU], a->pl.p.gpu); break;
+    case P_MODE: adjust(a, P_MODE, 1); break;
+    case P_POLICIES:
+        param_value(a, P_POLICIES, v, sizeof v);
+        modal_prompt(a, "Policies, comma-separated (corrgpu:0.2 sets the first option)", v,
+                     prompt_done);
+        break;
+    default:
+        param_value(a, a->pl.sel, v, sizeof v);
+        modal_prompt(a, param_names[a->pl.sel], isdigit((unsigned char)v[0]) ? v : "",
+                     prompt_done);
+    }
+    return UI_DONE;
+}
+
+static ui_rc pl_run(app *a, int key)
+{
+    (void)key;
+    planner_ensure(a);
+    gp_err err;
+    if (sweep_start(&a->pl.sw, a->st, &a->pl.p, &err))
+        app_err(a, "%s", err.msg);
+    a->pl.res_top = 0;
+    return UI_DONE;
+}
+
+static ui_rc pl_cancel(app *a, int key)
+{
+    (void)key;
+    if (a->pl.sw.state != SW_RUNNING)
+        return UI_PASS;
+    sweep_cancel(&a->pl.sw);
+    app_msg(a, "sweep cancelled");
+    return UI_DONE;
+}
+
+static ui_rc pl_scroll(app *a, int key)
+{
+    a->pl.res_top += key == KEY_NPAGE ? 10 : -10;
+    if (a->pl.res_top < 0)
+        a->pl.res_top = 0;
+    return UI_DONE;
+}
+
+static ui_rc pl_metric(app *a, int key)
+{
+    (void)key;
+    a->pl.chart_metric = (a->pl.chart_metric + 1) % SM_NMETRICS;
+    return UI_DONE;
+}
+
+static const ui_key planner_keys[] = {
+    {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "choose a parameter", pl_select},
+    {{KEY_LEFT, 'h', KEY_RIGHT, 'l'}, "Left Right h l", "adjust it (sliders: price, "
+     "thresholds, kappa, SLA)", pl_adjust},
+    {{'-', '_', '+', '='}, "- +", "adjust it", pl_adjust},
+    {{'\n', '\r', KEY_ENTER}, "Enter", "type a value / choose from a list", pl_edit},
+    {{'r'}, "r", "run the sweep (policies x GPU counts)", pl_run},
+    {{27}, "Esc", "cancel a running sweep", pl_cancel},
+    {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx", pl_metric},
+    {{KEY_PPAGE, KEY_NPAGE}, "PgUp PgDn", "scroll the results", pl_scroll},
+    {{0}, NULL, NULL, NULL},
+};
+
+static const ui_key *planner_keytab(const app *a)
+{
+    (void)a;
+    return planner_keys;
+}
+
+static ui_rc planner_key(app *a, int key)
+{
+    planner_ensure(a);
+    return ui_dispatch(a, planner_keys, key);
+}
+
+static int planner_tick(app *a, double dt)
+{
+    (void)dt;
+    /* About half of each frame goes to the sweep, the rest to drawing. */
+    sweep_tick(&a->pl.sw, 0.03);
+    return a->pl.sw.state == SW_RUNNING;
+}
+
+const ui_screen scr_planner = {
+    .name = "Planner", .hotkey = '4', .fkey = 5, .draw = planner_draw, .key = planner_key,
+    .keys = planner_keytab, .tick = planner_tick,
+};
