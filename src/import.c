@@ -99,9 +99,38 @@ int import_is_dir(const char *path)
     return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
+void import_copy_utf8(char *dst, size_t len, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= len) {
+        n = len - 1;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
 void import_note(import_result *res, const char *kind, const char *name)
 {
     size_t off = strlen(res->names);
     snprintf(res->names + off, sizeof res->names - off, "%s%s '%s'", off ? ", " : "",
              kind, name);
+}
+
+void import_note_skipped(import_result *res, const size_t *count, const char *const *reason,
+                         size_t n)
+{
+    size_t off = strlen(res->names);
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!count[i])
+            continue;
+        snprintf(res->names + off, sizeof res->names - off, "%s%zu %s",
+                 any ? ", " : " (skipped: ", count[i], reason[i]);
+        off = strlen(res->names);
+        any = 1;
+    }
+    if (any)
+        snprintf(res->names + off, sizeof res->names - off, ")");
 }

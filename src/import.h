@@ -61,7 +61,15 @@ void import_base_name(const char *path, char *buf, size_t len);
 int import_first_line(const char *path, char *buf, size_t len);
 /* 1 when path names a directory. */
 int import_is_dir(const char *path);
+/* Copies s into dst (size len, at least 1), cut when too long between UTF-8
+ * characters, so a name or a word from the input stays valid UTF-8. */
+void import_copy_utf8(char *dst, size_t len, const char *s);
 /* Appends "kind 'name'" to res->names. */
 void import_note(import_result *res, const char *kind, const char *name);
+/* Appends " (skipped: 2 never started, 1 unfinished)" to res->names: "count
+ * reason" for each nonzero count[i] of the n, in order; nothing when all
+ * are 0.  For importers that leave out rows they cannot use. */
+void import_note_skipped(import_result *res, const size_t *count, const char *const *reason,
+                         size_t n);
 
 #endif

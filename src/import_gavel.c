@@ -15,8 +15,8 @@
  *
  * jansson parses (syntax errors come with its line and column, duplicate
  * keys are refused) but keeps no positions for values, so semantic errors
- * are located by re-scanning the raw text along the JSON path of the bad
- * value (locate_path()): a structural walk, not a plain text search, because
+ * are located by re-walking the raw text along the JSON path of the bad
+ * value (jsonpos.h): a structural walk, not a plain text search, because
  * the same job-type key appears at several depths.
  *
  * Not done here: the *_unconsolidated accelerators are kept as separate
@@ -24,6 +24,7 @@
  * the tput_class field of the profiles, not this importer's business.
  */
 #include "import.h"
+#include "jsonpos.h"
 #include "model.h"
 
 #include <jansson.h>
@@ -36,7 +37,6 @@
 #define MAX_TPUT 1e9             /* iterations/s; measured values are < 1e4 */
 #define MAX_BATCH (1 << 24)
 #define MAX_SCALE 1024
-#define NPOS ((size_t)-1)
 
 /* The raw text, kept to locate values for error messages. */
 typedef struct gavel_doc {
@@ -45,201 +45,24 @@ typedef struct gavel_doc {
     size_t len;
 } gavel_doc;
 
-/* Where a value sits: object keys from the root, or an array index when
- * key is NULL. */
-typedef struct path_step {
-    const char *key;
-    size_t index;
-} path_step;
-
-enum { PATH_MAX_DEPTH = 4 };
-
-typedef struct json_path {
-    path_step step[PATH_MAX_DEPTH];
-    int depth;
-} json_path;
-
-static json_path path_key(json_path p, const char *key)
-{
-    p.step[p.depth++] = (path_step){key, 0};
-    return p;
-}
-
-static json_path path_index(json_path p, size_t index)
-{
-    p.step[p.depth++] = (path_step){NULL, index};
-    return p;
-}
-
-/* --- locating a path in the raw text (valid JSON: jansson accepted it) --- */
-
-static int is_ws(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-static size_t skip_ws(const gavel_doc *d, size_t i)
-{
-    while (i < d->len && is_ws(d->text[i]))
-        i++;
-    return i;
-}
-
-/* From an opening quote to just past the closing one. */
-static size_t skip_string(const gavel_doc *d, size_t i)
-{
-    for (i++; i < d->len && d->text[i] != '"'; i++)
-        if (d->text[i] == '\\')
-            i++;
-    return i + 1;
-}
-
-static size_t skip_value(const gavel_doc *d, size_t i)
-{
-    if (i >= d->len)
-        return i;
-    if (d->text[i] == '"')
-        return skip_string(d, i);
-    if (d->text[i] != '{' && d->text[i] != '[') {
-        while (i < d->len && !is_ws(d->text[i]) && !strchr(",]}", d->text[i]))
-            i++;
-        return i;
-    }
-    int depth = 0;
-    while (i < d->len) {
-        char c = d->text[i];
-        if (c == '"') {
-            i = skip_string(d, i);
-            continue;
-        }
-        if (c == '{' || c == '[')
-            depth++;
-        else if ((c == '}' || c == ']') && --depth == 0)
-            return i + 1;
-        i++;
-    }
-    return i;
-}
-
-/* Compares the raw JSON string text[start, end) with key after decoding its
- * escapes (jansson does the decoding; this runs on error paths only). */
-static int key_equals(const gavel_doc *d, size_t start, size_t end, const char *key)
-{
-    json_t *s = json_loadb(d->text + start, end - start, JSON_DECODE_ANY, NULL);
-    int eq = json_is_string(s) && strcmp(json_string_value(s), key) == 0;
-    json_decref(s);
-    return eq;
-}
-
-/* The offset of member `key`'s opening quote in the object at obj, or NPOS. */
-static size_t find_member(const gavel_doc *d, size_t obj, const char *key)
-{
-    if (obj >= d->len || d->text[obj] != '{')
-        return NPOS;
-    size_t i = skip_ws(d, obj + 1);
-    while (i < d->len && d->text[i] == '"') {
-        size_t end = skip_string(d, i);
-        if (key_equals(d, i, end, key))
-            return i;
-        i = skip_ws(d, end) + 1;                 /* past ':' */
-        i = skip_ws(d, skip_value(d, skip_ws(d, i)));
-        if (i >= d->len || d->text[i] != ',')
-            break;
-        i = skip_ws(d, i + 1);
-    }
-    return NPOS;
-}
-
-/* The offset of element `index` of the array at arr, or NPOS. */
-static size_t find_element(const gavel_doc *d, size_t arr, size_t index)
-{
-    if (arr >= d->len || d->text[arr] != '[')
-        return NPOS;
-    size_t i = skip_ws(d, arr + 1);
-    for (size_t k = 0; k < index; k++) {
-        i = skip_ws(d, skip_value(d, i));
-        if (i >= d->len || d->text[i] != ',')
-            return NPOS;
-        i = skip_ws(d, i + 1);
-    }
-    return i < d->len && d->text[i] != ']' ? i : NPOS;
-}
-
-/* The offset of the last step of p that is found: a member's key or an
- * array element (the root value for an empty path). */
-static size_t locate_path(const gavel_doc *d, const json_path *p)
-{
-    size_t at = skip_ws(d, 0), value = at;
-    for (int i = 0; i < p->depth; i++) {
-        const path_step *s = &p->step[i];
-        size_t found = s->key ? find_member(d, value, s->key) : find_element(d, value,
-                                                                             s->index);
-        if (found == NPOS)
-            break;
-        at = found;
-        value = s->key ? skip_ws(d, skip_ws(d, skip_string(d, found)) + 1) : found;
-    }
-    return at;
-}
-
-/* 1-based line and character column of offset (columns count UTF-8
- * characters, as jansson's do). */
-static void line_col(const gavel_doc *d, size_t off, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off && i < d->len; i++) {
-        if (d->text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else if (((unsigned char)d->text[i] & 0xC0) != 0x80) {
-            (*col)++;
-        }
-    }
-}
-
-static void format_path(const json_path *p, char *buf, size_t len)
-{
-    size_t off = (size_t)snprintf(buf, len, "$");
-    for (int i = 0; i < p->depth && off < len; i++) {
-        if (p->step[i].key)
-            off += (size_t)snprintf(buf + off, len - off, "[\"%s\"]", p->step[i].key);
-        else
-            off += (size_t)snprintf(buf + off, len - off, "[%zu]", p->step[i].index);
-    }
-}
-
-/* "file:line:col: $[...]: message"; returns -1. */
+/* "file:line:col: $[...]: message", the position being that of the last
+ * step of p found (a member's key, an array element); returns -1. */
 __attribute__((format(printf, 4, 5)))
-static int gavel_fail(const gavel_doc *d, const json_path *p, gp_err *err, const char *fmt,
-                      ...)
+static int gavel_fail(const gavel_doc *d, const jsonpos_path *p, gp_err *err,
+                      const char *fmt, ...)
 {
     char msg[GP_ERR_MAX / 2], where[GP_ERR_MAX / 2];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    format_path(p, where, sizeof where);
-    int line, col;
-    line_col(d, locate_path(d, p), &line, &col);
-    return gp_error(err, "%s:%d:%d: %s: %s", d->path, line, col, where, msg);
+    jsonpos_format(p, 0, JSONPOS_BRACKETS, where, sizeof where);
+    long line, col;
+    jsonpos_line_col(d->text, d->len, jsonpos_locate(d->text, d->len, p).key, &line, &col);
+    return gp_error(err, "%s:%ld:%ld: %s: %s", d->path, line, col, where, msg);
 }
 
 /* --- the table ---------------------------------------------------------- */
-
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    default: return "null";
-    }
-}
 
 /* A job type as Gavel writes it (file comment). */
 typedef struct job_type {
@@ -302,7 +125,7 @@ static int parse_job_type(const char *s, job_type *jt)
     return 0;
 }
 
-static int job_key(const gavel_doc *d, const json_path *p, const char *key, job_type *jt,
+static int job_key(const gavel_doc *d, const jsonpos_path *p, const char *key, job_type *jt,
                    gp_err *err)
 {
     if (parse_job_type(key, jt))
@@ -313,12 +136,12 @@ static int job_key(const gavel_doc *d, const json_path *p, const char *key, job_
 }
 
 /* A throughput: a finite number in [0, MAX_TPUT]. */
-static int throughput(const gavel_doc *d, const json_path *p, const json_t *v, double *out,
+static int throughput(const gavel_doc *d, const jsonpos_path *p, const json_t *v, double *out,
                       gp_err *err)
 {
     if (!json_is_number(v))
         return gavel_fail(d, p, err, "expected a throughput (a number >= 0), got %s",
-                          type_name(v));
+                          jsonpos_type_name(v));
     double x = json_number_value(v);
     if (!isfinite(x) || x < 0 || x > MAX_TPUT)
         return gavel_fail(d, p, err, "expected a throughput in [0, %g] iterations/s, got %g",
@@ -337,7 +160,7 @@ static void entry_init(tput_entry *e, const char *accel, const job_type *jt)
 }
 
 /* One co-located pair: [own, other]. */
-static int parse_pair(const gavel_doc *d, const json_path *p, const char *accel,
+static int parse_pair(const gavel_doc *d, const jsonpos_path *p, const char *accel,
                       const job_type *jt, const char *co_key, const json_t *v,
                       tput_catalog *c, gp_err *err)
 {
@@ -348,10 +171,10 @@ static int parse_pair(const gavel_doc *d, const json_path *p, const char *accel,
         return -1;
     if (!json_is_array(v) || json_array_size(v) != 2)
         return gavel_fail(d, p, err, "expected [own, other] throughputs (an array of 2 "
-                          "numbers), got %s%s", type_name(v),
+                          "numbers), got %s%s", jsonpos_type_name(v),
                           json_is_array(v) ? (json_array_size(v) < 2 ? " of fewer" :
                                               " of more") : "");
-    json_path own = path_index(*p, 0), other = path_index(*p, 1);
+    jsonpos_path own = jsonpos_index(p, 0), other = jsonpos_index(p, 1);
     if (throughput(d, &own, json_array_get(v, 0), &e.tput, err) ||
         throughput(d, &other, json_array_get(v, 1), &e.co_tput, err))
         return -1;
@@ -363,7 +186,7 @@ static int parse_pair(const gavel_doc *d, const json_path *p, const char *accel,
 }
 
 /* One job type: its solo throughput ("null"), then its pairs. */
-static int parse_job(const gavel_doc *d, const json_path *p, const char *accel,
+static int parse_job(const gavel_doc *d, const jsonpos_path *p, const char *accel,
                      const char *key, json_t *v, tput_catalog *c, gp_err *err)
 {
     job_type jt;
@@ -371,20 +194,20 @@ static int parse_job(const gavel_doc *d, const json_path *p, const char *accel,
         return -1;
     if (!json_is_object(v))
         return gavel_fail(d, p, err, "expected an object of \"null\" and co-located job "
-                          "types, got %s", type_name(v));
+                          "types, got %s", jsonpos_type_name(v));
     json_t *solo = json_object_get(v, "null");
     if (!solo)
         return gavel_fail(d, p, err, "missing key \"null\" (expected the solo throughput)");
     tput_entry e;
     entry_init(&e, accel, &jt);
-    json_path sp = path_key(*p, "null");
+    jsonpos_path sp = jsonpos_key(p, "null");
     if (throughput(d, &sp, solo, &e.tput, err))
         return -1;
     tput_catalog_add(c, &e);
     const char *co_key;
     json_t *pair;
     json_object_foreach(v, co_key, pair) {
-        json_path pp = path_key(*p, co_key);
+        jsonpos_path pp = jsonpos_key(p, co_key);
         if (strcmp(co_key, "null") != 0 &&
             parse_pair(d, &pp, accel, &jt, co_key, pair, c, err))
             return -1;
@@ -401,7 +224,7 @@ static int valid_accel(const char *s)
     return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") == n;
 }
 
-static int parse_accel(const gavel_doc *d, const json_path *p, const char *accel, json_t *v,
+static int parse_accel(const gavel_doc *d, const jsonpos_path *p, const char *accel, json_t *v,
                        tput_catalog *c, gp_err *err)
 {
     if (!valid_accel(accel))
@@ -409,11 +232,11 @@ static int parse_accel(const gavel_doc *d, const json_path *p, const char *accel
                           "'_', '-' or '.')");
     if (!json_is_object(v) || json_object_size(v) == 0)
         return gavel_fail(d, p, err, "expected a non-empty object of job types, got %s%s",
-                          type_name(v), json_is_object(v) ? " with no members" : "");
+                          jsonpos_type_name(v), json_is_object(v) ? " with no members" : "");
     const char *key;
     json_t *job;
     json_object_foreach(v, key, job) {
-        json_path jp = path_key(*p, key);
+        jsonpos_path jp = jsonpos_key(p, key);
         if (parse_job(d, &jp, accel, key, job, c, err))
             return -1;
     }
@@ -422,15 +245,15 @@ static int parse_accel(const gavel_doc *d, const json_path *p, const char *accel
 
 static int parse_table(const gavel_doc *d, json_t *root, tput_catalog *c, gp_err *err)
 {
-    json_path p = {.depth = 0};
+    jsonpos_path p = {.depth = 0};
     if (!json_is_object(root) || json_object_size(root) == 0)
         return gavel_fail(d, &p, err, "expected a non-empty object of accelerator types "
-                          "(k80, p100, v100, ...), got %s%s", type_name(root),
+                          "(k80, p100, v100, ...), got %s%s", jsonpos_type_name(root),
                           json_is_object(root) ? " with no members" : "");
     const char *accel;
     json_t *jobs;
     json_object_foreach(root, accel, jobs) {
-        json_path ap = path_key(p, accel);
+        jsonpos_path ap = jsonpos_key(&p, accel);
         if (parse_accel(d, &ap, accel, jobs, c, err))
             return -1;
     }
@@ -441,7 +264,7 @@ static int parse_table(const gavel_doc *d, json_t *root, tput_catalog *c, gp_err
 
 static json_t *load_json(const gavel_doc *d, gp_err *err)
 {
-    if (skip_ws(d, 0) == d->len) {
+    if (jsonpos_skip_ws(d->text, d->len, 0) == d->len) {
         gp_error(err, "%s:1:1: empty file (expected a JSON object of accelerator types)",
                  d->path);
         return NULL;
@@ -450,9 +273,9 @@ static json_t *load_json(const gavel_doc *d, gp_err *err)
      * the words the CSV importers use. */
     size_t bad;
     if (!utf8_valid(d->text, d->len, &bad)) {
-        int line, col;
-        line_col(d, bad, &line, &col);
-        gp_error(err, "%s:%d:%d: invalid UTF-8 byte 0x%02x (expected UTF-8 text)", d->path,
+        long line, col;
+        jsonpos_line_col(d->text, d->len, bad, &line, &col);
+        gp_error(err, "%s:%ld:%ld: invalid UTF-8 byte 0x%02x (expected UTF-8 text)", d->path,
                  line, col, (unsigned char)d->text[bad]);
         return NULL;
     }

@@ -307,19 +307,6 @@ static void jobs_free(job_index *jobs)
     free(jobs->e);
 }
 
-/* Cuts s to fit len bytes (with NUL) without splitting a UTF-8 sequence. */
-static void copy_name(char *dst, size_t len, const char *s)
-{
-    size_t n = strlen(s);
-    if (n >= len) {
-        n = len - 1;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
-    }
-    memcpy(dst, s, n);
-    dst[n] = '\0';
-}
-
 /* ---- the task table -------------------------------------------------------- */
 
 /* One task row, with what the other tables add to it. */
@@ -362,7 +349,7 @@ static int read_tasks(const char *path, task_table *tt, gp_err *err)
         memset(k, 0, sizeof *k);
         k->job = xstrdup(text(&pr, T_JOB));
         k->name = xstrdup(text(&pr, T_TASK));
-        copy_name(k->status, sizeof k->status, text(&pr, T_STATUS));
+        import_copy_utf8(k->status, sizeof k->status, text(&pr, T_STATUS));
         k->gpu_type = xstrdup(text(&pr, T_GPU_TYPE));
         k->start = time_of(&pr, T_START);
         k->end = time_of(&pr, T_END);
@@ -526,7 +513,7 @@ static void set_usage(const pai_task *p, task *k)
 static void task_name(const pai_task *p, char *name, size_t len)
 {
     char *full = p->name[0] ? xasprintf("%s/%s", p->job, p->name) : xstrdup(p->job);
-    copy_name(name, len, full);
+    import_copy_utf8(name, len, full);
     free(full);
 }
 
@@ -560,7 +547,7 @@ static void unique_names(gp_trace *t)
             }
             char tag[16];
             snprintf(tag, sizeof tag, "#%u", suffix++);
-            copy_name(name, GP_NAME_MAX - strlen(tag), prev);
+            import_copy_utf8(name, GP_NAME_MAX - strlen(tag), prev);
             strcat(name, tag);
             renamed = 1;
         }
@@ -646,22 +633,6 @@ static gp_trace *build_trace(const task_table *tt, const job_index *jobs, const 
     free(kept);
     unique_names(t);
     return t;
-}
-
-static void note_skipped(import_result *res, const size_t *skipped)
-{
-    size_t off = strlen(res->names);
-    int any = 0;
-    for (int r = KEEP + 1; r < NSKIP; r++) {
-        if (!skipped[r])
-            continue;
-        snprintf(res->names + off, sizeof res->names - off, "%s%zu %s",
-                 any ? ", " : " (skipped: ", skipped[r], skip_words[r]);
-        off = strlen(res->names);
-        any = 1;
-    }
-    if (any)
-        snprintf(res->names + off, sizeof res->names - off, ")");
 }
 
 /* ---- inputs ------------------------------------------------------------------- */
@@ -767,7 +738,8 @@ static int pai_run(store *st, const char *const *paths, size_t npaths,
         res->traces++;
         res->tasks += t->ntasks;
         import_note(res, "trace", t->name);
-        note_skipped(res, skipped);
+        import_note_skipped(res, &skipped[NEVER_STARTED], &skip_words[NEVER_STARTED],
+                            NSKIP - NEVER_STARTED);
     }
     trace_free(t);
     tasks_free(&tt);

@@ -55,6 +55,7 @@
  */
 #include "import.h"
 #include "csvread.h"
+#include "jsonpos.h"
 #include "model.h"
 
 #include <jansson.h>
@@ -116,19 +117,6 @@ static int parse_wall_time(const char *s, int64_t *out, const char **rest)
     return 0;
 }
 
-/* Copies s into dst (size len), cut between UTF-8 characters. */
-static void copy_utf8(char *dst, size_t len, const char *s)
-{
-    size_t n = strlen(s);
-    if (n >= len) {
-        n = len - 1;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
-    }
-    memcpy(dst, s, n);
-    dst[n] = '\0';
-}
-
 /* ---- the jobs --------------------------------------------------------- */
 
 enum skip_reason { KEEP, NEVER_STARTED, UNFINISHED, INCONSISTENT, TOO_WIDE, NSKIP };
@@ -186,176 +174,42 @@ static void log_free(philly_log *lg)
 
 /* ---- error positions in the JSON text ----------------------------------
  * jansson keeps no positions for values, so an error about a value walks
- * the (already validated) raw text along the value's path to find it. */
+ * the (already validated) raw text along the value's path (jsonpos.h). */
 
-#define PATH_MAX_STEPS 8
-
-typedef struct json_step {
-    const char *key;            /* member name, or NULL for an array index */
-    size_t index;
-} json_step;
-
+/* The job being read and the path of the field being read in it. */
 typedef struct job_ctx {
     philly_log *lg;
     size_t job;
     const char *jobid;
-    json_step step[PATH_MAX_STEPS];
-    int depth;
+    jsonpos_path path;          /* [job], then the field's steps */
 } job_ctx;
 
-static size_t skip_ws(const char *b, size_t n, size_t i)
+static job_ctx job_ctx_at(philly_log *lg, size_t job, const char *jobid)
 {
-    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n'))
-        i++;
-    return i;
+    job_ctx c = {lg, job, jobid, {.depth = 0}};
+    jsonpos_push_index(&c.path, job);
+    return c;
 }
 
-static size_t skip_string(const char *b, size_t n, size_t i)
+/* "file:line:col: job #N (id), field 'a[0].b': message" at the field's value;
+ * a missing member is reported at the object that lacks it (the deepest step
+ * found).  Returns -1. */
+__attribute__((format(printf, 3, 4)))
+static int job_fail(const job_ctx *c, gp_err *err, const char *fmt, ...)
 {
-    for (i++; i < n && b[i] != '"'; i++)
-        if (b[i] == '\\')
-            i++;
-    return i < n ? i + 1 : n;
-}
-
-static size_t skip_value(const char *b, size_t n, size_t i)
-{
-    if (i >= n)
-        return n;
-    if (b[i] == '"')
-        return skip_string(b, n, i);
-    if (b[i] != '{' && b[i] != '[') {
-        while (i < n && !strchr(",]} \t\r\n", b[i]))
-            i++;
-        return i;
-    }
-    int depth = 0;
-    while (i < n) {
-        char c = b[i];
-        if (c == '"') {
-            i = skip_string(b, n, i);
-            continue;
-        }
-        if (c == '{' || c == '[')
-            depth++;
-        else if ((c == '}' || c == ']') && --depth == 0)
-            return i + 1;
-        i++;
-    }
-    return n;
-}
-
-/* Offset of member `key` of the object at obj, or of element `index` of the
- * array at obj; n when absent. */
-static size_t json_child(const char *b, size_t n, size_t obj, const json_step *s)
-{
-    if (obj >= n || (b[obj] != '{' && b[obj] != '['))
-        return n;
-    size_t i = skip_ws(b, n, obj + 1);
-    for (size_t k = 0; i < n && b[i] != '}' && b[i] != ']'; k++) {
-        if (s->key) {
-            size_t key_end = skip_string(b, n, i);
-            size_t klen = strlen(s->key);
-            int match = key_end - i == klen + 2 && memcmp(b + i + 1, s->key, klen) == 0;
-            i = skip_ws(b, n, key_end);
-            i = skip_ws(b, n, i + 1);       /* the ':' */
-            if (match)
-                return i;
-        } else if (k == s->index) {
-            return i;
-        }
-        i = skip_ws(b, n, skip_value(b, n, i));
-        if (i >= n || b[i] != ',')
-            break;
-        i = skip_ws(b, n, i + 1);
-    }
-    return n;
-}
-
-/* Line and column (1-based, bytes) of the deepest part of the path found. */
-static void locate(const job_ctx *c, int depth, long *line, long *col)
-{
-    const char *b = c->lg->text;
-    size_t n = c->lg->len;
-    json_step top = {NULL, c->job};
-    size_t at = json_child(b, n, skip_ws(b, n, 0), &top);
-    for (int d = 0; d < depth && d < PATH_MAX_STEPS && at < n; d++) {
-        size_t next = json_child(b, n, at, &c->step[d]);
-        if (next >= n)
-            break;
-        at = next;
-    }
-    if (at >= n)
-        at = skip_ws(b, n, 0);
-    *line = 1;
-    size_t line_start = 0;
-    for (size_t i = 0; i < at; i++)
-        if (b[i] == '\n') {
-            (*line)++;
-            line_start = i + 1;
-        }
-    *col = (long)(at - line_start) + 1;
-}
-
-/* "file:line:col: job #N (id), field 'a[0].b': message"; returns -1.  With
- * `missing` set the position is the object that lacks the last step. */
-static int job_fail_at(const job_ctx *c, int missing, gp_err *err, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int job_fail_at(const job_ctx *c, int missing, gp_err *err, const char *fmt, ...)
-{
-    char msg[512], field[160] = "";
+    char msg[512], field[160];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    for (int d = 0; d < c->depth && d < PATH_MAX_STEPS; d++) {
-        size_t off = strlen(field);
-        if (c->step[d].key)
-            snprintf(field + off, sizeof field - off, "%s%s", d ? "." : "", c->step[d].key);
-        else
-            snprintf(field + off, sizeof field - off, "[%zu]", c->step[d].index);
-    }
+    jsonpos_format(&c->path, 1, JSONPOS_DOTTED, field, sizeof field);
+    jsonpos_loc at = jsonpos_locate(c->lg->text, c->lg->len, &c->path);
     long line, col;
-    locate(c, missing ? c->depth - 1 : c->depth, &line, &col);
+    jsonpos_line_col(c->lg->text, c->lg->len, at.value, &line, &col);
     return gp_error(err, "%s:%ld:%ld: job #%zu%s%.80s%s%s%s%s: %s", c->lg->path, line, col,
                     c->job + 1, c->jobid ? " (" : "", c->jobid ? c->jobid : "",
                     c->jobid ? ")" : "", field[0] ? ", field '" : "", field,
                     field[0] ? "'" : "", msg);
-}
-
-#define job_fail(c, err, ...) job_fail_at((c), 0, (err), __VA_ARGS__)
-
-static void push_key(job_ctx *c, const char *key)
-{
-    if (c->depth < PATH_MAX_STEPS)
-        c->step[c->depth] = (json_step){key, 0};
-    c->depth++;
-}
-
-static void push_index(job_ctx *c, size_t index)
-{
-    if (c->depth < PATH_MAX_STEPS)
-        c->step[c->depth] = (json_step){NULL, index};
-    c->depth++;
-}
-
-static void pop(job_ctx *c)
-{
-    c->depth--;
-}
-
-static const char *json_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    default: return "null";
-    }
 }
 
 /* Member `key` of obj, checked to be of type want; leaves the key pushed on
@@ -366,16 +220,16 @@ static int member(job_ctx *c, const json_t *obj, const char *key, json_type want
     static const char *const want_words[] = {"an object", "an array", "a string"};
     const char *wanted = want == JSON_OBJECT ? want_words[0] :
                          want == JSON_ARRAY ? want_words[1] : want_words[2];
-    push_key(c, key);
+    jsonpos_push_key(&c->path, key);
     *out = json_object_get(obj, key);
     if (!*out) {
         if (required)
-            return job_fail_at(c, 1, err, "missing (expected %s)", wanted);
-        pop(c);
+            return job_fail(c, err, "missing (expected %s)", wanted);
+        jsonpos_pop(&c->path);
         return 0;
     }
     if (json_typeof(*out) != want)
-        return job_fail(c, err, "expected %s, got %s", wanted, json_kind(*out));
+        return job_fail(c, err, "expected %s, got %s", wanted, jsonpos_type_name(*out));
     return 0;
 }
 
@@ -384,13 +238,13 @@ static int attempt_time(job_ctx *c, const json_t *attempt, const char *key, int6
                         int *has, gp_err *err)
 {
     *has = 0;
-    push_key(c, key);
+    jsonpos_push_key(&c->path, key);
     const json_t *v = json_object_get(attempt, key);
     if (v && !json_is_null(v)) {
         const char *s = json_string_value(v), *rest;
         if (!s)
             return job_fail(c, err, "expected a time 'YYYY-MM-DD HH:MM:SS' or null, got %s",
-                            json_kind(v));
+                            jsonpos_type_name(v));
         if (*s && strcmp(s, "None") != 0) {
             if (parse_wall_time(s, t, &rest) || *rest)
                 return job_fail(c, err, "expected a time 'YYYY-MM-DD HH:MM:SS' (years "
@@ -398,7 +252,7 @@ static int attempt_time(job_ctx *c, const json_t *attempt, const char *key, int6
             *has = 1;
         }
     }
-    pop(c);
+    jsonpos_pop(&c->path);
     return 0;
 }
 
@@ -418,15 +272,15 @@ static int parse_gpus(job_ctx *c, const json_t *gpus, unsigned *mask, gp_err *er
     *mask = 0;
     for (size_t g = 0; g < json_array_size(gpus); g++) {
         const json_t *v = json_array_get(gpus, g);
-        push_index(c, g);
+        jsonpos_push_index(&c->path, g);
         int idx = json_is_string(v) ? gpu_index(json_string_value(v)) : -1;
         if (idx < 0)
             return job_fail(c, err, "expected a GPU name 'gpu0'..'gpu%d', got %s%.20s%s",
-                            PHILLY_MAX_GPUS - 1, json_is_string(v) ? "'" : json_kind(v),
+                            PHILLY_MAX_GPUS - 1, json_is_string(v) ? "'" : jsonpos_type_name(v),
                             json_is_string(v) ? json_string_value(v) : "",
                             json_is_string(v) ? "'" : "");
         *mask |= 1u << idx;
-        pop(c);
+        jsonpos_pop(&c->path);
     }
     return 0;
 }
@@ -456,25 +310,25 @@ static int parse_attempt(job_ctx *c, const json_t *a, int64_t start, int64_t end
     *ngpu = 0;
     for (size_t d = 0; d < json_array_size(detail); d++) {
         const json_t *entry = json_array_get(detail, d);
-        push_index(c, d);
+        jsonpos_push_index(&c->path, d);
         if (!json_is_object(entry))
             return job_fail(c, err, "expected an object {\"ip\", \"gpus\"}, got %s",
-                            json_kind(entry));
+                            jsonpos_type_name(entry));
         if (member(c, entry, "ip", JSON_STRING, 1, &ip, err))
             return -1;
         if (!json_string_value(ip)[0])
             return job_fail(c, err, "expected a machine name, got ''");
-        pop(c);
+        jsonpos_pop(&c->path);
         unsigned mask;
         if (member(c, entry, "gpus", JSON_ARRAY, 1, &gpus, err) || parse_gpus(c, gpus, &mask, err))
             return -1;
-        pop(c);
+        jsonpos_pop(&c->path);
         *ngpu += popcount(mask);
         if (timed && mask)
             add_window(c->lg, json_string_value(ip), start, end, mask, c->job);
-        pop(c);
+        jsonpos_pop(&c->path);
     }
-    pop(c);
+    jsonpos_pop(&c->path);
     return 0;
 }
 
@@ -484,9 +338,9 @@ static int parse_attempts(job_ctx *c, const json_t *attempts, philly_job *j, gp_
     int first_has = 0, last_has = 0;
     for (size_t k = 0; k < n; k++) {
         const json_t *a = json_array_get(attempts, k);
-        push_index(c, k);
+        jsonpos_push_index(&c->path, k);
         if (!json_is_object(a))
-            return job_fail(c, err, "expected an attempt object, got %s", json_kind(a));
+            return job_fail(c, err, "expected an attempt object, got %s", jsonpos_type_name(a));
         int64_t start = 0, end = 0;
         int has_start, has_end, ngpu;
         if (attempt_time(c, a, "start_time", &start, &has_start, err) ||
@@ -502,7 +356,7 @@ static int parse_attempts(job_ctx *c, const json_t *attempts, philly_job *j, gp_
             j->end = end;
             j->num_gpu = ngpu;
         }
-        pop(c);
+        jsonpos_pop(&c->path);
     }
     if (n == 0 || !first_has)
         j->skip = NEVER_STARTED;
@@ -520,35 +374,30 @@ static int parse_job(job_ctx *c, const json_t *job, philly_job *j, gp_err *err)
     json_t *id, *status, *submitted, *attempts;
     const char *rest;
     if (!json_is_object(job))
-        return job_fail(c, err, "expected a job object, got %s", json_kind(job));
+        return job_fail(c, err, "expected a job object, got %s", jsonpos_type_name(job));
     if (member(c, job, "jobid", JSON_STRING, 1, &id, err))
         return -1;
     size_t id_len = strlen(json_string_value(id));
     if (id_len == 0 || id_len >= GP_NAME_MAX)
         return job_fail(c, err, "expected a job id of 1 to %d bytes (it names the task), "
                         "got %zu bytes", GP_NAME_MAX - 1, id_len);
-    pop(c);
+    jsonpos_pop(&c->path);
     c->jobid = j->jobid = json_string_value(id);
     if (member(c, job, "status", JSON_STRING, 1, &status, err))
         return -1;
-    copy_utf8(j->status, sizeof j->status, json_string_value(status));
-    pop(c);
+    import_copy_utf8(j->status, sizeof j->status, json_string_value(status));
+    jsonpos_pop(&c->path);
     if (member(c, job, "submitted_time", JSON_STRING, 1, &submitted, err))
         return -1;
     if (parse_wall_time(json_string_value(submitted), &j->submitted, &rest) || *rest)
         return job_fail(c, err, "expected a time 'YYYY-MM-DD HH:MM:SS' (years 1970-2100), "
                         "got '%.40s'", json_string_value(submitted));
-    pop(c);
+    jsonpos_pop(&c->path);
     if (member(c, job, "attempts", JSON_ARRAY, 1, &attempts, err) ||
         parse_attempts(c, attempts, j, err))
         return -1;
-    pop(c);
+    jsonpos_pop(&c->path);
     return 0;
-}
-
-static int is_blank_text(const char *s, size_t n)
-{
-    return skip_ws(s, n, 0) == n;
 }
 
 static int cmp_jobid(const void *a, const void *b)
@@ -570,8 +419,8 @@ static int check_unique_ids(philly_log *lg, gp_err *err)
     int rc = 0;
     for (size_t i = 1; i < lg->njobs && !rc; i++) {
         if (strcmp(by_id[i]->jobid, by_id[i - 1]->jobid) == 0) {
-            job_ctx c = {lg, by_id[i]->index, by_id[i]->jobid, {{0}}, 0};
-            push_key(&c, "jobid");
+            job_ctx c = job_ctx_at(lg, by_id[i]->index, by_id[i]->jobid);
+            jsonpos_push_key(&c.path, "jobid");
             rc = job_fail(&c, err, "expected a unique job id ('%.80s' is also job #%zu)",
                           by_id[i]->jobid, by_id[i - 1]->index + 1);
         }
@@ -585,7 +434,7 @@ static int parse_job_log(philly_log *lg, gp_err *err)
     lg->text = read_file(lg->path, &lg->len, err);
     if (!lg->text)
         return -1;
-    if (is_blank_text(lg->text, lg->len))
+    if (jsonpos_skip_ws(lg->text, lg->len, 0) == lg->len)
         return gp_error(err, "%s:1:1: empty file (expected a JSON array of jobs)", lg->path);
     json_error_t je;
     lg->root = json_loadb(lg->text, lg->len, 0, &je);
@@ -593,19 +442,15 @@ static int parse_job_log(philly_log *lg, gp_err *err)
         return gp_error(err, "%s:%d:%d: %s (expected a JSON array of jobs)", lg->path,
                         je.line > 0 ? je.line : 1, je.column > 0 ? je.column : 1, je.text);
     if (!json_is_array(lg->root)) {
-        long line = 1, col = 1;
-        for (size_t i = 0, at = skip_ws(lg->text, lg->len, 0); i < at; i++, col++)
-            if (lg->text[i] == '\n') {
-                line++;
-                col = 0;
-            }
+        long line, col;
+        jsonpos_line_col(lg->text, lg->len, jsonpos_skip_ws(lg->text, lg->len, 0), &line, &col);
         return gp_error(err, "%s:%ld:%ld: expected a JSON array of jobs, got %s", lg->path,
-                        line, col, json_kind(lg->root));
+                        line, col, jsonpos_type_name(lg->root));
     }
     lg->njobs = json_array_size(lg->root);
     lg->jobs = xcalloc(lg->njobs ? lg->njobs : 1, sizeof *lg->jobs);
     for (size_t i = 0; i < lg->njobs; i++) {
-        job_ctx c = {lg, i, NULL, {{0}}, 0};
+        job_ctx c = job_ctx_at(lg, i, NULL);
         lg->jobs[i].index = i;
         if (parse_job(&c, json_array_get(lg->root, i), &lg->jobs[i], err))
             return -1;
@@ -894,15 +739,18 @@ static size_t job_series(philly_job *j, double period, float **out)
 
 /* ---- the trace ---------------------------------------------------------- */
 
-static const philly_log *sort_log;
+/* A kept job in arrival order: by submission, then by position in the log
+ * (the sort key travels with the job, so the comparator needs no state). */
+typedef struct arrival {
+    int64_t submitted;
+    size_t job;                 /* index in the log (= the job's array position) */
+} arrival;
 
 static int cmp_arrival(const void *a, const void *b)
 {
-    const philly_job *x = &sort_log->jobs[*(const size_t *)a];
-    const philly_job *y = &sort_log->jobs[*(const size_t *)b];
-    if (x->submitted != y->submitted)
-        return (x->submitted > y->submitted) - (x->submitted < y->submitted);
-    return (x->index > y->index) - (x->index < y->index);
+    const arrival *x = a, *y = b;
+    int r = (x->submitted > y->submitted) - (x->submitted < y->submitted);
+    return r ? r : (x->job > y->job) - (x->job < y->job);
 }
 
 static void job_task(philly_job *j, int64_t base, double period, task *k)
@@ -927,10 +775,11 @@ static void job_task(philly_job *j, int64_t base, double period, task *k)
 static gp_trace *build_trace(philly_log *lg, const char *name, double period,
                              const size_t *skipped, gp_err *err)
 {
-    size_t *order = xmalloc((lg->njobs ? lg->njobs : 1) * sizeof *order), n = 0;
+    arrival *order = xmalloc((lg->njobs ? lg->njobs : 1) * sizeof *order);
+    size_t n = 0;
     for (size_t i = 0; i < lg->njobs; i++)
         if (lg->jobs[i].skip == KEEP)
-            order[n++] = i;
+            order[n++] = (arrival){lg->jobs[i].submitted, i};
     if (lg->njobs == 0) {
         free(order);
         gp_error(err, "%s:1:1: no jobs in the array (expected at least one job)", lg->path);
@@ -944,36 +793,18 @@ static gp_trace *build_trace(philly_log *lg, const char *name, double period,
                  skipped[TOO_WIDE]);
         return NULL;
     }
-    sort_log = lg;
     qsort(order, n, sizeof *order, cmp_arrival);
-    int64_t base = lg->jobs[order[0]].submitted;
+    int64_t base = order[0].submitted;
     gp_trace *t = trace_new(name);
     t->source = xstrdup(lg->path);
     for (size_t i = 0; i < n; i++) {
         task k;
-        job_task(&lg->jobs[order[i]], base, period, &k);
+        job_task(&lg->jobs[order[i].job], base, period, &k);
         trace_add_task(t, &k);
         task_release(&k);
     }
     free(order);
     return t;
-}
-
-/* Appends " (skipped: 2 never started, ...)" to the summary. */
-static void note_skipped(import_result *res, const size_t *skipped)
-{
-    size_t off = strlen(res->names);
-    int any = 0;
-    for (int r = KEEP + 1; r < NSKIP; r++) {
-        if (!skipped[r])
-            continue;
-        snprintf(res->names + off, sizeof res->names - off, "%s%zu %s",
-                 any ? ", " : " (skipped: ", skipped[r], skip_words[r]);
-        off = strlen(res->names);
-        any = 1;
-    }
-    if (any)
-        snprintf(res->names + off, sizeof res->names - off, ")");
 }
 
 /* ---- inputs --------------------------------------------------------------- */
@@ -1074,7 +905,8 @@ static int philly_run(store *st, const char *const *paths, size_t npaths,
         for (size_t i = 0; i < t->ntasks; i++)
             res->samples += t->tasks[i].util.len;
         import_note(res, "trace", t->name);
-        note_skipped(res, skipped);
+        import_note_skipped(res, &skipped[NEVER_STARTED], &skip_words[NEVER_STARTED],
+                            NSKIP - NEVER_STARTED);
     }
     trace_free(t);
     log_free(&lg);
@@ -1108,7 +940,7 @@ static int philly_detect(const char *const *paths, size_t npaths)
             if (f)
                 fclose(f);
             head[n] = '\0';
-            size_t at = skip_ws(head, n, 0);
+            size_t at = jsonpos_skip_ws(head, n, 0);
             score = at < n && head[at] == '[' && strstr(head, "\"jobid\"") &&
                     strstr(head, "\"attempts\"") ? 90 : 0;
         }

@@ -99,117 +99,101 @@ static void test_detect(void **state)
 #define KEY_EXPECT "expected a job type \"('<model> (batch size N)', scale)\" or " \
                    "\"('<model>', scale)\""
 
-typedef struct bad_case {
-    const char *what;
-    const char *content;
-    const char *expect;
-} bad_case;
+#define G "g.json"                /* the file every case writes */
 
-static const bad_case bad_cases[] = {
-    {"truncated", "{\n \"k80\": {\n  \"('LM (batch size 5)', 1)\": {\n   \"null\": 1,\n",
+static const tu_bad_case bad_cases[] = {
+    {"truncated", G, "{\n \"k80\": {\n  \"('LM (batch size 5)', 1)\": {\n   \"null\": 1,\n",
      "g.json:5:1: string or '}' expected near end of file (expected valid JSON)"},
-    {"missing null",
+    {"missing null", G,
      "{\n \"k80\": {\n  \"('LM (batch size 5)', 1)\": {\n   \"('LM (batch size 5)', 1)\": "
      "[1, 2]\n  }\n }\n}\n",
      "g.json:3:3: " JOB ": missing key \"null\" (expected the solo throughput)"},
-    {"extra element", DOC("1", "[1, 2, 3]"),
+    {"extra element", G, DOC("1", "[1, 2, 3]"),
      "g.json:5:4: " PAIR ": expected [own, other] throughputs (an array of 2 numbers), got "
      "an array of more"},
-    {"missing element", DOC("1", "[1]"),
+    {"missing element", G, DOC("1", "[1]"),
      "g.json:5:4: " PAIR ": expected [own, other] throughputs (an array of 2 numbers), got "
      "an array of fewer"},
-    {"non-numeric", DOC("\"fast\"", "[1, 2]"),
+    {"non-numeric", G, DOC("\"fast\"", "[1, 2]"),
      "g.json:4:4: " JOB "[\"null\"]: expected a throughput (a number >= 0), got a string"},
-    {"JSON null", DOC("null", "[1, 2]"),
+    {"JSON null", G, DOC("null", "[1, 2]"),
      "g.json:4:4: " JOB "[\"null\"]: expected a throughput (a number >= 0), got null"},
-    {"pair not an array", DOC("1", "{\"own\": 1}"),
+    {"pair not an array", G, DOC("1", "{\"own\": 1}"),
      "g.json:5:4: " PAIR ": expected [own, other] throughputs (an array of 2 numbers), got "
      "an object"},
-    {"NaN", DOC("NaN", "[1, 2]"), "g.json:4:14: invalid token near 'NaN' (expected valid JSON)"},
-    {"inf", DOC("1", "[1, Infinity]"),
+    {"NaN", G, DOC("NaN", "[1, 2]"),
+     "g.json:4:14: invalid token near 'NaN' (expected valid JSON)"},
+    {"inf", G, DOC("1", "[1, Infinity]"),
      "g.json:5:43: invalid token near 'Infinity' (expected valid JSON)"},
-    {"negative", DOC("1", "[1, -2]"),
+    {"negative", G, DOC("1", "[1, -2]"),
      "g.json:5:36: " PAIR "[1]: expected a throughput in [0, 1e+09] iterations/s, got -2"},
-    {"huge", DOC("1e300", "[1, 2]"),
+    {"huge", G, DOC("1e300", "[1, 2]"),
      "g.json:4:4: " JOB "[\"null\"]: expected a throughput in [0, 1e+09] iterations/s, got "
      "1e+300"},
-    {"overflowing real", DOC("1e400", "[1, 2]"),
+    {"overflowing real", G, DOC("1e400", "[1, 2]"),
      "g.json:4:16: real number overflow near '1e400' (expected valid JSON)"},
-    {"huge integer", DOC("1", "[123456789012345678901234567890, 2]"),
+    {"huge integer", G, DOC("1", "[123456789012345678901234567890, 2]"),
      "g.json:5:62: too big integer (expected valid JSON)"},
-    {"empty file", "", "g.json:1:1: empty file (expected a JSON object of accelerator types)"},
-    {"blank file", " \n\n", "g.json:1:1: empty file"},
-    {"wrong encoding", "{\n \"k\xe9\": {}\n}\n",
+    {"empty file", G, "", "g.json:1:1: empty file (expected a JSON object of accelerator types)"},
+    {"blank file", G, " \n\n", "g.json:1:1: empty file"},
+    {"wrong encoding", G, "{\n \"k\xe9\": {}\n}\n",
      "g.json:2:4: invalid UTF-8 byte 0xe9 (expected UTF-8 text)"},
-    {"duplicate key", "{\n \"k80\": {},\n \"k80\": {}\n}\n",
+    {"duplicate key", G, "{\n \"k80\": {},\n \"k80\": {}\n}\n",
      "g.json:3:6: duplicate object key near '\"k80\"' (expected valid JSON)"},
-    {"trailing garbage", "{\"k80\": {\"('A3C', 1)\": {\"null\": 1}}} x",
+    {"trailing garbage", G, "{\"k80\": {\"('A3C', 1)\": {\"null\": 1}}} x",
      "g.json:1:38: end of file expected near 'x' (expected valid JSON)"},
-    {"root not an object", "[1, 2]\n",
+    {"root not an object", G, "[1, 2]\n",
      "g.json:1:1: $: expected a non-empty object of accelerator types (k80, p100, v100, "
      "...), got an array"},
-    {"root empty", "{}\n", "g.json:1:1: $: expected a non-empty object of accelerator types"},
-    {"accelerator not an object", "{\n \"k80\": [1]\n}\n",
+    {"root empty", G, "{}\n", "g.json:1:1: $: expected a non-empty object of accelerator types"},
+    {"accelerator not an object", G, "{\n \"k80\": [1]\n}\n",
      "g.json:2:2: $[\"k80\"]: expected a non-empty object of job types, got an array"},
-    {"bad accelerator name", "{\n \"k 80\": {\"('A3C', 1)\": {\"null\": 1}}\n}\n",
+    {"bad accelerator name", G, "{\n \"k 80\": {\"('A3C', 1)\": {\"null\": 1}}\n}\n",
      "g.json:2:2: $[\"k 80\"]: expected an accelerator name (1..31 letters, digits, '_', "
      "'-' or '.')"},
-    {"job not an object", "{\n \"k80\": {\n  \"('A3C', 1)\": 7\n }\n}\n",
+    {"job not an object", G, "{\n \"k80\": {\n  \"('A3C', 1)\": 7\n }\n}\n",
      "g.json:3:3: $[\"k80\"][\"('A3C', 1)\"]: expected an object of \"null\" and co-located "
      "job types, got an integer"},
-    {"bad batch size", DOC_KEY("('LM (batch size five)', 1)"),
+    {"bad batch size", G, DOC_KEY("('LM (batch size five)', 1)"),
      "g.json:3:3: $[\"k80\"][\"('LM (batch size five)', 1)\"]: " KEY_EXPECT},
-    {"zero batch size", DOC_KEY("('LM (batch size 0)', 1)"), "g.json:3:3: "},
-    {"bad scale", DOC_KEY("('LM', x)"), "g.json:3:3: $[\"k80\"][\"('LM', x)\"]: " KEY_EXPECT},
-    {"huge scale", DOC_KEY("('LM', 99999)"), "g.json:3:3: "},
-    {"unquoted model", DOC_KEY("(LM, 1)"), "g.json:3:3: $[\"k80\"][\"(LM, 1)\"]: " KEY_EXPECT},
-    {"unclosed tuple", DOC_KEY("('LM (batch size 5)', 1"), "g.json:3:3: "},
-    {"empty model", DOC_KEY("('', 1)"), "g.json:3:3: "},
-    {"bad pair key", DOC("1", "[1, 2],\n   \"('LM' 1)\": [1, 2]"),
+    {"zero batch size", G, DOC_KEY("('LM (batch size 0)', 1)"), "g.json:3:3: "},
+    {"bad scale", G, DOC_KEY("('LM', x)"), "g.json:3:3: $[\"k80\"][\"('LM', x)\"]: " KEY_EXPECT},
+    {"huge scale", G, DOC_KEY("('LM', 99999)"), "g.json:3:3: "},
+    {"unquoted model", G, DOC_KEY("(LM, 1)"), "g.json:3:3: $[\"k80\"][\"(LM, 1)\"]: " KEY_EXPECT},
+    {"unclosed tuple", G, DOC_KEY("('LM (batch size 5)', 1"), "g.json:3:3: "},
+    {"empty model", G, DOC_KEY("('', 1)"), "g.json:3:3: "},
+    {"bad pair key", G, DOC("1", "[1, 2],\n   \"('LM' 1)\": [1, 2]"),
      "g.json:6:4: " JOB "[\"('LM' 1)\"]: " KEY_EXPECT},
 };
 
-static void run_bad_case(const bad_case *bc)
+static int import_bad(store *st, const tu_bad_run *r, gp_err *err)
 {
-    char *dir;
-    store *st = tu_store_new(&dir);
-    gp_err err = {{0}};
     import_result res;
-    tu_write(dir, "g.json", bc->content);
-    char *path = xasprintf("%s/g.json", dir);
-    if (import_path(st, path, NULL, &res, &err) == 0)
-        fail_msg("%s: import succeeded", bc->what);
-    if (!strstr(err.msg, bc->expect))
-        fail_msg("%s: expected \"%s\" in \"%s\"", bc->what, bc->expect, err.msg);
-    assert_int_equal(tu_count(st, STORE_TPUT), 0);
-    assert_int_equal(tu_count(st, STORE_TRACE), 0);
-    free(path);
-    tu_store_free(st, dir);
+    return import_path(st, r->path, NULL, &res, err);
 }
 
 static void test_malformed(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++)
-        run_bad_case(&bad_cases[i]);
+    tu_run_bad_cases(NULL, bad_cases, import_bad, NULL);
 }
 
 /* The locator walks the structure: a job-type key that also appears earlier
  * as a pair key inside another job, and a key written with escapes, are
  * still found where they are. */
-static const bad_case locate_cases[] = {
-    {"repeated key",
+static const tu_bad_case locate_cases[] = {
+    {"repeated key", G,
      "{\n \"k80\": {\n  \"('LM (batch size 5)', 1)\": {\n   \"null\": 1,\n"
      "   \"('LM (batch size 10)', 1)\": [1, 2]\n  },\n"
      "  \"('LM (batch size 10)', 1)\": {\n   \"null\": -1\n  }\n }\n}\n",
      "g.json:8:4: $[\"k80\"][\"('LM (batch size 10)', 1)\"][\"null\"]: expected a "
      "throughput in [0, 1e+09] iterations/s, got -1"},
-    {"escaped key",
+    {"escaped key", G,
      "{\"p100\": {\"('A3C', 1)\": {\"null\": 1}},\n \"k\\u0038\\u0030\": {\n"
      "  \"('A3C', 1)\": {\"null\": 2, \"('A3C', 1)\": [1, \"x\"]}}}\n",
      "g.json:3:47: $[\"k80\"][\"('A3C', 1)\"][\"('A3C', 1)\"][1]: expected a throughput "
      "(a number >= 0), got a string"},
-    {"non-ASCII before the value",
+    {"non-ASCII before the value", G,
      "{\"k80\": {\"('Ré', 1)\": {\"null\": -3}}}\n",
      "g.json:1:24: $[\"k80\"][\"('Ré', 1)\"][\"null\"]: expected a throughput"},
 };
@@ -217,8 +201,7 @@ static const bad_case locate_cases[] = {
 static void test_locate(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof locate_cases / sizeof *locate_cases; i++)
-        run_bad_case(&locate_cases[i]);
+    tu_run_bad_cases(NULL, locate_cases, import_bad, NULL);
 }
 
 static void test_bad_paths(void **state)

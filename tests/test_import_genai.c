@@ -119,103 +119,90 @@ static void test_detect(void **state)
     assert_true(strlen(import_genai.summary) > 0 && strlen(import_genai.inputs) > 0);
 }
 
-/* One malformed case: duty.csv (and mem.csv when given) written at run time. */
-typedef struct bad_case {
-    const char *what;
-    const char *duty;            /* NULL: not given */
-    const char *mem;             /* NULL: not given */
-    const char *expect;
-} bad_case;
-
 #define DUTY_HDR "value,timestamp_anon,container_ip\n"
 #define MEM_HDR "timestamp_anon,value,container_ip\n"
 #define GOOD_DUTY DUTY_HDR "1,1000,a\n2,1060,a\n"
 
-static const bad_case bad_cases[] = {
-    {"truncated row", DUTY_HDR "1,1000,a\n1,1060\n", NULL,
+/* Malformed cases: duty.csv (or mem.csv) written at run time and imported
+ * alone. */
+static const tu_bad_case bad_alone[] = {
+    {"truncated row", "duty.csv", DUTY_HDR "1,1000,a\n1,1060\n",
      "duty.csv:3:3: row has 2 fields, expected 3 (truncated row?)"},
-    {"missing column", "value,container_ip\n1,a\n", NULL,
+    {"missing column", "duty.csv", "value,container_ip\n1,a\n",
      "duty.csv:1:1: missing column 'timestamp_anon' in the header"},
-    {"extra column", DUTY_HDR "1,1000,a,x\n", NULL,
+    {"extra column", "duty.csv", DUTY_HDR "1,1000,a,x\n",
      "duty.csv:2:4: row has 4 fields, expected 3 (extra column?)"},
-    {"unknown header column", "value,timestamp_anon,container_ip,gpu\n1,1000,a,0\n", NULL,
+    {"unknown header column", "duty.csv", "value,timestamp_anon,container_ip,gpu\n1,1000,a,0\n",
      "duty.csv:1:4: unknown column 'gpu'"},
-    {"non-numeric", DUTY_HDR "busy,1000,a\n", NULL,
+    {"non-numeric", "duty.csv", DUTY_HDR "busy,1000,a\n",
      "duty.csv:2:1: column 'value': expected a finite number, got 'busy'"},
-    {"NaN", DUTY_HDR "1,1000,a\nnan,1060,a\n", NULL,
+    {"NaN", "duty.csv", DUTY_HDR "1,1000,a\nnan,1060,a\n",
      "duty.csv:3:1: column 'value': expected a finite number, got 'nan'"},
-    {"inf", DUTY_HDR "1,inf,a\n", NULL,
+    {"inf", "duty.csv", DUTY_HDR "1,inf,a\n",
      "duty.csv:2:2: column 'timestamp_anon': expected a finite number, got 'inf'"},
-    {"negative value", DUTY_HDR "-5,1000,a\n", NULL,
+    {"negative value", "duty.csv", DUTY_HDR "-5,1000,a\n",
      "duty.csv:2:1: column 'value': -5 is not a utilization percentage (expected 0..100)"},
-    {"value over 100", DUTY_HDR "101.5,1000,a\n", NULL,
+    {"value over 100", "duty.csv", DUTY_HDR "101.5,1000,a\n",
      "duty.csv:2:1: column 'value': 101.5 is not a utilization percentage (expected 0..100)"},
-    {"negative timestamp", DUTY_HDR "1,-1000,a\n", NULL,
+    {"negative timestamp", "duty.csv", DUTY_HDR "1,-1000,a\n",
      "duty.csv:2:2: column 'timestamp_anon': -1000 is out of range [0, 1e+12]"},
-    {"huge number", DUTY_HDR "1e400,1000,a\n", NULL,
+    {"huge number", "duty.csv", DUTY_HDR "1e400,1000,a\n",
      "duty.csv:2:1: column 'value': expected a finite number, got '1e400'"},
-    {"huge span", DUTY_HDR "1,1000,a\n1,1060,a\n1,900000000000,a\n", NULL,
+    {"huge span", "duty.csv", DUTY_HDR "1,1000,a\n1,1060,a\n1,900000000000,a\n",
      "duty.csv:4:2: container 'a' spans 14999999984 samples of 60 s (expected at most "
      "1048576"},
-    {"empty file", "", NULL, "duty.csv:1:1: empty file (expected a header line)"},
-    {"header only", DUTY_HDR, NULL, "duty.csv:2:1: no rows (expected"},
-    {"wrong encoding", DUTY_HDR "1,1000,a\xff\n", NULL,
+    {"empty file", "duty.csv", "", "duty.csv:1:1: empty file (expected a header line)"},
+    {"header only", "duty.csv", DUTY_HDR, "duty.csv:2:1: no rows (expected"},
+    {"wrong encoding", "duty.csv", DUTY_HDR "1,1000,a\xff\n",
      "duty.csv:2:9: invalid UTF-8 byte 0xff (expected UTF-8 text)"},
-    {"empty container", DUTY_HDR "1,1000,\n", NULL,
+    {"empty container", "duty.csv", DUTY_HDR "1,1000,\n",
      "duty.csv:2:3: column 'container_ip': expected a container id"},
-    {"long container", DUTY_HDR "1,1000,"
-     "0123456789012345678901234567890123456789012345678901234567890123456789\n", NULL,
+    {"long container", "duty.csv", DUTY_HDR "1,1000,"
+     "0123456789012345678901234567890123456789012345678901234567890123456789\n",
      "duty.csv:2:3: column 'container_ip': text longer than 63 characters"},
-    {"no period", DUTY_HDR "1,1000,a\n2,1000,b\n", NULL,
+    {"no period", "duty.csv", DUTY_HDR "1,1000,a\n2,1000,b\n",
      "duty.csv: cannot tell the sample period"},
-    {"memory truncated row", GOOD_DUTY, MEM_HDR "1000,5\n",
-     "mem.csv:2:3: row has 2 fields, expected 3 (truncated row?)"},
-    {"memory negative", GOOD_DUTY, MEM_HDR "1000,-1,a\n",
-     "mem.csv:2:2: column 'value': -1 is out of range [0, 1e+15]"},
-    {"memory NaN", GOOD_DUTY, MEM_HDR "1000,NaN,a\n",
-     "mem.csv:2:2: column 'value': expected a finite number, got 'NaN'"},
-    {"memory huge", GOOD_DUTY, MEM_HDR "1000,1e20,a\n",
-     "mem.csv:2:2: column 'value': 1e+20 is out of range [0, 1e+15]"},
-    {"memory wrong encoding", GOOD_DUTY, MEM_HDR "1000,\xc3\x28,a\n",
-     "mem.csv:2:6: invalid UTF-8 byte 0xc3"},
-    {"memory empty", GOOD_DUTY, "", "mem.csv:1:1: empty file (expected a header line)"},
-    {"memory alone", NULL, MEM_HDR "1000,5,a\n",
+    {"memory alone", "mem.csv", MEM_HDR "1000,5,a\n",
      "is a memory file; the duty-cycle file (value,timestamp_anon,container_ip) is required"},
 };
 
-static void run_bad_case(const bad_case *bc)
+/* Malformed memory files, imported after a good duty.csv. */
+static const tu_bad_case bad_with_duty[] = {
+    {"memory truncated row", "mem.csv", MEM_HDR "1000,5\n",
+     "mem.csv:2:3: row has 2 fields, expected 3 (truncated row?)"},
+    {"memory negative", "mem.csv", MEM_HDR "1000,-1,a\n",
+     "mem.csv:2:2: column 'value': -1 is out of range [0, 1e+15]"},
+    {"memory NaN", "mem.csv", MEM_HDR "1000,NaN,a\n",
+     "mem.csv:2:2: column 'value': expected a finite number, got 'NaN'"},
+    {"memory huge", "mem.csv", MEM_HDR "1000,1e20,a\n",
+     "mem.csv:2:2: column 'value': 1e+20 is out of range [0, 1e+15]"},
+    {"memory wrong encoding", "mem.csv", MEM_HDR "1000,\xc3\x28,a\n",
+     "mem.csv:2:6: invalid UTF-8 byte 0xc3"},
+    {"memory empty", "mem.csv", "", "mem.csv:1:1: empty file (expected a header line)"},
+};
+
+/* The case's file, after a duty.csv holding arg when arg is given. */
+static int import_bad(store *st, const tu_bad_run *r, gp_err *err)
 {
-    char *dir;
-    store *st = tu_store_new(&dir);
-    gp_err err = {{0}};
+    const char *paths[2] = {r->path, NULL};
+    char *duty = NULL;
+    if (r->arg) {
+        tu_write(r->dir, "duty.csv", r->arg);
+        duty = xasprintf("%s/duty.csv", r->dir);
+        paths[0] = duty;
+        paths[1] = r->path;
+    }
     import_result res;
-    const char *paths[2];
-    size_t n = 0;
-    char *duty = xasprintf("%s/duty.csv", dir), *mem = xasprintf("%s/mem.csv", dir);
-    if (bc->duty) {
-        tu_write(dir, "duty.csv", bc->duty);
-        paths[n++] = duty;
-    }
-    if (bc->mem) {
-        tu_write(dir, "mem.csv", bc->mem);
-        paths[n++] = mem;
-    }
-    if (import_paths(st, paths, n, 0, &res, &err) == 0)
-        fail_msg("%s: import succeeded", bc->what);
-    if (!strstr(err.msg, bc->expect))
-        fail_msg("%s: expected \"%s\" in \"%s\"", bc->what, bc->expect, err.msg);
-    assert_int_equal(tu_count(st, STORE_TRACE), 0);
-    assert_int_equal(tu_count(st, STORE_CLUSTER), 0);
+    int rc = import_paths(st, paths, r->arg ? 2 : 1, 0, &res, err);
     free(duty);
-    free(mem);
-    tu_store_free(st, dir);
+    return rc;
 }
 
 static void test_malformed(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++)
-        run_bad_case(&bad_cases[i]);
+    tu_run_bad_cases(NULL, bad_alone, import_bad, NULL);
+    tu_run_bad_cases(NULL, bad_with_duty, import_bad, GOOD_DUTY);
 }
 
 static void test_bad_paths(void **state)

@@ -90,15 +90,9 @@ static void test_good_set(void **state)
     tu_store_free(st, dir);
 }
 
-/* One malformed case: the file to break, its content, the expected message. */
-typedef struct bad_case {
-    const char *what;
-    const char *file;
-    const char *content;
-    const char *expect;
-} bad_case;
-
-static const bad_case bad_cases[] = {
+/* Malformed cases: the file of the good set to replace, its content, the
+ * expected message. */
+static const tu_bad_case bad_cases[] = {
     {"truncated row", "tasks.csv", "name,arrival_s,duration_s,num_gpu\nx,0,10\n",
      "tasks.csv:2:4: row has 3 fields, expected 4 (truncated row?)"},
     {"missing column", "tasks.csv", "name,arrival_s\nx,0\n",
@@ -143,35 +137,23 @@ static const bad_case bad_cases[] = {
      "gpus.csv:2:4: column 'max_w': 40 is out of range [50, 100000]"},
 };
 
-/* Copies the good set into a temp dir, replaces one file, imports. */
-static void run_bad_case(const bad_case *bc)
+/* Copies the good set into the case's directory, replaces one file, imports. */
+static int import_bad(store *st, const tu_bad_run *r, gp_err *err)
 {
-    char *dir;
-    store *st = tu_store_new(&dir);
-    gp_err err = {{0}};
-    char *set = xasprintf("%s/set", dir);
+    char *set = xasprintf("%s/set", r->dir);
     char *cmd = xasprintf("cp -R '%s' '%s'", good_dir, set);
     assert_int_equal(system(cmd), 0);
     free(cmd);
-    tu_write(set, bc->file, bc->content);
-    size_t gpus = tu_count(st, STORE_GPU);
-    if (import_dir(st, set, "bad", 0, &err) == 0)
-        fail_msg("%s: import succeeded", bc->what);
-    if (!strstr(err.msg, bc->expect))
-        fail_msg("%s: expected \"%s\" in \"%s\"", bc->what, bc->expect, err.msg);
-    assert_int_equal(tu_count(st, STORE_CLUSTER), 0);
-    assert_int_equal(tu_count(st, STORE_TRACE), 0);
-    assert_int_equal(tu_count(st, STORE_TPUT), 0);
-    assert_int_equal(tu_count(st, STORE_GPU), gpus);
+    tu_write(set, r->c->file, r->c->content);
+    int rc = import_dir(st, set, "bad", 0, err);
     free(set);
-    tu_store_free(st, dir);
+    return rc;
 }
 
 static void test_malformed(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++)
-        run_bad_case(&bad_cases[i]);
+    tu_run_bad_cases(NULL, bad_cases, import_bad, NULL);
 }
 
 static void test_not_a_set(void **state)

@@ -202,127 +202,108 @@ static void test_rollback_on_write_failure(void **state)
     tu_store_free(st, dir);
 }
 
-/* One malformed case: a file written at run time, imported alone or with
- * the good file of the other kind. */
-enum { ALONE, WITH_NODES, WITH_PODS };
-
-typedef struct bad_case {
-    const char *what;
-    const char *file;
-    int with;
-    const char *content;
-    const char *expect;
-} bad_case;
-
-
-static const bad_case bad_cases[] = {
-    {"truncated row", "pods.csv", WITH_NODES, POD_HDR "p,1,1,1,1000,,LS,Running,0,5\n",
-     "pods.csv:2:11: row has 10 fields, expected 11 (truncated row?)"},
-    {"truncated node row", "nodes.csv", WITH_PODS, NODE_HDR "n0,1000,1,2\n",
-     "nodes.csv:2:5: row has 4 fields, expected 5 (truncated row?)"},
-    {"missing column", "pods.csv", ALONE, "name,cpu_milli,memory_mib,num_gpu\np,1,1,0\n",
+/* Malformed cases: the file is written at run time and imported alone, or
+ * with the good file of the other kind (one table each). */
+static const tu_bad_case bad_alone[] = {
+    {"missing column", "pods.csv", "name,cpu_milli,memory_mib,num_gpu\np,1,1,0\n",
      "pods.csv:1:1: missing column 'gpu_milli' in the header"},
-    {"missing node column", "nodes.csv", ALONE, "sn,cpu_milli,gpu,model\nn,1,0,\n",
+    {"missing node column", "nodes.csv", "sn,cpu_milli,gpu,model\nn,1,0,\n",
      "nodes.csv:1:1: missing column 'memory_mib' in the header"},
-    {"not an openb header", "x.csv", ALONE, "a,b,c\n1,2,3\n",
+    {"not an openb header", "x.csv", "a,b,c\n1,2,3\n",
      "x.csv:1:1: expected an openb node list header (sn,cpu_milli,memory_mib,gpu,model) "
      "or pod list header"},
-    {"extra column", "pods.csv", WITH_NODES,
-     POD_HDR "p,1,1,1,1000,,LS,Running,0,5,0,surprise\n",
-     "pods.csv:2:12: row has 12 fields, expected 11 (extra column?)"},
-    {"unknown header column", "nodes.csv", ALONE,
+    {"unknown header column", "nodes.csv",
      "sn,cpu_milli,memory_mib,gpu,model,colour\nn,1,1,0,,red\n",
      "nodes.csv:1:6: unknown column 'colour'"},
-    {"non-numeric", "pods.csv", ALONE, POD_HDR "p,lots,1,0,0,,LS,Running,0,5,0\n",
+    {"non-numeric", "pods.csv", POD_HDR "p,lots,1,0,0,,LS,Running,0,5,0\n",
      "pods.csv:2:2: column 'cpu_milli': expected an integer, got 'lots'"},
-    {"NaN", "pods.csv", ALONE, POD_HDR "p,1,1,0,0,,LS,Running,nan,5,0\n",
+    {"NaN", "pods.csv", POD_HDR "p,1,1,0,0,,LS,Running,nan,5,0\n",
      "pods.csv:2:9: column 'creation_time': expected a finite number, got 'nan'"},
-    {"inf", "nodes.csv", ALONE, NODE_HDR "n,1,inf,0,\n",
+    {"inf", "nodes.csv", NODE_HDR "n,1,inf,0,\n",
      "nodes.csv:2:3: column 'memory_mib': expected an integer, got 'inf'"},
-    {"inf time", "pods.csv", ALONE, POD_HDR "p,1,1,0,0,,LS,Running,0,inf,0\n",
+    {"inf time", "pods.csv", POD_HDR "p,1,1,0,0,,LS,Running,0,inf,0\n",
      "pods.csv:2:10: column 'deletion_time': expected a finite number, got 'inf'"},
-    {"negative", "pods.csv", ALONE, POD_HDR "p,-1,1,0,0,,LS,Running,0,5,0\n",
+    {"negative", "pods.csv", POD_HDR "p,-1,1,0,0,,LS,Running,0,5,0\n",
      "pods.csv:2:2: column 'cpu_milli': -1 is out of range [0, 1000000000000]"},
-    {"negative time", "pods.csv", ALONE, POD_HDR "p,1,1,0,0,,LS,Running,0,-5,0\n",
+    {"negative time", "pods.csv", POD_HDR "p,1,1,0,0,,LS,Running,0,-5,0\n",
      "pods.csv:2:10: column 'deletion_time': -5 is out of range [0, 1e+10]"},
-    {"negative share", "pods.csv", ALONE, POD_HDR "p,1,1,1,-20,,LS,Running,0,5,0\n",
+    {"negative share", "pods.csv", POD_HDR "p,1,1,1,-20,,LS,Running,0,5,0\n",
      "pods.csv:2:5: column 'gpu_milli': -20 for a pod with 1 GPUs (expected a share of "
      "1..1000 milli-GPU)"},
-    {"huge count", "pods.csv", ALONE, POD_HDR "p,1,1,99,1000,,LS,Running,0,5,0\n",
+    {"huge count", "pods.csv", POD_HDR "p,1,1,99,1000,,LS,Running,0,5,0\n",
      "pods.csv:2:4: column 'num_gpu': 99 is out of range [0, 16]"},
-    {"huge integer", "pods.csv", ALONE,
-     POD_HDR "p,1,1,1,99999999999999999999999,,LS,Running,0,5,0\n",
+    {"huge integer", "pods.csv", POD_HDR "p,1,1,1,99999999999999999999999,,LS,Running,0,5,0\n",
      "pods.csv:2:5: column 'gpu_milli': expected an integer, got '99999999999999999999999'"},
-    {"huge node gpus", "nodes.csv", ALONE, NODE_HDR "n,1,1,64,T4\n",
+    {"huge node gpus", "nodes.csv", NODE_HDR "n,1,1,64,T4\n",
      "nodes.csv:2:4: column 'gpu': 64 is out of range [0, 16]"},
-    {"empty file", "pods.csv", ALONE, "", "pods.csv:1:1: empty file (expected a header line)"},
-    {"header only", "pods.csv", WITH_NODES, POD_HDR,
-     "pods.csv:2:1: no rows (expected pod rows after the header)"},
-    {"node header only", "nodes.csv", ALONE, NODE_HDR,
+    {"empty file", "pods.csv", "", "pods.csv:1:1: empty file (expected a header line)"},
+    {"node header only", "nodes.csv", NODE_HDR,
      "nodes.csv:2:1: no rows (expected node rows after the header)"},
-    {"wrong encoding", "pods.csv", WITH_NODES, POD_HDR "p\xe9,1,1,0,0,,LS,Running,0,5,0\n",
-     "pods.csv:2:2: invalid UTF-8 byte 0xe9 (expected UTF-8 text)"},
-    {"wrong encoding in nodes", "nodes.csv", ALONE, NODE_HDR "n,1,1,1,T\xff\n",
+    {"wrong encoding in nodes", "nodes.csv", NODE_HDR "n,1,1,1,T\xff\n",
      "nodes.csv:2:10: invalid UTF-8 byte 0xff"},
-    {"deleted before scheduled", "pods.csv", ALONE, POD_HDR "p,1,1,0,0,,LS,Running,10,20,30\n",
+    {"deleted before scheduled", "pods.csv", POD_HDR "p,1,1,0,0,,LS,Running,10,20,30\n",
      "pods.csv:2:10: column 'deletion_time': 20 is before scheduled_time 30 (expected a "
      "non-negative duration)"},
-    {"scheduled before created", "pods.csv", ALONE, POD_HDR "p,1,1,0,0,,LS,Running,50,90,40\n",
+    {"scheduled before created", "pods.csv", POD_HDR "p,1,1,0,0,,LS,Running,50,90,40\n",
      "pods.csv:2:11: column 'scheduled_time': 40 is before creation_time 50"},
-    {"pending deleted before created", "pods.csv", ALONE,
-     POD_HDR "p,1,1,0,0,,LS,Pending,50,40,\n",
+    {"pending deleted before created", "pods.csv", POD_HDR "p,1,1,0,0,,LS,Pending,50,40,\n",
      "pods.csv:2:10: column 'deletion_time': 40 is before creation_time 50"},
-    {"empty creation time", "pods.csv", ALONE, POD_HDR "p,1,1,0,0,,LS,Pending,,40,\n",
+    {"empty creation time", "pods.csv", POD_HDR "p,1,1,0,0,,LS,Pending,,40,\n",
      "pods.csv:2:9: column 'creation_time': expected seconds, got an empty field"},
-    {"bad gpu_spec", "pods.csv", ALONE, POD_HDR "p,1,1,1,500,T4||P100,LS,Running,0,5,0\n",
+    {"bad gpu_spec", "pods.csv", POD_HDR "p,1,1,1,500,T4||P100,LS,Running,0,5,0\n",
      "pods.csv:2:6: column 'gpu_spec': expected GPU model names separated by '|', got "
      "'T4||P100'"},
-    {"duplicate pod", "pods.csv", ALONE,
+    {"duplicate pod", "pods.csv",
      POD_HDR "p,1,1,0,0,,LS,Running,0,5,0\nq,1,1,0,0,,LS,Running,0,5,0\n"
              "p,1,1,0,0,,LS,Running,0,5,0\n",
      "pods.csv:4:1: duplicate pod name 'p' (first on line 2; expected unique names)"},
-    {"empty pod name", "pods.csv", ALONE, POD_HDR ",1,1,0,0,,LS,Running,0,5,0\n",
+    {"empty pod name", "pods.csv", POD_HDR ",1,1,0,0,,LS,Running,0,5,0\n",
      "pods.csv:2:1: column 'name': expected a pod name"},
-    {"unknown gpu model", "nodes.csv", ALONE, NODE_HDR "n,1,1,2,Z9\n",
+    {"unknown gpu model", "nodes.csv", NODE_HDR "n,1,1,2,Z9\n",
      "nodes.csv:2:5: column 'model': unknown GPU model 'Z9' (expected a GPU profile in the "
      "database"},
-    {"gpus without model", "nodes.csv", ALONE, NODE_HDR "n,1,1,2,\n",
+    {"gpus without model", "nodes.csv", NODE_HDR "n,1,1,2,\n",
      "nodes.csv:2:5: column 'model': expected a GPU model for 2 GPUs"},
-    {"duplicate node", "nodes.csv", WITH_PODS, NODE_HDR "n,1,1,0,\nn,1,1,0,\n",
-     "nodes.csv:3:1: duplicate node name 'n' (first on line 2"},
-    {"unterminated quote", "pods.csv", ALONE, POD_HDR "\"p,1,1,0,0,,LS,Running,0,5,0\n",
+    {"unterminated quote", "pods.csv", POD_HDR "\"p,1,1,0,0,,LS,Running,0,5,0\n",
      "pods.csv:2: unterminated quoted field"},
-    {"second pod list", "pods.csv", WITH_PODS, POD_HDR "p,1,1,0,0,,LS,Running,0,5,0\n",
+};
+
+/* Pod lists imported with the good node list. */
+static const tu_bad_case bad_with_nodes[] = {
+    {"truncated row", "pods.csv", POD_HDR "p,1,1,1,1000,,LS,Running,0,5\n",
+     "pods.csv:2:11: row has 10 fields, expected 11 (truncated row?)"},
+    {"extra column", "pods.csv", POD_HDR "p,1,1,1,1000,,LS,Running,0,5,0,surprise\n",
+     "pods.csv:2:12: row has 12 fields, expected 11 (extra column?)"},
+    {"header only", "pods.csv", POD_HDR,
+     "pods.csv:2:1: no rows (expected pod rows after the header)"},
+    {"wrong encoding", "pods.csv", POD_HDR "p\xe9,1,1,0,0,,LS,Running,0,5,0\n",
+     "pods.csv:2:2: invalid UTF-8 byte 0xe9 (expected UTF-8 text)"},
+};
+
+/* Node lists (and a second pod list) imported with the good pod list. */
+static const tu_bad_case bad_with_pods[] = {
+    {"truncated node row", "nodes.csv", NODE_HDR "n0,1000,1,2\n",
+     "nodes.csv:2:5: row has 4 fields, expected 5 (truncated row?)"},
+    {"duplicate node", "nodes.csv", NODE_HDR "n,1,1,0,\nn,1,1,0,\n",
+     "nodes.csv:3:1: duplicate node name 'n' (first on line 2"},
+    {"second pod list", "pods.csv", POD_HDR "p,1,1,0,0,,LS,Running,0,5,0\n",
      "a second pod list (expected at most one node list and one pod list)"},
 };
 
-static void run_bad_case(const bad_case *bc)
+/* The case's file, with the good list of the other kind (arg) if any. */
+static int import_bad(store *st, const tu_bad_run *r, gp_err *err)
 {
-    char *dir;
-    store *st = tu_store_new(&dir);
-    gp_err err = {{0}};
+    const char *paths[2] = {r->path, r->arg};
     import_result res;
-    tu_write(dir, bc->file, bc->content);
-    char *bad = xasprintf("%s/%s", dir, bc->file);
-    const char *paths[2] = {bad, bc->with == WITH_NODES ? good_nodes : good_pods};
-    size_t gpus = tu_count(st, STORE_GPU), cpus = tu_count(st, STORE_CPU);
-    if (import_paths(st, paths, bc->with == ALONE ? 1 : 2, NULL, &res, &err) == 0)
-        fail_msg("%s: import succeeded", bc->what);
-    if (!strstr(err.msg, bc->expect))
-        fail_msg("%s: expected \"%s\" in \"%s\"", bc->what, bc->expect, err.msg);
-    assert_int_equal(tu_count(st, STORE_CLUSTER), 0);
-    assert_int_equal(tu_count(st, STORE_TRACE), 0);
-    assert_int_equal(tu_count(st, STORE_GPU), gpus);
-    assert_int_equal(tu_count(st, STORE_CPU), cpus);
-    free(bad);
-    tu_store_free(st, dir);
+    return import_paths(st, paths, r->arg ? 2 : 1, NULL, &res, err);
 }
 
 static void test_malformed(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++)
-        run_bad_case(&bad_cases[i]);
+    tu_run_bad_cases(NULL, bad_alone, import_bad, NULL);
+    tu_run_bad_cases(NULL, bad_with_nodes, import_bad, good_nodes);
+    tu_run_bad_cases(NULL, bad_with_pods, import_bad, good_pods);
 }
 
 static void test_bad_paths(void **state)

@@ -1,6 +1,7 @@
 /*
  * testutil.h — helpers shared by the cmocka tests: temporary databases and
- * directories, fixture files, row counts, and locating ../shared/data.
+ * directories, fixture files, row counts, locating ../shared/data, and the
+ * table-driven run of an importer's malformed inputs.
  * Header-only (static functions) so each test program stays one file.
  */
 #ifndef GP_TESTUTIL_H
@@ -105,6 +106,17 @@ static inline size_t tu_count(store *st, store_kind kind)
     return n;
 }
 
+/* Asserts that the store holds trace `name` with ntasks tasks. */
+static inline void tu_assert_trace_tasks(store *st, const char *name, size_t ntasks)
+{
+    gp_err err = {{0}};
+    gp_trace *t;
+    if (store_get_trace(st, name, &t, &err))
+        fail_msg("store_get_trace: %s", err.msg);
+    assert_int_equal(t->ntasks, ntasks);
+    trace_free(t);
+}
+
 /* The shared public data directory ($GPUPLAN_SHARED_DATA, else
  * ../shared/data relative to the project root where tests run), or NULL
  * after printing why the caller skips. */
@@ -127,5 +139,111 @@ static inline const char *tu_shared_data(const char *must_exist)
         if (!strstr((haystack), (needle))) \
             fail_msg("expected \"%s\" in \"%s\"", (needle), (haystack)); \
     } while (0)
+
+/* ---- malformed-input tables -------------------------------------------
+ * Importer tests list their malformed inputs as data: each case is one file
+ * written into a fresh directory, and importing it must fail with a message
+ * holding `expect` while leaving the store exactly as it was. */
+
+typedef struct tu_bad_case {
+    const char *what;           /* names the case in failure messages */
+    const char *file;           /* written into the case's fresh directory */
+    const char *content;
+    const char *expect;         /* substring of the error message */
+} tu_bad_case;
+
+/* One case being run, as its import function sees it. */
+typedef struct tu_bad_run {
+    const tu_bad_case *c;
+    const char *dir;            /* the case's fresh directory */
+    const char *path;           /* dir/file, already written */
+    const void *arg;            /* as given to tu_run_bad_cases() */
+} tu_bad_run;
+
+/* Imports one case, with whatever else it needs (good files of other kinds,
+ * told by arg or by the file name).  Returns the importer's result (0 or
+ * -1), err its message. */
+typedef int (*tu_bad_import)(store *st, const tu_bad_run *r, gp_err *err);
+
+/* Every listing of the store (all kinds), to see that nothing changed. */
+typedef struct tu_listing {
+    store_item *items[STORE_KIND_COUNT];
+    size_t n[STORE_KIND_COUNT];
+} tu_listing;
+
+static inline void tu_listing_take(store *st, tu_listing *l)
+{
+    gp_err err = {{0}};
+    for (int k = 0; k < STORE_KIND_COUNT; k++)
+        if (store_list(st, (store_kind)k, &l->items[k], &l->n[k], &err))
+            fail_msg("store_list: %s", err.msg);
+}
+
+static inline void tu_listing_free(tu_listing *l)
+{
+    for (int k = 0; k < STORE_KIND_COUNT; k++)
+        free(l->items[k]);
+}
+
+/* Asserts that st lists the same entities (names, counts, details) as
+ * before; what names the case. */
+static inline void tu_assert_store_unchanged(store *st, const tu_listing *before,
+                                             const char *what)
+{
+    tu_listing now;
+    tu_listing_take(st, &now);
+    for (int k = 0; k < STORE_KIND_COUNT; k++) {
+        if (now.n[k] != before->n[k])
+            fail_msg("case '%s': %zu %s entities, expected %zu", what, now.n[k],
+                     store_kind_name((store_kind)k), before->n[k]);
+        for (size_t i = 0; i < now.n[k]; i++) {
+            const store_item *a = &now.items[k][i], *b = &before->items[k][i];
+            if (a->id != b->id || strcmp(a->name, b->name) != 0 || a->count != b->count ||
+                a->count2 != b->count2 || strcmp(a->detail, b->detail) != 0 ||
+                strcmp(a->created, b->created) != 0)
+                fail_msg("case '%s': %s '%s' changed", what, store_kind_name((store_kind)k),
+                         b->name);
+        }
+    }
+    tu_listing_free(&now);
+}
+
+/* Runs each of the n cases against st, or (st NULL) against a new store
+ * with the built-in profiles made for the run: c->file is written into a
+ * fresh temporary directory, import() must fail with c->expect in its
+ * message, and the store must be as it was.  arg is passed on to import(). */
+static inline void tu_run_bad_cases_n(store *st, const tu_bad_case *cases, size_t n,
+                                      tu_bad_import import, const void *arg)
+{
+    char *st_dir = NULL;
+    if (!st)
+        st = tu_store_new(&st_dir);
+    for (size_t i = 0; i < n; i++) {
+        const tu_bad_case *c = &cases[i];
+        tu_listing before;
+        tu_listing_take(st, &before);
+        char *dir = tu_tmpdir();
+        assert_non_null(dir);
+        tu_write(dir, c->file, c->content);
+        char *path = xasprintf("%s/%s", dir, c->file);
+        gp_err err = {{0}};
+        tu_bad_run r = {c, dir, path, arg};
+        if (import(st, &r, &err) == 0)
+            fail_msg("case '%s': import succeeded", c->what);
+        if (!strstr(err.msg, c->expect))
+            fail_msg("case '%s': expected \"%s\" in \"%s\"", c->what, c->expect, err.msg);
+        tu_assert_store_unchanged(st, &before, c->what);
+        tu_listing_free(&before);
+        free(path);
+        tu_rmrf(dir);
+        free(dir);
+    }
+    if (st_dir)
+        tu_store_free(st, st_dir);
+}
+
+/* tu_run_bad_cases_n() over a whole array of cases. */
+#define tu_run_bad_cases(st, cases, import, arg) \
+    tu_run_bad_cases_n((st), (cases), sizeof (cases) / sizeof *(cases), (import), (arg))
 
 #endif
