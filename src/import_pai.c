@@ -361,8 +361,6 @@ static int read_tasks(const char *path, task_table *tt, gp_err *err)
     return rc < 0 ? -1 : 0;
 }
 
-static const task_table *sort_tasks;
-
 static int cmp_keys(const char *job_a, const char *name_a, const char *job_b,
                     const char *name_b)
 {
@@ -370,20 +368,30 @@ static int cmp_keys(const char *job_a, const char *name_a, const char *job_b,
     return r ? r : strcmp(name_a, name_b);
 }
 
+/* A row with its index, so plain qsort can sort indices without global
+ * comparator state. */
+typedef struct task_ref {
+    const pai_task *row;
+    size_t index;
+} task_ref;
+
 static int cmp_task_key(const void *a, const void *b)
 {
-    const pai_task *x = &sort_tasks->t[*(const size_t *)a];
-    const pai_task *y = &sort_tasks->t[*(const size_t *)b];
-    return cmp_keys(x->job, x->name, y->job, y->name);
+    const task_ref *x = a, *y = b;
+    int r = cmp_keys(x->row->job, x->row->name, y->row->job, y->row->name);
+    return r ? r : (x->index > y->index) - (x->index < y->index);
 }
 
 static void index_tasks(task_table *tt)
 {
+    task_ref *refs = xmalloc((tt->n ? tt->n : 1) * sizeof *refs);
+    for (size_t i = 0; i < tt->n; i++)
+        refs[i] = (task_ref){&tt->t[i], i};
+    qsort(refs, tt->n, sizeof *refs, cmp_task_key);
     tt->by_key = xmalloc((tt->n ? tt->n : 1) * sizeof *tt->by_key);
     for (size_t i = 0; i < tt->n; i++)
-        tt->by_key[i] = i;
-    sort_tasks = tt;
-    qsort(tt->by_key, tt->n, sizeof *tt->by_key, cmp_task_key);
+        tt->by_key[i] = refs[i].index;
+    free(refs);
 }
 
 /* Calls fn on every task row with this (job, task) key (a key may repeat). */
@@ -517,30 +525,32 @@ static void task_name(const pai_task *p, char *name, size_t len)
     free(full);
 }
 
-static const gp_trace *sort_trace;
+typedef struct name_ref {
+    const char *name;
+    size_t index;
+} name_ref;
 
 static int cmp_name(const void *a, const void *b)
 {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    int r = strcmp(sort_trace->tasks[x].name, sort_trace->tasks[y].name);
-    return r ? r : (x > y) - (x < y);
+    const name_ref *x = a, *y = b;
+    int r = strcmp(x->name, y->name);
+    return r ? r : (x->index > y->index) - (x->index < y->index);
 }
 
 /* Gives repeated names a "#N" suffix (N unique in the trace); a suffixed
  * name may meet an existing one, hence the rounds. */
 static void unique_names(gp_trace *t)
 {
-    size_t *ord = xmalloc((t->ntasks ? t->ntasks : 1) * sizeof *ord);
+    name_ref *ord = xmalloc((t->ntasks ? t->ntasks : 1) * sizeof *ord);
     unsigned suffix = 2;
     for (int round = 0; round < 16; round++) {
         for (size_t i = 0; i < t->ntasks; i++)
-            ord[i] = i;
-        sort_trace = t;
+            ord[i] = (name_ref){t->tasks[i].name, i};
         qsort(ord, t->ntasks, sizeof *ord, cmp_name);
         int renamed = 0;
         char prev[GP_NAME_MAX] = "";
         for (size_t i = 0; i < t->ntasks; i++) {
-            char *name = t->tasks[ord[i]].name;
+            char *name = t->tasks[ord[i].index].name;
             if (i == 0 || strcmp(name, prev) != 0) {
                 strlcpy0(prev, name, sizeof prev);
                 continue;
