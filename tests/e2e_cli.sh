@@ -3,23 +3,9 @@
 # re-import giving identical data, JSON output, deletion.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_cli.sh  (run from the project root)
 set -u
-G=${GPUPLAN:-./gpuplan}
-T=$(mktemp -d /tmp/gpuplan-e2e-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-export GPUPLAN_DB="$T/db.sqlite"
-export GPUPLAN_SAMPLES="$T/no-samples"      # empty: start from the built-in profiles only
-mkdir "$GPUPLAN_SAMPLES"
-fails=0
-ok() { printf 'ok   %s\n' "$1"; }
-bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
-expect_rc() {   # expect_rc WANT DESCRIPTION CMD...
-    want=$1; what=$2; shift 2
-    "$@" >"$T/out" 2>"$T/err"; rc=$?
-    if [ "$rc" -eq "$want" ]; then ok "$what"; else bad "$what (exit $rc, wanted $want)"; cat "$T/err"; fi
-}
-contains() {    # contains FILE TEXT DESCRIPTION
-    if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in:"; cat "$1"; fi
-}
+NAME=e2e_cli
+. tests/lib_e2e.sh
+no_samples
 
 expect_rc 0 "--version" "$G" --version
 contains "$T/out" "gpuplan " "version text"
@@ -71,5 +57,4 @@ contains "$T/out" "price_usd,2000" "edited value stored"
 expect_rc 1 "profile bad value" "$G" profile gpu LabGPU beta=-1
 expect_rc 1 "bad database path" "$G" --db /proc/nope/x.db list
 
-echo "e2e_cli: $fails failed"
-[ "$fails" -eq 0 ]
+e2e_finish

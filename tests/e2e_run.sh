@@ -4,22 +4,8 @@
 # placement log, the timeline CSV, and the exit codes of bad input.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_run.sh  (run from the project root)
 set -u
-G=${GPUPLAN:-./gpuplan}
-T=$(mktemp -d /tmp/gpuplan-e2e-run-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-export GPUPLAN_DB="$T/db.sqlite"
-fails=0
-ok() { printf 'ok   %s\n' "$1"; }
-bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
-expect_rc() {   # expect_rc WANT DESCRIPTION CMD...
-    want=$1; what=$2; shift 2
-    "$@" >"$T/out" 2>"$T/err"; rc=$?
-    if [ "$rc" -eq "$want" ]; then ok "$what"
-    else bad "$what (exit $rc, wanted $want)"; cat "$T/err"; fi
-}
-contains() {    # contains FILE TEXT DESCRIPTION
-    if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in:"; cat "$1"; fi
-}
+NAME=e2e_run
+. tests/lib_e2e.sh
 
 # A database seeded with two generated sample sets only.
 expect_rc 0 "samples" "$G" samples --set corrgpu-example --set cats-testbed "$T/samples"
@@ -61,5 +47,4 @@ expect_rc 0 "five policies" "$G" run --trace cats-testbed --cluster cats-testbed
     --no-save
 contains "$T/out" '"policy": "harmony"' "json lists every policy"
 
-[ "$fails" -eq 0 ] && echo "e2e_run: all passed" || echo "e2e_run: $fails failed"
-[ "$fails" -eq 0 ]
+e2e_finish

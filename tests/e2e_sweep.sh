@@ -6,23 +6,9 @@
 # usage errors.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_sweep.sh  (run from the project root)
 set -u
-G=${GPUPLAN:-./gpuplan}
-T=$(mktemp -d /tmp/gpuplan-e2e-sweep-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-export GPUPLAN_DB="$T/db.sqlite"
-export GPUPLAN_SAMPLES="$T/no-samples"
-mkdir "$GPUPLAN_SAMPLES"
-fails=0
-ok() { printf 'ok   %s\n' "$1"; }
-bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
-expect_rc() {   # expect_rc WANT DESCRIPTION CMD...
-    want=$1; what=$2; shift 2
-    "$@" >"$T/out" 2>"$T/err"; rc=$?
-    if [ "$rc" -eq "$want" ]; then ok "$what"; else bad "$what (exit $rc, wanted $want)"; cat "$T/err"; fi
-}
-contains() {    # contains FILE TEXT DESCRIPTION
-    if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in:"; cat "$1"; fi
-}
+NAME=e2e_sweep
+. tests/lib_e2e.sh
+no_samples
 
 cat >"$T/openb_node_list_e2e.csv" <<'EOF'
 sn,cpu_milli,memory_mib,gpu,model
@@ -109,5 +95,4 @@ printf 'p-0\nq-1\n' >"$T/bad_order.txt"
 expect_rc 1 "bad order file" "$G" sweep inflation --trace e2e --cluster e2e --order "$T/bad_order.txt"
 contains "$T/err" "bad_order.txt:2" "order error names the line"
 
-[ "$fails" -eq 0 ] && echo "e2e_sweep: all passed"
-[ "$fails" -eq 0 ]
+e2e_finish

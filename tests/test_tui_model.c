@@ -13,8 +13,8 @@
 #include "../src/power.h"
 #include "../ui/app.h"
 #include "../ui/gpuinfo.h"
-#include "../ui/summary.h"
-#include "../ui/sweep.h"
+#include "../src/runsum.h"
+#include "../src/plan.h"
 
 /* --- summaries ------------------------------------------------------------ */
 
@@ -126,26 +126,26 @@ static void test_violations_and_demand(void **state)
 static void test_sweep_counts(void **state)
 {
     (void)state;
-    sweep_params p;
-    sweep_params_default(&p);
-    int c[SWEEP_MAX_COUNTS];
+    plan_params p;
+    plan_params_default(&p);
+    int c[PLAN_MAX_COUNTS];
     p.lo = 2, p.hi = 8, p.step = 3;
-    assert_int_equal(sweep_counts(&p, c, SWEEP_MAX_COUNTS), 3);    /* 2 5 8 */
+    assert_int_equal(plan_counts(&p, c, PLAN_MAX_COUNTS), 3);    /* 2 5 8 */
     assert_int_equal(c[0], 2);
     assert_int_equal(c[1], 5);
     assert_int_equal(c[2], 8);
     p.hi = 9;                                                       /* hi always included */
-    assert_int_equal(sweep_counts(&p, c, SWEEP_MAX_COUNTS), 4);
+    assert_int_equal(plan_counts(&p, c, PLAN_MAX_COUNTS), 4);
     assert_int_equal(c[3], 9);
     p.lo = 1, p.hi = 1000, p.step = 1;                              /* step grows to fit */
-    int n = sweep_counts(&p, c, 10);
+    int n = plan_counts(&p, c, 10);
     assert_true(n <= 10);
     assert_int_equal(c[0], 1);
     assert_int_equal(c[n - 1], 1000);
     p.lo = 9, p.hi = 3;                                             /* inverted: just lo */
-    assert_int_equal(sweep_counts(&p, c, SWEEP_MAX_COUNTS), 1);
+    assert_int_equal(plan_counts(&p, c, PLAN_MAX_COUNTS), 1);
     p.unbounded = 1, p.per_server = 4;
-    assert_int_equal(sweep_counts(&p, c, SWEEP_MAX_COUNTS), 1);
+    assert_int_equal(plan_counts(&p, c, PLAN_MAX_COUNTS), 1);
     assert_int_equal(c[0], 4);
 }
 
@@ -154,14 +154,14 @@ static void test_sweep_cluster(void **state)
     (void)state;
     gpu_profile g = {0};
     snprintf(g.name, sizeof g.name, "V100");
-    cluster *c = sweep_cluster(&g, 19, 8);
+    cluster *c = plan_cluster(&g, 19, 8);
     assert_int_equal(c->nnodes, 3);
     assert_int_equal(c->nodes[0].gpu_count, 8);
     assert_int_equal(c->nodes[2].gpu_count, 3);
     assert_int_equal(cluster_gpu_total(c), 19);
     assert_string_equal(c->nodes[1].gpu_model, "V100");
     cluster_free(c);
-    c = sweep_cluster(&g, 40, 99);              /* clamped to GP_NODE_MAX_GPUS */
+    c = plan_cluster(&g, 40, 99);              /* clamped to GP_NODE_MAX_GPUS */
     assert_int_equal(c->nodes[0].gpu_count, GP_NODE_MAX_GPUS);
     cluster_free(c);
 }
@@ -180,21 +180,21 @@ static void test_thresholds(void **state)
     policy_ops frac = {.name = "f", .family = "correlation", .options = frac_opts};
     policy_ops frag = {.name = "g", .family = "fragmentation", .options = frac_opts};
     policy_spec sp = {.ops = &corr, .params = {0, 100, 1}};
-    sweep_apply_thresholds(&sp, 0.3, 80);
+    plan_apply_thresholds(&sp, 0.3, 80);
     assert_double_equal(sp.params[0], 0.3, 0);
     assert_double_equal(sp.params[1], 80, 0);       /* percent option */
     assert_double_equal(sp.params[2], 1, 0);        /* untouched */
-    sweep_apply_thresholds(&sp, NAN, NAN);          /* "policy default": unchanged */
+    plan_apply_thresholds(&sp, NAN, NAN);          /* "policy default": unchanged */
     assert_double_equal(sp.params[0], 0.3, 0);
-    sweep_apply_thresholds(&sp, 5, 900);            /* clamped to the option range */
+    plan_apply_thresholds(&sp, 5, 900);            /* clamped to the option range */
     assert_double_equal(sp.params[0], 1, 0);
     assert_double_equal(sp.params[1], 400, 0);
     policy_spec f = {.ops = &frac, .params = {0, 1}};
-    sweep_apply_thresholds(&f, -0.2, 80);
+    plan_apply_thresholds(&f, -0.2, 80);
     assert_double_equal(f.params[0], -0.2, 0);
     assert_double_equal(f.params[1], 0.8, 1e-12);   /* fraction option */
     policy_spec g = {.ops = &frag, .params = {0.5, 1}};
-    sweep_apply_thresholds(&g, 0.1, 10);            /* other families: never */
+    plan_apply_thresholds(&g, 0.1, 10);            /* other families: never */
     assert_double_equal(g.params[0], 0.5, 0);
 }
 

@@ -23,8 +23,8 @@
 #include "chart.h"
 #include "layout.h"
 #include "runset.h"
-#include "summary.h"
-#include "sweep.h"
+#include "../src/runsum.h"
+#include "../src/plan.h"
 
 typedef struct app app;
 
@@ -158,13 +158,13 @@ typedef struct cluster_ui {
 typedef struct planner_ui {
     int sel;                    /* parameter row */
     ui_list traces;
-    sweep_params p;
-    sweep sw;
-    int chart_metric;           /* sweep_metric */
+    plan_params p;
+    plan sw;
+    int chart_metric;           /* plan_metric */
     int res_top;                /* first result row shown */
     chart_grid *grid;
-    double curve_x[SWEEP_MAX_POLICIES][SWEEP_MAX_COUNTS];
-    double curve_y[SWEEP_MAX_POLICIES][SWEEP_MAX_COUNTS];
+    double curve_x[PLAN_MAX_POLICIES][PLAN_MAX_COUNTS];
+    double curve_y[PLAN_MAX_POLICIES][PLAN_MAX_COUNTS];
 } planner_ui;
 
 typedef struct data_ui {

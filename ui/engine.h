@@ -2,7 +2,7 @@
  * engine.h — the engine headers the screens use, in one place: the
  * simulator, the cluster state it exposes, policies with their
  * explanations, power models and run records.  The TUI drives simulations
- * only through runset.c (Compare, Step) and sweep.c (Planner); Step and
+ * only through runset.c (Compare, Step) and src/plan.c (Planner); Step and
  * Cluster read a sim's state.  No engine file includes anything from ui/.
  */
 #ifndef GP_UI_ENGINE_H

@@ -6,12 +6,12 @@
  * against the chosen metric (one line per policy) and the table of every
  * (count, policy) result with SLA violations, mean JCT, average power and
  * CapEx; the smallest count meeting the SLA target is highlighted per
- * policy.  The sweep runs a slice at a time from the main loop (sweep.h),
+ * policy.  The sweep runs a slice at a time from the main loop (src/plan.h),
  * so the screen stays live and Esc cancels it.
  */
 #include "app.h"
 #include "draw.h"
-#include "summary.h"
+#include "../src/runsum.h"
 
 #include <ctype.h>
 #include <curses.h>
@@ -35,7 +35,7 @@ static const char *const param_names[P_NPARAMS] = {
 
 static void set_range_from_trace(app *a)
 {
-    sweep_params *p = &a->pl.p;
+    plan_params *p = &a->pl.p;
     gp_trace *tr = NULL;
     gp_err err;
     if (!p->trace[0] || store_get_trace(a->st, p->trace, &tr, &err))
@@ -51,7 +51,7 @@ static void set_range_from_trace(app *a)
 static void default_gpu(app *a)
 {
     const ui_list *gl = &a->data.lists[STORE_GPU], *cl = &a->data.lists[STORE_CLUSTER];
-    sweep_params *p = &a->pl.p;
+    plan_params *p = &a->pl.p;
     for (size_t i = 0; i < cl->n; i++)
         if (strcmp(cl->items[i].name, p->trace) == 0) {
             sscanf(cl->items[i].detail, "%63s", p->gpu);
@@ -66,17 +66,17 @@ static void planner_ensure(app *a)
     planner_ui *pl = &a->pl;
     if (pl->p.trace[0] || !a->cmp.traces.n)
         return;
-    sweep_params_default(&pl->p);
+    plan_params_default(&pl->p);
     snprintf(pl->p.trace, sizeof pl->p.trace, "%s", a->cmp.traces.items[a->cmp.traces.sel].name);
     default_gpu(a);
     set_range_from_trace(a);
-    for (int i = 0; i < a->cmp.npicked && i < SWEEP_MAX_POLICIES; i++)
+    for (int i = 0; i < a->cmp.npicked && i < PLAN_MAX_POLICIES; i++)
         snprintf(pl->p.policies[pl->p.npolicies++], GP_NAME_MAX, "%s", a->cmp.picked[i]);
 }
 
 void planner_free(planner_ui *p)
 {
-    sweep_free(&p->sw);
+    plan_free(&p->sw);
     chart_grid_free(p->grid);
     p->grid = NULL;
 }
@@ -85,7 +85,7 @@ void planner_free(planner_ui *p)
 
 static void param_value(const app *a, int i, char *buf, size_t len)
 {
-    const sweep_params *p = &a->pl.p;
+    const plan_params *p = &a->pl.p;
     switch (i) {
     case P_TRACE: snprintf(buf, len, "%s", p->trace); break;
     case P_GPU: snprintf(buf, len, "%s", p->gpu); break;
@@ -155,45 +155,45 @@ static void draw_params(const app *a, rect box)
 
 static void draw_progress_line(const app *a, rect r)
 {
-    const sweep *sw = &a->pl.sw;
+    const plan *sw = &a->pl.sw;
     char label[160];
     switch (sw->state) {
-    case SW_RUNNING: {
-        const sweep_result *res = &sw->res[sw->job < sw->njobs ? sw->job : sw->njobs - 1];
+    case PLAN_RUNNING: {
+        const plan_result *res = &sw->res[sw->job < sw->njobs ? sw->job : sw->njobs - 1];
         snprintf(label, sizeof label, "Esc cancels  run %d/%d: %s on %d GPUs  %.1fs",
                  sw->job + 1, sw->njobs, sw->p.policies[res->policy], res->gpus, sw->elapsed);
-        draw_progress(r.y, r.x + 1, r.w - 1, sweep_progress(sw), label);
+        draw_progress(r.y, r.x + 1, r.w - 1, plan_progress(sw), label);
         return;
     }
-    case SW_DONE:
+    case PLAN_DONE:
         snprintf(label, sizeof label, "sweep done: %d runs in %.1fs", sw->njobs, sw->elapsed);
         break;
-    case SW_CANCELLED:
+    case PLAN_CANCELLED:
         snprintf(label, sizeof label, "sweep cancelled after %d of %d runs", sw->job, sw->njobs);
         break;
-    case SW_FAILED:
+    case PLAN_FAILED:
         snprintf(label, sizeof label, "sweep failed: %s", sw->err);
         break;
     default:
         snprintf(label, sizeof label, "press r to sweep %s", a->pl.p.unbounded
                  ? "in unbounded-pool mode" : "the GPU count");
     }
-    draw_text(r.y, r.x + 1, r.w - 1, sw->state == SW_FAILED ? ui_attr(C_BAD) : A_BOLD, label);
+    draw_text(r.y, r.x + 1, r.w - 1, sw->state == PLAN_FAILED ? ui_attr(C_BAD) : A_BOLD, label);
 }
 
 static void draw_best(const app *a, rect r)
 {
-    const sweep *sw = &a->pl.sw;
+    const plan *sw = &a->pl.sw;
     int x = r.x + 1;
     char head[64];
     snprintf(head, sizeof head, "fewest GPUs meeting SLA %s %.1f%%: ", "<=",
              a->pl.p.sla_target_pct);
     x += draw_text(r.y, x, r.w - 1, A_NORMAL, head);
     for (int j = 0; j < sw->p.npolicies && x < r.x + r.w; j++) {
-        int c = sweep_best(sw, j, &a->pl.p);
+        int c = plan_best(sw, j, &a->pl.p);
         char t[96];
         if (c >= 0)
-            snprintf(t, sizeof t, "%s %d  ", sw->p.policies[j], sweep_result_at(sw, c, j)->gpus);
+            snprintf(t, sizeof t, "%s %d  ", sw->p.policies[j], plan_result_at(sw, c, j)->gpus);
         else
             snprintf(t, sizeof t, "%s none  ", sw->p.policies[j]);
         x += draw_text(r.y, x, r.x + r.w - x, ui_attr(ui_series_color(j)) | A_BOLD, t);
@@ -204,17 +204,17 @@ static void draw_best(const app *a, rect r)
  * bars say it better than a curve. */
 static void draw_bars(app *a, rect box)
 {
-    const sweep *sw = &a->pl.sw;
+    const plan *sw = &a->pl.sw;
     draw_box(box, "GPUs used with an unbounded pool (CapEx)", 0);
     rect in = layout_inner(box);
     int most = 1;
     for (int j = 0; j < sw->p.npolicies; j++) {
-        const sweep_result *r = sweep_result_at(sw, 0, j);
+        const plan_result *r = plan_result_at(sw, 0, j);
         if (r && r->done && r->gpus > most)
             most = r->gpus;
     }
     for (int j = 0; j < sw->p.npolicies && 2 * j < in.h; j++) {
-        const sweep_result *r = sweep_result_at(sw, 0, j);
+        const plan_result *r = plan_result_at(sw, 0, j);
         int y = in.y + 2 * j;
         draw_text(y, in.x + 1, 14, A_BOLD, sw->p.policies[j]);
         if (!r || !r->done) {
@@ -225,15 +225,15 @@ static void draw_bars(app *a, rect box)
         for (int k = 0; k < len; k++)
             draw_glyph(y, in.x + 16 + k, a->caps.utf8 ? 0x2588u : '#', ui_attr(ui_series_color(j)));
         char cap[24];
-        chart_fmt(sweep_value(sw, r, SM_CAPEX, &a->pl.p), cap, sizeof cap);
+        chart_fmt(plan_value(sw, r, PM_CAPEX, &a->pl.p), cap, sizeof cap);
         draw_textf(y, in.x + 17 + len, in.w - 17 - len, A_NORMAL, "%d GPUs  $%s  SLA %.1f%%",
-                   r->gpus, cap, sweep_value(sw, r, SM_SLA, &a->pl.p));
+                   r->gpus, cap, plan_value(sw, r, PM_SLA, &a->pl.p));
     }
 }
 
 static void draw_curve(app *a, rect box)
 {
-    const sweep *sw = &a->pl.sw;
+    const plan *sw = &a->pl.sw;
     if (sw->p.unbounded && sw->njobs) {
         draw_bars(a, box);
         return;
@@ -241,13 +241,13 @@ static void draw_curve(app *a, rect box)
     planner_ui *pl = &a->pl;
     if (!pl->grid)
         pl->grid = chart_grid_new(1, 1, a->caps.style);
-    ui_series s[SWEEP_MAX_POLICIES];
+    ui_series s[PLAN_MAX_POLICIES];
     int ns = 0;
     for (int j = 0; j < sw->p.npolicies; j++) {
         size_t n = 0;
         for (int c = 0; c < sw->ncounts; c++) {
-            const sweep_result *r = sweep_result_at(sw, c, j);
-            double v = sweep_value(sw, r, (sweep_metric)pl->chart_metric, &pl->p);
+            const plan_result *r = plan_result_at(sw, c, j);
+            double v = plan_value(sw, r, (plan_metric)pl->chart_metric, &pl->p);
             if (isnan(v))
                 continue;
             pl->curve_x[j][n] = r->gpus;
@@ -258,14 +258,14 @@ static void draw_curve(app *a, rect box)
     }
     char title[96];
     snprintf(title, sizeof title, "%s vs GPUs (m: metric)",
-             sweep_metric_name((sweep_metric)pl->chart_metric));
+             plan_metric_name((plan_metric)pl->chart_metric));
     double xlo = sw->ncounts ? sw->counts[0] : 0, xhi = sw->ncounts ? sw->counts[sw->ncounts - 1] : 1;
     draw_chart(&a->caps, box, title, s, ns, xlo, xhi > xlo ? xhi : xlo + 1, pl->grid, 0);
 }
 
-static void result_cells(const app *a, const sweep_result *r, int best, char v[7][24])
+static void result_cells(const app *a, const plan_result *r, int best, char v[7][24])
 {
-    const sweep *sw = &a->pl.sw;
+    const plan *sw = &a->pl.sw;
     snprintf(v[0], 24, "%d", r->gpus);
     snprintf(v[1], 24, "%s", sw->p.policies[r->policy]);
     if (!r->done) {
@@ -273,11 +273,11 @@ static void result_cells(const app *a, const sweep_result *r, int best, char v[7
             snprintf(v[k], 24, "%s", k == 2 ? "..." : "");
         return;
     }
-    double sla = sweep_value(sw, r, SM_SLA, &a->pl.p);
+    double sla = plan_value(sw, r, PM_SLA, &a->pl.p);
     snprintf(v[2], 24, "%.1f", sla);
-    chart_fmt_time(sweep_value(sw, r, SM_JCT, &a->pl.p), v[3], 24);
-    chart_fmt(sweep_value(sw, r, SM_POWER, &a->pl.p), v[4], 24);
-    chart_fmt(sweep_value(sw, r, SM_CAPEX, &a->pl.p), v[5], 24);
+    chart_fmt_time(plan_value(sw, r, PM_JCT, &a->pl.p), v[3], 24);
+    chart_fmt(plan_value(sw, r, PM_POWER, &a->pl.p), v[4], 24);
+    chart_fmt(plan_value(sw, r, PM_CAPEX, &a->pl.p), v[5], 24);
     snprintf(v[6], 24, "%s", best ? "<< fewest" : sla <= a->pl.p.sla_target_pct + 1e-9
              ? "meets" : "");
 }
@@ -286,8 +286,8 @@ static void result_cells(const app *a, const sweep_result *r, int best, char v[7
  * afterwards the user scrolls (PgUp/PgDn). */
 static int results_top(app *a, int rows, int vis)
 {
-    const sweep *sw = &a->pl.sw;
-    int top = sw->state == SW_RUNNING ? sw->job - vis / 2 : a->pl.res_top;
+    const plan *sw = &a->pl.sw;
+    int top = sw->state == PLAN_RUNNING ? sw->job - vis / 2 : a->pl.res_top;
     if (top > rows - vis)
         top = rows - vis;
     if (top < 0)
@@ -298,7 +298,7 @@ static int results_top(app *a, int rows, int vis)
 
 static void draw_results(app *a, rect box)
 {
-    const sweep *sw = &a->pl.sw;
+    const plan *sw = &a->pl.sw;
     static const ui_col cols[] = {
         {"GPUs", 5, 1}, {"policy", 14, 0}, {"SLA viol %", 10, 1}, {"mean JCT", 9, 1},
         {"avg W", 7, 1}, {"CapEx $", 8, 1}, {"SLA", 10, 0},
@@ -310,8 +310,8 @@ static void draw_results(app *a, rect box)
     draw_header(in.y, in.x + 1, in.w - 1, cols, 7);
     int vis = in.h - 1, top = results_top(a, sw->njobs, vis);
     for (int i = top; i < sw->njobs && i < top + vis; i++) {
-        const sweep_result *r = &sw->res[i];
-        int best = r->done && sweep_best(sw, r->policy, &a->pl.p) == i / sw->p.npolicies;
+        const plan_result *r = &sw->res[i];
+        int best = r->done && plan_best(sw, r->policy, &a->pl.p) == i / sw->p.npolicies;
         char v[7][24];
         result_cells(a, r, best, v);
         const char *cells[7] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
@@ -363,7 +363,7 @@ static int clampi(int v, int lo, int hi)
 
 static void adjust(app *a, int param, int dir)
 {
-    sweep_params *p = &a->pl.p;
+    plan_params *p = &a->pl.p;
     switch (param) {
     case P_TRACE:
         cycle_name(&a->cmp.traces, p->trace, sizeof p->trace, dir);
@@ -403,7 +403,7 @@ static void adjust(app *a, int param, int dir)
     }
     default: break;
     }
-    if ((param == P_CORR || param == P_UTIL) && a->pl.sw.state == SW_DONE)
+    if ((param == P_CORR || param == P_UTIL) && a->pl.sw.state == PLAN_DONE)
         app_msg(a, "thresholds changed: r re-runs the sweep with them");
 }
 
@@ -419,7 +419,7 @@ static void menu_done(app *a, int ok, const char *text, int choice)
     (void)text;
     if (!ok || choice < 0)
         return;
-    sweep_params *p = &a->pl.p;
+    plan_params *p = &a->pl.p;
     if (a->pl.sel == P_TRACE) {
         snprintf(p->trace, sizeof p->trace, "%s", a->cmp.traces.items[choice].name);
         set_range_from_trace(a);
@@ -430,8 +430,8 @@ static void menu_done(app *a, int ok, const char *text, int choice)
 
 static int set_policies(app *a, const char *text)
 {
-    sweep_params *p = &a->pl.p;
-    sweep_params q = *p;
+    plan_params *p = &a->pl.p;
+    plan_params q = *p;
     char buf[MODAL_TEXT_MAX], *save = NULL;
     snprintf(buf, sizeof buf, "%s", text);
     q.npolicies = 0;
@@ -442,8 +442,8 @@ static int set_policies(app *a, const char *text)
             app_err(a, "%s", err.msg);
             return -1;
         }
-        if (q.npolicies == SWEEP_MAX_POLICIES) {
-            app_err(a, "at most %d policies", SWEEP_MAX_POLICIES);
+        if (q.npolicies == PLAN_MAX_POLICIES) {
+            app_err(a, "at most %d policies", PLAN_MAX_POLICIES);
             return -1;
         }
         snprintf(q.policies[q.npolicies++], GP_NAME_MAX, "%s", t);
@@ -457,7 +457,7 @@ static void prompt_done(app *a, int ok, const char *text, int choice)
     (void)choice;
     if (!ok)
         return;
-    sweep_params *p = &a->pl.p;
+    plan_params *p = &a->pl.p;
     if (a->pl.sel == P_POLICIES) {
         set_policies(a, text);
         return;
@@ -519,7 +519,7 @@ static ui_rc pl_run(app *a, int key)
     (void)key;
     planner_ensure(a);
     gp_err err;
-    if (sweep_start(&a->pl.sw, a->st, &a->pl.p, &err))
+    if (plan_start(&a->pl.sw, a->st, &a->pl.p, &err))
         app_err(a, "%s", err.msg);
     a->pl.res_top = 0;
     return UI_DONE;
@@ -528,9 +528,9 @@ static ui_rc pl_run(app *a, int key)
 static ui_rc pl_cancel(app *a, int key)
 {
     (void)key;
-    if (a->pl.sw.state != SW_RUNNING)
+    if (a->pl.sw.state != PLAN_RUNNING)
         return UI_PASS;
-    sweep_cancel(&a->pl.sw);
+    plan_cancel(&a->pl.sw);
     app_msg(a, "sweep cancelled");
     return UI_DONE;
 }
@@ -546,7 +546,7 @@ static ui_rc pl_scroll(app *a, int key)
 static ui_rc pl_metric(app *a, int key)
 {
     (void)key;
-    a->pl.chart_metric = (a->pl.chart_metric + 1) % SM_NMETRICS;
+    a->pl.chart_metric = (a->pl.chart_metric + 1) % PM_NMETRICS;
     return UI_DONE;
 }
 
@@ -579,8 +579,8 @@ static int planner_tick(app *a, double dt)
 {
     (void)dt;
     /* About half of each frame goes to the sweep, the rest to drawing. */
-    sweep_tick(&a->pl.sw, 0.03);
-    return a->pl.sw.state == SW_RUNNING;
+    plan_tick(&a->pl.sw, 0.03);
+    return a->pl.sw.state == PLAN_RUNNING;
 }
 
 const ui_screen scr_planner = {

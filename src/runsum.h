@@ -1,5 +1,5 @@
 /*
- * summary.h — the numbers of a run the TUI's tables show, computed from
+ * runsum.h — the numbers of a run the TUI's tables show, computed from
  * the run record itself (timeline and per-task outcomes) so they are
  * available live, while a run is still going, and the same for saved runs.
  * Pure: no curses.
@@ -7,13 +7,13 @@
  * Time averages treat the timeline as a step function (a sample holds until
  * the next one), as the simulator records it.
  */
-#ifndef GP_SUMMARY_H
-#define GP_SUMMARY_H
+#ifndef GP_RUNSUM_H
+#define GP_RUNSUM_H
 
 #include <stddef.h>
 
-#include "../src/model.h"
-#include "../src/run.h"
+#include "model.h"
+#include "run.h"
 
 typedef struct run_summary {
     double t_end;               /* the horizon the averages run to */

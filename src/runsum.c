@@ -1,14 +1,14 @@
 /*
- * summary.c — live summaries of run records (summary.h).  Pure.
+ * runsum.c — live summaries of run records (runsum.h).  Pure.
  */
-#include "summary.h"
+#include "runsum.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/stats.h"
-#include "../src/util.h"
+#include "stats.h"
+#include "util.h"
 
 static double at(const double *base, size_t i, size_t stride)
 {

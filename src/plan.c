@@ -1,17 +1,22 @@
 /*
- * sweep.c — the Planner's incremental GPU-count sweep (sweep.h).
+ * plan.c — the capacity planner's incremental GPU-count sweep (plan.h), used by
+ * the TUI's Planner screen and by `gpuplan plan`.
  */
-#include "sweep.h"
-#include "engine.h"
-#include "summary.h"
+#include "plan.h"
+#include "cstate.h"
+#include "policy.h"
+#include "power.h"
+#include "run.h"
+#include "sim.h"
+#include "runsum.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/stats.h"
+#include "stats.h"
 
-void sweep_params_default(sweep_params *p)
+void plan_params_default(plan_params *p)
 {
     memset(p, 0, sizeof *p);
     p->lo = 1;
@@ -25,14 +30,14 @@ void sweep_params_default(sweep_params *p)
     p->sla_target_pct = 0;
 }
 
-const char *sweep_metric_name(sweep_metric m)
+const char *plan_metric_name(plan_metric m)
 {
     static const char *const n[] = {"SLA violations %", "mean JCT", "average power W",
                                     "CapEx USD"};
-    return m < SM_NMETRICS ? n[m] : "?";
+    return m < PM_NMETRICS ? n[m] : "?";
 }
 
-int sweep_counts(const sweep_params *p, int *out, int cap)
+int plan_counts(const plan_params *p, int *out, int cap)
 {
     if (p->unbounded) {
         out[0] = p->per_server > 0 ? p->per_server : 1;
@@ -51,7 +56,7 @@ int sweep_counts(const sweep_params *p, int *out, int cap)
     return n;
 }
 
-cluster *sweep_cluster(const gpu_profile *prof, int gpus, int per_server)
+cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server)
 {
     if (per_server < 1)
         per_server = 1;
@@ -88,7 +93,7 @@ static void set_opt(policy_spec *sp, int i, double v)
     sp->params[i] = v < o->min ? o->min : v > o->max ? o->max : v;
 }
 
-void sweep_apply_thresholds(policy_spec *sp, double corr, double util_pct)
+void plan_apply_thresholds(policy_spec *sp, double corr, double util_pct)
 {
     if (!sp->ops || !sp->ops->options || !sp->ops->family ||
         strcmp(sp->ops->family, "correlation") != 0)
@@ -102,7 +107,7 @@ void sweep_apply_thresholds(policy_spec *sp, double corr, double util_pct)
     }
 }
 
-static int load(sweep *sw, store *st, gp_err *err)
+static int load(plan *sw, store *st, gp_err *err)
 {
     if (store_get_trace(st, sw->p.trace, &sw->tr, err) || store_load_catalog(st, &sw->cat, err))
         return -1;
@@ -113,38 +118,38 @@ static int load(sweep *sw, store *st, gp_err *err)
     for (int j = 0; j < sw->p.npolicies; j++) {
         if (policy_spec_parse(sw->p.policies[j], &sw->spec[j], err))
             return -1;
-        sweep_apply_thresholds(&sw->spec[j], sw->p.corr_threshold, sw->p.util_threshold);
+        plan_apply_thresholds(&sw->spec[j], sw->p.corr_threshold, sw->p.util_threshold);
     }
     return 0;
 }
 
-int sweep_start(sweep *sw, store *st, const sweep_params *p, gp_err *err)
+int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
 {
-    sweep_free(sw);
+    plan_free(sw);
     if (p->npolicies < 1)
         return gp_error(err, "choose at least one policy");
     sw->p = *p;
     if (load(sw, st, err)) {
-        sweep_free(sw);
+        plan_free(sw);
         return -1;
     }
-    sw->ncounts = sweep_counts(p, sw->counts, SWEEP_MAX_COUNTS);
+    sw->ncounts = plan_counts(p, sw->counts, PLAN_MAX_COUNTS);
     sw->njobs = sw->ncounts * p->npolicies;
     sw->res = xcalloc((size_t)sw->njobs, sizeof *sw->res);
     for (int i = 0; i < sw->njobs; i++) {
         sw->res[i].policy = i % p->npolicies;
         sw->res[i].gpus = sw->counts[i / p->npolicies];
     }
-    sw->state = SW_RUNNING;
+    sw->state = PLAN_RUNNING;
     sw->t_start = now_seconds();
     return 0;
 }
 
-static int job_begin(sweep *sw)
+static int job_begin(plan *sw)
 {
     gp_err err;
-    sweep_result *r = &sw->res[sw->job];
-    sw->cl = sweep_cluster(&sw->prof, r->gpus, sw->p.per_server);
+    plan_result *r = &sw->res[sw->job];
+    sw->cl = plan_cluster(&sw->prof, r->gpus, sw->p.per_server);
     sim_config cfg;
     sim_config_default(&cfg);
     cfg.unbounded = sw->p.unbounded;
@@ -157,9 +162,9 @@ static int job_begin(sweep *sw)
     return 0;
 }
 
-static void job_end(sweep *sw)
+static void job_end(plan *sw)
 {
-    sweep_result *r = &sw->res[sw->job];
+    plan_result *r = &sw->res[sw->job];
     sim_finish(sw->sim);
     const run *rec = sim_run_record(sw->sim);
     r->ntasks = sw->tr->ntasks;
@@ -193,14 +198,14 @@ static void job_end(sweep *sw)
     sw->job++;
 }
 
-int sweep_tick(sweep *sw, double budget_s)
+int plan_tick(plan *sw, double budget_s)
 {
-    if (sw->state != SW_RUNNING)
+    if (sw->state != PLAN_RUNNING)
         return 0;
     double t0 = now_seconds();
     while (sw->job < sw->njobs) {
         if (!sw->sim && job_begin(sw)) {
-            sw->state = SW_FAILED;
+            sw->state = PLAN_FAILED;
             return 0;
         }
         int more = 1;
@@ -218,27 +223,27 @@ int sweep_tick(sweep *sw, double budget_s)
     }
     sw->elapsed = now_seconds() - sw->t_start;
     if (sw->job >= sw->njobs) {
-        sw->state = SW_DONE;
+        sw->state = PLAN_DONE;
         return 0;
     }
     return 1;
 }
 
-void sweep_cancel(sweep *sw)
+void plan_cancel(plan *sw)
 {
-    if (sw->state != SW_RUNNING)
+    if (sw->state != PLAN_RUNNING)
         return;
     if (sw->sim)
         sim_free(sw->sim);
     sw->sim = NULL;
     cluster_free(sw->cl);
     sw->cl = NULL;
-    sw->state = SW_CANCELLED;
+    sw->state = PLAN_CANCELLED;
 }
 
-void sweep_free(sweep *sw)
+void plan_free(plan *sw)
 {
-    sweep_cancel(sw);
+    plan_cancel(sw);
     for (int i = 0; sw->res && i < sw->njobs; i++)
         free(sw->res[i].jct);
     free(sw->res);
@@ -247,7 +252,7 @@ void sweep_free(sweep *sw)
     memset(sw, 0, sizeof *sw);
 }
 
-double sweep_progress(const sweep *sw)
+double plan_progress(const plan *sw)
 {
     if (sw->njobs == 0)
         return 0;
@@ -259,7 +264,7 @@ double sweep_progress(const sweep *sw)
     return ((double)sw->job + part) / (double)sw->njobs;
 }
 
-static double sla_pct(const sweep *sw, const sweep_result *r, double kappa)
+static double sla_pct(const plan *sw, const plan_result *r, double kappa)
 {
     if (!r->ntasks)
         return 0;
@@ -274,37 +279,37 @@ static double sla_pct(const sweep *sw, const sweep_result *r, double kappa)
     return 100.0 * (double)v / (double)r->ntasks;
 }
 
-double sweep_value(const sweep *sw, const sweep_result *r, sweep_metric m,
-                   const sweep_params *live)
+double plan_value(const plan *sw, const plan_result *r, plan_metric m,
+                   const plan_params *live)
 {
     if (!r || !r->done)
         return NAN;
     switch (m) {
-    case SM_SLA:
+    case PM_SLA:
         return sla_pct(sw, r, live->kappa);
-    case SM_JCT:
+    case PM_JCT:
         return r->jct_mean;
-    case SM_POWER:
+    case PM_POWER:
         return r->avg_w;
-    case SM_CAPEX:
+    case PM_CAPEX:
         return r->gpus * (live->price >= 0 ? live->price : sw->prof.price_usd);
     default:
         return NAN;
     }
 }
 
-const sweep_result *sweep_result_at(const sweep *sw, int c, int j)
+const plan_result *plan_result_at(const plan *sw, int c, int j)
 {
     if (!sw->res || c < 0 || c >= sw->ncounts || j < 0 || j >= sw->p.npolicies)
         return NULL;
     return &sw->res[c * sw->p.npolicies + j];
 }
 
-int sweep_best(const sweep *sw, int j, const sweep_params *live)
+int plan_best(const plan *sw, int j, const plan_params *live)
 {
     for (int c = 0; c < sw->ncounts; c++) {
-        const sweep_result *r = sweep_result_at(sw, c, j);
-        double v = sweep_value(sw, r, SM_SLA, live);
+        const plan_result *r = plan_result_at(sw, c, j);
+        double v = plan_value(sw, r, PM_SLA, live);
         if (!isnan(v) && v <= live->sla_target_pct + 1e-9)
             return c;
     }
