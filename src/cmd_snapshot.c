@@ -1,0 +1,141 @@
+/*
+ * cmd_snapshot.c — `gpuplan snapshot --run ID --at T`: the state of a saved
+ * run at one instant kept as a snapshot (the cluster with the tasks running
+ * on it and their placements), so an operator can inspect it in the
+ * Cluster screen, show it or export it.  Derived from the run's per-task
+ * outcomes; nothing is re-simulated.
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int snapshot_exec(cli_ctx *ctx, int argc, char **argv);
+
+const cli_cmd cmd_snapshot = {
+    .name = "snapshot",
+    .usage = "--run ID --at SECONDS [--name NAME] [--replace]",
+    .summary = "Save a run's cluster state at one instant as a snapshot",
+    .help = "  --run ID           a saved run (gpuplan list runs)\n"
+            "  --at SECONDS       the instant, in the run's simulated time\n"
+            "  --name NAME        the snapshot's name (default <policy>-<id>-t<SECONDS>)\n"
+            "  --replace          replace a snapshot of that name\n"
+            "  Tasks running at that instant (started, not yet ended) are kept with their\n"
+            "  placements; servers a run opened beyond its cluster (--unbounded) are left\n"
+            "  out, with a count on stderr.\n",
+    .exec = snapshot_exec,
+};
+
+/* Adds the placement rows of one running task: one per device it holds. */
+static void add_rows(snapshot *sn, int task_idx, const task *tk, const run_outcome *o)
+{
+    placement_row r = {task_idx, o->node, -1, 0};
+    if (tk->num_gpu == 0 || !o->gpus[0]) {
+        snapshot_add_row(sn, &r);
+        return;
+    }
+    char devs[sizeof o->gpus], *save = NULL;
+    strlcpy0(devs, o->gpus, sizeof devs);
+    for (char *tok = strtok_r(devs, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        r.gpu = atoi(tok);
+        r.gpu_milli = tk->gpu_milli;
+        snapshot_add_row(sn, &r);
+    }
+}
+
+/* Fills sn with the tasks of r running at t; returns how many servers
+ * beyond the cluster were skipped. */
+static size_t collect(const run *r, const gp_trace *tr, const cluster *cl, double t,
+                      snapshot *sn)
+{
+    size_t skipped = 0;
+    for (size_t i = 0; i < r->noutcomes; i++) {
+        const run_outcome *o = &r->outcomes[i];
+        if (o->node < 0 || o->start_s > t || o->end_s <= t || (size_t)o->task >= tr->ntasks)
+            continue;
+        if ((size_t)o->node >= cl->nnodes) {
+            skipped++;
+            continue;
+        }
+        const task *tk = &tr->tasks[o->task];
+        trace_add_task(sn->tasks, tk);
+        add_rows(sn, (int)sn->tasks->ntasks - 1, tk, o);
+    }
+    return skipped;
+}
+
+static int make_snapshot(cli_ctx *ctx, int64_t id, double at, const char *name, int replace)
+{
+    store *st = cli_store(ctx);
+    if (!st)
+        return EXIT_RUNTIME;
+    gp_err err = {{0}};
+    run *r = NULL;
+    gp_trace *tr = NULL;
+    cluster *cl = NULL;
+    snapshot *sn = NULL;
+    int rc = EXIT_RUNTIME;
+    if (store_get_run(st, id, &r, &err) || store_get_trace(st, r->trace_name, &tr, &err) ||
+        store_get_cluster(st, r->cluster_name, &cl, &err))
+        goto out;
+    char defname[GP_NAME_MAX];
+    snprintf(defname, sizeof defname, "%s-%lld-t%g", r->policy, (long long)id, at);
+    sn = snapshot_new(name ? name : defname);
+    strlcpy0(sn->cluster_name, cl->name, sizeof sn->cluster_name);
+    sn->time_s = at;
+    size_t skipped = collect(r, tr, cl, at, sn);
+    if (store_put_snapshot(st, sn, replace, &err))
+        goto out;
+    if (skipped)
+        fprintf(stderr, "gpuplan snapshot: %zu task(s) on servers opened beyond cluster '%s' "
+                        "left out\n", skipped, cl->name);
+    fprintf(ctx->out, "snapshot '%s': %zu running task(s) on cluster '%s' at t=%gs\n",
+            sn->name, sn->tasks->ntasks, cl->name, at);
+    rc = EXIT_OK;
+out:
+    if (rc != EXIT_OK)
+        cli_fail(&err);
+    snapshot_free(sn);
+    cluster_free(cl);
+    trace_free(tr);
+    run_free(r);
+    return rc;
+}
+
+static int snapshot_exec(cli_ctx *ctx, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"run", required_argument, NULL, 'r'}, {"at", required_argument, NULL, 'a'},
+        {"name", required_argument, NULL, 'n'}, {"replace", no_argument, NULL, 'R'},
+        CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0},
+    };
+    int64_t id = -1;
+    double at = -1;
+    const char *name = NULL;
+    int replace = 0, c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        int code, h = cli_common_opt(ctx, &cmd_snapshot, c, optarg, &code);
+        if (h < 0)
+            return code;
+        if (h)
+            continue;
+        if (c == 'r' && (parse_int64(optarg, &id) || id < 1))
+            return cli_usage_error(&cmd_snapshot, "--run: expected a run id, got '%s'", optarg);
+        if (c == 'a' && (parse_double(optarg, &at) || at < 0))
+            return cli_usage_error(&cmd_snapshot, "--at: expected seconds >= 0, got '%s'",
+                                   optarg);
+        if (c == 'n')
+            name = optarg;
+        if (c == 'R')
+            replace = 1;
+    }
+    if (optind < argc)
+        return cli_usage_error(&cmd_snapshot, "unexpected argument '%s'", argv[optind]);
+    if (id < 1 || at < 0)
+        return cli_usage_error(&cmd_snapshot, "--run and --at are required");
+    if (name && strlen(name) >= GP_NAME_MAX)
+        return cli_usage_error(&cmd_snapshot, "--name: at most %d characters", GP_NAME_MAX - 1);
+    return make_snapshot(ctx, id, at, name, replace);
+}
