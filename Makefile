@@ -24,7 +24,7 @@ SAN      ?=
 # missing ones when run as root.  (pkg-config finds ncursesw, sqlite3,
 # jansson and cmocka; GLPK and libcsv ship no .pc file, so they are linked
 # by name.)
-DEB_PKGS := gcc make pkg-config libncurses-dev libsqlite3-dev libglpk-dev \
+DEB_PKGS := gcc libc6-dev make pkg-config libncurses-dev libsqlite3-dev libglpk-dev \
             glpk-utils libcmocka-dev libjansson-dev libcsv-dev tmux sqlite3 \
             ncurses-term
 PC_LIBS  := ncursesw sqlite3 jansson
