@@ -47,25 +47,52 @@ double stats_stddev(const float *x, size_t n)
     return var > 0 ? sqrt(var) : 0;
 }
 
+/* Four independent lanes of accumulators: the sums no longer form one
+ * dependency chain, so the loop runs several multiply-adds per cycle and
+ * the compiler can vectorize it (without -ffast-math, which would let it
+ * reorder any sum).  The lanes are added at the end in a fixed order, so
+ * the result is deterministic. */
+#define PEARSON_LANES 4
+
 double stats_pearson(const float *a, size_t na, const float *b, size_t nb)
 {
     size_t n = na < nb ? na : nb;
     if (n < 2)
         return 0;
     const double ka = a[0], kb = b[0];
-    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-    for (size_t i = 0; i < n; i++) {
+    double sa[PEARSON_LANES] = {0}, sb[PEARSON_LANES] = {0}, saa[PEARSON_LANES] = {0},
+           sbb[PEARSON_LANES] = {0}, sab[PEARSON_LANES] = {0};
+    size_t i = 0;
+    for (; i + PEARSON_LANES <= n; i += PEARSON_LANES) {
+        for (int l = 0; l < PEARSON_LANES; l++) {
+            double x = a[i + l] - ka, y = b[i + l] - kb;
+            sa[l] += x;
+            sb[l] += y;
+            saa[l] += x * x;
+            sbb[l] += y * y;
+            sab[l] += x * y;
+        }
+    }
+    for (; i < n; i++) {
         double x = a[i] - ka, y = b[i] - kb;
-        sa += x;
-        sb += y;
-        saa += x * x;
-        sbb += y * y;
-        sab += x * y;
+        sa[0] += x;
+        sb[0] += y;
+        saa[0] += x * x;
+        sbb[0] += y * y;
+        sab[0] += x * y;
+    }
+    for (int l = 1; l < PEARSON_LANES; l++) {
+        sa[0] += sa[l];
+        sb[0] += sb[l];
+        saa[0] += saa[l];
+        sbb[0] += sbb[l];
+        sab[0] += sab[l];
     }
     /* n^2 times the (co)variances; exactly 0 for a constant series since
      * every shifted sample is then 0. */
     const double dn = (double)n;
-    double vaa = dn * saa - sa * sa, vbb = dn * sbb - sb * sb, vab = dn * sab - sa * sb;
+    double vaa = dn * saa[0] - sa[0] * sa[0], vbb = dn * sbb[0] - sb[0] * sb[0],
+           vab = dn * sab[0] - sa[0] * sb[0];
     if (!(vaa > 0) || !(vbb > 0))
         return 0;
     double r = vab / sqrt(vaa * vbb);
