@@ -111,6 +111,37 @@ void import_copy_utf8(char *dst, size_t len, const char *s)
     dst[n] = '\0';
 }
 
+int import_put_cluster(store *st, cluster *c, int replace, import_result *res, gp_err *err)
+{
+    if (store_put_cluster(st, c, replace, err))
+        return -1;
+    res->clusters++;
+    res->nodes += c->nnodes;
+    import_note(res, "cluster", c->name);
+    return 0;
+}
+
+int import_put_trace(store *st, gp_trace *t, int replace, import_result *res, gp_err *err)
+{
+    if (store_put_trace(st, t, replace, err))
+        return -1;
+    res->traces++;
+    res->tasks += t->ntasks;
+    for (size_t i = 0; i < t->ntasks; i++)
+        res->samples += t->tasks[i].util.len;
+    import_note(res, "trace", t->name);
+    return 0;
+}
+
+int import_put_tput(store *st, tput_catalog *c, int replace, import_result *res, gp_err *err)
+{
+    if (store_put_tput_catalog(st, c, replace, err))
+        return -1;
+    res->tput_entries += c->nentries;
+    import_note(res, "throughput catalog", c->name);
+    return 0;
+}
+
 void import_note(import_result *res, const char *kind, const char *name)
 {
     size_t off = strlen(res->names);

@@ -64,6 +64,11 @@ int import_is_dir(const char *path);
 /* Copies s into dst (size len, at least 1), cut when too long between UTF-8
  * characters, so a name or a word from the input stays valid UTF-8. */
 void import_copy_utf8(char *dst, size_t len, const char *s);
+/* Store what an importer made (inside the caller's transaction) and
+ * account for it in res: counts and the "kind 'name'" note. */
+int import_put_cluster(store *st, cluster *c, int replace, import_result *res, gp_err *err);
+int import_put_trace(store *st, gp_trace *t, int replace, import_result *res, gp_err *err);
+int import_put_tput(store *st, tput_catalog *c, int replace, import_result *res, gp_err *err);
 /* Appends "kind 'name'" to res->names. */
 void import_note(import_result *res, const char *kind, const char *name);
 /* Appends " (skipped: 2 never started, 1 unfinished)" to res->names: "count

@@ -309,11 +309,7 @@ static int gavel_run(store *st, const char *const *paths, size_t npaths,
     json_t *root = load_json(&d, err);
     int rc = root ? parse_table(&d, root, c, err) : -1;
     if (!rc)
-        rc = store_put_tput_catalog(st, c, opts->replace, err);
-    if (!rc) {
-        res->tput_entries += c->nentries;
-        import_note(res, "throughput catalog", c->name);
-    }
+        rc = import_put_tput(st, c, opts->replace, res, err);
     json_decref(root);
     tput_catalog_free(c);
     free(text);

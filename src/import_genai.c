@@ -426,9 +426,10 @@ static int assign_paths(const char *const *paths, size_t npaths, const char **du
     return 0;
 }
 
-static void note_trace(import_result *res, const gp_trace *t, size_t carried, size_t mem_only)
+/* Adds what the import filled in or dropped to the note import_put_trace
+ * wrote. */
+static void note_gaps(import_result *res, size_t carried, size_t mem_only)
 {
-    import_note(res, "trace", t->name);
     size_t off = strlen(res->names);
     if (carried || mem_only)
         snprintf(res->names + off, sizeof res->names - off, " (%zu samples carried over "
@@ -461,14 +462,9 @@ static int genai_run(store *st, const char *const *paths, size_t npaths,
         rc = build_trace(&d, opts->period_s, t, &carried, err);
     }
     if (!rc)
-        rc = store_put_trace(st, t, opts->replace, err);
-    if (!rc) {
-        res->traces++;
-        res->tasks += t->ntasks;
-        for (size_t i = 0; i < t->ntasks; i++)
-            res->samples += t->tasks[i].util.len;
-        note_trace(res, t, carried, d.mem_only);
-    }
+        rc = import_put_trace(st, t, opts->replace, res, err);
+    if (!rc)
+        note_gaps(res, carried, d.mem_only);
     trace_free(t);
     index_free(&d.ids);
     free(d.obs);

@@ -515,28 +515,10 @@ static int write_set(store *st, native_set *s, int replace, import_result *res, 
 {
     if (store_profiles(st, s->cat, res, err))
         return -1;
-    if (s->cl) {
-        if (store_put_cluster(st, s->cl, replace, err))
-            return -1;
-        res->clusters++;
-        res->nodes += s->cl->nnodes;
-        import_note(res, "cluster", s->cl->name);
-    }
-    if (s->tr) {
-        if (store_put_trace(st, s->tr, replace, err))
-            return -1;
-        res->traces++;
-        res->tasks += s->tr->ntasks;
-        for (size_t i = 0; i < s->tr->ntasks; i++)
-            res->samples += s->tr->tasks[i].util.len;
-        import_note(res, "trace", s->tr->name);
-    }
-    if (s->tp) {
-        if (store_put_tput_catalog(st, s->tp, replace, err))
-            return -1;
-        res->tput_entries += s->tp->nentries;
-        import_note(res, "throughput catalog", s->tp->name);
-    }
+    if ((s->cl && import_put_cluster(st, s->cl, replace, res, err)) ||
+        (s->tr && import_put_trace(st, s->tr, replace, res, err)) ||
+        (s->tp && import_put_tput(st, s->tp, replace, res, err)))
+        return -1;
     if (s->sn) {
         if (store_put_snapshot(st, s->sn, replace, err))
             return -1;

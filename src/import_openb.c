@@ -324,20 +324,9 @@ static int parse_file(const char *path, const char *name_opt, const catalog *cat
 static int write_set(store *st, const openb_set *s, int replace, import_result *res,
                      gp_err *err)
 {
-    if (s->cl) {
-        if (store_put_cluster(st, s->cl, replace, err))
-            return -1;
-        res->clusters++;
-        res->nodes += s->cl->nnodes;
-        import_note(res, "cluster", s->cl->name);
-    }
-    if (s->tr) {
-        if (store_put_trace(st, s->tr, replace, err))
-            return -1;
-        res->traces++;
-        res->tasks += s->tr->ntasks;
-        import_note(res, "trace", s->tr->name);
-    }
+    if ((s->cl && import_put_cluster(st, s->cl, replace, res, err)) ||
+        (s->tr && import_put_trace(st, s->tr, replace, res, err)))
+        return -1;
     return 0;
 }
 

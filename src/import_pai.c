@@ -742,12 +742,9 @@ static int pai_run(store *st, const char *const *paths, size_t npaths,
             import_base_name(paths[0], name, sizeof name);
         t = build_trace(&tt, &jobs, opts->name ? opts->name : name, file[TASK_TABLE],
                         skipped, err);
-        rc = t ? store_put_trace(st, t, opts->replace, err) : -1;
+        rc = t ? import_put_trace(st, t, opts->replace, res, err) : -1;
     }
     if (rc == 0) {
-        res->traces++;
-        res->tasks += t->ntasks;
-        import_note(res, "trace", t->name);
         import_note_skipped(res, &skipped[NEVER_STARTED], &skip_words[NEVER_STARTED],
                             NSKIP - NEVER_STARTED);
     }

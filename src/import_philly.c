@@ -897,14 +897,9 @@ static int philly_run(store *st, const char *const *paths, size_t npaths,
         char name[GP_NAME_MAX];
         import_base_name(npaths == 1 ? paths[0] : log_path, name, sizeof name);
         t = build_trace(&lg, opts->name ? opts->name : name, period, skipped, err);
-        rc = t ? store_put_trace(st, t, opts->replace, err) : -1;
+        rc = t ? import_put_trace(st, t, opts->replace, res, err) : -1;
     }
     if (rc == 0) {
-        res->traces++;
-        res->tasks += t->ntasks;
-        for (size_t i = 0; i < t->ntasks; i++)
-            res->samples += t->tasks[i].util.len;
-        import_note(res, "trace", t->name);
         import_note_skipped(res, &skipped[NEVER_STARTED], &skip_words[NEVER_STARTED],
                             NSKIP - NEVER_STARTED);
     }
