@@ -1,0 +1,944 @@
+/*
+ * solve_bnp.c — branch and price for the packing core: what proves the
+ * optimum when neither the combinatorial bounds nor the root column
+ * generation bound meet the best packing (solve_int.h).
+ *
+ * A node is the root instance with decisions on it:
+ *   same(i,k)   items i and k share a bin: they become one item (sizes
+ *               added, conflicts joined, the lower index leads);
+ *   apart(i,k)  they may not: a conflict edge, which pricing respects as it
+ *               respects correlation conflicts;
+ *   class(i,t)  item i is (or is not) in a bin of class t;
+ *   servers     bounds on the count of awake servers of a type.
+ *   prefix(q)   N_q, the number of bins led by items below q, is at most
+ *               k or at least k + 1: with costs set by the leader (CATS:
+ *               the clock of a GPU is its most demanding task's) this is
+ *               what decides the cost, and it is branched on first.
+ *               (Branching on single leaders is kept but off: neighbouring
+ *               items cost nearly the same, so forbidding one moves the
+ *               LP to the next and the bound hardly changes.)
+ * Each decision only restricts the root problem, and each branching pair
+ * splits it into two parts that together keep every solution (Ryan and
+ * Foster 1981: in a fractional set-partitioning LP solution some pair of
+ * items is together with a fractional weight), so the tree is exact.
+ *
+ * At every node the master LP is solved by column generation
+ * (solve_colgen.c), seeded with every column generated so far that is valid
+ * there; its bound prunes the node when it reaches the best packing.  The
+ * LP solution is rounded into a packing (largest columns first, the rest by
+ * first fit).  At the root the integer master over all generated columns is
+ * tried as well (price and branch).  Nodes are explored depth first, the
+ * "together" child first, which reaches packings quickly.
+ *
+ * Not here: the LP itself (solve_colgen.c), heuristics (solve_bounds.c).
+ */
+#include "solve_int.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAM_EPS 1e-6
+
+/* ---- decisions ----------------------------------------------------------- */
+
+enum {
+    D_SAME, D_APART, D_CLASS_IN, D_CLASS_OUT, D_SRV_HI, D_SRV_LO, D_LEAD, D_NOLEAD,
+    D_PFX_GE, D_PFX_LE
+};
+
+typedef struct decision {
+    int kind;
+    int a, b;               /* items; or item and class; or type and count */
+} decision;
+
+struct pool;
+
+typedef struct bp_node {
+    decision *d;
+    int nd;
+    double lb;              /* the parent's bound: valid for this node */
+    struct pool *seed;      /* columns to start its master with (shared) */
+} bp_node;
+
+/* ---- the node's instance ------------------------------------------------- */
+
+typedef struct node_inst {
+    pk_inst q;              /* items are groups of root items */
+    int *group;             /* [n0] root item -> group */
+    int *gsize;             /* [ng] members */
+    int *gstart, *gmem;     /* members of group g: gmem[gstart[g] .. gstart[g+1]) */
+    int *slo, *shi;
+    int *pfx_lo, *pfx_hi;   /* [n0 + 1] bounds on N_q */
+    int infeasible;
+} node_inst;
+
+static int uf_find(int *par, int i)
+{
+    while (par[i] != i) {
+        par[i] = par[par[i]];
+        i = par[i];
+    }
+    return i;
+}
+
+/* Groups from the "same" decisions, numbered by their lowest member. */
+static int make_groups(const pk_inst *p, const bp_node *nd, int *group)
+{
+    int *par = xmalloc((size_t)p->n * sizeof *par);
+    for (int i = 0; i < p->n; i++)
+        par[i] = i;
+    for (int k = 0; k < nd->nd; k++)
+        if (nd->d[k].kind == D_SAME) {
+            int x = uf_find(par, nd->d[k].a), y = uf_find(par, nd->d[k].b);
+            if (x != y)
+                par[x > y ? x : y] = x < y ? x : y;     /* root = lowest member */
+        }
+    int ng = 0;
+    for (int i = 0; i < p->n; i++) {
+        int r = uf_find(par, i);
+        group[i] = r == i ? ng++ : group[r];
+    }
+    free(par);
+    return ng;
+}
+
+static int class_banned(const bp_node *nd, int i, int t)
+{
+    for (int k = 0; k < nd->nd; k++) {
+        const decision *d = &nd->d[k];
+        if (d->kind == D_CLASS_OUT && d->a == i && d->b == t)
+            return 1;
+        if (d->kind == D_CLASS_IN && d->a == i && d->b != t)
+            return 1;
+    }
+    return 0;
+}
+
+static void node_conflicts(const pk_inst *p, const bp_node *nd, node_inst *ni, int ng)
+{
+    size_t w0 = (size_t)p->words;
+    uint64_t *row = xcalloc((size_t)ng * w0, sizeof *row);    /* root items a group clashes with */
+    for (int i = 0; i < p->n; i++)
+        for (size_t x = 0; x < w0; x++)
+            row[(size_t)ni->group[i] * w0 + x] |= p->conf[(size_t)i * w0 + x];
+    for (int k = 0; k < nd->nd; k++) {
+        int a = nd->d[k].a, b = nd->d[k].b;
+        if (nd->d[k].kind == D_APART) {
+            row[(size_t)ni->group[a] * w0 + (size_t)(b >> 6)] |= 1ULL << (b & 63);
+            row[(size_t)ni->group[b] * w0 + (size_t)(a >> 6)] |= 1ULL << (a & 63);
+        } else if (nd->d[k].kind == D_LEAD) {
+            for (int i = 0; i < a; i++) {  /* nothing below a shares its bin */
+                row[(size_t)ni->group[a] * w0 + (size_t)(i >> 6)] |= 1ULL << (i & 63);
+                row[(size_t)ni->group[i] * w0 + (size_t)(a >> 6)] |= 1ULL << (a & 63);
+            }
+        }
+    }
+    for (int i = 0; i < p->n; i++) {
+        int gi = ni->group[i];
+        for (int k = 0; k < p->n; k++) {
+            if (!((row[(size_t)gi * w0 + (size_t)(k >> 6)] >> (k & 63)) & 1u))
+                continue;
+            int gk = ni->group[k];
+            if (gk == gi)
+                ni->infeasible = 1;     /* a group that clashes with itself */
+            else if (!pk_conflict(&ni->q, gi, gk))
+                pk_set_conflict(&ni->q, gi, gk);
+        }
+    }
+    free(row);
+}
+
+/* 1 when root item a is the lowest member of its group. */
+static int member_min(const node_inst *ni, int n0, int a)
+{
+    (void)n0;
+    for (int i = 0; i < a; i++)
+        if (ni->group[i] == ni->group[a])
+            return 0;
+    return 1;
+}
+
+/* Bounds on N_q: the root's prefix bounds and the branching decisions;
+ * infeasible when a lower bound passes an upper bound at or after it. */
+static void node_prefix(const pk_inst *p, const bp_node *nd, const int *root_lo, node_inst *ni)
+{
+    int n0 = p->n;
+    ni->pfx_lo = xmalloc((size_t)(n0 + 1) * sizeof(int));
+    ni->pfx_hi = xmalloc((size_t)(n0 + 1) * sizeof(int));
+    for (int q = 0; q <= n0; q++) {
+        ni->pfx_lo[q] = root_lo ? root_lo[q] : 0;
+        ni->pfx_hi[q] = INT_MAX;
+    }
+    for (int k = 0; k < nd->nd; k++) {
+        const decision *d = &nd->d[k];
+        if (d->kind == D_PFX_GE && d->b > ni->pfx_lo[d->a])
+            ni->pfx_lo[d->a] = d->b;
+        if (d->kind == D_PFX_LE && d->b < ni->pfx_hi[d->a])
+            ni->pfx_hi[d->a] = d->b;
+    }
+    int lo = 0;
+    for (int q = 0; q <= n0; q++) {
+        lo = ni->pfx_lo[q] > lo ? ni->pfx_lo[q] : lo;
+        if (lo > ni->pfx_hi[q])
+            ni->infeasible = 1;
+    }
+}
+
+static void node_build(const pk_inst *p, const bp_node *nd, node_inst *ni)
+{
+    memset(ni, 0, sizeof *ni);
+    ni->group = xmalloc((size_t)p->n * sizeof *ni->group);
+    int ng = make_groups(p, nd, ni->group);
+    pk_inst_init(&ni->q, ng, p->nclass, p->ntype);
+    pk_inst *q = &ni->q;
+    q->integral_cost = p->integral_cost;
+    ni->gsize = xcalloc((size_t)(ng > 0 ? ng : 1), sizeof *ni->gsize);
+    if (p->size2)
+        q->size2 = xcalloc((size_t)(ng > 0 ? ng : 1), sizeof *q->size2);
+    for (int t = 0; t < p->nclass; t++) {
+        q->cls[t].cap = p->cls[t].cap;
+        q->cls[t].cap2 = p->cls[t].cap2;
+    }
+    for (int i = 0; i < p->n; i++) {
+        int g = ni->group[i];
+        if (ni->gsize[g]++ == 0) {      /* the lowest member leads */
+            q->rank[g] = p->rank[i];
+            q->task[g] = i;
+            for (int t = 0; t < p->nclass; t++)
+                q->cls[t].lead_cost[g] = p->cls[t].lead_cost[i];
+        }
+        q->size[g] += p->size[i];
+        if (p->size2)
+            q->size2[g] += p->size2[i];
+        for (int t = 0; t < p->nclass; t++)
+            if (!pk_allowed(p, i, t) || class_banned(nd, i, t))
+                q->cls[t].lead_cost[g] = HUGE_VAL;
+    }
+    for (int k = 0; k < p->ntype; k++) {
+        q->type[k].cost = p->type[k].cost;
+        q->type[k].count = p->type[k].count;
+        memcpy(q->type[k].per_class, p->type[k].per_class, (size_t)p->nclass * sizeof(int));
+    }
+    ni->slo = xcalloc((size_t)(p->ntype > 0 ? p->ntype : 1), sizeof(int));
+    ni->shi = xcalloc((size_t)(p->ntype > 0 ? p->ntype : 1), sizeof(int));
+    for (int k = 0; k < p->ntype; k++)
+        ni->shi[k] = p->type[k].count;
+    for (int k = 0; k < nd->nd; k++) {
+        const decision *d = &nd->d[k];
+        if (d->kind == D_SRV_HI && d->b < ni->shi[d->a])
+            ni->shi[d->a] = d->b;
+        if (d->kind == D_SRV_LO && d->b > ni->slo[d->a])
+            ni->slo[d->a] = d->b;
+    }
+    for (int k = 0; k < p->ntype; k++)
+        if (ni->slo[k] > ni->shi[k])
+            ni->infeasible = 1;
+    for (int k = 0; k < nd->nd; k++) {
+        const decision *d = &nd->d[k];
+        /* "a may not lead" matters only if a leads its group */
+        if (d->kind == D_NOLEAD && ng > 0 && member_min(ni, p->n, d->a)) {
+            if (!q->nolead)
+                q->nolead = xcalloc((size_t)ng, 1);
+            q->nolead[ni->group[d->a]] = 1;
+        }
+    }
+    ni->gstart = xcalloc((size_t)ng + 1, sizeof(int));
+    ni->gmem = xmalloc((size_t)(p->n > 0 ? p->n : 1) * sizeof(int));
+    for (int g = 0; g < ng; g++)
+        ni->gstart[g + 1] = ni->gstart[g] + ni->gsize[g];
+    int *fill = xcalloc((size_t)(ng > 0 ? ng : 1), sizeof(int));
+    for (int i = 0; i < p->n; i++) {
+        int g = ni->group[i];
+        ni->gmem[ni->gstart[g] + fill[g]++] = i;
+    }
+    free(fill);
+    node_conflicts(p, nd, ni, ng);
+}
+
+static void node_inst_free(node_inst *ni)
+{
+    pk_inst_free(&ni->q);
+    free(ni->group);
+    free(ni->gsize);
+    free(ni->gstart);
+    free(ni->gmem);
+    free(ni->slo);
+    free(ni->shi);
+    free(ni->pfx_lo);
+    free(ni->pfx_hi);
+}
+
+/* ---- the column pool (root item numbering) --------------------------------- */
+
+typedef struct pool {
+    int refs;               /* nodes sharing it */
+    int n, cap;
+    int *cls, *start, *len;
+    int *items;
+    size_t nitems, capitems;
+    pk_hset seen;
+} pool;
+
+static void pool_add(pool *pl, int t, const int *items, int k)
+{
+    if (!pk_hset_insert(&pl->seen, pk_pattern_hash(t, items, k)))
+        return;
+    if (pl->n == pl->cap) {
+        pl->cap = pl->cap ? pl->cap * 2 : 1024;
+        pl->cls = xrealloc(pl->cls, (size_t)pl->cap * sizeof(int));
+        pl->start = xrealloc(pl->start, (size_t)pl->cap * sizeof(int));
+        pl->len = xrealloc(pl->len, (size_t)pl->cap * sizeof(int));
+    }
+    grow_array((void **)&pl->items, &pl->capitems, pl->nitems + (size_t)k, sizeof(int));
+    memcpy(pl->items + pl->nitems, items, (size_t)k * sizeof(int));
+    pl->cls[pl->n] = t;
+    pl->start[pl->n] = (int)pl->nitems;
+    pl->len[pl->n] = k;
+    pl->nitems += (size_t)k;
+    pl->n++;
+}
+
+static pool *pool_new(void)
+{
+    pool *pl = xcalloc(1, sizeof *pl);
+    pl->refs = 1;
+    return pl;
+}
+
+static void pool_release(pool *pl)
+{
+    if (!pl || --pl->refs > 0)
+        return;
+    free(pl->cls);
+    free(pl->start);
+    free(pl->len);
+    free(pl->items);
+    pk_hset_free(&pl->seen);
+    free(pl);
+}
+
+/* A root pattern as a pattern of the node (its groups), or 0 when the
+ * node's decisions forbid it: a group split, apart items together, a class
+ * banned for a member. */
+static int node_pattern(const node_inst *ni, int t, const int *items, int k, int *out,
+                        int *cnt)
+{
+    int m = 0;
+    for (int a = 0; a < k; a++) {
+        int g = ni->group[items[a]];
+        if (ni->q.cls[t].lead_cost[g] >= HUGE_VAL)
+            return 0;
+        if (cnt[g]++ == 0)
+            out[m++] = g;
+    }
+    int ok = 1;
+    for (int a = 0; a < m && ok; a++)
+        ok = cnt[out[a]] == ni->gsize[out[a]];
+    for (int a = 0; a < m && ok; a++)
+        for (int b = a + 1; b < m && ok; b++)
+            ok = !pk_conflict(&ni->q, out[a], out[b]);
+    for (int a = 0; a < m; a++)
+        cnt[out[a]] = 0;
+    return ok ? m : 0;
+}
+
+/* Seeds the node's master with every valid pool column. */
+static void seed_node(cg *g, const node_inst *ni, const pool *pl, int *buf, int *cnt)
+{
+    for (int c = 0; c < pl->n; c++) {
+        int m = node_pattern(ni, pl->cls[c], pl->items + pl->start[c], pl->len[c], buf, cnt);
+        if (m > 0)
+            cg_add(g, pl->cls[c], buf, m);
+    }
+}
+
+typedef struct rc_key {
+    double rc;
+    int c;
+} rc_key;
+
+static int cmp_rc(const void *a, const void *b)
+{
+    const rc_key *x = a, *y = b;
+    if (x->rc != y->rc)
+        return x->rc < y->rc ? -1 : 1;
+    return x->c - y->c;
+}
+
+/* The columns a child starts from, in root numbering: the node's basic
+ * columns and those of least reduced cost (3 per item).  Seeding only
+ * these keeps each node's master small; pricing brings back the rest. */
+static pool *child_seed(cg *g, const node_inst *ni, const pk_sol *best, const pk_inst *p,
+                        int *buf)
+{
+    pool *pl = pool_new();
+    glp_prob *P = cg_master(g);
+    int nc = cg_ncols(g), keep = 3 * ni->q.n;
+    rc_key *k = xmalloc((size_t)(nc > 0 ? nc : 1) * sizeof *k);
+    for (int c = 0; c < nc; c++) {
+        int col = cg_col_glp(g, c);
+        k[c].rc = glp_get_col_stat(P, col) == GLP_BS ? -HUGE_VAL : glp_get_col_dual(P, col);
+        k[c].c = c;
+    }
+    qsort(k, (size_t)nc, sizeof *k, cmp_rc);
+    for (int a = 0; a < nc && (a < keep || k[a].rc == -HUGE_VAL); a++) {
+        int t, len, m = 0;
+        const int *gr = cg_col(g, k[a].c, &t, &len);
+        for (int x = 0; x < len; x++)
+            for (int q = ni->gstart[gr[x]]; q < ni->gstart[gr[x] + 1]; q++)
+                buf[m++] = ni->gmem[q];
+        pool_add(pl, t, buf, m);
+    }
+    free(k);
+    if (isfinite(best->cost))
+        for (int b = 0; b < best->nbins; b++) {
+            int m = 0;
+            for (int i = 0; i < p->n; i++)
+                if (best->bin_of[i] == b)
+                    buf[m++] = i;
+            if (m)
+                pool_add(pl, best->bin_class[b], buf, m);
+        }
+    return pl;
+}
+
+/* ---- primal side --------------------------------------------------------------- */
+
+typedef struct col_order {
+    double lam;
+    int c;
+} col_order;
+
+static int cmp_lam(const void *a, const void *b)
+{
+    const col_order *x = a, *y = b;
+    if (x->lam != y->lam)
+        return x->lam > y->lam ? -1 : 1;
+    return x->c - y->c;
+}
+
+/* Rounds the node's LP: columns by decreasing lambda keep their still
+ * unplaced items, first fit places the rest.  Improves *best. */
+static void round_lp(const cg *g, const node_inst *ni, const pk_inst *p, pk_sol *best)
+{
+    const pk_inst *q = &ni->q;
+    int nc = cg_ncols(g);
+    col_order *o = xmalloc((size_t)(nc > 0 ? nc : 1) * sizeof *o);
+    int m = 0;
+    for (int c = 0; c < nc; c++) {
+        double v = cg_value(g, c);
+        if (v > LAM_EPS) {
+            o[m].lam = v;
+            o[m++].c = c;
+        }
+    }
+    qsort(o, (size_t)m, sizeof *o, cmp_lam);
+    pk_sol s;
+    pk_sol_init(&s, q);
+    for (int i = 0; i < q->n; i++)
+        s.bin_of[i] = -1;
+    for (int a = 0; a < m; a++) {
+        int t, len, used = 0;
+        const int *gr = cg_col(g, o[a].c, &t, &len);
+        for (int b = 0; b < len; b++)
+            if (s.bin_of[gr[b]] < 0) {
+                s.bin_of[gr[b]] = s.nbins;
+                used = 1;
+            }
+        if (used)
+            s.bin_class[s.nbins++] = t;
+    }
+    if (pk_complete(q, &s) < HUGE_VAL) {
+        pk_sol r;
+        pk_sol_init(&r, p);
+        r.nbins = s.nbins;
+        memcpy(r.bin_class, s.bin_class, (size_t)s.nbins * sizeof(int));
+        for (int i = 0; i < p->n; i++)
+            r.bin_of[i] = s.bin_of[ni->group[i]];
+        if (pk_eval(p, &r) < best->cost - 1e-9)
+            pk_sol_copy(best, &r, p);
+        pk_sol_free(&r);
+    }
+    pk_sol_free(&s);
+    free(o);
+}
+
+/* Price and branch at the root: the integer master over the generated
+ * columns, for a share of the time left. */
+static void integer_master(cg *g, sg_ctx *c, const pk_inst *p, pk_sol *best, double share)
+{
+    glp_prob *P = glp_create_prob();
+    glp_copy_prob(P, cg_master(g), GLP_OFF);
+    int ncol = glp_get_num_cols(P);
+    for (int k = 1; k <= ncol; k++)
+        glp_set_col_kind(P, k, GLP_IV);
+    solve_opts o = *c->o;
+    double left = sg_remaining(c);
+    o.time_limit_s = fmax(0.01, fmin(left * share, 0.2 + p->n / 256.0));
+    o.write_lp = o.write_mps = NULL;
+    sg_ctx sub = *c;        /* same log buffer through the hook; own clock */
+    sub.o = &o;
+    sub.t0 = now_seconds();
+    sg_mip m = {0};
+    m.known_lb = -HUGE_VAL;
+    m.integral_obj = p->integral_cost;
+    gp_err err = {{0}};
+    if (sg_solve(&sub, P, &m, &err) == 0 && m.has_solution) {
+        pk_sol s;
+        pk_sol_init(&s, p);
+        for (int i = 0; i < p->n; i++)
+            s.bin_of[i] = -1;
+        for (int col = 0; col < cg_ncols(g); col++) {
+            if (glp_mip_col_val(P, cg_col_glp(g, col)) < 0.5)
+                continue;
+            int t, len, used = 0;
+            const int *it = cg_col(g, col, &t, &len);
+            for (int a = 0; a < len; a++)
+                if (s.bin_of[it[a]] < 0) {
+                    s.bin_of[it[a]] = s.nbins;
+                    used = 1;
+                }
+            if (used)
+                s.bin_class[s.nbins++] = t;
+        }
+        if (pk_complete(p, &s) < best->cost - 1e-9)
+            pk_sol_copy(best, &s, p);
+        pk_sol_free(&s);
+    }
+    glp_delete_prob(P);
+}
+
+/* A root item of node group g. */
+static int member(const node_inst *ni, int g)
+{
+    return ni->gmem[ni->gstart[g]];
+}
+
+/* ---- branching ------------------------------------------------------------------- */
+
+typedef struct branch {
+    int kind;               /* D_SAME (pair), D_CLASS_IN (item, class), D_SRV_HI (type) */
+    int a, b;
+    double v;
+} branch;
+
+static int pick_server(const cg *g, const pk_inst *p, branch *br)
+{
+    for (int k = 0; k < p->ntype; k++) {
+        double v = cg_servers(g, k);
+        if (fabs(v - round(v)) > LAM_EPS) {
+            br->kind = D_SRV_HI;
+            br->a = k;
+            br->v = v;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The pair of node items whose weight together is closest to 1/2. */
+static int pick_pair(const cg *g, const node_inst *ni, branch *br)
+{
+    int n = ni->q.n;
+    double *w = xcalloc((size_t)n * (size_t)n, sizeof *w);
+    for (int c = 0; c < cg_ncols(g); c++) {
+        double v = cg_value(g, c);
+        if (v <= LAM_EPS)
+            continue;
+        int t, len;
+        const int *gr = cg_col(g, c, &t, &len);
+        for (int a = 0; a < len; a++)
+            for (int b = a + 1; b < len; b++) {
+                int x = gr[a] < gr[b] ? gr[a] : gr[b], y = gr[a] < gr[b] ? gr[b] : gr[a];
+                w[(size_t)x * (size_t)n + (size_t)y] += v;
+            }
+    }
+    double best = 1;
+    int found = 0;
+    for (int x = 0; x < n; x++)
+        for (int y = x + 1; y < n; y++) {
+            double v = w[(size_t)x * (size_t)n + (size_t)y];
+            double d = fabs(v - 0.5);
+            if (v > LAM_EPS && v < 1 - LAM_EPS && d < best) {
+                best = d;
+                br->kind = D_SAME;
+                br->a = x;
+                br->b = y;
+                br->v = v;
+                found = 1;
+            }
+        }
+    free(w);
+    return found;
+}
+
+/* 1 when bins of a class cost differently by leader (CATS), so that which
+ * items lead is worth branching on. */
+static int costs_vary(const pk_inst *q)
+{
+    for (int t = 0; t < q->nclass; t++) {
+        double c0 = HUGE_VAL;
+        for (int i = 0; i < q->n; i++) {
+            double c = q->cls[t].lead_cost[i];
+            if (c >= HUGE_VAL)
+                continue;
+            if (c0 < HUGE_VAL && fabs(c - c0) > 1e-9)
+                return 1;
+            c0 = c;
+        }
+    }
+    return 0;
+}
+
+/* The item whose leading weight (lambda of the columns it leads) is most
+ * fractional. */
+static int pick_lead(const cg *g, const node_inst *ni, branch *br)
+{
+    const pk_inst *q = &ni->q;
+    if (!costs_vary(q) || !getenv("GP_BNP_LEAD"))
+        return 0;
+    double *lead = xcalloc((size_t)(q->n > 0 ? q->n : 1), sizeof *lead);
+    for (int c = 0; c < cg_ncols(g); c++) {
+        double v = cg_value(g, c);
+        int t, len;
+        const int *gr = cg_col(g, c, &t, &len);
+        int l = gr[0];
+        for (int a = 1; a < len; a++)
+            l = gr[a] < l ? gr[a] : l;
+        if (v > LAM_EPS)
+            lead[l] += v;
+    }
+    double best = 1;
+    int found = 0;
+    int first = getenv("LEADFIRST") != NULL;
+    for (int i = 0; i < q->n && !(first && found); i++) {
+        double d = fabs(lead[i] - 0.5);
+        if (lead[i] > LAM_EPS && lead[i] < 1 - LAM_EPS && d < best) {
+            best = d;
+            br->kind = D_LEAD;
+            br->a = i;
+            br->v = lead[i];
+            found = 1;
+        }
+    }
+    free(lead);
+    return found;
+}
+
+/* The prefix q whose bin count N_q is most fractional. */
+static int pick_prefix(const cg *g, const node_inst *ni, int n0, branch *br)
+{
+    const pk_inst *q = &ni->q;
+    if (!costs_vary(q))
+        return 0;
+    double *lead = xcalloc((size_t)n0 + 1, sizeof *lead);     /* by root index */
+    for (int c = 0; c < cg_ncols(g); c++) {
+        double v = cg_value(g, c);
+        if (v <= LAM_EPS)
+            continue;
+        int t, len;
+        const int *gr = cg_col(g, c, &t, &len);
+        int l = gr[0];
+        for (int a = 1; a < len; a++)
+            l = gr[a] < l ? gr[a] : l;
+        lead[member(ni, l)] += v;
+    }
+    double cum = 0, best = 1;
+    int found = 0;
+    for (int k = 1; k <= n0; k++) {
+        cum += lead[k - 1];             /* N_k: bins led below k */
+        double f = cum - floor(cum);
+        double d = fabs(f - 0.5);
+        if (f > LAM_EPS && f < 1 - LAM_EPS && d < best - 1e-9) {
+            best = d;
+            br->kind = D_PFX_GE;
+            br->a = k;
+            br->v = cum;
+            found = 1;
+        }
+    }
+    free(lead);
+    return found;
+}
+
+/* An item spread over bins of several classes. */
+static int pick_class(const cg *g, const node_inst *ni, branch *br)
+{
+    const pk_inst *q = &ni->q;
+    if (q->nclass < 2)
+        return 0;
+    double *mass = xcalloc((size_t)q->n * (size_t)q->nclass, sizeof *mass);
+    for (int c = 0; c < cg_ncols(g); c++) {
+        double v = cg_value(g, c);
+        int t, len;
+        const int *gr = cg_col(g, c, &t, &len);
+        for (int a = 0; a < len && v > LAM_EPS; a++)
+            mass[(size_t)gr[a] * (size_t)q->nclass + (size_t)t] += v;
+    }
+    int found = 0;
+    for (int i = 0; i < q->n && !found; i++)
+        for (int t = 0; t < q->nclass && !found; t++) {
+            double v = mass[(size_t)i * (size_t)q->nclass + (size_t)t];
+            if (v > LAM_EPS && v < 1 - LAM_EPS) {
+                br->kind = D_CLASS_IN;
+                br->a = i;
+                br->b = t;
+                br->v = v;
+                found = 1;
+            }
+        }
+    free(mass);
+    return found;
+}
+
+/* ---- the tree ------------------------------------------------------------------------ */
+
+typedef struct stack {
+    bp_node *v;
+    size_t n, cap;
+} stack;
+
+/* Pushes parent's decisions plus extra (none when extra is NULL); the new
+ * node shares seed. */
+static void push(stack *st, const bp_node *parent, const decision *extra, double lb, pool *seed)
+{
+    grow_array((void **)&st->v, &st->cap, st->n + 1, sizeof *st->v);
+    bp_node *nd = &st->v[st->n++];
+    nd->nd = (parent ? parent->nd : 0) + (extra != NULL);
+    nd->d = xmalloc((size_t)(nd->nd > 0 ? nd->nd : 1) * sizeof *nd->d);
+    if (parent && parent->nd)
+        memcpy(nd->d, parent->d, (size_t)parent->nd * sizeof *nd->d);
+    if (extra)
+        nd->d[nd->nd - 1] = *extra;
+    nd->lb = lb;
+    nd->seed = seed;
+    seed->refs++;
+}
+
+/* The two children of a node on branch br (the second pushed is explored
+ * first: "together", "at most floor", "in class"). */
+static void push_children(stack *st, const bp_node *nd, const node_inst *ni, const branch *br,
+                          double lb, pool *seed)
+{
+    decision d1, d2;
+    if (br->kind == D_SRV_HI) {
+        d1 = (decision){D_SRV_LO, br->a, (int)ceil(br->v)};
+        d2 = (decision){D_SRV_HI, br->a, (int)floor(br->v)};
+    } else if (br->kind == D_PFX_GE) {
+        int lo = (int)floor(br->v);
+        int up_first = br->v - lo >= 0.5;
+        decision le = {D_PFX_LE, br->a, lo}, ge = {D_PFX_GE, br->a, lo + 1};
+        d1 = up_first ? le : ge;
+        d2 = up_first ? ge : le;
+    } else if (br->kind == D_LEAD) {
+        int i = member(ni, br->a);      /* groups are led by their lowest member */
+        d1 = (decision){br->v >= 0.5 ? D_NOLEAD : D_LEAD, i, 0};
+        d2 = (decision){br->v >= 0.5 ? D_LEAD : D_NOLEAD, i, 0};
+    } else if (br->kind == D_CLASS_IN) {
+        int i = member(ni, br->a);
+        d1 = (decision){D_CLASS_OUT, i, br->b};
+        d2 = (decision){D_CLASS_IN, i, br->b};
+    } else {
+        int i = member(ni, br->a), k = member(ni, br->b);
+        d1 = (decision){D_APART, i, k};
+        d2 = (decision){D_SAME, i, k};
+    }
+    push(st, nd, &d1, lb, seed);
+    push(st, nd, &d2, lb, seed);
+}
+
+typedef struct bp {
+    const pk_inst *p;
+    sg_ctx *c;
+    pk_sol *best;
+    int *buf, *cnt;
+    stack st;
+    long nodes;
+    double unresolved_lb;   /* least bound of nodes that could not be branched */
+    double root_lb;
+    int min_bins;           /* bins any solution needs (root bound, valid everywhere) */
+    int *prefix_lb;         /* [n+1] bins the first q root items need */
+    int stopped;
+} bp;
+
+/* Solves one node; pushes its children when it needs branching. */
+static void process(bp *b, bp_node *nd)
+{
+    const pk_inst *p = b->p;
+    node_inst ni;
+    node_build(p, nd, &ni);
+    node_prefix(p, nd, b->prefix_lb, &ni);
+    b->nodes++;
+    if (ni.infeasible || pk_closes(p, nd->lb, b->best->cost)) {
+        node_inst_free(&ni);
+        return;
+    }
+    int *root_of = xmalloc((size_t)(ni.q.n > 0 ? ni.q.n : 1) * sizeof *root_of);
+    for (int k = 0; k < ni.q.n; k++)
+        root_of[k] = member(&ni, k);
+    cg_cuts cuts = {b->min_bins, p->n, ni.pfx_lo, ni.pfx_hi, root_of};
+    cg *g = cg_new(&ni.q, ni.slo, ni.shi, &cuts);
+    free(root_of);     /* copied by cg_new */
+    seed_node(g, &ni, nd->seed, b->buf, b->cnt);
+    double lb;
+    int conv, rc = cg_run(g, b->c, b->best->cost, &lb, &conv);
+    lb = fmax(lb, nd->lb);
+    if (rc != 0) {
+        b->stopped = 1;
+        push(&b->st, nd, NULL, lb, nd->seed);   /* back on the stack: still open */
+        cg_free(g);
+        node_inst_free(&ni);
+        return;
+    }
+    if (conv && cg_uses_artificial(g)) {
+        /* The LP needs an artificial column: no cover exists here. */
+        cg_free(g);
+        node_inst_free(&ni);
+        return;
+    }
+    if (!pk_closes(p, lb, b->best->cost) && !cg_uses_artificial(g)) {
+        round_lp(g, &ni, p, b->best);
+        if (b->nodes == 1 && !pk_closes(p, lb, b->best->cost) && !getenv("NOIM"))
+            integer_master(g, b->c, p, b->best, 0.25);
+    }
+    if (b->nodes == 1)
+        b->root_lb = lb;
+    if (b->nodes == 1 && getenv("GP_ROOT_DUMP")) {
+        double tot = 0;
+        for (int c2 = 0; c2 < cg_ncols(g); c2++) {
+            double v = cg_value(g, c2);
+            if (v < 1e-6)
+                continue;
+            int t, len;
+            const int *it = cg_col(g, c2, &t, &len);
+            tot += v;
+            double used = 0;
+            int lead = it[0];
+            for (int a = 0; a < len; a++) {
+                used += ni.q.size[it[a]];
+                lead = it[a] < lead ? it[a] : lead;
+            }
+            fprintf(stderr, "lam %.3f lead %3d cost %.3f used %.1f len %d\n", v, lead, ni.q.cls[t].lead_cost[lead], used, len);
+        }
+        for (int k = 0; k < p->ntype; k++)
+            fprintf(stderr, "servers %.3f\n", cg_servers(g, k));
+        fprintf(stderr, "bins %.3f lb %.4f ub %.4f\n", tot, lb, b->best->cost);
+    }
+    /* Any split of the node is a valid partition, so branching does not
+     * need the LP to have converged (pricing stops early once the rounded
+     * bound cannot rise). */
+    if (!pk_closes(p, lb, b->best->cost)) {
+        branch br = {0, 0, 0, 0};
+        (void)conv;
+        if (pick_server(g, p, &br) || pick_prefix(g, &ni, p->n, &br) ||
+            pick_lead(g, &ni, &br) || pick_pair(g, &ni, &br) || pick_class(g, &ni, &br)) {
+            pool *seed = child_seed(g, &ni, b->best, p, b->buf);
+            push_children(&b->st, nd, &ni, &br, lb, seed);
+            pool_release(seed);
+        }
+        else {  /* an integral LP that rounding did not match: keep its bound */
+            b->unresolved_lb = fmin(b->unresolved_lb, lb);
+            if (getenv("GP_CG_DEBUG")) {
+                fprintf(stderr, "unresolved node lb %.6f ub %.6f conv %d art %d\n", lb, b->best->cost, conv, cg_uses_artificial(g));
+                for (int c2 = 0; c2 < cg_ncols(g); c2++) {
+                    double v = cg_value(g, c2);
+                    if (v > 1e-9) {
+                        int t, len;
+                        const int *it = cg_col(g, c2, &t, &len);
+                        fprintf(stderr, "  lam %.9f len %d first %d\n", v, len, it[0]);
+                    }
+                }
+                for (int k2 = 0; k2 < p->ntype; k2++)
+                    fprintf(stderr, "  srv %.9f\n", cg_servers(g, k2));
+            }
+        }
+    }
+    cg_free(g);
+    node_inst_free(&ni);
+}
+
+static double open_bound(const bp *b)
+{
+    double lb = b->unresolved_lb;
+    for (size_t k = 0; k < b->st.n; k++)
+        lb = fmin(lb, b->st.v[k].lb);
+    return lb;
+}
+
+double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *complete,
+              double *root_lb)
+{
+    bp b;
+    memset(&b, 0, sizeof b);
+    b.p = p;
+    b.c = c;
+    b.best = best;
+    b.unresolved_lb = HUGE_VAL;
+    b.root_lb = -HUGE_VAL;
+    b.min_bins = pk_count_bound(p);
+    b.prefix_lb = xcalloc((size_t)p->n + 1, sizeof *b.prefix_lb);
+    {
+        int *clique = xmalloc((size_t)(p->n > 0 ? p->n : 1) * sizeof *clique);
+        int k = pk_clique(p, clique);
+        for (int q = 1; q <= p->n; q++)
+            b.prefix_lb[q] = pk_count_lb(p, q, clique, k);
+        free(clique);
+    }
+    b.buf = xmalloc((size_t)(p->n + 1) * sizeof *b.buf);
+    b.cnt = xcalloc((size_t)(p->n + 1), sizeof *b.cnt);
+    pool *root = pool_new();
+    if (isfinite(best->cost))
+        for (int k = 0; k < best->nbins; k++) {
+            int m = 0;
+            for (int i = 0; i < p->n; i++)
+                if (best->bin_of[i] == k)
+                    b.buf[m++] = i;
+            if (m)
+                pool_add(root, best->bin_class[k], b.buf, m);
+        }
+    push(&b.st, NULL, NULL, -HUGE_VAL, root);
+    pool_release(root);
+    int plunge = 0, limit = getenv("PLUNGE") ? atoi(getenv("PLUNGE")) : 8;
+    while (b.st.n > 0 && !b.stopped) {
+        size_t before = b.st.n;
+        if (plunge == 0 || plunge > limit) {
+            /* best bound first, so the proven bound rises ... */
+            size_t k = 0;
+            for (size_t q = 1; q < b.st.n; q++)
+                if (b.st.v[q].lb < b.st.v[k].lb - 1e-12)
+                    k = q;
+            bp_node tmp = b.st.v[k];
+            b.st.v[k] = b.st.v[b.st.n - 1];
+            b.st.v[b.st.n - 1] = tmp;
+            plunge = 0;
+        }
+        bp_node nd = b.st.v[--b.st.n];
+        process(&b, &nd);
+        free(nd.d);
+        pool_release(nd.seed);
+        /* ... and a plunge into the children after it finds packings */
+        plunge = b.st.n >= before + 1 ? plunge + 1 : 0;
+        if (b.st.n > 0 && sg_should_stop(c) >= 0)
+            b.stopped = 1;
+    }
+    /* Open nodes and unbranchable ones bound what is left; with none left
+     * the best packing is optimal (or, with none found, there is none). */
+    double lb = open_bound(&b);
+    *complete = b.st.n == 0 && b.unresolved_lb == HUGE_VAL;
+    if (*complete)
+        lb = isfinite(best->cost) ? best->cost : HUGE_VAL;
+    *root_lb = b.root_lb;
+    for (size_t k = 0; k < b.st.n; k++) {
+        free(b.st.v[k].d);
+        pool_release(b.st.v[k].seed);
+    }
+    free(b.st.v);
+    free(b.buf);
+    free(b.cnt);
+    free(b.prefix_lb);
+    *nodes = b.nodes;
+    return lb;
+}

@@ -1,0 +1,829 @@
+/*
+ * solve_colgen.c — a much stronger lower bound for the packing core by
+ * column generation (Gilmore–Gomory), and a price-and-branch solution.
+ *
+ * The master LP chooses whole bins ("patterns": a class t and a set S of
+ * items that fit and pairwise do not conflict) instead of single
+ * assignments:
+ *
+ *   min  sum_p cost_p l_p + sum_k server_cost_k s_k
+ *        sum_{p contains i} l_p >= 1                  (pi_i >= 0)  every item
+ *        sum_{p of class t} l_p <= sum_k per_class[k][t] s_k        every class
+ *        0 <= s_k <= count_k,  l >= 0
+ *
+ * cost_p is the cost of the pattern's leader (its lowest item).  Its LP
+ * bound is at least as strong as that of the compact model (every LP point
+ * of this master is a convex combination of integer bins) and, for bin
+ * packing, usually equal to the optimum rounded up; the compact LP of the
+ * representative formulation is far weaker on correlation-heavy instances.
+ *
+ * Pricing: for each class t and leader j, the most valuable set S of items
+ * after j that fits beside j and conflicts with nothing in S: a knapsack
+ * with conflicts, solved exactly by depth-first branch and bound over
+ * bitsets with the fractional-knapsack bound (items in decreasing pi/size).
+ * Every leader with a negative reduced cost gives a column.
+ *
+ * Bounds while iterating (valid for any duals, so the solve can stop early
+ * on a time limit and still report a bound): the Lagrangian bound
+ * sum pi + min over s of sum_k s_k (server_cost_k + sum_t per_class min(0,
+ * r_t)), r_t the least reduced cost of class t without its supply dual;
+ * with no servers and unit costs (CorrGPU) Farley's bound sum pi / (1 - r).
+ *
+ * Price-and-branch: the integer master over the generated columns (GLPK
+ * MILP, a share of the time left) gives packings that the heuristics may
+ * have missed; items covered twice are kept in their first bin.
+ */
+#include "solve_int.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPS 1e-9
+#define RC_EPS 1e-6     /* above GLPK's reduced-cost tolerance (1e-7) */
+#define PRICE_NODE_LIMIT 200000L
+
+/* ---- pattern hashes ------------------------------------------------------ */
+
+uint64_t pk_pattern_hash(int t, const int *items, int k)
+{
+    /* order-independent: a sum of mixed item ids, then the class */
+    uint64_t h = 0;
+    for (int a = 0; a < k; a++) {
+        uint64_t x = (uint64_t)items[a] + 0x9e3779b97f4a7c15ULL;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        h += x ^ (x >> 31);
+    }
+    h ^= (uint64_t)(t + 1) * 0xff51afd7ed558ccdULL;
+    return h ? h : 1;
+}
+
+int pk_hset_insert(pk_hset *s, uint64_t h)
+{
+    if (s->n * 2 >= s->cap) {
+        size_t ncap = s->cap ? s->cap * 2 : 1024;
+        uint64_t *nv = xcalloc(ncap, sizeof *nv);
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->v[i]) {
+                size_t j = s->v[i] & (ncap - 1);
+                while (nv[j])
+                    j = (j + 1) & (ncap - 1);
+                nv[j] = s->v[i];
+            }
+        free(s->v);
+        s->v = nv;
+        s->cap = ncap;
+    }
+    size_t j = h & (s->cap - 1);
+    while (s->v[j]) {
+        if (s->v[j] == h)
+            return 0;
+        j = (j + 1) & (s->cap - 1);
+    }
+    s->v[j] = h;
+    s->n++;
+    return 1;
+}
+
+void pk_hset_free(pk_hset *s)
+{
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- column pool ------------------------------------------------------- */
+
+struct cg {
+    const pk_inst *p;
+    sg_ctx *c;
+    glp_prob *P;
+    int supply_row0;        /* first supply row (rows 1..n cover the items) */
+    int srv_col0;           /* first server column */
+    /* columns of patterns: class, item list (in pool), GLPK column */
+    int ncols, capcols;
+    int *col_class, *col_start, *col_len, *col_glp;
+    int *pool;
+    size_t npool, cappool;
+    /* pricing workspace, in "ratio position" space */
+    int words;
+    int *pos_item;          /* position -> item, decreasing pi/size */
+    int *item_pos;
+    uint64_t *compat;       /* [n * words]: positions compatible with a position */
+    uint64_t *later;        /* [n * words]: positions of items with a higher index */
+    uint64_t *allow;        /* [nclass * words] */
+    double *pi, *mu;
+    double eta, zeta;       /* duals of the bin-count and server-capacity rows */
+    int count_row, cap_row; /* 0 when absent */
+    int min_bins;
+    int nprefix;            /* prefix rows: root position q, bound, sense, row */
+    int *prefix_q, *prefix_lb, *prefix_row, *prefix_up;
+    double *theta;          /* their duals */
+    double *lead_adj;       /* [n] sum of theta over the rows a bin led by i is in */
+    int *root_of;           /* [n] */
+    /* depth-first search stack */
+    uint64_t *stack;        /* [(n + 1) * words] */
+    int *chosen, *best_set;
+    int best_k;
+    long nodes;
+    int inexact;
+    int *slo, *shi;         /* server bounds of this node */
+    int art_col0;           /* first artificial column */
+    pk_hset seen;           /* patterns already columns */
+    double z;               /* last master LP value */
+};
+
+/* Adds a column unless the same pattern is one already; 1 when added. */
+static int add_pattern(cg *g, int t, const int *items, int k)
+{
+    const pk_inst *p = g->p;
+    if (!pk_hset_insert(&g->seen, pk_pattern_hash(t, items, k)))
+        return 0;
+    if (g->ncols == g->capcols) {
+        g->capcols = g->capcols ? g->capcols * 2 : 256;
+        g->col_class = xrealloc(g->col_class, (size_t)g->capcols * sizeof(int));
+        g->col_start = xrealloc(g->col_start, (size_t)g->capcols * sizeof(int));
+        g->col_len = xrealloc(g->col_len, (size_t)g->capcols * sizeof(int));
+        g->col_glp = xrealloc(g->col_glp, (size_t)g->capcols * sizeof(int));
+    }
+    grow_array((void **)&g->pool, &g->cappool, g->npool + (size_t)k, sizeof(int));
+    int lead = items[0];
+    for (int a = 1; a < k; a++)
+        lead = items[a] < lead ? items[a] : lead;
+    int col = glp_add_cols(g->P, 1);
+    glp_set_col_bnds(g->P, col, GLP_LO, 0, 0);
+    glp_set_obj_coef(g->P, col, p->cls[t].lead_cost[lead]);
+    int *ind = xmalloc((size_t)(k + 3 + g->nprefix) * sizeof *ind);
+    double *val = xmalloc((size_t)(k + 3 + g->nprefix) * sizeof *val);
+    for (int a = 0; a < k; a++) {
+        ind[a + 1] = items[a] + 1;
+        val[a + 1] = 1;
+    }
+    int len = k;
+    if (p->ntype > 0) {
+        ind[++len] = g->supply_row0 + t;
+        val[len] = 1;
+    }
+    if (g->count_row) {
+        ind[++len] = g->count_row;
+        val[len] = 1;
+    }
+    for (int r = 0; r < g->nprefix; r++)
+        if (g->root_of[lead] < g->prefix_q[r]) {
+            ind[++len] = g->prefix_row[r];
+            val[len] = 1;
+        }
+    glp_set_mat_col(g->P, col, len, ind, val);
+    free(ind);
+    free(val);
+    g->col_class[g->ncols] = t;
+    g->col_start[g->ncols] = (int)g->npool;
+    g->col_len[g->ncols] = k;
+    g->col_glp[g->ncols] = col;
+    memcpy(g->pool + g->npool, items, (size_t)k * sizeof(int));
+    g->npool += (size_t)k;
+    g->ncols++;
+    return 1;
+}
+
+/* Rows, server columns, an expensive artificial column per item (keeps
+ * the master feasible; it is valid in the bound since adding columns only
+ * lowers an LP), and the bins of the best known solution. */
+static void add_prefix_row(cg *g, int q, int bound, int up)
+{
+    int r = glp_add_rows(g->P, 1);
+    glp_set_row_bnds(g->P, r, up ? GLP_UP : GLP_LO, bound, bound);
+    g->prefix_q[g->nprefix] = q;
+    g->prefix_lb[g->nprefix] = bound;
+    g->prefix_up[g->nprefix] = up;
+    g->prefix_row[g->nprefix] = r;
+    g->nprefix++;
+}
+
+/* N_q >= prefix_lo[q] where it steps up (N_q never decreases in q, so a
+ * bound implies the same for every later q), and N_q <= prefix_hi[q]. */
+static void add_prefix_rows(cg *g, const cg_cuts *cuts)
+{
+    const pk_inst *p = g->p;
+    size_t n = (size_t)(p->n > 0 ? p->n : 1);
+    g->root_of = xmalloc(n * sizeof(int));
+    g->lead_adj = xcalloc(n, sizeof(double));
+    for (int i = 0; i < p->n; i++)
+        g->root_of[i] = cuts && cuts->root_of ? cuts->root_of[i] : i;
+    if (!cuts || !cuts->prefix_lo)
+        return;
+    size_t m = 2 * (size_t)(cuts->n0 + 1);
+    g->prefix_q = xmalloc(m * sizeof(int));
+    g->prefix_lb = xmalloc(m * sizeof(int));
+    g->prefix_up = xmalloc(m * sizeof(int));
+    g->prefix_row = xmalloc(m * sizeof(int));
+    g->theta = xcalloc(m, sizeof(double));
+    int last = 1;       /* item 0 always leads: a bound of 1 says nothing */
+    for (int q = 1; q <= cuts->n0; q++) {
+        int lo = cuts->prefix_lo[q];
+        if (lo > last) {
+            last = lo;
+            add_prefix_row(g, q, lo, 0);
+        }
+        if (cuts->prefix_hi && cuts->prefix_hi[q] < INT_MAX)
+            add_prefix_row(g, q, cuts->prefix_hi[q], 1);
+    }
+}
+
+static void master_init(cg *g, const int *slo, const int *shi, const cg_cuts *cuts)
+{
+    int min_bins = cuts ? cuts->min_bins : 0;
+    const pk_inst *p = g->p;
+    g->P = glp_create_prob();
+    glp_set_obj_dir(g->P, GLP_MIN);
+    glp_add_rows(g->P, p->n);
+    for (int i = 1; i <= p->n; i++)
+        glp_set_row_bnds(g->P, i, GLP_LO, 1, 0);
+    /* Valid rows from the count bound: at least min_bins bins, and servers
+     * with room for them (a fractional LP would otherwise pay for 3/8 of a
+     * server to run 3 GPUs). */
+    g->min_bins = min_bins;
+    if (min_bins > 0) {
+        g->count_row = glp_add_rows(g->P, 1);
+        glp_set_row_bnds(g->P, g->count_row, GLP_LO, min_bins, 0);
+    }
+    add_prefix_rows(g, cuts);
+    if (p->ntype > 0) {
+        g->supply_row0 = glp_add_rows(g->P, p->nclass);
+        for (int t = 0; t < p->nclass; t++)
+            glp_set_row_bnds(g->P, g->supply_row0 + t, GLP_UP, 0, 0);
+        if (min_bins > 0) {
+            g->cap_row = glp_add_rows(g->P, 1);
+            glp_set_row_bnds(g->P, g->cap_row, GLP_LO, min_bins, 0);
+        }
+        g->srv_col0 = glp_add_cols(g->P, p->ntype);
+        for (int k = 0; k < p->ntype; k++) {
+            int col = g->srv_col0 + k;
+            int lo = slo ? slo[k] : 0, hi = shi ? shi[k] : p->type[k].count;
+            int gk = 0;
+            for (int t = 0; t < p->nclass; t++)
+                gk += p->type[k].per_class[t];
+            if (p->ntype == 1 && gk > 0 && min_bins > 0) {
+                int need = (min_bins + gk - 1) / gk;    /* servers, rounded up */
+                lo = need > lo ? need : lo;
+            }
+            glp_set_col_bnds(g->P, col, hi > lo ? GLP_DB : GLP_FX, lo, hi);
+            g->slo[k] = lo;
+            g->shi[k] = hi;
+            glp_set_obj_coef(g->P, col, p->type[k].cost);
+            int len = 0;
+            int *ci = xmalloc((size_t)(p->nclass + 2) * sizeof *ci);
+            double *cv = xmalloc((size_t)(p->nclass + 2) * sizeof *cv);
+            for (int t = 0; t < p->nclass; t++)
+                if (p->type[k].per_class[t] > 0) {
+                    ci[++len] = g->supply_row0 + t;
+                    cv[len] = -p->type[k].per_class[t];
+                }
+            if (g->cap_row && gk > 0) {
+                ci[++len] = g->cap_row;
+                cv[len] = gk;
+            }
+            glp_set_mat_col(g->P, col, len, ci, cv);
+            free(ci);
+            free(cv);
+        }
+    }
+    /* An artificial costs more than any whole packing, so a feasible LP
+     * does not use one at its optimum.  Not more than that: GLPK's dual
+     * tolerance scales with the largest cost, and a huge one lets the
+     * simplex stop with columns of clearly negative reduced cost. */
+    double total = 1;
+    for (int i = 0; i < p->n; i++) {
+        double m = 0;
+        for (int t = 0; t < p->nclass; t++)
+            if (p->cls[t].lead_cost[i] < HUGE_VAL)
+                m = fmax(m, p->cls[t].lead_cost[i]);
+        total += m;
+    }
+    for (int k = 0; k < p->ntype; k++)
+        total += p->type[k].cost * p->type[k].count;
+    double big = 10 * total;
+    int first = glp_add_cols(g->P, p->n + 1);
+    g->art_col0 = first;
+    {
+        /* the last artificial covers the count rows */
+        int *ind = xmalloc((size_t)(g->nprefix + 3) * sizeof *ind), len = 0;
+        double *val = xmalloc((size_t)(g->nprefix + 3) * sizeof *val);
+        if (g->count_row)
+            ind[++len] = g->count_row;
+        if (g->cap_row)
+            ind[++len] = g->cap_row;
+        for (int k = 0; k < g->nprefix; k++)
+            if (!g->prefix_up[k])
+                ind[++len] = g->prefix_row[k];
+        for (int k = 1; k <= len; k++)
+            val[k] = 1;
+        int col = first + p->n;
+        glp_set_col_bnds(g->P, col, GLP_LO, 0, 0);
+        glp_set_obj_coef(g->P, col, big);
+        glp_set_mat_col(g->P, col, len, ind, val);
+        free(ind);
+        free(val);
+    }
+    for (int i = 0; i < p->n; i++) {
+        int ind[2] = {0, i + 1};
+        double val[2] = {0, 1};
+        glp_set_col_bnds(g->P, first + i, GLP_LO, 0, 0);
+        glp_set_obj_coef(g->P, first + i, big);
+        glp_set_mat_col(g->P, first + i, 1, ind, val);
+    }
+}
+
+/* ---- pricing --------------------------------------------------------------- */
+
+typedef struct ratio_key {
+    double r;
+    int i;
+} ratio_key;
+
+static int cmp_ratio(const void *a, const void *b)
+{
+    const ratio_key *x = a, *y = b;
+    if (x->r != y->r)
+        return x->r > y->r ? -1 : 1;
+    return x->i - y->i;
+}
+
+static inline int bit(const uint64_t *s, int k)
+{
+    return (int)((s[k >> 6] >> (k & 63)) & 1u);
+}
+
+static inline void set_bit(uint64_t *s, int k)
+{
+    s[k >> 6] |= 1ULL << (k & 63);
+}
+
+/* Orders items by pi/size and builds the bitsets the search runs on. */
+static void pricing_prepare(cg *g)
+{
+    const pk_inst *p = g->p;
+    int n = p->n, w = g->words;
+    ratio_key *key = xmalloc((size_t)n * sizeof *key);
+    for (int i = 0; i < n; i++) {
+        key[i].r = g->pi[i] <= EPS ? -1 : g->pi[i] / fmax(p->size[i], 1e-6);
+        key[i].i = i;
+    }
+    qsort(key, (size_t)n, sizeof *key, cmp_ratio);
+    for (int q = 0; q < n; q++) {
+        g->pos_item[q] = key[q].i;
+        g->item_pos[key[q].i] = q;
+    }
+    free(key);
+    memset(g->compat, 0, (size_t)n * (size_t)w * sizeof(uint64_t));
+    for (int a = 0; a < n; a++) {
+        int i = g->pos_item[a];
+        for (int b = 0; b < n; b++) {
+            int k = g->pos_item[b];
+            if (b != a && g->pi[k] > EPS && !pk_conflict(p, i, k))
+                set_bit(&g->compat[(size_t)a * (size_t)w], b);
+        }
+    }
+    /* later[j]: positions of items j+1 .. n-1 */
+    memset(g->later, 0, (size_t)n * (size_t)w * sizeof(uint64_t));
+    for (int j = n - 2; j >= 0; j--) {
+        memcpy(&g->later[(size_t)j * (size_t)w], &g->later[(size_t)(j + 1) * (size_t)w],
+               (size_t)w * sizeof(uint64_t));
+        set_bit(&g->later[(size_t)j * (size_t)w], g->item_pos[j + 1]);
+    }
+    memset(g->allow, 0, (size_t)p->nclass * (size_t)w * sizeof(uint64_t));
+    for (int t = 0; t < p->nclass; t++)
+        for (int i = 0; i < n; i++)
+            if (pk_allowed(p, i, t))
+                set_bit(&g->allow[(size_t)t * (size_t)w], g->item_pos[i]);
+}
+
+typedef struct knap {
+    double cap, cap2;
+    const pk_class *cls;
+} knap;
+
+/* Fractional-knapsack bound of the candidates in R with room left. */
+static double frac_bound(const cg *g, const uint64_t *R, double room)
+{
+    const pk_inst *p = g->p;
+    double v = 0;
+    for (int x = 0; x < g->words; x++) {
+        uint64_t m = R[x];
+        while (m) {
+            int b = x * 64 + __builtin_ctzll(m);
+            m &= m - 1;
+            int i = g->pos_item[b];
+            double s = p->size[i];
+            if (s <= room) {
+                v += g->pi[i];
+                room -= s;
+            } else {
+                return v + g->pi[i] * (room / s);
+            }
+        }
+    }
+    return v;
+}
+
+/* Depth-first search for the set of largest pi value in R (depth d on the
+ * stack) that fits; improves g->best_* when above *best. */
+static void knap_dfs(cg *g, const knap *kn, int d, double used, double used2, double value,
+                     double *best)
+{
+    const pk_inst *p = g->p;
+    int w = g->words;
+    uint64_t *R = &g->stack[(size_t)d * (size_t)w];
+    if (value > *best + EPS) {
+        *best = value;
+        g->best_k = d;
+        memcpy(g->best_set, g->chosen, (size_t)d * sizeof(int));
+    }
+    if (++g->nodes > PRICE_NODE_LIMIT) {
+        g->inexact = 1;
+        return;
+    }
+    for (;;) {
+        int b = -1;
+        for (int x = 0; x < w && b < 0; x++)
+            if (R[x])
+                b = x * 64 + __builtin_ctzll(R[x]);
+        if (b < 0)
+            return;
+        if (value + frac_bound(g, R, kn->cap - used) <= *best + EPS)
+            return;
+        int i = g->pos_item[b];
+        R[b >> 6] &= ~(1ULL << (b & 63));   /* the exclude branch continues in R */
+        if (used + p->size[i] > kn->cap + EPS)
+            continue;
+        if (p->size2 && kn->cap2 > 0 && used2 + p->size2[i] > kn->cap2 + EPS)
+            continue;
+        uint64_t *R2 = &g->stack[(size_t)(d + 1) * (size_t)w];
+        for (int x = 0; x < w; x++)
+            R2[x] = R[x] & g->compat[(size_t)b * (size_t)w + (size_t)x];
+        g->chosen[d] = i;
+        knap_dfs(g, kn, d + 1, used + p->size[i], used2 + (p->size2 ? p->size2[i] : 0),
+                 value + g->pi[i], best);
+        if (g->inexact)
+            return;
+    }
+}
+
+/* Best pattern of class t led by item j: returns its reduced cost (without
+ * the supply dual) and leaves the items in g->best_set[0..best_k). */
+static double price_leader(cg *g, int t, int j, double rc_best)
+{
+    const pk_inst *p = g->p;
+    const pk_class *cls = &p->cls[t];
+    int w = g->words;
+    /* the count rows pay eta per bin and theta per prefix row it is in */
+    double cost = cls->lead_cost[j] - g->eta - g->lead_adj[j];
+    /* Prune: even taking every later item fractionally cannot beat rc_best. */
+    uint64_t *R = g->stack;
+    int pj = g->item_pos[j];
+    for (int x = 0; x < w; x++)
+        R[x] = g->compat[(size_t)pj * (size_t)w + (size_t)x] &
+               g->later[(size_t)j * (size_t)w + (size_t)x] &
+               g->allow[(size_t)t * (size_t)w + (size_t)x];
+    knap kn = {cls->cap - p->size[j], cls->cap2 > 0 ? cls->cap2 - (p->size2 ? p->size2[j] : 0) : 0,
+               cls};
+    double need = cost - g->pi[j] - rc_best;   /* value that would tie rc_best */
+    if (frac_bound(g, R, kn.cap) <= need + EPS)
+        return HUGE_VAL;
+    double best = need;
+    g->best_k = -1;
+    g->chosen[0] = j;
+    g->nodes = 0;
+    /* search in the stack from depth 1 (depth 0 holds j) */
+    memcpy(&g->stack[(size_t)w], R, (size_t)w * sizeof(uint64_t));
+    knap_dfs(g, &kn, 1, 0, 0, g->pi[j], &best);   /* kn holds the room beside j */
+    if (g->best_k < 0)
+        return HUGE_VAL;
+    return cost - best;
+}
+
+/* One pricing round: adds every leader's column with negative reduced
+ * cost; *rmin[t] receives the least reduced cost of class t (without the
+ * supply dual).  Returns the number of columns added. */
+static int pricing_round(cg *g, double *rmin)
+{
+    const pk_inst *p = g->p;
+    pricing_prepare(g);
+    int added = 0;
+    g->inexact = 0;
+    int *items = xmalloc((size_t)(p->n + 1) * sizeof *items);
+    for (int t = 0; t < p->nclass; t++) {
+        rmin[t] = 0;
+        double mu = p->ntype > 0 ? g->mu[t] : 0;
+        for (int j = 0; j < p->n; j++) {
+            /* Every item may lead, even one with pi = 0: the count rows pay
+             * a bin by its leader's position, so dropping such a leader can
+             * make the pattern dearer. */
+            if (!pk_allowed(p, j, t) || (p->nolead && p->nolead[j]))
+                continue;
+            /* rc with the supply dual: cost - pi(S) - mu_t (mu_t <= 0). */
+            /* Searching below the larger of the two keeps rmin exact (for
+             * the bound) and finds every column worth adding. */
+            double rc = price_leader(g, t, j, fmax(rmin[t], mu - RC_EPS));
+            if (rc >= HUGE_VAL)
+                continue;
+            if (rc < rmin[t])
+                rmin[t] = rc;
+            if (rc - mu < -RC_EPS) {
+                /* a pattern GLPK already has means its reduced cost is
+                 * within GLPK's tolerance: not a new column */
+                memcpy(items, g->best_set, (size_t)g->best_k * sizeof *items);
+                int ad = add_pattern(g, t, items, g->best_k);
+                /* GLPK already has it: its reduced cost should be >= 0; if
+                 * clearly not, GLPK stopped early and no bound is claimed */
+                if (!ad && rc - mu < -1e-4)
+                    g->inexact = 1;
+                added += ad;
+            }
+        }
+    }
+    free(items);
+    return added;
+}
+
+/* ---- bounds from the duals ------------------------------------------------ */
+
+/* rmin[t]: least reduced cost of class t including the count dual eta,
+ * without the supply dual. */
+static double lagrange_bound(const cg *g, const double *rmin)
+{
+    const pk_inst *p = g->p;
+    double sum_pi = 0;
+    for (int i = 0; i < p->n; i++)
+        sum_pi += g->pi[i];
+    double fixed = sum_pi + (g->eta + g->zeta) * g->min_bins;
+    for (int r = 0; r < g->nprefix; r++)
+        fixed += g->theta[r] * g->prefix_lb[r];
+    if (p->ntype == 0) {
+        /* Farley: with unit costs (pi, eta) / (1 - r) is dual feasible. */
+        double r = 0;
+        for (int t = 0; t < p->nclass; t++)
+            r = fmin(r, rmin[t]);
+        if (!p->integral_cost)
+            return r >= -RC_EPS ? fixed : -HUGE_VAL;
+        return fixed / (1 - r);
+    }
+    double lb = fixed;
+    for (int k = 0; k < p->ntype; k++) {
+        double coef = p->type[k].cost;
+        for (int t = 0; t < p->nclass; t++) {
+            coef += p->type[k].per_class[t] * fmin(0, rmin[t]);
+            coef -= g->zeta * p->type[k].per_class[t];
+        }
+        lb += coef * (coef < 0 ? g->shi[k] : g->slo[k]);
+    }
+    return lb;
+}
+
+/* ---- the node LP -------------------------------------------------------------- */
+
+void cg_free(cg *g)
+{
+    if (!g)
+        return;
+    if (g->P)
+        glp_delete_prob(g->P);
+    free(g->col_class);
+    free(g->col_start);
+    free(g->col_len);
+    free(g->col_glp);
+    free(g->pool);
+    free(g->pos_item);
+    free(g->item_pos);
+    free(g->compat);
+    free(g->later);
+    free(g->allow);
+    free(g->pi);
+    free(g->mu);
+    free(g->stack);
+    free(g->chosen);
+    free(g->best_set);
+    free(g->slo);
+    free(g->shi);
+    free(g->prefix_q);
+    free(g->prefix_lb);
+    free(g->prefix_row);
+    free(g->prefix_up);
+    free(g->theta);
+    free(g->lead_adj);
+    free(g->root_of);
+    pk_hset_free(&g->seen);
+    free(g);
+}
+
+cg *cg_new(const pk_inst *p, const int *slo, const int *shi, const cg_cuts *cuts)
+{
+    cg *g = xcalloc(1, sizeof *g);
+    g->p = p;
+    g->words = (p->n + 63) / 64 > 0 ? (p->n + 63) / 64 : 1;
+    size_t n = (size_t)(p->n > 0 ? p->n : 1), nw = n * (size_t)g->words;
+    g->pos_item = xmalloc(n * sizeof(int));
+    g->item_pos = xmalloc(n * sizeof(int));
+    g->compat = xmalloc(nw * sizeof(uint64_t));
+    g->later = xmalloc(nw * sizeof(uint64_t));
+    g->allow = xmalloc((size_t)p->nclass * (size_t)g->words * sizeof(uint64_t));
+    g->pi = xcalloc(n, sizeof(double));
+    g->mu = xcalloc((size_t)p->nclass, sizeof(double));
+    g->stack = xmalloc((nw + 2 * (size_t)g->words) * sizeof(uint64_t));
+    g->chosen = xmalloc((n + 1) * sizeof(int));
+    g->best_set = xmalloc((n + 1) * sizeof(int));
+    g->slo = xcalloc((size_t)(p->ntype > 0 ? p->ntype : 1), sizeof(int));
+    g->shi = xcalloc((size_t)(p->ntype > 0 ? p->ntype : 1), sizeof(int));
+    master_init(g, slo, shi, cuts);
+    return g;
+}
+
+void cg_add(cg *g, int t, const int *items, int k)
+{
+    (void)add_pattern(g, t, items, k);
+}
+
+static void read_duals(cg *g)
+{
+    const pk_inst *p = g->p;
+    for (int i = 0; i < p->n; i++)
+        g->pi[i] = fmax(0, glp_get_row_dual(g->P, i + 1));
+    for (int t = 0; t < p->nclass && p->ntype > 0; t++)
+        g->mu[t] = fmin(0, glp_get_row_dual(g->P, g->supply_row0 + t));
+    g->eta = g->count_row ? fmax(0, glp_get_row_dual(g->P, g->count_row)) : 0;
+    for (int r = 0; r < g->nprefix; r++) {
+        double d = glp_get_row_dual(g->P, g->prefix_row[r]);
+        g->theta[r] = g->prefix_up[r] ? fmin(0, d) : fmax(0, d);
+    }
+    for (int i = 0; i < p->n; i++) {
+        double a = 0;
+        for (int r = 0; r < g->nprefix; r++)
+            if (g->root_of[i] < g->prefix_q[r])
+                a += g->theta[r];
+        g->lead_adj[i] = a;
+    }
+    g->zeta = g->cap_row ? fmax(0, glp_get_row_dual(g->P, g->cap_row)) : 0;
+}
+
+static int solve_master(cg *g, sg_ctx *c)
+{
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = GLP_MSG_ERR;
+    double left = sg_remaining(c) * 1000;
+    sp.tm_lim = left > 2e9 ? 2000000000 : left < 1 ? 1 : (int)left;
+    int rc = glp_simplex(g->P, &sp);
+    if (rc == GLP_ETMLIM)
+        return 2;
+    if (rc != 0)
+        return -1;
+    if (glp_get_status(g->P) == GLP_NOFEAS)
+        return 1;       /* the branching rows contradict each other */
+    return glp_get_status(g->P) == GLP_OPT ? 0 : -1;
+}
+
+static void brute_check(cg *g)
+{
+    const pk_inst *p = g->p;
+    for (int c = 0; c < g->ncols; c++) {
+        int t = g->col_class[c], len = g->col_len[c];
+        const int *it = g->pool + g->col_start[c];
+        int lead = it[0];
+        double val = 0;
+        for (int a = 0; a < len; a++) {
+            lead = it[a] < lead ? it[a] : lead;
+            val += g->pi[it[a]];
+        }
+        double rc = p->cls[t].lead_cost[lead] - g->eta - g->lead_adj[lead] - val -
+                    (p->ntype ? g->mu[t] : 0);
+        double d = glp_get_col_dual(g->P, g->col_glp[c]);
+        if (fabs(rc - d) > 1e-6)
+            fprintf(stderr, "col %d rc mine %.6f glpk %.6f\n", c, rc, d);
+    }
+
+    for (int t = 0; t < p->nclass; t++)
+        for (unsigned m = 1; m < (1u << p->n); m++) {
+            double used = 0, val = 0;
+            int lead = -1, ok = 1;
+            for (int i = 0; i < p->n && ok; i++) {
+                if (!((m >> i) & 1u))
+                    continue;
+                if (lead < 0)
+                    lead = i;
+                if (!pk_allowed(p, i, t))
+                    ok = 0;
+                used += p->size[i];
+                val += g->pi[i];
+                for (int k = 0; k < i; k++)
+                    if (((m >> k) & 1u) && pk_conflict(p, i, k))
+                        ok = 0;
+            }
+            if (!ok || used > p->cls[t].cap + EPS)
+                continue;
+            double rc = p->cls[t].lead_cost[lead] - g->eta - g->lead_adj[lead] - val -
+                        (p->ntype ? g->mu[t] : 0);
+            if (rc < -1e-6)
+                fprintf(stderr, "MISSED pattern mask %x lead %d rc %.6f\n", m, lead, rc);
+        }
+}
+
+int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
+{
+    const pk_inst *p = g->p;
+    double lb = -HUGE_VAL, z = HUGE_VAL;
+    double *rmin = xcalloc((size_t)p->nclass, sizeof *rmin);
+    int rc = 0;
+    *converged = 0;
+    for (int iter = 0;; iter++) {
+        if (sg_should_stop(c) >= 0) {
+            rc = 1;
+            break;
+        }
+        int ms = solve_master(g, c);
+        if (ms == 1) {
+            lb = HUGE_VAL;      /* no LP solution: nothing to find here */
+            *converged = 1;
+            break;
+        }
+        if (ms != 0) {
+            rc = ms == 2 ? 1 : -1;
+            break;
+        }
+        z = glp_get_obj_val(g->P);
+        read_duals(g);
+        int added = pricing_round(g, rmin);
+        if (!g->inexact) {
+            lb = fmax(lb, lagrange_bound(g, rmin));
+            if (added == 0) {
+                if (getenv("GP_CG_BRUTE") && p->n <= 20)
+                    brute_check(g);
+                lb = fmax(lb, z);
+                *converged = 1;
+                break;
+            }
+        }
+        if (getenv("GP_CG_DEBUG"))
+            fprintf(stderr, "cg it=%d cols=%d z=%.4f lb=%.4f added=%d inexact=%d\n", iter,
+                    g->ncols, z, lb, added, g->inexact);
+        if (pk_closes(p, lb, ub))
+            break;
+        if (p->integral_cost && ceil(lb - 1e-6) >= ceil(z - 1e-6))
+            break;              /* the rounded bound cannot rise further */
+        if (added == 0) {
+            rc = 1;             /* pricing gave up: no proof from this LP */
+            break;
+        }
+    }
+    free(rmin);
+    *lb_out = lb;
+    g->z = z;
+    return rc;
+}
+
+double cg_value(const cg *g, int col)
+{
+    return glp_get_col_prim(g->P, g->col_glp[col]);
+}
+
+double cg_servers(const cg *g, int k)
+{
+    return glp_get_col_prim(g->P, g->srv_col0 + k);
+}
+
+int cg_ncols(const cg *g)
+{
+    return g->ncols;
+}
+
+const int *cg_col(const cg *g, int col, int *cls, int *len)
+{
+    *cls = g->col_class[col];
+    *len = g->col_len[col];
+    return g->pool + g->col_start[col];
+}
+
+/* Artificial columns in the LP solution: the node has no feasible cover. */
+int cg_uses_artificial(const cg *g)
+{
+    for (int i = 0; i <= g->p->n; i++)
+        if (glp_get_col_prim(g->P, g->art_col0 + i) > 1e-6)
+            return 1;
+    return 0;
+}
+
+glp_prob *cg_master(cg *g)
+{
+    return g->P;
+}
+
+int cg_col_glp(const cg *g, int col)
+{
+    return g->col_glp[col];
+}
+
+int cg_srv_glp(const cg *g, int k)
+{
+    return g->srv_col0 + k;
+}

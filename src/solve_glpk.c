@@ -1,0 +1,297 @@
+/*
+ * solve_glpk.c — the GLPK plumbing every exact solver shares: terminal
+ * output captured into a buffer (GLPK must never write over the TUI), the
+ * time limit and cancel flag enforced from the branch-and-bound callback,
+ * the heuristics' solution handed to GLPK as its first incumbent, the proven
+ * bound and gap read back, LP/MPS files written on request.
+ *
+ * Global state: glp_term_hook() installs one hook per thread (GLPK keeps
+ * it in its environment); sg_begin()/sg_end() install and remove ours
+ * around each solve.  Nothing else here is global.
+ *
+ * Why presolve is off: GLPK's MIP presolver renumbers columns, and the
+ * callback would then see the presolved problem, where the warm start
+ * (glp_ios_heur_sol takes values of *that* problem's columns) cannot be
+ * given.  The models are built tight already, so we solve the root LP
+ * ourselves with glp_simplex and run glp_intopt on the original problem.
+ */
+#include "solve_int.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SG_LOG_MAX (256u * 1024u)   /* keep at most this much of GLPK's output */
+
+const char *solve_status_name(solve_status s)
+{
+    switch (s) {
+    case SOLVE_OPTIMAL: return "optimal";
+    case SOLVE_FEASIBLE: return "feasible";
+    case SOLVE_INFEASIBLE: return "infeasible";
+    case SOLVE_TIMEOUT: return "timeout";
+    case SOLVE_CANCELLED: return "cancelled";
+    }
+    return "?";
+}
+
+void solve_opts_default(solve_opts *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+void solve_result_init(solve_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->status = SOLVE_TIMEOUT;
+    r->objective = HUGE_VAL;
+    r->bound = -HUGE_VAL;
+    r->gap = HUGE_VAL;
+    r->heur_objective = HUGE_VAL;
+    r->lp_bound = -HUGE_VAL;
+}
+
+void solve_result_free(solve_result *r)
+{
+    free(r->place);
+    free(r->gpu_freq_mhz);
+    free(r->gpu_watts);
+    free(r->log);
+    solve_result_init(r);
+}
+
+void solve_shutdown(void)
+{
+    glp_free_env();
+}
+
+/* GLPK's terminal hook: append to the buffer, never print (returning
+ * nonzero tells GLPK the text was handled). */
+static int sg_hook(void *info, const char *s)
+{
+    sg_ctx *c = info;
+    size_t n = strlen(s);
+    if (c->loglen + n + 1 > SG_LOG_MAX)
+        return 1;
+    if (c->loglen + n + 1 > c->logcap) {
+        size_t cap = c->logcap ? c->logcap * 2 : 4096;
+        while (cap < c->loglen + n + 1)
+            cap *= 2;
+        c->log = xrealloc(c->log, cap);
+        c->logcap = cap;
+    }
+    memcpy(c->log + c->loglen, s, n + 1);
+    c->loglen += n;
+    return 1;
+}
+
+void sg_begin(sg_ctx *c, const solve_opts *o)
+{
+    memset(c, 0, sizeof *c);
+    c->o = o;
+    c->t0 = now_seconds();
+    glp_term_hook(sg_hook, c);
+}
+
+void sg_end(sg_ctx *c, solve_result *res)
+{
+    glp_term_hook(NULL, NULL);
+    if (res && c->o->keep_log && c->log) {
+        free(res->log);
+        res->log = c->log;
+    } else {
+        free(c->log);
+    }
+    c->log = NULL;
+    c->loglen = c->logcap = 0;
+}
+
+double sg_remaining(const sg_ctx *c)
+{
+    if (c->o->time_limit_s <= 0)
+        return 1e12;
+    return c->o->time_limit_s - (now_seconds() - c->t0);
+}
+
+int sg_should_stop(const sg_ctx *c)
+{
+    if (c->o->cancel && *c->o->cancel)
+        return SOLVE_CANCELLED;
+    if (sg_remaining(c) <= 0)
+        return SOLVE_TIMEOUT;
+    return -1;
+}
+
+double sg_gap(double obj, double bound)
+{
+    if (!isfinite(obj) || !isfinite(bound))
+        return HUGE_VAL;
+    double g = fabs(obj - bound) / (fabs(obj) + DBL_EPSILON);
+    return g < 1e-12 ? 0 : g;
+}
+
+/* GLPK takes limits in integer milliseconds. */
+static int ms_left(const sg_ctx *c)
+{
+    double ms = sg_remaining(c) * 1000.0;
+    if (ms >= (double)INT_MAX)
+        return INT_MAX;
+    return ms < 1 ? 1 : (int)ms;
+}
+
+/* State the callback sees. */
+typedef struct sg_cb {
+    sg_ctx *c;
+    sg_mip *m;
+    int start_given;
+    int stopped;            /* SOLVE_* or -1 */
+} sg_cb;
+
+static void sg_callback(glp_tree *T, void *info)
+{
+    sg_cb *cb = info;
+    int stop = sg_should_stop(cb->c);
+    if (stop >= 0) {
+        cb->stopped = stop;
+        glp_ios_terminate(T);
+        return;
+    }
+    if (glp_ios_reason(T) == GLP_IHEUR && cb->m->start_x && !cb->start_given) {
+        glp_ios_heur_sol(T, cb->m->start_x);
+        cb->start_given = 1;
+    }
+    /* The best local bound over the active subproblems is a valid global
+     * lower bound at any moment; keep the largest one seen, since the
+     * tree is gone when glp_intopt returns on a time limit. */
+    int best = glp_ios_best_node(T);
+    if (best) {
+        double b = glp_ios_node_bound(T, best);
+        if (b > cb->m->bound)
+            cb->m->bound = b;
+    }
+    int a, n, t;
+    glp_ios_tree_size(T, &a, &n, &t);
+    cb->m->nodes = t;
+}
+
+/* Rounds a bound of an integral objective up (with a tolerance). */
+static double round_bound(const sg_mip *m, double b)
+{
+    if (m->integral_obj && isfinite(b))
+        return ceil(b - 1e-6);
+    return b;
+}
+
+static int lp_root(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
+{
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = c->o->keep_log ? GLP_MSG_ON : GLP_MSG_ERR;
+    sp.tm_lim = ms_left(c);
+    sp.presolve = GLP_OFF;
+    int rc = glp_simplex(P, &sp);
+    if (rc == GLP_ETMLIM || rc == GLP_EITLIM) {
+        m->status = SOLVE_TIMEOUT;
+        return 1;
+    }
+    if (rc != 0)
+        return gp_error(err, "GLPK: the LP relaxation failed (glp_simplex code %d)", rc);
+    int st = glp_get_status(P);
+    if (st == GLP_NOFEAS) {
+        m->status = SOLVE_INFEASIBLE;
+        return 1;
+    }
+    if (st != GLP_OPT)
+        return gp_error(err, "GLPK: the LP relaxation ended with status %d", st);
+    m->lp_obj = glp_get_obj_val(P);
+    return 0;
+}
+
+/* What glp_intopt's return code and the MIP status mean for us. */
+static void read_mip(sg_mip *m, glp_prob *P, int rc, const sg_cb *cb)
+{
+    int st = glp_mip_status(P);
+    m->has_solution = st == GLP_OPT || st == GLP_FEAS;
+    if (m->has_solution)
+        m->obj = glp_mip_obj_val(P);
+    if (rc == 0 && st == GLP_OPT) {
+        m->status = SOLVE_OPTIMAL;
+        return;
+    }
+    if (rc == 0 && st == GLP_NOFEAS) {
+        m->status = SOLVE_INFEASIBLE;
+        return;
+    }
+    if (cb->stopped >= 0)
+        m->status = cb->stopped;
+    else
+        m->status = SOLVE_TIMEOUT;  /* GLP_ETMLIM, or gave up */
+}
+
+static double start_objective(glp_prob *P, const double *x)
+{
+    double z = glp_get_obj_coef(P, 0);
+    for (int j = 1; j <= glp_get_num_cols(P); j++)
+        z += glp_get_obj_coef(P, j) * x[j];
+    return z;
+}
+
+int sg_solve(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
+{
+    m->has_solution = 0;
+    m->obj = HUGE_VAL;
+    m->bound = -HUGE_VAL;
+    m->lp_obj = -HUGE_VAL;
+    m->nodes = 0;
+    double start_obj = m->start_x ? start_objective(P, m->start_x) : HUGE_VAL;
+    int stop = sg_should_stop(c);
+    if (stop >= 0) {
+        m->status = stop;
+        return 0;
+    }
+    int r = lp_root(c, P, m, err);
+    if (r < 0)
+        return -1;
+    if (r > 0)
+        return 0;
+    m->bound = round_bound(m, fmax(m->lp_obj, m->known_lb));
+    if (m->start_x && m->bound >= start_obj - 1e-9 * fabs(start_obj) - 1e-9) {
+        /* The root bound already proves the start optimal; its values are
+         * the caller's (has_solution stays 0: nothing new in P). */
+        m->status = SOLVE_OPTIMAL;
+        return 0;
+    }
+    glp_iocp ip;
+    glp_init_iocp(&ip);
+    ip.msg_lev = c->o->keep_log ? GLP_MSG_ON : GLP_MSG_ERR;
+    ip.tm_lim = ms_left(c);
+    ip.out_frq = 2000;
+    ip.presolve = GLP_OFF;
+    ip.mip_gap = c->o->mip_gap > 0 ? c->o->mip_gap : 0;
+    ip.gmi_cuts = ip.mir_cuts = ip.cov_cuts = ip.clq_cuts = m->cuts ? GLP_ON : GLP_OFF;
+    sg_cb cb = {c, m, 0, -1};
+    ip.cb_func = sg_callback;
+    ip.cb_info = &cb;
+    int rc = glp_intopt(P, &ip);
+    if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_ESTOP && rc != GLP_EMIPGAP)
+        return gp_error(err, "GLPK: branch and bound failed (glp_intopt code %d)", rc);
+    read_mip(m, P, rc == GLP_EMIPGAP ? 0 : rc, &cb);
+    if (m->status == SOLVE_OPTIMAL && ip.mip_gap <= 0)
+        m->bound = m->obj;
+    m->bound = round_bound(m, fmax(m->bound, m->known_lb));
+    if (m->has_solution && m->bound >= m->obj - 1e-9 * fabs(m->obj) - 1e-9)
+        m->status = SOLVE_OPTIMAL;
+    return 0;
+}
+
+int sg_write(sg_ctx *c, glp_prob *P, gp_err *err)
+{
+    const solve_opts *o = c->o;
+    if (o->write_lp && glp_write_lp(P, NULL, o->write_lp) != 0)
+        return gp_error(err, "%s: cannot write the LP file", o->write_lp);
+    if (o->write_mps && glp_write_mps(P, GLP_MPS_FILE, NULL, o->write_mps) != 0)
+        return gp_error(err, "%s: cannot write the MPS file", o->write_mps);
+    return 0;
+}

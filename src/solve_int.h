@@ -1,0 +1,229 @@
+/*
+ * solve_int.h — what the exact solvers share inside the engine (not a
+ * public interface: cmd_solve.c, tests and benchmarks use solve.h; the
+ * tests of the packing core include this one too).
+ *
+ * Two parts:
+ *
+ *   sg_*  GLPK plumbing (solve_glpk.c): output capture, time limit and
+ *         cancel through the branch-and-bound callback, warm start,
+ *         reading bound and gap, writing LP/MPS files.
+ *
+ *   pk_*  the packing core that CATS optimal and CorrGPU optimal are both
+ *         instances of (solve_pack.c, solve_bounds.c, solve_colgen.c):
+ *         items (task copies) with a size, pairwise conflicts, bins of a few
+ *         classes (capacity, a cost that depends on the bin's "leader"),
+ *         and server types that make bins of each class available at a
+ *         fixed cost.  CorrGPU eq. 3–7 is one class of cost 1 with
+ *         conflicts; CATS eq. 6–14 is a class per (GPU model, memory) whose
+ *         bin cost is P_gs + alpha * f of the most demanding task in it,
+ *         and a server type per kind of node.
+ *
+ * Item order: items are kept sorted so that, in every class, the cost of a
+ * bin led by item j is never below that of one led by a later item.  The
+ * cost of a bin is then the cost of its lowest-numbered item — its leader —
+ * which is what makes the representative formulation (solve_pack.c) linear
+ * without frequency variables.
+ */
+#ifndef GP_SOLVE_INT_H
+#define GP_SOLVE_INT_H
+
+#include <glpk.h>
+#include <stdint.h>
+
+#include "solve.h"
+
+/* ---- GLPK plumbing --------------------------------------------------- */
+
+/* One solve's context: options, start time, captured output. */
+typedef struct sg_ctx {
+    const solve_opts *o;
+    double t0;
+    char *log;
+    size_t loglen, logcap;
+} sg_ctx;
+
+/* Starts capturing GLPK's terminal output into c->log (GLPK's hook is
+ * per thread; it is the only global state the solvers touch). */
+void sg_begin(sg_ctx *c, const solve_opts *o);
+/* Stops capturing; hands the log to res when asked, else frees it. */
+void sg_end(sg_ctx *c, solve_result *res);
+/* Seconds left before the time limit (a large number when none). */
+double sg_remaining(const sg_ctx *c);
+/* SOLVE_CANCELLED, SOLVE_TIMEOUT, or -1 when the solve may go on. */
+int sg_should_stop(const sg_ctx *c);
+
+/* One glp_intopt run: inputs, then what came out. */
+typedef struct sg_mip {
+    const double *start_x;  /* values of columns 1..n of a feasible solution, or NULL */
+    double known_lb;        /* a valid lower bound from elsewhere (-HUGE_VAL: none) */
+    int integral_obj;       /* the objective is integral at integer points */
+    int cuts;               /* let GLPK generate its cuts */
+    /* out */
+    int status;             /* SOLVE_* */
+    int has_solution;
+    double obj, bound, lp_obj;
+    long nodes;
+} sg_mip;
+
+/* Solves the LP relaxation, then branch and bound, within the time left.
+ * Minimisation only.  Solution values stay in P (glp_mip_col_val).
+ * Returns -1 only on an internal GLPK failure. */
+int sg_solve(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err);
+/* Writes P as the options ask (write_lp, write_mps); -1 on I/O failure. */
+int sg_write(sg_ctx *c, glp_prob *P, gp_err *err);
+
+/* Relative gap as GLPK computes it. */
+double sg_gap(double obj, double bound);
+
+/* ---- the packing core ----------------------------------------------- */
+
+typedef struct pk_class {
+    double cap;             /* memory of a bin (GiB) */
+    double cap2;            /* second resource (utilization), <= 0 = unlimited */
+    double *lead_cost;      /* [n] cost of a bin of this class led by item i;
+                             * HUGE_VAL = item i may not use this class */
+} pk_class;
+
+typedef struct pk_stype {
+    double cost;            /* static + other watts of an awake server */
+    int count;              /* how many servers of this type exist */
+    int *per_class;         /* [nclass] GPUs of each class it holds */
+} pk_stype;
+
+typedef struct pk_inst {
+    int n;                  /* items */
+    double *size;           /* [n] */
+    double *size2;          /* [n] second resource, NULL = none */
+    double *rank;           /* [n] order key: costs do not increase with it */
+    int *task;              /* [n] the task item i is a copy of */
+    int words;              /* 64-bit words per conflict row */
+    uint64_t *conf;         /* [n * words] items that may not share a bin */
+    int nclass;
+    pk_class *cls;
+    int ntype;              /* 0 = bins of every class are unlimited and free */
+    pk_stype *type;
+    int integral_cost;      /* every cost is an integer (CorrGPU) */
+    unsigned char *nolead;  /* [n] branch and price: item may not lead a bin (NULL = none) */
+} pk_inst;
+
+/* A solution: which bin each item is in, each bin's class, active servers. */
+typedef struct pk_sol {
+    int nbins;
+    int *bin_class;         /* [n] (at most n bins) */
+    int *bin_of;            /* [n] */
+    int *servers;           /* [ntype] */
+    double cost;
+} pk_sol;
+
+/* Relative tolerance of "proven optimal" for real costs (watts): the
+ * papers solved with PuLP at 1e-6 (CATS §2.2, CorrGPU §II). */
+#define PK_REL_TOL 1e-6
+
+/* 1 when lower bound lb proves a solution of cost ub optimal. */
+int pk_closes(const pk_inst *p, double lb, double ub);
+
+void pk_inst_init(pk_inst *p, int n, int nclass, int ntype);
+void pk_inst_free(pk_inst *p);
+static inline int pk_conflict(const pk_inst *p, int i, int k)
+{
+    return (int)((p->conf[(size_t)i * (size_t)p->words + (size_t)(k >> 6)] >> (k & 63)) & 1u);
+}
+void pk_set_conflict(pk_inst *p, int i, int k);
+/* 1 when item i may be in a bin of class t at all. */
+int pk_allowed(const pk_inst *p, int i, int t);
+
+void pk_sol_init(pk_sol *s, const pk_inst *p);
+void pk_sol_free(pk_sol *s);
+void pk_sol_copy(pk_sol *dst, const pk_sol *src, const pk_inst *p);
+
+/* Cost of s with the cheapest servers for its bins; HUGE_VAL when a bin
+ * breaks a capacity, a conflict or a class, or no servers can host the
+ * bins.  Fills s->servers and s->cost. */
+double pk_eval(const pk_inst *p, pk_sol *s);
+/* Cheapest server counts giving at least need[t] GPUs of each class
+ * (HUGE_VAL when impossible); srv may be NULL. */
+double pk_server_cost(const pk_inst *p, const int *need, int *srv);
+
+/* solve_bounds.c — heuristics and combinatorial lower bounds. */
+/* Best of several first-fit/best-fit orders and a bin-emptying local
+ * search, within `seconds`; HUGE_VAL (and s untouched) when none fits. */
+double pk_heuristic(const pk_inst *p, double seconds, pk_sol *s);
+/* A lower bound on the optimal cost (memory, clique, leader-cost bounds). */
+double pk_lower_bound(const pk_inst *p);
+/* A large clique of the conflict graph (greedy from several starts);
+ * writes its items to out (room for n) and returns its size. */
+int pk_clique(const pk_inst *p, int *out);
+/* The fewest bins any solution uses (memory L1/L2, clique, clique+memory). */
+int pk_count_bound(const pk_inst *p);
+/* Bins needed by items 0..m-1 at the least: memory over the largest
+ * capacity, and the largest clique found among them. */
+int pk_count_lb(const pk_inst *p, int m, const int *clique, int nclique);
+
+/* solve_colgen.c — the node LP of branch and price: the set-cover master
+ * over patterns (a class and a set of items that may share a bin) with
+ * pricing by an exact knapsack-with-conflicts search.  slo/shi bound the
+ * server counts (NULL: 0..count). */
+/* A set of 64-bit pattern hashes (open addressing; 0 is never a hash). */
+typedef struct pk_hset {
+    uint64_t *v;
+    size_t n, cap;
+} pk_hset;
+uint64_t pk_pattern_hash(int t, const int *items, int k);
+int pk_hset_insert(pk_hset *s, uint64_t h);     /* 1 when new */
+void pk_hset_free(pk_hset *s);
+
+typedef struct cg cg;
+
+/* Rows the master LP gets besides covering, over N_q = the number of bins
+ * led by root items below q: every solution has at least min_bins bins and
+ * N_q >= prefix_lo[q] (the bins items 0..q-1 need are all led by some of
+ * them); branch and price adds N_q <= prefix_hi[q] and raises prefix_lo.
+ * root_of[i] is the root index of the lowest root item in node item i. */
+typedef struct cg_cuts {
+    int min_bins;
+    int n0;
+    const int *prefix_lo;   /* [n0 + 1], NULL = none */
+    const int *prefix_hi;   /* [n0 + 1], INT_MAX = none; NULL = none */
+    const int *root_of;     /* [n], NULL = identity */
+} cg_cuts;
+
+cg *cg_new(const pk_inst *p, const int *slo, const int *shi, const cg_cuts *cuts);
+void cg_free(cg *g);
+/* Adds a pattern (class t, k items) as a column. */
+void cg_add(cg *g, int t, const int *items, int k);
+/* Generates columns until the LP is optimal, the bound reaches ub, or time
+ * runs out.  *lb is a valid lower bound for this node in every case (Farley
+ * or Lagrangian while iterating, the LP value when converged).  Returns 0,
+ * 1 when stopped early (time, or pricing gave up), -1 when the LP failed. */
+int cg_run(cg *g, sg_ctx *c, double ub, double *lb, int *converged);
+int cg_ncols(const cg *g);
+const int *cg_col(const cg *g, int col, int *cls, int *len);
+double cg_value(const cg *g, int col);          /* lambda of a pattern */
+double cg_servers(const cg *g, int k);          /* s_k */
+int cg_uses_artificial(const cg *g);
+glp_prob *cg_master(cg *g);
+int cg_col_glp(const cg *g, int col);
+int cg_srv_glp(const cg *g, int k);
+
+/* solve_bnp.c — branch and price over the packing core: Ryan–Foster
+ * branching on pairs of items (together / apart), then on server counts and
+ * item classes; a rounding heuristic at every node and the integer master
+ * at the root.  Improves *best; returns the proven lower bound (HUGE_VAL
+ * when the search proved infeasibility) and sets *complete when the tree
+ * was exhausted (then the bound equals the best cost); *root_lb is the
+ * root's column-generation bound. */
+double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *complete,
+              double *root_lb);
+
+/* solve_bounds.c: completes a partial solution (bin_of < 0 = unplaced) by
+ * first fit and the bin-emptying search; returns its cost or HUGE_VAL. */
+double pk_complete(const pk_inst *p, pk_sol *s);
+
+/* solve_pack.c — the whole pipeline: heuristics, bounds, column
+ * generation, the representative MILP; fills res (status, objective,
+ * bound, gap, method, sizes) and *sol (the best solution). */
+int pk_solve(const pk_inst *p, const pk_sol *start, sg_ctx *c, solve_result *res,
+             pk_sol *sol, gp_err *err);
+
+#endif
