@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "corr_place.h"
 #include "sim.h"
+#include "solve.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -49,6 +50,10 @@ const cli_cmd cmd_run = {
         "                      about 2000 points)\n"
         "  --timeline FILE     write every policy's timeline as CSV (policy column)\n"
         "  --explain           print the placement log with each decision's reason\n"
+        "  --optimal MODE      add CATS's optimum as a row (the papers' Optimal bar):\n"
+        "                      auto (default: when the trace has at most 256 GPU tasks\n"
+        "                      and the power model is cats; 30 s), on (any size, 600 s)\n"
+        "                      or off\n"
         "  --no-save           do not store the runs\n",
     .exec = run_exec,
 };
@@ -59,6 +64,7 @@ typedef struct run_opts {
     size_t nsets;
     sim_config cfg;
     int explain, no_save;
+    int optimal;                /* -1 auto, 0 off, 1 on */
 } run_opts;
 
 /* ---- options ------------------------------------------------------------------ */
@@ -107,7 +113,7 @@ static int parse_number(const char *opt, const char *arg, double lo, double *out
 
 enum { O_TRACE = 256, O_CLUSTER, O_POLICY, O_SET, O_POWER, O_QUEUE, O_FAIL, O_UNBOUNDED,
        O_SLEEP, O_DFS, O_TAU, O_DELTA_F, O_KAPPA, O_SEED, O_SAMPLE, O_TIMELINE, O_EXPLAIN,
-       O_NO_SAVE };
+       O_NO_SAVE, O_OPTIMAL };
 
 /* One option that is not common; -1 on a bad value (usage printed). */
 static int handle_opt(run_opts *o, int c, const char *arg)
@@ -121,6 +127,14 @@ static int handle_opt(run_opts *o, int c, const char *arg)
     case O_TIMELINE: o->timeline = arg; return 0;
     case O_EXPLAIN: o->explain = cfg->keep_explain = 1; return 0;
     case O_NO_SAVE: o->no_save = 1; return 0;
+    case O_OPTIMAL:
+        if (strcmp(arg, "auto") == 0)
+            o->optimal = -1;
+        else if (parse_onoff(arg, &o->optimal) || o->optimal < 0) {
+            cli_usage_error(&cmd_run, "--optimal: expected auto, on or off, got '%s'", arg);
+            return -1;
+        }
+        return 0;
     case O_QUEUE: cfg->full = SIM_QUEUE; return 0;
     case O_FAIL: cfg->full = SIM_FAIL; return 0;
     case O_UNBOUNDED: cfg->unbounded = 1; return 0;
@@ -185,6 +199,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
         {"timeline", required_argument, NULL, O_TIMELINE},
         {"explain", no_argument, NULL, O_EXPLAIN},
         {"no-save", no_argument, NULL, O_NO_SAVE},
+        {"optimal", required_argument, NULL, O_OPTIMAL},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -335,7 +350,74 @@ static double metric(const run *r, const char *key)
     return run_metric_get(r, key, 0);
 }
 
-static void print_table(cli_ctx *ctx, run *const *runs, size_t n, double kappa)
+/* ---- the Optimal row ------------------------------------------------------------ */
+
+#define OPTIMAL_AUTO_TASKS 256
+
+/* Whether every run is measured with CATS's power model, which is the one
+ * the optimum minimises. */
+static int cats_power_everywhere(const run_opts *o, const policy_spec *specs, size_t n)
+{
+    if (o->cfg.power_model >= 0)
+        return o->cfg.power_model == POWER_CATS;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(specs[i].ops->family, "correlation") != 0)
+            return 0;
+    return 1;
+}
+
+/* CATS's optimum over the trace (solve_cats_for_run) when --optimal asks
+ * for it: 1 with *row filled, 0 when skipped, -1 on an error of --optimal
+ * on.  In auto mode a trace too big or a solve that fails is a note on
+ * stderr, not an error: the row is a bonus there. */
+static int optimal_row(const run_opts *o, const inputs *in, const policy_spec *specs, size_t n,
+                       solve_run_row *row, gp_err *err)
+{
+    size_t gpu_tasks = 0;
+    for (size_t i = 0; i < in->tr->ntasks; i++)
+        gpu_tasks += in->tr->tasks[i].num_gpu > 0;
+    if (o->optimal == 0 || gpu_tasks == 0)
+        return 0;
+    if (o->optimal < 0 && (gpu_tasks > OPTIMAL_AUTO_TASKS || !cats_power_everywhere(o, specs, n)))
+        return 0;
+    if (o->cfg.kappa > 0)
+        for (size_t i = 0; i < in->tr->ntasks; i++)
+            in->tr->tasks[i].kappa = o->cfg.kappa;
+    solve_opts so;
+    solve_opts_default(&so);
+    so.time_limit_s = o->optimal > 0 ? 600 : 30;
+    if (solve_cats_for_run(in->cl, in->cat, in->tr, o->optimal > 0 ? gpu_tasks : 0, &so, row,
+                           err) == 0)
+        return 1;
+    if (o->optimal > 0)
+        return -1;
+    fprintf(stderr, "gpuplan: no optimal row: %s\n", err->msg);
+    return 0;
+}
+
+static void print_optimal(table *t, const solve_run_row *row, double best, double kappa)
+{
+    double rel = best > 0 && isfinite(best) ? row->jct_mean_s / best : 0;
+    table_row(t);
+    table_cell(t, "%s", row->proven ? "optimal" : "optimal~");
+    table_cell(t, "%.2f", row->mean_gpus);
+    table_cell(t, "%.0f", row->peak_gpus);
+    table_cell(t, "%s", "");
+    table_cell(t, "%s", "");
+    table_cell(t, "%s", "");
+    table_cell(t, "%.1f", row->mean_power_w);
+    table_cell(t, "%.3f", row->energy_j / 3.6e6);
+    table_cell(t, "%s", "");
+    table_cell(t, "%.1f", row->jct_mean_s);
+    table_cell(t, "%s", "");
+    table_cell(t, "%.3f", rel);
+    table_cell(t, "%s", rel <= kappa + 1e-12 ? "yes" : "no");
+    for (int k = 0; k < 4; k++)
+        table_cell(t, "%s", "");
+}
+
+static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_run_row *opt,
+                        double kappa)
 {
     double best = INFINITY;
     for (size_t i = 0; i < n; i++)
@@ -372,6 +454,8 @@ static void print_table(cli_ctx *ctx, run *const *runs, size_t n, double kappa)
         table_cell(t, "%.0f", metric(r, "wakeups"));
         table_cell(t, "%lld", (long long)r->id);
     }
+    if (opt)
+        print_optimal(t, opt, best, kappa);
     table_print(t, ctx->format, ctx->out, "(no runs)");
     table_free(t);
 }
@@ -391,7 +475,7 @@ static int save_runs(store *st, run *const *runs, size_t n, gp_err *err)
     return store_commit(st, err);
 }
 
-static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const inputs *in,
+static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, inputs *in,
                         const policy_spec *specs, size_t n)
 {
     run *runs[MAX_POLICIES] = {0};
@@ -415,10 +499,19 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const inputs
     if (tl && done < n)
         fclose(tl);
     tl = NULL;
+    solve_run_row opt;
+    int has_opt = 0;
+    if (rc == EXIT_OK && (has_opt = optimal_row(o, in, specs, n, &opt, &err)) < 0)
+        rc = cli_fail(&err);
     if (rc == EXIT_OK) {
         if (o->explain)
             print_explain(ctx->out, runs, n, in->tr);
-        print_table(ctx, runs, n, o->cfg.kappa > 0 ? o->cfg.kappa : GP_DEFAULT_KAPPA);
+        print_table(ctx, runs, n, has_opt ? &opt : NULL,
+                    o->cfg.kappa > 0 ? o->cfg.kappa : GP_DEFAULT_KAPPA);
+        if (has_opt && ctx->format == FMT_TABLE)
+            fprintf(ctx->out, "optimal: CATS eq. 6-14 re-solved at each of %d task sets, each "
+                    "task for kappa x its duration%s\n", opt.intervals,
+                    opt.proven ? "" : " (optimal~: not every set proven)");
     }
     for (size_t i = 0; i < n; i++)
         run_free(runs[i]);
@@ -429,6 +522,7 @@ static int run_exec(cli_ctx *ctx, int argc, char **argv)
 {
     run_opts o;
     memset(&o, 0, sizeof o);
+    o.optimal = -1;
     sim_config_default(&o.cfg);
     int code;
     if (parse_args(ctx, argc, argv, &o, &code))

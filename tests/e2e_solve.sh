@@ -1,0 +1,94 @@
+#!/bin/sh
+# End-to-end test of `gpuplan solve` and of the Optimal row of `gpuplan run`:
+# the CorrGPU motivating example (G* = 1), the CATS testbed's stage 1 (all
+# eight tasks on one V100 at the SLA clock: 23.3 + 0.09 * 1350 * 1.2^(-1/0.91)
+# = 122.741 W), GOGH on the gavel-like sample, the LP files solved again by
+# glpsol to the same objective, the output formats and usage errors.
+# Usage: GPUPLAN=./gpuplan sh tests/e2e_solve.sh  (run from the project root)
+set -u
+NAME=e2e_solve
+. tests/lib_e2e.sh
+
+expect_rc 0 "samples" "$G" samples --set corrgpu-example --set cats-testbed --set gavel-like \
+    "$T/samples"
+export GPUPLAN_SAMPLES="$T/samples"
+
+expect_rc 0 "solve --help" "$G" solve --help
+contains "$T/out" "--write-lp" "help lists --write-lp"
+
+# glpsol's objective line: "+   148: mip =   4.244169834e+03 >= ..."
+glpsol_obj() {
+    glpsol --cuts --lp "$1" -o "$T/sol.txt" >/dev/null 2>&1 || return 1
+    awk '/^Objective:/ { print $4 }' "$T/sol.txt"
+}
+same_number() {     # same_number A B DESCRIPTION (the table prints 3 decimals)
+    if awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d;
+            m = (a < 0 ? -a : a); exit !(d <= 5e-4 + 1e-6 * m) }'; then ok "$3"
+    else bad "$3: $1 vs $2"; fi
+}
+
+# CorrGPU: the paper's example needs one GPU; First takes two.
+expect_rc 0 "corrgpu example" "$G" --format csv solve corrgpu --trace corrgpu-example \
+    --cluster corrgpu-example --write-lp "$T/corr.lp"
+contains "$T/out" "optimal,optimal,1,1,0.000" "G* = 1, proven"
+contains "$T/out" "first,heuristic,2," "First needs two GPUs"
+if command -v glpsol >/dev/null; then
+    same_number "$(glpsol_obj "$T/corr.lp")" 1 "glpsol solves the CorrGPU LP file to 1"
+else
+    echo "skip glpsol checks: glpsol is not installed (Debian package glpk-utils)"
+fi
+
+# CATS: stage 1 of the testbed (t1..t8 running at 25 s).
+expect_rc 0 "cats stage 1" "$G" --format csv solve cats --trace cats-testbed \
+    --cluster cats-testbed --at 25 --write-lp "$T/cats.lp" --write-mps "$T/cats.mps"
+contains "$T/out" "optimal,optimal,122.741,122.741,0.000" "one GPU at the SLA clock"
+contains "$T/out" "hotcloud,heuristic,490.963" "HotCloud's placement draws 490.963 W"
+if command -v glpsol >/dev/null; then
+    same_number "$(glpsol_obj "$T/cats.lp")" 122.741 "glpsol solves the CATS LP file"
+    glpsol --freemps "$T/cats.mps" -o "$T/sol.txt" >/dev/null 2>&1
+    same_number "$(awk '/^Objective:/ { print $4 }' "$T/sol.txt")" 122.741 \
+        "glpsol solves the CATS MPS file"
+fi
+expect_rc 0 "placements" "$G" solve cats --trace cats-testbed --cluster cats-testbed --at 25 \
+    --placements --no-heuristics
+contains "$T/out" "t1      2  testbed    2    1104.9  122.74" \
+    "placements in task order at the SLA clock (1350 * 1.2^(-1/0.91))"
+
+# The utilization cap (CATS §4 threshold) makes the same stage need 4 GPUs.
+expect_rc 0 "cats with util cap" "$G" --format csv solve cats --trace cats-testbed \
+    --cluster cats-testbed --at 25 --util-cap 100 --no-heuristics
+contains "$T/out" "optimal,optimal,490.963" "mean utilizations under 100 % need four GPUs"
+
+# GOGH on the gavel-like sample and its throughput table.
+expect_rc 0 "gogh" "$G" --format json solve gogh --trace gavel-like --cluster gavel-like \
+    --write-lp "$T/gogh.lp"
+cp "$T/out" "$T/gogh.json"
+expect_rc 0 "json parses" sqlite3 :memory: "select json_valid(readfile('$T/gogh.json'))"
+contains "$T/out" "1" "json_valid"
+contains "$T/gogh.json" '"status": "optimal"' "GOGH proven optimal"
+if command -v glpsol >/dev/null; then
+    obj=$(sed -n 's/.*"power_w": \([0-9.]*\).*/\1/p' "$T/gogh.json" | head -1)
+    same_number "$(glpsol_obj "$T/gogh.lp")" "$obj" "glpsol solves the GOGH LP file"
+fi
+
+# The Optimal row of the comparison table (CATS Fig. 7a).
+expect_rc 0 "run with optimal" "$G" --format csv run --trace cats-testbed \
+    --cluster cats-testbed --policy cats,hotcloud --no-save
+contains "$T/out" "optimal,0.97,1," "the Optimal row: 0.97 GPUs on average, 1 at peak"
+expect_rc 0 "run without optimal" "$G" --format csv run --trace cats-testbed \
+    --cluster cats-testbed --policy hotcloud --no-save --optimal off
+if grep -q '^optimal' "$T/out"; then bad "--optimal off still adds the row"
+else ok "--optimal off leaves the row out"; fi
+expect_rc 2 "bad --optimal" "$G" run --trace cats-testbed --cluster cats-testbed --optimal x
+
+# Usage and input errors.
+expect_rc 2 "no model" "$G" solve --trace cats-testbed --cluster cats-testbed
+expect_rc 2 "unknown model" "$G" solve peace --trace cats-testbed --cluster cats-testbed
+expect_rc 2 "missing --cluster" "$G" solve cats --trace cats-testbed
+expect_rc 2 "bad time limit" "$G" solve cats --trace cats-testbed --cluster cats-testbed \
+    --time-limit -1
+expect_rc 1 "unknown trace" "$G" solve cats --trace nope --cluster cats-testbed
+expect_rc 1 "unwritable LP file" "$G" solve corrgpu --trace corrgpu-example \
+    --cluster corrgpu-example --write-lp "$T/no/such/dir/x.lp"
+
+e2e_finish
