@@ -383,33 +383,6 @@ static void collect(const cstate *cs, const int *inst, heur_row *h)
     }
 }
 
-/* CATS power of a placement: awake servers, active GPUs at the clock
- * their tasks' SLAs need (eq. 2, 4, 14), sleeping GPUs of awake servers. */
-static double cats_power(const cats_inst *in, const heur_row *h)
-{
-    double *f = xcalloc(in->ngpus ? in->ngpus : 1, sizeof *f), w = 0;
-    unsigned char *awake = xcalloc(in->nnodes ? in->nnodes : 1, 1);
-    for (size_t k = 0; k < h->nplace; k++) {
-        const cats_gpu *g = &in->gpus[h->place[k].gpu];
-        f[h->place[k].gpu] = fmax(f[h->place[k].gpu],
-                                  cats_freq_req(g->prof, in->tasks[h->place[k].task].kappa));
-        awake[g->node] = 1;
-    }
-    for (size_t i = 0; i < in->nnodes; i++)
-        if (awake[i])
-            w += in->nodes[i].static_w + in->nodes[i].other_w;
-    for (size_t g = 0; g < in->ngpus; g++) {
-        const gpu_profile *p = in->gpus[g].prof;
-        if (f[g] > 0)
-            w += p->idle_w + p->alpha_w_per_mhz * f[g];
-        else if (awake[in->gpus[g].node])
-            w += p->sleep_w;
-    }
-    free(f);
-    free(awake);
-    return w;
-}
-
 static int conflicts(const corrgpu_inst *in, const heur_row *h)
 {
     int c = 0;
@@ -608,7 +581,9 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
     if (nh) {
         run_heuristics(in, src, ci.ntasks, 0, h);
         for (size_t k = 0; k < nh; k++)
-            h[k].value = h[k].placed_all ? cats_power(&ci, &h[k]) : NAN;
+            h[k].value = h[k].placed_all
+                             ? cats_power_of(&ci, h[k].place, h[k].nplace, NULL, NULL, NULL, NULL)
+                             : NAN;
         best_start(h, nh, 0, &a->o);
     }
     solve_result r;

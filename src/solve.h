@@ -173,6 +173,13 @@ void cats_inst_free(cats_inst *in);
  * right-hand side of eq. 14), clamped below at f_min. */
 double cats_freq_req(const gpu_profile *p, double kappa);
 
+/* CATS power (eq. 2-4) of placements pl[0..n) of the instance: awake
+ * servers, active GPUs at the clock their tasks' SLAs need, sleeping GPUs
+ * of awake servers.  Fills each GPU's clock and watts (arrays of ngpus)
+ * and the counts of active GPUs and awake servers when not NULL. */
+double cats_power_of(const cats_inst *in, const solve_place *pl, size_t n, double *freq,
+                     double *watts, int *gpus, int *servers);
+
 /* Minimum power (W, eq. 6), placements, per-GPU clocks and watts. */
 int solve_cats(const cats_inst *in, const solve_opts *o, solve_result *res, gp_err *err);
 

@@ -349,6 +349,47 @@ static int place_bins(const cats_inst *in, const cats_map *m, const pk_sol *s, i
     return ok ? 0 : -1;
 }
 
+double cats_power_of(const cats_inst *in, const solve_place *pl, size_t n, double *freq,
+                     double *watts, int *gpus, int *servers)
+{
+    double *f = freq ? freq : xmalloc((in->ngpus ? in->ngpus : 1) * sizeof *f);
+    unsigned char *awake = xcalloc(in->nnodes ? in->nnodes : 1, 1);
+    int ng = 0, ns = 0;
+    double w = 0;
+    memset(f, 0, in->ngpus * sizeof *f);
+    for (size_t k = 0; k < n; k++) {
+        const cats_gpu *g = &in->gpus[pl[k].gpu];
+        double need = cats_freq_req(g->prof, in->tasks[pl[k].task].kappa);
+        f[pl[k].gpu] = fmax(f[pl[k].gpu], need);
+        awake[g->node] = 1;
+    }
+    for (size_t i = 0; i < in->nnodes; i++)
+        if (awake[i]) {
+            ns++;
+            w += in->nodes[i].static_w + in->nodes[i].other_w;     /* eq. 4 */
+        }
+    for (size_t g = 0; g < in->ngpus; g++) {
+        const gpu_profile *gp = in->gpus[g].prof;
+        double gw = 0;
+        if (f[g] > 0) {
+            ng++;
+            gw = gp->idle_w + gp->alpha_w_per_mhz * f[g];
+        } else if (awake[in->gpus[g].node])
+            gw = gp->sleep_w;
+        if (watts)
+            watts[g] = gw;
+        w += gw;
+    }
+    if (gpus)
+        *gpus = ng;
+    if (servers)
+        *servers = ns;
+    if (!freq)
+        free(f);
+    free(awake);
+    return w;
+}
+
 /* Placements, clocks and watts of every GPU, power recomputed from them. */
 static void write_solution(const cats_inst *in, const cats_map *m, const pk_sol *s,
                            solve_result *res)
@@ -362,34 +403,11 @@ static void write_solution(const cats_inst *in, const cats_map *m, const pk_sol 
     res->gpu_freq_mhz = xcalloc(in->ngpus ? in->ngpus : 1, sizeof(double));
     res->gpu_watts = xcalloc(in->ngpus ? in->ngpus : 1, sizeof(double));
     res->place = xcalloc((size_t)(m->nitems ? m->nitems : 1), sizeof *res->place);
-    unsigned char *awake = xcalloc(in->nnodes ? in->nnodes : 1, 1);
-    for (int i = 0; i < m->nitems; i++) {
-        int g = gpu_of_bin[s->bin_of[i]];
-        const cats_task *tk = &in->tasks[m->item_task[i]];
-        double f = cats_freq_req(in->gpus[g].prof, tk->kappa);
-        if (f > res->gpu_freq_mhz[g])
-            res->gpu_freq_mhz[g] = f;
-        res->place[res->nplace++] = (solve_place){m->item_task[i], g};
-        awake[in->gpus[g].node] = 1;
-    }
-    double watts = 0;
-    res->gpus_used = res->servers_used = 0;
-    for (size_t i = 0; i < in->nnodes; i++)
-        if (awake[i]) {
-            res->servers_used++;
-            watts += in->nodes[i].static_w + in->nodes[i].other_w;   /* eq. 4 */
-        }
-    for (size_t g = 0; g < in->ngpus; g++) {
-        const gpu_profile *gp = in->gpus[g].prof;
-        if (res->gpu_freq_mhz[g] > 0) {
-            res->gpus_used++;
-            res->gpu_watts[g] = gp->idle_w + gp->alpha_w_per_mhz * res->gpu_freq_mhz[g];
-        } else if (awake[in->gpus[g].node])
-            res->gpu_watts[g] = gp->sleep_w;
-        watts += res->gpu_watts[g];
-    }
-    res->objective = watts;
-    free(awake);
+    for (int i = 0; i < m->nitems; i++)
+        res->place[res->nplace++] =
+            (solve_place){m->item_task[i], gpu_of_bin[s->bin_of[i]]};
+    res->objective = cats_power_of(in, res->place, res->nplace, res->gpu_freq_mhz,
+                                   res->gpu_watts, &res->gpus_used, &res->servers_used);
     free(gpu_of_bin);
 }
 
