@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "corr_place.h"
 #include "sim.h"
-#include "solve.h"
+#include "optimal.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -352,42 +352,16 @@ static double metric(const run *r, const char *key)
 
 /* ---- the Optimal row ------------------------------------------------------------ */
 
-#define OPTIMAL_AUTO_TASKS 256
-
-/* Whether every run is measured with CATS's power model, which is the one
- * the optimum minimises. */
-static int cats_power_everywhere(const run_opts *o, const policy_spec *specs, size_t n)
-{
-    if (o->cfg.power_model >= 0)
-        return o->cfg.power_model == POWER_CATS;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(specs[i].ops->family, "correlation") != 0)
-            return 0;
-    return 1;
-}
-
-/* CATS's optimum over the trace (solve_cats_for_run) when --optimal asks
- * for it: 1 with *row filled, 0 when skipped, -1 on an error of --optimal
- * on.  In auto mode a trace too big or a solve that fails is a note on
- * stderr, not an error: the row is a bonus there. */
+/* CATS's optimum over the trace when --optimal asks for it: 1 with *row
+ * filled, 0 when skipped, -1 on an error of --optimal on.  In auto mode a
+ * failed solve is a note on stderr, not an error: the row is a bonus. */
 static int optimal_row(const run_opts *o, const inputs *in, const policy_spec *specs, size_t n,
                        solve_run_row *row, gp_err *err)
 {
-    size_t gpu_tasks = 0;
-    for (size_t i = 0; i < in->tr->ntasks; i++)
-        gpu_tasks += in->tr->tasks[i].num_gpu > 0;
-    if (o->optimal == 0 || gpu_tasks == 0)
+    if (o->optimal == 0 || (o->optimal < 0 && !optimal_row_wanted(&o->cfg, in->tr, specs, n)))
         return 0;
-    if (o->optimal < 0 && (gpu_tasks > OPTIMAL_AUTO_TASKS || !cats_power_everywhere(o, specs, n)))
-        return 0;
-    if (o->cfg.kappa > 0)
-        for (size_t i = 0; i < in->tr->ntasks; i++)
-            in->tr->tasks[i].kappa = o->cfg.kappa;
-    solve_opts so;
-    solve_opts_default(&so);
-    so.time_limit_s = o->optimal > 0 ? 600 : 30;
-    if (solve_cats_for_run(in->cl, in->cat, in->tr, o->optimal > 0 ? gpu_tasks : 0, &so, row,
-                           err) == 0)
+    if (optimal_row_compute(&o->cfg, in->cl, in->cat, in->tr, o->optimal > 0 ? 600 : 30, row,
+                            err) == 0)
         return 1;
     if (o->optimal > 0)
         return -1;
@@ -475,7 +449,7 @@ static int save_runs(store *st, run *const *runs, size_t n, gp_err *err)
     return store_commit(st, err);
 }
 
-static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, inputs *in,
+static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const inputs *in,
                         const policy_spec *specs, size_t n)
 {
     run *runs[MAX_POLICIES] = {0};

@@ -51,6 +51,12 @@ int sim_default_dfs(const policy_ops *ops)
     return ops && strcmp(ops->name, "cats") == 0;
 }
 
+power_model sim_power_model_of(const sim_config *cfg, const policy_spec *sp)
+{
+    int pm = cfg->power_model >= 0 ? cfg->power_model : power_model_parse(sp->ops->power_model);
+    return pm >= 0 ? (power_model)pm : POWER_CATS;
+}
+
 double sim_task_kappa(const sim *s, const task *tk)
 {
     if (s->cfg.kappa > 0)
@@ -178,8 +184,7 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
     s->cat = cat;
     s->tr = tr;
     s->pol = *pol;
-    int pm = cfg->power_model >= 0 ? cfg->power_model : power_model_parse(pol->ops->power_model);
-    s->pmodel = pm >= 0 ? (power_model)pm : POWER_CATS;
+    s->pmodel = sim_power_model_of(cfg, pol);
     s->sleep_on = cfg->sleep >= 0 ? cfg->sleep != 0 : sim_default_sleep(pol->ops);
     s->dfs_on = cfg->dfs >= 0 ? cfg->dfs != 0 : sim_default_dfs(pol->ops);
     if (!(s->st.cs = cstate_new(cl, cat, err)) || init_policy(s, err)) {

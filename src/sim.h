@@ -61,6 +61,9 @@ void sim_config_default(sim_config *cfg);
  * cats only. */
 int sim_default_sleep(const policy_ops *ops);
 int sim_default_dfs(const policy_ops *ops);
+/* The power model a sim of policy sp under cfg measures with: cfg's, else
+ * the policy's own. */
+power_model sim_power_model_of(const sim_config *cfg, const policy_spec *sp);
 
 /* CATS Alg. 4 for one GPU running n tasks: the frequency after one tick.
  * e_pred = e_min (f_max/f)^beta against e_max = kappa e_min per task: any

@@ -98,6 +98,7 @@ keys Enter
 expect "3 runs ready at t=0" "comparison starts paused"
 expect "Active GPUs" "charts shown"
 expect "Fragmentation" "fragmentation chart"
+expect "optimal*" "the Optimal row (CATS's optimum over the trace) is in the table"
 expect "decision 0" "no decision yet"
 keys Right
 expect "decision 1" "one placement forward"

@@ -3,6 +3,7 @@
  * The TUI's only caller of sim_new/sim_step/sim_rewind; no curses here.
  */
 #include "runset.h"
+#include "../src/optimal.h"
 #include "engine.h"
 
 #include <stdlib.h>
@@ -94,6 +95,25 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
     return s->sim ? 0 : -1;
 }
 
+/* The Optimal row when it is wanted (optimal.h); a few seconds at most,
+ * and nothing when it cannot be proven or found in that time. */
+#define RS_OPTIMAL_LIMIT_S 5
+
+static void runset_optimal(runset *rs)
+{
+    policy_spec specs[RS_MAX];
+    rs->has_opt = 0;
+    for (int i = 0; i < rs->n; i++) {
+        if (!rs->slot[i].spec.ops)
+            return;
+        specs[i] = rs->slot[i].spec;
+    }
+    gp_err ignore;
+    if (rs->n > 0 && optimal_row_wanted(&rs->cfg, rs->tr, specs, (size_t)rs->n))
+        rs->has_opt = optimal_row_compute(&rs->cfg, rs->cl, rs->cat, rs->tr,
+                                          RS_OPTIMAL_LIMIT_S, &rs->opt, &ignore) == 0;
+}
+
 int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
                  const char *const *labels, int n, gp_err *err)
 {
@@ -109,6 +129,8 @@ int runset_start(runset *rs, store *st, const char *trace, const char *cluster_n
     }
     if (rc)
         runset_clear(rs);
+    else
+        runset_optimal(rs);
     return rc;
 }
 
@@ -155,6 +177,7 @@ int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *
     for (int i = 0; i < rs->n; i++)
         if (runset_time(rs, i) > rs->t)
             rs->t = runset_time(rs, i);
+    runset_optimal(rs);
     return 0;
 }
 

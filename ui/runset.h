@@ -20,6 +20,7 @@
 
 #include "../db/store.h"
 #include "../src/sim.h"
+#include "../src/solve.h"
 
 #define RS_MAX 6
 
@@ -43,6 +44,10 @@ typedef struct runset {
     double t_end_hint;          /* last arrival + longest task: the x axis */
     double speed;               /* simulated seconds per wall-clock second */
     int playing;
+    /* CATS's optimum over the whole trace (the papers' Optimal bar), when
+     * the trace is small and every policy is measured in CATS watts */
+    solve_run_row opt;
+    int has_opt;
 } runset;
 
 void runset_init(runset *rs);

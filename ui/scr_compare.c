@@ -594,6 +594,25 @@ static void summary_of(app *a, int i, run_summary *s)
     run_summarize_points(r, a->rs.t, s);
 }
 
+/* The papers' Optimal bar: CATS's optimum over the whole trace (not at
+ * the lockstep time, hence the "*"), only the columns it has. */
+static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const ui_col *cols,
+                             int nc)
+{
+    char v[16][24];
+    for (int k = 0; k < 16; k++)
+        snprintf(v[k], sizeof v[k], "-");
+    snprintf(v[0], sizeof v[0], "%s", o->proven ? "optimal*" : "optimal~*");
+    chart_fmt(o->mean_gpus, v[5], sizeof v[5]);
+    chart_fmt(o->peak_gpus, v[6], sizeof v[6]);
+    chart_fmt(o->mean_power_w, v[8], sizeof v[8]);
+    chart_fmt(o->energy_j / 3.6e6, v[9], sizeof v[9]);
+    const char *cells[16];
+    for (int k = 0; k < 16; k++)
+        cells[k] = v[k];
+    draw_row(y, x, w, cols, nc, cells, A_DIM);
+}
+
 static void draw_table(app *a, rect box)
 {
     static const ui_col cols[] = {
@@ -645,11 +664,13 @@ static void draw_table(app *a, rect box)
             draw_text(in.y + 1 + i, in.x + 1, 1, ui_attr(ui_series_color(i)),
                       a->caps.utf8 ? "■" : "#");
     }
+    if (a->rs.has_opt && a->rs.n + 1 < in.h)
+        draw_optimal_row(&a->rs.opt, in.y + 1 + a->rs.n, in.x + 2, in.w - 2, cols, nc);
 }
 
 static void run_draw(app *a)
 {
-    compare_layout L = layout_compare(a->rows, a->cols, a->rs.n);
+    compare_layout L = layout_compare(a->rows, a->cols, a->rs.n + a->rs.has_opt);
     draw_info(a, L.info);
     draw_legend(a, L.legend);
     draw_charts(a, &L);
