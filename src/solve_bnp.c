@@ -14,9 +14,9 @@
  *               k or at least k + 1: with costs set by the leader (CATS:
  *               the clock of a GPU is its most demanding task's) this is
  *               what decides the cost, and it is branched on first.
- *               (Branching on single leaders is kept but off: neighbouring
- *               items cost nearly the same, so forbidding one moves the
- *               LP to the next and the bound hardly changes.)
+ *               (Branching on single leaders was tried and dropped:
+ *               neighbouring items cost nearly the same, so forbidding one
+ *               moves the LP to the next and the bound hardly changes.)
  * Each decision only restricts the root problem, and each branching pair
  * splits it into two parts that together keep every solution (Ryan and
  * Foster 1981: in a fractional set-partitioning LP solution some pair of
@@ -28,7 +28,10 @@
  * LP solution is rounded into a packing (largest columns first, the rest by
  * first fit).  At the root the integer master over all generated columns is
  * tried as well (price and branch).  Nodes are explored depth first, the
- * "together" child first, which reaches packings quickly.
+ * "together" child first, which reaches packings quickly; before that, a
+ * dive from the root LP (fix the column of largest weight, re-solve,
+ * repeat, with a little backtracking) usually finds the packing that meets
+ * the root bound, which for CorrGPU ends the search at the root.
  *
  * Not here: the LP itself (solve_colgen.c), heuristics (solve_bounds.c).
  */
@@ -41,12 +44,12 @@
 #include <string.h>
 
 #define LAM_EPS 1e-6
+#define PLUNGE_DEPTH 8      /* children explored in a row before the best bound again */
 
 /* ---- decisions ----------------------------------------------------------- */
 
 enum {
-    D_SAME, D_APART, D_CLASS_IN, D_CLASS_OUT, D_SRV_HI, D_SRV_LO, D_LEAD, D_NOLEAD,
-    D_PFX_GE, D_PFX_LE
+    D_SAME, D_APART, D_CLASS_IN, D_CLASS_OUT, D_SRV_HI, D_SRV_LO, D_PFX_GE, D_PFX_LE
 };
 
 typedef struct decision {
@@ -129,11 +132,6 @@ static void node_conflicts(const pk_inst *p, const bp_node *nd, node_inst *ni, i
         if (nd->d[k].kind == D_APART) {
             row[(size_t)ni->group[a] * w0 + (size_t)(b >> 6)] |= 1ULL << (b & 63);
             row[(size_t)ni->group[b] * w0 + (size_t)(a >> 6)] |= 1ULL << (a & 63);
-        } else if (nd->d[k].kind == D_LEAD) {
-            for (int i = 0; i < a; i++) {  /* nothing below a shares its bin */
-                row[(size_t)ni->group[a] * w0 + (size_t)(i >> 6)] |= 1ULL << (i & 63);
-                row[(size_t)ni->group[i] * w0 + (size_t)(a >> 6)] |= 1ULL << (a & 63);
-            }
         }
     }
     for (int i = 0; i < p->n; i++) {
@@ -149,16 +147,6 @@ static void node_conflicts(const pk_inst *p, const bp_node *nd, node_inst *ni, i
         }
     }
     free(row);
-}
-
-/* 1 when root item a is the lowest member of its group. */
-static int member_min(const node_inst *ni, int n0, int a)
-{
-    (void)n0;
-    for (int i = 0; i < a; i++)
-        if (ni->group[i] == ni->group[a])
-            return 0;
-    return 1;
 }
 
 /* Bounds on N_q: the root's prefix bounds and the branching decisions;
@@ -236,15 +224,6 @@ static void node_build(const pk_inst *p, const bp_node *nd, node_inst *ni)
     for (int k = 0; k < p->ntype; k++)
         if (ni->slo[k] > ni->shi[k])
             ni->infeasible = 1;
-    for (int k = 0; k < nd->nd; k++) {
-        const decision *d = &nd->d[k];
-        /* "a may not lead" matters only if a leads its group */
-        if (d->kind == D_NOLEAD && ng > 0 && member_min(ni, p->n, d->a)) {
-            if (!q->nolead)
-                q->nolead = xcalloc((size_t)ng, 1);
-            q->nolead[ni->group[d->a]] = 1;
-        }
-    }
     ni->gstart = xcalloc((size_t)ng + 1, sizeof(int));
     ni->gmem = xmalloc((size_t)(p->n > 0 ? p->n : 1) * sizeof(int));
     for (int g = 0; g < ng; g++)
@@ -593,41 +572,6 @@ static int costs_vary(const pk_inst *q)
     return 0;
 }
 
-/* The item whose leading weight (lambda of the columns it leads) is most
- * fractional. */
-static int pick_lead(const cg *g, const node_inst *ni, branch *br)
-{
-    const pk_inst *q = &ni->q;
-    if (!costs_vary(q) || !getenv("GP_BNP_LEAD"))
-        return 0;
-    double *lead = xcalloc((size_t)(q->n > 0 ? q->n : 1), sizeof *lead);
-    for (int c = 0; c < cg_ncols(g); c++) {
-        double v = cg_value(g, c);
-        int t, len;
-        const int *gr = cg_col(g, c, &t, &len);
-        int l = gr[0];
-        for (int a = 1; a < len; a++)
-            l = gr[a] < l ? gr[a] : l;
-        if (v > LAM_EPS)
-            lead[l] += v;
-    }
-    double best = 1;
-    int found = 0;
-    int first = getenv("LEADFIRST") != NULL;
-    for (int i = 0; i < q->n && !(first && found); i++) {
-        double d = fabs(lead[i] - 0.5);
-        if (lead[i] > LAM_EPS && lead[i] < 1 - LAM_EPS && d < best) {
-            best = d;
-            br->kind = D_LEAD;
-            br->a = i;
-            br->v = lead[i];
-            found = 1;
-        }
-    }
-    free(lead);
-    return found;
-}
-
 /* The prefix q whose bin count N_q is most fractional. */
 static int pick_prefix(const cg *g, const node_inst *ni, int n0, branch *br)
 {
@@ -733,10 +677,6 @@ static void push_children(stack *st, const bp_node *nd, const node_inst *ni, con
         decision le = {D_PFX_LE, br->a, lo}, ge = {D_PFX_GE, br->a, lo + 1};
         d1 = up_first ? le : ge;
         d2 = up_first ? ge : le;
-    } else if (br->kind == D_LEAD) {
-        int i = member(ni, br->a);      /* groups are led by their lowest member */
-        d1 = (decision){br->v >= 0.5 ? D_NOLEAD : D_LEAD, i, 0};
-        d2 = (decision){br->v >= 0.5 ? D_LEAD : D_NOLEAD, i, 0};
     } else if (br->kind == D_CLASS_IN) {
         int i = member(ni, br->a);
         d1 = (decision){D_CLASS_OUT, i, br->b};
@@ -763,6 +703,122 @@ typedef struct bp {
     int *prefix_lb;         /* [n+1] bins the first q root items need */
     int stopped;
 } bp;
+
+/* ---- diving ------------------------------------------------------------------ */
+
+/* Appends "same" decisions that put the root items of column c of the
+ * node's LP into one bin; 0 when the column holds a single group (fixing
+ * it would decide nothing). */
+static int fix_column(const cg *g, const node_inst *ni, int c, bp_node *cur, size_t *cap)
+{
+    int t, len;
+    const int *gr = cg_col(g, c, &t, &len);
+    if (len < 2)
+        return 0;
+    int first = member(ni, gr[0]);
+    for (int x = 1; x < len; x++) {
+        grow_array((void **)&cur->d, cap, (size_t)cur->nd + 1, sizeof *cur->d);
+        cur->d[cur->nd++] = (decision){D_SAME, first, member(ni, gr[x])};
+    }
+    return 1;
+}
+
+/* The columns a dive step may fix, best first: those of largest lambda
+ * holding at least two groups (at most max).  Returns how many. */
+static int dive_candidates(const cg *g, int *out, int max)
+{
+    int nc = cg_ncols(g), m = 0;
+    col_order *o = xmalloc((size_t)(nc > 0 ? nc : 1) * sizeof *o);
+    for (int c = 0; c < nc; c++) {
+        int t, len;
+        cg_col(g, c, &t, &len);
+        double v = cg_value(g, c);
+        if (len >= 2 && v > LAM_EPS)
+            o[m++] = (col_order){v, c};
+    }
+    qsort(o, (size_t)m, sizeof *o, cmp_lam);
+    m = m < max ? m : max;
+    for (int k = 0; k < m; k++)
+        out[k] = o[k].c;
+    free(o);
+    return m;
+}
+
+typedef struct dive_state {
+    double target;          /* the bound the dive tries to reach */
+    double until;           /* wall-clock end */
+    int fails;              /* children that closed or were infeasible */
+} dive_state;
+
+#define DIVE_WIDTH 3        /* columns tried per level */
+#define DIVE_FAILS 12       /* failed children before the dive gives up */
+
+/* One level of the dive below the node (cur, g, ni): fix a column the LP
+ * likes (its tasks share a GPU), re-solve the LP of what is left by column
+ * generation, round it, go deeper; when a child's bound closes, try the
+ * next column (limited backtracking).  1 when the dive should end: it
+ * reached a packing, the target, its time or its failures. */
+static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, dive_state *ds)
+{
+    const pk_inst *p = b->p;
+    int cand[DIVE_WIDTH];
+    int nc = dive_candidates(g, cand, DIVE_WIDTH);
+    if (nc == 0)
+        return 1;       /* the LP is a packing: the dive has reached its end */
+    for (int k = 0; k < nc; k++) {
+        if (now_seconds() >= ds->until || sg_should_stop(b->c) >= 0 || ds->fails > DIVE_FAILS)
+            return 1;
+        size_t cap = (size_t)cur->nd + 16;
+        bp_node child = {xmalloc(cap * sizeof *child.d), cur->nd, cur->lb, NULL};
+        if (cur->nd)
+            memcpy(child.d, cur->d, (size_t)cur->nd * sizeof *child.d);
+        fix_column(g, ni, cand[k], &child, &cap);
+        pool *seed = child_seed(g, ni, b->best, p, b->buf);
+        node_inst next;
+        node_build(p, &child, &next);
+        node_prefix(p, &child, b->prefix_lb, &next);
+        cg *ng = NULL;
+        int go = !next.infeasible;
+        if (go) {
+            int *root_of = xmalloc((size_t)(next.q.n > 0 ? next.q.n : 1) * sizeof *root_of);
+            for (int q = 0; q < next.q.n; q++)
+                root_of[q] = member(&next, q);
+            cg_cuts cuts = {b->min_bins, p->n, next.pfx_lo, next.pfx_hi, root_of};
+            ng = cg_new(&next.q, next.slo, next.shi, &cuts);
+            free(root_of);
+            seed_node(ng, &next, seed, b->buf, b->cnt);
+            double lb;
+            int conv;
+            go = cg_run(ng, b->c, b->best->cost, &lb, &conv) == 0 && !cg_uses_artificial(ng) &&
+                 !pk_closes(p, lb, b->best->cost);
+        }
+        pool_release(seed);
+        int end = 0;
+        if (go) {
+            round_lp(ng, &next, p, b->best);
+            end = pk_closes(p, ds->target, b->best->cost) || dive_level(b, &child, ng, &next, ds);
+        } else
+            ds->fails++;
+        if (ng)
+            cg_free(ng);
+        node_inst_free(&next);
+        free(child.d);
+        if (end)
+            return 1;
+    }
+    return 0;
+}
+
+/* A primal dive from the root LP: branching on pairs reaches packings only
+ * after many nodes, a dive needs about one LP per GPU of the answer.
+ * Fixing only restricts, so what it rounds is feasible; its bounds prove
+ * nothing and are dropped.  At most a share of the time left. */
+static void dive(bp *b, const bp_node *start, cg *g, const node_inst *ni, double lb,
+                 double share)
+{
+    dive_state ds = {lb, now_seconds() + share * sg_remaining(b->c), 0};
+    dive_level(b, start, g, ni, &ds);
+}
 
 /* Solves one node; pushes its children when it needs branching. */
 static void process(bp *b, bp_node *nd)
@@ -801,32 +857,16 @@ static void process(bp *b, bp_node *nd)
     }
     if (!pk_closes(p, lb, b->best->cost) && !cg_uses_artificial(g)) {
         round_lp(g, &ni, p, b->best);
-        if (b->nodes == 1 && !pk_closes(p, lb, b->best->cost) && !getenv("NOIM"))
+        if (b->nodes == 1 && !pk_closes(p, lb, b->best->cost))
             integer_master(g, b->c, p, b->best, 0.25);
+        /* With costs that vary by leader (CATS) the root bound is rarely
+         * met exactly, so a dive cannot end the search and only moves the
+         * tree: measured slower there. */
+        if (b->nodes == 1 && p->integral_cost && !pk_closes(p, lb, b->best->cost))
+            dive(b, nd, g, &ni, lb, 0.5);
     }
     if (b->nodes == 1)
         b->root_lb = lb;
-    if (b->nodes == 1 && getenv("GP_ROOT_DUMP")) {
-        double tot = 0;
-        for (int c2 = 0; c2 < cg_ncols(g); c2++) {
-            double v = cg_value(g, c2);
-            if (v < 1e-6)
-                continue;
-            int t, len;
-            const int *it = cg_col(g, c2, &t, &len);
-            tot += v;
-            double used = 0;
-            int lead = it[0];
-            for (int a = 0; a < len; a++) {
-                used += ni.q.size[it[a]];
-                lead = it[a] < lead ? it[a] : lead;
-            }
-            fprintf(stderr, "lam %.3f lead %3d cost %.3f used %.1f len %d\n", v, lead, ni.q.cls[t].lead_cost[lead], used, len);
-        }
-        for (int k = 0; k < p->ntype; k++)
-            fprintf(stderr, "servers %.3f\n", cg_servers(g, k));
-        fprintf(stderr, "bins %.3f lb %.4f ub %.4f\n", tot, lb, b->best->cost);
-    }
     /* Any split of the node is a valid partition, so branching does not
      * need the LP to have converged (pricing stops early once the rounded
      * bound cannot rise). */
@@ -834,26 +874,12 @@ static void process(bp *b, bp_node *nd)
         branch br = {0, 0, 0, 0};
         (void)conv;
         if (pick_server(g, p, &br) || pick_prefix(g, &ni, p->n, &br) ||
-            pick_lead(g, &ni, &br) || pick_pair(g, &ni, &br) || pick_class(g, &ni, &br)) {
+            pick_pair(g, &ni, &br) || pick_class(g, &ni, &br)) {
             pool *seed = child_seed(g, &ni, b->best, p, b->buf);
             push_children(&b->st, nd, &ni, &br, lb, seed);
             pool_release(seed);
-        }
-        else {  /* an integral LP that rounding did not match: keep its bound */
+        } else {    /* an integral LP that rounding did not match: keep its bound */
             b->unresolved_lb = fmin(b->unresolved_lb, lb);
-            if (getenv("GP_CG_DEBUG")) {
-                fprintf(stderr, "unresolved node lb %.6f ub %.6f conv %d art %d\n", lb, b->best->cost, conv, cg_uses_artificial(g));
-                for (int c2 = 0; c2 < cg_ncols(g); c2++) {
-                    double v = cg_value(g, c2);
-                    if (v > 1e-9) {
-                        int t, len;
-                        const int *it = cg_col(g, c2, &t, &len);
-                        fprintf(stderr, "  lam %.9f len %d first %d\n", v, len, it[0]);
-                    }
-                }
-                for (int k2 = 0; k2 < p->ntype; k2++)
-                    fprintf(stderr, "  srv %.9f\n", cg_servers(g, k2));
-            }
         }
     }
     cg_free(g);
@@ -901,10 +927,10 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
         }
     push(&b.st, NULL, NULL, -HUGE_VAL, root);
     pool_release(root);
-    int plunge = 0, limit = getenv("PLUNGE") ? atoi(getenv("PLUNGE")) : 8;
+    int plunge = 0;
     while (b.st.n > 0 && !b.stopped) {
         size_t before = b.st.n;
-        if (plunge == 0 || plunge > limit) {
+        if (plunge == 0 || plunge > PLUNGE_DEPTH) {
             /* best bound first, so the proven bound rises ... */
             size_t k = 0;
             for (size_t q = 1; q < b.st.n; q++)

@@ -521,7 +521,7 @@ static int pricing_round(cg *g, double *rmin)
             /* Every item may lead, even one with pi = 0: the count rows pay
              * a bin by its leader's position, so dropping such a leader can
              * make the pattern dearer. */
-            if (!pk_allowed(p, j, t) || (p->nolead && p->nolead[j]))
+            if (!pk_allowed(p, j, t))
                 continue;
             /* rc with the supply dual: cost - pi(S) - mu_t (mu_t <= 0). */
             /* Searching below the larger of the two keeps rmin exact (for
@@ -684,51 +684,6 @@ static int solve_master(cg *g, sg_ctx *c)
     return glp_get_status(g->P) == GLP_OPT ? 0 : -1;
 }
 
-static void brute_check(cg *g)
-{
-    const pk_inst *p = g->p;
-    for (int c = 0; c < g->ncols; c++) {
-        int t = g->col_class[c], len = g->col_len[c];
-        const int *it = g->pool + g->col_start[c];
-        int lead = it[0];
-        double val = 0;
-        for (int a = 0; a < len; a++) {
-            lead = it[a] < lead ? it[a] : lead;
-            val += g->pi[it[a]];
-        }
-        double rc = p->cls[t].lead_cost[lead] - g->eta - g->lead_adj[lead] - val -
-                    (p->ntype ? g->mu[t] : 0);
-        double d = glp_get_col_dual(g->P, g->col_glp[c]);
-        if (fabs(rc - d) > 1e-6)
-            fprintf(stderr, "col %d rc mine %.6f glpk %.6f\n", c, rc, d);
-    }
-
-    for (int t = 0; t < p->nclass; t++)
-        for (unsigned m = 1; m < (1u << p->n); m++) {
-            double used = 0, val = 0;
-            int lead = -1, ok = 1;
-            for (int i = 0; i < p->n && ok; i++) {
-                if (!((m >> i) & 1u))
-                    continue;
-                if (lead < 0)
-                    lead = i;
-                if (!pk_allowed(p, i, t))
-                    ok = 0;
-                used += p->size[i];
-                val += g->pi[i];
-                for (int k = 0; k < i; k++)
-                    if (((m >> k) & 1u) && pk_conflict(p, i, k))
-                        ok = 0;
-            }
-            if (!ok || used > p->cls[t].cap + EPS)
-                continue;
-            double rc = p->cls[t].lead_cost[lead] - g->eta - g->lead_adj[lead] - val -
-                        (p->ntype ? g->mu[t] : 0);
-            if (rc < -1e-6)
-                fprintf(stderr, "MISSED pattern mask %x lead %d rc %.6f\n", m, lead, rc);
-        }
-}
-
 int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
 {
     const pk_inst *p = g->p;
@@ -757,16 +712,11 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
         if (!g->inexact) {
             lb = fmax(lb, lagrange_bound(g, rmin));
             if (added == 0) {
-                if (getenv("GP_CG_BRUTE") && p->n <= 20)
-                    brute_check(g);
                 lb = fmax(lb, z);
                 *converged = 1;
                 break;
             }
         }
-        if (getenv("GP_CG_DEBUG"))
-            fprintf(stderr, "cg it=%d cols=%d z=%.4f lb=%.4f added=%d inexact=%d\n", iter,
-                    g->ncols, z, lb, added, g->inexact);
         if (pk_closes(p, lb, ub))
             break;
         if (p->integral_cost && ceil(lb - 1e-6) >= ceil(z - 1e-6))

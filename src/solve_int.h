@@ -104,7 +104,6 @@ typedef struct pk_inst {
     int ntype;              /* 0 = bins of every class are unlimited and free */
     pk_stype *type;
     int integral_cost;      /* every cost is an integer (CorrGPU) */
-    unsigned char *nolead;  /* [n] branch and price: item may not lead a bin (NULL = none) */
 } pk_inst;
 
 /* A solution: which bin each item is in, each bin's class, active servers. */

@@ -73,7 +73,6 @@ void pk_inst_free(pk_inst *p)
     free(p->rank);
     free(p->task);
     free(p->conf);
-    free(p->nolead);
     for (int t = 0; t < p->nclass; t++)
         free(p->cls[t].lead_cost);
     free(p->cls);
@@ -765,8 +764,6 @@ int pk_solve(const pk_inst *p, const pk_sol *start, sg_ctx *c, solve_result *res
     res->heur_objective = ub;
     if (!c->o->no_bounds) {
         lb = pk_lower_bound(p);
-        if (getenv("GP_CG_DEBUG"))
-            fprintf(stderr, "combinatorial lb %.4f ub %.4f\n", lb, ub);
         if (!pk_closes(p, lb, ub) && sg_should_stop(c) < 0) {
             long nodes = 0;
             int complete = 0;
