@@ -1,0 +1,321 @@
+/*
+ * bench_solve.c — solve time and proven optimality of the exact solvers
+ * (solve.h) on random instances of 2, 4, 8, ..., 512 tasks, next to the
+ * papers' figures (PuLP on the authors' machine):
+ *   1. CorrGPU optimal G* (CorrGPU Table I): task memory 1..16 GiB
+ *      (integers), GPUs of 32 GiB, v = 1, each pair of tasks conflicting
+ *      (rho > alpha) with probability 0.5;
+ *   2. CATS optimal power (CATS Table 1): servers of 8 V100 (32 GiB each,
+ *      200 W static, 100 W other), n/8 + 2 servers so the cluster never
+ *      binds, task memory 1..16 GiB (integers), v = 1, per-task kappa
+ *      uniform in [1.1, 1.5] — the hard case, every task its own clock;
+ *   3. the same CATS instances with one shared kappa of 1.2, for contrast.
+ * Three seeds per size (one at 512) so one lucky instance decides nothing;
+ * each line gives the median and largest wall time of a solve, how many
+ * were proven optimal, and each seed's time, objective, bound and closing
+ * method (with the status when not proven; the paper's seconds over our
+ * median in vs_paper, across machines and solvers).
+ * A series stops at the first size where no seed is proven.  Targets:
+ * 128 tasks proven in under 2 s (CorrGPU) and 5 s (CATS, per-task kappa),
+ * 256 tasks proven within 60 s; "largest proven within T" is the largest
+ * size whose every seed was proven, the slowest within T.
+ *
+ * The papers' times come from another machine and another solver, so the
+ * paper's own formulation (o.paper_model: CATS eq. 6-14 with big-M, the
+ * CorrGPU G = 1, 2, ... loop) is also solved here on the first seed of 32
+ * and then 128 tasks (stopping at the first size it does not prove), which
+ * gives a same-machine reference: the ratio of its time to ours on the same
+ * instance.  Shared machines are noisy; the ratios matter, not the seconds.
+ *
+ * Limit per solve: 60 s, or GPUPLAN_BENCH_LIMIT seconds; argv[1] caps the
+ * largest size.  Not a test: it checks nothing.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/rng.h"
+#include "../src/solve.h"
+
+static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100"};
+
+enum { MAX_SEEDS = 3 };
+
+typedef enum model { CORRGPU, CATS_PER_TASK, CATS_SHARED, NMODELS } model;
+
+static const char *const model_title[NMODELS] = {
+    "CorrGPU optimal (G*)",
+    "CATS optimal (W), per-task kappa in [1.1, 1.5]",
+    "CATS optimal (W), shared kappa 1.2",
+};
+
+/* Table I of CorrGPU and Table 1 of CATS, tasks 2..128; < 0 = not given. */
+static const double paper_s[NMODELS][9] = {
+    {0.04, 0.07, 0.16, 0.22, 4.92, 8.95, 80.9, -1, -1},
+    {0.02, 0.12, 0.24, 0.66, 4.7, 16.5, 80.9, -1, -1},
+    {0.02, 0.12, 0.24, 0.66, 4.7, 16.5, 80.9, -1, -1},
+};
+
+/* ---- instances ------------------------------------------------------------------ */
+
+static void corrgpu_random(corrgpu_inst *in, size_t n, int seed)
+{
+    rng r;
+    rng_seed_stream(&r, 20240601, (uint64_t)n * 16 + (uint64_t)seed);
+    memset(in, 0, sizeof *in);
+    in->ntasks = n;
+    in->gpu_mem_gib = 32;
+    in->mem_gib = xcalloc(n, sizeof *in->mem_gib);
+    in->v = xcalloc(n, sizeof *in->v);
+    in->src = xcalloc(n, sizeof *in->src);
+    in->conflict = xcalloc(n * n, 1);
+    for (size_t i = 0; i < n; i++) {
+        in->mem_gib[i] = 1 + (double)rng_below(&r, 16);
+        in->v[i] = 1;
+        in->src[i] = (int)i;
+    }
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = a + 1; b < n; b++)
+            if (rng_bernoulli(&r, 0.5))
+                in->conflict[a * n + b] = in->conflict[b * n + a] = 1;
+}
+
+/* The same tasks (memory) for both kappa series: kappa is drawn either way
+ * and replaced by 1.2 when shared. */
+static void cats_random(cats_inst *in, size_t n, int seed, int shared_kappa)
+{
+    rng r;
+    rng_seed_stream(&r, 20240602, (uint64_t)n * 16 + (uint64_t)seed);
+    size_t nodes = n / 8 + 2;
+    memset(in, 0, sizeof *in);
+    in->tasks = xcalloc(n, sizeof *in->tasks);
+    in->ntasks = n;
+    in->nodes = xcalloc(nodes, sizeof *in->nodes);
+    in->nnodes = nodes;
+    in->gpus = xcalloc(nodes * 8, sizeof *in->gpus);
+    for (size_t i = 0; i < nodes; i++) {
+        in->nodes[i] = (cats_node){200, 100, (int)in->ngpus, 8};
+        for (int d = 0; d < 8; d++)
+            in->gpus[in->ngpus++] = (cats_gpu){(int)i, d, 32, &V100};
+    }
+    for (size_t l = 0; l < n; l++) {
+        double mem = 1 + (double)rng_below(&r, 16);
+        double kappa = rng_range(&r, 1.1, 1.5);
+        in->tasks[l] = (cats_task){mem, 1, shared_kappa ? 1.2 : kappa, 50, (int)l};
+    }
+}
+
+/* ---- one solve -------------------------------------------------------------------- */
+
+typedef struct outcome {
+    double wall_s;
+    int proven;
+    int has_solution;
+    double objective, bound;
+    char method[48];
+    char status[16];
+} outcome;
+
+static outcome solve_one(model m, size_t n, int seed, double limit, int paper)
+{
+    solve_opts o;
+    solve_opts_default(&o);
+    o.time_limit_s = limit;
+    o.paper_model = paper;
+    solve_result res;
+    solve_result_init(&res);
+    gp_err err = {{0}};
+    outcome out;
+    memset(&out, 0, sizeof out);
+    int rc;
+    double t0 = now_seconds();
+    if (m == CORRGPU) {
+        corrgpu_inst in;
+        corrgpu_random(&in, n, seed);
+        t0 = now_seconds();
+        rc = solve_corrgpu(&in, &o, &res, &err);
+        out.wall_s = now_seconds() - t0;
+        corrgpu_inst_free(&in);
+    } else {
+        cats_inst in;
+        cats_random(&in, n, seed, m == CATS_SHARED);
+        t0 = now_seconds();
+        rc = solve_cats(&in, &o, &res, &err);
+        out.wall_s = now_seconds() - t0;
+        cats_inst_free(&in);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "bench_solve: %s, %zu tasks, seed %d: %s\n", model_title[m], n, seed,
+                err.msg);
+        snprintf(out.status, sizeof out.status, "error");
+        snprintf(out.method, sizeof out.method, "error");
+        out.objective = out.bound = NAN;
+        return out;
+    }
+    out.proven = res.status == SOLVE_OPTIMAL;
+    out.has_solution = res.has_solution;
+    out.objective = res.has_solution ? res.objective : NAN;
+    out.bound = res.bound;
+    snprintf(out.method, sizeof out.method, "%s", res.method);
+    snprintf(out.status, sizeof out.status, "%s", solve_status_name(res.status));
+    solve_result_free(&res);
+    return out;
+}
+
+/* ---- one series ------------------------------------------------------------------- */
+
+typedef struct series {
+    size_t within10, within60;      /* largest size, every seed proven within */
+    double ours_s[2];               /* first-seed time at 32 and 128 tasks (< 0 = none) */
+    int ours_proven[2];
+} series;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void append(char *buf, size_t cap, const char *fmt, double v, int first)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= cap)
+        return;
+    if (!first)
+        buf[len++] = '/', buf[len] = 0;
+    if (isnan(v))
+        snprintf(buf + len, cap - len, "-");
+    else
+        snprintf(buf + len, cap - len, fmt, v);
+}
+
+static void run_series(model m, size_t max_n, double limit, series *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ours_s[0] = s->ours_s[1] = -1;
+    int cats = m != CORRGPU;
+    printf("\n%s, random instances, %d seeds per size (1 at 512), limit %g s\n", model_title[m],
+           MAX_SEEDS, limit);
+    printf("%-6s %-8s %-9s %-9s %-8s %-6s %-20s %-26s %-26s %s\n", "tasks", "paper_s",
+           "median_s", "max_s", "vs_paper", "proven", "seed_s", cats ? "W" : "G*", "bound",
+           "method");
+    int k = 0;
+    for (size_t n = 2; n <= max_n && n <= 512; n *= 2, k++) {
+        int seeds = n >= 512 ? 1 : MAX_SEEDS, proven = 0;
+        double t[MAX_SEEDS];
+        char obj[128] = "", bnd[128] = "", meth[160] = "", ts[64] = "";
+        for (int sd = 0; sd < seeds; sd++) {
+            outcome o = solve_one(m, n, sd, limit, 0);
+            t[sd] = o.wall_s;
+            proven += o.proven;
+            append(ts, sizeof ts, "%.3f", o.wall_s, sd == 0);
+            append(obj, sizeof obj, cats ? "%.1f" : "%.0f", o.objective, sd == 0);
+            append(bnd, sizeof bnd, cats ? "%.1f" : "%.0f", o.bound, sd == 0);
+            size_t len = strlen(meth);
+            snprintf(meth + len, sizeof meth - len, "%s%s%s%s", sd ? "/" : "", o.method,
+                     o.proven ? "" : ":", o.proven ? "" : o.status);
+            if (sd == 0 && (n == 32 || n == 128)) {
+                s->ours_s[n == 128] = o.wall_s;
+                s->ours_proven[n == 128] = o.proven;
+            }
+        }
+        double sorted[MAX_SEEDS];
+        memcpy(sorted, t, sizeof sorted[0] * (size_t)seeds);
+        qsort(sorted, (size_t)seeds, sizeof sorted[0], cmp_double);
+        double med = sorted[seeds / 2], mx = sorted[seeds - 1];
+        double paper = paper_s[m][k];
+        char ps[16] = "-", ratio[16] = "-";
+        if (paper >= 0) {
+            snprintf(ps, sizeof ps, "%.2f", paper);
+            snprintf(ratio, sizeof ratio, "%.1fx", paper / fmax(med, 1e-6));
+        }
+        char pv[16];
+        snprintf(pv, sizeof pv, "%d/%d", proven, seeds);
+        printf("%-6zu %-8s %-9.3f %-9.3f %-8s %-6s %-20s %-26s %-26s %s\n", n, ps, med, mx, ratio,
+               pv, ts, obj, bnd, meth);
+        fflush(stdout);
+        if (proven == seeds && mx <= 10)
+            s->within10 = n;
+        if (proven == seeds && mx <= 60)
+            s->within60 = n;
+        if (proven == 0) {
+            size_t next = n * 2;
+            if (next <= max_n && next <= 512)
+                printf("stopped: no seed of %zu tasks proven within %g s; %zu and larger not run\n",
+                       n, limit, next);
+            break;
+        }
+    }
+}
+
+/* The paper's formulation on the first seed of 32 and 128 tasks, against
+ * our time on the same instance. */
+static void run_paper(model m, size_t max_n, double limit, const series *s)
+{
+    static const size_t sizes[2] = {32, 128};
+    for (int i = 0; i < 2; i++) {
+        size_t n = sizes[i];
+        if (n > max_n)
+            break;
+        if (s->ours_s[i] < 0) {
+            printf("paper model, %s, %zu tasks: not run (our series stopped before)\n",
+                   model_title[m], n);
+            break;
+        }
+        outcome o = solve_one(m, n, 0, limit, 1);
+        char ours[48];
+        snprintf(ours, sizeof ours, "%.3f s%s", s->ours_s[i], s->ours_proven[i] ? "" : " unproven");
+        if (o.proven)
+            printf("paper model, %s, %zu tasks, seed 0: %.3f s proven (%s %.1f); ours %s -> "
+                   "%.1fx faster than the paper's model here\n",
+                   model_title[m], n, o.wall_s, m == CORRGPU ? "G*" : "W", o.objective, ours,
+                   o.wall_s / fmax(s->ours_s[i], 1e-6));
+        else {
+            char best[32] = "none found";
+            if (o.has_solution)
+                snprintf(best, sizeof best, "%.1f", o.objective);
+            printf("paper model, %s, %zu tasks, seed 0: %s after %.3f s (best %s, bound %.1f); "
+                   "ours %s -> more than %.1fx faster than the paper's model here\n",
+                   model_title[m], n, o.status, o.wall_s, best, o.bound, ours,
+                   o.wall_s / fmax(s->ours_s[i], 1e-6));
+            if (i + 1 < 2 && sizes[i + 1] <= max_n)
+                printf("paper model, %s: not tried beyond %zu tasks\n", model_title[m], n);
+            break;
+        }
+        fflush(stdout);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    double limit = 60;
+    const char *env = getenv("GPUPLAN_BENCH_LIMIT");
+    if (env && *env) {
+        char *end;
+        double v = strtod(env, &end);
+        if (end != env && v > 0)
+            limit = v;
+    }
+    size_t max_n = 512;
+    if (argc > 1) {
+        long v = strtol(argv[1], NULL, 10);
+        if (v >= 2)
+            max_n = (size_t)v;
+    }
+    double t0 = now_seconds();
+    series s[NMODELS];
+    for (int m = 0; m < NMODELS; m++)
+        run_series((model)m, max_n, limit, &s[m]);
+    printf("\n");
+    for (int m = 0; m < CATS_SHARED; m++)
+        run_paper((model)m, max_n, limit, &s[m]);
+    printf("\nlargest proven within 10 s: CorrGPU %zu, CATS %zu (shared kappa %zu)\n",
+           s[CORRGPU].within10, s[CATS_PER_TASK].within10, s[CATS_SHARED].within10);
+    printf("largest proven within %g s: CorrGPU %zu, CATS %zu (shared kappa %zu)\n",
+           fmin(limit, 60), s[CORRGPU].within60, s[CATS_PER_TASK].within60, s[CATS_SHARED].within60);
+    printf("targets: 128 tasks proven < 2 s CorrGPU, < 5 s CATS; 256 tasks proven < 60 s\n");
+    printf("bench_solve total: %.1f s\n", now_seconds() - t0);
+    solve_shutdown();
+    return 0;
+}
