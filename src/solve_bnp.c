@@ -704,6 +704,19 @@ typedef struct bp {
     int stopped;
 } bp;
 
+/* The master LP of a node, with its prefix rows and the seed's columns. */
+static cg *node_master(bp *b, const node_inst *ni, const pool *seed)
+{
+    int *root_of = xmalloc((size_t)(ni->q.n > 0 ? ni->q.n : 1) * sizeof *root_of);
+    for (int k = 0; k < ni->q.n; k++)
+        root_of[k] = member(ni, k);
+    cg_cuts cuts = {b->min_bins, b->p->n, ni->pfx_lo, ni->pfx_hi, root_of};
+    cg *g = cg_new(&ni->q, ni->slo, ni->shi, &cuts);
+    free(root_of);     /* copied by cg_new */
+    seed_node(g, ni, seed, b->buf, b->cnt);
+    return g;
+}
+
 /* ---- diving ------------------------------------------------------------------ */
 
 /* Appends "same" decisions that put the root items of column c of the
@@ -780,13 +793,7 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
         cg *ng = NULL;
         int go = !next.infeasible;
         if (go) {
-            int *root_of = xmalloc((size_t)(next.q.n > 0 ? next.q.n : 1) * sizeof *root_of);
-            for (int q = 0; q < next.q.n; q++)
-                root_of[q] = member(&next, q);
-            cg_cuts cuts = {b->min_bins, p->n, next.pfx_lo, next.pfx_hi, root_of};
-            ng = cg_new(&next.q, next.slo, next.shi, &cuts);
-            free(root_of);
-            seed_node(ng, &next, seed, b->buf, b->cnt);
+            ng = node_master(b, &next, seed);
             double lb;
             int conv;
             go = cg_run(ng, b->c, b->best->cost, &lb, &conv) == 0 && !cg_uses_artificial(ng) &&
@@ -832,13 +839,7 @@ static void process(bp *b, bp_node *nd)
         node_inst_free(&ni);
         return;
     }
-    int *root_of = xmalloc((size_t)(ni.q.n > 0 ? ni.q.n : 1) * sizeof *root_of);
-    for (int k = 0; k < ni.q.n; k++)
-        root_of[k] = member(&ni, k);
-    cg_cuts cuts = {b->min_bins, p->n, ni.pfx_lo, ni.pfx_hi, root_of};
-    cg *g = cg_new(&ni.q, ni.slo, ni.shi, &cuts);
-    free(root_of);     /* copied by cg_new */
-    seed_node(g, &ni, nd->seed, b->buf, b->cnt);
+    cg *g = node_master(b, &ni, nd->seed);
     double lb;
     int conv, rc = cg_run(g, b->c, b->best->cost, &lb, &conv);
     lb = fmax(lb, nd->lb);

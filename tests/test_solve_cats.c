@@ -366,33 +366,11 @@ static void test_time_limit(void **state)
     cats_inst_free(&in);
 }
 
-static double glpsol_objective(const char *dir, const char *flag, const char *model)
-{
-    char *out = xasprintf("%s/glpsol.out", dir);
-    char *cmd = xasprintf("glpsol %s '%s' -o '%s' >/dev/null 2>&1", flag, model, out);
-    assert_int_equal(system(cmd), 0);
-    FILE *f = fopen(out, "r");
-    assert_non_null(f);
-    char line[512];
-    double v = NAN;
-    while (fgets(line, sizeof line, f)) {
-        const char *p = strstr(line, "Objective:");
-        if (p && (p = strchr(p, '=')))
-            v = strtod(p + 1, NULL);
-    }
-    fclose(f);
-    free(cmd);
-    free(out);
-    return v;
-}
-
 static void test_lp_file_round_trip(void **state)
 {
     (void)state;
-    if (system("command -v glpsol >/dev/null 2>&1") != 0) {
-        printf("skipped: glpsol not installed\n");
+    if (!tu_have_glpsol())
         return;
-    }
     char *dir = tu_tmpdir();
     for (int paper = 0; paper <= 1; paper++)
         for (uint64_t seed = 21; seed <= 24; seed++) {
@@ -411,8 +389,8 @@ static void test_lp_file_round_trip(void **state)
             assert_int_equal(solve_cats(&in, &o, &res, &err), 0);
             if (res.status == SOLVE_OPTIMAL) {
                 double tol = 1e-6 * res.objective + 1e-6;
-                assert_double_equal(glpsol_objective(dir, "--lp", lp), res.objective, tol);
-                assert_double_equal(glpsol_objective(dir, "--freemps", mps), res.objective, tol);
+                assert_double_equal(tu_glpsol_objective(dir, "--lp", lp), res.objective, tol);
+                assert_double_equal(tu_glpsol_objective(dir, "--freemps", mps), res.objective, tol);
             }
             solve_result_free(&res);
             free(lp);

@@ -296,41 +296,11 @@ static void test_cancel(void **state)
     corrgpu_inst_free(&in);
 }
 
-/* glpsol's "Objective:  obj = V (MINimum)" line of an output file. */
-static double glpsol_objective(const char *out_path)
-{
-    FILE *f = fopen(out_path, "r");
-    assert_non_null(f);
-    char line[512];
-    double v = NAN;
-    while (fgets(line, sizeof line, f)) {
-        const char *p = strstr(line, "Objective:");
-        if (p && (p = strchr(p, '=')))
-            v = strtod(p + 1, NULL);
-    }
-    fclose(f);
-    return v;
-}
-
-static double run_glpsol(const char *dir, const char *model_flag, const char *model)
-{
-    char *out = xasprintf("%s/glpsol.out", dir);
-    char *cmd = xasprintf("glpsol %s '%s' -o '%s' >/dev/null 2>&1", model_flag, model, out);
-    int rc = system(cmd);
-    assert_int_equal(rc, 0);
-    double v = glpsol_objective(out);
-    free(cmd);
-    free(out);
-    return v;
-}
-
 static void test_lp_file_round_trip(void **state)
 {
     (void)state;
-    if (system("command -v glpsol >/dev/null 2>&1") != 0) {
-        printf("skipped: glpsol not installed\n");
+    if (!tu_have_glpsol())
         return;
-    }
     char *dir = tu_tmpdir();
     for (int paper = 0; paper <= 1; paper++)
         for (uint64_t seed = 11; seed <= 14; seed++) {
@@ -349,8 +319,8 @@ static void test_lp_file_round_trip(void **state)
             gp_err err = {{0}};
             assert_int_equal(solve_corrgpu(&in, &o, &res, &err), 0);
             assert_int_equal(res.status, SOLVE_OPTIMAL);
-            assert_double_equal(run_glpsol(dir, "--lp", lp), res.objective, 1e-6);
-            assert_double_equal(run_glpsol(dir, "--freemps", mps), res.objective, 1e-6);
+            assert_double_equal(tu_glpsol_objective(dir, "--lp", lp), res.objective, 1e-6);
+            assert_double_equal(tu_glpsol_objective(dir, "--freemps", mps), res.objective, 1e-6);
             solve_result_free(&res);
             free(lp);
             free(mps);

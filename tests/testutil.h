@@ -1,7 +1,7 @@
 /*
  * testutil.h — helpers shared by the cmocka tests: temporary databases and
- * directories, fixture files, row counts, locating ../shared/data, and the
- * table-driven run of an importer's malformed inputs.
+ * directories, fixture files, row counts, locating ../shared/data, the
+ * table-driven run of an importer's malformed inputs, and glpsol.
  * Header-only (static functions) so each test program stays one file.
  */
 #ifndef GP_TESTUTIL_H
@@ -245,5 +245,38 @@ static inline void tu_run_bad_cases_n(store *st, const tu_bad_case *cases, size_
 /* tu_run_bad_cases_n() over a whole array of cases. */
 #define tu_run_bad_cases(st, cases, import, arg) \
     tu_run_bad_cases_n((st), (cases), sizeof (cases) / sizeof *(cases), (import), (arg))
+
+/* 1 when glpsol (Debian glpk-utils) can be run; otherwise says the test
+ * is skipped. */
+static inline int tu_have_glpsol(void)
+{
+    if (system("command -v glpsol >/dev/null 2>&1") == 0)
+        return 1;
+    printf("skipped: glpsol not installed (Debian package glpk-utils)\n");
+    return 0;
+}
+
+/* Solves a model file with glpsol (flag "--lp" or "--freemps", optionally
+ * followed by more options) and returns the value of its "Objective:  obj
+ * = V" line (NaN without one); output files go to dir. */
+static inline double tu_glpsol_objective(const char *dir, const char *flag, const char *model)
+{
+    char *out = xasprintf("%s/glpsol.out", dir);
+    char *cmd = xasprintf("glpsol %s '%s' -o '%s' >/dev/null 2>&1", flag, model, out);
+    assert_int_equal(system(cmd), 0);
+    FILE *f = fopen(out, "r");
+    assert_non_null(f);
+    char line[512];
+    double v = NAN;
+    while (fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "Objective:");
+        if (p && (p = strchr(p, '=')))
+            v = strtod(p + 1, NULL);
+    }
+    fclose(f);
+    free(cmd);
+    free(out);
+    return v;
+}
 
 #endif
