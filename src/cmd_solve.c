@@ -62,6 +62,8 @@ const cli_cmd cmd_solve = {
         "  --paper             solve the paper's formulation as published (big-M, the\n"
         "                      G = 1, 2, ... loop) instead of ours, for comparison\n"
         "  --no-warm-start     do not start from the best heuristic\n"
+        "  --no-bounds         hand GLPK the compact MILP alone: no combinatorial or\n"
+        "                      column-generation bounds (to measure what they bring)\n"
         "  --no-heuristics     do not run the heuristic policies\n"
         "  --placements        print every task's GPU\n"
         "  --log               print GLPK's messages to stderr afterwards\n",
