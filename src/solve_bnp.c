@@ -873,7 +873,6 @@ static void process(bp *b, bp_node *nd)
      * bound cannot rise). */
     if (!pk_closes(p, lb, b->best->cost)) {
         branch br = {0, 0, 0, 0};
-        (void)conv;
         if (pick_server(g, p, &br) || pick_prefix(g, &ni, p->n, &br) ||
             pick_pair(g, &ni, &br) || pick_class(g, &ni, &br)) {
             pool *seed = child_seed(g, &ni, b->best, p, b->buf);
