@@ -182,7 +182,7 @@ static void node_build(const pk_inst *p, const bp_node *nd, node_inst *ni)
     int ng = make_groups(p, nd, ni->group);
     pk_inst_init(&ni->q, ng, p->nclass, p->ntype);
     pk_inst *q = &ni->q;
-    q->integral_cost = p->integral_cost;
+    q->quantum = p->quantum;
     ni->gsize = xcalloc((size_t)(ng > 0 ? ng : 1), sizeof *ni->gsize);
     if (p->size2)
         q->size2 = xcalloc((size_t)(ng > 0 ? ng : 1), sizeof *q->size2);
@@ -463,7 +463,7 @@ static void integer_master(cg *g, sg_ctx *c, const pk_inst *p, pk_sol *best, dou
     sub.t0 = now_seconds();
     sg_mip m = {0};
     m.known_lb = -HUGE_VAL;
-    m.integral_obj = p->integral_cost;
+    m.quantum = p->quantum;
     gp_err err = {{0}};
     if (sg_solve(&sub, P, &m, &err) == 0 && m.has_solution) {
         pk_sol s;
@@ -863,7 +863,7 @@ static void process(bp *b, bp_node *nd)
         /* With costs that vary by leader (CATS) the root bound is rarely
          * met exactly, so a dive cannot end the search and only moves the
          * tree: measured slower there. */
-        if (b->nodes == 1 && p->integral_cost && !pk_closes(p, lb, b->best->cost))
+        if (b->nodes == 1 && p->quantum > 0 && !pk_closes(p, lb, b->best->cost))
             dive(b, nd, g, &ni, lb, 0.5);
     }
     if (b->nodes == 1)
@@ -925,7 +925,7 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
             if (m)
                 pool_add(root, best->bin_class[k], b.buf, m);
         }
-    push(&b.st, NULL, NULL, -HUGE_VAL, root);
+    push(&b.st, NULL, NULL, pk_lower_bound(p), root);   /* valid everywhere */
     pool_release(root);
     int plunge = 0;
     while (b.st.n > 0 && !b.stopped) {

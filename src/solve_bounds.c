@@ -9,7 +9,8 @@
  *   lower: memory (L1 and Martello–Toth L2), the largest clique of the
  *          conflict graph (tasks that pairwise may not share a GPU, by
  *          correlation or because their memory does not fit together),
- *          clique + memory, and for costed bins the leader-cost bound.
+ *          clique + memory, and for costed bins the leader-cost bound and
+ *          the class-cover bound (integer GPU counts per class).
  *
  * Not here: anything that needs an LP (solve_colgen.c, solve_pack.c).
  */
@@ -691,12 +692,113 @@ static double leader_bound(const pk_inst *p, int nbins)
     return lb;
 }
 
+/*
+ * Class-cover bound.  Whatever the packing, the n_t GPUs of class t it uses
+ * hold all the memory (sum cap_t n_t >= sum of sizes), there are at least
+ * nbins of them, and each costs at least the cheapest leader of its class
+ * plus the cheapest server watts per GPU of the servers that hold it.  The
+ * least such cost over integer n_t is a lower bound.  It matters on mixed
+ * clusters, where the LP fills the cheapest watts per GiB fractionally and
+ * the integer count of GPUs decides (gavel-like: 10 K80 + 2 P100 instead of
+ * 12 K80 and a fraction of a P100).  Solved exactly by depth-first search
+ * over the classes in order of watts per GiB, pruned by the fractional
+ * cover; it gives up (and keeps that fractional bound) after a fixed
+ * number of steps.
+ */
+typedef struct cover_class {
+    double cap, cost;
+    int avail;
+} cover_class;
+
+typedef struct cover_search {
+    const cover_class *c;
+    int nc, nbins;
+    double best;
+    long steps;
+} cover_search;
+
+#define COVER_STEPS 200000
+
+static int cmp_cover(const void *a, const void *b)
+{
+    const cover_class *x = a, *y = b;
+    double rx = x->cost / x->cap, ry = y->cost / y->cap;
+    return rx < ry ? -1 : rx > ry;
+}
+
+/* The cheapest fractional cover of need from classes i.. (HUGE_VAL if
+ * they cannot hold it). */
+static double cover_frac(const cover_search *cs, int i, double need)
+{
+    double cost = 0;
+    for (; i < cs->nc && need > EPS; i++) {
+        double take = fmin(need, cs->c[i].avail * cs->c[i].cap);
+        cost += take / cs->c[i].cap * cs->c[i].cost;
+        need -= take;
+    }
+    return need > EPS ? HUGE_VAL : cost;
+}
+
+static void cover_dfs(cover_search *cs, int i, double need, int count, double cost)
+{
+    if (++cs->steps > COVER_STEPS)
+        return;
+    if (need <= EPS && count >= cs->nbins) {
+        cs->best = fmin(cs->best, cost);
+        return;
+    }
+    if (i == cs->nc || cost + cover_frac(cs, i, fmax(need, 0)) >= cs->best - EPS)
+        return;
+    const cover_class *c = &cs->c[i];
+    int most = c->avail;
+    int enough = (int)ceil(fmax(need, 0) / c->cap - 1e-9);
+    if (count + enough < cs->nbins)
+        enough = cs->nbins - count;
+    most = most < enough ? most : enough;
+    for (int k = most; k >= 0 && cs->steps <= COVER_STEPS; k--)
+        cover_dfs(cs, i + 1, need - k * c->cap, count + k, cost + k * c->cost);
+}
+
+static double class_cover_bound(const pk_inst *p, int nbins)
+{
+    cover_class *c = xcalloc((size_t)p->nclass, sizeof *c);
+    int nc = 0;
+    double mem = 0;
+    for (int i = 0; i < p->n; i++)
+        mem += p->size[i];
+    for (int t = 0; t < p->nclass; t++) {
+        double lead = HUGE_VAL, srv = p->ntype > 0 ? HUGE_VAL : 0;
+        for (int i = 0; i < p->n; i++)
+            lead = fmin(lead, p->cls[t].lead_cost[i]);
+        int avail = p->ntype > 0 ? 0 : p->n;
+        for (int k = 0; k < p->ntype; k++) {
+            int g = 0;
+            for (int u = 0; u < p->nclass; u++)
+                g += p->type[k].per_class[u];
+            if (p->type[k].per_class[t] > 0) {
+                avail += p->type[k].per_class[t] * p->type[k].count;
+                srv = fmin(srv, p->type[k].cost / g);
+            }
+        }
+        if (lead < HUGE_VAL && srv < HUGE_VAL && avail > 0 && p->cls[t].cap > 0)
+            c[nc++] = (cover_class){p->cls[t].cap, lead + srv, avail};
+    }
+    qsort(c, (size_t)nc, sizeof *c, cmp_cover);
+    cover_search cs = {c, nc, nbins, HUGE_VAL, 0};
+    double frac = cover_frac(&cs, 0, mem);
+    cover_dfs(&cs, 0, mem, 0, 0);
+    free(c);
+    if (cs.steps > COVER_STEPS || cs.best >= HUGE_VAL)
+        return frac < HUGE_VAL ? frac : -HUGE_VAL;
+    return cs.best;
+}
+
 double pk_lower_bound(const pk_inst *p)
 {
     if (p->n == 0)
         return 0;
     int nb = pk_count_bound(p);
-    return leader_bound(p, nb);
+    return fmax(leader_bound(p, nb), class_cover_bound(p, nb));
 }
 
 /* ---- completing a partial packing ---------------------------------------- */

@@ -269,6 +269,29 @@ static int task_class_ok(const cats_inst *in, const cats_map *m, int l, int t)
     return in->allow[(size_t)l * in->ngpus + (size_t)m->class_gpu[t]];
 }
 
+/* The cost of every bin when all cost the same (one GPU class, one SLA
+ * clock) and servers are free: then a placement costs that times its GPUs
+ * and bounds may round up to whole GPUs.  0 otherwise. */
+static double uniform_cost(const pk_inst *p)
+{
+    if (p->nclass != 1)
+        return 0;
+    for (int k = 0; k < p->ntype; k++)
+        if (p->type[k].cost != 0)
+            return 0;
+    double c0 = 0;
+    for (int i = 0; i < p->n; i++) {
+        double c = p->cls[0].lead_cost[i];
+        if (c >= HUGE_VAL)
+            continue;
+        if (c0 == 0)
+            c0 = c;
+        else if (fabs(c - c0) > 1e-12 * c0)
+            return 0;
+    }
+    return c0 > 0 ? c0 : 0;
+}
+
 static void build_pack(const cats_inst *in, const cats_map *m, pk_inst *p)
 {
     pk_inst_init(p, m->nitems, m->nclass, m->ntype);
@@ -310,6 +333,7 @@ static void build_pack(const cats_inst *in, const cats_map *m, pk_inst *p)
             st->cost += st->per_class[t] * in->gpus[m->class_gpu[t]].prof->sleep_w;
         }
     }
+    p->quantum = uniform_cost(p);
 }
 
 /* ---- solutions on the real GPUs ------------------------------------------------------ */

@@ -562,13 +562,14 @@ static double lagrange_bound(const cg *g, const double *rmin)
     for (int r = 0; r < g->nprefix; r++)
         fixed += g->theta[r] * g->prefix_lb[r];
     if (p->ntype == 0) {
-        /* Farley: with unit costs (pi, eta) / (1 - r) is dual feasible. */
+        /* Farley: with every bin costing q, (pi, eta) / (1 - r/q) is dual
+         * feasible. */
         double r = 0;
         for (int t = 0; t < p->nclass; t++)
             r = fmin(r, rmin[t]);
-        if (!p->integral_cost)
+        if (p->quantum <= 0)
             return r >= -RC_EPS ? fixed : -HUGE_VAL;
-        return fixed / (1 - r);
+        return fixed / (1 - r / p->quantum);
     }
     double lb = fixed;
     for (int k = 0; k < p->ntype; k++) {
@@ -719,7 +720,7 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
         }
         if (pk_closes(p, lb, ub))
             break;
-        if (p->integral_cost && ceil(lb - 1e-6) >= ceil(z - 1e-6))
+        if (p->quantum > 0 && ceil(lb / p->quantum - 1e-6) >= ceil(z / p->quantum - 1e-6))
             break;              /* the rounded bound cannot rise further */
         if (added == 0) {
             rc = 1;             /* pricing gave up: no proof from this LP */

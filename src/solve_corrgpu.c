@@ -113,7 +113,7 @@ static void permute(const pk_inst *p, const int *order, pk_inst *q)
 {
     pk_inst_init(q, p->n, p->nclass, 0);
     q->cls[0].cap = p->cls[0].cap;
-    q->integral_cost = p->integral_cost;
+    q->quantum = p->quantum;
     int *pos = xmalloc((size_t)p->n * sizeof *pos);
     for (int r = 0; r < p->n; r++)
         pos[order[r]] = r;
@@ -265,7 +265,7 @@ int solve_corrgpu(const corrgpu_inst *in, const solve_opts *o, solve_result *res
     pk_inst raw, p;
     pk_inst_init(&raw, n, 1, 0);
     raw.cls[0].cap = in->gpu_mem_gib;
-    raw.integral_cost = 1;
+    raw.quantum = 1;
     build_items(in, &raw, first);
     /* The outside start is read in task order, before sorting. */
     pk_sol start_raw;
@@ -396,7 +396,7 @@ static int solve_paper(const corrgpu_inst *in, sg_ctx *c, solve_result *res, gp_
         res->cols = glp_get_num_cols(P);
         sg_mip m = {0};
         m.known_lb = -HUGE_VAL;
-        m.integral_obj = 1;
+        m.quantum = 1;
         if (sg_solve(c, P, &m, err)) {
             glp_delete_prob(P);
             return -1;

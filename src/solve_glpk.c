@@ -176,11 +176,12 @@ static void sg_callback(glp_tree *T, void *info)
     cb->m->nodes = t;
 }
 
-/* Rounds a bound of an integral objective up (with a tolerance). */
+/* Rounds a bound up to a multiple of the objective's quantum (with a
+ * tolerance). */
 static double round_bound(const sg_mip *m, double b)
 {
-    if (m->integral_obj && isfinite(b))
-        return ceil(b - 1e-6);
+    if (m->quantum > 0 && isfinite(b))
+        return m->quantum * ceil(b / m->quantum - 1e-6);
     return b;
 }
 

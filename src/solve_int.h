@@ -57,7 +57,8 @@ int sg_should_stop(const sg_ctx *c);
 typedef struct sg_mip {
     const double *start_x;  /* values of columns 1..n of a feasible solution, or NULL */
     double known_lb;        /* a valid lower bound from elsewhere (-HUGE_VAL: none) */
-    int integral_obj;       /* the objective is integral at integer points */
+    double quantum;         /* every solution's objective is a multiple of it
+                             * (0 = not known): bounds round up to one */
     int cuts;               /* let GLPK generate its cuts */
     /* out */
     int status;             /* SOLVE_* */
@@ -103,7 +104,11 @@ typedef struct pk_inst {
     pk_class *cls;
     int ntype;              /* 0 = bins of every class are unlimited and free */
     pk_stype *type;
-    int integral_cost;      /* every cost is an integer (CorrGPU) */
+    /* Every bin costs exactly this and servers cost nothing (CorrGPU: 1;
+     * CATS on one GPU class, one kappa, free servers: that GPU's watts), so
+     * a cost is quantum x bins and bounds round up to a multiple of it;
+     * 0 = costs differ. */
+    double quantum;
 } pk_inst;
 
 /* A solution: which bin each item is in, each bin's class, active servers. */

@@ -634,8 +634,8 @@ int pk_closes(const pk_inst *p, double lb, double ub)
 {
     if (!isfinite(ub))
         return 0;
-    if (p->integral_cost)
-        return ceil(lb - 1e-6) >= ub - 1e-6;
+    if (p->quantum > 0)
+        return ceil(lb / p->quantum - 1e-6) >= ub / p->quantum - 1e-6;
     return lb >= ub - PK_REL_TOL * fabs(ub) - 1e-9;
 }
 
@@ -663,7 +663,7 @@ static void finish(solve_result *res, const pk_inst *p, double ub, double lb, in
 {
     res->objective = ub;
     res->has_solution = isfinite(ub);
-    res->bound = p->integral_cost && isfinite(lb) ? ceil(lb - 1e-6) : lb;
+    res->bound = p->quantum > 0 && isfinite(lb) ? p->quantum * ceil(lb / p->quantum - 1e-6) : lb;
     if (res->has_solution && res->bound > ub)
         res->bound = ub;
     res->gap = res->has_solution ? sg_gap(ub, res->bound) : HUGE_VAL;
@@ -696,7 +696,7 @@ static int run_milp(const pk_inst *p, sg_ctx *c, solve_result *res, pk_sol *best
     sg_mip m = {0};
     m.start_x = isfinite(*ub) && !c->o->no_warm_start ? milp_start(&M, best) : NULL;
     m.known_lb = *lb;
-    m.integral_obj = p->integral_cost;
+    m.quantum = p->quantum;
     m.cuts = 0;
     int rc = sg_solve(c, M.P, &m, err);
     free((void *)m.start_x);

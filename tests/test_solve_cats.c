@@ -260,6 +260,37 @@ static void test_random_vs_brute_force(void **state)
     assert_true(infeasible > 0);    /* the generator makes some of each */
 }
 
+/* One GPU class, one kappa and free servers: every GPU costs the same, so
+ * the solver rounds its bounds up to whole GPUs (pk_inst.quantum); the
+ * optimum must still be brute force's. */
+static void test_uniform_vs_brute_force(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (uint64_t seed = 1001; seed <= 1150; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        size_t n = 1 + rng_below(&r, 7);
+        cats_inst in;
+        random_inst(&in, &r, n);
+        for (size_t i = 0; i < in.nnodes; i++)
+            in.nodes[i].static_w = in.nodes[i].other_w = 0;
+        for (size_t g = 0; g < in.ngpus; g++)
+            in.gpus[g] = (cats_gpu){in.gpus[g].node, in.gpus[g].dev, 32, &V100};
+        for (size_t l = 0; l < n; l++)
+            in.tasks[l].kappa = in.tasks[0].kappa;
+        free(in.allow);
+        in.allow = NULL;
+        double expect = brute_force(&in);
+        for (size_t p = 0; p < 2; p++) {    /* bounds + branch and price; compact MILP */
+            solve_and_compare(&in, expect, &paths[p], seed);
+            checked++;
+        }
+        cats_inst_free(&in);
+    }
+    assert_int_equal(checked, 300);
+}
+
 static void test_infeasible(void **state)
 {
     (void)state;
@@ -460,6 +491,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_vs_brute_force),
+        cmocka_unit_test(test_uniform_vs_brute_force),
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_hardware_example),
         cmocka_unit_test(test_time_limit),
