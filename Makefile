@@ -35,13 +35,18 @@ WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wno-format-truncation
 DEFS     := -DGP_VERSION='"$(VERSION)"'
 ENG_DEFS := -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=700
+# One include root per top-level folder: engine headers are named by their
+# layer ("core/model.h", "sim/sim.h"), store and UI headers by theirs
+# ("db/store.h", "ui/app.h").
+INCS     := -I. -Isrc
 PC_CFLAGS = $(shell pkg-config --cflags sqlite3 jansson 2>/dev/null)
 UI_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null) -D_XOPEN_SOURCE_EXTENDED
-CFLAGS_ALL = $(WARN) $(OPT) $(SAN) $(DEFS) $(CFLAGS)
+CFLAGS_ALL = $(WARN) $(OPT) $(SAN) $(DEFS) $(INCS) $(CFLAGS)
 LIBS      = $(shell pkg-config --libs $(PC_LIBS) 2>/dev/null) -lglpk -lcsv -lm
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
-ENGINE_SRC := $(wildcard src/*.c) $(wildcard db/*.c)
+# The engine is every folder of src/ (one per layer) plus the store.
+ENGINE_SRC := $(wildcard src/*/*.c) $(wildcard db/*.c)
 UI_SRC     := $(filter-out ui/main.c,$(wildcard ui/*.c))
 TEST_SRC   := $(wildcard tests/test_*.c)
 BENCH_SRC  := $(wildcard bench/bench_*.c)

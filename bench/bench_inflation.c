@@ -25,9 +25,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../db/store.h"
-#include "../src/import.h"
-#include "../src/inflation.h"
+#include "db/store.h"
+#include "io/import.h"
+#include "sim/inflation.h"
 
 extern const importer import_openb;
 

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/corr_place.h"
-#include "../src/rng.h"
-#include "../src/samplegen.h"
-#include "../src/sim.h"
-#include "../src/stats.h"
+#include "policy/corr_place.h"
+#include "core/rng.h"
+#include "samples/samplegen.h"
+#include "sim/sim.h"
+#include "core/stats.h"
 
 /* ---- 1. Pearson ------------------------------------------------------------------ */
 

@@ -37,8 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/rng.h"
-#include "../src/solve.h"
+#include "core/rng.h"
+#include "solve/solve.h"
 
 static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100"};
 

@@ -28,12 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/cstate.h"
-#include "../src/rng.h"
-#include "../src/samplegen.h"
-#include "../src/util.h"
-#include "../ui/app.h"
-#include "../ui/draw.h"
+#include "core/cstate.h"
+#include "core/rng.h"
+#include "samples/samplegen.h"
+#include "core/util.h"
+#include "ui/app.h"
+#include "ui/draw.h"
 
 #define ROWS 60
 #define COLS 200

@@ -16,9 +16,9 @@
 
 #include <stdint.h>
 
-#include "../src/model.h"
-#include "../src/run.h"
-#include "../src/util.h"
+#include "core/model.h"
+#include "core/run.h"
+#include "core/util.h"
 
 typedef struct store store;
 

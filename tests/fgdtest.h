@@ -9,8 +9,8 @@
 
 #include "testutil.h"
 
-#include "../src/cstate.h"
-#include "../src/import.h"
+#include "core/cstate.h"
+#include "io/import.h"
 
 extern const importer import_openb;
 

@@ -7,7 +7,7 @@
  */
 #include "testutil.h"
 
-#include "../ui/chart.h"
+#include "ui/chart.h"
 
 /* --- scaling --------------------------------------------------------------- */
 

@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "../src/power.h"
+#include "power/power.h"
 
 typedef struct eopc_case {
     const char *what;

@@ -15,9 +15,9 @@
 
 #include <math.h>
 
-#include "../src/fgdscore.h"
-#include "../src/frag.h"
-#include "../src/rng.h"
+#include "policy/fgdscore.h"
+#include "core/frag.h"
+#include "core/rng.h"
 
 extern const policy_ops policy_fgd, policy_bestfit, policy_dotprod, policy_gpupacking,
     policy_gpuclustering, policy_random, policy_pwr, policy_pwr_fgd;

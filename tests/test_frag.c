@@ -8,8 +8,8 @@
  */
 #include "fgdtest.h"
 
-#include "../src/frag.h"
-#include "../src/rng.h"
+#include "core/frag.h"
+#include "core/rng.h"
 
 /* A×4 sharing (4000, 500), B×2 two whole GPUs (8000), C×1 CPU-only (2000),
  * D×1 sharing restricted to T4 (1000, 200): p = .5, .25, .125, .125. */

@@ -5,8 +5,8 @@
  */
 #include "testutil.h"
 
-#include "../src/export.h"
-#include "../src/import.h"
+#include "io/export.h"
+#include "io/import.h"
 
 static const char *const good_dir = "tests/fixtures/native/lab";
 

@@ -6,7 +6,7 @@
  */
 #include "testutil.h"
 
-#include "../src/import.h"
+#include "io/import.h"
 
 /* Registered in import.c; import.h declares only the native importer. */
 extern const importer import_openb;

@@ -18,7 +18,7 @@
  */
 #include "testutil.h"
 
-#include "../src/import.h"
+#include "io/import.h"
 
 #define FIX "tests/fixtures/pai/"
 #define JOB_A "4b3f04b66a525d2df903eb16"

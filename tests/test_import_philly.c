@@ -15,7 +15,7 @@
  */
 #include "testutil.h"
 
-#include "../src/import.h"
+#include "io/import.h"
 
 #define FIX "tests/fixtures/philly/"
 

@@ -10,7 +10,7 @@
  */
 #include "fgdtest.h"
 
-#include "../src/inflation.h"
+#include "sim/inflation.h"
 
 /* --- arrival order and ranks ------------------------------------------------ */
 

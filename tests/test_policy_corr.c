@@ -9,11 +9,11 @@
  */
 #include "testutil.h"
 
-#include "../src/corr_place.h"
-#include "../src/samplegen.h"
-#include "../src/sim.h"
-#include "../src/stats.h"
-#include "../src/util_series.h"
+#include "policy/corr_place.h"
+#include "samples/samplegen.h"
+#include "sim/sim.h"
+#include "core/stats.h"
+#include "core/util_series.h"
 
 /* ---- fixture: one server, tasks placed by hand ------------------------------------- */
 

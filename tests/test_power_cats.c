@@ -6,8 +6,8 @@
  */
 #include "testutil.h"
 
-#include "../src/cstate.h"
-#include "../src/power.h"
+#include "core/cstate.h"
+#include "power/power.h"
 
 typedef struct fixture {
     catalog *cat;

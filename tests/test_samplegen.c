@@ -9,12 +9,12 @@
  */
 #include "testutil.h"
 
-#include "../src/cli.h"
-#include "../src/import.h"
-#include "../src/rng.h"
-#include "../src/samplegen.h"
-#include "../src/seed.h"
-#include "../src/stats.h"
+#include "cli/cli.h"
+#include "io/import.h"
+#include "core/rng.h"
+#include "samples/samplegen.h"
+#include "samples/seed.h"
+#include "core/stats.h"
 
 static const char *const native_files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
                                            "util.csv", "tput.csv", "placements.csv"};

@@ -8,8 +8,8 @@
  */
 #include "testutil.h"
 
-#include "../src/samplegen.h"
-#include "../src/sim.h"
+#include "samples/samplegen.h"
+#include "sim/sim.h"
 
 /* ---- builders ------------------------------------------------------------------ */
 

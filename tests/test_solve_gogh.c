@@ -8,8 +8,8 @@
  */
 #include "testutil.h"
 
-#include "../src/rng.h"
-#include "../src/solve.h"
+#include "core/rng.h"
+#include "solve/solve.h"
 
 /* ---- instances --------------------------------------------------------------- */
 

@@ -5,8 +5,8 @@
  */
 #include "testutil.h"
 
-#include "../src/rng.h"
-#include "../src/stats.h"
+#include "core/rng.h"
+#include "core/stats.h"
 
 /* ---- Pearson ------------------------------------------------------------- */
 

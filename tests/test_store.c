@@ -7,7 +7,7 @@
 
 #include <sqlite3.h>
 
-#include "../src/run.h"
+#include "core/run.h"
 
 static void test_open_creates_schema(void **state)
 {

@@ -9,12 +9,12 @@
 
 #include <curses.h>
 
-#include "../src/cstate.h"
-#include "../src/power.h"
-#include "../ui/app.h"
-#include "../ui/gpuinfo.h"
-#include "../src/runsum.h"
-#include "../src/plan.h"
+#include "core/cstate.h"
+#include "power/power.h"
+#include "ui/app.h"
+#include "ui/gpuinfo.h"
+#include "core/runsum.h"
+#include "plan/plan.h"
 
 /* --- summaries ------------------------------------------------------------ */
 

@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../db/store.h"
-#include "../src/model.h"
-#include "../src/util.h"
+#include "db/store.h"
+#include "core/model.h"
+#include "core/util.h"
 
 /* cmocka 1.1's assert_float_equal rounds to float; compare doubles here. */
 #undef assert_double_equal

@@ -19,12 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../src/cli.h"
+#include "cli/cli.h"
 #include "chart.h"
 #include "layout.h"
 #include "runset.h"
-#include "../src/runsum.h"
-#include "../src/plan.h"
+#include "core/runsum.h"
+#include "plan/plan.h"
 
 typedef struct app app;
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "core/util.h"
 
 int chart_sub_x(chart_style s)
 {

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "../src/cstate.h"
-#include "../src/model.h"
+#include "core/cstate.h"
+#include "core/model.h"
 
 /* A task's utilization (percent) at its own progress point: the sample at
  * progress_s / period, or its mean when it has no series.  progress may be

@@ -4,7 +4,7 @@
  */
 #include <locale.h>
 
-#include "../src/cli.h"
+#include "cli/cli.h"
 #include "tui.h"
 
 int main(int argc, char **argv)

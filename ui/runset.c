@@ -3,7 +3,7 @@
  * The TUI's only caller of sim_new/sim_step/sim_rewind; no curses here.
  */
 #include "runset.h"
-#include "../src/optimal.h"
+#include "solve/optimal.h"
 #include "engine.h"
 
 #include <stdlib.h>

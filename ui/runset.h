@@ -7,7 +7,7 @@
  * re-simulated, until the user restarts it, which re-runs it from its
  * recorded trace, cluster, policy, options and seed).
  *
- * This is the TUI's only user of the simulator (src/sim.h); no curses here.
+ * This is the TUI's only user of the simulator (src/sim/sim.h); no curses here.
  *
  * Ownership: a runset owns its trace, cluster, catalog, sims and saved runs;
  * runset_clear() frees them.  Pointers it hands out (records, states) stay
@@ -18,9 +18,9 @@
 
 #include <stddef.h>
 
-#include "../db/store.h"
-#include "../src/sim.h"
-#include "../src/solve.h"
+#include "db/store.h"
+#include "sim/sim.h"
+#include "solve/solve.h"
 
 #define RS_MAX 6
 

@@ -11,7 +11,7 @@
 #include "app.h"
 #include "draw.h"
 #include "engine.h"
-#include "../src/runsum.h"
+#include "core/runsum.h"
 
 #include <curses.h>
 #include <math.h>

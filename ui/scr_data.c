@@ -2,7 +2,7 @@
  * scr_data.c — the Data screen: what the database holds, by kind (GPU and
  * CPU profiles, clusters, traces, throughput tables, snapshots, saved
  * runs).  Import files (path prompt, then format detection or a choice),
- * edit a profile's values in a form driven by src/profile.h's field table
+ * edit a profile's values in a form driven by src/core/profile.h's field table
  * (the same validation as `gpuplan profile`), delete with confirmation,
  * reopen saved runs in Compare, open a snapshot in Cluster, use a trace or
  * cluster in Compare.
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/import.h"
-#include "../src/profile.h"
+#include "io/import.h"
+#include "core/profile.h"
 
 static const char *const kind_titles[STORE_KIND_COUNT] = {
     "GPU profiles", "CPU profiles", "Clusters", "Traces", "Throughput tables", "Snapshots",

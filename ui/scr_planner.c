@@ -6,12 +6,12 @@
  * against the chosen metric (one line per policy) and the table of every
  * (count, policy) result with SLA violations, mean JCT, average power and
  * CapEx; the smallest count meeting the SLA target is highlighted per
- * policy.  The sweep runs a slice at a time from the main loop (src/plan.h),
+ * policy.  The sweep runs a slice at a time from the main loop (src/plan/plan.h),
  * so the screen stays live and Esc cancels it.
  */
 #include "app.h"
 #include "draw.h"
-#include "../src/runsum.h"
+#include "core/runsum.h"
 
 #include <ctype.h>
 #include <curses.h>

@@ -4,7 +4,7 @@
 #ifndef GP_TUI_H
 #define GP_TUI_H
 
-#include "../src/cli.h"
+#include "cli/cli.h"
 
 /* Runs the dashboard on ctx's database until the user quits; returns an
  * exit code. */

@@ -1,0 +1,213 @@
+/*
+ * cli.c — argument dispatch for `gpuplan [global options] [command ...]`,
+ * the command table, and what every command shares: opening the database
+ * (with first-use seeding), common options, usage messages.
+ */
+#include "cli.h"
+#include "samples/seed.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd_profile,
+    cmd_samples, cmd_run, cmd_sweep, cmd_plan, cmd_snapshot;
+extern const cli_cmd cmd_solve;
+
+const cli_cmd *const cli_commands[] = {
+    &cmd_import,
+    &cmd_list,
+    &cmd_show,
+    &cmd_export,
+    &cmd_delete,
+    &cmd_profile,
+    &cmd_run,
+    &cmd_sweep,
+    &cmd_plan,
+    &cmd_solve,
+    &cmd_snapshot,
+    &cmd_samples,
+    NULL,
+};
+
+static const cli_cmd *find_command(const char *name)
+{
+    for (size_t i = 0; cli_commands[i]; i++)
+        if (strcmp(cli_commands[i]->name, name) == 0)
+            return cli_commands[i];
+    return NULL;
+}
+
+static void main_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gpuplan [--db PATH] [--format table|csv|json] [COMMAND [ARGS]]\n"
+            "       gpuplan --version | --help\n\n"
+            "With no command, opens the interactive dashboard.\n\nCommands:\n");
+    for (size_t i = 0; cli_commands[i]; i++)
+        fprintf(out, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+    fprintf(out, "\n'gpuplan COMMAND --help' describes a command; see also gpuplan(1).\n"
+                 "Database: --db PATH, else $GPUPLAN_DB, else "
+                 "$XDG_DATA_HOME/gpuplan/gpuplan.db.\n");
+}
+
+void cli_usage(const cli_cmd *cmd, FILE *out)
+{
+    fprintf(out, "usage: gpuplan %s %s\n\n%s.\n\n%s", cmd->name, cmd->usage, cmd->summary,
+            cmd->help);
+    fprintf(out, "  --db PATH          database file (default: $GPUPLAN_DB or "
+                 "$XDG_DATA_HOME/gpuplan/gpuplan.db)\n"
+                 "  --format FMT       output: table (default), csv or json\n"
+                 "  -h, --help         this help\n");
+}
+
+int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "gpuplan %s: ", cmd ? cmd->name : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see 'gpuplan %s --help')\n", cmd ? cmd->name : "");
+    return EXIT_USAGE;
+}
+
+int cli_fail(const gp_err *err)
+{
+    fprintf(stderr, "gpuplan: %s\n", err->msg);
+    return EXIT_RUNTIME;
+}
+
+static int set_format(cli_ctx *ctx, const cli_cmd *cmd, const char *arg)
+{
+    int f = out_format_parse(arg);
+    if (f < 0) {
+        cli_usage_error(cmd, "unknown format '%s' (expected table, csv or json)", arg);
+        return -1;
+    }
+    ctx->format = (out_format)f;
+    return 0;
+}
+
+int cli_common_opt(cli_ctx *ctx, const cli_cmd *cmd, int c, const char *arg, int *exit_code)
+{
+    switch (c) {
+    case 'D':
+        free(ctx->db_path);
+        ctx->db_path = xstrdup(arg);
+        return 1;
+    case 'F':
+        if (set_format(ctx, cmd, arg) == 0)
+            return 1;
+        *exit_code = EXIT_USAGE;
+        return -1;
+    case 'h':
+        cli_usage(cmd, stdout);
+        *exit_code = EXIT_OK;
+        return -1;
+    case '?':
+    case ':':
+        fprintf(stderr, "(see 'gpuplan %s --help')\n", cmd->name);
+        *exit_code = EXIT_USAGE;
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+store *cli_store(cli_ctx *ctx)
+{
+    if (ctx->st)
+        return ctx->st;
+    gp_err err = {{0}};
+    int created = 0;
+    if (store_open(ctx->db_path, &ctx->st, &created, &err)) {
+        cli_fail(&err);
+        return NULL;
+    }
+    if (created) {
+        double t0 = now_seconds();
+        if (seed_default(ctx->st, &err)) {
+            cli_fail(&err);
+            store_close(ctx->st);
+            ctx->st = NULL;
+            remove(ctx->db_path);
+            return NULL;
+        }
+        fprintf(stderr, "gpuplan: created %s from the sample data (%.2f s)\n", ctx->db_path,
+                now_seconds() - t0);
+    }
+    return ctx->st;
+}
+
+/* Global options come before the command word.  Returns 0 to go on, or -1
+ * with *exit_code set when the program is done (--help, --version, error). */
+static int parse_global(cli_ctx *ctx, int argc, char **argv, int *first, int *exit_code)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, NULL, 'D'},
+        {"format", required_argument, NULL, 'F'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'D':
+            free(ctx->db_path);
+            ctx->db_path = xstrdup(optarg);
+            break;
+        case 'F':
+            if (set_format(ctx, NULL, optarg)) {
+                *exit_code = EXIT_USAGE;
+                return -1;
+            }
+            break;
+        case 'h':
+            main_usage(stdout);
+            *exit_code = EXIT_OK;
+            return -1;
+        case 'V':
+            printf("gpuplan %s (SQLite %s, schema %d)\n", GP_VERSION, store_sqlite_version(),
+                   STORE_SCHEMA_VERSION);
+            *exit_code = EXIT_OK;
+            return -1;
+        default:
+            fprintf(stderr, "(see 'gpuplan --help')\n");
+            *exit_code = EXIT_USAGE;
+            return -1;
+        }
+    }
+    *first = optind;
+    return 0;
+}
+
+int cli_main(int argc, char **argv, cli_tui_fn tui)
+{
+    cli_ctx ctx = {0};
+    ctx.db_path = store_default_path();
+    ctx.out = stdout;
+    ctx.tui = tui;
+    int first = 0, rc = EXIT_OK;
+    if (parse_global(&ctx, argc, argv, &first, &rc) < 0) {
+        /* rc set by parse_global */
+    } else if (first >= argc) {
+        rc = tui ? tui(&ctx) : EXIT_USAGE;
+    } else {
+        const cli_cmd *cmd = find_command(argv[first]);
+        if (!cmd) {
+            fprintf(stderr, "gpuplan: unknown command '%s'\n", argv[first]);
+            main_usage(stderr);
+            rc = EXIT_USAGE;
+        } else {
+            optind = 0;     /* 0 makes GNU getopt rescan a new argv from scratch */
+            rc = cmd->exec(&ctx, argc - first, argv + first);
+        }
+    }
+    store_close(ctx.st);
+    free(ctx.db_path);
+    return rc;
+}

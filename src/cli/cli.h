@@ -1,0 +1,68 @@
+/*
+ * cli.h — the command-line front end (SPEC §7.2): a table of subcommands,
+ * one file each (cmd_<name>.c exporting one const cli_cmd), and the context
+ * they share (database, output format).
+ *
+ * Exit codes: 0 ok, 1 runtime error, 2 usage error.  Output goes to stdout,
+ * diagnostics to stderr.
+ */
+#ifndef GP_CLI_H
+#define GP_CLI_H
+
+#include <stdio.h>
+
+#include "db/store.h"
+#include "io/table.h"
+
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+typedef struct cli_ctx cli_ctx;
+
+/* The front end that `gpuplan` with no subcommand opens (the TUI); given
+ * by the program's main() so the engine never depends on the UI. */
+typedef int (*cli_tui_fn)(cli_ctx *ctx);
+
+struct cli_ctx {
+    char *db_path;              /* owned; --db, else store_default_path() */
+    out_format format;
+    store *st;                  /* opened on first use by cli_store() */
+    FILE *out;
+    cli_tui_fn tui;
+};
+
+typedef struct cli_cmd {
+    const char *name;
+    const char *usage;          /* argument synopsis */
+    const char *summary;        /* one line */
+    const char *help;           /* the options, one per line */
+    int (*exec)(cli_ctx *ctx, int argc, char **argv);
+} cli_cmd;
+
+/* NULL-terminated; defined in cli.c. */
+extern const cli_cmd *const cli_commands[];
+
+int cli_main(int argc, char **argv, cli_tui_fn tui);
+
+/* Opens the database (creating it from the sample data on first use).
+ * Prints the error and returns NULL on failure. */
+store *cli_store(cli_ctx *ctx);
+
+/* getopt_long helpers shared by subcommands: the common options (--db,
+ * --format, --help) are accepted by every subcommand. */
+#define CLI_COMMON_LONGOPTS \
+    {"db", required_argument, NULL, 'D'}, \
+    {"format", required_argument, NULL, 'F'}, \
+    {"help", no_argument, NULL, 'h'}
+
+/* Handles a common option: returns 0 when c is not one, 1 when it was
+ * handled and parsing goes on, -1 when the command must stop and return
+ * *exit_code (after --help, or a bad value). */
+int cli_common_opt(cli_ctx *ctx, const cli_cmd *cmd, int c, const char *arg, int *exit_code);
+void cli_usage(const cli_cmd *cmd, FILE *out);
+/* Prints "gpuplan <cmd>: message" to stderr and returns EXIT_USAGE. */
+int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Prints "gpuplan: message" to stderr and returns EXIT_RUNTIME. */
+int cli_fail(const gp_err *err);
+
+#endif

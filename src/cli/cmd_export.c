@@ -1,0 +1,111 @@
+/*
+ * cmd_export.c — `gpuplan export KIND NAME`: a cluster, trace, throughput
+ * catalog, snapshot or run as the native CSV set (a directory) or as JSON.
+ */
+#include "cli.h"
+#include "io/export.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int export_exec(cli_ctx *ctx, int argc, char **argv);
+
+const cli_cmd cmd_export = {
+    .name = "export",
+    .usage = "KIND NAME|ID [--out PATH] [--format csv|json]",
+    .summary = "Export a cluster, trace, catalog, snapshot or run",
+    .help = "  -o, --out PATH     csv: the directory to write the native CSV set into\n"
+            "                     (required); json: the file (default: stdout)\n"
+            "  With --format table (the default) the export is csv when --out is given\n"
+            "  and json on stdout otherwise.\n",
+    .exec = export_exec,
+};
+
+/* Exports one entity; json goes to out, csv into dir. */
+static int export_one(store *st, int kind, const char *name, int json, FILE *out,
+                      const char *dir, gp_err *err)
+{
+    int rc = -1;
+    if (kind == STORE_CLUSTER) {
+        cluster *c;
+        catalog *cat;
+        if (store_get_cluster(st, name, &c, err))
+            return -1;
+        if (store_load_catalog(st, &cat, err) == 0) {
+            rc = json ? export_cluster_json(c, cat, out, err)
+                      : export_cluster_csv(c, cat, dir, err);
+            catalog_free(cat);
+        }
+        cluster_free(c);
+    } else if (kind == STORE_TRACE) {
+        gp_trace *t;
+        if (store_get_trace(st, name, &t, err))
+            return -1;
+        rc = json ? export_trace_json(t, out, err) : export_trace_csv(t, dir, err);
+        trace_free(t);
+    } else if (kind == STORE_TPUT) {
+        tput_catalog *c;
+        if (store_get_tput_catalog(st, name, &c, err))
+            return -1;
+        rc = json ? export_tput_json(c, out, err) : export_tput_csv(c, dir, err);
+        tput_catalog_free(c);
+    } else if (kind == STORE_SNAPSHOT) {
+        snapshot *sn;
+        if (store_get_snapshot(st, name, &sn, err))
+            return -1;
+        rc = json ? export_trace_json(sn->tasks, out, err)
+                  : export_snapshot_csv(st, sn, dir, err);
+        snapshot_free(sn);
+    } else if (kind == STORE_RUN) {
+        int64_t id;
+        run *r;
+        if (parse_int64(name, &id))
+            return gp_error(err, "runs are named by id; '%s' is not a number", name);
+        if (store_get_run(st, id, &r, err))
+            return -1;
+        rc = json ? export_run_json(r, out, err) : export_run_csv(r, dir, err);
+        run_free(r);
+    } else {
+        rc = gp_error(err, "profiles are exported with their clusters "
+                      "(gpuplan export cluster NAME)");
+    }
+    return rc;
+}
+
+static int export_exec(cli_ctx *ctx, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"out", required_argument, NULL, 'o'}, CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    const char *outp = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+        int code, h = cli_common_opt(ctx, &cmd_export, c, optarg, &code);
+        if (h < 0)
+            return code;
+        if (!h && c == 'o')
+            outp = optarg;
+    }
+    if (argc - optind != 2)
+        return cli_usage_error(&cmd_export, "expected KIND and NAME");
+    int kind = store_kind_parse(argv[optind]);
+    if (kind < 0)
+        return cli_usage_error(&cmd_export, "unknown kind '%s'", argv[optind]);
+    int json = ctx->format == FMT_JSON || (ctx->format == FMT_TABLE && !outp);
+    if (!json && !outp)
+        return cli_usage_error(&cmd_export, "csv export needs --out DIR");
+    store *st = cli_store(ctx);
+    if (!st)
+        return EXIT_RUNTIME;
+    FILE *out = ctx->out;
+    if (json && outp && !(out = fopen(outp, "w"))) {
+        fprintf(stderr, "gpuplan export: %s: %s\n", outp, strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    gp_err err = {{0}};
+    int rc = export_one(st, kind, argv[optind + 1], json, out, outp, &err);
+    if (out != ctx->out && fclose(out) != 0 && rc == 0)
+        rc = gp_error(&err, "%s: write error", outp);
+    return rc ? cli_fail(&err) : EXIT_OK;
+}

@@ -1,0 +1,139 @@
+/*
+ * cmd_profile.c — `gpuplan profile gpu|cpu NAME [--from BASE] KEY=VALUE...`:
+ * add a profile or edit one in place (clusters using it see the change).
+ */
+#include "cli.h"
+#include "core/profile.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static int profile_exec(cli_ctx *ctx, int argc, char **argv);
+
+const cli_cmd cmd_profile = {
+    .name = "profile",
+    .usage = "gpu|cpu NAME [--from BASE] [KEY=VALUE...]",
+    .summary = "Add or edit a GPU or CPU profile",
+    .help = "  --from BASE        start a new profile from BASE's values\n"
+            "  GPU keys: mem_gib idle_w max_w sleep_w f_min_mhz f_max_mhz alpha_w_per_mhz\n"
+            "            beta price_usd tput_class\n"
+            "  CPU keys: cores idle_w max_w (per package)\n"
+            "  With no KEY=VALUE the profile is shown.  A new profile needs every\n"
+            "  value that has no default (or --from).\n",
+    .exec = profile_exec,
+};
+
+static int apply_pairs(void *p, const profile_field *fields, int argc, char **argv,
+                       gp_err *err)
+{
+    for (int i = 0; i < argc; i++) {
+        char *eq = strchr(argv[i], '=');
+        if (!eq)
+            return gp_error(err, "expected KEY=VALUE, got '%s'", argv[i]);
+        *eq = '\0';
+        int rc = profile_set(p, fields, argv[i], eq + 1, err);
+        *eq = '=';
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static void print_profile(cli_ctx *ctx, const void *p, const char *name,
+                          const profile_field *fields)
+{
+    table *t = table_new();
+    table_col(t, "field", 0);
+    table_col(t, "value", 0);
+    table_col(t, "meaning", 0);
+    table_row(t);
+    table_cell(t, "name");
+    table_cell(t, "%s", name);
+    table_cell(t, "profile name");
+    for (const profile_field *f = fields; f->key; f++) {
+        char buf[64];
+        profile_get(p, f, buf, sizeof buf);
+        table_row(t);
+        table_cell(t, "%s", f->key);
+        table_cell(t, "%s", buf);
+        table_cell(t, "%s", f->help);
+    }
+    table_print(t, ctx->format, ctx->out, NULL);
+    table_free(t);
+}
+
+static int edit_gpu(cli_ctx *ctx, store *st, const catalog *cat, const char *name,
+                    const char *from, int argc, char **argv, gp_err *err)
+{
+    const gpu_profile *old = catalog_gpu(cat, name), *base = from ? catalog_gpu(cat, from) : old;
+    if (from && !base)
+        return gp_error(err, "no GPU profile named '%s'", from);
+    gpu_profile g = {0};
+    g.beta = 0.91;
+    if (base)
+        g = *base;
+    strlcpy0(g.name, name, sizeof g.name);
+    if (argc == 0 && old) {
+        print_profile(ctx, &g, g.name, gpu_profile_fields);
+        return 0;
+    }
+    if (apply_pairs(&g, gpu_profile_fields, argc, argv, err) || gpu_profile_check(&g, err))
+        return -1;
+    return store_put_gpu_profile(st, &g, err);
+}
+
+static int edit_cpu(cli_ctx *ctx, store *st, const catalog *cat, const char *name,
+                    const char *from, int argc, char **argv, gp_err *err)
+{
+    const cpu_profile *old = catalog_cpu(cat, name), *base = from ? catalog_cpu(cat, from) : old;
+    if (from && !base)
+        return gp_error(err, "no CPU profile named '%s'", from);
+    cpu_profile p = {0};
+    if (base)
+        p = *base;
+    strlcpy0(p.name, name, sizeof p.name);
+    if (argc == 0 && old) {
+        print_profile(ctx, &p, p.name, cpu_profile_fields);
+        return 0;
+    }
+    if (apply_pairs(&p, cpu_profile_fields, argc, argv, err) || cpu_profile_check(&p, err))
+        return -1;
+    return store_put_cpu_profile(st, &p, err);
+}
+
+static int profile_exec(cli_ctx *ctx, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"from", required_argument, NULL, 'f'}, CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    const char *from = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+        int code, h = cli_common_opt(ctx, &cmd_profile, c, optarg, &code);
+        if (h < 0)
+            return code;
+        if (!h && c == 'f')
+            from = optarg;
+    }
+    if (argc - optind < 2)
+        return cli_usage_error(&cmd_profile, "expected gpu|cpu and NAME");
+    const char *kind = argv[optind], *name = argv[optind + 1];
+    int is_gpu = strcmp(kind, "gpu") == 0;
+    if (!is_gpu && strcmp(kind, "cpu") != 0)
+        return cli_usage_error(&cmd_profile, "expected gpu or cpu, got '%s'", kind);
+    if (strlen(name) >= GP_NAME_MAX)
+        return cli_usage_error(&cmd_profile, "name longer than %d characters", GP_NAME_MAX - 1);
+    store *st = cli_store(ctx);
+    catalog *cat;
+    gp_err err = {{0}};
+    if (!st)
+        return EXIT_RUNTIME;
+    if (store_load_catalog(st, &cat, &err))
+        return cli_fail(&err);
+    int n = argc - optind - 2;
+    char **pairs = argv + optind + 2;
+    int rc = is_gpu ? edit_gpu(ctx, st, cat, name, from, n, pairs, &err)
+                    : edit_cpu(ctx, st, cat, name, from, n, pairs, &err);
+    catalog_free(cat);
+    return rc ? cli_fail(&err) : EXIT_OK;
+}

@@ -1,0 +1,698 @@
+/*
+ * cmd_solve.c — `gpuplan solve cats|corrgpu|gogh`: the exact models of
+ * SPEC §5.2 on a trace and a cluster from the store, printed with the
+ * heuristics' values on the same input.
+ *
+ * The heuristics (CATS, CorrGPU, First, HotCloud, Harmony) place the same
+ * tasks one after another on an empty cluster, as if all were submitted at
+ * once (the snapshot the exact models solve, CorrGPU eq. 7), and are scored
+ * the way the exact model scores: CATS power with idle GPUs and servers
+ * asleep and every active GPU at the lowest clock its tasks' SLAs allow
+ * (CATS Alg. 3–4 settled); CorrGPU's GPU count on an unbounded pool of the
+ * cluster's first server (CorrGPU §V), with the pairs it co-locates against
+ * the correlation threshold.  The best feasible heuristic placement is the
+ * solver's warm start.
+ *
+ * Ctrl-C stops the solve, which then reports its best solution so far; the
+ * flag the handler sets is this file's only global state (a signal handler
+ * can reach nothing else).
+ */
+#include "cli.h"
+#include "policy/policy.h"
+#include "solve/solve.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int solve_exec(cli_ctx *ctx, int argc, char **argv);
+
+const cli_cmd cmd_solve = {
+    .name = "solve",
+    .usage = "cats|corrgpu|gogh --trace NAME --cluster NAME [OPTIONS]",
+    .summary = "Exact optimum (GLPK) of CATS, CorrGPU or GOGH next to the heuristics",
+    .help =
+        "  cats                CATS eq. 6-14: least power (W) of the tasks on the cluster\n"
+        "  corrgpu             CorrGPU eq. 3-7: fewest GPUs G*, no two tasks with\n"
+        "                      rho > alpha on one GPU\n"
+        "  gogh                GOGH Problem 1: least power meeting minimum throughputs\n"
+        "  --trace NAME        tasks (required)\n"
+        "  --cluster NAME      cluster (required; corrgpu uses its GPU memory)\n"
+        "  --tasks N           only the first N GPU tasks of the trace\n"
+        "  --at T              only the tasks running at time T s (arrived, and within\n"
+        "                      kappa * duration of their arrival: the snapshot the paper\n"
+        "                      solves per stage)\n"
+        "  --time-limit S      seconds for the whole solve (default 60; 0 = none)\n"
+        "  --gap G             stop at relative gap G (default 0: prove optimality)\n"
+        "  --write-lp FILE     write the model in CPLEX LP format (glpsol --lp FILE)\n"
+        "  --write-mps FILE    write the model in free MPS format\n"
+        "  --alpha A           corrgpu: correlation threshold (default 0)\n"
+        "  --gpu-mem GIB       corrgpu: GPU memory c (default: the cluster's; the\n"
+        "                      heuristics still place on the cluster's GPUs)\n"
+        "  --util-cap PCT      cats: also cap the sum of mean utilizations per GPU\n"
+        "                      (CATS §4 threshold; not in eq. 6-14, off by default)\n"
+        "  --tput NAME         gogh: throughput table (default: the one named like the\n"
+        "                      trace, else the only one)\n"
+        "  --min-tput F        gogh: a job without its own minimum needs F times its best\n"
+        "                      solo throughput (default 0.5)\n"
+        "  --theta N           gogh: jobs per accelerator, 1 or 2 (default 2)\n"
+        "  --paper             solve the paper's formulation as published (big-M, the\n"
+        "                      G = 1, 2, ... loop) instead of ours, for comparison\n"
+        "  --no-warm-start     do not start from the best heuristic\n"
+        "  --no-bounds         hand GLPK the compact MILP alone: no combinatorial or\n"
+        "                      column-generation bounds (to measure what they bring)\n"
+        "  --no-heuristics     do not run the heuristic policies\n"
+        "  --placements        print every task's GPU\n"
+        "  --log               print GLPK's messages to stderr afterwards\n",
+    .exec = solve_exec,
+};
+
+static volatile sig_atomic_t solve_cancelled;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    solve_cancelled = 1;
+}
+
+typedef struct solve_args {
+    const char *model, *trace, *cluster, *tput;
+    size_t ntasks;
+    double at;              /* --at, NAN = whole trace */
+    double alpha, gpu_mem, util_cap, min_frac;
+    int theta, no_heur, placements, log;
+    solve_opts o;
+} solve_args;
+
+/* Loaded inputs. */
+typedef struct inputs {
+    catalog *cat;
+    cluster *cl;
+    gp_trace *tr;
+    tput_catalog *tp;
+} inputs;
+
+static void inputs_free(inputs *in)
+{
+    catalog_free(in->cat);
+    cluster_free(in->cl);
+    trace_free(in->tr);
+    tput_catalog_free(in->tp);
+}
+
+/* ---- options -------------------------------------------------------------------- */
+
+static int number(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+    if (parse_double(arg, out) || *out < lo || *out > hi) {
+        cli_usage_error(&cmd_solve, "%s: expected a number in [%g, %g], got '%s'", opt, lo, hi,
+                        arg);
+        return -1;
+    }
+    return 0;
+}
+
+enum { O_TRACE = 256, O_CLUSTER, O_TASKS, O_TL, O_GAP, O_LP, O_MPS, O_ALPHA, O_MEM, O_UCAP,
+       O_TPUT, O_MINT, O_THETA, O_PAPER, O_NOWARM, O_NOHEUR, O_PLACE, O_LOG, O_NOBOUNDS, O_AT };
+
+static int handle_opt(solve_args *a, int c, const char *arg)
+{
+    double v;
+    switch (c) {
+    case O_TRACE: a->trace = arg; return 0;
+    case O_CLUSTER: a->cluster = arg; return 0;
+    case O_TPUT: a->tput = arg; return 0;
+    case O_LP: a->o.write_lp = arg; return 0;
+    case O_MPS: a->o.write_mps = arg; return 0;
+    case O_PAPER: a->o.paper_model = 1; return 0;
+    case O_NOWARM: a->o.no_warm_start = 1; return 0;
+    case O_NOBOUNDS: a->o.no_bounds = 1; return 0;
+    case O_NOHEUR: a->no_heur = 1; return 0;
+    case O_PLACE: a->placements = 1; return 0;
+    case O_LOG: a->log = 1; a->o.keep_log = 1; return 0;
+    case O_TASKS:
+        if (number("--tasks", arg, 1, 1e6, &v))
+            return -1;
+        a->ntasks = (size_t)v;
+        return 0;
+    case O_TL: return number("--time-limit", arg, 0, 1e7, &a->o.time_limit_s);
+    case O_AT: return number("--at", arg, -1e12, 1e12, &a->at);
+    case O_GAP: return number("--gap", arg, 0, 1, &a->o.mip_gap);
+    case O_ALPHA: return number("--alpha", arg, -1, 1, &a->alpha);
+    case O_MEM: return number("--gpu-mem", arg, 1e-9, 1e6, &a->gpu_mem);
+    case O_UCAP: return number("--util-cap", arg, 0, 1e6, &a->util_cap);
+    case O_MINT: return number("--min-tput", arg, 0, 1e6, &a->min_frac);
+    case O_THETA:
+        if (number("--theta", arg, 1, 2, &v))
+            return -1;
+        a->theta = (int)v;
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *code)
+{
+    static const struct option longopts[] = {
+        CLI_COMMON_LONGOPTS,
+        {"trace", required_argument, NULL, O_TRACE}, {"cluster", required_argument, NULL, O_CLUSTER},
+        {"tasks", required_argument, NULL, O_TASKS}, {"time-limit", required_argument, NULL, O_TL},
+        {"gap", required_argument, NULL, O_GAP}, {"write-lp", required_argument, NULL, O_LP},
+        {"write-mps", required_argument, NULL, O_MPS}, {"alpha", required_argument, NULL, O_ALPHA},
+        {"gpu-mem", required_argument, NULL, O_MEM}, {"util-cap", required_argument, NULL, O_UCAP},
+        {"tput", required_argument, NULL, O_TPUT}, {"min-tput", required_argument, NULL, O_MINT},
+        {"theta", required_argument, NULL, O_THETA}, {"paper", no_argument, NULL, O_PAPER},
+        {"no-warm-start", no_argument, NULL, O_NOWARM},
+        {"no-bounds", no_argument, NULL, O_NOBOUNDS},
+        {"no-heuristics", no_argument, NULL, O_NOHEUR},
+        {"placements", no_argument, NULL, O_PLACE}, {"log", no_argument, NULL, O_LOG},
+        {"at", required_argument, NULL, O_AT},
+        {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
+    solve_opts_default(&a->o);
+    a->o.time_limit_s = 60;
+    a->at = NAN;
+    a->min_frac = 0.5;
+    a->theta = 2;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        int h = cli_common_opt(ctx, &cmd_solve, c, optarg, code);
+        if (h < 0)
+            return -1;
+        if (h > 0)
+            continue;
+        int r = handle_opt(a, c, optarg);
+        if (r != 0) {
+            *code = r < 0 ? EXIT_USAGE : cli_usage_error(&cmd_solve, "unknown option");
+            return -1;
+        }
+    }
+    if (optind >= argc || optind + 1 < argc) {
+        *code = cli_usage_error(&cmd_solve, "expected one model: cats, corrgpu or gogh");
+        return -1;
+    }
+    a->model = argv[optind];
+    if (strcmp(a->model, "cats") && strcmp(a->model, "corrgpu") && strcmp(a->model, "gogh")) {
+        *code = cli_usage_error(&cmd_solve, "unknown model '%s' (cats, corrgpu or gogh)",
+                                a->model);
+        return -1;
+    }
+    if (!a->trace || !a->cluster) {
+        *code = cli_usage_error(&cmd_solve, "--trace and --cluster are required");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- inputs ------------------------------------------------------------------------ */
+
+/* The table for gogh: --tput, else the trace's name, else the only one. */
+static int load_tput(store *st, const solve_args *a, inputs *in, gp_err *err)
+{
+    if (a->tput)
+        return store_get_tput_catalog(st, a->tput, &in->tp, err);
+    gp_err ignore = {{0}};
+    if (store_get_tput_catalog(st, a->trace, &in->tp, &ignore) == 0)
+        return 0;
+    store_item *items;
+    size_t n;
+    if (store_list(st, STORE_TPUT, &items, &n, err))
+        return -1;
+    int rc = n == 1 ? store_get_tput_catalog(st, items[0].name, &in->tp, err)
+                    : gp_error(err, "gogh needs a throughput table: give --tput NAME (%zu "
+                                    "stored)", n);
+    free(items);
+    return rc;
+}
+
+/* The tasks of tr running at time t: arrived, and not past kappa * e_min
+ * (CATS eq. 5 at the clock the SLA allows). */
+static gp_trace *running_at(const gp_trace *tr, double t)
+{
+    char name[GP_NAME_MAX];
+    snprintf(name, sizeof name, "%s@%g", tr->name, t);
+    gp_trace *out = trace_new(name);
+    for (size_t i = 0; i < tr->ntasks; i++) {
+        const task *tk = &tr->tasks[i];
+        double kappa = tk->kappa > 0 ? tk->kappa : GP_DEFAULT_KAPPA;
+        if (tk->arrival_s <= t && t < tk->arrival_s + kappa * tk->duration_s)
+            trace_add_task(out, tk);
+    }
+    return out;
+}
+
+static int load_inputs(store *st, const solve_args *a, inputs *in, gp_err *err)
+{
+    memset(in, 0, sizeof *in);
+    if (store_load_catalog(st, &in->cat, err) || store_get_cluster(st, a->cluster, &in->cl, err) ||
+        store_get_trace(st, a->trace, &in->tr, err))
+        return -1;
+    if (!isnan(a->at)) {
+        gp_trace *sub = running_at(in->tr, a->at);
+        trace_free(in->tr);
+        in->tr = sub;
+    }
+    if (strcmp(a->model, "gogh") == 0)
+        return load_tput(st, a, in, err);
+    return 0;
+}
+
+/* CorrGPU's c: --gpu-mem, else the memory every GPU of the cluster has. */
+static int cluster_gpu_mem(const inputs *in, double *mem, gp_err *err)
+{
+    *mem = 0;
+    for (size_t i = 0; i < in->cl->nnodes; i++) {
+        const node *nd = &in->cl->nodes[i];
+        const gpu_profile *p = nd->gpu_count > 0 ? catalog_gpu(in->cat, nd->gpu_model) : NULL;
+        for (int d = 0; p && d < nd->gpu_count; d++) {
+            double m = d < GP_NODE_MAX_GPUS && nd->gpu_mem_gib[d] > 0 ? nd->gpu_mem_gib[d]
+                                                                      : p->mem_gib;
+            if (*mem > 0 && fabs(m - *mem) > 1e-9)
+                return gp_error(err, "cluster %s mixes GPUs of %g and %g GiB; CorrGPU assumes "
+                                     "one size: give --gpu-mem", in->cl->name, *mem, m);
+            *mem = m;
+        }
+    }
+    if (*mem <= 0)
+        return gp_error(err, "cluster %s has no GPUs", in->cl->name);
+    return 0;
+}
+
+/* ---- heuristics ---------------------------------------------------------------------- */
+
+typedef struct heur_row {
+    const char *name;
+    int placed_all;
+    int unplaced;
+    double value;           /* W (cats) or GPUs (corrgpu) */
+    int gpus, servers;
+    int conflicts;          /* corrgpu: co-located pairs with rho > alpha */
+    solve_place *place;     /* instance numbering */
+    size_t nplace;
+} heur_row;
+
+static const char *const heuristic_names[] = {"cats", "corrgpu", "first", "hotcloud", "harmony"};
+#define NHEUR (sizeof heuristic_names / sizeof *heuristic_names)
+
+/* The first server that can host task tk (for the unbounded pool). */
+static int host_spec(const inputs *in, const task *tk)
+{
+    for (size_t i = 0; i < in->cl->nnodes; i++) {
+        const node *nd = &in->cl->nodes[i];
+        const gpu_profile *p = nd->gpu_count > 0 ? catalog_gpu(in->cat, nd->gpu_model) : NULL;
+        if (p && nd->gpu_count >= tk->num_gpu && task_allows_model(tk, p->name) &&
+            p->mem_gib + 1e-9 >= tk->gpu_mem_gib)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Places the tasks src[0..n) in order with one policy; unbounded opens a
+ * new server when nothing fits.  Returns the state (caller frees) or NULL. */
+static cstate *place_all(const inputs *in, const char *policy, const int *src, size_t n,
+                         int unbounded, int *unplaced, gp_err *err)
+{
+    policy_spec sp;
+    if (policy_spec_parse(policy, &sp, err))
+        return NULL;
+    cstate *cs = cstate_new(in->cl, in->cat, err);
+    if (!cs)
+        return NULL;
+    void *prep = sp.ops->prepare ? sp.ops->prepare(cs, in->tr, sp.params, err) : NULL;
+    struct rng *r = NULL;
+    policy_ctx pc;
+    memset(&pc, 0, sizeof pc);
+    pc.cs = cs;
+    pc.tr = in->tr;
+    pc.rng = r;
+    pc.prep = prep;
+    *unplaced = 0;
+    for (size_t k = 0; k < n; k++) {
+        const task *tk = &in->tr->tasks[src[k]];
+        placement pl;
+        memset(&pl, 0, sizeof pl);
+        int ok = sp.ops->place(&pc, sp.params, src[k], &pl, NULL);
+        if (!ok && unbounded) {
+            int spec = host_spec(in, tk);
+            if (spec >= 0) {
+                cstate_open_node(cs, spec);
+                ok = sp.ops->place(&pc, sp.params, src[k], &pl, NULL);
+            }
+        }
+        if (ok)
+            cstate_alloc(cs, tk, src[k], pl.node, pl.gpus, pl.ngpus);
+        else
+            (*unplaced)++;
+    }
+    if (prep && sp.ops->release)
+        sp.ops->release(prep);
+    return cs;
+}
+
+/* Instance index of each trace task of the instance (-1 elsewhere). */
+static int *inst_of_trace(const gp_trace *tr, const int *src, size_t n)
+{
+    int *m = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *m);
+    for (size_t i = 0; i < tr->ntasks; i++)
+        m[i] = -1;
+    for (size_t k = 0; k < n; k++)
+        m[src[k]] = (int)k;
+    return m;
+}
+
+/* The placements of cs in instance numbering. */
+static void collect(const cstate *cs, const int *inst, heur_row *h)
+{
+    size_t cap = 16;
+    h->place = xmalloc(cap * sizeof *h->place);
+    for (size_t g = 0; g < cs->ngpus; g++)
+        for (int k = 0; k < cs->gpus[g].ntasks; k++) {
+            int l = inst[cs->gpus[g].tasks[k]];
+            if (l < 0)
+                continue;
+            grow_array((void **)&h->place, &cap, h->nplace + 1, sizeof *h->place);
+            h->place[h->nplace++] = (solve_place){l, (int)g};
+        }
+    for (size_t g = 0; g < cs->ngpus; g++)
+        h->gpus += cs->gpus[g].ntasks > 0;
+    for (size_t i = 0; i < cs->nnodes; i++) {
+        int busy = 0;
+        for (int g = cs->nodes[i].gpu0; g < cs->nodes[i].gpu0 + cs->nodes[i].ngpus; g++)
+            busy |= cs->gpus[g].ntasks > 0;
+        h->servers += busy;
+    }
+}
+
+static int conflicts(const corrgpu_inst *in, const heur_row *h)
+{
+    int c = 0;
+    for (size_t a = 0; a < h->nplace; a++)
+        for (size_t b = a + 1; b < h->nplace; b++)
+            if (h->place[a].gpu == h->place[b].gpu &&
+                in->conflict[(size_t)h->place[a].task * in->ntasks + (size_t)h->place[b].task])
+                c++;
+    return c;
+}
+
+static void run_heuristics(const inputs *in, const int *src, size_t n, int unbounded,
+                           heur_row *rows)
+{
+    int *inst = inst_of_trace(in->tr, src, n);
+    for (size_t k = 0; k < NHEUR; k++) {
+        heur_row *h = &rows[k];
+        memset(h, 0, sizeof *h);
+        h->name = heuristic_names[k];
+        gp_err err = {{0}};
+        cstate *cs = place_all(in, h->name, src, n, unbounded, &h->unplaced, &err);
+        if (!cs) {
+            h->unplaced = (int)n;
+            continue;
+        }
+        collect(cs, inst, h);
+        h->placed_all = h->unplaced == 0;
+        cstate_free(cs);
+    }
+    free(inst);
+}
+
+static void free_heuristics(heur_row *rows)
+{
+    for (size_t k = 0; k < NHEUR; k++)
+        free(rows[k].place);
+}
+
+/* ---- output ------------------------------------------------------------------------- */
+
+static const char *fmt_value(char *buf, size_t len, double v, int integral)
+{
+    if (!isfinite(v))
+        return "";
+    snprintf(buf, len, integral ? "%.0f" : "%.3f", v);
+    return buf;
+}
+
+static void comparison(cli_ctx *ctx, const solve_result *r, const heur_row *h, size_t nh,
+                       const char *unit, int integral)
+{
+    table *t = table_new();
+    const char *cols[] = {"solution", "status", unit, "bound", "gap_pct", "time_s", "gpus",
+                          "servers", "note"};
+    for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+        table_col(t, cols[c], c >= 2 && c <= 7);
+    char b1[32], b2[32];
+    table_row(t);
+    table_cell(t, "%s", "optimal");
+    table_cell(t, "%s", solve_status_name(r->status));
+    table_cell(t, "%s", r->has_solution ? fmt_value(b1, sizeof b1, r->objective, integral) : "");
+    table_cell(t, "%s", fmt_value(b2, sizeof b2, r->bound, integral));
+    table_cell(t, "%s", r->has_solution && isfinite(r->gap) ? fmt_value(b1, sizeof b1, 100 * r->gap, 0) : "");
+    table_cell(t, "%.3f", r->time_s);
+    table_cell(t, "%d", r->gpus_used);
+    if (r->servers_used > 0 || r->gpus_used == 0)
+        table_cell(t, "%d", r->servers_used);
+    else
+        table_cell(t, "%s", "");   /* CorrGPU's GPUs are not on servers */
+    table_cell(t, "%s", r->method);
+    for (size_t k = 0; k < nh; k++) {
+        table_row(t);
+        table_cell(t, "%s", h[k].name);
+        table_cell(t, "%s", h[k].placed_all ? "heuristic" : "incomplete");
+        table_cell(t, "%s", fmt_value(b1, sizeof b1, h[k].value, integral));
+        table_cell(t, "%s", "");
+        table_cell(t, "%s", "");
+        table_cell(t, "%s", "");
+        if (h[k].nplace > 0) {
+            table_cell(t, "%d", h[k].gpus);
+            table_cell(t, "%d", h[k].servers);
+        } else {
+            table_cell(t, "%s", "");
+            table_cell(t, "%s", "");
+        }
+        if (h[k].unplaced)
+            table_cell(t, "%d tasks did not fit", h[k].unplaced);
+        else if (h[k].conflicts)
+            table_cell(t, "%d pairs with rho > alpha", h[k].conflicts);
+        else
+            table_cell(t, "%s", "");
+    }
+    table_print(t, ctx->format, ctx->out, "(nothing)");
+    table_free(t);
+}
+
+static int cmp_place(const void *a, const void *b)
+{
+    const solve_place *x = a, *y = b;
+    return x->task != y->task ? (x->task > y->task) - (x->task < y->task)
+                              : (x->gpu > y->gpu) - (x->gpu < y->gpu);
+}
+
+/* One row per task and GPU, in task order. */
+static void print_places(cli_ctx *ctx, const solve_result *r, const inputs *in, const int *src,
+                         int has_gpus)
+{
+    solve_place *pl = xmalloc((r->nplace + 1) * sizeof *pl);
+    memcpy(pl, r->place, r->nplace * sizeof *pl);
+    qsort(pl, r->nplace, sizeof *pl, cmp_place);
+    table *t = table_new();
+    table_col(t, "task", 0);
+    table_col(t, "gpu", 1);
+    if (has_gpus) {
+        table_col(t, "node", 0);
+        table_col(t, "dev", 1);
+        table_col(t, "freq_mhz", 1);
+        table_col(t, "gpu_w", 1);
+    }
+    for (size_t k = 0; k < r->nplace; k++) {
+        const solve_place *p = &pl[k];
+        table_row(t);
+        table_cell(t, "%s", in->tr->tasks[src[p->task]].name);
+        table_cell(t, "%d", p->gpu);
+        if (!has_gpus)
+            continue;
+        /* instance GPUs are in cluster node order */
+        int g = p->gpu, node_i = 0;
+        while (node_i < (int)in->cl->nnodes && g >= in->cl->nodes[node_i].gpu_count)
+            g -= in->cl->nodes[node_i++].gpu_count;
+        table_cell(t, "%s", node_i < (int)in->cl->nnodes ? in->cl->nodes[node_i].name : "?");
+        table_cell(t, "%d", g);
+        table_cell(t, "%.1f", r->gpu_freq_mhz ? r->gpu_freq_mhz[p->gpu] : 0);
+        table_cell(t, "%.2f", r->gpu_watts ? r->gpu_watts[p->gpu] : 0);
+    }
+    table_print(t, ctx->format, ctx->out, "(no placements)");
+    table_free(t);
+    free(pl);
+}
+
+static void headline(cli_ctx *ctx, const char *what, const solve_args *a, const inputs *in,
+                     size_t n)
+{
+    if (ctx->format != FMT_TABLE)
+        return;
+    fprintf(ctx->out, "%s: trace %s (%zu tasks), cluster %s (%lld GPUs)%s\n", what, in->tr->name,
+            n, in->cl->name, (long long)cluster_gpu_total(in->cl),
+            a->o.paper_model ? ", the paper's formulation" : "");
+}
+
+static void footer(cli_ctx *ctx, const solve_args *a, const solve_result *r)
+{
+    if (ctx->format == FMT_TABLE) {
+        if (r->rows > 0)
+            fprintf(ctx->out, "model: %d rows x %d columns, %ld branch-and-bound nodes", r->rows,
+                    r->cols, r->nodes);
+        else    /* the bounds (or column generation's own tree) closed it */
+            fprintf(ctx->out, "model: closed without the compact MILP (%s, %ld nodes)",
+                    r->method, r->nodes);
+        fprintf(ctx->out, "%s%s%s%s\n", a->o.write_lp ? "; LP written to " : "",
+                a->o.write_lp ? a->o.write_lp : "", a->o.write_mps ? "; MPS written to " : "",
+                a->o.write_mps ? a->o.write_mps : "");
+    }
+    if (a->log && r->log)
+        fputs(r->log, stderr);
+}
+
+/* ---- the three models ----------------------------------------------------------------- */
+
+static int best_start(heur_row *h, size_t nh, int corr, solve_opts *o)
+{
+    int best = -1;
+    for (size_t k = 0; k < nh; k++)
+        if (h[k].placed_all && !(corr && h[k].conflicts) &&
+            (best < 0 || h[k].value < h[best].value))
+            best = (int)k;
+    if (best >= 0 && !o->no_warm_start) {
+        o->start = h[best].place;
+        o->nstart = h[best].nplace;
+    }
+    return best;
+}
+
+static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
+{
+    gp_err err = {{0}};
+    cats_inst ci;
+    if (cats_inst_from_model(in->cl, in->cat, in->tr, a->ntasks, &ci, &err))
+        return cli_fail(&err);
+    ci.util_cap_pct = a->util_cap;
+    int *src = xmalloc((ci.ntasks + 1) * sizeof *src);
+    for (size_t l = 0; l < ci.ntasks; l++)
+        src[l] = ci.tasks[l].src;
+    heur_row h[NHEUR];
+    size_t nh = a->no_heur ? 0 : NHEUR;
+    if (nh) {
+        run_heuristics(in, src, ci.ntasks, 0, h);
+        for (size_t k = 0; k < nh; k++)
+            h[k].value = h[k].placed_all
+                             ? cats_power_of(&ci, h[k].place, h[k].nplace, NULL, NULL, NULL, NULL)
+                             : NAN;
+        best_start(h, nh, 0, &a->o);
+    }
+    solve_result r;
+    int rc = solve_cats(&ci, &a->o, &r, &err);
+    if (rc == 0) {
+        headline(ctx, "CATS optimal power (W)", a, in, ci.ntasks);
+        comparison(ctx, &r, h, nh, "power_w", 0);
+        if (a->placements && r.has_solution)
+            print_places(ctx, &r, in, src, 1);
+        footer(ctx, a, &r);
+    }
+    solve_result_free(&r);
+    if (nh)
+        free_heuristics(h);
+    free(src);
+    cats_inst_free(&ci);
+    return rc ? cli_fail(&err) : EXIT_OK;
+}
+
+static int do_corrgpu(cli_ctx *ctx, solve_args *a, const inputs *in)
+{
+    gp_err err = {{0}};
+    double mem = a->gpu_mem;
+    if (mem <= 0 && cluster_gpu_mem(in, &mem, &err))
+        return cli_fail(&err);
+    corrgpu_inst ci;
+    if (corrgpu_inst_from_trace(in->tr, a->ntasks, mem, a->alpha, &ci, &err))
+        return cli_fail(&err);
+    heur_row h[NHEUR];
+    size_t nh = a->no_heur ? 0 : NHEUR;
+    if (nh) {
+        run_heuristics(in, ci.src, ci.ntasks, 1, h);
+        for (size_t k = 0; k < nh; k++) {
+            h[k].value = h[k].placed_all ? h[k].gpus : NAN;
+            h[k].conflicts = conflicts(&ci, &h[k]);
+        }
+        best_start(h, nh, 1, &a->o);
+    }
+    solve_result r;
+    int rc = solve_corrgpu(&ci, &a->o, &r, &err);
+    if (rc == 0) {
+        headline(ctx, "CorrGPU optimal GPU count G*", a, in, ci.ntasks);
+        comparison(ctx, &r, h, nh, "gpus_needed", 1);
+        if (a->placements && r.has_solution)
+            print_places(ctx, &r, in, ci.src, 0);
+        footer(ctx, a, &r);
+    }
+    solve_result_free(&r);
+    if (nh)
+        free_heuristics(h);
+    corrgpu_inst_free(&ci);
+    return rc ? cli_fail(&err) : EXIT_OK;
+}
+
+static int do_gogh(cli_ctx *ctx, solve_args *a, const inputs *in)
+{
+    gp_err err = {{0}};
+    gogh_inst gi;
+    if (gogh_inst_from_model(in->cl, in->cat, in->tr, in->tp, a->ntasks, a->min_frac, &gi,
+                             &err))
+        return cli_fail(&err);
+    for (size_t t = 0; t < gi.ntypes; t++)
+        gi.types[t].theta = a->theta;
+    int *src = xmalloc((gi.njobs + 1) * sizeof *src);
+    for (size_t j = 0; j < gi.njobs; j++)
+        src[j] = gi.jobs[j].src;
+    solve_result r;
+    int rc = solve_gogh(&gi, &a->o, &r, &err);
+    if (rc == 0) {
+        headline(ctx, "GOGH Problem 1 power (W)", a, in, gi.njobs);
+        heur_row greedy = {.name = "greedy", .placed_all = isfinite(r.heur_objective),
+                           .value = r.heur_objective};
+        comparison(ctx, &r, &greedy, 1, "power_w", 0);
+        if (a->placements && r.has_solution)
+            print_places(ctx, &r, in, src, 0);
+        footer(ctx, a, &r);
+    }
+    solve_result_free(&r);
+    free(src);
+    gogh_inst_free(&gi);
+    return rc ? cli_fail(&err) : EXIT_OK;
+}
+
+static int solve_exec(cli_ctx *ctx, int argc, char **argv)
+{
+    solve_args a;
+    int code;
+    if (parse_args(ctx, argc, argv, &a, &code))
+        return code;
+    store *st = cli_store(ctx);
+    if (!st)
+        return EXIT_RUNTIME;
+    inputs in;
+    gp_err err = {{0}};
+    if (load_inputs(st, &a, &in, &err)) {
+        inputs_free(&in);
+        return cli_fail(&err);
+    }
+    solve_cancelled = 0;
+    a.o.cancel = &solve_cancelled;
+    void (*old)(int) = signal(SIGINT, on_sigint);
+    int rc = strcmp(a.model, "cats") == 0      ? do_cats(ctx, &a, &in)
+             : strcmp(a.model, "corrgpu") == 0 ? do_corrgpu(ctx, &a, &in)
+                                               : do_gogh(ctx, &a, &in);
+    signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
+    inputs_free(&in);
+    solve_shutdown();
+    return rc;
+}

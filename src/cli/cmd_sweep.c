@@ -1,0 +1,584 @@
+/*
+ * cmd_sweep.c — `gpuplan sweep inflation ...`: the FGD/PWR papers'
+ * workload-inflation experiment (SPEC §5.3, FGD_NOTES §1, §7) for several
+ * policies over several seeds, as a comparison table on stdout, the mean
+ * curves with their spread in a file (--out, CSV or JSON), the per-event
+ * log (--events) and one saved run per policy and seed.
+ *
+ * Not here: the experiment itself (inflation.c) and the policies.
+ */
+#include "cli.h"
+#include "sim/inflation.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int sweep_exec(cli_ctx *ctx, int argc, char **argv);
+
+const cli_cmd cmd_sweep = {
+    .name = "sweep",
+    .usage = "inflation --trace NAME --cluster NAME [OPTIONS]",
+    .summary = "Run the workload-inflation experiment for several policies and seeds",
+    .help =
+        "  Tasks of the trace, shuffled with each seed and inflated with random clones\n"
+        "  to --ratio times the cluster's GPU capacity, are placed one by one; the\n"
+        "  allocation, fragmentation, EOPC power and GRAR curves are averaged over the\n"
+        "  seeds (FGD and PWR papers).\n"
+        "  --trace NAME       trace to replay (e.g. an imported openb pod list)\n"
+        "  --cluster NAME     cluster to place on\n"
+        "  --policy LIST      comma-separated policies, NAME or NAME:VALUE, e.g.\n"
+        "                     fgd,bestfit,pwr,pwr+fgd:0.1 (default: the whole\n"
+        "                     fragmentation/power family)\n"
+        "  --seeds LIST       seeds, e.g. 42-51 or 1,5,9 (default 42)\n"
+        "  --ratio R          inflation target / GPU capacity (default 1.3)\n"
+        "  --order FILE       explicit arrival order: task names, one per line, or a\n"
+        "                     TSV/CSV with a trace_pod or pod column (replaces the\n"
+        "                     shuffle and the inflation)\n"
+        "  --trace-order      submit the trace's tasks in their stored order (no\n"
+        "                     shuffle, no inflation)\n"
+        "  --tiebreak FILE    explicit node ranks: a TSV/CSV with node and tie_rank\n"
+        "                     columns, or node names in rank order\n"
+        "  --out FILE         the mean curves with their spread (.json: JSON, else CSV)\n"
+        "  --events FILE      every event of every run as TSV\n"
+        "  --explain          add each decision's explanation to --events and to\n"
+        "                     the placements saved with --placements\n"
+        "  --placements       save each task's node and GPUs with the runs\n"
+        "  --no-save          do not save the runs in the database\n"
+        "  -q, --quiet        no progress on stderr\n",
+    .exec = sweep_exec,
+};
+
+#define MAX_POLICIES 32
+#define MAX_SEEDS 10000
+
+typedef struct sweep_opts {
+    const char *trace, *cluster, *order_file, *rank_file, *out, *events;
+    const char *policies;
+    uint64_t *seeds;
+    size_t nseeds;
+    double ratio;
+    int explain, placements, save, quiet, trace_order;
+} sweep_opts;
+
+/* The loaded inputs and one accumulator per policy. */
+typedef struct sweep {
+    catalog *cat;
+    cluster *cl;
+    gp_trace *tr;
+    int *order, *rank;
+    size_t norder;
+    policy_spec pol[MAX_POLICIES];
+    size_t npol;
+    infl_agg *agg;              /* npol */
+    FILE *events;
+} sweep;
+
+/* --- arguments ---------------------------------------------------------------- */
+
+/* "42-51,60" into seeds. */
+static int parse_seeds(const char *text, sweep_opts *o)
+{
+    char *copy = xstrdup(text), *save = NULL;
+    int rc = 0;
+    o->nseeds = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+        int64_t a, b;
+        char *dash = strchr(tok + 1, '-');
+        if (dash)
+            *dash = '\0';
+        if (parse_int64(tok, &a) || (dash && parse_int64(dash + 1, &b)) || a < 0)
+            rc = -1;
+        else {
+            if (!dash)
+                b = a;
+            if (b < a || (uint64_t)(b - a) >= MAX_SEEDS - o->nseeds)
+                rc = -1;
+            for (int64_t s = a; rc == 0 && s <= b; s++)
+                o->seeds[o->nseeds++] = (uint64_t)s;
+        }
+    }
+    free(copy);
+    return rc == 0 && o->nseeds > 0 ? 0 : -1;
+}
+
+static int parse_args(cli_ctx *ctx, int argc, char **argv, sweep_opts *o, int *code)
+{
+    enum { O_TRACE = 256, O_CLUSTER, O_POLICY, O_SEEDS, O_RATIO, O_ORDER, O_TIE, O_OUT,
+           O_EVENTS, O_EXPLAIN, O_PLACE, O_NOSAVE, O_TORDER };
+    static const struct option longopts[] = {
+        CLI_COMMON_LONGOPTS,
+        {"trace", required_argument, NULL, O_TRACE}, {"cluster", required_argument, NULL, O_CLUSTER},
+        {"policy", required_argument, NULL, O_POLICY}, {"seeds", required_argument, NULL, O_SEEDS},
+        {"ratio", required_argument, NULL, O_RATIO}, {"order", required_argument, NULL, O_ORDER},
+        {"tiebreak", required_argument, NULL, O_TIE}, {"out", required_argument, NULL, O_OUT},
+        {"events", required_argument, NULL, O_EVENTS}, {"explain", no_argument, NULL, O_EXPLAIN},
+        {"placements", no_argument, NULL, O_PLACE}, {"no-save", no_argument, NULL, O_NOSAVE},
+        {"trace-order", no_argument, NULL, O_TORDER},
+        {"quiet", no_argument, NULL, 'q'}, {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
+        int h = cli_common_opt(ctx, &cmd_sweep, c, optarg, code);
+        if (h < 0)
+            return -1;
+        if (h > 0)
+            continue;
+        switch (c) {
+        case O_TRACE: o->trace = optarg; break;
+        case O_CLUSTER: o->cluster = optarg; break;
+        case O_POLICY: o->policies = optarg; break;
+        case O_SEEDS:
+            if (parse_seeds(optarg, o)) {
+                *code = cli_usage_error(&cmd_sweep, "bad --seeds '%s' (expected e.g. 42-51 "
+                                        "or 1,5,9; at most %d seeds)", optarg, MAX_SEEDS);
+                return -1;
+            }
+            break;
+        case O_RATIO:
+            if (parse_double(optarg, &o->ratio) || o->ratio <= 0 || o->ratio > 100) {
+                *code = cli_usage_error(&cmd_sweep, "bad --ratio '%s' (expected a number in "
+                                        "(0, 100])", optarg);
+                return -1;
+            }
+            break;
+        case O_ORDER: o->order_file = optarg; break;
+        case O_TIE: o->rank_file = optarg; break;
+        case O_OUT: o->out = optarg; break;
+        case O_EVENTS: o->events = optarg; break;
+        case O_EXPLAIN: o->explain = 1; break;
+        case O_PLACE: o->placements = 1; break;
+        case O_NOSAVE: o->save = 0; break;
+        case O_TORDER: o->trace_order = 1; break;
+        case 'q': o->quiet = 1; break;
+        default: break;
+        }
+    }
+    const char *kind = optind < argc ? argv[optind] : NULL;
+    if (!kind || strcmp(kind, "inflation") != 0 || optind + 1 < argc) {
+        *code = cli_usage_error(&cmd_sweep, kind ? "unknown sweep '%s' (expected inflation)"
+                                                 : "expected a sweep kind (inflation)%s",
+                                kind ? kind : "");
+        return -1;
+    }
+    if (!o->trace || !o->cluster) {
+        *code = cli_usage_error(&cmd_sweep, "--trace and --cluster are required");
+        return -1;
+    }
+    if (o->trace_order && o->order_file) {
+        *code = cli_usage_error(&cmd_sweep, "--order and --trace-order exclude each other");
+        return -1;
+    }
+    return 0;
+}
+
+/* "fgd,bestfit,pwr+fgd:0.1" (or the whole family) into specs. */
+static int parse_policies(const char *list, sweep *sw, gp_err *err)
+{
+    if (!list || strcmp(list, "all") == 0) {
+        const policy_ops *p;
+        for (size_t i = 0; (p = policy_family_nth("fragmentation", i)) && sw->npol < MAX_POLICIES;
+             i++)
+            if (policy_spec_parse(p->name, &sw->pol[sw->npol++], err))
+                return -1;
+        return 0;
+    }
+    char *copy = xstrdup(list), *save = NULL;
+    int rc = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+        if (sw->npol == MAX_POLICIES)
+            rc = gp_error(err, "at most %d policies", MAX_POLICIES);
+        else
+            rc = policy_spec_parse(tok, &sw->pol[sw->npol++], err);
+    }
+    free(copy);
+    return rc;
+}
+
+/* --- inputs ----------------------------------------------------------------------- */
+
+static int load_inputs(store *st, const sweep_opts *o, sweep *sw, gp_err *err)
+{
+    if (store_load_catalog(st, &sw->cat, err) || store_get_cluster(st, o->cluster, &sw->cl, err) ||
+        store_get_trace(st, o->trace, &sw->tr, err))
+        return -1;
+    if (cluster_gpu_total(sw->cl) == 0)
+        return gp_error(err, "cluster '%s' has no GPUs (the experiment inflates to a share of "
+                        "its GPU capacity)", sw->cl->name);
+    if (o->order_file && infl_read_order(o->order_file, sw->tr, &sw->order, &sw->norder, err))
+        return -1;
+    if (o->trace_order) {
+        sw->norder = sw->tr->ntasks;
+        sw->order = xmalloc((sw->norder ? sw->norder : 1) * sizeof *sw->order);
+        for (size_t i = 0; i < sw->norder; i++)
+            sw->order[i] = (int)i;
+    }
+    if (o->rank_file) {
+        sw->rank = xmalloc((sw->cl->nnodes ? sw->cl->nnodes : 1) * sizeof *sw->rank);
+        if (infl_read_ranks(o->rank_file, sw->cl, sw->rank, err))
+            return -1;
+    }
+    return 0;
+}
+
+static void sweep_free(sweep *sw)
+{
+    catalog_free(sw->cat);
+    cluster_free(sw->cl);
+    trace_free(sw->tr);
+    free(sw->order);
+    free(sw->rank);
+    free(sw->agg);
+    if (sw->events)
+        fclose(sw->events);
+}
+
+/* --- per-run output ------------------------------------------------------------------ */
+
+static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64_t seed,
+                         const infl_run *r)
+{
+    for (size_t e = 0; e < r->nev; e++) {
+        const infl_event *ev = &r->ev[e];
+        double idle = (double)(r->gpu_milli - ev->used);
+        fprintf(f, "%s\t%llu\t%zu\t%s\t%s\t", ps->label, (unsigned long long)seed, e,
+                sw->tr->tasks[ev->task].name, ev->node >= 0 ? sw->cl->nodes[ev->node].name : "");
+        for (int i = 0; i < ev->ngpus; i++)
+            fprintf(f, "%s%d", i ? "," : "", ev->gpus[i]);
+        fprintf(f, "\t%lld\t%lld\t%.2f\t%.2f\t%.0f\t%.0f\t%.0f\t%d", (long long)ev->arrived,
+                (long long)ev->used, ev->frag, idle > 0 ? 100 * ev->frag / idle : 0.0,
+                ev->cpu_w + ev->gpu_w, ev->cpu_w, ev->gpu_w, ev->failed);
+        if (ev->why)
+            fprintf(f, "\t%s", ev->why);
+        fputc('\n', f);
+    }
+}
+
+static int run_all(cli_ctx *ctx, const sweep_opts *o, sweep *sw, gp_err *err)
+{
+    infl_setup s = {sw->cl, sw->cat, sw->tr, o->ratio, sw->order, sw->norder, sw->rank,
+                    o->explain && (o->events || o->placements)};
+    int keep = o->events || o->placements, progress = !o->quiet && isatty(STDERR_FILENO);
+    size_t done = 0, total = sw->npol * o->nseeds;
+    for (size_t p = 0; p < sw->npol; p++) {
+        for (size_t k = 0; k < o->nseeds; k++) {
+            infl_run r;
+            if (infl_run_one(&s, &sw->pol[p], o->seeds[k], keep, &r, err)) {
+                gp_error_prefix(err, "%s, seed %llu", sw->pol[p].label,
+                                (unsigned long long)o->seeds[k]);
+                return -1;
+            }
+            infl_agg_add(&sw->agg[p], &r);
+            if (sw->events)
+                write_events(sw->events, sw, &sw->pol[p], o->seeds[k], &r);
+            int rc = 0;
+            if (o->save) {
+                run *rec = infl_to_run(&s, &sw->pol[p], o->seeds[k], &r, o->placements);
+                rc = store_put_run(cli_store(ctx), rec, err);
+                run_free(rec);
+            }
+            infl_run_free(&r);
+            if (rc)
+                return -1;
+            if (progress)
+                fprintf(stderr, "\rsweep: %zu/%zu runs (%s, seed %llu)   ", ++done, total,
+                        sw->pol[p].label, (unsigned long long)o->seeds[k]);
+        }
+    }
+    if (progress)
+        fprintf(stderr, "\n");
+    return 0;
+}
+
+/* --- the comparison ------------------------------------------------------------------- */
+
+/* EOPC saving of policy p against plain FGD at grid point i, in percent. */
+static double saving(const sweep *sw, size_t p, size_t fgd, int i)
+{
+    double e0 = infl_agg_grid(&sw->agg[fgd], INFL_G_EOPC, i).mean;
+    double e1 = infl_agg_grid(&sw->agg[p], INFL_G_EOPC, i).mean;
+    return e0 > 0 ? 100 * (e0 - e1) / e0 : NAN;
+}
+
+static long find_fgd(const sweep *sw)
+{
+    for (size_t p = 0; p < sw->npol; p++)
+        if (strcmp(sw->pol[p].ops->name, "fgd") == 0)
+            return (long)p;
+    return -1;
+}
+
+/* The longest run of grid points with a saving above 10 %, as "x1-x2". */
+static void saving_range(const sweep *sw, size_t p, size_t fgd, char *buf, size_t len)
+{
+    int best_a = -1, best_b = -1, a = -1;
+    for (int i = 0; i <= INFL_NGRID; i++) {
+        int above = i < INFL_NGRID && saving(sw, p, fgd, i) > 10;
+        if (above && a < 0)
+            a = i;
+        if (!above && a >= 0) {
+            if (best_a < 0 || i - 1 - a > best_b - best_a) {
+                best_a = a;
+                best_b = i - 1;
+            }
+            a = -1;
+        }
+    }
+    if (best_a < 0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.3f-%.3f", infl_grid_x(best_a), infl_grid_x(best_b));
+}
+
+/* A numeric cell; empty (JSON null) when the runs have no value. */
+static void num_cell(table *t, const char *fmt, double v)
+{
+    if (isnan(v))
+        table_cell(t, "%s", "");
+    else
+        table_cell(t, fmt, v);
+}
+
+static void print_table(cli_ctx *ctx, const sweep_opts *o, const sweep *sw)
+{
+    static const char *const cols[] = {
+        "policy", "seeds", "alloc_pct_100", "alloc_sd", "frag_ratio_100", "eopc_kw_50",
+        "saving_pct_50", "saving_gt10_x", "grar_100", "failed", "clones", "s_per_seed",
+    };
+    table *t = table_new();
+    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
+        table_col(t, cols[i], i >= 1 && i != 7);
+    long fgd = find_fgd(sw);
+    for (size_t p = 0; p < sw->npol; p++) {
+        const infl_agg *a = &sw->agg[p];
+        infl_stat al = infl_agg_pct(a, INFL_P_ALLOC, 100);
+        table_row(t);
+        table_cell(t, "%s", sw->pol[p].label);
+        table_cell(t, "%zu", o->nseeds);
+        num_cell(t, "%.3f", al.mean);
+        num_cell(t, "%.3f", al.sd);
+        num_cell(t, "%.2f", infl_agg_pct(a, INFL_P_FRAG_RATIO, 100).mean);
+        num_cell(t, "%.1f", infl_agg_grid(a, INFL_G_EOPC, 100).mean / 1000);
+        char range[32] = "-";
+        num_cell(t, "%.2f", fgd >= 0 ? saving(sw, p, (size_t)fgd, 100) : NAN);
+        if (fgd >= 0)
+            saving_range(sw, p, (size_t)fgd, range, sizeof range);
+        table_cell(t, "%s", range);
+        num_cell(t, "%.4f", infl_agg_grid(a, INFL_G_GRAR, INFL_NGRID - 1).mean);
+        table_cell(t, "%.1f", a->failed_sum / a->nruns);
+        table_cell(t, "%.1f", a->clones_sum / a->nruns);
+        table_cell(t, "%.3f", a->wall_sum / a->nruns);
+    }
+    table_print(t, ctx->format, ctx->out, "(no runs)");
+    table_free(t);
+}
+
+/* --- curve files ----------------------------------------------------------------------- */
+
+static void put_num(FILE *f, double v)
+{
+    char buf[40];
+    if (isnan(v))
+        buf[0] = '\0';
+    else
+        fmt_double(buf, sizeof buf, v);
+    fputs(buf, f);
+}
+
+static void csv_row(FILE *f, const char *pol, const char *curve, const char *metric, double x,
+                    infl_stat s)
+{
+    csv_put(f, pol);
+    fprintf(f, ",%s,%s,", curve, metric);
+    put_num(f, x);
+    const double v[4] = {s.mean, s.sd, s.min, s.max};
+    for (int i = 0; i < 4; i++) {
+        fputc(',', f);
+        put_num(f, v[i]);
+    }
+    fprintf(f, ",%d\n", s.n);
+}
+
+static void write_csv(FILE *f, const sweep *sw)
+{
+    long fgd = find_fgd(sw);
+    fprintf(f, "policy,curve,metric,x,mean,sd,min,max,n\n");
+    for (size_t p = 0; p < sw->npol; p++) {
+        const char *l = sw->pol[p].label;
+        for (int m = 0; m < INFL_NPM; m++)
+            for (int i = 0; i < INFL_NPCT; i++)
+                csv_row(f, l, "percent", infl_pct_names[m], i, infl_agg_pct(&sw->agg[p], m, i));
+        for (int m = 0; m < INFL_NGM; m++)
+            for (int i = 0; i < INFL_NGRID; i++)
+                csv_row(f, l, "grid", infl_grid_names[m], infl_grid_x(i),
+                        infl_agg_grid(&sw->agg[p], m, i));
+        for (int i = 0; fgd >= 0 && i < INFL_NGRID; i++) {
+            infl_stat s = {saving(sw, p, (size_t)fgd, i), NAN, NAN, NAN, sw->agg[p].nruns};
+            csv_row(f, l, "grid", "eopc_saving_pct", infl_grid_x(i), s);
+        }
+    }
+}
+
+static void json_array(FILE *f, const char *key, const double *v, int n)
+{
+    fprintf(f, "\"%s\": [", key);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        if (isnan(v[i]))
+            fputs("null", f);
+        else
+            put_num(f, v[i]);
+    }
+    fputc(']', f);
+}
+
+/* One curve as {"mean": [...], "sd": [...], "min": [...], "max": [...]}. */
+static void json_curve(FILE *f, const char *name, const infl_agg *a, int m, int grid)
+{
+    int n = grid ? INFL_NGRID : INFL_NPCT;
+    double v[4][INFL_NGRID];
+    for (int i = 0; i < n; i++) {
+        infl_stat s = grid ? infl_agg_grid(a, m, i) : infl_agg_pct(a, m, i);
+        v[0][i] = s.mean;
+        v[1][i] = s.sd;
+        v[2][i] = s.min;
+        v[3][i] = s.max;
+    }
+    static const char *const keys[4] = {"mean", "sd", "min", "max"};
+    fprintf(f, "\"%s\": {", name);
+    for (int k = 0; k < 4; k++) {
+        if (k)
+            fputs(", ", f);
+        json_array(f, keys[k], v[k], n);
+    }
+    fputc('}', f);
+}
+
+/* A JSON string literal (names are UTF-8; quotes, backslashes and control
+ * characters escaped). */
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void write_json(FILE *f, const sweep *sw, const sweep_opts *o)
+{
+    double x[INFL_NGRID];
+    fputs("{\"trace\": ", f);
+    json_str(f, sw->tr->name);
+    fputs(", \"cluster\": ", f);
+    json_str(f, sw->cl->name);
+    fprintf(f, ", \"ratio\": %g, \"seeds\": [", o->ratio);
+    for (size_t k = 0; k < o->nseeds; k++)
+        fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)o->seeds[k]);
+    fprintf(f, "],\n \"percent_x\": [");
+    for (int i = 0; i < INFL_NPCT; i++)
+        fprintf(f, "%s%d", i ? "," : "", i);
+    fprintf(f, "],\n ");
+    for (int i = 0; i < INFL_NGRID; i++)
+        x[i] = infl_grid_x(i);
+    json_array(f, "grid_x", x, INFL_NGRID);
+    fprintf(f, ",\n \"policies\": [");
+    for (size_t p = 0; p < sw->npol; p++) {
+        fprintf(f, "%s\n  {\"policy\": ", p ? "," : "");
+        json_str(f, sw->pol[p].label);
+        fprintf(f, ", \"runs\": %d,\n   \"percent\": {", sw->agg[p].nruns);
+        for (int m = 0; m < INFL_NPM; m++) {
+            fputs(m ? ",\n    " : "", f);
+            json_curve(f, infl_pct_names[m], &sw->agg[p], m, 0);
+        }
+        fprintf(f, "},\n   \"grid\": {");
+        for (int m = 0; m < INFL_NGM; m++) {
+            fputs(m ? ",\n    " : "", f);
+            json_curve(f, infl_grid_names[m], &sw->agg[p], m, 1);
+        }
+        fprintf(f, "}}");
+    }
+    fprintf(f, "\n]}\n");
+}
+
+static int write_curves(const char *path, const sweep *sw, const sweep_opts *o, gp_err *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return gp_error(err, "%s: cannot write (%s)", path, strerror(errno));
+    size_t l = strlen(path);
+    if (l > 5 && strcmp(path + l - 5, ".json") == 0)
+        write_json(f, sw, o);
+    else
+        write_csv(f, sw);
+    if (fclose(f))
+        return gp_error(err, "%s: write failed", path);
+    return 0;
+}
+
+/* --- the command ------------------------------------------------------------------------ */
+
+static int open_events(sweep *sw, const char *path, int with_why, gp_err *err)
+{
+    if (!(sw->events = fopen(path, "w")))
+        return gp_error(err, "%s: cannot write (%s)", path, strerror(errno));
+    fprintf(sw->events, "policy\tseed\tevent\ttask\tnode\tgpus\tarrived_milli\tused_milli\t"
+                        "frag_milli\tfrag_ratio_pct\teopc_w\teopc_cpu_w\teopc_gpu_w\tfailed%s\n",
+            with_why ? "\twhy" : "");
+    return 0;
+}
+
+static int sweep_run(cli_ctx *ctx, const sweep_opts *o, sweep *sw)
+{
+    gp_err err = {{0}};
+    store *st = cli_store(ctx);
+    if (!st)
+        return EXIT_RUNTIME;
+    if (load_inputs(st, o, sw, &err) || parse_policies(o->policies, sw, &err) ||
+        (o->events && open_events(sw, o->events, o->explain, &err)))
+        return cli_fail(&err);
+    sw->agg = xmalloc(sw->npol * sizeof *sw->agg);
+    for (size_t p = 0; p < sw->npol; p++)
+        infl_agg_init(&sw->agg[p]);
+    if (o->save && store_begin(st, &err))
+        return cli_fail(&err);
+    if (run_all(ctx, o, sw, &err)) {
+        if (o->save)
+            store_rollback(st);
+        return cli_fail(&err);
+    }
+    if ((o->save && store_commit(st, &err)) || (o->out && write_curves(o->out, sw, o, &err)))
+        return cli_fail(&err);
+    print_table(ctx, o, sw);
+    return EXIT_OK;
+}
+
+static int sweep_exec(cli_ctx *ctx, int argc, char **argv)
+{
+    sweep_opts o;
+    memset(&o, 0, sizeof o);
+    o.ratio = INFL_DEFAULT_RATIO;
+    o.save = 1;
+    o.seeds = xmalloc(MAX_SEEDS * sizeof *o.seeds);
+    o.seeds[0] = 42;
+    o.nseeds = 1;
+    int code = EXIT_OK;
+    if (parse_args(ctx, argc, argv, &o, &code) == 0) {
+        sweep *sw = xcalloc(1, sizeof *sw);
+        code = sweep_run(ctx, &o, sw);
+        sweep_free(sw);
+        free(sw);
+    }
+    free(o.seeds);
+    return code;
+}

@@ -1,0 +1,70 @@
+/*
+ * csvread.h — reading CSV files row by row with libcsv, keeping the physical
+ * line of each record and the header, so importers can name file, line and
+ * column in every error (SPEC §4.2).  Also the strict field converters the
+ * importers share.
+ *
+ * Not a parser: libcsv does the RFC 4180 work (quotes, embedded commas and
+ * newlines); this file only tracks positions and validates encoding.
+ */
+#ifndef GP_CSVREAD_H
+#define GP_CSVREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/util.h"
+
+typedef struct csv_reader csv_reader;
+
+/* One record: fields are owned by the reader and valid until the next call
+ * to csv_next(). */
+typedef struct csv_row {
+    char **field;
+    size_t *len;
+    size_t n;
+    long line;                  /* 1-based physical line where it starts */
+} csv_row;
+
+/* Opens path; when header is nonzero the first record is read as the header
+ * (csv_header()).  Returns NULL with a message on failure (including an
+ * empty file when a header is expected). */
+csv_reader *csv_open(const char *path, int header, gp_err *err);
+/* Opens from memory (for tests); name is used in messages. */
+csv_reader *csv_open_mem(const char *name, const char *data, size_t len, int header,
+                         gp_err *err);
+void csv_close(csv_reader *r);
+
+/* Reads the next record: 1 = a row, 0 = end of file, -1 = error (malformed
+ * quoting, invalid UTF-8, I/O).  Blank lines are skipped. */
+int csv_next(csv_reader *r, csv_row *row, gp_err *err);
+
+const csv_row *csv_header(const csv_reader *r);
+const char *csv_name(const csv_reader *r);
+/* Index of a header column, or -1. */
+int csv_col(const csv_reader *r, const char *name);
+
+/* Requires each of the NULL-terminated names to be a header column; fills
+ * idx[] in the same order.  Unknown header columns are an error unless
+ * allow_extra is set.  Optional columns may be listed in `optional` (their
+ * idx is -1 when absent). */
+int csv_require(const csv_reader *r, const char *const *names, int *idx,
+                const char *const *optional, int *opt_idx, int allow_extra, gp_err *err);
+
+/* Checks that the row has exactly as many fields as the header. */
+int csv_check_width(const csv_reader *r, const csv_row *row, gp_err *err);
+
+/* Field converters: on failure they write "file:line:col: column 'name':
+ * expected ..., got '...'" into err.  col is the 0-based field index. */
+int csv_int(const csv_reader *r, const csv_row *row, int col, int64_t min, int64_t max,
+            int64_t *out, gp_err *err);
+int csv_real(const csv_reader *r, const csv_row *row, int col, double min, double max,
+             double *out, gp_err *err);
+/* Copies the field into buf (size len); too long is an error. */
+int csv_text(const csv_reader *r, const csv_row *row, int col, char *buf, size_t len,
+             gp_err *err);
+/* Writes "file:line:col: " + message into err; returns -1. */
+int csv_fail(const csv_reader *r, const csv_row *row, int col, gp_err *err,
+             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#endif

@@ -1,0 +1,437 @@
+/*
+ * export.c — native CSV and JSON writers (export.h).  The CSV columns are
+ * exactly those import_native.c reads, so export → import round-trips;
+ * numbers are printed with the fewest digits that read back identically.
+ */
+#include "export.h"
+#include "table.h"
+#include "db/store.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *open_out(const char *dir, const char *file, gp_err *err)
+{
+    if (mkdir_p(dir, err))
+        return NULL;
+    char *path = xasprintf("%s/%s", dir, file);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        gp_error(err, "%s: cannot write: %s", path, strerror(errno));
+    free(path);
+    return f;
+}
+
+static int close_out(FILE *f, const char *dir, const char *file, gp_err *err)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return gp_error(err, "%s/%s: write error", dir, file);
+    return 0;
+}
+
+/* Writes one row of doubles (after any leading text cells already out). */
+static void put_num(FILE *f, double v, int last)
+{
+    char b[40];
+    fmt_double(b, sizeof b, v);
+    fputs(b, f);
+    fputc(last ? '\n' : ',', f);
+}
+
+static void put_text(FILE *f, const char *s)
+{
+    csv_put(f, s);
+    fputc(',', f);
+}
+
+static int used_gpu(const cluster *c, const char *name)
+{
+    for (size_t i = 0; i < c->nnodes; i++)
+        if (strcmp(c->nodes[i].gpu_model, name) == 0)
+            return 1;
+    return 0;
+}
+
+static int used_cpu(const cluster *c, const char *name)
+{
+    for (size_t i = 0; i < c->nnodes; i++)
+        if (strcmp(c->nodes[i].cpu_model, name) == 0)
+            return 1;
+    return 0;
+}
+
+static int write_gpus(const cluster *c, const catalog *cat, const char *dir, gp_err *err)
+{
+    FILE *f = open_out(dir, "gpus.csv", err);
+    if (!f)
+        return -1;
+    fputs("name,mem_gib,idle_w,max_w,sleep_w,f_min_mhz,f_max_mhz,alpha_w_per_mhz,beta,"
+          "price_usd,tput_class\n", f);
+    for (size_t i = 0; i < cat->ngpus; i++) {
+        const gpu_profile *g = &cat->gpus[i];
+        if (c && !used_gpu(c, g->name))
+            continue;
+        put_text(f, g->name);
+        const double v[] = {g->mem_gib, g->idle_w, g->max_w, g->sleep_w, g->f_min_mhz,
+                            g->f_max_mhz, g->alpha_w_per_mhz, g->beta, g->price_usd};
+        for (int k = 0; k < 9; k++)
+            put_num(f, v[k], 0);
+        csv_put(f, g->tput_class);
+        fputc('\n', f);
+    }
+    return close_out(f, dir, "gpus.csv", err);
+}
+
+static int write_cpus(const cluster *c, const catalog *cat, const char *dir, gp_err *err)
+{
+    FILE *f = open_out(dir, "cpus.csv", err);
+    if (!f)
+        return -1;
+    fputs("name,cores,idle_w,max_w\n", f);
+    for (size_t i = 0; i < cat->ncpus; i++) {
+        const cpu_profile *p = &cat->cpus[i];
+        if (c && !used_cpu(c, p->name))
+            continue;
+        put_text(f, p->name);
+        fprintf(f, "%d,", p->cores);
+        put_num(f, p->idle_w, 0);
+        put_num(f, p->max_w, 1);
+    }
+    return close_out(f, dir, "cpus.csv", err);
+}
+
+static void dev_mem_text(const node *n, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (n->gpu_count <= 0 || n->gpu_mem_gib[0] <= 0)
+        return;
+    size_t off = 0;
+    for (int i = 0; i < n->gpu_count && i < GP_NODE_MAX_GPUS && off < len; i++) {
+        char b[40];
+        fmt_double(b, sizeof b, n->gpu_mem_gib[i]);
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "|" : "", b);
+    }
+}
+
+int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp_err *err)
+{
+    if (write_gpus(c, cat, dir, err) || write_cpus(c, cat, dir, err))
+        return -1;
+    FILE *f = open_out(dir, "nodes.csv", err);
+    if (!f)
+        return -1;
+    fputs("name,gpu_model,gpu_count,cpu_milli,ram_mib,cpu_model,static_w,other_w,"
+          "gpu_mem_gib\n", f);
+    for (size_t i = 0; i < c->nnodes; i++) {
+        const node *n = &c->nodes[i];
+        char mem[GP_NODE_MAX_GPUS * 24];
+        put_text(f, n->name);
+        put_text(f, n->gpu_model);
+        fprintf(f, "%d,%lld,%lld,", n->gpu_count, (long long)n->cpu_milli,
+                (long long)n->ram_mib);
+        put_text(f, n->cpu_model);
+        put_num(f, n->static_w, 0);
+        put_num(f, n->other_w, 0);
+        dev_mem_text(n, mem, sizeof mem);
+        csv_put(f, mem);
+        fputc('\n', f);
+    }
+    return close_out(f, dir, "nodes.csv", err);
+}
+
+static int write_util(const gp_trace *t, const char *dir, gp_err *err)
+{
+    FILE *f = open_out(dir, "util.csv", err);
+    if (!f)
+        return -1;
+    fputs("task,sample,pct\n", f);
+    for (size_t i = 0; i < t->ntasks; i++) {
+        const task *k = &t->tasks[i];
+        for (size_t j = 0; j < k->util.len; j++) {
+            char b[32];
+            fmt_float(b, sizeof b, k->util.pct[j]);
+            csv_put(f, k->name);
+            fprintf(f, ",%zu,%s\n", j, b);
+        }
+    }
+    return close_out(f, dir, "util.csv", err);
+}
+
+int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err)
+{
+    FILE *f = open_out(dir, "tasks.csv", err);
+    if (!f)
+        return -1;
+    fputs("name,arrival_s,duration_s,num_gpu,gpu_milli,gpu_mem_gib,cpu_milli,ram_mib,"
+          "gpu_spec,qos,kappa,model,batch_size,min_tput,util_mean,util_peak,util_first,"
+          "util_period_s\n", f);
+    int any_util = 0;
+    for (size_t i = 0; i < t->ntasks; i++) {
+        const task *k = &t->tasks[i];
+        any_util |= k->util.len > 0;
+        put_text(f, k->name);
+        put_num(f, k->arrival_s, 0);
+        put_num(f, k->duration_s, 0);
+        fprintf(f, "%d,%d,", k->num_gpu, k->gpu_milli);
+        put_num(f, k->gpu_mem_gib, 0);
+        fprintf(f, "%lld,%lld,", (long long)k->cpu_milli, (long long)k->ram_mib);
+        put_text(f, k->gpu_spec ? k->gpu_spec : "");
+        put_text(f, k->qos);
+        put_num(f, k->kappa, 0);
+        put_text(f, k->model);
+        fprintf(f, "%d,", k->batch_size);
+        put_num(f, k->min_tput, 0);
+        put_num(f, k->util_mean, 0);
+        put_num(f, k->util_peak, 0);
+        put_num(f, k->util_first, 0);
+        put_num(f, k->util.period_s, 1);
+    }
+    if (close_out(f, dir, "tasks.csv", err))
+        return -1;
+    return any_util ? write_util(t, dir, err) : 0;
+}
+
+int export_tput_csv(const tput_catalog *c, const char *dir, gp_err *err)
+{
+    FILE *f = open_out(dir, "tput.csv", err);
+    if (!f)
+        return -1;
+    fputs("accel,model,batch_size,scale,co_model,co_batch_size,co_scale,tput,co_tput\n", f);
+    for (size_t i = 0; i < c->nentries; i++) {
+        const tput_entry *e = &c->entries[i];
+        put_text(f, e->accel);
+        put_text(f, e->model);
+        fprintf(f, "%d,%d,", e->batch_size, e->scale);
+        put_text(f, e->co_model);
+        fprintf(f, "%d,%d,", e->co_batch_size, e->co_scale);
+        put_num(f, e->tput, 0);
+        put_num(f, e->co_tput, 1);
+    }
+    return close_out(f, dir, "tput.csv", err);
+}
+
+int export_snapshot_csv(struct store *st, const snapshot *sn, const char *dir, gp_err *err)
+{
+    cluster *c;
+    catalog *cat;
+    if (store_get_cluster(st, sn->cluster_name, &c, err))
+        return -1;
+    if (store_load_catalog(st, &cat, err)) {
+        cluster_free(c);
+        return -1;
+    }
+    int rc = export_cluster_csv(c, cat, dir, err) || export_trace_csv(sn->tasks, dir, err);
+    FILE *f = rc ? NULL : open_out(dir, "placements.csv", err);
+    if (f) {
+        fputs("task,node,gpu,gpu_milli\n", f);
+        for (size_t i = 0; i < sn->nrows; i++) {
+            const placement_row *r = &sn->rows[i];
+            csv_put(f, sn->tasks->tasks[r->task].name);
+            fputc(',', f);
+            csv_put(f, c->nodes[r->node].name);
+            fprintf(f, ",%d,%d\n", r->gpu, r->gpu_milli);
+        }
+        rc = close_out(f, dir, "placements.csv", err);
+    } else {
+        rc = -1;
+    }
+    catalog_free(cat);
+    cluster_free(c);
+    return rc;
+}
+
+int export_run_csv(const run *r, const char *dir, gp_err *err)
+{
+    FILE *f = open_out(dir, "timeline.csv", err);
+    if (!f)
+        return -1;
+    fputs("t_s,active_gpus,awake_gpus,active_servers,power_w,gpu_w,cpu_w,static_w,frag,"
+          "alloc_ratio,queued,mean_freq_mhz\n", f);
+    for (size_t i = 0; i < r->npoints; i++) {
+        const run_point *p = &r->points[i];
+        const double v[] = {p->t_s, p->active_gpus, p->awake_gpus, p->active_servers,
+                            p->power_w, p->gpu_w, p->cpu_w, p->static_w, p->frag,
+                            p->alloc_ratio, p->queued, p->mean_freq_mhz};
+        for (int k = 0; k < 12; k++)
+            put_num(f, v[k], k == 11);
+    }
+    if (close_out(f, dir, "timeline.csv", err) || !(f = open_out(dir, "outcomes.csv", err)))
+        return -1;
+    fputs("task,wait_s,start_s,end_s,jct_s,slowdown,sla_violated,node,gpus\n", f);
+    for (size_t i = 0; i < r->noutcomes; i++) {
+        const run_outcome *o = &r->outcomes[i];
+        fprintf(f, "%d,", o->task);
+        const double v[] = {o->wait_s, o->start_s, o->end_s, o->jct_s, o->slowdown};
+        for (int k = 0; k < 5; k++)
+            put_num(f, v[k], 0);
+        fprintf(f, "%d,%d,", o->sla_violated, o->node);
+        csv_put(f, o->gpus);
+        fputc('\n', f);
+    }
+    if (close_out(f, dir, "outcomes.csv", err) || !(f = open_out(dir, "decisions.csv", err)))
+        return -1;
+    fputs("seq,t_s,task,node,gpus,reason\n", f);
+    for (size_t i = 0; i < r->ndecisions; i++) {
+        const run_decision *d = &r->decisions[i];
+        fprintf(f, "%d,", d->seq);
+        put_num(f, d->t_s, 0);
+        fprintf(f, "%d,%d,", d->task, d->node);
+        put_text(f, d->gpus);
+        csv_put(f, d->reason ? d->reason : "");
+        fputc('\n', f);
+    }
+    if (close_out(f, dir, "decisions.csv", err) || !(f = open_out(dir, "metrics.csv", err)))
+        return -1;
+    fputs("key,value\n", f);
+    for (size_t i = 0; i < r->nmetrics; i++) {
+        put_text(f, r->metrics[i].key);
+        put_num(f, r->metrics[i].value, 1);
+    }
+    return close_out(f, dir, "metrics.csv", err);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static int dump(json_t *doc, FILE *out, gp_err *err)
+{
+    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                  JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    if (rc != 0)
+        return gp_error(err, "writing JSON failed");
+    fputc('\n', out);
+    return 0;
+}
+
+static json_t *gpu_json(const gpu_profile *g)
+{
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s}",
+                     "name", g->name, "mem_gib", g->mem_gib, "idle_w", g->idle_w,
+                     "max_w", g->max_w, "sleep_w", g->sleep_w, "f_min_mhz", g->f_min_mhz,
+                     "f_max_mhz", g->f_max_mhz, "alpha_w_per_mhz", g->alpha_w_per_mhz,
+                     "beta", g->beta, "price_usd", g->price_usd, "tput_class", g->tput_class);
+}
+
+int export_cluster_json(const cluster *c, const catalog *cat, FILE *out, gp_err *err)
+{
+    json_t *gpus = json_array(), *cpus = json_array(), *nodes = json_array();
+    for (size_t i = 0; i < cat->ngpus; i++)
+        if (used_gpu(c, cat->gpus[i].name))
+            json_array_append_new(gpus, gpu_json(&cat->gpus[i]));
+    for (size_t i = 0; i < cat->ncpus; i++) {
+        const cpu_profile *p = &cat->cpus[i];
+        if (used_cpu(c, p->name))
+            json_array_append_new(cpus, json_pack("{s:s, s:i, s:f, s:f}", "name", p->name,
+                                                  "cores", p->cores, "idle_w", p->idle_w,
+                                                  "max_w", p->max_w));
+    }
+    for (size_t i = 0; i < c->nnodes; i++) {
+        const node *n = &c->nodes[i];
+        json_t *o = json_pack("{s:s, s:s, s:i, s:I, s:I, s:s, s:f, s:f}", "name", n->name,
+                              "gpu_model", n->gpu_model, "gpu_count", n->gpu_count,
+                              "cpu_milli", (json_int_t)n->cpu_milli, "ram_mib",
+                              (json_int_t)n->ram_mib, "cpu_model", n->cpu_model,
+                              "static_w", n->static_w, "other_w", n->other_w);
+        if (n->gpu_count > 0 && n->gpu_mem_gib[0] > 0) {
+            json_t *mem = json_array();
+            for (int k = 0; k < n->gpu_count && k < GP_NODE_MAX_GPUS; k++)
+                json_array_append_new(mem, json_real(n->gpu_mem_gib[k]));
+            json_object_set_new(o, "gpu_mem_gib", mem);
+        }
+        json_array_append_new(nodes, o);
+    }
+    return dump(json_pack("{s:s, s:o, s:o, s:o}", "cluster", c->name, "gpu_profiles", gpus,
+                          "cpu_profiles", cpus, "nodes", nodes), out, err);
+}
+
+int export_trace_json(const gp_trace *t, FILE *out, gp_err *err)
+{
+    json_t *tasks = json_array();
+    for (size_t i = 0; i < t->ntasks; i++) {
+        const task *k = &t->tasks[i];
+        json_t *o = json_pack("{s:s, s:f, s:f, s:i, s:i, s:f, s:I, s:I, s:s, s:s, s:f, s:s,"
+                              " s:i, s:f, s:f, s:f, s:f}",
+                              "name", k->name, "arrival_s", k->arrival_s,
+                              "duration_s", k->duration_s, "num_gpu", k->num_gpu,
+                              "gpu_milli", k->gpu_milli, "gpu_mem_gib", k->gpu_mem_gib,
+                              "cpu_milli", (json_int_t)k->cpu_milli,
+                              "ram_mib", (json_int_t)k->ram_mib,
+                              "gpu_spec", k->gpu_spec ? k->gpu_spec : "", "qos", k->qos,
+                              "kappa", k->kappa, "model", k->model,
+                              "batch_size", k->batch_size, "min_tput", k->min_tput,
+                              "util_mean", k->util_mean, "util_peak", k->util_peak,
+                              "util_first", k->util_first);
+        if (k->util.len) {
+            json_t *series = json_array();
+            for (size_t j = 0; j < k->util.len; j++)
+                json_array_append_new(series, json_real(k->util.pct[j]));
+            json_object_set_new(o, "util_period_s", json_real(k->util.period_s));
+            json_object_set_new(o, "util", series);
+        }
+        json_array_append_new(tasks, o);
+    }
+    return dump(json_pack("{s:s, s:s, s:o}", "trace", t->name, "source",
+                          t->source ? t->source : "", "tasks", tasks), out, err);
+}
+
+int export_tput_json(const tput_catalog *c, FILE *out, gp_err *err)
+{
+    json_t *entries = json_array();
+    for (size_t i = 0; i < c->nentries; i++) {
+        const tput_entry *e = &c->entries[i];
+        json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:f}", "accel", e->accel, "model",
+                              e->model, "batch_size", e->batch_size, "scale", e->scale,
+                              "tput", e->tput);
+        if (e->co_model[0]) {
+            json_object_set_new(o, "co_model", json_string(e->co_model));
+            json_object_set_new(o, "co_batch_size", json_integer(e->co_batch_size));
+            json_object_set_new(o, "co_scale", json_integer(e->co_scale));
+            json_object_set_new(o, "co_tput", json_real(e->co_tput));
+        }
+        json_array_append_new(entries, o);
+    }
+    return dump(json_pack("{s:s, s:o}", "catalog", c->name, "entries", entries), out, err);
+}
+
+int export_run_json(const run *r, FILE *out, gp_err *err)
+{
+    json_t *metrics = json_object(), *points = json_array(), *outcomes = json_array(),
+           *decisions = json_array();
+    for (size_t i = 0; i < r->nmetrics; i++)
+        json_object_set_new(metrics, r->metrics[i].key, json_real(r->metrics[i].value));
+    for (size_t i = 0; i < r->npoints; i++) {
+        const run_point *p = &r->points[i];
+        json_array_append_new(points, json_pack(
+            "{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+            "t_s", p->t_s, "active_gpus", p->active_gpus, "awake_gpus", p->awake_gpus,
+            "active_servers", p->active_servers, "power_w", p->power_w, "gpu_w", p->gpu_w,
+            "cpu_w", p->cpu_w, "static_w", p->static_w, "frag", p->frag,
+            "alloc_ratio", p->alloc_ratio, "queued", p->queued,
+            "mean_freq_mhz", p->mean_freq_mhz));
+    }
+    for (size_t i = 0; i < r->noutcomes; i++) {
+        const run_outcome *o = &r->outcomes[i];
+        json_array_append_new(outcomes, json_pack(
+            "{s:i, s:f, s:f, s:f, s:f, s:f, s:b, s:i, s:s}", "task", o->task,
+            "wait_s", o->wait_s, "start_s", o->start_s, "end_s", o->end_s, "jct_s", o->jct_s,
+            "slowdown", o->slowdown, "sla_violated", o->sla_violated, "node", o->node,
+            "gpus", o->gpus));
+    }
+    for (size_t i = 0; i < r->ndecisions; i++) {
+        const run_decision *d = &r->decisions[i];
+        json_array_append_new(decisions, json_pack(
+            "{s:i, s:f, s:i, s:i, s:s, s:s?}", "seq", d->seq, "t_s", d->t_s, "task", d->task,
+            "node", d->node, "gpus", d->gpus, "reason", d->reason));
+    }
+    return dump(json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s, s:s, s:o, s:o,"
+                          " s:o, s:o}",
+                          "id", (json_int_t)r->id, "name", r->name, "policy", r->policy,
+                          "options", r->options ? r->options : "", "trace", r->trace_name,
+                          "cluster", r->cluster_name, "seed", (json_int_t)r->seed,
+                          "engine_version", r->engine_version, "power_model", r->power_model,
+                          "created", r->created, "metrics", metrics, "timeline", points,
+                          "outcomes", outcomes, "decisions", decisions), out, err);
+}

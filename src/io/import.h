@@ -1,0 +1,80 @@
+/*
+ * import.h — the importer interface and registry (SPEC §4.2).
+ *
+ * An importer reads one or more input files into model objects and writes
+ * them to the store inside one transaction: either everything lands or
+ * nothing does.  Errors name file, line, column and what was expected.
+ * Each format is one file (import_<format>.c) exporting one const
+ * importer, listed once in import.c.
+ */
+#ifndef GP_IMPORT_H
+#define GP_IMPORT_H
+
+#include <stddef.h>
+
+#include "db/store.h"
+#include "core/util.h"
+
+typedef struct import_opts {
+    const char *name;           /* name of the trace/cluster/catalog made; NULL
+                                 * = derived from the file name */
+    const char *cluster;        /* importers that need a cluster (snapshots) */
+    int replace;                /* replace an existing entity of that name */
+    double period_s;            /* series sample period override, 0 = default */
+} import_opts;
+
+/* What an import wrote, for the user. */
+typedef struct import_result {
+    size_t clusters, nodes, traces, tasks, samples, gpu_profiles, cpu_profiles,
+           tput_entries, snapshots;
+    char names[256];            /* "trace 'x', cluster 'y'" */
+} import_result;
+
+typedef struct importer {
+    const char *format;         /* "native", "openb", ... (the --format word) */
+    const char *summary;        /* one line for --help */
+    const char *inputs;         /* what paths it takes, for --help */
+    /* How sure it is that these paths are its format: 0 (no) .. 100.
+     * Looks at names and header lines only. */
+    int (*detect)(const char *const *paths, size_t npaths);
+    int (*run)(store *st, const char *const *paths, size_t npaths,
+               const import_opts *opts, import_result *res, gp_err *err);
+} importer;
+
+/* NULL-terminated table of every importer. */
+extern const importer *const importers[];
+/* The native set importer, also used directly to seed new databases. */
+extern const importer import_native;
+
+const importer *importer_find(const char *format);
+/* The importer with the highest detect() score, or NULL when none is > 0. */
+const importer *importer_detect(const char *const *paths, size_t npaths);
+
+/* Runs imp inside one store transaction (rolled back on any failure). */
+int import_run(store *st, const importer *imp, const char *const *paths, size_t npaths,
+               const import_opts *opts, import_result *res, gp_err *err);
+
+/* Helpers shared by importers. */
+/* The base name of path without directory and extension, into buf. */
+void import_base_name(const char *path, char *buf, size_t len);
+/* The first line of a file (without newline) into buf; 0 or -1. */
+int import_first_line(const char *path, char *buf, size_t len);
+/* 1 when path names a directory. */
+int import_is_dir(const char *path);
+/* Copies s into dst (size len, at least 1), cut when too long between UTF-8
+ * characters, so a name or a word from the input stays valid UTF-8. */
+void import_copy_utf8(char *dst, size_t len, const char *s);
+/* Store what an importer made (inside the caller's transaction) and
+ * account for it in res: counts and the "kind 'name'" note. */
+int import_put_cluster(store *st, cluster *c, int replace, import_result *res, gp_err *err);
+int import_put_trace(store *st, gp_trace *t, int replace, import_result *res, gp_err *err);
+int import_put_tput(store *st, tput_catalog *c, int replace, import_result *res, gp_err *err);
+/* Appends "kind 'name'" to res->names. */
+void import_note(import_result *res, const char *kind, const char *name);
+/* Appends " (skipped: 2 never started, 1 unfinished)" to res->names: "count
+ * reason" for each nonzero count[i] of the n, in order; nothing when all
+ * are 0.  For importers that leave out rows they cannot use. */
+void import_note_skipped(import_result *res, const size_t *count, const char *const *reason,
+                         size_t n);
+
+#endif

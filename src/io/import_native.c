@@ -1,0 +1,572 @@
+/*
+ * import_native.c — the native CSV set (SPEC §4.2; columns in gpuplan(1)):
+ * a directory holding any of gpus.csv, cpus.csv, nodes.csv, tasks.csv,
+ * util.csv, tput.csv and placements.csv.  nodes.csv makes a cluster,
+ * tasks.csv (+ util.csv) a trace, tput.csv a throughput catalog, and
+ * placements.csv turns the tasks into a snapshot of the cluster.  All are
+ * named after the directory unless --name is given.
+ *
+ * This is the format of sample-data/ and of `gpuplan export`.
+ */
+#include "import.h"
+#include "csvread.h"
+#include "core/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BIG 1e12                /* "huge" bound for counts and sizes */
+
+static char *set_file(const char *dir, const char *file)
+{
+    return xasprintf("%s/%s", dir, file);
+}
+
+static int exists(const char *path)
+{
+    return access(path, R_OK) == 0;
+}
+
+static int parse_gpus(const char *path, catalog *cat, gp_err *err)
+{
+    static const char *const req[] = {"name", "mem_gib", "idle_w", "max_w", "f_min_mhz",
+                                      "f_max_mhz", NULL};
+    static const char *const opt[] = {"sleep_w", "alpha_w_per_mhz", "beta", "price_usd",
+                                      "tput_class", NULL};
+    int c[6], o[5];
+    csv_reader *r = csv_open(path, 1, err);
+    if (!r || csv_require(r, req, c, opt, o, 0, err))
+        goto fail;
+    csv_row row;
+    int rc;
+    while ((rc = csv_next(r, &row, err)) == 1) {
+        gpu_profile g = {0};
+        g.beta = 0.91;
+        if (csv_check_width(r, &row, err) || csv_text(r, &row, c[0], g.name, sizeof g.name, err) ||
+            csv_real(r, &row, c[1], 1e-3, 1e6, &g.mem_gib, err) ||
+            csv_real(r, &row, c[2], 0, 1e5, &g.idle_w, err) ||
+            csv_real(r, &row, c[3], g.idle_w, 1e5, &g.max_w, err) ||
+            csv_real(r, &row, c[4], 1, 1e5, &g.f_min_mhz, err) ||
+            csv_real(r, &row, c[5], g.f_min_mhz, 1e5, &g.f_max_mhz, err) ||
+            (o[0] >= 0 && csv_real(r, &row, o[0], 0, 1e5, &g.sleep_w, err)) ||
+            (o[1] >= 0 && csv_real(r, &row, o[1], 0, 1e3, &g.alpha_w_per_mhz, err)) ||
+            (o[2] >= 0 && csv_real(r, &row, o[2], 1e-3, 10, &g.beta, err)) ||
+            (o[3] >= 0 && csv_real(r, &row, o[3], 0, 1e9, &g.price_usd, err)) ||
+            (o[4] >= 0 && csv_text(r, &row, o[4], g.tput_class, sizeof g.tput_class, err)))
+            goto fail;
+        if (!g.name[0]) {
+            csv_fail(r, &row, c[0], err, "column 'name': expected a profile name");
+            goto fail;
+        }
+        if (o[1] < 0)   /* no slope given: reach max_w at f_max */
+            g.alpha_w_per_mhz = (g.max_w - g.idle_w) / g.f_max_mhz;
+        catalog_add_gpu(cat, &g);
+    }
+    if (rc < 0)
+        goto fail;
+    csv_close(r);
+    return 0;
+fail:
+    csv_close(r);
+    return -1;
+}
+
+static int parse_cpus(const char *path, catalog *cat, gp_err *err)
+{
+    static const char *const req[] = {"name", "cores", "idle_w", "max_w", NULL};
+    int c[4];
+    csv_reader *r = csv_open(path, 1, err);
+    if (!r || csv_require(r, req, c, NULL, NULL, 0, err))
+        goto fail;
+    csv_row row;
+    int rc;
+    while ((rc = csv_next(r, &row, err)) == 1) {
+        cpu_profile p = {0};
+        int64_t cores;
+        if (csv_check_width(r, &row, err) || csv_text(r, &row, c[0], p.name, sizeof p.name, err) ||
+            csv_int(r, &row, c[1], 1, 4096, &cores, err) ||
+            csv_real(r, &row, c[2], 0, 1e5, &p.idle_w, err) ||
+            csv_real(r, &row, c[3], p.idle_w, 1e5, &p.max_w, err))
+            goto fail;
+        p.cores = (int)cores;
+        catalog_add_cpu(cat, &p);
+    }
+    if (rc < 0)
+        goto fail;
+    csv_close(r);
+    return 0;
+fail:
+    csv_close(r);
+    return -1;
+}
+
+/* "16|16|32" into per-device memory; the count must match gpu_count. */
+static int parse_dev_mem(const csv_reader *r, const csv_row *row, int col, node *n, gp_err *err)
+{
+    const char *s = row->field[col];
+    if (!*s)
+        return 0;
+    int i = 0;
+    char *copy = xstrdup(s), *save = NULL;
+    for (char *tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save), i++) {
+        double v;
+        if (i >= n->gpu_count || i >= GP_NODE_MAX_GPUS || parse_double(tok, &v) || v <= 0 ||
+            v > 1e6) {
+            free(copy);
+            return csv_fail(r, row, col, err, "column 'gpu_mem_gib': expected %d positive "
+                            "sizes separated by '|', got '%.40s'", n->gpu_count, s);
+        }
+        n->gpu_mem_gib[i] = v;
+    }
+    free(copy);
+    if (i != n->gpu_count)
+        return csv_fail(r, row, col, err, "column 'gpu_mem_gib': %d sizes for %d GPUs", i,
+                        n->gpu_count);
+    return 0;
+}
+
+static int parse_nodes(const char *path, cluster *cl, gp_err *err)
+{
+    static const char *const req[] = {"name", "gpu_model", "gpu_count", "cpu_milli",
+                                      "ram_mib", NULL};
+    static const char *const opt[] = {"cpu_model", "static_w", "other_w", "gpu_mem_gib", NULL};
+    int c[5], o[4];
+    csv_reader *r = csv_open(path, 1, err);
+    if (!r || csv_require(r, req, c, opt, o, 0, err))
+        goto fail;
+    csv_row row;
+    int rc;
+    while ((rc = csv_next(r, &row, err)) == 1) {
+        node n;
+        memset(&n, 0, sizeof n);
+        int64_t count;
+        if (csv_check_width(r, &row, err) || csv_text(r, &row, c[0], n.name, sizeof n.name, err) ||
+            csv_text(r, &row, c[1], n.gpu_model, sizeof n.gpu_model, err) ||
+            csv_int(r, &row, c[2], 0, GP_NODE_MAX_GPUS, &count, err) ||
+            csv_int(r, &row, c[3], 0, (int64_t)BIG, &n.cpu_milli, err) ||
+            csv_int(r, &row, c[4], 0, (int64_t)BIG, &n.ram_mib, err) ||
+            (o[0] >= 0 && csv_text(r, &row, o[0], n.cpu_model, sizeof n.cpu_model, err)) ||
+            (o[1] >= 0 && csv_real(r, &row, o[1], 0, 1e6, &n.static_w, err)) ||
+            (o[2] >= 0 && csv_real(r, &row, o[2], 0, 1e6, &n.other_w, err)))
+            goto fail;
+        n.gpu_count = (int)count;
+        if (o[3] >= 0 && parse_dev_mem(r, &row, o[3], &n, err))
+            goto fail;
+        if (count > 0 && !n.gpu_model[0]) {
+            csv_fail(r, &row, c[1], err, "column 'gpu_model': expected a GPU model for %d GPUs",
+                     n.gpu_count);
+            goto fail;
+        }
+        cluster_add_node(cl, &n);
+    }
+    if (rc < 0)
+        goto fail;
+    csv_close(r);
+    return 0;
+fail:
+    csv_close(r);
+    return -1;
+}
+
+enum { T_NAME, T_ARRIVAL, T_DURATION };
+enum {
+    T_NUM_GPU, T_GPU_MILLI, T_GPU_MEM, T_CPU, T_RAM, T_SPEC, T_QOS, T_KAPPA, T_MODEL,
+    T_BATCH, T_MIN_TPUT, T_MEAN, T_PEAK, T_FIRST, T_PERIOD, T_NOPT
+};
+
+/* Reads the optional task columns; absent ones keep task_init() defaults. */
+static int task_optional(const csv_reader *r, const csv_row *row, const int *o, task *k,
+                         gp_err *err)
+{
+    int64_t v;
+    if (o[T_NUM_GPU] >= 0) {
+        if (csv_int(r, row, o[T_NUM_GPU], 0, 16, &v, err))
+            return -1;
+        k->num_gpu = (int)v;
+    }
+    if (o[T_GPU_MILLI] >= 0) {
+        if (csv_int(r, row, o[T_GPU_MILLI], 0, 1000, &v, err))
+            return -1;
+        k->gpu_milli = (int)v;
+    }
+    if (k->num_gpu == 0)
+        k->gpu_milli = o[T_GPU_MILLI] >= 0 ? k->gpu_milli : 0;
+    if ((k->num_gpu == 0 && k->gpu_milli != 0) || (k->num_gpu > 1 && k->gpu_milli != 1000) ||
+        (k->num_gpu == 1 && k->gpu_milli == 0))
+        return csv_fail(r, row, o[T_GPU_MILLI] >= 0 ? o[T_GPU_MILLI] : o[T_NUM_GPU], err,
+                        "gpu_milli %d does not go with num_gpu %d (expected 0 for CPU-only "
+                        "tasks, 1..1000 for one GPU, 1000 for several)", k->gpu_milli,
+                        k->num_gpu);
+    if ((o[T_GPU_MEM] >= 0 && csv_real(r, row, o[T_GPU_MEM], 0, 1e6, &k->gpu_mem_gib, err)) ||
+        (o[T_CPU] >= 0 && csv_int(r, row, o[T_CPU], 0, (int64_t)BIG, &k->cpu_milli, err)) ||
+        (o[T_RAM] >= 0 && csv_int(r, row, o[T_RAM], 0, (int64_t)BIG, &k->ram_mib, err)) ||
+        (o[T_QOS] >= 0 && csv_text(r, row, o[T_QOS], k->qos, sizeof k->qos, err)) ||
+        (o[T_KAPPA] >= 0 && csv_real(r, row, o[T_KAPPA], 1, 1e6, &k->kappa, err)) ||
+        (o[T_MODEL] >= 0 && csv_text(r, row, o[T_MODEL], k->model, sizeof k->model, err)) ||
+        (o[T_MIN_TPUT] >= 0 && csv_real(r, row, o[T_MIN_TPUT], 0, BIG, &k->min_tput, err)) ||
+        (o[T_MEAN] >= 0 && csv_real(r, row, o[T_MEAN], 0, 100, &k->util_mean, err)) ||
+        (o[T_PEAK] >= 0 && csv_real(r, row, o[T_PEAK], 0, 100, &k->util_peak, err)) ||
+        (o[T_FIRST] >= 0 && csv_real(r, row, o[T_FIRST], 0, 100, &k->util_first, err)) ||
+        (o[T_PERIOD] >= 0 && csv_real(r, row, o[T_PERIOD], 0, 1e6, &k->util.period_s, err)))
+        return -1;
+    if (o[T_BATCH] >= 0) {
+        if (csv_int(r, row, o[T_BATCH], 0, 1 << 24, &v, err))
+            return -1;
+        k->batch_size = (int)v;
+    }
+    if (o[T_SPEC] >= 0 && row->field[o[T_SPEC]][0])
+        k->gpu_spec = xstrdup(row->field[o[T_SPEC]]);
+    return 0;
+}
+
+static int parse_tasks(const char *path, gp_trace *t, gp_err *err)
+{
+    static const char *const req[] = {"name", "arrival_s", "duration_s", NULL};
+    static const char *const opt[] = {"num_gpu", "gpu_milli", "gpu_mem_gib", "cpu_milli",
+                                      "ram_mib", "gpu_spec", "qos", "kappa", "model",
+                                      "batch_size", "min_tput", "util_mean", "util_peak",
+                                      "util_first", "util_period_s", NULL};
+    int c[3], o[T_NOPT];
+    csv_reader *r = csv_open(path, 1, err);
+    if (!r || csv_require(r, req, c, opt, o, 0, err))
+        goto fail;
+    csv_row row;
+    int rc;
+    while ((rc = csv_next(r, &row, err)) == 1) {
+        task k;
+        task_init(&k);
+        if (csv_check_width(r, &row, err) || csv_text(r, &row, c[T_NAME], k.name, sizeof k.name, err) ||
+            csv_real(r, &row, c[T_ARRIVAL], 0, 1e10, &k.arrival_s, err) ||
+            csv_real(r, &row, c[T_DURATION], 0, 1e10, &k.duration_s, err) ||
+            task_optional(r, &row, o, &k, err)) {
+            task_release(&k);
+            goto fail;
+        }
+        if (!k.name[0]) {
+            csv_fail(r, &row, c[T_NAME], err, "column 'name': expected a task name");
+            goto fail;
+        }
+        trace_add_task(t, &k);
+        task_release(&k);
+    }
+    if (rc < 0)
+        goto fail;
+    csv_close(r);
+    return 0;
+fail:
+    csv_close(r);
+    return -1;
+}
+
+static int find_task(const gp_trace *t, const char *name, size_t hint)
+{
+    if (hint < t->ntasks && strcmp(t->tasks[hint].name, name) == 0)
+        return (int)hint;
+    for (size_t i = 0; i < t->ntasks; i++)
+        if (strcmp(t->tasks[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* util.csv: task,sample,pct with samples 0,1,2,... in order per task. */
+static int parse_util(const char *path, gp_trace *t, gp_err *err)
+{
+    static const char *const req[] = {"task", "sample", "pct", NULL};
+    int c[3];
+    csv_reader *r = csv_open(path, 1, err);
+    if (!r || csv_require(r, req, c, NULL, NULL, 0, err))
+        goto fail;
+    float *buf = NULL;
+    size_t len = 0, cap = 0;
+    int cur = -1;
+    csv_row row;
+    int rc;
+    while ((rc = csv_next(r, &row, err)) == 1) {
+        int64_t sample;
+        double pct;
+        if (csv_check_width(r, &row, err) ||
+            csv_int(r, &row, c[1], 0, (int64_t)BIG, &sample, err) ||
+            csv_real(r, &row, c[2], 0, 100, &pct, err))
+            goto fail_buf;
+        int ti = find_task(t, row.field[c[0]], cur < 0 ? 0 : (size_t)cur);
+        if (ti < 0) {
+            csv_fail(r, &row, c[0], err, "column 'task': no task named '%.40s' in tasks.csv",
+                     row.field[c[0]]);
+            goto fail_buf;
+        }
+        if (ti != cur) {
+            if (cur >= 0)
+                task_set_util(&t->tasks[cur], buf, len, t->tasks[cur].util.period_s);
+            if (t->tasks[ti].util.len) {
+                csv_fail(r, &row, c[0], err, "column 'task': samples of '%s' are not "
+                         "contiguous (expected one block per task)", t->tasks[ti].name);
+                goto fail_buf;
+            }
+            cur = ti;
+            len = 0;
+        }
+        if ((size_t)sample != len) {
+            csv_fail(r, &row, c[1], err, "column 'sample': expected %zu, got %lld", len,
+                     (long long)sample);
+            goto fail_buf;
+        }
+        grow_array((void **)&buf, &cap, len + 1, sizeof *buf);
+        buf[len++] = (float)pct;
+    }
+    if (rc < 0)
+        goto fail_buf;
+    if (cur >= 0)
+        task_set_util(&t->tasks[cur], buf, len, t->tasks[cur].util.period_s);
+    for (size_t i = 0; i < t->ntasks; i++) {
+        if (t->tasks[i].util.len && t->tasks[i].util.period_s <= 0) {
+            gp_error(err, "%s: task '%s' has a series but no util_period_s in tasks.csv",
+                     csv_name(r), t->tasks[i].name);
+            goto fail_buf;
+        }
+    }
+    free(buf);
+    csv_close(r);
+    return 0;
+fail_buf:
+    free(buf);
+fail:
+    csv_close(r);
+    return -1;
+}
+
+static int parse_tput(const char *path, tput_catalog *cat, gp_err *err)
+{
+    static const char *const req[] = {"accel", "model", "batch_size", "scale", "tput", NULL};
+    static const char *const opt[] = {"co_model", "co_batch_size", "co_scale", "co_tput", NULL};
+    int c[5], o[4];
+    csv_reader *r = csv_open(path, 1, err);
+    if (!r || csv_require(r, req, c, opt, o, 0, err))
+        goto fail;
+    csv_row row;
+    int rc;
+    while ((rc = csv_next(r, &row, err)) == 1) {
+        tput_entry e;
+        memset(&e, 0, sizeof e);
+        int64_t batch, scale, cob = 0, cos = 0;
+        if (csv_check_width(r, &row, err) ||
+            csv_text(r, &row, c[0], e.accel, sizeof e.accel, err) ||
+            csv_text(r, &row, c[1], e.model, sizeof e.model, err) ||
+            csv_int(r, &row, c[2], 0, 1 << 24, &batch, err) ||
+            csv_int(r, &row, c[3], 1, 1024, &scale, err) ||
+            csv_real(r, &row, c[4], 0, BIG, &e.tput, err) ||
+            (o[0] >= 0 && csv_text(r, &row, o[0], e.co_model, sizeof e.co_model, err)) ||
+            (o[1] >= 0 && e.co_model[0] && csv_int(r, &row, o[1], 0, 1 << 24, &cob, err)) ||
+            (o[2] >= 0 && e.co_model[0] && csv_int(r, &row, o[2], 1, 1024, &cos, err)) ||
+            (o[3] >= 0 && e.co_model[0] && csv_real(r, &row, o[3], 0, BIG, &e.co_tput, err)))
+            goto fail;
+        e.batch_size = (int)batch;
+        e.scale = (int)scale;
+        e.co_batch_size = (int)cob;
+        e.co_scale = (int)cos;
+        tput_catalog_add(cat, &e);
+    }
+    if (rc < 0)
+        goto fail;
+    csv_close(r);
+    return 0;
+fail:
+    csv_close(r);
+    return -1;
+}
+
+static int find_node(const cluster *c, const char *name)
+{
+    for (size_t i = 0; i < c->nnodes; i++)
+        if (strcmp(c->nodes[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* placements.csv: task,node,gpu,gpu_milli — where each running task sits. */
+static int parse_placements(const char *path, const cluster *cl, snapshot *sn, gp_err *err)
+{
+    static const char *const req[] = {"task", "node", "gpu", "gpu_milli", NULL};
+    int c[4];
+    csv_reader *r = csv_open(path, 1, err);
+    if (!r || csv_require(r, req, c, NULL, NULL, 0, err))
+        goto fail;
+    csv_row row;
+    int rc;
+    while ((rc = csv_next(r, &row, err)) == 1) {
+        int64_t gpu, milli;
+        if (csv_check_width(r, &row, err))
+            goto fail;
+        placement_row p;
+        p.task = find_task(sn->tasks, row.field[c[0]], 0);
+        p.node = find_node(cl, row.field[c[1]]);
+        if (p.task < 0) {
+            csv_fail(r, &row, c[0], err, "column 'task': no task named '%.40s'", row.field[c[0]]);
+            goto fail;
+        }
+        if (p.node < 0) {
+            csv_fail(r, &row, c[1], err, "column 'node': no node named '%.40s'", row.field[c[1]]);
+            goto fail;
+        }
+        if (csv_int(r, &row, c[2], -1, cl->nodes[p.node].gpu_count - 1, &gpu, err) ||
+            csv_int(r, &row, c[3], 0, 1000, &milli, err))
+            goto fail;
+        p.gpu = (int)gpu;
+        p.gpu_milli = (int)milli;
+        snapshot_add_row(sn, &p);
+    }
+    if (rc < 0)
+        goto fail;
+    csv_close(r);
+    return 0;
+fail:
+    csv_close(r);
+    return -1;
+}
+
+static int store_profiles(store *st, catalog *cat, import_result *res, gp_err *err)
+{
+    for (size_t i = 0; i < cat->ngpus; i++)
+        if (store_put_gpu_profile(st, &cat->gpus[i], err))
+            return -1;
+    for (size_t i = 0; i < cat->ncpus; i++)
+        if (store_put_cpu_profile(st, &cat->cpus[i], err))
+            return -1;
+    res->gpu_profiles += cat->ngpus;
+    res->cpu_profiles += cat->ncpus;
+    return 0;
+}
+
+typedef struct native_set {
+    catalog *cat;
+    cluster *cl;
+    gp_trace *tr;
+    tput_catalog *tp;
+    snapshot *sn;
+} native_set;
+
+static void set_free(native_set *s)
+{
+    catalog_free(s->cat);
+    cluster_free(s->cl);
+    trace_free(s->tr);
+    tput_catalog_free(s->tp);
+    snapshot_free(s->sn);
+}
+
+/* Parses every file of the set present in dir. */
+static int parse_set(const char *dir, const char *name, native_set *s, gp_err *err)
+{
+    static const char *const files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
+                                        "util.csv", "tput.csv", "placements.csv"};
+    char *p[7];
+    int any = 0, rc = 0;
+    for (int i = 0; i < 7; i++) {
+        p[i] = set_file(dir, files[i]);
+        if (!exists(p[i])) {
+            free(p[i]);
+            p[i] = NULL;
+        }
+        any |= p[i] != NULL;
+    }
+    s->cat = catalog_new();
+    if (!any)
+        rc = gp_error(err, "%s: no native files (gpus.csv, cpus.csv, nodes.csv, tasks.csv, "
+                      "util.csv, tput.csv, placements.csv)", dir);
+    if (!rc && p[4] && !p[3])
+        rc = gp_error(err, "%s: util.csv needs tasks.csv", dir);
+    if (!rc && p[6] && (!p[3] || !p[2]))
+        rc = gp_error(err, "%s: placements.csv needs nodes.csv and tasks.csv", dir);
+    if (!rc && p[0])
+        rc = parse_gpus(p[0], s->cat, err);
+    if (!rc && p[1])
+        rc = parse_cpus(p[1], s->cat, err);
+    if (!rc && p[2]) {
+        s->cl = cluster_new(name);
+        s->cl->source = xstrdup(dir);
+        rc = parse_nodes(p[2], s->cl, err);
+    }
+    if (!rc && p[3]) {
+        s->tr = trace_new(name);
+        s->tr->source = xstrdup(dir);
+        rc = parse_tasks(p[3], s->tr, err);
+    }
+    if (!rc && p[4])
+        rc = parse_util(p[4], s->tr, err);
+    if (!rc && p[5]) {
+        s->tp = tput_catalog_new(name);
+        s->tp->source = xstrdup(dir);
+        rc = parse_tput(p[5], s->tp, err);
+    }
+    if (!rc && p[6]) {
+        s->sn = snapshot_new(name);
+        strlcpy0(s->sn->cluster_name, name, sizeof s->sn->cluster_name);
+        trace_free(s->sn->tasks);
+        s->sn->tasks = s->tr;
+        s->tr = NULL;
+        rc = parse_placements(p[6], s->cl, s->sn, err);
+    }
+    for (int i = 0; i < 7; i++)
+        free(p[i]);
+    return rc;
+}
+
+static int write_set(store *st, native_set *s, int replace, import_result *res, gp_err *err)
+{
+    if (store_profiles(st, s->cat, res, err))
+        return -1;
+    if ((s->cl && import_put_cluster(st, s->cl, replace, res, err)) ||
+        (s->tr && import_put_trace(st, s->tr, replace, res, err)) ||
+        (s->tp && import_put_tput(st, s->tp, replace, res, err)))
+        return -1;
+    if (s->sn) {
+        if (store_put_snapshot(st, s->sn, replace, err))
+            return -1;
+        res->snapshots++;
+        res->tasks += s->sn->tasks->ntasks;
+        import_note(res, "snapshot", s->sn->name);
+    }
+    return 0;
+}
+
+static int native_run(store *st, const char *const *paths, size_t npaths,
+                      const import_opts *opts, import_result *res, gp_err *err)
+{
+    if (npaths != 1 || !import_is_dir(paths[0]))
+        return gp_error(err, "native: expected one directory holding the CSV set");
+    char name[GP_NAME_MAX];
+    if (opts->name)
+        strlcpy0(name, opts->name, sizeof name);
+    else
+        import_base_name(paths[0], name, sizeof name);
+    native_set s = {0};
+    int rc = parse_set(paths[0], name, &s, err);
+    if (rc == 0)
+        rc = write_set(st, &s, opts->replace, res, err);
+    set_free(&s);
+    return rc;
+}
+
+static int native_detect(const char *const *paths, size_t npaths)
+{
+    if (npaths != 1 || !import_is_dir(paths[0]))
+        return 0;
+    static const char *const files[] = {"nodes.csv", "tasks.csv", "gpus.csv", "tput.csv"};
+    for (int i = 0; i < 4; i++) {
+        char *p = set_file(paths[0], files[i]);
+        int ok = exists(p);
+        free(p);
+        if (ok)
+            return 90;
+    }
+    return 0;
+}
+
+const importer import_native = {
+    .format = "native",
+    .summary = "gpuplan's own CSV set (the format of sample-data/ and export)",
+    .inputs = "DIR holding gpus.csv cpus.csv nodes.csv tasks.csv util.csv tput.csv "
+              "placements.csv (any of them)",
+    .detect = native_detect,
+    .run = native_run,
+};

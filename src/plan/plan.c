@@ -1,0 +1,317 @@
+/*
+ * plan.c — the capacity planner's incremental GPU-count sweep (plan.h), used by
+ * the TUI's Planner screen and by `gpuplan plan`.
+ */
+#include "plan.h"
+#include "core/cstate.h"
+#include "policy/policy.h"
+#include "power/power.h"
+#include "core/run.h"
+#include "sim/sim.h"
+#include "core/runsum.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stats.h"
+
+void plan_params_default(plan_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->lo = 1;
+    p->hi = 8;
+    p->step = 1;
+    p->per_server = 8;
+    p->price = -1;
+    p->corr_threshold = NAN;
+    p->util_threshold = NAN;
+    p->kappa = 0;
+    p->sla_target_pct = 0;
+}
+
+const char *plan_metric_name(plan_metric m)
+{
+    static const char *const n[] = {"SLA violations %", "mean JCT", "average power W",
+                                    "CapEx USD"};
+    return m < PM_NMETRICS ? n[m] : "?";
+}
+
+int plan_counts(const plan_params *p, int *out, int cap)
+{
+    if (p->unbounded) {
+        out[0] = p->per_server > 0 ? p->per_server : 1;
+        return 1;
+    }
+    int lo = p->lo < 1 ? 1 : p->lo, hi = p->hi < lo ? lo : p->hi;
+    int step = p->step < 1 ? 1 : p->step;
+    /* ceil((hi - lo) / step) + 1 counts, hi included, must fit. */
+    while ((hi - lo + step - 1) / step + 1 > cap)
+        step++;
+    int n = 0;
+    for (int g = lo; g <= hi && n < cap; g += step)
+        out[n++] = g;
+    if (out[n - 1] != hi && n < cap)
+        out[n++] = hi;
+    return n;
+}
+
+cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server)
+{
+    if (per_server < 1)
+        per_server = 1;
+    if (per_server > GP_NODE_MAX_GPUS)
+        per_server = GP_NODE_MAX_GPUS;
+    cluster *c = cluster_new("planner");
+    for (int i = 0, left = gpus; left > 0; i++, left -= per_server) {
+        node n;
+        memset(&n, 0, sizeof n);
+        snprintf(n.name, sizeof n.name, "s%d", i);
+        strlcpy0(n.gpu_model, prof->name, sizeof n.gpu_model);
+        n.gpu_count = left < per_server ? left : per_server;
+        /* CPU and RAM are not what the planner asks about: plenty of both. */
+        n.cpu_milli = 1024 * 1000;
+        n.ram_mib = (int64_t)4 << 20;
+        cluster_add_node(c, &n);
+    }
+    return c;
+}
+
+static int key_is_corr(const char *k)
+{
+    return strstr(k, "corr") || strcmp(k, "alpha") == 0 || strstr(k, "rho");
+}
+
+static int key_is_util(const char *k)
+{
+    return strstr(k, "util") || strcmp(k, "q") == 0;
+}
+
+static void set_opt(policy_spec *sp, int i, double v)
+{
+    const policy_option *o = &sp->ops->options[i];
+    sp->params[i] = v < o->min ? o->min : v > o->max ? o->max : v;
+}
+
+void plan_apply_thresholds(policy_spec *sp, double corr, double util_pct)
+{
+    if (!sp->ops || !sp->ops->options || !sp->ops->family ||
+        strcmp(sp->ops->family, "correlation") != 0)
+        return;
+    for (int i = 0; i < POLICY_MAX_OPTS && sp->ops->options[i].key; i++) {
+        const policy_option *o = &sp->ops->options[i];
+        if (!isnan(corr) && key_is_corr(o->key))
+            set_opt(sp, i, corr);
+        else if (!isnan(util_pct) && key_is_util(o->key))
+            set_opt(sp, i, o->max <= 1.0 + 1e-9 ? util_pct / 100 : util_pct);
+    }
+}
+
+static int load(plan *sw, store *st, gp_err *err)
+{
+    if (store_get_trace(st, sw->p.trace, &sw->tr, err) || store_load_catalog(st, &sw->cat, err))
+        return -1;
+    const gpu_profile *g = catalog_gpu(sw->cat, sw->p.gpu);
+    if (!g)
+        return gp_error(err, "no GPU profile named '%s'", sw->p.gpu);
+    sw->prof = *g;
+    for (int j = 0; j < sw->p.npolicies; j++) {
+        if (policy_spec_parse(sw->p.policies[j], &sw->spec[j], err))
+            return -1;
+        plan_apply_thresholds(&sw->spec[j], sw->p.corr_threshold, sw->p.util_threshold);
+    }
+    return 0;
+}
+
+int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
+{
+    plan_free(sw);
+    if (p->npolicies < 1)
+        return gp_error(err, "choose at least one policy");
+    sw->p = *p;
+    if (load(sw, st, err)) {
+        plan_free(sw);
+        return -1;
+    }
+    sw->ncounts = plan_counts(p, sw->counts, PLAN_MAX_COUNTS);
+    sw->njobs = sw->ncounts * p->npolicies;
+    sw->res = xcalloc((size_t)sw->njobs, sizeof *sw->res);
+    for (int i = 0; i < sw->njobs; i++) {
+        sw->res[i].policy = i % p->npolicies;
+        sw->res[i].gpus = sw->counts[i / p->npolicies];
+    }
+    sw->state = PLAN_RUNNING;
+    sw->t_start = now_seconds();
+    return 0;
+}
+
+static int job_begin(plan *sw)
+{
+    gp_err err;
+    plan_result *r = &sw->res[sw->job];
+    sw->cl = plan_cluster(&sw->prof, r->gpus, sw->p.per_server);
+    sim_config cfg;
+    sim_config_default(&cfg);
+    cfg.unbounded = sw->p.unbounded;
+    sw->sim = sim_new(&cfg, sw->cl, sw->cat, sw->tr, &sw->spec[r->policy], &err);
+    sw->steps = 0;
+    if (!sw->sim) {
+        snprintf(sw->err, sizeof sw->err, "%s: %s", sw->spec[r->policy].label, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static void job_end(plan *sw)
+{
+    plan_result *r = &sw->res[sw->job];
+    sim_finish(sw->sim);
+    const run *rec = sim_run_record(sw->sim);
+    r->ntasks = sw->tr->ntasks;
+    r->jct = xmalloc((r->ntasks ? r->ntasks : 1) * sizeof *r->jct);
+    for (size_t i = 0; i < r->ntasks; i++)
+        r->jct[i] = -1;
+    double *ran = xmalloc((rec->noutcomes ? rec->noutcomes : 1) * sizeof *ran);
+    double sum = 0;
+    for (size_t i = 0; i < rec->noutcomes; i++) {
+        const run_outcome *o = &rec->outcomes[i];
+        if (o->node < 0 || o->task < 0 || (size_t)o->task >= r->ntasks)
+            continue;
+        r->jct[o->task] = o->jct_s;
+        ran[r->ran++] = o->jct_s;
+        sum += o->jct_s;
+    }
+    r->jct_mean = r->ran ? sum / (double)r->ran : NAN;
+    r->jct_p95 = r->ran ? stats_percentile(ran, r->ran, 95) : NAN;
+    free(ran);
+    double t_end = rec->npoints ? rec->points[rec->npoints - 1].t_s : 0;
+    r->avg_w = rec->npoints ? summary_time_mean(&rec->points[0].t_s, &rec->points[0].power_w,
+                                                rec->npoints, sizeof(run_point), t_end)
+                            : 0;
+    if (sw->p.unbounded)
+        r->gpus = (int)cstate_used_gpus_ever(sim_cstate(sw->sim));
+    r->done = 1;
+    sim_free(sw->sim);
+    sw->sim = NULL;
+    cluster_free(sw->cl);
+    sw->cl = NULL;
+    sw->job++;
+}
+
+int plan_tick(plan *sw, double budget_s)
+{
+    if (sw->state != PLAN_RUNNING)
+        return 0;
+    double t0 = now_seconds();
+    while (sw->job < sw->njobs) {
+        if (!sw->sim && job_begin(sw)) {
+            sw->state = PLAN_FAILED;
+            return 0;
+        }
+        int more = 1;
+        for (int k = 0; k < 16 && more; k++) {
+            more = sim_step(sw->sim);
+            sw->steps += (size_t)more;
+        }
+        if (!more) {
+            if (!sim_done(sw->sim))
+                sim_run(sw->sim, NULL);
+            job_end(sw);
+        }
+        if (now_seconds() - t0 >= budget_s)
+            break;
+    }
+    sw->elapsed = now_seconds() - sw->t_start;
+    if (sw->job >= sw->njobs) {
+        sw->state = PLAN_DONE;
+        return 0;
+    }
+    return 1;
+}
+
+void plan_cancel(plan *sw)
+{
+    if (sw->state != PLAN_RUNNING)
+        return;
+    if (sw->sim)
+        sim_free(sw->sim);
+    sw->sim = NULL;
+    cluster_free(sw->cl);
+    sw->cl = NULL;
+    sw->state = PLAN_CANCELLED;
+}
+
+void plan_free(plan *sw)
+{
+    plan_cancel(sw);
+    for (int i = 0; sw->res && i < sw->njobs; i++)
+        free(sw->res[i].jct);
+    free(sw->res);
+    trace_free(sw->tr);
+    catalog_free(sw->cat);
+    memset(sw, 0, sizeof *sw);
+}
+
+double plan_progress(const plan *sw)
+{
+    if (sw->njobs == 0)
+        return 0;
+    double part = 0;
+    if (sw->sim && sw->tr && sw->tr->ntasks)
+        part = (double)sw->steps / (double)sw->tr->ntasks;
+    if (part > 0.99)
+        part = 0.99;
+    return ((double)sw->job + part) / (double)sw->njobs;
+}
+
+static double sla_pct(const plan *sw, const plan_result *r, double kappa)
+{
+    if (!r->ntasks)
+        return 0;
+    size_t v = 0;
+    for (size_t i = 0; i < r->ntasks; i++) {
+        const task *tk = &sw->tr->tasks[i];
+        double k = kappa > 0 ? kappa : tk->kappa > 0 ? tk->kappa : GP_DEFAULT_KAPPA;
+        /* SPEC §3.3; a task that never ran violates. */
+        if (r->jct[i] < 0 || r->jct[i] > k * tk->duration_s * (1 + 1e-12))
+            v++;
+    }
+    return 100.0 * (double)v / (double)r->ntasks;
+}
+
+double plan_value(const plan *sw, const plan_result *r, plan_metric m,
+                   const plan_params *live)
+{
+    if (!r || !r->done)
+        return NAN;
+    switch (m) {
+    case PM_SLA:
+        return sla_pct(sw, r, live->kappa);
+    case PM_JCT:
+        return r->jct_mean;
+    case PM_POWER:
+        return r->avg_w;
+    case PM_CAPEX:
+        return r->gpus * (live->price >= 0 ? live->price : sw->prof.price_usd);
+    default:
+        return NAN;
+    }
+}
+
+const plan_result *plan_result_at(const plan *sw, int c, int j)
+{
+    if (!sw->res || c < 0 || c >= sw->ncounts || j < 0 || j >= sw->p.npolicies)
+        return NULL;
+    return &sw->res[c * sw->p.npolicies + j];
+}
+
+int plan_best(const plan *sw, int j, const plan_params *live)
+{
+    for (int c = 0; c < sw->ncounts; c++) {
+        const plan_result *r = plan_result_at(sw, c, j);
+        double v = plan_value(sw, r, PM_SLA, live);
+        if (!isnan(v) && v <= live->sla_target_pct + 1e-9)
+            return c;
+    }
+    return -1;
+}

@@ -1,0 +1,208 @@
+/*
+ * policy_cats.c — CATS, correlation-aware task scheduling (Subramaniyan and
+ * Wang, ICS'26), Alg. 1 (correlation analysis) and Alg. 2 (scheduler).  The
+ * power-state manager of CATS (Alg. 3 and 4) is the simulator's, not this
+ * file's (sim_power_mgr.c).
+ *
+ * For an incoming task t and every candidate GPU G (Alg. 1):
+ *   delta_g  = rho(u(G), u(t))                         CATS eq. 15, Alg. 1 l. 6
+ *   delta_mu = |mean u(G) - mean u(t)|, fractions       Alg. 1 l. 7
+ *   score    = lambda1 delta_g - lambda2 delta_mu       Alg. 2 l. 4; lowest wins
+ * u(G) is the aggregate future series of G's running tasks (from each
+ * task's current progress), both series truncated to the shorter length.
+ *
+ * Interpretations (the paper leaves these open; man page documents them):
+ *  - Candidates are the GPUs that run tasks (they are awake: Alg. 3 sleeps
+ *    the others) whose free memory holds d.  An awake idle GPU is not
+ *    scored: delta_mu "between the incoming task and existing tasks running
+ *    on the GPU" (§3.5) has no existing tasks there, and scoring it as
+ *    |0 - mean u(t)| would make every idle GPU beat a weakly anti-correlated
+ *    busy one — CATS would spread instead of consolidating.  Option
+ *    score_empty=1 scores them that way anyway (rho 0, delta_mu = mean).
+ *  - Thresholds ("we set the correlation threshold to 0 and the utilization
+ *    threshold to 100%", §4) filter the buffer: a GPU is kept when
+ *    delta_g <= corr_thr and mean u(G) + mean u(t) <= util_thr.  The
+ *    utilization test is on means because "occasional capacity exceedance
+ *    is acceptable" (§3.5) — the rule the same authors spell out for
+ *    CorrGPU (§III-B); <= (not <) so that a constant series (rho 0 by
+ *    SPEC §5.1) may still consolidate under the utilization test.
+ *    util_mode=1 applies util_thr to the GPU's aggregate alone (a looser
+ *    reading: the GPU is not yet saturated).
+ *  - delta_mu is in fractions of a GPU (0..1) so that it weighs like
+ *    delta_g in [-1, 1] with the paper's equal weights ("balance two
+ *    objectives", §3.5).
+ *  - When the buffer is empty CATS opens a fresh GPU: an awake idle one
+ *    first, then a sleeping GPU on an awake server, then one on a sleeping
+ *    server (lowest index in each class; the heuristic "is based on the
+ *    bin-packing principle", §3.5).  Sleeping GPUs wake on placement.
+ *  - A task of v > 1 GPUs takes v consecutive devices from the chosen GPU;
+ *    the worst of the window's busy GPUs gives its terms (corr_place.h).
+ */
+#include "corr_place.h"
+#include "core/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { O_CORR_THR, O_UTIL_THR, O_LAMBDA1, O_LAMBDA2, O_SCORE_EMPTY, O_FROM_START, O_UTIL_MODE };
+
+static const policy_option cats_options[] = {
+    {"corr_thr", 0, -1, 1, "correlation threshold: a GPU whose rho exceeds it is no candidate "
+                           "(CATS §4: 0)"},
+    {"util_thr", 100, 0, 10000, "utilization threshold, %: mean of the GPU's aggregate plus "
+                                "the task's mean must not exceed it (CATS §4: 100)"},
+    {"lambda1", 1, 0, 1000, "weight of the correlation delta_g (CATS Alg. 2)"},
+    {"lambda2", 1, 0, 1000, "weight of the mean-utilization difference delta_mu, in "
+                            "fractions of a GPU (CATS Alg. 2)"},
+    {"score_empty", 0, 0, 1, "1 = also score awake idle GPUs (rho 0, delta_mu = task mean)"},
+    {"from_start", 0, 0, 1, "1 = correlate running tasks from their start instead of from "
+                            "their current progress"},
+    {"util_mode", 0, 0, 1, "0 = util_thr bounds the GPU's mean plus the task's; 1 = it bounds "
+                           "the GPU's mean alone (the GPU is not yet saturated)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static const char *const cats_terms[] = {"rho", "dmu", "mean_sum_pct", "score"};
+
+typedef struct cats_best {
+    int found;
+    double score;
+    placement pl;
+    corr_terms terms;
+    int cand;                   /* index in the explanation, -1 without one */
+    int eligible, scored;
+} cats_best;
+
+/* Scores GPU g as a candidate; updates *best. */
+static void consider(const policy_ctx *ctx, const double *p, const useries_in *in, int g,
+                     cats_best *best, explain *ex)
+{
+    const cstate *cs = ctx->cs;
+    const task *tk = &ctx->tr->tasks[in->ti];
+    placement pl;
+    int code = corr_window(cs, tk, g, &pl);
+    explain_cand *c = ex ? explain_add(ex, cs->gpus[g].node, g) : NULL;
+    if (code != CORR_FITS) {
+        if (c) {
+            c->eligible = 0;
+            snprintf(c->note, sizeof c->note, "%s", corr_reason(code));
+        }
+        return;
+    }
+    corr_terms t;
+    corr_window_compare(ctx, &pl, in, (int)p[O_FROM_START], &t);
+    double mean_sum = t.gpu_mean + (p[O_UTIL_MODE] != 0 ? 0 : t.task_mean);
+    double score = p[O_LAMBDA1] * t.rho - p[O_LAMBDA2] * t.dmu;    /* CATS Alg. 2 l. 4 */
+    best->scored++;
+    if (c) {
+        c->term[0] = t.rho;
+        c->term[1] = t.dmu;
+        c->term[2] = mean_sum;
+        c->term[3] = score;
+    }
+    if (t.rho > p[O_CORR_THR]) {
+        if (c) {
+            c->eligible = 0;
+            snprintf(c->note, sizeof c->note, "rho %.2f > %g", t.rho, p[O_CORR_THR]);
+        }
+        return;
+    }
+    if (mean_sum > p[O_UTIL_THR]) {
+        if (c) {
+            c->eligible = 0;
+            snprintf(c->note, sizeof c->note, "mean sum %.1f%% > %g%%", mean_sum,
+                     p[O_UTIL_THR]);
+        }
+        return;
+    }
+    best->eligible++;
+    if (!best->found || score < best->score) {     /* ties: lowest index */
+        best->found = 1;
+        best->score = score;
+        best->pl = pl;
+        best->terms = t;
+        best->cand = ex ? (int)ex->ncands - 1 : -1;
+    }
+}
+
+static void explain_choice(const policy_ctx *ctx, const double *p, const task *tk,
+                           const cats_best *b, explain *ex)
+{
+    char where[96];
+    corr_format_placement(ctx->cs, &b->pl, where, sizeof where);
+    ex->chosen = b->cand;
+    snprintf(ex->summary, sizeof ex->summary,
+             "cats: %s -> %s (rho %.3f, dmu %.3f, score %.3f; lowest of %d eligible, %d "
+             "scored; thresholds rho <= %g, mean sum <= %g%%)",
+             tk->name, where, b->terms.rho, b->terms.dmu, b->score, b->eligible, b->scored,
+             p[O_CORR_THR], p[O_UTIL_THR]);
+}
+
+static int open_fresh(const policy_ctx *ctx, const double *p, const task *tk,
+                      const cats_best *b, placement *out, explain *ex)
+{
+    if (!corr_fresh(ctx->cs, tk, out)) {
+        if (ex)
+            snprintf(ex->summary, sizeof ex->summary,
+                     "cats: %s: nothing fits (%d GPUs scored, none eligible; no free GPU "
+                     "with %.2f GiB)", tk->name, b->scored, tk->gpu_mem_gib);
+        return 0;
+    }
+    if (ex) {
+        const cs_gpu *g = &ctx->cs->gpus[out->gpus[0]];
+        explain_cand *c = explain_add(ex, out->node, out->gpus[0]);
+        c->term[1] = useries_summary(tk, US_MEAN) / 100.0;
+        c->term[2] = useries_summary(tk, US_MEAN);
+        snprintf(c->note, sizeof c->note, "fresh GPU%s",
+                 g->power == GPU_ASLEEP ? " (wakes it)" : "");
+        ex->chosen = (int)ex->ncands - 1;
+        char where[96];
+        corr_format_placement(ctx->cs, out, where, sizeof where);
+        snprintf(ex->summary, sizeof ex->summary,
+                 "cats: %s -> %s (fresh GPU: %d busy GPUs scored, none with rho <= %g and "
+                 "mean sum <= %g%%)", tk->name, where, b->scored, p[O_CORR_THR],
+                 p[O_UTIL_THR]);
+    }
+    return 1;
+}
+
+static int cats_place(const policy_ctx *ctx, const double *p, int ti, placement *out,
+                      explain *ex)
+{
+    const cstate *cs = ctx->cs;
+    const task *tk = &ctx->tr->tasks[ti];
+    if (ex)
+        corr_explain_terms(ex, cats_terms, 4);
+    if (corr_task_gpus(tk) == 0)
+        return corr_place_cpu(cs, "cats", tk, out, ex);
+    useries_in in;
+    useries_in_init(&in, ctx->tr, ti);
+    cats_best best;
+    memset(&best, 0, sizeof best);
+    best.cand = -1;
+    int score_empty = p[O_SCORE_EMPTY] != 0;
+    for (size_t g = 0; g < cs->ngpus; g++) {
+        const cs_gpu *gpu = &cs->gpus[g];
+        if (gpu->ntasks == 0 &&
+            !(score_empty && gpu->power != GPU_ASLEEP && !cs->nodes[gpu->node].asleep))
+            continue;
+        consider(ctx, p, &in, (int)g, &best, ex);
+    }
+    useries_in_free(&in);
+    if (!best.found)
+        return open_fresh(ctx, p, tk, &best, out, ex);
+    *out = best.pl;
+    if (ex)
+        explain_choice(ctx, p, tk, &best, ex);
+    return 1;
+}
+
+const policy_ops policy_cats = {
+    .name = "cats",
+    .title = "CATS (correlation-aware, ICS'26)",
+    .family = "correlation",
+    .power_model = "cats",
+    .options = cats_options,
+    .place = cats_place,
+};

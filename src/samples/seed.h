@@ -1,0 +1,23 @@
+/*
+ * seed.h — filling a new database: the built-in profile catalog and every
+ * native set found in the sample-data directory (SPEC §4.3).
+ */
+#ifndef GP_SEED_H
+#define GP_SEED_H
+
+#include "db/store.h"
+#include "core/util.h"
+
+/* Where the sample sets are: $GPUPLAN_SAMPLES, else sample-data/ next to the
+ * program (or one level up, for build-asan/), else the installed
+ * ../share/gpuplan/sample-data.  Returns an allocated path or NULL. */
+char *seed_sample_dir(void);
+
+/* Stores the built-in profiles and imports every sample set (a
+ * subdirectory of the sample directory), all in one transaction. */
+int seed_default(store *st, gp_err *err);
+
+/* The same from an explicit directory (tests, `gpuplan import`). */
+int seed_from_dir(store *st, const char *dir, gp_err *err);
+
+#endif

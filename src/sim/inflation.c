@@ -1,0 +1,858 @@
+/*
+ * inflation.c — the workload-inflation experiment (inflation.h): arrival
+ * order and node ranks, the placement loop over a cluster state with
+ * per-event metrics, the FGD and PWR papers' curves, and their mean and
+ * spread over seeds.
+ *
+ * The curves reproduce the published analysis pipelines, quirks included
+ * (FGD_NOTES §7): per-event values are rounded as the simulator's log
+ * prints them ("%.2f") and as its Python scripts round them (round half to
+ * even on the exact binary value), bucket means sum in numpy's pairwise
+ * order, and the PWR curves interpolate by row position as pandas'
+ * interpolate(method='linear') does.
+ *
+ * Not here: output formats, the command line, the store.
+ */
+#include "inflation.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cstate.h"
+#include "core/frag.h"
+#include "power/power.h"
+#include "core/rng.h"
+
+const char *const infl_pct_names[INFL_NPM] = {
+    "alloc_pct", "frag_pct", "frag_ratio_pct", "eopc_w", "eopc_cpu_w", "eopc_gpu_w",
+    "grar", "failed",
+};
+const char *const infl_grid_names[INFL_NGM] = {
+    "eopc_w", "eopc_cpu_w", "eopc_gpu_w", "grar", "frag_ratio_pct", "failed", "used_milli",
+    "arrived_milli",
+};
+
+enum { STREAM_SHUFFLE, STREAM_CLONES, STREAM_RANKS, STREAM_POLICY };
+
+static int64_t task_gpu_milli(const task *tk)
+{
+    if (tk->num_gpu <= 0)
+        return 0;
+    int g = tk->gpu_milli < 0 ? 0 : tk->gpu_milli > 1000 ? 1000 : tk->gpu_milli;
+    return (int64_t)g * tk->num_gpu;
+}
+
+static int task_share(const task *tk)
+{
+    if (tk->num_gpu <= 0)
+        return 0;
+    return tk->gpu_milli < 0 ? 0 : tk->gpu_milli > 1000 ? 1000 : tk->gpu_milli;
+}
+
+/* --- arrival order and ranks (FGD_NOTES §1) ------------------------------- */
+
+typedef struct named_idx {
+    const char *name;
+    int idx;
+} named_idx;
+
+static int cmp_named(const void *a, const void *b)
+{
+    const named_idx *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Trace indices sorted by task name. */
+static named_idx *by_name(const gp_trace *tr)
+{
+    named_idx *v = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *v);
+    for (size_t i = 0; i < tr->ntasks; i++)
+        v[i] = (named_idx){tr->tasks[i].name, (int)i};
+    qsort(v, tr->ntasks, sizeof *v, cmp_named);
+    return v;
+}
+
+/* tuneUpPods: clones of uniformly drawn original tasks until the first
+ * draw whose per-GPU share would pass the target. */
+static int *inflate_up(const gp_trace *tr, const named_idx *orig, int *list, size_t *n,
+                       size_t *cap, int64_t total, double target, rng *r)
+{
+    int any_gpu = 0;
+    for (size_t i = 0; i < tr->ntasks && !any_gpu; i++)
+        any_gpu = task_gpu_milli(&tr->tasks[i]) > 0;
+    /* A trace without GPU tasks could never reach the target. */
+    while (any_gpu) {
+        const task *tk = &tr->tasks[orig[rng_below(r, tr->ntasks)].idx];
+        if ((double)(total + task_share(tk)) > target)
+            break;
+        grow_array((void **)&list, cap, *n + 1, sizeof *list);
+        list[(*n)++] = (int)(tk - tr->tasks);
+        total += task_gpu_milli(tk);
+    }
+    return list;
+}
+
+/* tuneDownPods: random tasks leave until the target is met. */
+static void inflate_down(const gp_trace *tr, int *list, size_t *n, int64_t total,
+                         double target, rng *r)
+{
+    while ((double)total > target && *n > 0) {
+        size_t i = (size_t)rng_below(r, *n);
+        total -= task_gpu_milli(&tr->tasks[list[i]]);
+        memmove(&list[i], &list[i + 1], (*n - i - 1) * sizeof *list);
+        (*n)--;
+    }
+}
+
+int *infl_order(const gp_trace *tr, int64_t gpu_milli, double ratio, uint64_t seed, size_t *n,
+                size_t *nclones)
+{
+    named_idx *orig = by_name(tr);
+    size_t cap = tr->ntasks ? tr->ntasks : 1, len = tr->ntasks;
+    int *list = xmalloc(cap * sizeof *list);
+    int64_t total = 0;
+    for (size_t i = 0; i < tr->ntasks; i++) {
+        list[i] = orig[i].idx;
+        total += task_gpu_milli(&tr->tasks[i]);
+    }
+    rng r;
+    rng_seed_stream(&r, seed, STREAM_SHUFFLE);
+    rng_shuffle(&r, list, len, sizeof *list);
+    double target = ratio * (double)gpu_milli;
+    rng_seed_stream(&r, seed, STREAM_CLONES);
+    if (ratio > 0 && tr->ntasks > 0 && (double)total < target)
+        list = inflate_up(tr, orig, list, &len, &cap, total, target, &r);
+    else if (ratio > 0 && (double)total > target)
+        inflate_down(tr, list, &len, total, target, &r);
+    *nclones = len > tr->ntasks ? len - tr->ntasks : 0;
+    *n = len;
+    free(orig);
+    return list;
+}
+
+void infl_ranks(size_t n, uint64_t seed, int *rank)
+{
+    for (size_t i = 0; i < n; i++)
+        rank[i] = (int)i;
+    rng r;
+    rng_seed_stream(&r, seed, STREAM_RANKS);
+    rng_shuffle(&r, rank, n, sizeof *rank);
+}
+
+/* --- the placement loop ------------------------------------------------------ */
+
+/* A run's moving parts. */
+typedef struct loop_state {
+    cstate *cs;
+    frag_workload *w;
+    void *prep;
+    double *node_cpu_w, *node_gpu_w;
+    double cpu_w, gpu_w;
+    int64_t arrived, used;
+    int failed;
+} loop_state;
+
+static void node_power(loop_state *ls, int ni)
+{
+    double c, g;
+    power_eopc_node(ls->cs, ni, &c, &g);
+    ls->cpu_w += c - ls->node_cpu_w[ni];
+    ls->gpu_w += g - ls->node_gpu_w[ni];
+    ls->node_cpu_w[ni] = c;
+    ls->node_gpu_w[ni] = g;
+}
+
+/* A placement must name a node and, for a GPU task, k devices of it. */
+static int check_placement(const cstate *cs, const task *tk, const placement *pl, gp_err *err)
+{
+    int k = tk->num_gpu > 0 ? tk->num_gpu : 0;
+    if (pl->node < 0 || (size_t)pl->node >= cs->nnodes || pl->ngpus != k)
+        return gp_error(err, "policy placed task '%s' on node %d with %d GPUs (expected %d)",
+                        tk->name, pl->node, pl->ngpus, k);
+    for (int i = 0; i < pl->ngpus; i++)
+        if (pl->gpus[i] < 0 || (size_t)pl->gpus[i] >= cs->ngpus ||
+            cs->gpus[pl->gpus[i]].node != pl->node)
+            return gp_error(err, "policy placed task '%s' on a GPU of another node", tk->name);
+    return 0;
+}
+
+static void record(const loop_state *ls, const placement *pl, int ok, int ti, infl_event *e)
+{
+    memset(e, 0, sizeof *e);
+    e->task = ti;
+    e->node = ok ? pl->node : -1;
+    for (int i = 0; ok && i < pl->ngpus && i < GP_NODE_MAX_GPUS; i++)
+        e->gpus[e->ngpus++] = ls->cs->gpus[pl->gpus[i]].dev;
+    e->arrived = ls->arrived;
+    e->used = ls->used;
+    e->cpu_w = ls->cpu_w;
+    e->gpu_w = ls->gpu_w;
+    e->failed = ls->failed;
+}
+
+static int loop_init(loop_state *ls, const infl_setup *s, const policy_spec *pol, gp_err *err)
+{
+    memset(ls, 0, sizeof *ls);
+    if (!(ls->cs = cstate_new(s->cl, s->cat, err)))
+        return -1;
+    ls->w = frag_workload_new(s->tr);
+    size_t nn = ls->cs->nnodes ? ls->cs->nnodes : 1;
+    ls->node_cpu_w = xcalloc(nn, sizeof *ls->node_cpu_w);
+    ls->node_gpu_w = xcalloc(nn, sizeof *ls->node_gpu_w);
+    for (size_t i = 0; i < ls->cs->nnodes; i++)
+        node_power(ls, (int)i);
+    frag_cluster(ls->w, ls->cs);
+    if (pol->ops->prepare) {
+        err->msg[0] = '\0';
+        ls->prep = pol->ops->prepare(ls->cs, s->tr, pol->params, err);
+        if (!ls->prep && err->msg[0])
+            return -1;
+    }
+    return 0;
+}
+
+static void loop_free(loop_state *ls, const policy_spec *pol)
+{
+    if (ls->prep && pol->ops->release)
+        pol->ops->release(ls->prep);
+    frag_workload_free(ls->w);
+    free(ls->node_cpu_w);
+    free(ls->node_gpu_w);
+    cstate_free(ls->cs);
+}
+
+/* Submits the tasks of order[0..n) one by one (FGD_NOTES §1.4, §7). */
+static int place_all(loop_state *ls, const infl_setup *s, const policy_spec *pol,
+                     const int *order, size_t n, const int *rank, uint64_t seed,
+                     infl_event *ev, gp_err *err)
+{
+    rng pr;
+    rng_seed_stream(&pr, seed, STREAM_POLICY);
+    policy_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.cs = ls->cs;
+    ctx.tr = s->tr;
+    ctx.rng = &pr;
+    ctx.prep = ls->prep;
+    ctx.node_rank = rank;
+    explain ex;
+    explain_init(&ex, NULL, 0);
+    int rc = 0;
+    for (size_t e = 0; e < n && rc == 0; e++) {
+        const task *tk = &s->tr->tasks[order[e]];
+        placement pl;
+        memset(&pl, 0, sizeof pl);
+        ls->arrived += task_gpu_milli(tk);
+        int ok = pol->ops->place(&ctx, pol->params, order[e], &pl, s->explain ? &ex : NULL);
+        if (ok && (rc = check_placement(ls->cs, tk, &pl, err)) == 0) {
+            cstate_alloc(ls->cs, tk, (int)e, pl.node, pl.gpus, pl.ngpus);
+            ls->used += task_gpu_milli(tk);
+            node_power(ls, pl.node);
+        } else if (!ok) {
+            ls->failed++;
+        }
+        record(ls, &pl, ok, order[e], &ev[e]);
+        ev[e].frag = frag_cluster(ls->w, ls->cs);
+        if (s->explain)
+            ev[e].why = xstrdup(ex.summary);
+    }
+    explain_free(&ex);
+    return rc;
+}
+
+int infl_run_one(const infl_setup *s, const policy_spec *pol, uint64_t seed, int keep_events,
+                 infl_run *r, gp_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->ngpus = (int)cluster_gpu_total(s->cl);
+    r->gpu_milli = (int64_t)r->ngpus * 1000;
+    loop_state ls;
+    if (loop_init(&ls, s, pol, err)) {
+        loop_free(&ls, pol);
+        return -1;
+    }
+    size_t n = s->norder;
+    int *own_order = NULL, *own_rank = NULL;
+    const int *order = s->order, *rank = s->node_rank;
+    if (!order)
+        order = own_order = infl_order(s->tr, r->gpu_milli, s->ratio, seed, &n, &r->nclones);
+    else
+        r->nclones = n > s->tr->ntasks ? n - s->tr->ntasks : 0;
+    if (!rank) {
+        own_rank = xmalloc((ls.cs->nnodes ? ls.cs->nnodes : 1) * sizeof *own_rank);
+        infl_ranks(ls.cs->nnodes, seed, own_rank);
+        rank = own_rank;
+    }
+    r->ev = xcalloc(n ? n : 1, sizeof *r->ev);
+    r->nev = r->ntasks = n;
+    double t0 = now_seconds();
+    int rc = place_all(&ls, s, pol, order, n, rank, seed, r->ev, err);
+    r->wall_s = now_seconds() - t0;
+    r->failed = (size_t)ls.failed;
+    if (rc == 0)
+        infl_curves_of(r->ev, r->nev, r->ngpus, &r->cv);
+    loop_free(&ls, pol);
+    free(own_order);
+    free(own_rank);
+    if (!keep_events || rc) {
+        for (size_t i = 0; i < r->nev; i++)
+            free(r->ev[i].why);
+        free(r->ev);
+        r->ev = NULL;
+        r->nev = 0;
+    }
+    return rc;
+}
+
+void infl_run_free(infl_run *r)
+{
+    for (size_t i = 0; i < r->nev; i++)
+        free(r->ev[i].why);
+    free(r->ev);
+    r->ev = NULL;
+    r->nev = 0;
+}
+
+/* --- the FGD paper's per-percent curves -------------------------------------- */
+
+/* Python's round(x, nd): round half to even on the exact binary value,
+ * which is what glibc's printf does; the simulator's "%.2f" log values are
+ * the same numbers. */
+static double py_round(double x, int nd)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*f", nd, x);
+    return strtod(buf, NULL);
+}
+
+/* numpy's pairwise summation of doubles (what pandas' mean sums with):
+ * below 8 values a plain loop, up to 128 eight interleaved partial sums,
+ * above that halves split at a multiple of 8. */
+static double pairwise_sum(const double *a, size_t n)
+{
+    if (n < 8) {
+        double s = 0.;
+        for (size_t i = 0; i < n; i++)
+            s += a[i];
+        return s;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (int j = 0; j < 8; j++)
+            r[j] = a[j];
+        size_t i;
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++)
+                r[j] += a[i + j];
+        double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            s += a[i];
+        return s;
+    }
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+}
+
+/* pandas' nanmean: NaN counted out, summed as zero. */
+static double nan_mean(double *a, size_t n)
+{
+    size_t cnt = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(a[i]))
+            a[i] = 0;
+        else
+            cnt++;
+    }
+    return cnt ? pairwise_sum(a, n) / (double)cnt : NAN;
+}
+
+/* Per-event values as the analysis scripts see them. */
+typedef struct event_view {
+    double arrive;              /* round(A / ngpus / 10, 0) */
+    double alloc;               /* round(U / ngpus / 10, 2) */
+    double frag_milli;          /* the log's "%.2f" of F */
+    double frag_ratio;          /* the log's "%.2f" of 100 F / idle */
+} event_view;
+
+static void view_events(const infl_event *ev, size_t n, int ngpus, event_view *v)
+{
+    for (size_t e = 0; e < n; e++) {
+        /* Python's round(x, 0) is round half to even, as rint() is. */
+        v[e].arrive = rint((double)ev[e].arrived / ngpus / 10);
+        v[e].alloc = py_round((double)ev[e].used / ngpus / 10, 2);
+        v[e].frag_milli = py_round(ev[e].frag, 2);
+        double idle = (double)((int64_t)ngpus * 1000 - ev[e].used);
+        v[e].frag_ratio = idle > 0 ? py_round(100 * ev[e].frag / idle, 2) : NAN;
+    }
+}
+
+/* The events of percent p (contiguous, arrived only grows), or those
+ * within ±1 when none: [*lo, *hi).  0 when there are none either. */
+static int bucket(const event_view *v, size_t n, int p, size_t *lo, size_t *hi)
+{
+    for (int widen = 0; widen <= 1; widen++) {
+        size_t a = 0;
+        while (a < n && v[a].arrive < p - widen)
+            a++;
+        size_t b = a;
+        while (b < n && v[b].arrive <= p + widen)
+            b++;
+        if (b > a) {
+            *lo = a;
+            *hi = b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void pct_curves(const infl_event *ev, const event_view *v, size_t n, int ngpus,
+                       double *tmp, infl_curves *cv)
+{
+    for (int p = 0; p < INFL_NPCT; p++) {
+        size_t lo, hi;
+        if (!bucket(v, n, p, &lo, &hi)) {
+            for (int m = 0; m < INFL_NPM; m++)
+                cv->pct[m][p] = NAN;
+            continue;
+        }
+        size_t k = hi - lo;
+        for (size_t i = 0; i < k; i++)
+            tmp[i] = v[lo + i].alloc;
+        cv->pct[INFL_P_ALLOC][p] = py_round(nan_mean(tmp, k), 2);
+        for (size_t i = 0; i < k; i++)
+            tmp[i] = v[lo + i].frag_milli;
+        cv->pct[INFL_P_FRAG][p] = py_round(100 * nan_mean(tmp, k) / 1000 / ngpus, 2);
+        for (size_t i = 0; i < k; i++)
+            tmp[i] = v[lo + i].frag_ratio;
+        cv->pct[INFL_P_FRAG_RATIO][p] = nan_mean(tmp, k);
+        double c = 0, g = 0, grar = 0;
+        for (size_t i = lo; i < hi; i++) {
+            c += ev[i].cpu_w;
+            g += ev[i].gpu_w;
+            grar += ev[i].arrived > 0 ? (double)ev[i].used / (double)ev[i].arrived : 1.0;
+        }
+        cv->pct[INFL_P_EOPC][p] = (c + g) / (double)k;
+        cv->pct[INFL_P_EOPC_CPU][p] = c / (double)k;
+        cv->pct[INFL_P_EOPC_GPU][p] = g / (double)k;
+        cv->pct[INFL_P_GRAR][p] = grar / (double)k;
+        cv->pct[INFL_P_FAILED][p] = ev[hi - 1].failed;
+    }
+}
+
+/* --- the PWR paper's 201-point curves ---------------------------------------- */
+
+double infl_grid_x(int i)
+{
+    return 0 + i * 0.005;
+}
+
+static double grid_value(const infl_event *e, const event_view *v, int m)
+{
+    switch (m) {
+    case INFL_G_EOPC: return e->cpu_w + e->gpu_w;
+    case INFL_G_EOPC_CPU: return e->cpu_w;
+    case INFL_G_EOPC_GPU: return e->gpu_w;
+    case INFL_G_FRAG_RATIO: return v->frag_ratio;
+    case INFL_G_FAILED: return e->failed;
+    case INFL_G_USED: return (double)e->used;
+    case INFL_G_ARRIVED: return (double)e->arrived;
+    default: return NAN;
+    }
+}
+
+/* The union of the events' x (first event of each x) and the grid, as
+ * rows: row_ev[r] is the event of row r or -1 for a grid-only row;
+ * grid_row[i] the row of grid point i.  Returns the row count. */
+static size_t union_rows(const infl_event *ev, size_t n, double cap, int *row_ev, int *grid_row)
+{
+    size_t rows = 0, e = 0;
+    int i = 0;
+    double last = -1;
+    while (e < n || i < INFL_NGRID) {
+        double xe = e < n ? (double)ev[e].arrived / cap : INFINITY;
+        if (e < n && xe == last) {
+            e++;                /* duplicated index: keep the first */
+            continue;
+        }
+        double xg = i < INFL_NGRID ? infl_grid_x(i) : INFINITY;
+        if (xe <= xg) {
+            row_ev[rows] = (int)e;
+            if (xe == xg)
+                grid_row[i++] = (int)rows;
+            last = xe;
+            e++;
+        } else {
+            row_ev[rows] = -1;
+            grid_row[i++] = (int)rows;
+        }
+        rows++;
+    }
+    return rows;
+}
+
+/* pandas interpolate(method='linear') ignores the index: a missing row
+ * between valid rows a and b gets v_a + (v_b − v_a)(r − a)/(b − a); then
+ * ffill() and bfill() take care of the ends. */
+static double interp_row(const double *val, size_t rows, size_t r)
+{
+    if (!isnan(val[r]))
+        return val[r];
+    long a = (long)r - 1, b = (long)r + 1;
+    while (a >= 0 && isnan(val[a]))
+        a--;
+    while ((size_t)b < rows && isnan(val[b]))
+        b++;
+    if (a < 0 && (size_t)b >= rows)
+        return NAN;
+    if (a < 0)
+        return val[b];
+    if ((size_t)b >= rows)
+        return val[a];
+    double slope = (val[b] - val[a]) / (double)(b - a);
+    return slope * (double)((long)r - a) + val[a];
+}
+
+static void grid_curves(const infl_event *ev, const event_view *v, size_t n, int ngpus,
+                        infl_curves *cv)
+{
+    size_t cap_rows = n + INFL_NGRID;
+    int *row_ev = xmalloc(cap_rows * sizeof *row_ev);
+    int grid_row[INFL_NGRID];
+    double *val = xmalloc(cap_rows * sizeof *val);
+    size_t rows = union_rows(ev, n, (double)ngpus * 1000, row_ev, grid_row);
+    for (int m = 0; m < INFL_NGM; m++) {
+        if (m == INFL_G_GRAR)
+            continue;
+        for (size_t r = 0; r < rows; r++)
+            val[r] = row_ev[r] >= 0 ? grid_value(&ev[row_ev[r]], &v[row_ev[r]], m) : NAN;
+        for (int i = 0; i < INFL_NGRID; i++)
+            cv->grid[m][i] = interp_row(val, rows, (size_t)grid_row[i]);
+    }
+    /* GRAR = allocated / arrived at the grid point; 1 before any arrival. */
+    for (int i = 0; i < INFL_NGRID; i++) {
+        double a = cv->grid[INFL_G_ARRIVED][i], u = cv->grid[INFL_G_USED][i];
+        cv->grid[INFL_G_GRAR][i] = a > 0 ? u / a : 1.0;
+    }
+    free(row_ev);
+    free(val);
+}
+
+void infl_curves_of(const infl_event *ev, size_t n, int ngpus, infl_curves *cv)
+{
+    event_view *v = xmalloc((n ? n : 1) * sizeof *v);
+    double *tmp = xmalloc((n ? n : 1) * sizeof *tmp);
+    view_events(ev, n, ngpus > 0 ? ngpus : 1, v);
+    pct_curves(ev, v, n, ngpus > 0 ? ngpus : 1, tmp, cv);
+    grid_curves(ev, v, n, ngpus > 0 ? ngpus : 1, cv);
+    free(v);
+    free(tmp);
+}
+
+/* --- mean and spread over seeds ---------------------------------------------- */
+
+void infl_agg_init(infl_agg *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int m = 0; m < INFL_NPM + INFL_NGM; m++)
+        for (int i = 0; i < INFL_NGRID; i++) {
+            a->min[m][i] = INFINITY;
+            a->max[m][i] = -INFINITY;
+        }
+}
+
+static void acc(infl_agg *a, int m, int i, double x)
+{
+    if (isnan(x))
+        return;
+    a->sum[m][i] += x;
+    a->sumsq[m][i] += x * x;
+    a->min[m][i] = x < a->min[m][i] ? x : a->min[m][i];
+    a->max[m][i] = x > a->max[m][i] ? x : a->max[m][i];
+    a->n[m][i]++;
+}
+
+void infl_agg_add(infl_agg *a, const infl_run *r)
+{
+    a->nruns++;
+    a->failed_sum += (double)r->failed;
+    a->clones_sum += (double)r->nclones;
+    a->wall_sum += r->wall_s;
+    for (int m = 0; m < INFL_NPM; m++)
+        for (int p = 0; p < INFL_NPCT; p++)
+            acc(a, m, p, r->cv.pct[m][p]);
+    for (int m = 0; m < INFL_NGM; m++)
+        for (int i = 0; i < INFL_NGRID; i++)
+            acc(a, INFL_NPM + m, i, r->cv.grid[m][i]);
+}
+
+static infl_stat stat_of(const infl_agg *a, int m, int i)
+{
+    infl_stat s = {NAN, NAN, NAN, NAN, a->n[m][i]};
+    if (s.n == 0)
+        return s;
+    s.mean = a->sum[m][i] / s.n;
+    s.min = a->min[m][i];
+    s.max = a->max[m][i];
+    double var = s.n > 1 ? (a->sumsq[m][i] - s.n * s.mean * s.mean) / (s.n - 1) : 0;
+    s.sd = var > 0 ? sqrt(var) : 0;
+    return s;
+}
+
+infl_stat infl_agg_pct(const infl_agg *a, int metric, int pct)
+{
+    return stat_of(a, metric, pct);
+}
+
+infl_stat infl_agg_grid(const infl_agg *a, int metric, int point)
+{
+    infl_stat s = stat_of(a, INFL_NPM + metric, point);
+    if (metric == INFL_G_GRAR) {
+        infl_stat u = stat_of(a, INFL_NPM + INFL_G_USED, point);
+        infl_stat v = stat_of(a, INFL_NPM + INFL_G_ARRIVED, point);
+        if (v.n > 0 && v.mean > 0)
+            s.mean = u.mean / v.mean;
+    }
+    return s;
+}
+
+/* --- the run record ------------------------------------------------------------ */
+
+/* Sets a metric when the run has a value for it (a small cluster may have
+ * no event at exactly 100 %, and the store keeps no NaN). */
+static void set_metric(run *rec, const char *key, double v)
+{
+    if (!isnan(v))
+        run_set_metric(rec, key, v);
+}
+
+static void add_metrics(run *rec, const infl_run *r)
+{
+    const infl_curves *cv = &r->cv;
+    set_metric(rec, "alloc_pct_at_100", cv->pct[INFL_P_ALLOC][100]);
+    set_metric(rec, "frag_pct_at_100", cv->pct[INFL_P_FRAG][100]);
+    set_metric(rec, "frag_ratio_at_100", cv->pct[INFL_P_FRAG_RATIO][100]);
+    set_metric(rec, "alloc_pct_at_130", cv->pct[INFL_P_ALLOC][130]);
+    set_metric(rec, "eopc_w_at_50", cv->grid[INFL_G_EOPC][100]);
+    set_metric(rec, "eopc_cpu_w_at_50", cv->grid[INFL_G_EOPC_CPU][100]);
+    set_metric(rec, "eopc_gpu_w_at_50", cv->grid[INFL_G_EOPC_GPU][100]);
+    set_metric(rec, "eopc_w_at_100", cv->grid[INFL_G_EOPC][200]);
+    set_metric(rec, "grar_at_90", cv->grid[INFL_G_GRAR][180]);
+    set_metric(rec, "grar_at_100", cv->grid[INFL_G_GRAR][200]);
+    run_set_metric(rec, "failed_tasks", (double)r->failed);
+    run_set_metric(rec, "tasks", (double)r->ntasks);
+    run_set_metric(rec, "clones", (double)r->nclones);
+    run_set_metric(rec, "wall_s", r->wall_s);
+}
+
+/* One decision per submitted task (event order; clones repeat a trace
+ * index, so the per-task outcome table cannot hold them). */
+static void add_decisions(run *rec, const infl_run *r)
+{
+    for (size_t e = 0; e < r->nev; e++) {
+        const infl_event *ev = &r->ev[e];
+        run_decision d;
+        memset(&d, 0, sizeof d);
+        d.seq = (int)e;
+        d.t_s = (double)e;
+        d.task = ev->task;
+        d.node = ev->node;
+        size_t off = 0;
+        for (int i = 0; i < ev->ngpus && off < sizeof d.gpus; i++)
+            off += (size_t)snprintf(d.gpus + off, sizeof d.gpus - off, "%s%d", i ? "," : "",
+                                    ev->gpus[i]);
+        d.reason = ev->why;
+        run_add_decision(rec, &d);
+    }
+}
+
+run *infl_to_run(const infl_setup *s, const policy_spec *pol, uint64_t seed,
+                 const infl_run *r, int placements)
+{
+    run *rec = run_new(pol->label);
+    snprintf(rec->name, sizeof rec->name, "inflation %s", pol->label);
+    char opts[256];
+    policy_spec_format(pol, opts, sizeof opts);
+    rec->options = xasprintf("%s%sinflation=%g order=%s ranks=%s", opts, opts[0] ? " " : "",
+                             s->ratio, s->order ? "file" : "seeded",
+                             s->node_rank ? "file" : "seeded");
+    strlcpy0(rec->trace_name, s->tr->name, sizeof rec->trace_name);
+    strlcpy0(rec->cluster_name, s->cl->name, sizeof rec->cluster_name);
+    strlcpy0(rec->power_model, "eopc", sizeof rec->power_model);
+    rec->seed = seed;
+    for (int p = 0; p < INFL_NPCT; p++) {
+        const infl_curves *cv = &r->cv;
+        if (isnan(cv->pct[INFL_P_ALLOC][p]))
+            continue;
+        run_point pt;
+        memset(&pt, 0, sizeof pt);
+        pt.t_s = p;
+        pt.alloc_ratio = cv->pct[INFL_P_ALLOC][p] / 100;
+        pt.frag = cv->pct[INFL_P_FRAG_RATIO][p] / 100;
+        pt.power_w = cv->pct[INFL_P_EOPC][p];
+        pt.cpu_w = cv->pct[INFL_P_EOPC_CPU][p];
+        pt.gpu_w = cv->pct[INFL_P_EOPC_GPU][p];
+        pt.queued = cv->pct[INFL_P_FAILED][p];
+        run_add_point(rec, &pt);
+    }
+    add_metrics(rec, r);
+    if (placements)
+        add_decisions(rec, r);
+    return rec;
+}
+
+/* --- explicit order and ranks ---------------------------------------------- */
+
+/* Splits a line in place at tabs (or commas when it has no tab). */
+static size_t split_line(char *line, char **f, size_t max)
+{
+    char sep = strchr(line, '\t') ? '\t' : ',';
+    size_t n = 0;
+    for (char *s = line; n < max;) {
+        f[n++] = s;
+        char *c = strchr(s, sep);
+        if (!c)
+            break;
+        *c = '\0';
+        s = c + 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(f[i]);
+        while (l > 0 && (f[i][l - 1] == '\r' || f[i][l - 1] == ' '))
+            f[i][--l] = '\0';
+    }
+    return n;
+}
+
+static int col_index(char **f, size_t n, const char *const *names)
+{
+    for (size_t k = 0; names[k]; k++)
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(f[i], names[k]) == 0)
+                return (int)i;
+    return -1;
+}
+
+static int find_name(const named_idx *v, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(v[mid].name, name);
+        if (c == 0)
+            return v[mid].idx;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* A trace task by name; a clone's "-tuned-N" suffix names its original. */
+static int task_by_name(const named_idx *v, size_t n, const char *name)
+{
+    int i = find_name(v, n, name);
+    const char *t = strstr(name, "-tuned-");
+    if (i < 0 && t) {
+        char base[GP_NAME_MAX];
+        size_t l = (size_t)(t - name) < sizeof base - 1 ? (size_t)(t - name) : sizeof base - 1;
+        memcpy(base, name, l);
+        base[l] = '\0';
+        i = find_name(v, n, base);
+    }
+    return i;
+}
+
+int infl_read_order(const char *path, const gp_trace *tr, int **order, size_t *n, gp_err *err)
+{
+    static const char *const cols[] = {"trace_pod", "pod", "name", "task", NULL};
+    size_t len;
+    char *text = read_file(path, &len, err);
+    if (!text)
+        return -1;
+    named_idx *v = by_name(tr);
+    size_t cap = 1024, cnt = 0;
+    int *out = xmalloc(cap * sizeof *out), col = -1, rc = 0;
+    long lineno = 0;
+    for (char *line = strtok(text, "\n"); line && rc == 0; line = strtok(NULL, "\n")) {
+        char *f[32];
+        size_t nf = split_line(line, f, 32);
+        lineno++;
+        if (lineno == 1 && (col = col_index(f, nf, cols)) >= 0)
+            continue;
+        const char *name = f[col >= 0 && (size_t)col < nf ? col : 0];
+        if (!name[0])
+            continue;
+        int ti = task_by_name(v, tr->ntasks, name);
+        if (ti < 0)
+            rc = gp_error(err, "%s:%ld: task '%s' is not in trace '%s' (expected a task name "
+                          "of the trace)", path, lineno, name, tr->name);
+        grow_array((void **)&out, &cap, cnt + 1, sizeof *out);
+        out[cnt++] = ti;
+    }
+    free(v);
+    free(text);
+    if (rc == 0 && cnt == 0)
+        rc = gp_error(err, "%s: no task names (expected one per line)", path);
+    if (rc) {
+        free(out);
+        return -1;
+    }
+    *order = out;
+    *n = cnt;
+    return 0;
+}
+
+static int node_by_name(const cluster *cl, const char *name)
+{
+    for (size_t i = 0; i < cl->nnodes; i++)
+        if (strcmp(cl->nodes[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int infl_read_ranks(const char *path, const cluster *cl, int *rank, gp_err *err)
+{
+    static const char *const node_cols[] = {"node", "name", NULL};
+    static const char *const rank_cols[] = {"tie_rank", "rank", NULL};
+    size_t len;
+    char *text = read_file(path, &len, err);
+    if (!text)
+        return -1;
+    for (size_t i = 0; i < cl->nnodes; i++)
+        rank[i] = -1;
+    int ncol = -1, rcol = -1, rc = 0, next = 0;
+    long lineno = 0;
+    for (char *line = strtok(text, "\n"); line && rc == 0; line = strtok(NULL, "\n")) {
+        char *f[32];
+        size_t nf = split_line(line, f, 32);
+        if (++lineno == 1 && (ncol = col_index(f, nf, node_cols)) >= 0) {
+            rcol = col_index(f, nf, rank_cols);
+            continue;
+        }
+        const char *name = f[ncol >= 0 && (size_t)ncol < nf ? ncol : 0];
+        int ni = node_by_name(cl, name);
+        int64_t rv = next;
+        if (rcol >= 0 && ((size_t)rcol >= nf || parse_int64(f[rcol], &rv)))
+            rc = gp_error(err, "%s:%ld: expected an integer rank", path, lineno);
+        else if (ni < 0)
+            rc = gp_error(err, "%s:%ld: node '%s' is not in cluster '%s'", path, lineno, name,
+                          cl->name);
+        else if (rank[ni] >= 0)
+            rc = gp_error(err, "%s:%ld: node '%s' ranked twice", path, lineno, name);
+        else
+            rank[ni] = (int)rv;
+        next++;
+    }
+    free(text);
+    for (size_t i = 0; rc == 0 && i < cl->nnodes; i++)
+        if (rank[i] < 0)
+            rc = gp_error(err, "%s: node '%s' has no rank (expected every node of cluster "
+                          "'%s')", path, cl->nodes[i].name, cl->name);
+    return rc;
+}

@@ -1,0 +1,664 @@
+/*
+ * sim.c — the simulator's public API (sim.h) and its event loop: arrivals
+ * in time order, placement through the policy, the FIFO queue or failure
+ * when nothing fits, the unbounded server pool, and the order in which
+ * simultaneous events are handled.
+ *
+ * Events at one instant run in this order: task events (demand changes
+ * and completions, by task index), then the queue head (FIFO, retried
+ * after resources are freed), then arrivals (by arrival, then trace
+ * index), then the power-manager tick.  So freed GPUs serve waiting tasks
+ * before new ones, and a placement at time k tau wakes a GPU before the
+ * tick at k tau would have put it to sleep.  Idle stretches are skipped:
+ * time jumps to the next event.
+ *
+ * A decision is one placement, one failure, or a task's first entry into
+ * the queue (retries that still do not fit are not decisions).  The queue
+ * is strict FIFO: while a task waits, later arrivals wait behind it.
+ *
+ * Rates and completions: sim_events.c; sleep and DFS: sim_power_mgr.c;
+ * measurements: sim_metrics.c; rewind: sim_checkpoint.c.
+ */
+#include "sim_int.h"
+#include "policy/corr_place.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_config_default(sim_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->power_model = -1;
+    cfg->full = SIM_QUEUE;
+    cfg->sleep = -1;
+    cfg->dfs = -1;
+    cfg->tau_s = 0.1;           /* CATS §3.5: nvidia-smi's frequency overhead */
+    cfg->delta_f_mhz = 15;
+    cfg->sample_s = -1;
+    cfg->seed = 42;
+    cfg->checkpoint_every = 64;
+}
+
+int sim_default_sleep(const policy_ops *ops)
+{
+    return ops && ops->family && strcmp(ops->family, "correlation") == 0;
+}
+
+int sim_default_dfs(const policy_ops *ops)
+{
+    return ops && strcmp(ops->name, "cats") == 0;
+}
+
+power_model sim_power_model_of(const sim_config *cfg, const policy_spec *sp)
+{
+    int pm = cfg->power_model >= 0 ? cfg->power_model : power_model_parse(sp->ops->power_model);
+    return pm >= 0 ? (power_model)pm : POWER_CATS;
+}
+
+double sim_task_kappa(const sim *s, const task *tk)
+{
+    if (s->cfg.kappa > 0)
+        return s->cfg.kappa;
+    return tk->kappa > 0 ? tk->kappa : GP_DEFAULT_KAPPA;
+}
+
+void sim_state_fit(sim_state *st)
+{
+    size_t had = st->gpus_cap;
+    if (st->cs->ngpus > had) {
+        grow_array((void **)&st->gpus, &st->gpus_cap, st->cs->ngpus, sizeof *st->gpus);
+        memset(st->gpus + had, 0, (st->gpus_cap - had) * sizeof *st->gpus);
+    }
+    had = st->nodes_cap;
+    if (st->cs->nnodes > had) {
+        grow_array((void **)&st->node_pending, &st->nodes_cap, st->cs->nnodes,
+                   sizeof *st->node_pending);
+        memset(st->node_pending + had, 0, st->nodes_cap - had);
+    }
+}
+
+/* ---- set-up ------------------------------------------------------------------- */
+
+typedef struct arrival_key {
+    double t;
+    int i;
+} arrival_key;
+
+static int cmp_arrival(const void *a, const void *b)
+{
+    const arrival_key *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->i - y->i;
+}
+
+static int *arrival_order(const gp_trace *tr)
+{
+    arrival_key *k = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *k);
+    for (size_t i = 0; i < tr->ntasks; i++)
+        k[i] = (arrival_key){tr->tasks[i].arrival_s, (int)i};
+    qsort(k, tr->ntasks, sizeof *k, cmp_arrival);
+    int *order = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *order);
+    for (size_t i = 0; i < tr->ntasks; i++)
+        order[i] = k[i].i;
+    free(k);
+    return order;
+}
+
+static void init_gpu_rates(sim *s, size_t from)
+{
+    for (size_t g = from; g < s->st.cs->ngpus; g++) {
+        sim_gpu_set_clock(s, (int)g);
+        s->st.gpus[g].rate = s->st.gpus[g].clock;
+    }
+}
+
+static void describe_config(const sim *s, char *buf, size_t len)
+{
+    char pol[256];
+    policy_spec_format(&s->pol, pol, sizeof pol);
+    char kappa[32];
+    if (s->cfg.kappa > 0)
+        snprintf(kappa, sizeof kappa, "%g", s->cfg.kappa);
+    else
+        snprintf(kappa, sizeof kappa, "task");
+    snprintf(buf, len,
+             "%s%spower=%s sleep=%s dfs=%s tau=%g delta_f=%g kappa=%s full=%s unbounded=%d "
+             "sample=%g",
+             pol, pol[0] ? " " : "", power_model_name(s->pmodel), s->sleep_on ? "on" : "off",
+             s->dfs_on ? "on" : "off", s->cfg.tau_s, s->cfg.delta_f_mhz, kappa,
+             s->cfg.full == SIM_FAIL ? "fail" : "queue", s->cfg.unbounded, s->sample_s);
+}
+
+static int check_config(const sim_config *cfg, const policy_spec *pol, gp_err *err)
+{
+    if (!pol || !pol->ops)
+        return gp_error(err, "no policy given");
+    if (!(cfg->tau_s > 0))
+        return gp_error(err, "tau must be positive, got %g", cfg->tau_s);
+    if (!(cfg->delta_f_mhz > 0))
+        return gp_error(err, "delta_f must be positive, got %g MHz", cfg->delta_f_mhz);
+    if (cfg->kappa < 0 || !isfinite(cfg->kappa))
+        return gp_error(err, "kappa must be >= 1 (or 0 for each task's own), got %g",
+                        cfg->kappa);
+    if (cfg->power_model > POWER_EOPC)
+        return gp_error(err, "unknown power model %d", cfg->power_model);
+    return 0;
+}
+
+static void init_record(sim *s)
+{
+    run *r = run_new(s->pol.ops->name);
+    strlcpy0(r->name, s->pol.label[0] ? s->pol.label : s->pol.ops->name, sizeof r->name);
+    char opts[512];
+    describe_config(s, opts, sizeof opts);
+    r->options = xstrdup(opts);
+    strlcpy0(r->trace_name, s->tr->name, sizeof r->trace_name);
+    strlcpy0(r->cluster_name, s->cl->name, sizeof r->cluster_name);
+    r->seed = s->cfg.seed;
+    strlcpy0(r->power_model, power_model_name(s->pmodel), sizeof r->power_model);
+    s->rec = r;
+}
+
+static int init_policy(sim *s, gp_err *err)
+{
+    if (!s->pol.ops->prepare)
+        return 0;
+    gp_err e = {{0}};
+    s->prep = s->pol.ops->prepare(s->st.cs, s->tr, s->pol.params, &e);
+    if (!s->prep && e.msg[0])
+        return gp_error(err, "%s", e.msg);
+    return 0;
+}
+
+sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
+             const gp_trace *tr, const policy_spec *pol, gp_err *err)
+{
+    if (check_config(cfg, pol, err))
+        return NULL;
+    sim *s = xcalloc(1, sizeof *s);
+    s->cfg = *cfg;
+    s->cl = cl;
+    s->cat = cat;
+    s->tr = tr;
+    s->pol = *pol;
+    s->pmodel = sim_power_model_of(cfg, pol);
+    s->sleep_on = cfg->sleep >= 0 ? cfg->sleep != 0 : sim_default_sleep(pol->ops);
+    s->dfs_on = cfg->dfs >= 0 ? cfg->dfs != 0 : sim_default_dfs(pol->ops);
+    if (!(s->st.cs = cstate_new(cl, cat, err)) || init_policy(s, err)) {
+        sim_free(s);
+        return NULL;
+    }
+    s->order = arrival_order(tr);
+    s->st.ntasks = tr->ntasks;
+    s->st.tasks = xcalloc(tr->ntasks ? tr->ntasks : 1, sizeof *s->st.tasks);
+    for (size_t i = 0; i < tr->ntasks; i++)
+        s->st.tasks[i].run_pos = -1;
+    s->view = xcalloc(tr->ntasks ? tr->ntasks : 1, sizeof *s->view);
+    sim_state_fit(&s->st);
+    sim_pm_init(s);
+    init_gpu_rates(s, 0);
+    rng_seed(&s->st.rng, cfg->seed);
+    s->st.t = tr->ntasks ? tr->tasks[s->order[0]].arrival_s : 0;
+    s->st.acc.t0 = s->st.acc.t_end = s->view_t = s->st.t;
+    s->sample_s = sim_resolve_sample(s);
+    s->st.next_sample_t = s->st.t;
+    sim_counters_init(s);
+    s->fw = frag_workload_new(tr);
+    init_record(s);
+    explain_init(&s->ex_work, NULL, 0);
+    explain_init(&s->ex_last, NULL, 0);
+    s->ckpt_every = cfg->checkpoint_every;
+    sim_ckpt_take(s);
+    return s;
+}
+
+void sim_free(sim *s)
+{
+    if (!s)
+        return;
+    if (s->prep && s->pol.ops->release)
+        s->pol.ops->release(s->prep);
+    sim_ckpts_free(s);
+    sim_state_release(&s->st);
+    frag_workload_free(s->fw);
+    run_free(s->rec);
+    explain_free(&s->ex_work);
+    explain_free(&s->ex_last);
+    free(s->order);
+    free(s->view);
+    free(s);
+}
+
+/* ---- decisions --------------------------------------------------------------- */
+
+void sim_view_sync(sim *s)
+{
+    const sim_state *st = &s->st;
+    for (size_t i = 0; i < st->nrunning; i++) {
+        int ti = st->running[i];
+        s->view[ti] = sim_task_progress(st, ti, s->view_t);
+    }
+}
+
+static int call_policy(sim *s, int ti, placement *pl)
+{
+    s->view_t = s->st.t;
+    sim_view_sync(s);
+    policy_ctx ctx = {.cs = s->st.cs, .tr = s->tr, .progress_s = s->view, .now_s = s->st.t,
+                      .rng = &s->st.rng, .prep = s->prep};
+    explain_reset(&s->ex_work);
+    memset(pl, 0, sizeof *pl);
+    return s->pol.ops->place(&ctx, s->pol.params, ti, pl, &s->ex_work);
+}
+
+/* Appends "; node/gN[terms] note" for up to 8 candidates, the chosen first. */
+static void append_candidates(const sim *s, const explain *ex, char *buf, size_t len)
+{
+    size_t off = strlen(buf);
+    off += (size_t)snprintf(buf + off, off < len ? len - off : 0, " | %zu candidates:",
+                            ex->ncands);
+    size_t shown = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < ex->ncands && shown < 8 && off < len; i++) {
+            if ((pass == 0) != ((int)i == ex->chosen))
+                continue;
+            const explain_cand *c = &ex->cands[i];
+            const cs_node *n = &s->st.cs->nodes[c->node];
+            off += (size_t)snprintf(buf + off, len - off, " %s%s/g%d", pass == 0 ? "*" : "",
+                                    n->name, c->gpu >= 0 ? s->st.cs->gpus[c->gpu].dev : -1);
+            for (int k = 0; k < ex->nterms && off < len; k++)
+                off += (size_t)snprintf(buf + off, len - off, "%s%s=%.3g", k ? " " : "[",
+                                        ex->term_name[k], c->term[k]);
+            if (off < len)
+                off += (size_t)snprintf(buf + off, len - off, "%s%s%s", ex->nterms ? "]" : "",
+                                        c->note[0] ? " " : "", c->note);
+            shown++;
+        }
+    }
+    if (ex->ncands > shown && off < len)
+        snprintf(buf + off, len - off, " (+%zu more)", ex->ncands - shown);
+}
+
+static void record_decision(sim *s, int ti, const placement *pl, const char *prefix)
+{
+    sim_state *st = &s->st;
+    char reason[2048];
+    const char *summary = s->ex_work.summary[0] ? s->ex_work.summary : s->pol.ops->name;
+    snprintf(reason, sizeof reason, "%s%s", prefix, summary);
+    if (s->cfg.keep_explain && s->ex_work.ncands)
+        append_candidates(s, &s->ex_work, reason, sizeof reason);
+    run_decision d;
+    memset(&d, 0, sizeof d);
+    d.seq = (int)st->decisions;
+    d.t_s = st->t;
+    d.task = ti;
+    d.node = pl ? pl->node : -1;
+    if (pl)
+        for (int k = 0, off = 0; k < pl->ngpus && off < (int)sizeof d.gpus; k++)
+            off += snprintf(d.gpus + off, sizeof d.gpus - (size_t)off, "%s%d", k ? "," : "",
+                            st->cs->gpus[pl->gpus[k]].dev);
+    d.reason = reason;
+    run_add_decision(s->rec, &d);
+    st->decisions++;
+    explain tmp = s->ex_last;
+    s->ex_last = s->ex_work;
+    s->ex_work = tmp;
+    s->has_last = 1;
+    sim_ckpt_take(s);
+}
+
+static int placement_valid(const sim *s, const placement *pl)
+{
+    const cstate *cs = s->st.cs;
+    if (pl->node < 0 || (size_t)pl->node >= cs->nnodes || pl->ngpus < 0 ||
+        pl->ngpus > GP_NODE_MAX_GPUS)
+        return 0;
+    for (int k = 0; k < pl->ngpus; k++)
+        if (pl->gpus[k] < 0 || (size_t)pl->gpus[k] >= cs->ngpus ||
+            cs->gpus[pl->gpus[k]].node != pl->node)
+            return 0;
+    return 1;
+}
+
+static void fail_task(sim *s, int ti, const char *why)
+{
+    s->st.tasks[ti].status = ST_FAILED;
+    s->st.acc.failed++;
+    sim_outcome(s, ti);
+    if (why)
+        snprintf(s->ex_work.summary, sizeof s->ex_work.summary, "%s: %s: %s",
+                 s->pol.ops->name, s->tr->tasks[ti].name, why);
+    record_decision(s, ti, NULL, "failed: ");
+}
+
+static void do_place(sim *s, int ti, const placement *pl)
+{
+    sim_state *st = &s->st;
+    sim_task *tk = &st->tasks[ti];
+    tk->pl = *pl;
+    for (int k = 0; k < pl->ngpus; k++)
+        sim_gpu_leave(s, pl->gpus[k]);
+    sim_node_leave(s, pl->node);
+    sim_pm_wake(s, pl);
+    cstate_alloc(st->cs, &s->tr->tasks[ti], ti, pl->node, pl->gpus, pl->ngpus);
+    for (int k = 0; k < pl->ngpus; k++) {
+        sim_gpu_enter(s, pl->gpus[k]);
+        sim_gpu_set_clock(s, pl->gpus[k]);
+    }
+    sim_node_enter(s, pl->node);
+    sim_task_start(s, ti);
+    for (int k = 0; k < pl->ngpus; k++)
+        sim_pm_mark_gpu(s, pl->gpus[k]);
+    record_decision(s, ti, pl, "");
+}
+
+/* Whether some server of the cluster, empty, could host the task at all
+ * (GPU count, model, per-device memory; vCPU/RAM for CPU-only tasks).
+ * Returns the first such server's index in the cluster, or -1. */
+static int host_spec(const sim *s, const task *tk)
+{
+    int v = corr_task_gpus(tk);
+    for (size_t i = 0; i < s->cl->nnodes; i++) {
+        const node *n = &s->cl->nodes[i];
+        if (v == 0) {
+            if (n->cpu_milli >= tk->cpu_milli && n->ram_mib >= tk->ram_mib)
+                return (int)i;
+            continue;
+        }
+        const gpu_profile *gp = n->gpu_count > 0 ? catalog_gpu(s->cat, n->gpu_model) : NULL;
+        if (!gp || n->gpu_count < v || !task_allows_model(tk, gp->name))
+            continue;
+        for (int d = 0, run_len = 0; d < n->gpu_count && d < GP_NODE_MAX_GPUS; d++) {
+            double mem = n->gpu_mem_gib[d] > 0 ? n->gpu_mem_gib[d] : gp->mem_gib;
+            run_len = mem + 1e-9 >= tk->gpu_mem_gib ? run_len + 1 : 0;
+            if (run_len >= v)
+                return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* Unbounded pool (CorrGPU's CapEx setting): a copy of the first server that
+ * can host the task. */
+static int open_server(sim *s, int ti)
+{
+    int spec = host_spec(s, &s->tr->tasks[ti]);
+    if (spec < 0 || corr_task_gpus(&s->tr->tasks[ti]) == 0)
+        return 0;
+    sim_state *st = &s->st;
+    size_t g0 = st->cs->ngpus;
+    int n = cstate_open_node(st->cs, spec);
+    sim_state_fit(st);
+    sim_pm_init_node(s, n);
+    init_gpu_rates(s, g0);
+    for (size_t g = g0; g < st->cs->ngpus; g++)
+        sim_gpu_enter(s, (int)g);
+    sim_node_enter(s, n);
+    return 1;
+}
+
+static int attempt(sim *s, int ti, placement *pl)
+{
+    int ok = call_policy(s, ti, pl);
+    if (!ok && s->cfg.unbounded && open_server(s, ti))
+        ok = call_policy(s, ti, pl);
+    return ok;
+}
+
+static void enqueue(sim_state *st, int ti)
+{
+    grow_array((void **)&st->queue, &st->qcap, st->qtail + 1, sizeof *st->queue);
+    st->queue[st->qtail++] = ti;
+    st->tasks[ti].status = ST_QUEUED;
+}
+
+static int try_place(sim *s, int ti, int from_queue)
+{
+    placement pl;
+    int ok = attempt(s, ti, &pl);
+    if (ok && !placement_valid(s, &pl)) {
+        if (from_queue)
+            s->st.qhead++;
+        fail_task(s, ti, "the policy returned an invalid placement");
+        return 1;
+    }
+    if (ok) {
+        if (from_queue)
+            s->st.qhead++;
+        do_place(s, ti, &pl);
+        return 1;
+    }
+    if (from_queue) {
+        s->st.retry = 0;        /* still does not fit: wait for a completion */
+        return 0;
+    }
+    if (s->cfg.full == SIM_FAIL) {
+        fail_task(s, ti, NULL);
+        return 1;
+    }
+    enqueue(&s->st, ti);
+    record_decision(s, ti, NULL, "queued: ");
+    return 1;
+}
+
+static int arrive(sim *s, int ti)
+{
+    const task *tk = &s->tr->tasks[ti];
+    if (host_spec(s, tk) < 0) {
+        char why[160];
+        snprintf(why, sizeof why, "never fits: no server of %s has %d GPU(s) of an allowed model "
+                 "with %.2f GiB each", s->cl->name, tk->num_gpu, tk->gpu_mem_gib);
+        fail_task(s, ti, why);
+        return 1;
+    }
+    if (s->st.qtail > s->st.qhead) {    /* strict FIFO */
+        enqueue(&s->st, ti);
+        return 0;
+    }
+    return try_place(s, ti, 0);
+}
+
+/* Nothing runs, nothing arrives, the queue head never fits: fail the queue. */
+static int drain_queue(sim *s)
+{
+    int ti = s->st.queue[s->st.qhead++];
+    fail_task(s, ti, "never placed: nothing runs and the policy finds no room");
+    return 1;
+}
+
+/* ---- the event loop ------------------------------------------------------------ */
+
+typedef enum ev_kind { EV_NONE, EV_TASK, EV_RETRY, EV_ARRIVAL, EV_TICK } ev_kind;
+
+static ev_kind next_event(sim *s, double *t_out)
+{
+    sim_state *st = &s->st;
+    ev_kind k = EV_NONE;
+    double t = SIM_INF;
+    const sim_ev *e = sim_heap_top(st);
+    if (e) {
+        k = EV_TASK;
+        t = e->t;
+    }
+    if (st->retry && st->qtail > st->qhead && (k == EV_NONE || st->t < t)) {
+        k = EV_RETRY;
+        t = st->t;
+    }
+    if (st->next_arrival < st->ntasks) {
+        double ta = fmax(s->tr->tasks[s->order[st->next_arrival]].arrival_s, st->t);
+        if (ta < t) {
+            k = EV_ARRIVAL;
+            t = ta;
+        }
+    }
+    /* Ticks only while the run is live (something else is still to come). */
+    if (k != EV_NONE && sim_pm_pending(s)) {
+        double tt = sim_pm_next_tick(s);
+        if (tt < t) {
+            k = EV_TICK;
+            t = tt;
+        }
+    }
+    *t_out = t;
+    return k;
+}
+
+double sim_next_event_time(sim *s)
+{
+    double t;
+    if (next_event(s, &t) == EV_NONE)
+        return s->st.qtail > s->st.qhead ? s->st.t : SIM_INF;
+    return t;
+}
+
+int sim_process_one(sim *s)
+{
+    sim_state *st = &s->st;
+    double t;
+    ev_kind k = next_event(s, &t);
+    if (k == EV_NONE)
+        return st->qtail > st->qhead ? drain_queue(s) : -1;
+    sim_advance_clock(s, t);
+    switch (k) {
+    case EV_TASK: {
+        int ti = sim_heap_top(st)->task;
+        sim_heap_pop(st);
+        sim_task_event(s, ti);
+        return 0;
+    }
+    case EV_RETRY:
+        return try_place(s, st->queue[st->qhead], 1);
+    case EV_ARRIVAL:
+        return arrive(s, s->order[st->next_arrival++]);
+    case EV_TICK:
+        sim_pm_tick(s);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+/* ---- public stepping ------------------------------------------------------------ */
+
+int sim_done(const sim *s)
+{
+    const sim_state *st = &s->st;
+    return st->next_arrival >= st->ntasks && st->nrunning == 0 && st->qtail == st->qhead;
+}
+
+int sim_step(sim *s)
+{
+    if (!s->rec)
+        return 0;
+    for (;;) {
+        int r = sim_process_one(s);
+        if (r != 0) {
+            s->view_t = s->st.t;
+            sim_view_sync(s);
+            return r == 1;
+        }
+    }
+}
+
+double sim_next_time(sim *s)
+{
+    return sim_next_event_time(s);
+}
+
+int sim_advance_until(sim *s, double t_s)
+{
+    if (!s->rec)
+        return 0;
+    while (sim_next_event_time(s) <= t_s)
+        if (sim_process_one(s) < 0)
+            break;
+    s->view_t = t_s > s->st.t ? t_s : s->st.t;
+    sim_view_sync(s);
+    return !sim_done(s);
+}
+
+int sim_run(sim *s, volatile const int *cancel)
+{
+    if (!s->rec)
+        return 0;
+    for (size_t n = 0;; n++) {
+        if (cancel && (n & 1023) == 0 && *cancel) {
+            s->view_t = s->st.t;
+            sim_view_sync(s);
+            return -1;
+        }
+        if (sim_process_one(s) < 0)
+            break;
+    }
+    s->view_t = s->st.t;
+    sim_view_sync(s);
+    return 0;
+}
+
+/* ---- accessors ----------------------------------------------------------------- */
+
+double sim_now(const sim *s)
+{
+    return s->view_t;
+}
+
+size_t sim_decisions(const sim *s)
+{
+    return s->st.decisions;
+}
+
+const cstate *sim_cstate(const sim *s)
+{
+    return s->st.cs;
+}
+
+const gp_trace *sim_trace(const sim *s)
+{
+    return s->tr;
+}
+
+const policy_spec *sim_policy(const sim *s)
+{
+    return &s->pol;
+}
+
+const double *sim_progress(const sim *s)
+{
+    return s->view;
+}
+
+const explain *sim_last_explain(const sim *s)
+{
+    return s->has_last ? &s->ex_last : NULL;
+}
+
+void sim_power(const sim *s, power_split *out)
+{
+    if (s->st.power_dirty)
+        power_eval(s->pmodel, s->st.cs, out);
+    else
+        *out = s->st.power;
+}
+
+const run *sim_run_record(const sim *s)
+{
+    return s->rec;
+}
+
+void sim_finish(sim *s)
+{
+    if (!s->rec || s->finished)
+        return;
+    sim_metrics_finish(s);
+    s->finished = 1;
+}
+
+run *sim_take_run(sim *s)
+{
+    run *r = s->rec;
+    s->rec = NULL;
+    return r;
+}

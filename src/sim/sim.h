@@ -1,0 +1,135 @@
+/*
+ * sim.h — the discrete-time simulator (SPEC §3.3, §6): tasks arrive in
+ * time order, a policy places them, they run at a rate set by their GPUs'
+ * clock and contention, complete, and free their GPUs; a power-state
+ * manager (CATS Alg. 3–4) sleeps idle GPUs and servers and scales clocks.
+ * It records the timeline, per-task outcomes and every decision into a run.
+ *
+ * A simulation advances one placement decision at a time (sim_step), to a
+ * simulated time (sim_advance_until) or to the end (sim_run), and can go
+ * back to any earlier decision (sim_rewind) — the TUI's Step view uses both.
+ * Deterministic for a given configuration and seed.
+ *
+ * Ownership: the sim borrows cluster, catalog and trace (they must outlive
+ * it) and owns its state and run record.
+ */
+#ifndef GP_SIM_H
+#define GP_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/cstate.h"
+#include "policy/policy.h"
+#include "power/power.h"
+#include "core/run.h"
+
+typedef enum sim_full_mode {
+    SIM_QUEUE,                  /* FIFO queue when nothing fits (default) */
+    SIM_FAIL,                   /* the task fails (inflation experiments) */
+} sim_full_mode;
+
+typedef struct sim_config {
+    int power_model;            /* POWER_CATS / POWER_EOPC, -1 = the policy's */
+    sim_full_mode full;
+    int unbounded;              /* open a new server when nothing fits (CapEx) */
+    int sleep;                  /* CATS Alg. 3: 1 on, 0 off, -1 = the policy's
+                                 * default, sim_default_sleep() */
+    int dfs;                    /* CATS Alg. 4: 1 on, 0 off, -1 = the policy's
+                                 * default, sim_default_dfs() */
+    double tau_s;               /* power-manager period (CATS: 0.1 s) */
+    double delta_f_mhz;         /* DFS step */
+    double kappa;               /* SLA factor override, 0 = each task's own */
+    double sample_s;            /* timeline sampling period, 0 = every event,
+                                 * < 0 = adaptive (about 2000 points) */
+    uint64_t seed;
+    int keep_explain;           /* store explanations in the placement log */
+    size_t checkpoint_every;    /* decisions between rewind checkpoints;
+                                 * 0 = only the initial one (rewinds replay
+                                 * from the start) */
+} sim_config;
+
+/* The defaults above: queue, bounded, policy-default sleep/DFS, tau 0.1 s,
+ * delta_f 15 MHz, each task's kappa, adaptive timeline, seed 42, short
+ * reasons in the log, a checkpoint every 64 decisions. */
+void sim_config_default(sim_config *cfg);
+
+/* The policy defaults of the -1 settings.  Sleep (Alg. 3) is on for every
+ * policy of the correlation family: CATS §6 puts idle GPUs and servers to
+ * sleep "for all the solutions" and starts them all asleep; off for the
+ * others (eopc has no sleep state).  DFS (Alg. 4) is CATS's own: on for
+ * cats only. */
+int sim_default_sleep(const policy_ops *ops);
+int sim_default_dfs(const policy_ops *ops);
+/* The power model a sim of policy sp under cfg measures with: cfg's, else
+ * the policy's own. */
+power_model sim_power_model_of(const sim_config *cfg, const policy_spec *sp);
+
+/* CATS Alg. 4 for one GPU running n tasks: the frequency after one tick.
+ * e_pred = e_min (f_max/f)^beta against e_max = kappa e_min per task: any
+ * violation raises f by delta_f (at most f_max); all tasks with slack
+ * (e_pred < 0.95 e_max) lower it by delta_f (at least f_min); else f holds. */
+double sim_dfs_step(double f, double f_min, double f_max, double beta, double delta_f,
+                    const double *e_min, const double *kappa, int n);
+
+typedef struct sim sim;
+
+sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
+             const gp_trace *tr, const policy_spec *pol, gp_err *err);
+void sim_free(sim *s);
+
+/* Advances through the next placement decision (and every event before
+ * it).  Returns 1 when a decision was made, 0 when the run is over. */
+int sim_step(sim *s);
+/* Advances while simulated time <= t_s; returns 0 when the run is over. */
+int sim_advance_until(sim *s, double t_s);
+/* Runs to the end; *cancel (may be NULL) is polled to stop early.
+ * Returns 0, or -1 when cancelled. */
+int sim_run(sim *s, volatile const int *cancel);
+/* Returns to the state just after decision k (0 = before any); with
+ * k beyond the decisions made so far it steps forward.  -1 with a message
+ * when the run has fewer than k decisions. */
+int sim_rewind(sim *s, size_t k, gp_err *err);
+/* Simulated time of the next event (INFINITY-like 1e300 when none). */
+double sim_next_time(sim *s);
+
+int sim_done(const sim *s);
+double sim_now(const sim *s);
+size_t sim_decisions(const sim *s);     /* decisions made so far */
+const cstate *sim_cstate(const sim *s);
+const gp_trace *sim_trace(const sim *s);
+const policy_spec *sim_policy(const sim *s);
+/* Standalone seconds each task has completed (indexed by task). */
+const double *sim_progress(const sim *s);
+/* The explanation of the last decision (NULL before the first). */
+const explain *sim_last_explain(const sim *s);
+/* Power right now under the run's model. */
+void sim_power(const sim *s, power_split *out);
+/* The run record so far: timeline, outcomes of finished tasks, decisions.
+ * Summary metrics are filled by sim_finish(). */
+const run *sim_run_record(const sim *s);
+/* Computes the summary metrics (SPEC §6) into the run record.  Keys (stable:
+ * the TUI, the CLI and the README use them); times in s, power in W,
+ * energy in J, averages over [first arrival, last completion]:
+ *   tasks completed failed_tasks decisions makespan_s
+ *   avg_gpus peak_gpus avg_awake_gpus avg_servers peak_servers
+ *     (GPUs running a task; servers running a task)
+ *   avg_power_w avg_gpu_power_w peak_power_w
+ *   energy_j energy_gpu_j energy_cpu_j energy_static_j (exact integrals)
+ *   unique_gpus capex_usd (GPUs ever used, times their profile price;
+ *     CorrGPU eq. 2) opened_servers (unbounded pool)
+ *   mean_freq_mhz (time-average over active GPUs) avg_queued
+ *   wakeups server_wakeups (CATS Alg. 3 wake-ups on placement)
+ *   ctd_s (sum of JCTs, CorrGPU's CTD) jct_mean_s jct_p50_s jct_p95_s
+ *   jct_p99_s wait_mean_s slowdown_mean (mean of JCT/e_min)
+ *   norm_jct (sum of JCTs / sum of e_min: the run's JCT relative to every
+ *     task running alone at f_max; the CLI adds the ratio to the best
+ *     policy of a comparison, as the papers normalise)
+ *   sla_violations sla_violation_pct (JCT > kappa e_min, completed tasks)
+ * Idempotent; a rewind clears them. */
+void sim_finish(sim *s);
+/* Hands the run record to the caller (who frees it with run_free); the sim
+ * must not be used afterwards except to free it. */
+run *sim_take_run(sim *s);
+
+#endif

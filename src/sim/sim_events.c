@@ -1,0 +1,257 @@
+/*
+ * sim_events.c — the task side of the simulator: a binary heap of per-task
+ * next-event times with lazy invalidation (version counters), the
+ * contention model of SPEC §3.3, and task start, demand changes and
+ * completion.
+ *
+ * Contention (SPEC §3.3, our choice): the demand of GPU g is
+ * U_g = sum of u_l (fractions) of its tasks at their own progress points;
+ * a task advances at (f_g/f_max)^beta * min(1, 1/U_g) standalone seconds per
+ * second (CATS eq. 5 for the clock, processor sharing beyond 100 %); a task
+ * on several GPUs at the minimum over them.  Rates are constant between
+ * events, so each running task has one pending event: its next demand
+ * change (a series sample boundary where the value differs) or its
+ * completion.  When a GPU's demand or clock changes only its tasks are
+ * re-timed; their older heap entries become stale and are dropped on pop.
+ *
+ * Does not decide placements or power states (sim.c, sim_power_mgr.c).
+ */
+#include "sim_int.h"
+#include "core/util_series.h"
+
+#include <math.h>
+
+/* ---- heap ------------------------------------------------------------------ */
+
+static int ev_before(const sim_ev *a, const sim_ev *b)
+{
+    if (a->t != b->t)
+        return a->t < b->t;
+    return a->task < b->task;      /* deterministic ties */
+}
+
+void sim_heap_push(sim_state *st, double t, int ti, uint32_t ver)
+{
+    grow_array((void **)&st->heap, &st->heap_cap, st->nheap + 1, sizeof *st->heap);
+    size_t i = st->nheap++;
+    sim_ev e = {t, ti, ver};
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!ev_before(&e, &st->heap[parent]))
+            break;
+        st->heap[i] = st->heap[parent];
+        i = parent;
+    }
+    st->heap[i] = e;
+}
+
+void sim_heap_pop(sim_state *st)
+{
+    if (st->nheap == 0)
+        return;
+    sim_ev last = st->heap[--st->nheap];
+    size_t n = st->nheap, i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ev_before(&st->heap[c + 1], &st->heap[c]))
+            c++;
+        if (!ev_before(&st->heap[c], &last))
+            break;
+        st->heap[i] = st->heap[c];
+        i = c;
+    }
+    if (n)
+        st->heap[i] = last;
+}
+
+const sim_ev *sim_heap_top(sim_state *st)
+{
+    while (st->nheap) {
+        const sim_ev *e = &st->heap[0];
+        const sim_task *tk = &st->tasks[e->task];
+        if (tk->status == ST_RUNNING && tk->ver == e->ver)
+            return e;
+        sim_heap_pop(st);
+    }
+    return NULL;
+}
+
+/* ---- rates ------------------------------------------------------------------ */
+
+double sim_task_progress(const sim_state *st, int ti, double t)
+{
+    const sim_task *tk = &st->tasks[ti];
+    if (tk->status != ST_RUNNING)
+        return tk->status == ST_DONE ? tk->target : 0;
+    double p = tk->prog + tk->rate * (t - tk->prog_t);
+    return p < tk->target ? p : tk->target;
+}
+
+void sim_gpu_set_clock(sim *s, int g)
+{
+    const cs_gpu *gpu = &s->st.cs->gpus[g];
+    const gpu_profile *prof = s->st.cs->nodes[gpu->node].gpu;
+    double c = 1;
+    if (prof && prof->f_max_mhz > 0 && gpu->freq_mhz > 0)
+        c = pow(gpu->freq_mhz / prof->f_max_mhz, prof->beta);     /* CATS eq. 5 */
+    s->st.gpus[g].clock = c;
+}
+
+/* U_g summed afresh from the tasks' demands (exact, no drift). */
+static double gpu_demand(const sim_state *st, int g)
+{
+    const cs_gpu *gpu = &st->cs->gpus[g];
+    double u = 0;
+    for (int i = 0; i < gpu->ntasks; i++)
+        u += st->tasks[gpu->tasks[i]].demand;
+    return u;
+}
+
+static double gpu_rate(const sim_gpu *sg)
+{
+    return sg->clock * (sg->demand > 1 ? 1 / sg->demand : 1);    /* SPEC §3.3 */
+}
+
+static void schedule(sim_state *st, int ti)
+{
+    sim_task *tk = &st->tasks[ti];
+    tk->ver++;
+    double left = tk->target - tk->prog;
+    double t = st->t + (left > 0 ? left / tk->rate : 0);
+    sim_heap_push(st, t, ti, tk->ver);
+}
+
+/* Recomputes a task's rate (the slowest of its GPUs) and re-times it when
+ * the rate changed. */
+static void rerate(sim_state *st, int ti)
+{
+    sim_task *tk = &st->tasks[ti];
+    double r = 1;
+    for (int k = 0; k < tk->pl.ngpus; k++) {
+        double rg = st->gpus[tk->pl.gpus[k]].rate;
+        if (k == 0 || rg < r)
+            r = rg;
+    }
+    if (r == tk->rate)
+        return;
+    tk->prog = sim_task_progress(st, ti, st->t);
+    tk->prog_t = st->t;
+    tk->rate = r;
+    schedule(st, ti);
+}
+
+void sim_gpus_changed(sim *s, const int *gpus, int n)
+{
+    sim_state *st = &s->st;
+    int changed[GP_NODE_MAX_GPUS];
+    int nch = 0;
+    for (int i = 0; i < n; i++) {
+        sim_gpu *sg = &st->gpus[gpus[i]];
+        sg->demand = gpu_demand(st, gpus[i]);
+        double r = gpu_rate(sg);
+        if (r != sg->rate) {
+            sg->rate = r;
+            if (nch < GP_NODE_MAX_GPUS)
+                changed[nch++] = gpus[i];
+        }
+    }
+    for (int i = 0; i < nch; i++) {
+        const cs_gpu *gpu = &st->cs->gpus[changed[i]];
+        for (int k = 0; k < gpu->ntasks; k++)
+            rerate(st, gpu->tasks[k]);
+    }
+}
+
+/* ---- task life -------------------------------------------------------------- */
+
+static void running_add(sim_state *st, int ti)
+{
+    grow_array((void **)&st->running, &st->running_cap, st->nrunning + 1, sizeof *st->running);
+    st->tasks[ti].run_pos = (int)st->nrunning;
+    st->running[st->nrunning++] = ti;
+}
+
+static void running_remove(sim_state *st, int ti)
+{
+    int pos = st->tasks[ti].run_pos;
+    int last = st->running[--st->nrunning];
+    st->running[pos] = last;
+    st->tasks[last].run_pos = pos;
+    st->tasks[ti].run_pos = -1;
+}
+
+/* Loads the demand of the task's current sample and finds its next change. */
+static void load_sample(sim *s, int ti)
+{
+    sim_task *tk = &s->st.tasks[ti];
+    const task *t = &s->tr->tasks[ti];
+    tk->demand = useries_pct_idx(t, tk->sample) / 100.0;
+    tk->next_sample = useries_next_change(t, tk->sample, &tk->target);
+}
+
+void sim_task_start(sim *s, int ti)
+{
+    sim_state *st = &s->st;
+    sim_task *tk = &st->tasks[ti];
+    tk->status = ST_RUNNING;
+    tk->start_t = st->t;
+    tk->prog = 0;
+    tk->prog_t = st->t;
+    tk->sample = 0;
+    load_sample(s, ti);
+    running_add(st, ti);
+    tk->rate = -1;                  /* forces the first schedule below */
+    sim_gpus_changed(s, tk->pl.gpus, tk->pl.ngpus);
+    if (tk->rate == -1)
+        rerate(st, ti);
+}
+
+static void complete(sim *s, int ti)
+{
+    sim_state *st = &s->st;
+    sim_task *tk = &st->tasks[ti];
+    const placement pl = tk->pl;
+    tk->status = ST_DONE;
+    tk->end_t = st->t;
+    tk->prog = tk->target = s->tr->tasks[ti].duration_s;
+    tk->ver++;
+    s->view[ti] = tk->target;
+    running_remove(st, ti);
+    for (int k = 0; k < pl.ngpus; k++)
+        sim_gpu_leave(s, pl.gpus[k]);
+    sim_node_leave(s, pl.node);
+    cstate_release(st->cs, &s->tr->tasks[ti], ti, pl.node, pl.gpus, pl.ngpus);
+    for (int k = 0; k < pl.ngpus; k++)
+        sim_gpu_enter(s, pl.gpus[k]);
+    sim_node_enter(s, pl.node);
+    sim_gpus_changed(s, pl.gpus, pl.ngpus);
+    for (int k = 0; k < pl.ngpus; k++)
+        sim_pm_mark_gpu(s, pl.gpus[k]);
+    sim_pm_mark_node(s, pl.node);
+    st->acc.completed++;
+    st->acc.t_end = st->t;
+    st->retry = 1;                  /* the queue head may fit now */
+    sim_outcome(s, ti);
+}
+
+void sim_task_event(sim *s, int ti)
+{
+    sim_state *st = &s->st;
+    sim_task *tk = &st->tasks[ti];
+    tk->prog = tk->target;          /* exact: no drift across events */
+    tk->prog_t = st->t;
+    if (tk->target >= s->tr->tasks[ti].duration_s) {
+        complete(s, ti);
+        return;
+    }
+    double before = tk->demand;
+    tk->sample = tk->next_sample;
+    load_sample(s, ti);
+    tk->rate = -1;
+    if (tk->demand != before)
+        sim_gpus_changed(s, tk->pl.gpus, tk->pl.ngpus);
+    if (tk->rate == -1)
+        rerate(st, ti);
+}

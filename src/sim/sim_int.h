@@ -1,0 +1,185 @@
+/*
+ * sim_int.h — the simulator's internal state, shared by its files:
+ *   sim.c             public API (sim.h), arrivals, placement, queue
+ *   sim_events.c      event heap, task rates (SPEC §3.3), completions
+ *   sim_power_mgr.c   CATS Alg. 3 (periodic sleep) and Alg. 4 (DFS)
+ *   sim_metrics.c     counters, exact energy, timeline, outcomes, summary
+ *   sim_checkpoint.c  deep copies of the state and rewind
+ * Not for use outside the simulator.
+ *
+ * Everything that changes while a run advances lives in sim_state, so a
+ * checkpoint is one deep copy of it (plus the run record's lengths) and a
+ * rewind is a copy back followed by a deterministic replay.
+ */
+#ifndef GP_SIM_INT_H
+#define GP_SIM_INT_H
+
+#include "core/frag.h"
+#include "core/rng.h"
+#include "sim.h"
+
+enum sim_task_status { ST_PENDING, ST_QUEUED, ST_RUNNING, ST_DONE, ST_FAILED };
+
+/* A task's dynamic state.  Progress is kept as (prog at prog_t, rate):
+ * readers compute prog + rate (t - prog_t), so how a caller slices time
+ * never changes the arithmetic of the run. */
+typedef struct sim_task {
+    unsigned char status;
+    placement pl;
+    double prog, prog_t;        /* standalone seconds done at time prog_t */
+    double rate;                /* standalone seconds per second */
+    double demand;              /* current demand, fraction of a GPU */
+    long sample;                /* index of the current series sample */
+    long next_sample;           /* sample after the next demand change */
+    double target;              /* progress of the next own event */
+    uint32_t ver;               /* heap entries of older versions are stale */
+    double start_t, end_t;
+    int run_pos;                /* index in sim_state.running */
+} sim_task;
+
+typedef struct sim_ev {
+    double t;
+    int task;
+    uint32_t ver;
+} sim_ev;
+
+/* Per GPU: summed demand U_g and the rate it gives, (f/f_max)^beta min(1, 1/U). */
+typedef struct sim_gpu {
+    double demand;
+    double clock;               /* (f/f_max)^beta */
+    double rate;
+    unsigned char pm_pending;   /* in sim_state.pm_gpus */
+} sim_gpu;
+
+/* Running totals kept exact between events (SPEC §6). */
+typedef struct sim_acc {
+    size_t active_gpus, awake_gpus, active_nodes, awake_nodes;
+    double freq_sum;            /* over active GPUs, MHz */
+    double t0, t_end;           /* first arrival, last completion */
+    double gpu_s, awake_gpu_s, node_s, freq_s, queued_s;
+    double energy_j, energy_gpu_j, energy_cpu_j, energy_static_j;
+    double peak_gpus, peak_nodes, peak_power_w;
+    size_t wakeups, server_wakeups, completed, failed, violations;
+} sim_acc;
+
+typedef struct sim_state {
+    cstate *cs;
+    sim_task *tasks;            /* one per trace task */
+    size_t ntasks;
+    sim_gpu *gpus;              /* one per cstate GPU */
+    size_t gpus_cap;
+    unsigned char *node_pending;
+    size_t nodes_cap;
+    sim_ev *heap;
+    size_t nheap, heap_cap;
+    int *queue;                 /* FIFO: queue[qhead .. qtail) */
+    size_t qhead, qtail, qcap;
+    int *running;
+    size_t nrunning, running_cap;
+    int *pm_gpus, *pm_nodes;    /* power manager's pending GPUs and servers */
+    size_t npm_gpus, pm_gpus_cap, npm_nodes, pm_nodes_cap;
+    size_t next_arrival;        /* index into sim.order */
+    int retry;                  /* resources were freed: try the queue head */
+    double t;                   /* time of the last processed event */
+    int64_t tick_k;             /* the next power-manager tick is >= tick_k tau */
+    size_t decisions;
+    rng rng;
+    sim_acc acc;
+    power_split power;
+    int power_dirty;
+    double next_sample_t;
+    int changed;                /* since the last every-event timeline point */
+} sim_state;
+
+typedef struct sim_ckpt {
+    sim_state st;
+    size_t npoints, noutcomes, ndecisions;
+} sim_ckpt;
+
+struct sim {
+    sim_config cfg;
+    const cluster *cl;
+    const catalog *cat;
+    const gp_trace *tr;
+    policy_spec pol;
+    void *prep;                 /* the policy's prepare() result */
+    power_model pmodel;
+    int sleep_on, dfs_on;
+    double sample_s;            /* resolved timeline period, 0 = every event */
+    int *order;                 /* trace indices by (arrival, index) */
+    frag_workload *fw;
+    sim_state st;
+    run *rec;
+    explain ex_work, ex_last;
+    int has_last;
+    double *view;               /* progress at view_t, for readers */
+    double view_t;
+    sim_ckpt *ckpts;
+    size_t nckpts, ckpts_cap;
+    size_t ckpt_every;
+    int finished;
+};
+
+#define SIM_INF 1e300
+/* Timeline points the adaptive sampling aims at over a trace's span. */
+#define SIM_TIMELINE_POINTS 2000
+/* Checkpoints kept before thinning (sim_checkpoint.c). */
+#define SIM_MAX_CKPTS 64
+
+/* sim_events.c */
+void sim_heap_push(sim_state *st, double t, int ti, uint32_t ver);
+/* The earliest valid task event (stale entries dropped), NULL when none. */
+const sim_ev *sim_heap_top(sim_state *st);
+void sim_heap_pop(sim_state *st);
+/* Sets GPU g's clock factor from its frequency. */
+void sim_gpu_set_clock(sim *s, int g);
+/* Recomputes the rates of GPUs whose demand or clock changed and re-times
+ * the tasks on them. */
+void sim_gpus_changed(sim *s, const int *gpus, int n);
+/* Starts task ti on its placement (resources already allocated). */
+void sim_task_start(sim *s, int ti);
+/* Handles the task's own event (a demand change or its completion). */
+void sim_task_event(sim *s, int ti);
+double sim_task_progress(const sim_state *st, int ti, double t);
+
+/* sim_power_mgr.c */
+int sim_pm_pending(const sim *s);
+double sim_pm_next_tick(const sim *s);
+void sim_pm_tick(sim *s);
+void sim_pm_mark_gpu(sim *s, int g);
+void sim_pm_mark_node(sim *s, int n);
+/* Wakes the GPUs and server of a placement before allocation (counts). */
+void sim_pm_wake(sim *s, const placement *pl);
+/* The state every GPU and server starts in (all asleep when sleep is on). */
+void sim_pm_init(sim *s);
+void sim_pm_init_node(sim *s, int n);
+
+/* sim_metrics.c */
+void sim_gpu_leave(sim *s, int g);
+void sim_gpu_enter(sim *s, int g);
+void sim_node_leave(sim *s, int n);
+void sim_node_enter(sim *s, int n);
+void sim_counters_init(sim *s);
+/* Integrates energy and counters up to t and emits due timeline points. */
+void sim_advance_clock(sim *s, double t);
+void sim_outcome(sim *s, int ti);
+void sim_metrics_finish(sim *s);
+double sim_resolve_sample(const sim *s);
+
+/* sim_checkpoint.c */
+void sim_state_copy(sim_state *dst, const sim_state *src);
+void sim_state_release(sim_state *st);
+void sim_ckpt_take(sim *s);
+void sim_ckpts_free(sim *s);
+
+/* sim.c */
+double sim_task_kappa(const sim *s, const task *tk);
+/* Ensures per-GPU and per-node arrays cover the cstate (unbounded pool). */
+void sim_state_fit(sim_state *st);
+/* Processes the next event; 1 when it made a decision, 0 when not, -1 when
+ * the run is over. */
+int sim_process_one(sim *s);
+double sim_next_event_time(sim *s);
+void sim_view_sync(sim *s);
+
+#endif
