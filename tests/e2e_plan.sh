@@ -2,7 +2,7 @@
 # End-to-end test of `gpuplan plan`: the CorrGPU motivating example as a
 # CapEx question (unbounded pool: CorrGPU 1 GPU / 2,500 USD, First 2 GPUs /
 # 5,000 USD), a GPU-count sweep with the fewest count meeting the SLA, the
-# output formats, and usage errors.
+# threshold options, the output formats, and usage errors.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_plan.sh  (run from the project root)
 set -u
 NAME=e2e_plan
@@ -29,6 +29,15 @@ expect_rc 0 "count sweep" "$G" plan --trace cats-testbed --gpu V100 --from 2 --t
     --per-server 6 --policy corrgpu,first
 contains "$T/out" "fewest GPUs meeting SLA" "the fewest count is reported"
 contains "$T/out" "corrgpu 5" "CorrGPU meets the SLA at 5 GPUs"
+# The documented default --util-threshold 100 must leave CATS as it is: it
+# once also flipped CATS's util_mode switch (7.14 % -> 28.57 % violations).
+expect_rc 0 "cats at 5 GPUs" "$G" --format csv plan --trace cats-testbed --gpu V100 \
+    --from 5 --to 5 --per-server 6 --policy cats
+contains "$T/out" "5,cats,14,7.14," "CATS at 5 GPUs: 1 of 14 tasks late"
+expect_rc 0 "util threshold 100" "$G" --format csv plan --trace cats-testbed --gpu V100 \
+    --from 5 --to 5 --per-server 6 --policy cats --util-threshold 100
+contains "$T/out" "5,cats,14,7.14," "--util-threshold 100 is the default, not a mode switch"
+
 expect_rc 0 "json" "$G" --format json plan --trace cats-testbed --gpu V100 --from 4 --to 5 \
     --policy first
 cp "$T/out" "$T/plan.json"

@@ -280,7 +280,8 @@ static void test_combination(void **state)
     assert_int_equal(policy_spec_parse("pwr+fgd:0.1", &ps, &err), 0);
     assert_ptr_equal(ps.ops, &policy_pwr_fgd);
     assert_double_equal(ps.params[0], 0.1, 0);
-    void *prep = ps.ops->prepare(f->cs, f->tr, ps.params, &err);
+    void *prep;
+    assert_int_equal(policy_prepare(&ps, f->cs, f->tr, &prep, &err), 0);
     policy_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.cs = f->cs;
@@ -304,7 +305,7 @@ static void test_combination(void **state)
     assert_double_equal(c->term[3], 61300, 0);
     tu_assert_contains(ex.summary, "n0");
     explain_free(&ex);
-    ps.ops->release(prep);
+    policy_release(&ps, prep);
     assert_int_equal(policy_spec_parse("pwr+fgd:1.5", &ps, &err), -1);
     fixture_free(f);
 }
@@ -326,8 +327,9 @@ static void test_filter(void **state)
     ctx.cs = f->cs;
     ctx.tr = f->tr;
     ctx.node_rank = f->rank;
-    void *prep = policy_dotprod.prepare(f->cs, f->tr, NULL, NULL);
-    ctx.prep = prep;
+    policy_spec ps = {.ops = &policy_dotprod};
+    gp_err err = {{0}};
+    assert_int_equal(policy_prepare(&ps, f->cs, f->tr, &ctx.prep, &err), 0);
     placement pl;
     assert_int_equal(policy_dotprod.place(&ctx, NULL, 0, &pl, NULL), 1);
     assert_int_equal(pl.node, 0);
@@ -338,7 +340,7 @@ static void test_filter(void **state)
     fgd_task_of(&f->tr->tasks[0], &t);
     assert_int_equal(fgd_feasible(f->cs, 0, &t, &why), 0);
     assert_string_equal(why, "GPU type not allowed");
-    policy_dotprod.release(prep);
+    policy_release(&ps, ctx.prep);
     fixture_free(f);
 }
 
@@ -352,8 +354,9 @@ static void test_random(void **state)
     memset(&ctx, 0, sizeof ctx);
     ctx.cs = f->cs;
     ctx.tr = f->tr;
-    void *prep = policy_random.prepare(f->cs, f->tr, NULL, NULL);
-    ctx.prep = prep;
+    policy_spec ps = {.ops = &policy_random};
+    gp_err err = {{0}};
+    assert_int_equal(policy_prepare(&ps, f->cs, f->tr, &ctx.prep, &err), 0);
     int seen[2] = {0, 0};
     for (uint64_t seed = 0; seed < 40; seed++) {
         rng r1, r2;
@@ -370,7 +373,7 @@ static void test_random(void **state)
         assert_true(cs_gpu_idle_milli(&f->cs->gpus[a.gpus[0]]) >= 300);
     }
     assert_true(seen[0] > 0 && seen[1] > 0);
-    policy_random.release(prep);
+    policy_release(&ps, ctx.prep);
     fixture_free(f);
 }
 
@@ -385,8 +388,10 @@ static void test_registry(void **state)
     for (int i = 0; i < 8; i++) {
         assert_string_equal(all[i]->name, names[i]);
         assert_ptr_equal(policy_find(names[i]), all[i]);
-        assert_string_equal(all[i]->family, "fragmentation");
-        assert_string_equal(all[i]->power_model, "eopc");
+        assert_int_equal(all[i]->family, FAMILY_FRAGMENTATION);
+        assert_int_equal(all[i]->power, POWER_EOPC);
+        assert_int_equal(all[i]->sleep, 0);
+        assert_int_equal(all[i]->dfs, 0);
     }
 }
 

@@ -305,9 +305,9 @@ static void test_runs_and_record(void **state)
     assert_int_equal(store_put_trace(st, t, 0, &err), 0);
     catalog *cat = ft_catalog();
     infl_setup s = {cl, cat, t, INFL_DEFAULT_RATIO, NULL, 0, NULL, 1};
-    for (size_t i = 0; policy_family_nth("fragmentation", i); i++) {
+    for (size_t i = 0; policy_family_nth(FAMILY_FRAGMENTATION, i); i++) {
         policy_spec ps;
-        const policy_ops *p = policy_family_nth("fragmentation", i);
+        const policy_ops *p = policy_family_nth(FAMILY_FRAGMENTATION, i);
         assert_int_equal(policy_spec_parse(p->name, &ps, &err), 0);
         infl_run a, b;
         assert_int_equal(infl_run_one(&s, &ps, 9, 1, &a, &err), 0);

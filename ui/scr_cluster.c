@@ -37,7 +37,7 @@ static int source_run(const app *a, cl_src *s)
     s->tr = sim_trace(f);
     s->progress = sim_progress(f);
     const run *r = sim_run_record(f);
-    s->eopc = strcmp(r->power_model, "eopc") == 0;
+    s->eopc = power_model_parse(r->power_model) == POWER_EOPC;
     char t[24];
     chart_fmt_time(sim_now(f), t, sizeof t);
     snprintf(s->title, sizeof s->title, "run %s on %s at t=%s",

@@ -222,8 +222,8 @@ static void draw_about(const app *a, rect box)
         return;
     }
     draw_textf(y++, in.x, in.w, A_BOLD, "%s: %s", ops->name, ops->title);
-    draw_textf(y++, in.x, in.w, A_NORMAL, "family %s, power model %s by default", ops->family,
-               ops->power_model);
+    draw_textf(y++, in.x, in.w, A_NORMAL, "family %s, power model %s by default",
+               policy_family_get(ops->family)->name, power_model_name(ops->power));
     for (int k = 0; ops->options && ops->options[k].key && y < in.y + in.h; k++)
         draw_textf(y++, in.x, in.w, A_NORMAL, "  %s=%g  %s", ops->options[k].key,
                    ops->options[k].def, ops->options[k].help);

@@ -82,10 +82,8 @@ static void print_help(void)
     cli_usage(&cmd_run, stdout);
     printf("\nPolicies and their options (defaults are the papers'):\n");
     const policy_ops *p;
-    for (size_t i = 0; (p = policy_family_nth("correlation", i)); i++)
-        print_policy(p);
-    for (size_t i = 0; (p = policy_nth(i)); i++)
-        if (strcmp(p->family, "correlation") != 0)
+    for (int f = 0; f < FAMILY_COUNT; f++)
+        for (size_t i = 0; (p = policy_family_nth((policy_family)f, i)); i++)
             print_policy(p);
 }
 

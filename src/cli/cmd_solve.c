@@ -294,8 +294,9 @@ typedef struct heur_row {
     size_t nplace;
 } heur_row;
 
-static const char *const heuristic_names[] = {"cats", "corrgpu", "first", "hotcloud", "harmony"};
-#define NHEUR (sizeof heuristic_names / sizeof *heuristic_names)
+/* The heuristics compared with an optimum: the correlation family's
+ * policies, whose papers the models come from. */
+#define MAX_HEUR 8
 
 /* The first server that can host task tk (for the unbounded pool). */
 static int host_spec(const inputs *in, const task *tk)
@@ -304,7 +305,7 @@ static int host_spec(const inputs *in, const task *tk)
         const node *nd = &in->cl->nodes[i];
         const gpu_profile *p = nd->gpu_count > 0 ? catalog_gpu(in->cat, nd->gpu_model) : NULL;
         if (p && nd->gpu_count >= tk->num_gpu && task_allows_model(tk, p->name) &&
-            p->mem_gib + 1e-9 >= tk->gpu_mem_gib)
+            p->mem_gib + GP_MEM_EPS_GIB >= tk->gpu_mem_gib)
             return (int)i;
     }
     return -1;
@@ -321,13 +322,16 @@ static cstate *place_all(const inputs *in, const char *policy, const int *src, s
     cstate *cs = cstate_new(in->cl, in->cat, err);
     if (!cs)
         return NULL;
-    void *prep = sp.ops->prepare ? sp.ops->prepare(cs, in->tr, sp.params, err) : NULL;
-    struct rng *r = NULL;
+    void *prep;
+    if (policy_prepare(&sp, cs, in->tr, &prep, err)) {
+        cstate_free(cs);
+        return NULL;
+    }
+    gpu_sharing sharing = policy_family_get(sp.ops->family)->sharing;
     policy_ctx pc;
     memset(&pc, 0, sizeof pc);
     pc.cs = cs;
     pc.tr = in->tr;
-    pc.rng = r;
     pc.prep = prep;
     *unplaced = 0;
     for (size_t k = 0; k < n; k++) {
@@ -342,13 +346,13 @@ static cstate *place_all(const inputs *in, const char *policy, const int *src, s
                 ok = sp.ops->place(&pc, sp.params, src[k], &pl, NULL);
             }
         }
-        if (ok)
+        gp_err bad;
+        if (ok && placement_check(cs, tk, &pl, sharing, &bad) == 0)
             cstate_alloc(cs, tk, src[k], pl.node, pl.gpus, pl.ngpus);
         else
             (*unplaced)++;
     }
-    if (prep && sp.ops->release)
-        sp.ops->release(prep);
+    policy_release(&sp, prep);
     return cs;
 }
 
@@ -397,14 +401,17 @@ static int conflicts(const corrgpu_inst *in, const heur_row *h)
     return c;
 }
 
-static void run_heuristics(const inputs *in, const int *src, size_t n, int unbounded,
-                           heur_row *rows)
+/* Fills rows[0..) with every heuristic's placement; returns how many. */
+static size_t run_heuristics(const inputs *in, const int *src, size_t n, int unbounded,
+                             heur_row *rows)
 {
     int *inst = inst_of_trace(in->tr, src, n);
-    for (size_t k = 0; k < NHEUR; k++) {
+    const policy_ops *p;
+    size_t k = 0;
+    for (; k < MAX_HEUR && (p = policy_family_nth(FAMILY_CORRELATION, k)); k++) {
         heur_row *h = &rows[k];
         memset(h, 0, sizeof *h);
-        h->name = heuristic_names[k];
+        h->name = p->name;
         gp_err err = {{0}};
         cstate *cs = place_all(in, h->name, src, n, unbounded, &h->unplaced, &err);
         if (!cs) {
@@ -416,11 +423,12 @@ static void run_heuristics(const inputs *in, const int *src, size_t n, int unbou
         cstate_free(cs);
     }
     free(inst);
+    return k;
 }
 
-static void free_heuristics(heur_row *rows)
+static void free_heuristics(heur_row *rows, size_t n)
 {
-    for (size_t k = 0; k < NHEUR; k++)
+    for (size_t k = 0; k < n; k++)
         free(rows[k].place);
 }
 
@@ -579,10 +587,9 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
     int *src = xmalloc((ci.ntasks + 1) * sizeof *src);
     for (size_t l = 0; l < ci.ntasks; l++)
         src[l] = ci.tasks[l].src;
-    heur_row h[NHEUR];
-    size_t nh = a->no_heur ? 0 : NHEUR;
+    heur_row h[MAX_HEUR];
+    size_t nh = a->no_heur ? 0 : run_heuristics(in, src, ci.ntasks, 0, h);
     if (nh) {
-        run_heuristics(in, src, ci.ntasks, 0, h);
         for (size_t k = 0; k < nh; k++)
             h[k].value = h[k].placed_all
                              ? cats_power_of(&ci, h[k].place, h[k].nplace, NULL, NULL, NULL, NULL)
@@ -599,8 +606,7 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
         footer(ctx, a, &r);
     }
     solve_result_free(&r);
-    if (nh)
-        free_heuristics(h);
+    free_heuristics(h, nh);
     free(src);
     cats_inst_free(&ci);
     return rc ? cli_fail(&err) : EXIT_OK;
@@ -615,10 +621,9 @@ static int do_corrgpu(cli_ctx *ctx, solve_args *a, const inputs *in)
     corrgpu_inst ci;
     if (corrgpu_inst_from_trace(in->tr, a->ntasks, mem, a->alpha, &ci, &err))
         return cli_fail(&err);
-    heur_row h[NHEUR];
-    size_t nh = a->no_heur ? 0 : NHEUR;
+    heur_row h[MAX_HEUR];
+    size_t nh = a->no_heur ? 0 : run_heuristics(in, ci.src, ci.ntasks, 1, h);
     if (nh) {
-        run_heuristics(in, ci.src, ci.ntasks, 1, h);
         for (size_t k = 0; k < nh; k++) {
             h[k].value = h[k].placed_all ? h[k].gpus : NAN;
             h[k].conflicts = conflicts(&ci, &h[k]);
@@ -635,8 +640,7 @@ static int do_corrgpu(cli_ctx *ctx, solve_args *a, const inputs *in)
         footer(ctx, a, &r);
     }
     solve_result_free(&r);
-    if (nh)
-        free_heuristics(h);
+    free_heuristics(h, nh);
     corrgpu_inst_free(&ci);
     return rc ? cli_fail(&err) : EXIT_OK;
 }

@@ -180,7 +180,7 @@ static int parse_policies(const char *list, sweep *sw, gp_err *err)
 {
     if (!list || strcmp(list, "all") == 0) {
         const policy_ops *p;
-        for (size_t i = 0; (p = policy_family_nth("fragmentation", i)) && sw->npol < MAX_POLICIES;
+        for (size_t i = 0; (p = policy_family_nth(FAMILY_FRAGMENTATION, i)) && sw->npol < MAX_POLICIES;
              i++)
             if (policy_spec_parse(p->name, &sw->pol[sw->npol++], err))
                 return -1;
@@ -303,10 +303,13 @@ static double saving(const sweep *sw, size_t p, size_t fgd, int i)
     return e0 > 0 ? 100 * (e0 - e1) / e0 : NAN;
 }
 
-static long find_fgd(const sweep *sw)
+/* The family's reference policy among the swept ones (the PWR paper's
+ * savings are against FGD), -1 when it was not swept. */
+static long find_reference(const sweep *sw)
 {
+    const policy_ops *ref = policy_family_get(FAMILY_FRAGMENTATION)->reference;
     for (size_t p = 0; p < sw->npol; p++)
-        if (strcmp(sw->pol[p].ops->name, "fgd") == 0)
+        if (ref && sw->pol[p].ops == ref)
             return (long)p;
     return -1;
 }
@@ -351,7 +354,7 @@ static void print_table(cli_ctx *ctx, const sweep_opts *o, const sweep *sw)
     table *t = table_new();
     for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
         table_col(t, cols[i], i >= 1 && i != 7);
-    long fgd = find_fgd(sw);
+    long fgd = find_reference(sw);
     for (size_t p = 0; p < sw->npol; p++) {
         const infl_agg *a = &sw->agg[p];
         infl_stat al = infl_agg_pct(a, INFL_P_ALLOC, 100);
@@ -404,7 +407,7 @@ static void csv_row(FILE *f, const char *pol, const char *curve, const char *met
 
 static void write_csv(FILE *f, const sweep *sw)
 {
-    long fgd = find_fgd(sw);
+    long fgd = find_reference(sw);
     fprintf(f, "policy,curve,metric,x,mean,sd,min,max,n\n");
     for (size_t p = 0; p < sw->npol; p++) {
         const char *l = sw->pol[p].label;

@@ -15,8 +15,7 @@
 
 /* --- typical tasks (FGD_NOTES §2) ---------------------------------------- */
 
-/* A task's class key: FGD_NOTES §0 maps num_gpu == 0 to g = k = 0 whatever
- * gpu_milli says, and clamps g to 0..1000. */
+/* A task's class key (FGD_NOTES §0, as task_gpu_share() reads it). */
 typedef struct class_key {
     int64_t cpu;
     int g, k;
@@ -27,13 +26,8 @@ typedef struct class_key {
 static void task_key(const task *tk, class_key *out)
 {
     out->cpu = tk->cpu_milli;
-    if (tk->num_gpu <= 0) {
-        out->g = 0;
-        out->k = 0;
-    } else {
-        out->g = tk->gpu_milli < 0 ? 0 : tk->gpu_milli > 1000 ? 1000 : tk->gpu_milli;
-        out->k = tk->num_gpu;
-    }
+    out->g = task_gpu_share(tk);
+    out->k = task_gpus(tk);
     out->spec = tk->gpu_spec ? tk->gpu_spec : "";
     out->count = 1;
 }

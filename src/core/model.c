@@ -199,6 +199,25 @@ void task_set_util(task *tk, const float *pct, size_t len, double period_s)
     tk->util_first = pct[0];
 }
 
+int task_gpus(const task *tk)
+{
+    return tk->num_gpu > 0 ? tk->num_gpu : 0;
+}
+
+/* FGD_NOTES §0: num_gpu == 0 is CPU-only whatever gpu_milli says, and the
+ * share is clamped to 0..1000. */
+int task_gpu_share(const task *tk)
+{
+    if (tk->num_gpu <= 0)
+        return 0;
+    return tk->gpu_milli < 0 ? 0 : tk->gpu_milli > 1000 ? 1000 : tk->gpu_milli;
+}
+
+int64_t task_gpu_milli(const task *tk)
+{
+    return (int64_t)task_gpu_share(tk) * task_gpus(tk);
+}
+
 int task_allows_model(const task *tk, const char *model)
 {
     const char *s = tk->gpu_spec;

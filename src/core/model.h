@@ -124,6 +124,18 @@ typedef struct task {
 
 #define GP_DEFAULT_KAPPA 1.2
 
+/* Memory fits with this tolerance, so that a task exactly the size of a GPU
+ * fits it (CATS Alg. 1 line 5 writes d < c; CorrGPU Alg. 1 line 6 d <= C)
+ * whatever rounding its GiB went through. */
+#define GP_MEM_EPS_GIB 1e-9
+
+/* GPUs a task holds: 0 for a CPU-only task, one for a share, else num_gpu. */
+int task_gpus(const task *tk);
+/* Its share of each GPU it holds, in milli (0..1000; 0 for CPU-only). */
+int task_gpu_share(const task *tk);
+/* Its GPU demand in milli-GPUs: share times GPUs. */
+int64_t task_gpu_milli(const task *tk);
+
 typedef struct gp_trace {
     int64_t id;
     char name[GP_NAME_MAX];

@@ -77,34 +77,12 @@ cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server)
     return c;
 }
 
-static int key_is_corr(const char *k)
-{
-    return strstr(k, "corr") || strcmp(k, "alpha") == 0 || strstr(k, "rho");
-}
-
-static int key_is_util(const char *k)
-{
-    return strstr(k, "util") || strcmp(k, "q") == 0;
-}
-
-static void set_opt(policy_spec *sp, int i, double v)
-{
-    const policy_option *o = &sp->ops->options[i];
-    sp->params[i] = v < o->min ? o->min : v > o->max ? o->max : v;
-}
-
 void plan_apply_thresholds(policy_spec *sp, double corr, double util_pct)
 {
-    if (!sp->ops || !sp->ops->options || !sp->ops->family ||
-        strcmp(sp->ops->family, "correlation") != 0)
-        return;
-    for (int i = 0; i < POLICY_MAX_OPTS && sp->ops->options[i].key; i++) {
-        const policy_option *o = &sp->ops->options[i];
-        if (!isnan(corr) && key_is_corr(o->key))
-            set_opt(sp, i, corr);
-        else if (!isnan(util_pct) && key_is_util(o->key))
-            set_opt(sp, i, o->max <= 1.0 + 1e-9 ? util_pct / 100 : util_pct);
-    }
+    if (!isnan(corr))
+        policy_spec_set_role(sp, OPT_CORR_THRESHOLD, corr);
+    if (!isnan(util_pct))
+        policy_spec_set_role(sp, OPT_UTIL_THRESHOLD, util_pct);
 }
 
 static int load(plan *sw, store *st, gp_err *err)

@@ -87,9 +87,9 @@ int plan_counts(const plan_params *p, int *out, int cap);
 /* A cluster of `gpus` GPUs of profile prof in servers of per_server. */
 cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server);
 
-/* Applies the threshold sliders to a policy spec: options named like the
- * correlation threshold / utilization threshold, in the unit (fraction or
- * percent) their range implies; correlation-family policies only. */
+/* Applies the threshold sliders to a policy spec: its options of role
+ * OPT_CORR_THRESHOLD get corr, those of OPT_UTIL_THRESHOLD util_pct
+ * (clamped to their ranges); NAN leaves them at the spec's values. */
 void plan_apply_thresholds(policy_spec *sp, double corr, double util_pct);
 
 int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err);

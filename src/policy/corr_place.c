@@ -8,29 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-int corr_task_gpus(const task *tk)
-{
-    return tk->num_gpu > 0 ? tk->num_gpu : 0;
-}
-
-/* Memory is compared with a small tolerance so that a task exactly the size
- * of a GPU fits it (CATS Alg. 1 line 5 writes d < c; CorrGPU line 6 d <= C). */
-#define MEM_EPS 1e-9
-
 static int gpu_admits(const cstate *cs, const task *tk, int g)
 {
     const cs_gpu *gpu = &cs->gpus[g];
     const cs_node *n = &cs->nodes[gpu->node];
     if (!n->gpu || !task_allows_model(tk, n->gpu->name))
         return CORR_MODEL;
-    if (cs_gpu_mem_free(gpu) + MEM_EPS < tk->gpu_mem_gib)
+    if (cs_gpu_mem_free(gpu) + GP_MEM_EPS_GIB < tk->gpu_mem_gib)
         return CORR_MEMORY;
     return CORR_FITS;
 }
 
 int corr_window(const cstate *cs, const task *tk, int g, placement *out)
 {
-    int v = corr_task_gpus(tk);
+    int v = task_gpus(tk);
     const cs_gpu *gpu = &cs->gpus[g];
     const cs_node *n = &cs->nodes[gpu->node];
     if (v < 1 || v > GP_NODE_MAX_GPUS || gpu->dev + v > n->ngpus)
@@ -70,7 +61,7 @@ static int wake_class(const cstate *cs, const placement *pl)
 
 int corr_fresh(const cstate *cs, const task *tk, placement *out)
 {
-    int v = corr_task_gpus(tk);
+    int v = task_gpus(tk);
     int best_class = 3;
     for (size_t g = 0; g < cs->ngpus && best_class > 0; g++) {
         placement pl;
@@ -180,7 +171,7 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
     const task *tk = &ctx->tr->tasks[ti];
     if (ex)
         corr_explain_terms(ex, threshold_terms, 3);
-    if (corr_task_gpus(tk) == 0)
+    if (task_gpus(tk) == 0)
         return corr_place_cpu(cs, policy, tk, out, ex);
     double own = useries_summary(tk, kind);
     static const char *const what[] = {"first-sample", "mean", "peak"};

@@ -24,10 +24,7 @@
 /* Why a window does not admit a task. */
 enum { CORR_FITS = 0, CORR_NO_ROOM, CORR_MODEL, CORR_MEMORY };
 
-/* GPUs a task takes (0 for a CPU-only task). */
-int corr_task_gpus(const task *tk);
-
-/* The window of corr_task_gpus(tk) devices starting at global GPU g, on g's
+/* The window of task_gpus(tk) devices starting at global GPU g, on g's
  * node.  Returns CORR_FITS with *out filled, or why it does not fit. */
 int corr_window(const cstate *cs, const task *tk, int g, placement *out);
 

@@ -72,10 +72,8 @@ void fgd_task_of(const task *tk, fgd_task *out)
     memset(out, 0, sizeof *out);
     out->cpu = tk->cpu_milli;
     out->ram = tk->ram_mib;
-    if (tk->num_gpu > 0) {
-        out->g = tk->gpu_milli < 0 ? 0 : tk->gpu_milli > 1000 ? 1000 : tk->gpu_milli;
-        out->k = tk->num_gpu;
-    }
+    out->g = task_gpu_share(tk);
+    out->k = task_gpus(tk);
     out->share = out->k == 1 && out->g < 1000;
     out->tag = cstate_task_tag(tk);
     out->tk = tk;
@@ -252,20 +250,22 @@ static const unsigned char *node_access(fgd_prep *p, const cstate *cs, int ni)
     return p->access_tmp;
 }
 
-void *fgd_prepare_plain(const cstate *cs, const gp_trace *tr, const double *params,
-                        gp_err *err)
+int fgd_prepare_plain(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
+                      gp_err *err)
 {
     (void)params;
     (void)err;
-    return fgd_prep_new(cs, tr, 0);
+    *prep = fgd_prep_new(cs, tr, 0);
+    return 0;
 }
 
-void *fgd_prepare_frag(const cstate *cs, const gp_trace *tr, const double *params,
-                       gp_err *err)
+int fgd_prepare_frag(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
+                     gp_err *err)
 {
     (void)params;
     (void)err;
-    return fgd_prep_new(cs, tr, 1);
+    *prep = fgd_prep_new(cs, tr, 1);
+    return 0;
 }
 
 void fgd_release(void *prep)
@@ -855,8 +855,7 @@ static size_t count_tied(const fgd_prep *p, size_t ncand, size_t pick)
 int fgd_place_scored(const policy_ctx *ctx, const fgd_term *terms, int nterms, int ti,
                      placement *out, explain *ex)
 {
-    /* The workspace is the run's own (fgdscore.h): mutable scratch. */
-    fgd_prep *p = (fgd_prep *)ctx->prep;
+    fgd_prep *p = ctx->prep;
     fgd_prep *own = NULL;
     if (!p)
         p = own = fgd_prep_new(ctx->cs, ctx->tr, 1);
@@ -905,7 +904,7 @@ int fgd_place_scored(const policy_ctx *ctx, const fgd_term *terms, int nterms, i
 
 int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex)
 {
-    fgd_prep *p = (fgd_prep *)ctx->prep;
+    fgd_prep *p = ctx->prep;
     fgd_prep *own = NULL;
     if (!p)
         p = own = fgd_prep_new(ctx->cs, ctx->tr, 0);

@@ -124,10 +124,10 @@ int fgd_place_scored(const policy_ctx *ctx, const fgd_term *terms, int nterms, i
 int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex);
 
 /* prepare()/release() for family policies (need_workload as above). */
-void *fgd_prepare_plain(const cstate *cs, const gp_trace *tr, const double *params,
-                        gp_err *err);
-void *fgd_prepare_frag(const cstate *cs, const gp_trace *tr, const double *params,
-                       gp_err *err);
+int fgd_prepare_plain(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
+                      gp_err *err);
+int fgd_prepare_frag(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
+                     gp_err *err);
 void fgd_release(void *prep);
 
 #endif

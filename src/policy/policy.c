@@ -1,9 +1,11 @@
 /*
- * policy.c — the policy registry, parsing of policy specs and option
- * overrides, and explanation bookkeeping.
+ * policy.c — the policy registry and the families' traits, parsing of
+ * policy specs and option overrides, preparing a policy for a run, the
+ * placement contract, and explanation bookkeeping.
  */
 #include "policy.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +29,23 @@ const policy_ops *policy_nth(size_t i)
     return i < sizeof policies / sizeof *policies - 1 ? policies[i] : NULL;
 }
 
-const policy_ops *policy_family_nth(const char *family, size_t i)
+static const policy_family_info families[FAMILY_COUNT] = {
+    [FAMILY_CORRELATION] = {"correlation", SHARE_TIME, NULL},
+    [FAMILY_FRAGMENTATION] = {"fragmentation", SHARE_PARTITION, &policy_fgd},
+    [FAMILY_ALLOCATION] = {"allocation", SHARE_PARTITION, NULL},
+};
+
+const policy_family_info *policy_family_get(policy_family f)
+{
+    assert(f >= 0 && f < FAMILY_COUNT);
+    return &families[f];
+}
+
+const policy_ops *policy_family_nth(policy_family family, size_t i)
 {
     const policy_ops *p;
     for (size_t k = 0; (p = policy_nth(k)); k++)
-        if (strcmp(p->family, family) == 0 && i-- == 0)
+        if (p->family == family && i-- == 0)
             return p;
     return NULL;
 }
@@ -51,6 +65,19 @@ int policy_option_index(const policy_ops *ops, const char *key)
         if (strcmp(ops->options[i].key, key) == 0)
             return i;
     return -1;
+}
+
+int policy_spec_set_role(policy_spec *sp, option_role role, double v)
+{
+    int n = 0;
+    for (int i = 0; sp->ops->options && sp->ops->options[i].key; i++) {
+        const policy_option *o = &sp->ops->options[i];
+        if (o->role != role)
+            continue;
+        sp->params[i] = v < o->min ? o->min : v > o->max ? o->max : v;
+        n++;
+    }
+    return n;
 }
 
 static int set_value(policy_spec *sp, int idx, const char *value, gp_err *err)
@@ -120,6 +147,75 @@ void policy_spec_format(const policy_spec *sp, char *buf, size_t len)
         off += (size_t)snprintf(buf + off, len - off, "%s%s=%g", i ? " " : "",
                                 sp->ops->options[i].key, sp->params[i]);
 }
+
+int policy_prepare(const policy_spec *sp, const cstate *cs, const gp_trace *tr, void **prep,
+                   gp_err *err)
+{
+    *prep = NULL;
+    if (!sp->ops->prepare)
+        return 0;
+    if (sp->ops->prepare(cs, tr, sp->params, prep, err)) {
+        assert(*prep == NULL);
+        return -1;
+    }
+    return 0;
+}
+
+void policy_release(const policy_spec *sp, void *prep)
+{
+    if (prep && sp->ops->release)
+        sp->ops->release(prep);
+}
+
+/* ---- the placement contract ------------------------------------------------ */
+
+static int check_gpu(const cstate *cs, const task *tk, const placement *pl, int k,
+                     gpu_sharing sharing, gp_err *err)
+{
+    int g = pl->gpus[k];
+    if (g < 0 || (size_t)g >= cs->ngpus || cs->gpus[g].node != pl->node)
+        return gp_error(err, "task '%s': GPU %d is not a GPU of node %d", tk->name, g, pl->node);
+    for (int j = 0; j < k; j++)
+        if (pl->gpus[j] == g)
+            return gp_error(err, "task '%s': GPU %d given twice", tk->name, g);
+    const cs_gpu *gpu = &cs->gpus[g];
+    const cs_node *n = &cs->nodes[pl->node];
+    if (!n->gpu || !task_allows_model(tk, n->gpu->name))
+        return gp_error(err, "task '%s' may not run on a GPU of %s", tk->name,
+                        n->gpu ? n->gpu->name : "a CPU-only node");
+    if (sharing == SHARE_TIME && cs_gpu_mem_free(gpu) + GP_MEM_EPS_GIB < tk->gpu_mem_gib)
+        return gp_error(err, "task '%s' needs %.2f GiB; %s/g%d has %.2f free", tk->name,
+                        tk->gpu_mem_gib, n->name, gpu->dev, cs_gpu_mem_free(gpu));
+    if (sharing == SHARE_PARTITION && cs_gpu_idle_milli(gpu) < task_gpu_share(tk))
+        return gp_error(err, "task '%s' needs %d milli-GPU; %s/g%d has %d idle", tk->name,
+                        task_gpu_share(tk), n->name, gpu->dev, cs_gpu_idle_milli(gpu));
+    return 0;
+}
+
+int placement_check(const cstate *cs, const task *tk, const placement *pl, gpu_sharing sharing,
+                    gp_err *err)
+{
+    if (pl->node < 0 || (size_t)pl->node >= cs->nnodes)
+        return gp_error(err, "task '%s': no node %d", tk->name, pl->node);
+    if (pl->ngpus != task_gpus(tk))
+        return gp_error(err, "task '%s' placed on %d GPUs, expected %d", tk->name, pl->ngpus,
+                        task_gpus(tk));
+    for (int k = 0; k < pl->ngpus; k++)
+        if (check_gpu(cs, tk, pl, k, sharing, err))
+            return -1;
+    /* Time-sharing GPU tasks are placed by memory only (CATS §3.3); CPU and
+     * RAM bind CPU-only tasks there and every task of a partition. */
+    if (sharing == SHARE_TIME && pl->ngpus > 0)
+        return 0;
+    const cs_node *n = &cs->nodes[pl->node];
+    if (n->cpu_left < tk->cpu_milli || n->ram_left < tk->ram_mib)
+        return gp_error(err, "task '%s' needs %lld milli-CPU and %lld MiB; %s has %lld and %lld "
+                        "left", tk->name, (long long)tk->cpu_milli, (long long)tk->ram_mib,
+                        n->name, (long long)n->cpu_left, (long long)n->ram_left);
+    return 0;
+}
+
+/* ---- explanations ---------------------------------------------------------- */
 
 void explain_init(explain *ex, const char *const *term_names, int nterms)
 {

@@ -2,14 +2,25 @@
  * policy.h — the placement-policy interface (SPEC §5) and its registry.
  *
  * A policy is one file (policy_<name>.c) exporting one const policy_ops,
- * listed once in policy.c's table.  Policies are pure: given the cluster
- * state, the trace and the incoming task they return a placement or "none
- * fits", and optionally explain the decision (every candidate with its
- * score terms and the choice) for the Step view and the placement log.
- * Anything a policy wants to precompute from the trace or cluster (FGD's
- * typical tasks) goes in its prepare() result, which is read-only during
- * the run; randomness comes from the run's rng in the context.  That keeps
- * a run reproducible and lets the simulator rewind by copying its state.
+ * listed once in policy.c's table.  Besides its place() function a policy
+ * declares what it is — its family, its paper's power model, whether the
+ * CATS power manager (Alg. 3 sleep, Alg. 4 DFS) runs with it by default,
+ * and the role of each option — so that the simulator, the planner and the
+ * front ends never recognise a policy or an option by its name.
+ *
+ * Policies are pure: given the cluster state, the trace and the incoming
+ * task they return a placement or "none fits", and optionally explain the
+ * decision (every candidate with its score terms and the choice) for the
+ * Step view and the placement log.  Anything a policy wants to precompute
+ * from the trace or cluster (FGD's typical tasks) is made once per run by
+ * policy_prepare(); randomness comes from the run's rng in the context.
+ * That keeps a run reproducible and lets the simulator rewind by copying
+ * its state.
+ *
+ * One placement contract serves every caller: placement_check() says
+ * whether a placement is one the cluster state can take under the policy
+ * family's sharing model (the time simulator and the inflation experiment
+ * both apply it before committing a placement).
  */
 #ifndef GP_POLICY_H
 #define GP_POLICY_H
@@ -19,15 +30,56 @@
 #include "core/cstate.h"
 #include "core/model.h"
 #include "core/util.h"
+#include "power/power.h"
 
 struct rng;
 
 #define POLICY_MAX_OPTS 8
 #define EXPLAIN_MAX_TERMS 6
 
+/* The families of SPEC §5.  A family fixes how its tasks hold a GPU. */
+typedef enum policy_family {
+    FAMILY_CORRELATION,         /* CATS, CorrGPU and their baselines (§5.1) */
+    FAMILY_FRAGMENTATION,       /* FGD, PWR and their baselines (§5.3) */
+    FAMILY_ALLOCATION,          /* GOGH's round-based allocation (§5.4) */
+    FAMILY_COUNT
+} policy_family;
+
+/* How the tasks of a family share a GPU, i.e. what a valid placement is. */
+typedef enum gpu_sharing {
+    /* Tasks time-share a GPU (MPS, CATS §3.3, CorrGPU §II): a GPU admits a
+     * task when its free memory holds the task's; shares, vCPU and RAM are
+     * not constraints for GPU tasks. */
+    SHARE_TIME,
+    /* Tasks hold a partition (FGD_NOTES §4): a GPU's idle share must hold
+     * the task's share, the node's CPU and RAM left its request. */
+    SHARE_PARTITION,
+} gpu_sharing;
+
+typedef struct policy_family_info {
+    const char *name;           /* "correlation", ... (listings, help) */
+    gpu_sharing sharing;
+    /* The policy the family's papers measure savings against (the PWR
+     * paper's tables are relative to FGD); NULL when none. */
+    const struct policy_ops *reference;
+} policy_family_info;
+
+const policy_family_info *policy_family_get(policy_family f);
+
+/* What an option means outside its policy: the planner's threshold
+ * sliders set the options of those roles, whatever they are called. */
+typedef enum option_role {
+    OPT_TUNING,                 /* the policy's own; nobody else sets it */
+    OPT_CORR_THRESHOLD,         /* correlation threshold, rho in [-1, 1] */
+    OPT_UTIL_THRESHOLD,         /* utilization threshold, percent */
+    OPT_WEIGHT,                 /* weight of a score term */
+    OPT_SWITCH,                 /* 0/1 mode switch */
+} option_role;
+
 /* A tunable of a policy, with the paper's default. */
 typedef struct policy_option {
     const char *key;
+    option_role role;
     double def;
     double min, max;
     const char *help;
@@ -40,7 +92,10 @@ typedef struct policy_ctx {
     const double *progress_s;   /* per task: standalone seconds done; NULL = none */
     double now_s;
     struct rng *rng;            /* the run's random stream (Random policy) */
-    const void *prep;           /* the policy's prepare() result, or NULL */
+    /* The policy's prepared workspace, or NULL.  place() may update the
+     * caches and scratch arrays in it, never in a way that changes a later
+     * decision (a rewound simulation keeps the workspace it has). */
+    void *prep;
     /* Tie-break rank of each node (lower wins among equal scores; the
      * published FGD simulator's node order, FGD_NOTES §1.3); NULL = node
      * index order. */
@@ -76,12 +131,20 @@ typedef struct explain {
 typedef struct policy_ops {
     const char *name;           /* the --policy word, e.g. "cats" */
     const char *title;          /* "CATS (correlation-aware, ICS'26)" */
-    const char *family;         /* "correlation" or "fragmentation" */
-    const char *power_model;    /* the default power model: "cats" or "eopc" */
+    policy_family family;
+    power_model power;          /* the paper's power model, the runs' default */
+    /* CATS Alg. 3 periodic sleep on by default: every correlation-family
+     * policy, as CATS §6 sleeps idle GPUs and servers "for all the
+     * solutions"; off where the paper's power model has no sleep (eopc). */
+    int sleep;
+    /* CATS Alg. 4 frequency scaling on by default: CATS's own. */
+    int dfs;
     const policy_option *options;   /* terminated by a NULL key; may be NULL */
-    /* Optional: precomputes read-only data for a run; NULL result = none. */
-    void *(*prepare)(const cstate *cs, const gp_trace *tr, const double *params,
-                     gp_err *err);
+    /* Optional: makes the run's workspace (ctx->prep) for cs and tr.
+     * Returns 0 with *prep set (NULL = none), or -1 with a message.
+     * Callers go through policy_prepare(). */
+    int (*prepare)(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
+                   gp_err *err);
     void (*release)(void *prep);
     /* Places trace task `ti`: 1 with *out filled, 0 when nothing fits.
      * Fills *ex when ex is non-NULL. */
@@ -92,8 +155,8 @@ typedef struct policy_ops {
 /* The i-th policy of the table (in table order), NULL past the end:
  *     for (size_t i = 0; (p = policy_nth(i)); i++) ... */
 const policy_ops *policy_nth(size_t i);
-/* The i-th policy of one family ("correlation", "fragmentation"). */
-const policy_ops *policy_family_nth(const char *family, size_t i);
+/* The i-th policy of one family, in table order. */
+const policy_ops *policy_family_nth(policy_family family, size_t i);
 
 const policy_ops *policy_find(const char *name);
 
@@ -114,6 +177,25 @@ int policy_spec_set(policy_spec *sp, const char *assignment, gp_err *err);
 void policy_spec_format(const policy_spec *sp, char *buf, size_t len);
 /* Index of an option key, -1 when the policy has none by that name. */
 int policy_option_index(const policy_ops *ops, const char *key);
+/* Sets every option of that role to v, clamped to the option's range;
+ * returns how many were set (0 when the policy has none of that role). */
+int policy_spec_set_role(policy_spec *sp, option_role role, double v);
+
+/* The run's workspace of sp on cs and tr (see policy_ops.prepare); release
+ * it with policy_release().  0, or -1 with a message. */
+int policy_prepare(const policy_spec *sp, const cstate *cs, const gp_trace *tr, void **prep,
+                   gp_err *err);
+void policy_release(const policy_spec *sp, void *prep);
+
+/* The placement contract: whether cs can take task tk at pl under the
+ * sharing model — a node of cs; exactly task_gpus(tk) distinct
+ * GPUs, all of that node and of a model the task allows; under SHARE_TIME
+ * each GPU's free memory holds the task's (CPU-only tasks: the node's vCPU
+ * and RAM); under SHARE_PARTITION each GPU's idle share holds the task's
+ * and the node's vCPU and RAM left hold its request.  0, or -1 with a
+ * message that names the task and what does not hold. */
+int placement_check(const cstate *cs, const task *tk, const placement *pl, gpu_sharing sharing,
+                    gp_err *err);
 
 /* Explanation helpers. */
 void explain_init(explain *ex, const char *const *term_names, int nterms);

@@ -48,19 +48,22 @@
 enum { O_CORR_THR, O_UTIL_THR, O_LAMBDA1, O_LAMBDA2, O_SCORE_EMPTY, O_FROM_START, O_UTIL_MODE };
 
 static const policy_option cats_options[] = {
-    {"corr_thr", 0, -1, 1, "correlation threshold: a GPU whose rho exceeds it is no candidate "
-                           "(CATS §4: 0)"},
-    {"util_thr", 100, 0, 10000, "utilization threshold, %: mean of the GPU's aggregate plus "
-                                "the task's mean must not exceed it (CATS §4: 100)"},
-    {"lambda1", 1, 0, 1000, "weight of the correlation delta_g (CATS Alg. 2)"},
-    {"lambda2", 1, 0, 1000, "weight of the mean-utilization difference delta_mu, in "
-                            "fractions of a GPU (CATS Alg. 2)"},
-    {"score_empty", 0, 0, 1, "1 = also score awake idle GPUs (rho 0, delta_mu = task mean)"},
-    {"from_start", 0, 0, 1, "1 = correlate running tasks from their start instead of from "
-                            "their current progress"},
-    {"util_mode", 0, 0, 1, "0 = util_thr bounds the GPU's mean plus the task's; 1 = it bounds "
-                           "the GPU's mean alone (the GPU is not yet saturated)"},
-    {NULL, 0, 0, 0, NULL},
+    {"corr_thr", OPT_CORR_THRESHOLD, 0, -1, 1,
+     "correlation threshold: a GPU whose rho exceeds it is no candidate (CATS §4: 0)"},
+    {"util_thr", OPT_UTIL_THRESHOLD, 100, 0, 10000,
+     "utilization threshold, %: mean of the GPU's aggregate plus the task's mean must not "
+     "exceed it (CATS §4: 100)"},
+    {"lambda1", OPT_WEIGHT, 1, 0, 1000, "weight of the correlation delta_g (CATS Alg. 2)"},
+    {"lambda2", OPT_WEIGHT, 1, 0, 1000,
+     "weight of the mean-utilization difference delta_mu, in fractions of a GPU (CATS Alg. 2)"},
+    {"score_empty", OPT_SWITCH, 0, 0, 1,
+     "1 = also score awake idle GPUs (rho 0, delta_mu = task mean)"},
+    {"from_start", OPT_SWITCH, 0, 0, 1,
+     "1 = correlate running tasks from their start instead of from their current progress"},
+    {"util_mode", OPT_SWITCH, 0, 0, 1,
+     "0 = util_thr bounds the GPU's mean plus the task's; 1 = it bounds the GPU's mean alone "
+     "(the GPU is not yet saturated)"},
+    {0},
 };
 
 static const char *const cats_terms[] = {"rho", "dmu", "mean_sum_pct", "score"};
@@ -174,7 +177,7 @@ static int cats_place(const policy_ctx *ctx, const double *p, int ti, placement 
     const task *tk = &ctx->tr->tasks[ti];
     if (ex)
         corr_explain_terms(ex, cats_terms, 4);
-    if (corr_task_gpus(tk) == 0)
+    if (task_gpus(tk) == 0)
         return corr_place_cpu(cs, "cats", tk, out, ex);
     useries_in in;
     useries_in_init(&in, ctx->tr, ti);
@@ -201,8 +204,10 @@ static int cats_place(const policy_ctx *ctx, const double *p, int ti, placement 
 const policy_ops policy_cats = {
     .name = "cats",
     .title = "CATS (correlation-aware, ICS'26)",
-    .family = "correlation",
-    .power_model = "cats",
+    .family = FAMILY_CORRELATION,
+    .power = POWER_CATS,
+    .sleep = 1,
+    .dfs = 1,
     .options = cats_options,
     .place = cats_place,
 };

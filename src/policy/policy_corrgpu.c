@@ -40,13 +40,15 @@
 enum { O_ALPHA, O_Q, O_FROM_START };
 
 static const policy_option corrgpu_options[] = {
-    {"alpha", 0, -1, 1, "correlation threshold: GPUs with rho >= alpha are no candidates "
-                        "(CorrGPU Alg. 1 line 8: 0)"},
-    {"q", 100, 0, 10000, "utilization threshold, %: the mean of the GPU's aggregate plus "
-                         "the task must stay below it (CorrGPU §III-B: 100)"},
-    {"from_start", 0, 0, 1, "1 = correlate running tasks from their start (CorrGPU §III-C) "
-                            "instead of from their current progress"},
-    {NULL, 0, 0, 0, NULL},
+    {"alpha", OPT_CORR_THRESHOLD, 0, -1, 1,
+     "correlation threshold: GPUs with rho >= alpha are no candidates (CorrGPU Alg. 1 line 8: 0)"},
+    {"q", OPT_UTIL_THRESHOLD, 100, 0, 10000,
+     "utilization threshold, %: the mean of the GPU's aggregate plus the task must stay below "
+     "it (CorrGPU §III-B: 100)"},
+    {"from_start", OPT_SWITCH, 0, 0, 1,
+     "1 = correlate running tasks from their start (CorrGPU §III-C) instead of from their "
+     "current progress"},
+    {0},
 };
 
 static const char *const corrgpu_terms[] = {"rho", "delta1_pct", "mem_free_gib"};
@@ -140,7 +142,7 @@ static int corrgpu_place(const policy_ctx *ctx, const double *p, int ti, placeme
     const task *tk = &ctx->tr->tasks[ti];
     if (ex)
         corr_explain_terms(ex, corrgpu_terms, 3);
-    if (corr_task_gpus(tk) == 0)
+    if (task_gpus(tk) == 0)
         return corr_place_cpu(cs, "corrgpu", tk, out, ex);
     useries_in in;
     useries_in_init(&in, ctx->tr, ti);
@@ -168,8 +170,10 @@ static int corrgpu_place(const policy_ctx *ctx, const double *p, int ti, placeme
 const policy_ops policy_corrgpu = {
     .name = "corrgpu",
     .title = "CorrGPU (correlation-aware CapEx, IPCCC'25)",
-    .family = "correlation",
-    .power_model = "cats",
+    .family = FAMILY_CORRELATION,
+    .power = POWER_CATS,
+    .sleep = 1,
+    .dfs = 0,
     .options = corrgpu_options,
     .place = corrgpu_place,
 };

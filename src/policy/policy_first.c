@@ -12,9 +12,9 @@
 #include "corr_place.h"
 
 static const policy_option first_options[] = {
-    {"q", 100, 0, 10000, "utilization threshold, %: the summed utilizations must stay "
-                         "below it (100)"},
-    {NULL, 0, 0, 0, NULL},
+    {"q", OPT_UTIL_THRESHOLD, 100, 0, 10000,
+     "utilization threshold, %: the summed utilizations must stay below it (100)"},
+    {0},
 };
 
 static int first_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
@@ -26,8 +26,10 @@ static int first_place(const policy_ctx *ctx, const double *params, int ti, plac
 const policy_ops policy_first = {
     .name = "first",
     .title = "First (first-second utilization sum < q)",
-    .family = "correlation",
-    .power_model = "cats",
+    .family = FAMILY_CORRELATION,
+    .power = POWER_CATS,
+    .sleep = 1,
+    .dfs = 0,
     .options = first_options,
     .place = first_place,
 };

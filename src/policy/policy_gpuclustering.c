@@ -23,8 +23,10 @@ static int gpuclustering_place(const policy_ctx *ctx, const double *params, int 
 const policy_ops policy_gpuclustering = {
     .name = "gpuclustering",
     .title = "GpuClustering (tasks with the same GPU demand together, Xiao et al. OSDI'18)",
-    .family = "fragmentation",
-    .power_model = "eopc",
+    .family = FAMILY_FRAGMENTATION,
+    .power = POWER_EOPC,
+    .sleep = 0,
+    .dfs = 0,
     .options = NULL,
     .prepare = fgd_prepare_plain,
     .release = fgd_release,

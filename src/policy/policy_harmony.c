@@ -10,9 +10,9 @@
 #include "corr_place.h"
 
 static const policy_option harmony_options[] = {
-    {"q", 100, 0, 10000, "utilization threshold, %: the summed utilizations must stay "
-                         "below it (100)"},
-    {NULL, 0, 0, 0, NULL},
+    {"q", OPT_UTIL_THRESHOLD, 100, 0, 10000,
+     "utilization threshold, %: the summed utilizations must stay below it (100)"},
+    {0},
 };
 
 static int harmony_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
@@ -24,8 +24,10 @@ static int harmony_place(const policy_ctx *ctx, const double *params, int ti, pl
 const policy_ops policy_harmony = {
     .name = "harmony",
     .title = "Harmony (peak utilization sum < q)",
-    .family = "correlation",
-    .power_model = "cats",
+    .family = FAMILY_CORRELATION,
+    .power = POWER_CATS,
+    .sleep = 1,
+    .dfs = 0,
     .options = harmony_options,
     .place = harmony_place,
 };

@@ -11,9 +11,9 @@
 #include "corr_place.h"
 
 static const policy_option hotcloud_options[] = {
-    {"q", 100, 0, 10000, "utilization threshold, %: the summed utilizations must stay "
-                         "below it (100)"},
-    {NULL, 0, 0, 0, NULL},
+    {"q", OPT_UTIL_THRESHOLD, 100, 0, 10000,
+     "utilization threshold, %: the summed utilizations must stay below it (100)"},
+    {0},
 };
 
 static int hotcloud_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
@@ -25,8 +25,10 @@ static int hotcloud_place(const policy_ctx *ctx, const double *params, int ti, p
 const policy_ops policy_hotcloud = {
     .name = "hotcloud",
     .title = "HotCloud (mean utilization sum < q)",
-    .family = "correlation",
-    .power_model = "cats",
+    .family = FAMILY_CORRELATION,
+    .power = POWER_CATS,
+    .sleep = 1,
+    .dfs = 0,
     .options = hotcloud_options,
     .place = hotcloud_place,
 };

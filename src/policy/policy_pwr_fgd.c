@@ -15,8 +15,8 @@
 #include <math.h>
 
 static const policy_option pwr_fgd_options[] = {
-    {"alpha", 0.1, 0, 1, "weight of PWR; FGD gets 1 - alpha (PWR eq. 5)"},
-    {NULL, 0, 0, 0, NULL},
+    {"alpha", OPT_WEIGHT, 0.1, 0, 1, "weight of PWR; FGD gets 1 - alpha (PWR eq. 5)"},
+    {0},
 };
 
 static int pwr_fgd_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
@@ -35,8 +35,10 @@ static int pwr_fgd_place(const policy_ctx *ctx, const double *params, int ti, pl
 const policy_ops policy_pwr_fgd = {
     .name = "pwr+fgd",
     .title = "PWR+FGD (alpha · PWR + (1 − alpha) · FGD, Lettich et al.)",
-    .family = "fragmentation",
-    .power_model = "eopc",
+    .family = FAMILY_FRAGMENTATION,
+    .power = POWER_EOPC,
+    .sleep = 0,
+    .dfs = 0,
     .options = pwr_fgd_options,
     .prepare = fgd_prepare_frag,
     .release = fgd_release,

@@ -17,8 +17,10 @@ static int random_place(const policy_ctx *ctx, const double *params, int ti, pla
 const policy_ops policy_random = {
     .name = "random",
     .title = "Random (uniform feasible node)",
-    .family = "fragmentation",
-    .power_model = "eopc",
+    .family = FAMILY_FRAGMENTATION,
+    .power = POWER_EOPC,
+    .sleep = 0,
+    .dfs = 0,
     .options = NULL,
     .prepare = fgd_prepare_plain,
     .release = fgd_release,

@@ -36,20 +36,6 @@ const char *const infl_grid_names[INFL_NGM] = {
 
 enum { STREAM_SHUFFLE, STREAM_CLONES, STREAM_RANKS, STREAM_POLICY };
 
-static int64_t task_gpu_milli(const task *tk)
-{
-    if (tk->num_gpu <= 0)
-        return 0;
-    int g = tk->gpu_milli < 0 ? 0 : tk->gpu_milli > 1000 ? 1000 : tk->gpu_milli;
-    return (int64_t)g * tk->num_gpu;
-}
-
-static int task_share(const task *tk)
-{
-    if (tk->num_gpu <= 0)
-        return 0;
-    return tk->gpu_milli < 0 ? 0 : tk->gpu_milli > 1000 ? 1000 : tk->gpu_milli;
-}
 
 /* --- arrival order and ranks (FGD_NOTES §1) ------------------------------- */
 
@@ -86,7 +72,7 @@ static int *inflate_up(const gp_trace *tr, const named_idx *orig, int *list, siz
     /* A trace without GPU tasks could never reach the target. */
     while (any_gpu) {
         const task *tk = &tr->tasks[orig[rng_below(r, tr->ntasks)].idx];
-        if ((double)(total + task_share(tk)) > target)
+        if ((double)(total + task_gpu_share(tk)) > target)
             break;
         grow_array((void **)&list, cap, *n + 1, sizeof *list);
         list[(*n)++] = (int)(tk - tr->tasks);
@@ -165,20 +151,6 @@ static void node_power(loop_state *ls, int ni)
     ls->node_gpu_w[ni] = g;
 }
 
-/* A placement must name a node and, for a GPU task, k devices of it. */
-static int check_placement(const cstate *cs, const task *tk, const placement *pl, gp_err *err)
-{
-    int k = tk->num_gpu > 0 ? tk->num_gpu : 0;
-    if (pl->node < 0 || (size_t)pl->node >= cs->nnodes || pl->ngpus != k)
-        return gp_error(err, "policy placed task '%s' on node %d with %d GPUs (expected %d)",
-                        tk->name, pl->node, pl->ngpus, k);
-    for (int i = 0; i < pl->ngpus; i++)
-        if (pl->gpus[i] < 0 || (size_t)pl->gpus[i] >= cs->ngpus ||
-            cs->gpus[pl->gpus[i]].node != pl->node)
-            return gp_error(err, "policy placed task '%s' on a GPU of another node", tk->name);
-    return 0;
-}
-
 static void record(const loop_state *ls, const placement *pl, int ok, int ti, infl_event *e)
 {
     memset(e, 0, sizeof *e);
@@ -205,19 +177,12 @@ static int loop_init(loop_state *ls, const infl_setup *s, const policy_spec *pol
     for (size_t i = 0; i < ls->cs->nnodes; i++)
         node_power(ls, (int)i);
     frag_cluster(ls->w, ls->cs);
-    if (pol->ops->prepare) {
-        err->msg[0] = '\0';
-        ls->prep = pol->ops->prepare(ls->cs, s->tr, pol->params, err);
-        if (!ls->prep && err->msg[0])
-            return -1;
-    }
-    return 0;
+    return policy_prepare(pol, ls->cs, s->tr, &ls->prep, err);
 }
 
 static void loop_free(loop_state *ls, const policy_spec *pol)
 {
-    if (ls->prep && pol->ops->release)
-        pol->ops->release(ls->prep);
+    policy_release(pol, ls->prep);
     frag_workload_free(ls->w);
     free(ls->node_cpu_w);
     free(ls->node_gpu_w);
@@ -238,6 +203,7 @@ static int place_all(loop_state *ls, const infl_setup *s, const policy_spec *pol
     ctx.rng = &pr;
     ctx.prep = ls->prep;
     ctx.node_rank = rank;
+    gpu_sharing sharing = policy_family_get(pol->ops->family)->sharing;
     explain ex;
     explain_init(&ex, NULL, 0);
     int rc = 0;
@@ -247,7 +213,7 @@ static int place_all(loop_state *ls, const infl_setup *s, const policy_spec *pol
         memset(&pl, 0, sizeof pl);
         ls->arrived += task_gpu_milli(tk);
         int ok = pol->ops->place(&ctx, pol->params, order[e], &pl, s->explain ? &ex : NULL);
-        if (ok && (rc = check_placement(ls->cs, tk, &pl, err)) == 0) {
+        if (ok && (rc = placement_check(ls->cs, tk, &pl, sharing, err)) == 0) {
             cstate_alloc(ls->cs, tk, (int)e, pl.node, pl.gpus, pl.ngpus);
             ls->used += task_gpu_milli(tk);
             node_power(ls, pl.node);

@@ -41,20 +41,9 @@ void sim_config_default(sim_config *cfg)
     cfg->checkpoint_every = 64;
 }
 
-int sim_default_sleep(const policy_ops *ops)
-{
-    return ops && ops->family && strcmp(ops->family, "correlation") == 0;
-}
-
-int sim_default_dfs(const policy_ops *ops)
-{
-    return ops && strcmp(ops->name, "cats") == 0;
-}
-
 power_model sim_power_model_of(const sim_config *cfg, const policy_spec *sp)
 {
-    int pm = cfg->power_model >= 0 ? cfg->power_model : power_model_parse(sp->ops->power_model);
-    return pm >= 0 ? (power_model)pm : POWER_CATS;
+    return cfg->power_model >= 0 ? (power_model)cfg->power_model : sp->ops->power;
 }
 
 double sim_task_kappa(const sim *s, const task *tk)
@@ -162,17 +151,6 @@ static void init_record(sim *s)
     s->rec = r;
 }
 
-static int init_policy(sim *s, gp_err *err)
-{
-    if (!s->pol.ops->prepare)
-        return 0;
-    gp_err e = {{0}};
-    s->prep = s->pol.ops->prepare(s->st.cs, s->tr, s->pol.params, &e);
-    if (!s->prep && e.msg[0])
-        return gp_error(err, "%s", e.msg);
-    return 0;
-}
-
 sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
              const gp_trace *tr, const policy_spec *pol, gp_err *err)
 {
@@ -185,9 +163,11 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
     s->tr = tr;
     s->pol = *pol;
     s->pmodel = sim_power_model_of(cfg, pol);
-    s->sleep_on = cfg->sleep >= 0 ? cfg->sleep != 0 : sim_default_sleep(pol->ops);
-    s->dfs_on = cfg->dfs >= 0 ? cfg->dfs != 0 : sim_default_dfs(pol->ops);
-    if (!(s->st.cs = cstate_new(cl, cat, err)) || init_policy(s, err)) {
+    s->sleep_on = cfg->sleep >= 0 ? cfg->sleep != 0 : pol->ops->sleep;
+    s->dfs_on = cfg->dfs >= 0 ? cfg->dfs != 0 : pol->ops->dfs;
+    s->sharing = policy_family_get(pol->ops->family)->sharing;
+    if (!(s->st.cs = cstate_new(cl, cat, err)) ||
+        policy_prepare(&s->pol, s->st.cs, tr, &s->prep, err)) {
         sim_free(s);
         return NULL;
     }
@@ -219,8 +199,7 @@ void sim_free(sim *s)
 {
     if (!s)
         return;
-    if (s->prep && s->pol.ops->release)
-        s->pol.ops->release(s->prep);
+    policy_release(&s->pol, s->prep);
     sim_ckpts_free(s);
     sim_state_release(&s->st);
     frag_workload_free(s->fw);
@@ -310,19 +289,6 @@ static void record_decision(sim *s, int ti, const placement *pl, const char *pre
     sim_ckpt_take(s);
 }
 
-static int placement_valid(const sim *s, const placement *pl)
-{
-    const cstate *cs = s->st.cs;
-    if (pl->node < 0 || (size_t)pl->node >= cs->nnodes || pl->ngpus < 0 ||
-        pl->ngpus > GP_NODE_MAX_GPUS)
-        return 0;
-    for (int k = 0; k < pl->ngpus; k++)
-        if (pl->gpus[k] < 0 || (size_t)pl->gpus[k] >= cs->ngpus ||
-            cs->gpus[pl->gpus[k]].node != pl->node)
-            return 0;
-    return 1;
-}
-
 static void fail_task(sim *s, int ti, const char *why)
 {
     s->st.tasks[ti].status = ST_FAILED;
@@ -360,7 +326,7 @@ static void do_place(sim *s, int ti, const placement *pl)
  * Returns the first such server's index in the cluster, or -1. */
 static int host_spec(const sim *s, const task *tk)
 {
-    int v = corr_task_gpus(tk);
+    int v = task_gpus(tk);
     for (size_t i = 0; i < s->cl->nnodes; i++) {
         const node *n = &s->cl->nodes[i];
         if (v == 0) {
@@ -373,7 +339,7 @@ static int host_spec(const sim *s, const task *tk)
             continue;
         for (int d = 0, run_len = 0; d < n->gpu_count && d < GP_NODE_MAX_GPUS; d++) {
             double mem = n->gpu_mem_gib[d] > 0 ? n->gpu_mem_gib[d] : gp->mem_gib;
-            run_len = mem + 1e-9 >= tk->gpu_mem_gib ? run_len + 1 : 0;
+            run_len = mem + GP_MEM_EPS_GIB >= tk->gpu_mem_gib ? run_len + 1 : 0;
             if (run_len >= v)
                 return (int)i;
         }
@@ -386,7 +352,7 @@ static int host_spec(const sim *s, const task *tk)
 static int open_server(sim *s, int ti)
 {
     int spec = host_spec(s, &s->tr->tasks[ti]);
-    if (spec < 0 || corr_task_gpus(&s->tr->tasks[ti]) == 0)
+    if (spec < 0 || task_gpus(&s->tr->tasks[ti]) == 0)
         return 0;
     sim_state *st = &s->st;
     size_t g0 = st->cs->ngpus;
@@ -418,11 +384,16 @@ static void enqueue(sim_state *st, int ti)
 static int try_place(sim *s, int ti, int from_queue)
 {
     placement pl;
+    gp_err bad = {{0}};
     int ok = attempt(s, ti, &pl);
-    if (ok && !placement_valid(s, &pl)) {
+    if (ok && placement_check(s->st.cs, &s->tr->tasks[ti], &pl, s->sharing, &bad)) {
+        /* A policy bug, not a full cluster: the task fails with the reason
+         * in the placement log rather than corrupting the state. */
         if (from_queue)
             s->st.qhead++;
-        fail_task(s, ti, "the policy returned an invalid placement");
+        char why[sizeof bad.msg + 48];
+        snprintf(why, sizeof why, "invalid placement from the policy: %s", bad.msg);
+        fail_task(s, ti, why);
         return 1;
     }
     if (ok) {

@@ -34,9 +34,9 @@ typedef struct sim_config {
     sim_full_mode full;
     int unbounded;              /* open a new server when nothing fits (CapEx) */
     int sleep;                  /* CATS Alg. 3: 1 on, 0 off, -1 = the policy's
-                                 * default, sim_default_sleep() */
+                                 * default (policy_ops.sleep) */
     int dfs;                    /* CATS Alg. 4: 1 on, 0 off, -1 = the policy's
-                                 * default, sim_default_dfs() */
+                                 * default (policy_ops.dfs) */
     double tau_s;               /* power-manager period (CATS: 0.1 s) */
     double delta_f_mhz;         /* DFS step */
     double kappa;               /* SLA factor override, 0 = each task's own */
@@ -54,13 +54,6 @@ typedef struct sim_config {
  * reasons in the log, a checkpoint every 64 decisions. */
 void sim_config_default(sim_config *cfg);
 
-/* The policy defaults of the -1 settings.  Sleep (Alg. 3) is on for every
- * policy of the correlation family: CATS §6 puts idle GPUs and servers to
- * sleep "for all the solutions" and starts them all asleep; off for the
- * others (eopc has no sleep state).  DFS (Alg. 4) is CATS's own: on for
- * cats only. */
-int sim_default_sleep(const policy_ops *ops);
-int sim_default_dfs(const policy_ops *ops);
 /* The power model a sim of policy sp under cfg measures with: cfg's, else
  * the policy's own. */
 power_model sim_power_model_of(const sim_config *cfg, const policy_spec *sp);

@@ -102,7 +102,8 @@ struct sim {
     const catalog *cat;
     const gp_trace *tr;
     policy_spec pol;
-    void *prep;                 /* the policy's prepare() result */
+    void *prep;                 /* the policy's workspace (policy_prepare) */
+    gpu_sharing sharing;        /* the policy family's placement contract */
     power_model pmodel;
     int sleep_on, dfs_on;
     double sample_s;            /* resolved timeline period, 0 = every event */
