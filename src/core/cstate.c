@@ -172,7 +172,7 @@ void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const
         cs_gpu *g = &cs->gpus[gpus[i]];
         g->alloc_milli -= tk->gpu_milli;
         g->mem_used_gib -= tk->gpu_mem_gib;
-        if (g->mem_used_gib < 1e-9)
+        if (g->mem_used_gib < GP_MEM_EPS_GIB)
             g->mem_used_gib = 0;
         gpu_remove_task(g, task_id);
         if (g->ntasks == 0)
@@ -185,22 +185,6 @@ size_t cstate_active_gpus(const cstate *cs)
     size_t n = 0;
     for (size_t i = 0; i < cs->ngpus; i++)
         n += cs->gpus[i].ntasks > 0;
-    return n;
-}
-
-size_t cstate_awake_gpus(const cstate *cs)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < cs->ngpus; i++)
-        n += cs->gpus[i].power != GPU_ASLEEP;
-    return n;
-}
-
-size_t cstate_active_nodes(const cstate *cs)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < cs->nnodes; i++)
-        n += !cs->nodes[i].asleep && cs->nodes[i].ntasks > 0;
     return n;
 }
 

@@ -99,8 +99,6 @@ static inline double cs_gpu_mem_free(const cs_gpu *g)
 
 /* Totals used by metrics. */
 size_t cstate_active_gpus(const cstate *cs);   /* GPUs running a task */
-size_t cstate_awake_gpus(const cstate *cs);    /* not asleep */
-size_t cstate_active_nodes(const cstate *cs);  /* nodes not asleep with a task */
 size_t cstate_used_gpus_ever(const cstate *cs);
 int64_t cstate_alloc_milli(const cstate *cs);  /* sum of min(alloc, 1000) */
 

@@ -199,6 +199,18 @@ void task_set_util(task *tk, const float *pct, size_t len, double period_s)
     tk->util_first = pct[0];
 }
 
+double task_kappa(const task *tk, double override)
+{
+    if (override > 0)
+        return override;
+    return tk->kappa > 0 ? tk->kappa : GP_DEFAULT_KAPPA;
+}
+
+int sla_violated(double jct_s, double kappa, double e_min_s)
+{
+    return jct_s > kappa * e_min_s * (1 + 1e-12) + 1e-9;
+}
+
 int task_gpus(const task *tk)
 {
     return tk->num_gpu > 0 ? tk->num_gpu : 0;

@@ -124,6 +124,14 @@ typedef struct task {
 
 #define GP_DEFAULT_KAPPA 1.2
 
+/* The task's SLA factor: override when positive (a run's --kappa), else
+ * its own, else the default. */
+double task_kappa(const task *tk, double override);
+/* SPEC §3.3: a task violates its SLA when its JCT exceeds kappa times its
+ * standalone duration.  The tolerance forgives the rounding of a task that
+ * completes exactly on time (DFS aims there, CATS Alg. 4). */
+int sla_violated(double jct_s, double kappa, double e_min_s);
+
 /* Memory fits with this tolerance, so that a task exactly the size of a GPU
  * fits it (CATS Alg. 1 line 5 writes d < c; CorrGPU Alg. 1 line 6 d <= C)
  * whatever rounding its GiB went through. */

@@ -122,11 +122,8 @@ size_t run_violations(const run *r, const gp_trace *tr, double kappa)
             continue;
         }
         const task *tk = &tr->tasks[o->task];
-        double k = kappa > 0 ? kappa : tk->kappa > 0 ? tk->kappa : GP_DEFAULT_KAPPA;
-        /* SPEC §3.3: a task violates when JCT > kappa * e_min.  A task that
-         * never ran (no node) violates. */
-        if (o->node < 0 || o->jct_s > k * tk->duration_s * (1 + 1e-12))
-            v++;
+        /* A task that never ran (no node) violates. */
+        v += o->node < 0 || sla_violated(o->jct_s, task_kappa(tk, kappa), tk->duration_s);
     }
     return v;
 }

@@ -112,6 +112,16 @@ void grow_array(void **arr, size_t *cap, size_t need, size_t elem)
     *cap = ncap;
 }
 
+double ceil_tol(double x)
+{
+    return ceil(x - GP_ROUND_EPS);
+}
+
+double floor_tol(double x)
+{
+    return floor(x + GP_ROUND_EPS);
+}
+
 void strlcpy0(char *dst, const char *src, size_t n)
 {
     if (n == 0)

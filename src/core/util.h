@@ -49,6 +49,13 @@ void grow_array(void **arr, size_t *cap, size_t need, size_t elem);
 /* Copies src into dst of size n, always NUL-terminating. */
 void strlcpy0(char *dst, const char *src, size_t n);
 
+/* Rounding that forgives floating-point error: x at most GP_ROUND_EPS
+ * past a whole number rounds to it (a time that is k periods "and a bit"
+ * is k periods; 1.000000000001 GPUs is one). */
+#define GP_ROUND_EPS 1e-9
+double ceil_tol(double x);
+double floor_tol(double x);
+
 /* Strict number parsing: the whole string must be a number, finite, and
  * (for the integer form) within range.  Return 0 or -1, no message. */
 int parse_int64(const char *s, int64_t *out);

@@ -12,9 +12,7 @@
 
 struct csv_reader {
     char *name;
-    FILE *fp;                   /* NULL when reading from memory */
-    const char *mem;
-    size_t mem_len, mem_off;
+    FILE *fp;
     struct csv_parser parser;
     long line;                  /* physical line being fed */
     int eof;
@@ -120,24 +118,14 @@ void csv_close(csv_reader *r)
     free(r);
 }
 
-/* Reads one physical line (with its newline) from the source. */
+/* Reads one physical line (with its newline) from the file. */
 static char *next_line(csv_reader *r, size_t *len, char **buf, size_t *cap)
 {
-    if (r->fp) {
-        ssize_t n = getline(buf, cap, r->fp);
-        if (n < 0)
-            return NULL;
-        *len = (size_t)n;
-        return *buf;
-    }
-    if (r->mem_off >= r->mem_len)
+    ssize_t n = getline(buf, cap, r->fp);
+    if (n < 0)
         return NULL;
-    const char *start = r->mem + r->mem_off;
-    const char *nl = memchr(start, '\n', r->mem_len - r->mem_off);
-    size_t n = nl ? (size_t)(nl - start) + 1 : r->mem_len - r->mem_off;
-    r->mem_off += n;
-    *len = n;
-    return (char *)start;
+    *len = (size_t)n;
+    return *buf;
 }
 
 /* Feeds lines to libcsv until at least one record is queued or input ends. */
@@ -149,7 +137,7 @@ static int fill(csv_reader *r, gp_err *err)
     while (r->qlen == 0 && !r->eof) {
         char *l = next_line(r, &len, &buf, &cap);
         if (!l) {
-            if (r->fp && ferror(r->fp)) {
+            if (ferror(r->fp)) {
                 rc = gp_error(err, "%s: read error: %s", r->name, strerror(errno));
                 break;
             }
@@ -233,15 +221,6 @@ csv_reader *csv_open(const char *path, int header, gp_err *err)
     }
     csv_reader *r = reader_new(path);
     r->fp = fp;
-    return finish_open(r, header, err);
-}
-
-csv_reader *csv_open_mem(const char *name, const char *data, size_t len, int header,
-                         gp_err *err)
-{
-    csv_reader *r = reader_new(name);
-    r->mem = data;
-    r->mem_len = len;
     return finish_open(r, header, err);
 }
 

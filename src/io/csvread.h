@@ -30,9 +30,6 @@ typedef struct csv_row {
  * (csv_header()).  Returns NULL with a message on failure (including an
  * empty file when a header is expected). */
 csv_reader *csv_open(const char *path, int header, gp_err *err);
-/* Opens from memory (for tests); name is used in messages. */
-csv_reader *csv_open_mem(const char *name, const char *data, size_t len, int header,
-                         gp_err *err);
 void csv_close(csv_reader *r);
 
 /* Reads the next record: 1 = a row, 0 = end of file, -1 = error (malformed

@@ -4,6 +4,7 @@
  * numbers are printed with the fewest digits that read back identically.
  */
 #include "export.h"
+#include "core/strbuf.h"
 #include "table.h"
 #include "db/store.h"
 
@@ -105,15 +106,15 @@ static int write_cpus(const cluster *c, const catalog *cat, const char *dir, gp_
 
 static void dev_mem_text(const node *n, char *buf, size_t len)
 {
-    buf[0] = '\0';
-    if (n->gpu_count <= 0 || n->gpu_mem_gib[0] <= 0)
-        return;
-    size_t off = 0;
-    for (int i = 0; i < n->gpu_count && i < GP_NODE_MAX_GPUS && off < len; i++) {
+    strbuf text = STRBUF_INIT;
+    for (int i = 0; n->gpu_mem_gib[0] > 0 && i < n->gpu_count && i < GP_NODE_MAX_GPUS; i++) {
         char b[40];
         fmt_double(b, sizeof b, n->gpu_mem_gib[i]);
-        off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "|" : "", b);
+        strbuf_sep(&text, "|");
+        strbuf_puts(&text, b);
     }
+    strbuf_copy_to(&text, buf, len);
+    strbuf_free(&text);
 }
 
 int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp_err *err)

@@ -298,11 +298,11 @@ static size_t resample(const genai_data *d, const duty_obs *obs, size_t n, doubl
                  MAX_SAMPLES);
         return 0;
     }
-    size_t len = (size_t)floor(span + 1e-9) + 1;
+    size_t len = (size_t)floor_tol(span) + 1;
     double *sum = xcalloc(len, sizeof *sum);
     size_t *count = xcalloc(len, sizeof *count);
     for (size_t i = 0; i < n; i++) {
-        size_t slot = (size_t)floor((obs[i].t - obs[0].t) / period + 1e-9);
+        size_t slot = (size_t)floor_tol((obs[i].t - obs[0].t) / period);
         slot = slot < len ? slot : len - 1;
         sum[slot] += obs[i].pct;
         count[slot]++;

@@ -501,7 +501,7 @@ static void set_gpu_demand(const pai_task *p, task *k)
         if (k->gpu_milli < 1)
             k->gpu_milli = 1;
     } else {
-        k->num_gpu = (int)ceil(p->plan_gpu / 100 - 1e-9);
+        k->num_gpu = (int)ceil_tol(p->plan_gpu / 100);
         k->gpu_milli = 1000;
     }
 }

@@ -4,6 +4,7 @@
  * is never read out of bounds; only the answers stop meaning anything.
  */
 #include "jsonpos.h"
+#include "core/strbuf.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -47,21 +48,20 @@ void jsonpos_format(const jsonpos_path *p, int first, jsonpos_style style, char 
                     size_t len)
 {
     assert(len > 0);
-    size_t off = 0;
-    buf[0] = '\0';
+    strbuf b = STRBUF_INIT;
     if (style == JSONPOS_BRACKETS)
-        off = (size_t)snprintf(buf, len, "$");
-    for (int i = first; i < p->depth && off < len; i++) {
+        strbuf_puts(&b, "$");
+    for (int i = first; i < p->depth; i++) {
         const jsonpos_step *s = &p->step[i];
-        int n;
         if (!s->key)
-            n = snprintf(buf + off, len - off, "[%zu]", s->index);
+            strbuf_printf(&b, "[%zu]", s->index);
         else if (style == JSONPOS_BRACKETS)
-            n = snprintf(buf + off, len - off, "[\"%s\"]", s->key);
+            strbuf_printf(&b, "[\"%s\"]", s->key);
         else
-            n = snprintf(buf + off, len - off, "%s%s", i > first ? "." : "", s->key);
-        off += n > 0 ? (size_t)n : 0;
+            strbuf_printf(&b, "%s%s", i > first ? "." : "", s->key);
     }
+    strbuf_copy_to(&b, buf, len);
+    strbuf_free(&b);
 }
 
 size_t jsonpos_skip_ws(const char *text, size_t len, size_t off)

@@ -249,10 +249,8 @@ static double sla_pct(const plan *sw, const plan_result *r, double kappa)
     size_t v = 0;
     for (size_t i = 0; i < r->ntasks; i++) {
         const task *tk = &sw->tr->tasks[i];
-        double k = kappa > 0 ? kappa : tk->kappa > 0 ? tk->kappa : GP_DEFAULT_KAPPA;
-        /* SPEC §3.3; a task that never ran violates. */
-        if (r->jct[i] < 0 || r->jct[i] > k * tk->duration_s * (1 + 1e-12))
-            v++;
+        /* A task that never ran violates. */
+        v += r->jct[i] < 0 || sla_violated(r->jct[i], task_kappa(tk, kappa), tk->duration_s);
     }
     return 100.0 * (double)v / (double)r->ntasks;
 }
@@ -283,12 +281,16 @@ const plan_result *plan_result_at(const plan *sw, int c, int j)
     return &sw->res[c * sw->p.npolicies + j];
 }
 
+int plan_meets_target(double sla_pct, double target_pct)
+{
+    return !isnan(sla_pct) && sla_pct <= target_pct + GP_ROUND_EPS;
+}
+
 int plan_best(const plan *sw, int j, const plan_params *live)
 {
     for (int c = 0; c < sw->ncounts; c++) {
         const plan_result *r = plan_result_at(sw, c, j);
-        double v = plan_value(sw, r, PM_SLA, live);
-        if (!isnan(v) && v <= live->sla_target_pct + 1e-9)
+        if (plan_meets_target(plan_value(sw, r, PM_SLA, live), live->sla_target_pct))
             return c;
     }
     return -1;

@@ -106,6 +106,9 @@ double plan_value(const plan *sw, const plan_result *r, plan_metric m,
                    const plan_params *live);
 /* The result of count index c and policy j. */
 const plan_result *plan_result_at(const plan *sw, int c, int j);
+/* 1 when SLA violations of sla_pct percent meet a target of target_pct
+ * (both as plan_value computes them; the tolerance forgives rounding). */
+int plan_meets_target(double sla_pct, double target_pct);
 /* The smallest count index whose result meets the SLA target for policy j
  * under the live sliders, -1 when none does. */
 int plan_best(const plan *sw, int j, const plan_params *live);

@@ -146,10 +146,9 @@ void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useri
 
 void corr_format_placement(const cstate *cs, const placement *pl, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "%s", cs->nodes[pl->node].name);
-    for (int k = 0; k < pl->ngpus && n > 0 && (size_t)n < len; k++)
-        n += snprintf(buf + n, len - (size_t)n, "%s%d", k ? "," : "/g",
-                      cs->gpus[pl->gpus[k]].dev);
+    char devs[64];
+    placement_devices(cs, pl, devs, sizeof devs);
+    snprintf(buf, len, "%s%s%s", cs->nodes[pl->node].name, pl->ngpus ? "/g" : "", devs);
 }
 
 /* Sum of the summaries of the tasks on GPU g plus the incoming one's. */

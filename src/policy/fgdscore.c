@@ -818,11 +818,8 @@ static void explain_scored(explain *ex, const fgd_eval *ev, const fgd_term *term
 static void explain_summary(explain *ex, const cstate *cs, const fgd_task *t,
                             const placement *out, size_t ncand, size_t ntied, int rank)
 {
-    char devs[64] = "";
-    size_t off = 0;
-    for (int i = 0; i < out->ngpus && off < sizeof devs; i++)
-        off += (size_t)snprintf(devs + off, sizeof devs - off, "%s%d", i ? "," : "",
-                                cs->gpus[out->gpus[i]].dev);
+    char devs[64];
+    placement_devices(cs, out, devs, sizeof devs);
     snprintf(ex->summary, sizeof ex->summary,
              "%s -> %s GPU [%s]; %zu feasible, %zu tied at the best total, rank %d wins",
              t->tk->name, cs->nodes[out->node].name, devs, ncand, ntied, rank);

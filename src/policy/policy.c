@@ -4,6 +4,7 @@
  * placement contract, and explanation bookkeeping.
  */
 #include "policy.h"
+#include "core/strbuf.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -104,13 +105,15 @@ int policy_spec_parse(const char *text, policy_spec *out, gp_err *err)
     name[n] = '\0';
     out->ops = policy_find(name);
     if (!out->ops) {
-        char known[512] = "";
+        strbuf known = STRBUF_INIT;
         const policy_ops *p;
         for (size_t i = 0; (p = policy_nth(i)); i++) {
-            size_t l = strlen(known);
-            snprintf(known + l, sizeof known - l, "%s%s", i ? ", " : "", p->name);
+            strbuf_sep(&known, ", ");
+            strbuf_puts(&known, p->name);
         }
-        return gp_error(err, "unknown policy '%s' (known: %s)", name, known);
+        gp_error(err, "unknown policy '%s' (known: %s)", name, strbuf_str(&known));
+        strbuf_free(&known);
+        return -1;
     }
     for (int i = 0; out->ops->options && out->ops->options[i].key; i++)
         out->params[i] = out->ops->options[i].def;
@@ -141,11 +144,13 @@ int policy_spec_set(policy_spec *sp, const char *assignment, gp_err *err)
 
 void policy_spec_format(const policy_spec *sp, char *buf, size_t len)
 {
-    size_t off = 0;
-    buf[0] = '\0';
-    for (int i = 0; sp->ops->options && sp->ops->options[i].key && off < len; i++)
-        off += (size_t)snprintf(buf + off, len - off, "%s%s=%g", i ? " " : "",
-                                sp->ops->options[i].key, sp->params[i]);
+    strbuf b = STRBUF_INIT;
+    for (int i = 0; sp->ops->options && sp->ops->options[i].key; i++) {
+        strbuf_sep(&b, " ");
+        strbuf_printf(&b, "%s=%g", sp->ops->options[i].key, sp->params[i]);
+    }
+    strbuf_copy_to(&b, buf, len);
+    strbuf_free(&b);
 }
 
 int policy_prepare(const policy_spec *sp, const cstate *cs, const gp_trace *tr, void **prep,
@@ -213,6 +218,17 @@ int placement_check(const cstate *cs, const task *tk, const placement *pl, gpu_s
                         "left", tk->name, (long long)tk->cpu_milli, (long long)tk->ram_mib,
                         n->name, (long long)n->cpu_left, (long long)n->ram_left);
     return 0;
+}
+
+void placement_devices(const cstate *cs, const placement *pl, char *buf, size_t len)
+{
+    strbuf b = STRBUF_INIT;
+    for (int k = 0; k < pl->ngpus; k++) {
+        strbuf_sep(&b, ",");
+        strbuf_printf(&b, "%d", cs->gpus[pl->gpus[k]].dev);
+    }
+    strbuf_copy_to(&b, buf, len);
+    strbuf_free(&b);
 }
 
 /* ---- explanations ---------------------------------------------------------- */

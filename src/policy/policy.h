@@ -197,6 +197,10 @@ void policy_release(const policy_spec *sp, void *prep);
 int placement_check(const cstate *cs, const task *tk, const placement *pl, gpu_sharing sharing,
                     gp_err *err);
 
+/* Writes the device indices of pl's GPUs within their node, "0,3", into
+ * buf of len bytes ("" for a CPU-only placement). */
+void placement_devices(const cstate *cs, const placement *pl, char *buf, size_t len);
+
 /* Explanation helpers. */
 void explain_init(explain *ex, const char *const *term_names, int nterms);
 void explain_free(explain *ex);

@@ -14,6 +14,7 @@
  * Not here: output formats, the command line, the store.
  */
 #include "inflation.h"
+#include "core/strbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -627,10 +628,13 @@ static void add_decisions(run *rec, const infl_run *r)
         d.t_s = (double)e;
         d.task = ev->task;
         d.node = ev->node;
-        size_t off = 0;
-        for (int i = 0; i < ev->ngpus && off < sizeof d.gpus; i++)
-            off += (size_t)snprintf(d.gpus + off, sizeof d.gpus - off, "%s%d", i ? "," : "",
-                                    ev->gpus[i]);
+        strbuf devs = STRBUF_INIT;
+        for (int i = 0; i < ev->ngpus; i++) {
+            strbuf_sep(&devs, ",");
+            strbuf_printf(&devs, "%d", ev->gpus[i]);
+        }
+        strbuf_copy_to(&devs, d.gpus, sizeof d.gpus);
+        strbuf_free(&devs);
         d.reason = ev->why;
         run_add_decision(rec, &d);
     }

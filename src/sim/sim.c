@@ -20,6 +20,7 @@
  * measurements: sim_metrics.c; rewind: sim_checkpoint.c.
  */
 #include "sim_int.h"
+#include "core/strbuf.h"
 #include "policy/corr_place.h"
 
 #include <math.h>
@@ -48,9 +49,7 @@ power_model sim_power_model_of(const sim_config *cfg, const policy_spec *sp)
 
 double sim_task_kappa(const sim *s, const task *tk)
 {
-    if (s->cfg.kappa > 0)
-        return s->cfg.kappa;
-    return tk->kappa > 0 ? tk->kappa : GP_DEFAULT_KAPPA;
+    return task_kappa(tk, s->cfg.kappa);
 }
 
 void sim_state_fit(sim_state *st)
@@ -233,42 +232,38 @@ static int call_policy(sim *s, int ti, placement *pl)
     return s->pol.ops->place(&ctx, s->pol.params, ti, pl, &s->ex_work);
 }
 
-/* Appends "; node/gN[terms] note" for up to 8 candidates, the chosen first. */
-static void append_candidates(const sim *s, const explain *ex, char *buf, size_t len)
+/* Appends " | N candidates: *node/gN[terms] note ..." for up to 8
+ * candidates, the chosen first. */
+static void append_candidates(const sim *s, const explain *ex, strbuf *out)
 {
-    size_t off = strlen(buf);
-    off += (size_t)snprintf(buf + off, off < len ? len - off : 0, " | %zu candidates:",
-                            ex->ncands);
+    strbuf_printf(out, " | %zu candidates:", ex->ncands);
     size_t shown = 0;
     for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < ex->ncands && shown < 8 && off < len; i++) {
+        for (size_t i = 0; i < ex->ncands && shown < 8; i++) {
             if ((pass == 0) != ((int)i == ex->chosen))
                 continue;
             const explain_cand *c = &ex->cands[i];
             const cs_node *n = &s->st.cs->nodes[c->node];
-            off += (size_t)snprintf(buf + off, len - off, " %s%s/g%d", pass == 0 ? "*" : "",
-                                    n->name, c->gpu >= 0 ? s->st.cs->gpus[c->gpu].dev : -1);
-            for (int k = 0; k < ex->nterms && off < len; k++)
-                off += (size_t)snprintf(buf + off, len - off, "%s%s=%.3g", k ? " " : "[",
-                                        ex->term_name[k], c->term[k]);
-            if (off < len)
-                off += (size_t)snprintf(buf + off, len - off, "%s%s%s", ex->nterms ? "]" : "",
-                                        c->note[0] ? " " : "", c->note);
+            strbuf_printf(out, " %s%s/g%d", pass == 0 ? "*" : "", n->name,
+                          c->gpu >= 0 ? s->st.cs->gpus[c->gpu].dev : -1);
+            for (int k = 0; k < ex->nterms; k++)
+                strbuf_printf(out, "%s%s=%.3g", k ? " " : "[", ex->term_name[k], c->term[k]);
+            strbuf_printf(out, "%s%s%s", ex->nterms ? "]" : "", c->note[0] ? " " : "", c->note);
             shown++;
         }
     }
-    if (ex->ncands > shown && off < len)
-        snprintf(buf + off, len - off, " (+%zu more)", ex->ncands - shown);
+    if (ex->ncands > shown)
+        strbuf_printf(out, " (+%zu more)", ex->ncands - shown);
 }
 
 static void record_decision(sim *s, int ti, const placement *pl, const char *prefix)
 {
     sim_state *st = &s->st;
-    char reason[2048];
-    const char *summary = s->ex_work.summary[0] ? s->ex_work.summary : s->pol.ops->name;
-    snprintf(reason, sizeof reason, "%s%s", prefix, summary);
+    strbuf reason = STRBUF_INIT;
+    strbuf_puts(&reason, prefix);
+    strbuf_puts(&reason, s->ex_work.summary[0] ? s->ex_work.summary : s->pol.ops->name);
     if (s->cfg.keep_explain && s->ex_work.ncands)
-        append_candidates(s, &s->ex_work, reason, sizeof reason);
+        append_candidates(s, &s->ex_work, &reason);
     run_decision d;
     memset(&d, 0, sizeof d);
     d.seq = (int)st->decisions;
@@ -276,11 +271,10 @@ static void record_decision(sim *s, int ti, const placement *pl, const char *pre
     d.task = ti;
     d.node = pl ? pl->node : -1;
     if (pl)
-        for (int k = 0, off = 0; k < pl->ngpus && off < (int)sizeof d.gpus; k++)
-            off += snprintf(d.gpus + off, sizeof d.gpus - (size_t)off, "%s%d", k ? "," : "",
-                            st->cs->gpus[pl->gpus[k]].dev);
-    d.reason = reason;
+        placement_devices(st->cs, pl, d.gpus, sizeof d.gpus);
+    d.reason = strbuf_take(&reason);
     run_add_decision(s->rec, &d);
+    free(d.reason);
     st->decisions++;
     explain tmp = s->ex_last;
     s->ex_last = s->ex_work;
@@ -534,11 +528,6 @@ int sim_step(sim *s)
     }
 }
 
-double sim_next_time(sim *s)
-{
-    return sim_next_event_time(s);
-}
-
 int sim_advance_until(sim *s, double t_s)
 {
     if (!s->rec)
@@ -589,11 +578,6 @@ const cstate *sim_cstate(const sim *s)
 const gp_trace *sim_trace(const sim *s)
 {
     return s->tr;
-}
-
-const policy_spec *sim_policy(const sim *s)
-{
-    return &s->pol;
 }
 
 const double *sim_progress(const sim *s)

@@ -83,15 +83,12 @@ int sim_run(sim *s, volatile const int *cancel);
  * k beyond the decisions made so far it steps forward.  -1 with a message
  * when the run has fewer than k decisions. */
 int sim_rewind(sim *s, size_t k, gp_err *err);
-/* Simulated time of the next event (INFINITY-like 1e300 when none). */
-double sim_next_time(sim *s);
 
 int sim_done(const sim *s);
 double sim_now(const sim *s);
 size_t sim_decisions(const sim *s);     /* decisions made so far */
 const cstate *sim_cstate(const sim *s);
 const gp_trace *sim_trace(const sim *s);
-const policy_spec *sim_policy(const sim *s);
 /* Standalone seconds each task has completed (indexed by task). */
 const double *sim_progress(const sim *s);
 /* The explanation of the last decision (NULL before the first). */

@@ -174,15 +174,6 @@ void sim_advance_clock(sim *s, double t)
     st->t = t;
 }
 
-static void format_gpus(const cstate *cs, const placement *pl, char *buf, size_t len)
-{
-    size_t off = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < pl->ngpus && off < len; k++)
-        off += (size_t)snprintf(buf + off, len - off, "%s%d", k ? "," : "",
-                                cs->gpus[pl->gpus[k]].dev);
-}
-
 void sim_outcome(sim *s, int ti)
 {
     const sim_task *st = &s->st.tasks[ti];
@@ -198,9 +189,9 @@ void sim_outcome(sim *s, int ti)
         o.slowdown = tk->duration_s > 0 ? o.jct_s / tk->duration_s : 1;
         /* SPEC §3.3: JCT > kappa e_min, queueing included (tolerance for
          * rounding at exactly the limit). */
-        o.sla_violated = o.jct_s > sim_task_kappa(s, tk) * tk->duration_s * (1 + 1e-12) + 1e-9;
+        o.sla_violated = sla_violated(o.jct_s, sim_task_kappa(s, tk), tk->duration_s);
         o.node = st->pl.node;
-        format_gpus(s->st.cs, &st->pl, o.gpus, sizeof o.gpus);
+        placement_devices(s->st.cs, &st->pl, o.gpus, sizeof o.gpus);
         s->st.acc.violations += (size_t)o.sla_violated;
     } else {
         /* Failed: never ran.  Counted in failed_tasks, not as SLA violations. */

@@ -120,7 +120,7 @@ int sim_pm_pending(const sim *s)
 
 static int64_t first_tick_index(const sim *s)
 {
-    int64_t k = (int64_t)ceil(s->st.t / s->cfg.tau_s - 1e-9);
+    int64_t k = (int64_t)ceil_tol(s->st.t / s->cfg.tau_s);
     return k > s->st.tick_k ? k : s->st.tick_k;
 }
 

@@ -437,7 +437,7 @@ static void round_lp(const cg *g, const node_inst *ni, const pk_inst *p, pk_sol 
         memcpy(r.bin_class, s.bin_class, (size_t)s.nbins * sizeof(int));
         for (int i = 0; i < p->n; i++)
             r.bin_of[i] = s.bin_of[ni->group[i]];
-        if (pk_eval(p, &r) < best->cost - 1e-9)
+        if (pk_eval(p, &r) < best->cost - SOLVE_EPS)
             pk_sol_copy(best, &r, p);
         pk_sol_free(&r);
     }
@@ -483,7 +483,7 @@ static void integer_master(cg *g, sg_ctx *c, const pk_inst *p, pk_sol *best, dou
             if (used)
                 s.bin_class[s.nbins++] = t;
         }
-        if (pk_complete(p, &s) < best->cost - 1e-9)
+        if (pk_complete(p, &s) < best->cost - SOLVE_EPS)
             pk_sol_copy(best, &s, p);
         pk_sol_free(&s);
     }
@@ -564,7 +564,7 @@ static int costs_vary(const pk_inst *q)
             double c = q->cls[t].lead_cost[i];
             if (c >= HUGE_VAL)
                 continue;
-            if (c0 < HUGE_VAL && fabs(c - c0) > 1e-9)
+            if (c0 < HUGE_VAL && fabs(c - c0) > SOLVE_EPS)
                 return 1;
             c0 = c;
         }
@@ -596,7 +596,7 @@ static int pick_prefix(const cg *g, const node_inst *ni, int n0, branch *br)
         cum += lead[k - 1];             /* N_k: bins led below k */
         double f = cum - floor(cum);
         double d = fabs(f - 0.5);
-        if (f > LAM_EPS && f < 1 - LAM_EPS && d < best - 1e-9) {
+        if (f > LAM_EPS && f < 1 - LAM_EPS && d < best - SOLVE_EPS) {
             best = d;
             br->kind = D_PFX_GE;
             br->a = k;

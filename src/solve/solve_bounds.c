@@ -22,7 +22,6 @@
 
 #include "core/rng.h"
 
-#define EPS 1e-9
 
 /* ---- bins under construction ----------------------------------------- */
 
@@ -71,9 +70,9 @@ static int bin_fits(const pk_inst *p, const pk_bins *b, int k, int i)
     const pk_class *c = &p->cls[b->cls[k]];
     if (c->lead_cost[i] >= HUGE_VAL)
         return 0;
-    if (b->used[k] + p->size[i] > c->cap + EPS)
+    if (b->used[k] + p->size[i] > c->cap + SOLVE_EPS)
         return 0;
-    if (p->size2 && c->cap2 > 0 && b->used2[k] + p->size2[i] > c->cap2 + EPS)
+    if (p->size2 && c->cap2 > 0 && b->used2[k] + p->size2[i] > c->cap2 + SOLVE_EPS)
         return 0;
     return !((b->conf[(size_t)k * (size_t)p->words + (size_t)(i >> 6)] >> (i & 63)) & 1u);
 }
@@ -98,9 +97,9 @@ static int new_bin_class(const pk_inst *p, const pk_bins *b, int i)
     double best_cost = HUGE_VAL;
     for (int t = 0; t < p->nclass; t++) {
         const pk_class *c = &p->cls[t];
-        if (b->avail[t] <= 0 || c->lead_cost[i] >= HUGE_VAL || p->size[i] > c->cap + EPS)
+        if (b->avail[t] <= 0 || c->lead_cost[i] >= HUGE_VAL || p->size[i] > c->cap + SOLVE_EPS)
             continue;
-        if (p->size2 && c->cap2 > 0 && p->size2[i] > c->cap2 + EPS)
+        if (p->size2 && c->cap2 > 0 && p->size2[i] > c->cap2 + SOLVE_EPS)
             continue;
         double share = HUGE_VAL;
         for (int k = 0; k < p->ntype; k++)
@@ -299,10 +298,10 @@ static int fits_after(const pk_inst *p, const pk_sol *s, const members *m, int b
     if (c->lead_cost[x] >= HUGE_VAL)
         return 0;
     double u = m->used[b] + p->size[x] - (out >= 0 ? p->size[out] : 0);
-    if (u > c->cap + EPS)
+    if (u > c->cap + SOLVE_EPS)
         return 0;
     if (p->size2 && c->cap2 > 0 &&
-        m->used2[b] + p->size2[x] - (out >= 0 ? p->size2[out] : 0) > c->cap2 + EPS)
+        m->used2[b] + p->size2[x] - (out >= 0 ? p->size2[out] : 0) > c->cap2 + SOLVE_EPS)
         return 0;
     for (int q = m->start[b]; q < m->start[b] + m->len[b]; q++)
         if (m->item[q] != out && pk_conflict(p, x, m->item[q]))
@@ -338,7 +337,7 @@ static int move_leader(const pk_inst *p, pk_sol *s, const members *m, int b)
         if (a == b || m->len[a] == 0 || m->item[m->start[a]] > L)
             continue;
         if (fits_after(p, s, m, a, L, -1) &&
-            bin_cost(p, s, b, lead_without(m, b, L, -1)) < now - 1e-9) {
+            bin_cost(p, s, b, lead_without(m, b, L, -1)) < now - SOLVE_EPS) {
             s->bin_of[L] = a;
             return 1;
         }
@@ -346,7 +345,7 @@ static int move_leader(const pk_inst *p, pk_sol *s, const members *m, int b)
             int x = m->item[q];
             if (x < L || !fits_after(p, s, m, a, L, x) || !fits_after(p, s, m, b, x, L))
                 continue;
-            if (bin_cost(p, s, b, lead_without(m, b, L, x)) < now - 1e-9) {
+            if (bin_cost(p, s, b, lead_without(m, b, L, x)) < now - SOLVE_EPS) {
                 s->bin_of[L] = a;
                 s->bin_of[x] = b;
                 return 1;
@@ -413,7 +412,7 @@ static int degree(const pk_inst *p, int i)
 static void keep_best(const pk_inst *p, pk_sol *s, pk_sol *best, double *best_cost)
 {
     double c = pk_eval(p, s);
-    if (c < *best_cost - 1e-9) {
+    if (c < *best_cost - SOLVE_EPS) {
         *best_cost = c;
         pk_sol_copy(best, s, p);
     }
@@ -501,8 +500,8 @@ static uint64_t *bound_graph(const pk_inst *p)
         cap2 = fmax(cap2, p->cls[t].cap2);
     for (int i = 0; i < p->n; i++)
         for (int k = i + 1; k < p->n; k++) {
-            int clash = p->size[i] + p->size[k] > cap + EPS;
-            if (p->size2 && cap2 > 0 && p->size2[i] + p->size2[k] > cap2 + EPS)
+            int clash = p->size[i] + p->size[k] > cap + SOLVE_EPS;
+            if (p->size2 && cap2 > 0 && p->size2[i] + p->size2[k] > cap2 + SOLVE_EPS)
                 clash = 1;
             if (clash) {
                 g[(size_t)i * w + (size_t)(k >> 6)] |= 1ULL << (k & 63);
@@ -584,7 +583,7 @@ int pk_count_lb(const pk_inst *p, int m, const int *clique, int nclique)
     double sum = 0, cap = max_cap(p);
     for (int i = 0; i < m; i++)
         sum += p->size[i];
-    int lb = (int)ceil(sum / cap - 1e-9);
+    int lb = (int)ceil(sum / cap - SOLVE_EPS);
     int in = 0;
     for (int q = 0; q < nclique; q++)
         in += clique[q] < m;
@@ -599,21 +598,21 @@ static int l2_bound(const pk_inst *p, double cap)
     int best = 0;
     for (int a = 0; a <= p->n; a++) {
         double K = a == p->n ? 0 : p->size[a];
-        if (K > cap / 2 + EPS)
+        if (K > cap / 2 + SOLVE_EPS)
             continue;
         int n1 = 0, n2 = 0;
         double s2 = 0, s3 = 0;
         for (int i = 0; i < p->n; i++) {
             double d = p->size[i];
-            if (d > cap - K + EPS)
+            if (d > cap - K + SOLVE_EPS)
                 n1++;
-            else if (d > cap / 2 + EPS) {
+            else if (d > cap / 2 + SOLVE_EPS) {
                 n2++;
                 s2 += d;
-            } else if (d >= K - EPS)
+            } else if (d >= K - SOLVE_EPS)
                 s3 += d;
         }
-        double extra = ceil((s3 - ((double)n2 * cap - s2)) / cap - 1e-9);
+        double extra = ceil((s3 - ((double)n2 * cap - s2)) / cap - SOLVE_EPS);
         int lb = n1 + n2 + (extra > 0 ? (int)extra : 0);
         if (lb > best)
             best = lb;
@@ -635,7 +634,7 @@ static int clique_mem_bound(const pk_inst *p, const int *clique, int k, double c
         if (!in[i])
             rest += p->size[i];
     free(in);
-    double extra = ceil((rest - room) / cap - 1e-9);
+    double extra = ceil((rest - room) / cap - SOLVE_EPS);
     return k + (extra > 0 ? (int)extra : 0);
 }
 
@@ -674,7 +673,7 @@ static double leader_bound(const pk_inst *p, int nbins)
             c = fmin(c, p->cls[t].lead_cost[q]);
         pm = fmin(pm, c);
         cum += p->size[q];
-        while (k <= nbins && (cum > (k - 1) * cap + EPS || q == p->n - 1)) {
+        while (k <= nbins && (cum > (k - 1) * cap + SOLVE_EPS || q == p->n - 1)) {
             lb += pm;
             k++;
         }
@@ -731,27 +730,27 @@ static int cmp_cover(const void *a, const void *b)
 static double cover_frac(const cover_search *cs, int i, double need)
 {
     double cost = 0;
-    for (; i < cs->nc && need > EPS; i++) {
+    for (; i < cs->nc && need > SOLVE_EPS; i++) {
         double take = fmin(need, cs->c[i].avail * cs->c[i].cap);
         cost += take / cs->c[i].cap * cs->c[i].cost;
         need -= take;
     }
-    return need > EPS ? HUGE_VAL : cost;
+    return need > SOLVE_EPS ? HUGE_VAL : cost;
 }
 
 static void cover_dfs(cover_search *cs, int i, double need, int count, double cost)
 {
     if (++cs->steps > COVER_STEPS)
         return;
-    if (need <= EPS && count >= cs->nbins) {
+    if (need <= SOLVE_EPS && count >= cs->nbins) {
         cs->best = fmin(cs->best, cost);
         return;
     }
-    if (i == cs->nc || cost + cover_frac(cs, i, fmax(need, 0)) >= cs->best - EPS)
+    if (i == cs->nc || cost + cover_frac(cs, i, fmax(need, 0)) >= cs->best - SOLVE_EPS)
         return;
     const cover_class *c = &cs->c[i];
     int most = c->avail;
-    int enough = (int)ceil(fmax(need, 0) / c->cap - 1e-9);
+    int enough = (int)ceil(fmax(need, 0) / c->cap - SOLVE_EPS);
     if (count + enough < cs->nbins)
         enough = cs->nbins - count;
     most = most < enough ? most : enough;

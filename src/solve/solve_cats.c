@@ -36,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EPS 1e-9
 
 double cats_freq_req(const gpu_profile *p, double kappa)
 {
@@ -108,7 +107,7 @@ int cats_inst_from_model(const cluster *cl, const catalog *cat, const gp_trace *
         cats_task *ct = &out->tasks[out->ntasks++];
         ct->mem_gib = t->gpu_mem_gib;
         ct->v = t->num_gpu;
-        ct->kappa = t->kappa > 0 ? t->kappa : GP_DEFAULT_KAPPA;
+        ct->kappa = task_kappa(t, 0);
         ct->util_pct = t->util_mean;
         ct->src = (int)i;
         restricted |= t->gpu_spec && *t->gpu_spec;
@@ -176,7 +175,7 @@ static void make_classes(const cats_inst *in, cats_map *m)
         int c = -1;
         for (int k = 0; k < m->nclass && c < 0; k++) {
             const cats_gpu *r = &in->gpus[m->class_gpu[k]];
-            if (r->prof == in->gpus[g].prof && fabs(r->mem_gib - in->gpus[g].mem_gib) < EPS)
+            if (r->prof == in->gpus[g].prof && fabs(r->mem_gib - in->gpus[g].mem_gib) < SOLVE_EPS)
                 c = k;
         }
         if (c < 0) {
@@ -210,7 +209,7 @@ static void make_types(const cats_inst *in, cats_map *m)
         for (int k = 0; k < m->ntype && ty < 0; k++) {
             size_t r = (size_t)m->type_node[k];
             int same = fabs(in->nodes[r].static_w + in->nodes[r].other_w -
-                            in->nodes[i].static_w - in->nodes[i].other_w) < EPS;
+                            in->nodes[i].static_w - in->nodes[i].other_w) < SOLVE_EPS;
             for (int t = 0; t < m->nclass && same; t++)
                 same = class_count(in, m, r, t) == class_count(in, m, i, t);
             if (same)
@@ -312,7 +311,7 @@ static void build_pack(const cats_inst *in, const cats_map *m, pk_inst *p)
         for (int t = 0; t < m->nclass; t++) {
             const gpu_profile *gp = in->gpus[m->class_gpu[t]].prof;
             /* kappa < 1 would need more than f_max: this class cannot run it */
-            int ok = tk->kappa >= 1 - EPS && task_class_ok(in, m, m->item_task[i], t);
+            int ok = tk->kappa >= 1 - SOLVE_EPS && task_class_ok(in, m, m->item_task[i], t);
             p->cls[t].lead_cost[i] =
                 ok ? gp->idle_w + gp->alpha_w_per_mhz * cats_freq_req(gp, tk->kappa) - gp->sleep_w
                    : HUGE_VAL;

@@ -41,7 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EPS 1e-9
 #define RC_EPS 1e-6     /* above GLPK's reduced-cost tolerance (1e-7) */
 #define PRICE_NODE_LIMIT 200000L
 
@@ -351,11 +350,6 @@ static int cmp_ratio(const void *a, const void *b)
     return x->i - y->i;
 }
 
-static inline int bit(const uint64_t *s, int k)
-{
-    return (int)((s[k >> 6] >> (k & 63)) & 1u);
-}
-
 static inline void set_bit(uint64_t *s, int k)
 {
     s[k >> 6] |= 1ULL << (k & 63);
@@ -368,7 +362,7 @@ static void pricing_prepare(cg *g)
     int n = p->n, w = g->words;
     ratio_key *key = xmalloc((size_t)n * sizeof *key);
     for (int i = 0; i < n; i++) {
-        key[i].r = g->pi[i] <= EPS ? -1 : g->pi[i] / fmax(p->size[i], 1e-6);
+        key[i].r = g->pi[i] <= SOLVE_EPS ? -1 : g->pi[i] / fmax(p->size[i], 1e-6);
         key[i].i = i;
     }
     qsort(key, (size_t)n, sizeof *key, cmp_ratio);
@@ -382,7 +376,7 @@ static void pricing_prepare(cg *g)
         int i = g->pos_item[a];
         for (int b = 0; b < n; b++) {
             int k = g->pos_item[b];
-            if (b != a && g->pi[k] > EPS && !pk_conflict(p, i, k))
+            if (b != a && g->pi[k] > SOLVE_EPS && !pk_conflict(p, i, k))
                 set_bit(&g->compat[(size_t)a * (size_t)w], b);
         }
     }
@@ -436,7 +430,7 @@ static void knap_dfs(cg *g, const knap *kn, int d, double used, double used2, do
     const pk_inst *p = g->p;
     int w = g->words;
     uint64_t *R = &g->stack[(size_t)d * (size_t)w];
-    if (value > *best + EPS) {
+    if (value > *best + SOLVE_EPS) {
         *best = value;
         g->best_k = d;
         memcpy(g->best_set, g->chosen, (size_t)d * sizeof(int));
@@ -452,13 +446,13 @@ static void knap_dfs(cg *g, const knap *kn, int d, double used, double used2, do
                 b = x * 64 + __builtin_ctzll(R[x]);
         if (b < 0)
             return;
-        if (value + frac_bound(g, R, kn->cap - used) <= *best + EPS)
+        if (value + frac_bound(g, R, kn->cap - used) <= *best + SOLVE_EPS)
             return;
         int i = g->pos_item[b];
         R[b >> 6] &= ~(1ULL << (b & 63));   /* the exclude branch continues in R */
-        if (used + p->size[i] > kn->cap + EPS)
+        if (used + p->size[i] > kn->cap + SOLVE_EPS)
             continue;
-        if (p->size2 && kn->cap2 > 0 && used2 + p->size2[i] > kn->cap2 + EPS)
+        if (p->size2 && kn->cap2 > 0 && used2 + p->size2[i] > kn->cap2 + SOLVE_EPS)
             continue;
         uint64_t *R2 = &g->stack[(size_t)(d + 1) * (size_t)w];
         for (int x = 0; x < w; x++)
@@ -490,7 +484,7 @@ static double price_leader(cg *g, int t, int j, double rc_best)
     knap kn = {cls->cap - p->size[j], cls->cap2 > 0 ? cls->cap2 - (p->size2 ? p->size2[j] : 0) : 0,
                cls};
     double need = cost - g->pi[j] - rc_best;   /* value that would tie rc_best */
-    if (frac_bound(g, R, kn.cap) <= need + EPS)
+    if (frac_bound(g, R, kn.cap) <= need + SOLVE_EPS)
         return HUGE_VAL;
     double best = need;
     g->best_k = -1;
@@ -720,7 +714,7 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
         }
         if (pk_closes(p, lb, ub))
             break;
-        if (p->quantum > 0 && ceil(lb / p->quantum - 1e-6) >= ceil(z / p->quantum - 1e-6))
+        if (p->quantum > 0 && solve_quanta(lb, p->quantum) >= solve_quanta(z, p->quantum))
             break;              /* the rounded bound cannot rise further */
         if (added == 0) {
             rc = 1;             /* pricing gave up: no proof from this LP */
@@ -759,7 +753,7 @@ const int *cg_col(const cg *g, int col, int *cls, int *len)
 int cg_uses_artificial(const cg *g)
 {
     for (int i = 0; i <= g->p->n; i++)
-        if (glp_get_col_prim(g->P, g->art_col0 + i) > 1e-6)
+        if (glp_get_col_prim(g->P, g->art_col0 + i) > SOLVE_LP_EPS)
             return 1;
     return 0;
 }
@@ -774,7 +768,3 @@ int cg_col_glp(const cg *g, int col)
     return g->col_glp[col];
 }
 
-int cg_srv_glp(const cg *g, int k)
-{
-    return g->srv_col0 + k;
-}

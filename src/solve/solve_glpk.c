@@ -181,7 +181,7 @@ static void sg_callback(glp_tree *T, void *info)
 static double round_bound(const sg_mip *m, double b)
 {
     if (m->quantum > 0 && isfinite(b))
-        return m->quantum * ceil(b / m->quantum - 1e-6);
+        return m->quantum * solve_quanta(b, m->quantum);
     return b;
 }
 
@@ -258,7 +258,7 @@ int sg_solve(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
     if (r > 0)
         return 0;
     m->bound = round_bound(m, fmax(m->lp_obj, m->known_lb));
-    if (m->start_x && m->bound >= start_obj - 1e-9 * fabs(start_obj) - 1e-9) {
+    if (m->start_x && m->bound >= start_obj - SOLVE_EPS * fabs(start_obj) - SOLVE_EPS) {
         /* The root bound already proves the start optimal; its values are
          * the caller's (has_solution stays 0: nothing new in P). */
         m->status = SOLVE_OPTIMAL;
@@ -282,7 +282,7 @@ int sg_solve(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
     if (m->status == SOLVE_OPTIMAL && ip.mip_gap <= 0)
         m->bound = m->obj;
     m->bound = round_bound(m, fmax(m->bound, m->known_lb));
-    if (m->has_solution && m->bound >= m->obj - 1e-9 * fabs(m->obj) - 1e-9)
+    if (m->has_solution && m->bound >= m->obj - SOLVE_EPS * fabs(m->obj) - SOLVE_EPS)
         m->status = SOLVE_OPTIMAL;
     return 0;
 }

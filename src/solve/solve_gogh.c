@@ -38,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EPS 1e-9
 
 void gogh_inst_free(gogh_inst *in)
 {
@@ -233,7 +232,7 @@ static double combo_watts(const gogh_inst *in, int a, int j, double tj, int k, d
 /* A combination a job with D_j = 1 would use alone must meet its minimum. */
 static int useful(const gogh_inst *in, int j, double t)
 {
-    return in->jobs[j].dmax > 1 || t >= in->jobs[j].min_tput - EPS;
+    return in->jobs[j].dmax > 1 || t >= in->jobs[j].min_tput - SOLVE_EPS;
 }
 
 static combo *make_combos(const gogh_inst *in, size_t *ncombo)
@@ -303,7 +302,7 @@ static void job_rows(glp_prob *P, const gogh_inst *in, const combo *c, size_t nc
         if (c[q].j == j || c[q].k == j)
             ind[++len] = c[q].col;
     double tbar = in->jobs[j].min_tput, best = best_tput(c, nc, j);
-    int need = tbar > 0 && best > 0 ? (int)ceil(tbar / best - 1e-9) : 1;
+    int need = tbar > 0 && best > 0 ? (int)ceil(tbar / best - SOLVE_EPS) : 1;
     need = need < 1 ? 1 : need;
     int r = glp_add_rows(P, 1);                     /* eq. 2b, 2c */
     glp_set_row_bnds(P, r, need == in->jobs[j].dmax ? GLP_FX : GLP_DB, need,
@@ -382,7 +381,7 @@ static int cmp_ranked(const void *a, const void *b)
 static int need_of(const gogh_inst *in, const combo *c, int j)
 {
     double t = c->j == j ? c->tj : c->tk, tbar = in->jobs[j].min_tput;
-    int need = tbar > 0 && t > 0 ? (int)ceil(tbar / t - 1e-9) : 1;
+    int need = tbar > 0 && t > 0 ? (int)ceil(tbar / t - SOLVE_EPS) : 1;
     return need < 1 ? 1 : need;
 }
 
@@ -526,7 +525,7 @@ int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_e
     if (rc == 0) {
         double *n = xcalloc(nc + 1, sizeof *n);
         int have = 0;
-        if (m.has_solution && m.obj <= z0 + 1e-9) {
+        if (m.has_solution && m.obj <= z0 + SOLVE_EPS) {
             for (size_t q = 0; q < nc; q++)
                 n[q] = glp_mip_col_val(P, c[q].col);
             have = 1;

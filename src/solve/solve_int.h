@@ -29,9 +29,25 @@
 #define GP_SOLVE_INT_H
 
 #include <glpk.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "solve.h"
+
+/* The solvers' two tolerances.  SOLVE_EPS compares sizes and costs the
+ * solvers compute themselves (sums of GiB, watts).  SOLVE_LP_EPS reads
+ * values that come out of GLPK's simplex (LP bounds, column values, which
+ * hold to its 1e-7 feasibility tolerance): a bound within it of a whole
+ * number of quanta rounds down, not up. */
+#define SOLVE_EPS 1e-9
+#define SOLVE_LP_EPS 1e-6
+
+/* Whole quanta a bound v (from an LP) asks for: ceil(v / quantum), with
+ * GLPK's rounding forgiven. */
+static inline double solve_quanta(double v, double quantum)
+{
+    return ceil(v / quantum - SOLVE_LP_EPS);
+}
 
 /* ---- GLPK plumbing --------------------------------------------------- */
 
@@ -208,7 +224,6 @@ double cg_servers(const cg *g, int k);          /* s_k */
 int cg_uses_artificial(const cg *g);
 glp_prob *cg_master(cg *g);
 int cg_col_glp(const cg *g, int col);
-int cg_srv_glp(const cg *g, int k);
 
 /* solve_bnp.c — branch and price over the packing core: Ryan–Foster
  * branching on pairs of items (together / apart), then on server counts and

@@ -42,7 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EPS 1e-9
 
 /* ---- instances and solutions ------------------------------------------ */
 
@@ -92,9 +91,9 @@ void pk_set_conflict(pk_inst *p, int i, int k)
 int pk_allowed(const pk_inst *p, int i, int t)
 {
     const pk_class *c = &p->cls[t];
-    if (c->lead_cost[i] >= HUGE_VAL || p->size[i] > c->cap + EPS)
+    if (c->lead_cost[i] >= HUGE_VAL || p->size[i] > c->cap + SOLVE_EPS)
         return 0;
-    return !(p->size2 && c->cap2 > 0 && p->size2[i] > c->cap2 + EPS);
+    return !(p->size2 && c->cap2 > 0 && p->size2[i] > c->cap2 + SOLVE_EPS);
 }
 
 void pk_sol_init(pk_sol *s, const pk_inst *p)
@@ -145,7 +144,7 @@ static int need_met(const srv_search *q)
 
 static void srv_dfs(srv_search *q, int k, double cost)
 {
-    if (cost >= q->best_cost - EPS || ++q->nodes > 200000)
+    if (cost >= q->best_cost - SOLVE_EPS || ++q->nodes > 200000)
         return;
     if (need_met(q)) {
         q->best_cost = cost;
@@ -227,7 +226,7 @@ double pk_eval(const pk_inst *p, pk_sol *s)
         if (leader[k] < 0)
             continue;                   /* an empty bin costs nothing */
         const pk_class *c = &p->cls[s->bin_class[k]];
-        if (used[k] > c->cap + EPS || (p->size2 && c->cap2 > 0 && used2[k] > c->cap2 + EPS))
+        if (used[k] > c->cap + SOLVE_EPS || (p->size2 && c->cap2 > 0 && used2[k] > c->cap2 + SOLVE_EPS))
             cost = HUGE_VAL;
         else {
             cost += c->lead_cost[leader[k]];
@@ -306,10 +305,10 @@ static int clash_in_bin(const pk_inst *p, int t, int j, int i, int k)
     const pk_class *c = &p->cls[t];
     if (pk_conflict(p, i, k))
         return 1;
-    if (p->size[i] + p->size[k] > c->cap - p->size[j] + EPS)
+    if (p->size[i] + p->size[k] > c->cap - p->size[j] + SOLVE_EPS)
         return 1;
     return p->size2 && c->cap2 > 0 &&
-           p->size2[i] + p->size2[k] > c->cap2 - p->size2[j] + EPS;
+           p->size2[i] + p->size2[k] > c->cap2 - p->size2[j] + SOLVE_EPS;
 }
 
 /* Columns: y[j,t], x[i,j,t] for the members a bin (j,t) can have, s[k]. */
@@ -323,9 +322,9 @@ static void add_columns(pk_milp *M)
             const pk_class *c = &p->cls[t];
             for (int i = j; i < p->n; i++) {
                 if (i > j && (!pk_allowed(p, i, t) || pk_conflict(p, i, j) ||
-                              p->size[i] + p->size[j] > c->cap + EPS ||
+                              p->size[i] + p->size[j] > c->cap + SOLVE_EPS ||
                               (p->size2 && c->cap2 > 0 &&
-                               p->size2[i] + p->size2[j] > c->cap2 + EPS)))
+                               p->size2[i] + p->size2[j] > c->cap2 + SOLVE_EPS)))
                     continue;
                 int col = glp_add_cols(M->P, 1);
                 glp_set_col_kind(M->P, col, GLP_BV);
@@ -423,7 +422,7 @@ static void add_bin_rows(pk_milp *M, int t, int j, int *mem, uint64_t *adj, uint
      * pairwise unable to share it: one row for all of them. */
     int big = 0;
     for (int a = 0; a < m; a++)
-        if (p->size[mem[a]] > (c->cap - p->size[j]) / 2 + EPS)
+        if (p->size[mem[a]] > (c->cap - p->size[j]) / 2 + SOLVE_EPS)
             q[big++] = a;
     int first_pass = big >= 2;
     for (;;) {
@@ -488,7 +487,7 @@ static void add_bin_rows(pk_milp *M, int t, int j, int *mem, uint64_t *adj, uint
     /* Links for members no clique row bounds by y (a member too large to
      * sit beside any other is bounded by the memory row already). */
     for (int a = 0; a < m; a++) {
-        if (covered[a] || p->size[mem[a]] >= c->cap - p->size[j] - EPS)
+        if (covered[a] || p->size[mem[a]] >= c->cap - p->size[j] - SOLVE_EPS)
             continue;
         r = add_row(M, GLP_UP, 0, 0, "link_%d_%d_%d", mem[a], j, t);
         trip_add(&M->m, r, M->col[cidx(p, t, j, mem[a])], 1);
@@ -635,8 +634,8 @@ int pk_closes(const pk_inst *p, double lb, double ub)
     if (!isfinite(ub))
         return 0;
     if (p->quantum > 0)
-        return ceil(lb / p->quantum - 1e-6) >= ub / p->quantum - 1e-6;
-    return lb >= ub - PK_REL_TOL * fabs(ub) - 1e-9;
+        return solve_quanta(lb, p->quantum) >= ub / p->quantum - SOLVE_LP_EPS;
+    return lb >= ub - PK_REL_TOL * fabs(ub) - SOLVE_EPS;
 }
 
 /* An item no class can hold makes the instance infeasible at once. */
@@ -663,7 +662,7 @@ static void finish(solve_result *res, const pk_inst *p, double ub, double lb, in
 {
     res->objective = ub;
     res->has_solution = isfinite(ub);
-    res->bound = p->quantum > 0 && isfinite(lb) ? p->quantum * ceil(lb / p->quantum - 1e-6) : lb;
+    res->bound = p->quantum > 0 && isfinite(lb) ? p->quantum * solve_quanta(lb, p->quantum) : lb;
     if (res->has_solution && res->bound > ub)
         res->bound = ub;
     res->gap = res->has_solution ? sg_gap(ub, res->bound) : HUGE_VAL;
@@ -707,11 +706,11 @@ static int run_milp(const pk_inst *p, sg_ctx *c, solve_result *res, pk_sol *best
     res->nodes = m.nodes;
     if (isfinite(m.lp_obj) && m.lp_obj > res->lp_bound)
         res->lp_bound = m.lp_obj;
-    if (m.has_solution && m.obj < *ub - 1e-9) {
+    if (m.has_solution && m.obj < *ub - SOLVE_EPS) {
         pk_sol s;
         pk_sol_init(&s, p);
         milp_read(&M, &s);
-        if (s.cost < *ub - 1e-9) {
+        if (s.cost < *ub - SOLVE_EPS) {
             *ub = s.cost;
             pk_sol_copy(best, &s, p);
         }
