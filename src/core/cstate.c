@@ -3,6 +3,7 @@
  */
 #include "cstate.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,10 +139,27 @@ static void gpu_remove_task(cs_gpu *g, int task_id)
             return;
         }
     }
+    assert(!"releasing a task from a GPU it does not run on");
+}
+
+/* The GPUs of an alloc or release are distinct GPUs of the node. */
+static int gpus_of_node(const cstate *cs, int node_idx, const int *gpus, int ngpus)
+{
+    if (node_idx < 0 || (size_t)node_idx >= cs->nnodes || ngpus < 0 || ngpus > GP_NODE_MAX_GPUS)
+        return 0;
+    for (int i = 0; i < ngpus; i++) {
+        if (gpus[i] < 0 || (size_t)gpus[i] >= cs->ngpus || cs->gpus[gpus[i]].node != node_idx)
+            return 0;
+        for (int j = 0; j < i; j++)
+            if (gpus[j] == gpus[i])
+                return 0;
+    }
+    return 1;
 }
 
 void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus, int ngpus)
 {
+    assert(gpus_of_node(cs, node_idx, gpus, ngpus));
     cs_node *n = &cs->nodes[node_idx];
     n->cpu_left -= tk->cpu_milli;
     n->ram_left -= tk->ram_mib;
@@ -162,9 +180,12 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
 void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus,
                     int ngpus)
 {
+    assert(gpus_of_node(cs, node_idx, gpus, ngpus));
     cs_node *n = &cs->nodes[node_idx];
+    assert(n->ntasks > 0 && n->tag_count[cstate_task_tag(tk)] > 0);
     n->cpu_left += tk->cpu_milli;
     n->ram_left += tk->ram_mib;
+    assert(n->cpu_left <= n->cpu_cap && n->ram_left <= n->ram_cap);
     n->ntasks--;
     n->tag_count[cstate_task_tag(tk)]--;
     n->frag_valid = 0;
@@ -172,6 +193,7 @@ void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const
         cs_gpu *g = &cs->gpus[gpus[i]];
         g->alloc_milli -= tk->gpu_milli;
         g->mem_used_gib -= tk->gpu_mem_gib;
+        assert(g->alloc_milli >= 0 && g->mem_used_gib > -GP_MEM_EPS_GIB * (1 + g->mem_gib));
         if (g->mem_used_gib < GP_MEM_EPS_GIB)
             g->mem_used_gib = 0;
         gpu_remove_task(g, task_id);

@@ -19,6 +19,7 @@
 #include "sim_int.h"
 #include "core/util_series.h"
 
+#include <assert.h>
 #include <math.h>
 
 /* ---- heap ------------------------------------------------------------------ */
@@ -32,6 +33,8 @@ static int ev_before(const sim_ev *a, const sim_ev *b)
 
 void sim_heap_push(sim_state *st, double t, int ti, uint32_t ver)
 {
+    /* Events are never in the past: a completion is now or later. */
+    assert(t >= st->t && ti >= 0 && (size_t)ti < st->ntasks);
     grow_array((void **)&st->heap, &st->heap_cap, st->nheap + 1, sizeof *st->heap);
     size_t i = st->nheap++;
     sim_ev e = {t, ti, ver};
@@ -47,9 +50,9 @@ void sim_heap_push(sim_state *st, double t, int ti, uint32_t ver)
 
 void sim_heap_pop(sim_state *st)
 {
-    if (st->nheap == 0)
-        return;
-    sim_ev last = st->heap[--st->nheap];
+    assert(st->nheap > 0);
+    sim_ev top = st->heap[0], last = st->heap[--st->nheap];
+    (void)top;                  /* read by the assert below only */
     size_t n = st->nheap, i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
@@ -64,6 +67,8 @@ void sim_heap_pop(sim_state *st)
     }
     if (n)
         st->heap[i] = last;
+    /* Heap order: nothing left comes before what was popped. */
+    assert(n == 0 || !ev_before(&st->heap[0], &top));
 }
 
 const sim_ev *sim_heap_top(sim_state *st)
