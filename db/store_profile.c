@@ -6,6 +6,20 @@
 
 #include <string.h>
 
+/* Steps a profile's upsert (RETURNING id) and finalizes it.  A value the
+ * schema refuses (its CHECKs) is reported with the profile's name. */
+static int step_upsert(store *s, sqlite3_stmt *st, store_kind kind, const char *name,
+                       int64_t *id, gp_err *err)
+{
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return gp_error(err, "%s '%s': %s", store_noun(kind), name, sqlite3_errmsg(s->db));
+    return 0;
+}
+
 int store_put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
 {
     assert(g);
@@ -30,13 +44,7 @@ int store_put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
     sqlite3_bind_double(st, 9, g->beta);
     sqlite3_bind_double(st, 10, g->price_usd);
     store_bind_text(st, 11, g->tput_class);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        g->id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW)
-        return gp_error(err, "GPU profile '%s': %s", g->name, sqlite3_errmsg(s->db));
-    return 0;
+    return step_upsert(s, st, STORE_GPU, g->name, &g->id, err);
 }
 
 int store_put_cpu_profile(store *s, cpu_profile *p, gp_err *err)
@@ -52,13 +60,7 @@ int store_put_cpu_profile(store *s, cpu_profile *p, gp_err *err)
     sqlite3_bind_int(st, 2, p->cores);
     sqlite3_bind_double(st, 3, p->idle_w);
     sqlite3_bind_double(st, 4, p->max_w);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        p->id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW)
-        return gp_error(err, "CPU profile '%s': %s", p->name, sqlite3_errmsg(s->db));
-    return 0;
+    return step_upsert(s, st, STORE_CPU, p->name, &p->id, err);
 }
 
 static void read_gpu(sqlite3_stmt *st, void *cat)

@@ -110,6 +110,14 @@ static void test_profile_upsert_and_delete(void **state)
     assert_int_equal(tu_count(st, STORE_GPU), 9);
     assert_int_equal(store_delete_gpu_profile(st, "nope", &err), -1);
     tu_assert_contains(err.msg, "no GPU profile named 'nope'");
+    /* A value the schema refuses names the profile. */
+    g.mem_gib = 0;
+    assert_int_equal(store_put_gpu_profile(st, &g, &err), -1);
+    tu_assert_contains(err.msg, "GPU profile 'A100-40GB': CHECK constraint failed");
+    cpu_profile p = {0};
+    strcpy(p.name, "none");
+    assert_int_equal(store_put_cpu_profile(st, &p, &err), -1);
+    tu_assert_contains(err.msg, "CPU profile 'none': CHECK constraint failed");
     tu_store_free(st, dir);
 }
 
