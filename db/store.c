@@ -1,6 +1,8 @@
 /*
  * store.c — opening, migrating and transaction handling of the SQLite store,
  * plus the small statement helpers the entity files (store_*.c) share.
+ * Entities found by name are store_named.c's, loops over child rows
+ * store_rows.c's.
  *
  * The schema text comes from db/schema.sql (compiled in by the Makefile as
  * store_schema_sql); migrations from one version to the next are listed in
@@ -8,6 +10,7 @@
  */
 #include "store_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,11 +37,13 @@ char *store_default_path(void)
 
 int store_sql_error(store *s, gp_err *err, const char *what)
 {
+    assert(s && s->db && what);
     return gp_error(err, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
 int store_exec(store *s, const char *sql, gp_err *err)
 {
+    assert(s && s->db && sql);
     char *msg = NULL;
     if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
         gp_error(err, "%s: %s", s->path, msg ? msg : "SQL error");
@@ -50,6 +55,7 @@ int store_exec(store *s, const char *sql, gp_err *err)
 
 int store_prepare(store *s, const char *sql, sqlite3_stmt **st, gp_err *err)
 {
+    assert(s && s->db && sql && st);
     if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
         return store_sql_error(s, err, "prepare");
     return 0;
@@ -57,6 +63,7 @@ int store_prepare(store *s, const char *sql, sqlite3_stmt **st, gp_err *err)
 
 int store_step_done(store *s, sqlite3_stmt *st, gp_err *err)
 {
+    assert(s && st);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
@@ -66,23 +73,50 @@ int store_step_done(store *s, sqlite3_stmt *st, gp_err *err)
 
 void store_bind_text(sqlite3_stmt *st, int i, const char *v)
 {
+    assert(st && i >= 1);
     sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_TRANSIENT);
 }
 
 const char *store_col_text(sqlite3_stmt *st, int i)
 {
+    assert(st && i >= 0);
     const unsigned char *t = sqlite3_column_text(st, i);
     return t ? (const char *)t : "";
 }
 
-int store_lookup_id(store *s, const char *sql, const char *name, int64_t *id, gp_err *err)
+char *store_col_strdup(sqlite3_stmt *st, int i)
 {
+    assert(st && i >= 0);
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : xstrdup(store_col_text(st, i));
+}
+
+int store_step_insert(store *s, sqlite3_stmt *st, int64_t *id, const char *what,
+                      gp_err *err)
+{
+    assert(s && st && id && what);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "inserting %s", what);
+        return store_sql_error(s, err, msg);
+    }
+    assert(*id > 0);
+    return 0;
+}
+
+int store_lookup_int(store *s, const char *sql, const char *name, int64_t *value,
+                     gp_err *err)
+{
+    assert(name && value);
     sqlite3_stmt *st;
     if (store_prepare(s, sql, &st, err))
         return -1;
     store_bind_text(st, 1, name);
     int rc = sqlite3_step(st);
-    *id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    *value = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return store_sql_error(s, err, "lookup");
@@ -91,21 +125,33 @@ int store_lookup_id(store *s, const char *sql, const char *name, int64_t *id, gp
 
 int store_begin(store *s, gp_err *err)
 {
-    return store_exec(s, "SAVEPOINT gp", err);
+    if (store_exec(s, "SAVEPOINT gp", err))
+        return -1;
+    s->txn_depth++;
+    return 0;
 }
 
+/* A failed RELEASE leaves the transaction open, so the depth stays for the
+ * caller's store_rollback(). */
 int store_commit(store *s, gp_err *err)
 {
-    return store_exec(s, "RELEASE gp", err);
+    assert(s && s->txn_depth > 0);
+    if (store_exec(s, "RELEASE gp", err))
+        return -1;
+    s->txn_depth--;
+    return 0;
 }
 
 void store_rollback(store *s)
 {
+    assert(s && s->txn_depth > 0);
     sqlite3_exec(s->db, "ROLLBACK TO gp; RELEASE gp", NULL, NULL, NULL);
+    s->txn_depth--;
 }
 
 int store_schema_version(store *s)
 {
+    assert(s && s->db);
     sqlite3_stmt *st;
     int v = -1;
     if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
@@ -155,6 +201,7 @@ fail:
 
 int store_open(const char *path, store **out, int *created, gp_err *err)
 {
+    assert(path && out);
     int dummy;
     if (!created)
         created = &dummy;
@@ -193,6 +240,8 @@ void store_close(store *s)
 {
     if (!s)
         return;
+    /* Write functions release their savepoints before they return. */
+    assert(s->write_depth == 0);
     sqlite3_close(s->db);
     free(s->path);
     free(s);
@@ -205,17 +254,25 @@ const char *store_sqlite_version(void)
 
 const char *store_path(const store *s)
 {
+    assert(s);
     return s->path;
 }
 
 /* Wraps one write function in a savepoint of its own. */
 int store_savepoint(store *s, gp_err *err)
 {
-    return store_exec(s, "SAVEPOINT w", err);
+    if (store_exec(s, "SAVEPOINT w", err))
+        return -1;
+    s->write_depth++;
+    return 0;
 }
 
+/* The write function is over either way, so its savepoint is counted as
+ * released even when RELEASE fails: the error goes up and nothing retries. */
 int store_release(store *s, int rc, gp_err *err)
 {
+    assert(s && s->write_depth > 0);
+    s->write_depth--;
     if (rc == 0)
         return store_exec(s, "RELEASE w", err);
     sqlite3_exec(s->db, "ROLLBACK TO w; RELEASE w", NULL, NULL, NULL);

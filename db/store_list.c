@@ -51,6 +51,7 @@ static const struct {
 
 const char *store_kind_name(store_kind kind)
 {
+    assert(kind >= 0 && kind < STORE_KIND_COUNT);
     return kinds[kind].name;
 }
 
@@ -72,6 +73,7 @@ int store_kind_parse(const char *word)
 
 int store_list(store *s, store_kind kind, store_item **items, size_t *n, gp_err *err)
 {
+    assert(kind >= 0 && kind < STORE_KIND_COUNT && items && n);
     sqlite3_stmt *st;
     *items = NULL;
     *n = 0;

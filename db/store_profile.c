@@ -6,8 +6,23 @@
 
 #include <string.h>
 
+/* Steps a profile's upsert (RETURNING id) and finalizes it.  A value the
+ * schema refuses (its CHECKs) is reported with the profile's name. */
+static int step_upsert(store *s, sqlite3_stmt *st, store_kind kind, const char *name,
+                       int64_t *id, gp_err *err)
+{
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return gp_error(err, "%s '%s': %s", store_noun(kind), name, sqlite3_errmsg(s->db));
+    return 0;
+}
+
 int store_put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
 {
+    assert(g);
     static const char sql[] =
         "INSERT INTO gpu_profile(name, mem_gib, idle_w, max_w, sleep_w, f_min_mhz,"
         " f_max_mhz, alpha_w_per_mhz, beta, price_usd, tput_class)"
@@ -29,17 +44,12 @@ int store_put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
     sqlite3_bind_double(st, 9, g->beta);
     sqlite3_bind_double(st, 10, g->price_usd);
     store_bind_text(st, 11, g->tput_class);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        g->id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW)
-        return gp_error(err, "GPU profile '%s': %s", g->name, sqlite3_errmsg(s->db));
-    return 0;
+    return step_upsert(s, st, STORE_GPU, g->name, &g->id, err);
 }
 
 int store_put_cpu_profile(store *s, cpu_profile *p, gp_err *err)
 {
+    assert(p);
     static const char sql[] =
         "INSERT INTO cpu_profile(name, cores, idle_w, max_w) VALUES (?1,?2,?3,?4)"
         " ON CONFLICT(name) DO UPDATE SET cores=?2, idle_w=?3, max_w=?4 RETURNING id";
@@ -50,67 +60,48 @@ int store_put_cpu_profile(store *s, cpu_profile *p, gp_err *err)
     sqlite3_bind_int(st, 2, p->cores);
     sqlite3_bind_double(st, 3, p->idle_w);
     sqlite3_bind_double(st, 4, p->max_w);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        p->id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW)
-        return gp_error(err, "CPU profile '%s': %s", p->name, sqlite3_errmsg(s->db));
-    return 0;
+    return step_upsert(s, st, STORE_CPU, p->name, &p->id, err);
 }
 
-static int load_gpus(store *s, catalog *c, gp_err *err)
+static void read_gpu(sqlite3_stmt *st, void *cat)
 {
-    sqlite3_stmt *st;
-    if (store_prepare(s, "SELECT id, name, mem_gib, idle_w, max_w, sleep_w, f_min_mhz,"
-                      " f_max_mhz, alpha_w_per_mhz, beta, price_usd, tput_class"
-                      " FROM gpu_profile ORDER BY name", &st, err))
-        return -1;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        gpu_profile g = {0};
-        g.id = sqlite3_column_int64(st, 0);
-        strlcpy0(g.name, store_col_text(st, 1), sizeof g.name);
-        g.mem_gib = sqlite3_column_double(st, 2);
-        g.idle_w = sqlite3_column_double(st, 3);
-        g.max_w = sqlite3_column_double(st, 4);
-        g.sleep_w = sqlite3_column_double(st, 5);
-        g.f_min_mhz = sqlite3_column_double(st, 6);
-        g.f_max_mhz = sqlite3_column_double(st, 7);
-        g.alpha_w_per_mhz = sqlite3_column_double(st, 8);
-        g.beta = sqlite3_column_double(st, 9);
-        g.price_usd = sqlite3_column_double(st, 10);
-        strlcpy0(g.tput_class, store_col_text(st, 11), sizeof g.tput_class);
-        catalog_add_gpu(c, &g);
-    }
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : store_sql_error(s, err, "reading GPU profiles");
+    gpu_profile g = {0};
+    g.id = sqlite3_column_int64(st, 0);
+    strlcpy0(g.name, store_col_text(st, 1), sizeof g.name);
+    g.mem_gib = sqlite3_column_double(st, 2);
+    g.idle_w = sqlite3_column_double(st, 3);
+    g.max_w = sqlite3_column_double(st, 4);
+    g.sleep_w = sqlite3_column_double(st, 5);
+    g.f_min_mhz = sqlite3_column_double(st, 6);
+    g.f_max_mhz = sqlite3_column_double(st, 7);
+    g.alpha_w_per_mhz = sqlite3_column_double(st, 8);
+    g.beta = sqlite3_column_double(st, 9);
+    g.price_usd = sqlite3_column_double(st, 10);
+    strlcpy0(g.tput_class, store_col_text(st, 11), sizeof g.tput_class);
+    catalog_add_gpu(cat, &g);
 }
 
-static int load_cpus(store *s, catalog *c, gp_err *err)
+static void read_cpu(sqlite3_stmt *st, void *cat)
 {
-    sqlite3_stmt *st;
-    if (store_prepare(s, "SELECT id, name, cores, idle_w, max_w FROM cpu_profile"
-                      " ORDER BY name", &st, err))
-        return -1;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        cpu_profile p = {0};
-        p.id = sqlite3_column_int64(st, 0);
-        strlcpy0(p.name, store_col_text(st, 1), sizeof p.name);
-        p.cores = sqlite3_column_int(st, 2);
-        p.idle_w = sqlite3_column_double(st, 3);
-        p.max_w = sqlite3_column_double(st, 4);
-        catalog_add_cpu(c, &p);
-    }
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : store_sql_error(s, err, "reading CPU profiles");
+    cpu_profile p = {0};
+    p.id = sqlite3_column_int64(st, 0);
+    strlcpy0(p.name, store_col_text(st, 1), sizeof p.name);
+    p.cores = sqlite3_column_int(st, 2);
+    p.idle_w = sqlite3_column_double(st, 3);
+    p.max_w = sqlite3_column_double(st, 4);
+    catalog_add_cpu(cat, &p);
 }
 
 int store_load_catalog(store *s, catalog **out, gp_err *err)
 {
+    assert(out);
     catalog *c = catalog_new();
-    if (load_gpus(s, c, err) || load_cpus(s, c, err)) {
+    if (store_read_rows(s, "SELECT id, name, mem_gib, idle_w, max_w, sleep_w, f_min_mhz,"
+                        " f_max_mhz, alpha_w_per_mhz, beta, price_usd, tput_class"
+                        " FROM gpu_profile ORDER BY name", 0, read_gpu, c,
+                        "reading GPU profiles", err) ||
+        store_read_rows(s, "SELECT id, name, cores, idle_w, max_w FROM cpu_profile"
+                        " ORDER BY name", 0, read_cpu, c, "reading CPU profiles", err)) {
         catalog_free(c);
         return -1;
     }
@@ -120,20 +111,17 @@ int store_load_catalog(store *s, catalog **out, gp_err *err)
 
 /* Deletes one profile row; the foreign keys of `node` refuse while a node
  * uses it, which we turn into a message that says so. */
-static int delete_profile(store *s, const char *sql_find, const char *sql_used,
-                          const char *sql_delete, const char *what,
-                          const char *name, gp_err *err)
+static int delete_profile(store *s, store_kind kind, const char *sql_used,
+                          const char *sql_delete, const char *name, gp_err *err)
 {
     int64_t id, users;
-    if (store_lookup_id(s, sql_find, name, &id, err))
-        return -1;
-    if (!id)
-        return gp_error(err, "no %s profile named '%s'", what, name);
-    if (store_lookup_id(s, sql_used, name, &users, err))
+    if (store_need_id(s, kind, name, &id, err) ||
+        store_lookup_int(s, sql_used, name, &users, err))
         return -1;
     if (users)
-        return gp_error(err, "%s profile '%s' is used by %lld node(s); delete or "
-                        "change those clusters first", what, name, (long long)users);
+        return gp_error(err, "%s '%s' is used by %lld node(s); delete or "
+                        "change those clusters first", store_noun(kind), name,
+                        (long long)users);
     sqlite3_stmt *st;
     if (store_prepare(s, sql_delete, &st, err))
         return -1;
@@ -145,16 +133,16 @@ static int delete_profile(store *s, const char *sql_find, const char *sql_used,
 
 int store_delete_gpu_profile(store *s, const char *name, gp_err *err)
 {
-    return delete_profile(s, "SELECT id FROM gpu_profile WHERE name = ?1",
+    return delete_profile(s, STORE_GPU,
                           "SELECT count(*) FROM node JOIN gpu_profile g"
                           " ON g.id = node.gpu_profile_id WHERE g.name = ?1",
-                          "DELETE FROM gpu_profile WHERE id = ?1", "GPU", name, err);
+                          "DELETE FROM gpu_profile WHERE id = ?1", name, err);
 }
 
 int store_delete_cpu_profile(store *s, const char *name, gp_err *err)
 {
-    return delete_profile(s, "SELECT id FROM cpu_profile WHERE name = ?1",
+    return delete_profile(s, STORE_CPU,
                           "SELECT count(*) FROM node JOIN cpu_profile c"
                           " ON c.id = node.cpu_profile_id WHERE c.name = ?1",
-                          "DELETE FROM cpu_profile WHERE id = ?1", "CPU", name, err);
+                          "DELETE FROM cpu_profile WHERE id = ?1", name, err);
 }

@@ -5,7 +5,6 @@
  */
 #include "store_int.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* Snapshot names are limited (insert_snapshot checks) so this never cuts. */
@@ -19,41 +18,30 @@ static void snapshot_trace_name(const char *snap, char *buf, size_t len)
     strlcpy0(buf + n, snap, len - n);
 }
 
-static int insert_rows(store *s, const snapshot *sn, gp_err *err)
+static int bind_row(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_err *err)
 {
-    sqlite3_stmt *st;
-    if (store_prepare(s, "INSERT INTO snapshot_placement(snapshot_id, task_idx, node_idx,"
-                      " gpu_idx, gpu_milli) VALUES (?1,?2,?3,?4,?5)", &st, err))
-        return -1;
-    int rc = 0;
-    for (size_t i = 0; i < sn->nrows && rc == 0; i++) {
-        const placement_row *r = &sn->rows[i];
-        sqlite3_bind_int64(st, 1, sn->id);
-        sqlite3_bind_int(st, 2, r->task);
-        sqlite3_bind_int(st, 3, r->node);
-        sqlite3_bind_int(st, 4, r->gpu);
-        sqlite3_bind_int(st, 5, r->gpu_milli);
-        rc = store_step_done(s, st, err);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    (void)s;
+    (void)err;
+    const placement_row *r = &((const snapshot *)obj)->rows[i];
+    sqlite3_bind_int(st, 2, r->task);
+    sqlite3_bind_int(st, 3, r->node);
+    sqlite3_bind_int(st, 4, r->gpu);
+    sqlite3_bind_int(st, 5, r->gpu_milli);
+    return 0;
 }
 
 static int insert_snapshot(store *s, snapshot *sn, int replace, gp_err *err)
 {
     int64_t old, cid;
-    if (store_lookup_id(s, "SELECT id FROM snapshot WHERE name = ?1", sn->name, &old, err) ||
-        store_lookup_id(s, "SELECT id FROM cluster WHERE name = ?1", sn->cluster_name,
-                        &cid, err))
+    if (store_check_new(s, STORE_SNAPSHOT, sn->name, replace, &old, err))
         return -1;
-    if (old && !replace)
-        return gp_error(err, "a snapshot named '%s' already exists", sn->name);
     if (strlen(sn->name) > SNAP_NAME_MAX)
         return gp_error(err, "snapshot name '%s' is longer than %d characters", sn->name,
                         SNAP_NAME_MAX);
-    if (!cid)
-        return gp_error(err, "snapshot '%s': no cluster named '%s'", sn->name,
-                        sn->cluster_name);
+    if (store_need_id(s, STORE_CLUSTER, sn->cluster_name, &cid, err)) {
+        gp_error_prefix(err, "snapshot '%s'", sn->name);
+        return -1;
+    }
     if (old && store_delete_snapshot(s, sn->name, err))
         return -1;
     snapshot_trace_name(sn->name, sn->tasks->name, sizeof sn->tasks->name);
@@ -67,68 +55,70 @@ static int insert_snapshot(store *s, snapshot *sn, int replace, gp_err *err)
     sqlite3_bind_int64(st, 2, cid);
     sqlite3_bind_int64(st, 3, sn->tasks->id);
     sqlite3_bind_double(st, 4, sn->time_s);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        sn->id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW)
-        return store_sql_error(s, err, "inserting snapshot");
-    return insert_rows(s, sn, err);
+    if (store_step_insert(s, st, &sn->id, "snapshot", err))
+        return -1;
+    return store_write_rows(s, "INSERT INTO snapshot_placement(snapshot_id, task_idx,"
+                            " node_idx, gpu_idx, gpu_milli) VALUES (?1,?2,?3,?4,?5)",
+                            sn->id, sn, sn->nrows, bind_row, NULL, err);
 }
 
 int store_put_snapshot(store *s, snapshot *sn, int replace, gp_err *err)
 {
+    assert(sn && sn->tasks);
     if (store_savepoint(s, err))
         return -1;
     return store_release(s, insert_snapshot(s, sn, replace, err), err);
 }
 
-static int load_rows(store *s, snapshot *sn, gp_err *err)
+static void read_row(sqlite3_stmt *st, void *obj)
 {
-    sqlite3_stmt *st;
-    if (store_prepare(s, "SELECT task_idx, node_idx, gpu_idx, gpu_milli FROM"
-                      " snapshot_placement WHERE snapshot_id = ?1 ORDER BY rowid", &st, err))
-        return -1;
-    sqlite3_bind_int64(st, 1, sn->id);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        placement_row r = {sqlite3_column_int(st, 0), sqlite3_column_int(st, 1),
-                           sqlite3_column_int(st, 2), sqlite3_column_int(st, 3)};
-        snapshot_add_row(sn, &r);
-    }
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : store_sql_error(s, err, "reading placements");
+    placement_row r = {sqlite3_column_int(st, 0), sqlite3_column_int(st, 1),
+                       sqlite3_column_int(st, 2), sqlite3_column_int(st, 3)};
+    snapshot_add_row(obj, &r);
 }
 
-int store_get_snapshot(store *s, const char *name, snapshot **out, gp_err *err)
+/* The running tasks, then their placements. */
+static int load_children(store *s, void *obj, gp_err *err)
 {
-    sqlite3_stmt *st;
-    *out = NULL;
-    if (store_prepare(s, "SELECT s.id, s.time_s, c.name, s.trace_id FROM snapshot s"
-                      " JOIN cluster c ON c.id = s.cluster_id WHERE s.name = ?1", &st, err))
+    snapshot *sn = obj;
+    if (store_load_tasks(s, sn->tasks, err))
         return -1;
-    store_bind_text(st, 1, name);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        if (rc == SQLITE_DONE)
-            return gp_error(err, "no snapshot named '%s'", name);
-        return store_sql_error(s, err, "reading snapshot");
-    }
+    return store_read_rows(s, "SELECT task_idx, node_idx, gpu_idx, gpu_milli FROM"
+                           " snapshot_placement WHERE snapshot_id = ?1 ORDER BY rowid",
+                           sn->id, read_row, sn, "reading placements", err);
+}
+
+static void *snapshot_from_row(sqlite3_stmt *st, const char *name)
+{
     snapshot *sn = snapshot_new(name);
     sn->id = sqlite3_column_int64(st, 0);
     sn->time_s = sqlite3_column_double(st, 1);
     strlcpy0(sn->cluster_name, store_col_text(st, 2), sizeof sn->cluster_name);
-    int64_t tid = sqlite3_column_int64(st, 3);
-    sqlite3_finalize(st);
     snapshot_trace_name(name, sn->tasks->name, sizeof sn->tasks->name);
-    sn->tasks->id = tid;
-    if (store_load_tasks(s, tid, sn->tasks, err) || load_rows(s, sn, err)) {
-        snapshot_free(sn);
-        return -1;
-    }
+    sn->tasks->id = sqlite3_column_int64(st, 3);
+    return sn;
+}
+
+static void free_snapshot(void *sn)
+{
+    snapshot_free(sn);
+}
+
+static const store_entity snapshot_entity = {
+    .kind = STORE_SNAPSHOT,
+    .sql = "SELECT s.id, s.time_s, c.name, s.trace_id FROM snapshot s"
+           " JOIN cluster c ON c.id = s.cluster_id WHERE s.name = ?1",
+    .from_row = snapshot_from_row,
+    .load_children = load_children,
+    .free = free_snapshot,
+};
+
+int store_get_snapshot(store *s, const char *name, snapshot **out, gp_err *err)
+{
+    void *sn;
+    int rc = store_load_named(s, &snapshot_entity, name, &sn, err);
     *out = sn;
-    return 0;
+    return rc;
 }
 
 /* Deleting the snapshot's trace cascades to the snapshot row itself. */
@@ -136,13 +126,8 @@ int store_delete_snapshot(store *s, const char *name, gp_err *err)
 {
     char tname[GP_NAME_MAX + 16];
     int64_t id;
-    if (store_lookup_id(s, "SELECT id FROM snapshot WHERE name = ?1", name, &id, err))
+    if (store_need_id(s, STORE_SNAPSHOT, name, &id, err))
         return -1;
-    if (!id)
-        return gp_error(err, "no snapshot named '%s'", name);
     snapshot_trace_name(name, tname, sizeof tname);
-    if (store_savepoint(s, err))
-        return -1;
-    return store_release(s, store_delete_named(s, "DELETE FROM trace WHERE name = ?1",
-                                               "snapshot trace", tname, err), err);
+    return store_delete_entity(s, STORE_TRACE, tname, err);
 }

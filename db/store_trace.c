@@ -11,6 +11,7 @@
 /* The BLOB is defined little-endian so a database moves between machines. */
 static void *series_to_blob(const util_series *u)
 {
+    assert(u->len > 0 && u->pct);
     unsigned char *b = xmalloc(u->len * 4);
     for (size_t i = 0; i < u->len; i++) {
         uint32_t v;
@@ -25,6 +26,7 @@ static void *series_to_blob(const util_series *u)
 
 static float *blob_to_series(const unsigned char *b, size_t n)
 {
+    assert(b && n > 0);
     float *f = xmalloc(n * sizeof *f);
     for (size_t i = 0; i < n; i++) {
         uint32_t v = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
@@ -34,77 +36,55 @@ static float *blob_to_series(const unsigned char *b, size_t n)
     return f;
 }
 
-static int insert_tasks(store *s, int64_t tid, const gp_trace *t, gp_err *err)
+static int bind_task(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_err *err)
 {
-    sqlite3_stmt *st;
-    if (store_prepare(s, "INSERT INTO task(trace_id, idx, name, arrival_s, duration_s,"
-                      " num_gpu, gpu_milli, gpu_mem_gib, cpu_milli, ram_mib, gpu_spec,"
-                      " qos, kappa, model, batch_size, min_tput, util_mean, util_peak,"
-                      " util_first, util_period_s, util) VALUES (?1,?2,?3,?4,?5,?6,?7,"
-                      "?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)", &st, err))
-        return -1;
-    int rc = 0;
-    for (size_t i = 0; i < t->ntasks && rc == 0; i++) {
-        const task *k = &t->tasks[i];
-        sqlite3_bind_int64(st, 1, tid);
-        sqlite3_bind_int64(st, 2, (int64_t)i);
-        store_bind_text(st, 3, k->name);
-        sqlite3_bind_double(st, 4, k->arrival_s);
-        sqlite3_bind_double(st, 5, k->duration_s);
-        sqlite3_bind_int(st, 6, k->num_gpu);
-        sqlite3_bind_int(st, 7, k->gpu_milli);
-        sqlite3_bind_double(st, 8, k->gpu_mem_gib);
-        sqlite3_bind_int64(st, 9, k->cpu_milli);
-        sqlite3_bind_int64(st, 10, k->ram_mib);
-        store_bind_text(st, 11, k->gpu_spec);
-        store_bind_text(st, 12, k->qos);
-        sqlite3_bind_double(st, 13, k->kappa);
-        store_bind_text(st, 14, k->model);
-        sqlite3_bind_int(st, 15, k->batch_size);
-        sqlite3_bind_double(st, 16, k->min_tput);
-        sqlite3_bind_double(st, 17, k->util_mean);
-        sqlite3_bind_double(st, 18, k->util_peak);
-        sqlite3_bind_double(st, 19, k->util_first);
-        sqlite3_bind_double(st, 20, k->util.period_s);
-        if (k->util.len) {
-            void *blob = series_to_blob(&k->util);
-            sqlite3_bind_blob(st, 21, blob, (int)(k->util.len * 4), free);
-        } else {
-            sqlite3_bind_null(st, 21);
-        }
-        rc = store_step_done(s, st, err);
-        if (rc)
-            gp_error_prefix(err, "task '%s'", k->name);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    (void)s;
+    (void)err;
+    const task *k = &((const gp_trace *)obj)->tasks[i];
+    sqlite3_bind_int64(st, 2, (int64_t)i);
+    store_bind_text(st, 3, k->name);
+    sqlite3_bind_double(st, 4, k->arrival_s);
+    sqlite3_bind_double(st, 5, k->duration_s);
+    sqlite3_bind_int(st, 6, k->num_gpu);
+    sqlite3_bind_int(st, 7, k->gpu_milli);
+    sqlite3_bind_double(st, 8, k->gpu_mem_gib);
+    sqlite3_bind_int64(st, 9, k->cpu_milli);
+    sqlite3_bind_int64(st, 10, k->ram_mib);
+    store_bind_text(st, 11, k->gpu_spec);
+    store_bind_text(st, 12, k->qos);
+    sqlite3_bind_double(st, 13, k->kappa);
+    store_bind_text(st, 14, k->model);
+    sqlite3_bind_int(st, 15, k->batch_size);
+    sqlite3_bind_double(st, 16, k->min_tput);
+    sqlite3_bind_double(st, 17, k->util_mean);
+    sqlite3_bind_double(st, 18, k->util_peak);
+    sqlite3_bind_double(st, 19, k->util_first);
+    sqlite3_bind_double(st, 20, k->util.period_s);
+    if (k->util.len)
+        sqlite3_bind_blob(st, 21, series_to_blob(&k->util), (int)(k->util.len * 4), free);
+    else
+        sqlite3_bind_null(st, 21);
+    return 0;
 }
 
 /* Inserts a trace row and its tasks; the caller holds a savepoint. */
 int store_insert_trace(store *s, gp_trace *t, int replace, gp_err *err)
 {
-    int64_t old;
-    if (store_lookup_id(s, "SELECT id FROM trace WHERE name = ?1", t->name, &old, err))
+    assert(t);
+    if (store_insert_named(s, STORE_TRACE, t->name, t->source, replace, &t->id, err))
         return -1;
-    if (old && !replace)
-        return gp_error(err, "a trace named '%s' already exists (delete it or "
-                        "import with --replace)", t->name);
-    if (old && store_delete_named(s, "DELETE FROM trace WHERE name = ?1", "trace",
-                                  t->name, err))
+    size_t failed;
+    if (store_write_rows(s, "INSERT INTO task(trace_id, idx, name, arrival_s, duration_s,"
+                         " num_gpu, gpu_milli, gpu_mem_gib, cpu_milli, ram_mib, gpu_spec,"
+                         " qos, kappa, model, batch_size, min_tput, util_mean, util_peak,"
+                         " util_first, util_period_s, util) VALUES (?1,?2,?3,?4,?5,?6,?7,"
+                         "?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)",
+                         t->id, t, t->ntasks, bind_task, &failed, err)) {
+        if (failed < t->ntasks)
+            gp_error_prefix(err, "task '%s'", t->tasks[failed].name);
         return -1;
-    sqlite3_stmt *st;
-    if (store_prepare(s, "INSERT INTO trace(name, source) VALUES (?1, ?2) RETURNING id",
-                      &st, err))
-        return -1;
-    store_bind_text(st, 1, t->name);
-    store_bind_text(st, 2, t->source);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        t->id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW)
-        return store_sql_error(s, err, "inserting trace");
-    return insert_tasks(s, t->id, t, err);
+    }
+    return 0;
 }
 
 int store_put_trace(store *s, gp_trace *t, int replace, gp_err *err)
@@ -114,8 +94,13 @@ int store_put_trace(store *s, gp_trace *t, int replace, gp_err *err)
     return store_release(s, store_insert_trace(s, t, replace, err), err);
 }
 
-static void read_task(sqlite3_stmt *st, task *k)
+/* Appends the task of the current row to the trace (tasks moved in, not
+ * copied). */
+static void read_task(sqlite3_stmt *st, void *obj)
 {
+    gp_trace *t = obj;
+    grow_array((void **)&t->tasks, &t->tasks_cap, t->ntasks + 1, sizeof *t->tasks);
+    task *k = &t->tasks[t->ntasks++];
     task_init(k);
     strlcpy0(k->name, store_col_text(st, 0), sizeof k->name);
     k->arrival_s = sqlite3_column_double(st, 1);
@@ -143,57 +128,51 @@ static void read_task(sqlite3_stmt *st, task *k)
     }
 }
 
-/* Loads the tasks of trace id into t (tasks moved in, not copied). */
-int store_load_tasks(store *s, int64_t id, gp_trace *t, gp_err *err)
+int store_load_tasks(store *s, gp_trace *t, gp_err *err)
 {
-    sqlite3_stmt *st;
-    if (store_prepare(s, "SELECT name, arrival_s, duration_s, num_gpu, gpu_milli,"
-                      " gpu_mem_gib, cpu_milli, ram_mib, gpu_spec, qos, kappa, model,"
-                      " batch_size, min_tput, util_mean, util_peak, util_first,"
-                      " util_period_s, util FROM task WHERE trace_id = ?1 ORDER BY idx",
-                      &st, err))
-        return -1;
-    sqlite3_bind_int64(st, 1, id);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        grow_array((void **)&t->tasks, &t->tasks_cap, t->ntasks + 1, sizeof *t->tasks);
-        read_task(st, &t->tasks[t->ntasks++]);
-    }
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : store_sql_error(s, err, "reading tasks");
+    assert(t);
+    return store_read_rows(s, "SELECT name, arrival_s, duration_s, num_gpu, gpu_milli,"
+                           " gpu_mem_gib, cpu_milli, ram_mib, gpu_spec, qos, kappa, model,"
+                           " batch_size, min_tput, util_mean, util_peak, util_first,"
+                           " util_period_s, util FROM task WHERE trace_id = ?1 ORDER BY idx",
+                           t->id, read_task, t, "reading tasks", err);
 }
+
+static int load_trace_tasks(store *s, void *t, gp_err *err)
+{
+    return store_load_tasks(s, t, err);
+}
+
+static void *trace_from_row(sqlite3_stmt *st, const char *name)
+{
+    gp_trace *t = trace_new(name);
+    t->id = sqlite3_column_int64(st, 0);
+    t->source = store_col_strdup(st, 1);
+    return t;
+}
+
+static void free_trace(void *t)
+{
+    trace_free(t);
+}
+
+static const store_entity trace_entity = {
+    .kind = STORE_TRACE,
+    .sql = "SELECT id, source FROM trace WHERE name = ?1",
+    .from_row = trace_from_row,
+    .load_children = load_trace_tasks,
+    .free = free_trace,
+};
 
 int store_get_trace(store *s, const char *name, gp_trace **out, gp_err *err)
 {
-    sqlite3_stmt *st;
-    *out = NULL;
-    if (store_prepare(s, "SELECT id, source FROM trace WHERE name = ?1", &st, err))
-        return -1;
-    store_bind_text(st, 1, name);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        if (rc == SQLITE_DONE)
-            return gp_error(err, "no trace named '%s'", name);
-        return store_sql_error(s, err, "reading trace");
-    }
-    gp_trace *t = trace_new(name);
-    t->id = sqlite3_column_int64(st, 0);
-    if (sqlite3_column_type(st, 1) != SQLITE_NULL)
-        t->source = xstrdup(store_col_text(st, 1));
-    sqlite3_finalize(st);
-    if (store_load_tasks(s, t->id, t, err)) {
-        trace_free(t);
-        return -1;
-    }
+    void *t;
+    int rc = store_load_named(s, &trace_entity, name, &t, err);
     *out = t;
-    return 0;
+    return rc;
 }
 
 int store_delete_trace(store *s, const char *name, gp_err *err)
 {
-    if (store_savepoint(s, err))
-        return -1;
-    return store_release(s, store_delete_named(s, "DELETE FROM trace WHERE name = ?1",
-                                               "trace", name, err), err);
+    return store_delete_entity(s, STORE_TRACE, name, err);
 }

@@ -1,6 +1,7 @@
 /*
  * test_samplegen.c — the generated sample sets (samplegen.h, SPEC §4.3):
- * byte-for-byte determinism, the papers' numbers where the papers give them
+ * byte-for-byte determinism and equality with the committed sample-data/,
+ * the papers' numbers where the papers give them
  * (CATS Table 3/4, CorrGPU §III-B), the distributions where they give
  * shapes (CATS Fig. 2/3, FGD_NOTES §0 class mix, the Gavel table shape),
  * and that every set goes through the native importer into a store — the
@@ -81,6 +82,29 @@ static char *file_in(const char *dir, const char *file, size_t *len)
 
 /* ---- determinism -------------------------------------------------------- */
 
+/* 1 when directories d1 and d2 hold the same native files, byte for byte;
+ * else 0 with *which the first file that differs (or exists in one only).
+ * *files (when not NULL) counts the files of d1. */
+static int same_files(const char *d1, const char *d2, const char **which, int *files)
+{
+    int n = 0, same = 1;
+    for (size_t f = 0; f < N_NATIVE; f++) {
+        size_t l1 = 0, l2 = 0;
+        char *a = file_in(d1, native_files[f], &l1);
+        char *b = file_in(d2, native_files[f], &l2);
+        if (same && (!a != !b || (a && (l1 != l2 || memcmp(a, b, l1) != 0)))) {
+            same = 0;
+            *which = native_files[f];
+        }
+        n += a != NULL;
+        free(a);
+        free(b);
+    }
+    if (files)
+        *files = n;
+    return same;
+}
+
 static void test_every_set_deterministic(void **state)
 {
     (void)state;
@@ -91,30 +115,12 @@ static void test_every_set_deterministic(void **state)
         assert_int_equal(samplegen_write(name, d1, SAMPLEGEN_DEFAULT_SEED, &err), 0);
         assert_int_equal(samplegen_write(name, d2, SAMPLEGEN_DEFAULT_SEED, &err), 0);
         assert_int_equal(samplegen_write(name, d3, 7, &err), 0);
-        int files = 0, differ = 0;
-        for (size_t f = 0; f < N_NATIVE; f++) {
-            size_t l1 = 0, l2 = 0, l3 = 0;
-            char *a = file_in(d1, native_files[f], &l1);
-            char *b = file_in(d2, native_files[f], &l2);
-            char *c = file_in(d3, native_files[f], &l3);
-            if (!a) {
-                assert_null(b);
-                assert_null(c);
-                continue;
-            }
-            files++;
-            assert_non_null(b);
-            if (l1 != l2 || memcmp(a, b, l1) != 0)
-                fail_msg("%s/%s differs between two runs with the same seed", name,
-                         native_files[f]);
-            assert_non_null(c);
-            differ |= l1 != l3 || memcmp(a, c, l1) != 0;
-            free(a);
-            free(b);
-            free(c);
-        }
+        const char *which = NULL;
+        int files;
+        if (!same_files(d1, d2, &which, &files))
+            fail_msg("%s/%s differs between two runs with the same seed", name, which);
         assert_true(files >= 2);
-        if (!differ)
+        if (same_files(d1, d3, &which, NULL))
             fail_msg("%s: seed 7 gives the same files as the default seed", name);
         tu_rmrf(d1);
         tu_rmrf(d2);
@@ -122,6 +128,33 @@ static void test_every_set_deterministic(void **state)
         free(d1);
         free(d2);
         free(d3);
+    }
+}
+
+/* sample-data/ is what the generator writes with the default seed (the
+ * header of samplegen.c says how it was made): a change to a set's code
+ * that moves one byte of its output must come with the regenerated files. */
+static void test_matches_committed_sample_data(void **state)
+{
+    (void)state;
+    if (access("sample-data", R_OK) != 0) {
+        print_message("skipped: no sample-data/ in the working directory\n");
+        return;
+    }
+    for (size_t s = 0; s < samplegen_nsets; s++) {
+        const char *name = samplegen_sets[s].name;
+        char *dir = tu_tmpdir();
+        char *committed = xasprintf("sample-data/%s", name);
+        gp_err err = {{0}};
+        assert_int_equal(samplegen_write(name, dir, SAMPLEGEN_DEFAULT_SEED, &err), 0);
+        const char *which = NULL;
+        int files;
+        if (!same_files(committed, dir, &which, &files))
+            fail_msg("%s/%s differs from the generator's output", committed, which);
+        assert_true(files >= 2);
+        free(committed);
+        tu_rmrf(dir);
+        free(dir);
     }
 }
 
@@ -601,6 +634,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_set_deterministic),
+        cmocka_unit_test(test_matches_committed_sample_data),
         cmocka_unit_test(test_write_replaces_stale_files),
         cmocka_unit_test(test_cats_testbed),
         cmocka_unit_test(test_corrgpu_example),

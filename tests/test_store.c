@@ -1,7 +1,7 @@
 /*
  * test_store.c — store round trips for every entity, migrations from an
- * empty file, refusal of databases from the future, and atomicity of
- * failed writes.
+ * empty file, refusal of databases from the future, atomicity of failed
+ * writes, and the exact messages of names that are missing or taken.
  */
 #include "testutil.h"
 
@@ -110,6 +110,14 @@ static void test_profile_upsert_and_delete(void **state)
     assert_int_equal(tu_count(st, STORE_GPU), 9);
     assert_int_equal(store_delete_gpu_profile(st, "nope", &err), -1);
     tu_assert_contains(err.msg, "no GPU profile named 'nope'");
+    /* A value the schema refuses names the profile. */
+    g.mem_gib = 0;
+    assert_int_equal(store_put_gpu_profile(st, &g, &err), -1);
+    tu_assert_contains(err.msg, "GPU profile 'A100-40GB': CHECK constraint failed");
+    cpu_profile p = {0};
+    strcpy(p.name, "none");
+    assert_int_equal(store_put_cpu_profile(st, &p, &err), -1);
+    tu_assert_contains(err.msg, "CPU profile 'none': CHECK constraint failed");
     tu_store_free(st, dir);
 }
 
@@ -406,6 +414,252 @@ static void test_transaction_rolls_back(void **state)
     tu_store_free(st, dir);
 }
 
+/* ---- the messages of entities found by name ------------------------------
+ *
+ * Every reader, writer and deleter words a missing or taken name the same
+ * way (store_named.c); these are the exact texts users and scripts see. */
+
+/* A store with cluster "lab", trace "tr", catalog "g" and snapshot "noon". */
+static store *named_store_new(char **dir)
+{
+    store *st = tu_store_new(dir);
+    gp_err err = {{0}};
+    cluster *c = make_cluster("lab");
+    gp_trace *t = make_trace("tr");
+    tput_catalog *tp = tput_catalog_new("g");
+    snapshot *sn = snapshot_new("noon");
+    strcpy(sn->cluster_name, "lab");
+    if (store_put_cluster(st, c, 0, &err) || store_put_trace(st, t, 0, &err) ||
+        store_put_tput_catalog(st, tp, 0, &err) || store_put_snapshot(st, sn, 0, &err))
+        fail_msg("%s", err.msg);
+    snapshot_free(sn);
+    tput_catalog_free(tp);
+    trace_free(t);
+    cluster_free(c);
+    return st;
+}
+
+/* Gets an entity of kind named "nope"; *out must stay NULL. */
+static int get_nope(store *st, store_kind kind, gp_err *err)
+{
+    cluster *c = NULL;
+    gp_trace *t = NULL;
+    tput_catalog *tp = NULL;
+    snapshot *sn = NULL;
+    int rc = kind == STORE_CLUSTER ? store_get_cluster(st, "nope", &c, err)
+             : kind == STORE_TRACE ? store_get_trace(st, "nope", &t, err)
+             : kind == STORE_TPUT  ? store_get_tput_catalog(st, "nope", &tp, err)
+                                   : store_get_snapshot(st, "nope", &sn, err);
+    assert_true(!c && !t && !tp && !sn);
+    return rc;
+}
+
+static int delete_nope(store *st, store_kind kind, gp_err *err)
+{
+    switch (kind) {
+    case STORE_GPU: return store_delete_gpu_profile(st, "nope", err);
+    case STORE_CPU: return store_delete_cpu_profile(st, "nope", err);
+    case STORE_CLUSTER: return store_delete_cluster(st, "nope", err);
+    case STORE_TRACE: return store_delete_trace(st, "nope", err);
+    case STORE_TPUT: return store_delete_tput_catalog(st, "nope", err);
+    default: return store_delete_snapshot(st, "nope", err);
+    }
+}
+
+/* Puts a second entity of kind under the name named_store_new() gave it. */
+static int put_again(store *st, store_kind kind, gp_err *err)
+{
+    cluster *c = kind == STORE_CLUSTER ? make_cluster("lab") : NULL;
+    gp_trace *t = kind == STORE_TRACE ? make_trace("tr") : NULL;
+    tput_catalog *tp = kind == STORE_TPUT ? tput_catalog_new("g") : NULL;
+    snapshot *sn = kind == STORE_SNAPSHOT ? snapshot_new("noon") : NULL;
+    if (sn)
+        strcpy(sn->cluster_name, "lab");
+    int rc = c ? store_put_cluster(st, c, 0, err)
+             : t ? store_put_trace(st, t, 0, err)
+             : tp ? store_put_tput_catalog(st, tp, 0, err)
+                  : store_put_snapshot(st, sn, 0, err);
+    cluster_free(c);
+    trace_free(t);
+    tput_catalog_free(tp);
+    snapshot_free(sn);
+    return rc;
+}
+
+static int delete_cpu_in_use(store *st, store_kind kind, gp_err *err)
+{
+    (void)kind;
+    return store_delete_cpu_profile(st, "Xeon-E5-2682v4", err);
+}
+
+static int put_snapshot(store *st, const char *name, const char *cluster_name, gp_err *err)
+{
+    snapshot *sn = snapshot_new(name);
+    strcpy(sn->cluster_name, cluster_name);
+    int rc = store_put_snapshot(st, sn, 0, err);
+    snapshot_free(sn);
+    return rc;
+}
+
+static int put_snapshot_no_cluster(store *st, store_kind kind, gp_err *err)
+{
+    (void)kind;
+    return put_snapshot(st, "eve", "nope", err);
+}
+
+/* A run of trace "tr" on cluster "lab", one of them "nope" as kind says. */
+static int put_run_missing(store *st, store_kind kind, gp_err *err)
+{
+    run *r = run_new("first");
+    strcpy(r->trace_name, kind == STORE_TRACE ? "nope" : "tr");
+    strcpy(r->cluster_name, kind == STORE_CLUSTER ? "nope" : "lab");
+    int rc = store_put_run(st, r, err);
+    run_free(r);
+    return rc;
+}
+
+/* Cluster "lab2" with a CPU model nobody added (kind STORE_CPU) or GPUs
+ * on its CPU-only node (kind STORE_GPU). */
+static int put_bad_node(store *st, store_kind kind, gp_err *err)
+{
+    cluster *c = make_cluster("lab2");
+    if (kind == STORE_CPU)
+        strcpy(c->nodes[0].cpu_model, "Z1");
+    else
+        c->nodes[1].gpu_count = 2;
+    int rc = store_put_cluster(st, c, 0, err);
+    cluster_free(c);
+    return rc;
+}
+
+static const struct {
+    const char *what;
+    int (*op)(store *st, store_kind kind, gp_err *err);
+    store_kind kind;
+    const char *msg;            /* the whole message */
+} named_cases[] = {
+    {"get missing cluster", get_nope, STORE_CLUSTER, "no cluster named 'nope'"},
+    {"get missing trace", get_nope, STORE_TRACE, "no trace named 'nope'"},
+    {"get missing catalog", get_nope, STORE_TPUT, "no throughput catalog named 'nope'"},
+    {"get missing snapshot", get_nope, STORE_SNAPSHOT, "no snapshot named 'nope'"},
+    {"delete missing GPU profile", delete_nope, STORE_GPU, "no GPU profile named 'nope'"},
+    {"delete missing CPU profile", delete_nope, STORE_CPU, "no CPU profile named 'nope'"},
+    {"delete missing cluster", delete_nope, STORE_CLUSTER, "no cluster named 'nope'"},
+    {"delete missing trace", delete_nope, STORE_TRACE, "no trace named 'nope'"},
+    {"delete missing catalog", delete_nope, STORE_TPUT, "no throughput catalog named 'nope'"},
+    {"delete missing snapshot", delete_nope, STORE_SNAPSHOT, "no snapshot named 'nope'"},
+    {"delete CPU profile in use", delete_cpu_in_use, STORE_CPU,
+     "CPU profile 'Xeon-E5-2682v4' is used by 1 node(s); delete or change those clusters first"},
+    {"cluster name taken", put_again, STORE_CLUSTER,
+     "a cluster named 'lab' already exists (delete it or import with --replace)"},
+    {"trace name taken", put_again, STORE_TRACE,
+     "a trace named 'tr' already exists (delete it or import with --replace)"},
+    {"catalog name taken", put_again, STORE_TPUT,
+     "a throughput catalog named 'g' already exists (delete it or import with --replace)"},
+    {"snapshot name taken", put_again, STORE_SNAPSHOT, "a snapshot named 'noon' already exists"},
+    {"snapshot of a missing cluster", put_snapshot_no_cluster, STORE_SNAPSHOT,
+     "snapshot 'eve': no cluster named 'nope'"},
+    {"run of a missing trace", put_run_missing, STORE_TRACE, "run: no trace named 'nope'"},
+    {"run on a missing cluster", put_run_missing, STORE_CLUSTER, "run: no cluster named 'nope'"},
+    {"node with an unknown CPU", put_bad_node, STORE_CPU,
+     "node 'server-0': unknown CPU model 'Z1' (add the profile first)"},
+    {"GPUs without a model", put_bad_node, STORE_GPU,
+     "node 'cpu-only': has 2 GPUs but no GPU model"},
+};
+
+static void test_named_messages(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = named_store_new(&dir);
+    for (size_t i = 0; i < sizeof named_cases / sizeof *named_cases; i++) {
+        gp_err err = {{0}};
+        if (named_cases[i].op(st, named_cases[i].kind, &err) != -1)
+            fail_msg("%s: succeeded", named_cases[i].what);
+        if (strcmp(err.msg, named_cases[i].msg) != 0)
+            fail_msg("%s: \"%s\", expected \"%s\"", named_cases[i].what, err.msg,
+                     named_cases[i].msg);
+    }
+    /* Nothing a failed write began is left behind. */
+    assert_int_equal(tu_count(st, STORE_CLUSTER), 1);
+    assert_int_equal(tu_count(st, STORE_TRACE), 1);
+    assert_int_equal(tu_count(st, STORE_SNAPSHOT), 1);
+    assert_int_equal(tu_count(st, STORE_RUN), 0);
+    tu_store_free(st, dir);
+}
+
+/* A task the schema refuses names itself, and its trace is not kept. */
+static void test_bad_task_named(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    gp_trace *t = make_trace("tr");
+    t->tasks[1].kappa = 0.5;    /* CHECK (kappa >= 1) */
+    assert_int_equal(store_put_trace(st, t, 0, &err), -1);
+    tu_assert_contains(err.msg, "task 'cpu': ");
+    assert_int_equal(tu_count(st, STORE_TRACE), 0);
+    trace_free(t);
+    tu_store_free(st, dir);
+}
+
+/* replace = 1 swaps a cluster and its snapshot for new ones of the same
+ * name; the old cluster's snapshot goes with it (ON DELETE CASCADE). */
+static void test_replace_named(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = named_store_new(&dir);
+    gp_err err = {{0}};
+    cluster *c = make_cluster("lab");
+    c->nnodes = 1;
+    assert_int_equal(store_put_cluster(st, c, 1, &err), 0);
+    cluster *back;
+    assert_int_equal(store_get_cluster(st, "lab", &back, &err), 0);
+    assert_int_equal(back->nnodes, 1);
+    assert_int_equal(back->id, c->id);
+    cluster_free(back);
+    assert_int_equal(tu_count(st, STORE_CLUSTER), 1);
+    assert_int_equal(tu_count(st, STORE_SNAPSHOT), 0);
+    assert_int_equal(put_snapshot(st, "noon", "lab", &err), 0);
+    snapshot *sn = snapshot_new("noon");
+    strcpy(sn->cluster_name, "lab");
+    sn->time_s = 7;
+    assert_int_equal(store_put_snapshot(st, sn, 1, &err), 0);
+    snapshot_free(sn);
+    assert_int_equal(store_get_snapshot(st, "noon", &sn, &err), 0);
+    assert_double_equal(sn->time_s, 7, 0);
+    assert_string_equal(sn->tasks->name, "snapshot:noon");
+    snapshot_free(sn);
+    assert_int_equal(tu_count(st, STORE_SNAPSHOT), 1);
+    cluster_free(c);
+    tu_store_free(st, dir);
+}
+
+/* Per-device memory of a full node, each value printing as long as "%g"
+ * makes it, is stored whole and read back in device order. */
+static void test_device_memory_round_trip(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    cluster *c = make_cluster("wide");
+    node *n = &c->nodes[0];
+    n->gpu_count = GP_NODE_MAX_GPUS;
+    for (int i = 0; i < GP_NODE_MAX_GPUS; i++)
+        n->gpu_mem_gib[i] = 1.23451e-05 + 1e-10 * i;
+    assert_int_equal(store_put_cluster(st, c, 0, &err), 0);
+    cluster *back;
+    assert_int_equal(store_get_cluster(st, "wide", &back, &err), 0);
+    for (int i = 0; i < GP_NODE_MAX_GPUS; i++)
+        assert_double_equal(back->nodes[0].gpu_mem_gib[i], 1.23451e-05 + 1e-10 * i, 1e-16);
+    cluster_free(back);
+    cluster_free(c);
+    tu_store_free(st, dir);
+}
+
 static void test_kind_parse(void **state)
 {
     (void)state;
@@ -430,6 +684,10 @@ int main(void)
         cmocka_unit_test(test_run_round_trip),
         cmocka_unit_test(test_transaction_rolls_back),
         cmocka_unit_test(test_kind_parse),
+        cmocka_unit_test(test_named_messages),
+        cmocka_unit_test(test_bad_task_named),
+        cmocka_unit_test(test_replace_named),
+        cmocka_unit_test(test_device_memory_round_trip),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }
