@@ -35,7 +35,12 @@ typedef struct cli_cmd {
     const char *usage;          /* argument synopsis */
     const char *summary;        /* one line */
     const char *help;           /* the options, one per line */
+    const char *notes;          /* optional: a paragraph --help shows before the
+                                 * options (what the arguments mean) */
     int (*exec)(cli_ctx *ctx, int argc, char **argv);
+    /* Optional: what --help lists after the options (a command's policies,
+     * formats or models, from their own tables). */
+    void (*help_epilogue)(FILE *out);
 } cli_cmd;
 
 /* NULL-terminated; defined in cli.c. */
