@@ -30,11 +30,12 @@ struct cli_ctx {
     cli_tui_fn tui;
 };
 
+/* A subcommand, as tmux's cmd_entry: its options are not here but in the
+ * table its exec function builds (cli_opt.h), from which --help is made. */
 typedef struct cli_cmd {
     const char *name;
     const char *usage;          /* argument synopsis */
     const char *summary;        /* one line */
-    const char *help;           /* the options, one per line */
     const char *notes;          /* optional: a paragraph --help shows before the
                                  * options (what the arguments mean) */
     int (*exec)(cli_ctx *ctx, int argc, char **argv);
@@ -52,21 +53,12 @@ int cli_main(int argc, char **argv, cli_tui_fn tui);
  * Prints the error and returns NULL on failure. */
 store *cli_store(cli_ctx *ctx);
 
-/* getopt_long helpers shared by subcommands: the common options (--db,
- * --format, --help) are accepted by every subcommand. */
-#define CLI_COMMON_LONGOPTS \
-    {"db", required_argument, NULL, 'D'}, \
-    {"format", required_argument, NULL, 'F'}, \
-    {"help", no_argument, NULL, 'h'}
-
-/* Handles a common option: returns 0 when c is not one, 1 when it was
- * handled and parsing goes on, -1 when the command must stop and return
- * *exit_code (after --help, or a bad value). */
-int cli_common_opt(cli_ctx *ctx, const cli_cmd *cmd, int c, const char *arg, int *exit_code);
-void cli_usage(const cli_cmd *cmd, FILE *out);
 /* Prints "gpuplan <cmd>: message" to stderr and returns EXIT_USAGE. */
 int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A KIND argument (gpu, cpu, cluster, ... as store_kind_parse() reads
+ * them) into *kind; 0, or EXIT_USAGE after the message. */
+int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind);
 /* Prints "gpuplan: message" to stderr and returns EXIT_RUNTIME. */
 int cli_fail(const gp_err *err);
 

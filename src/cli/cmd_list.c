@@ -2,8 +2,8 @@
  * cmd_list.c — `gpuplan list [KIND...]`: what the database holds.
  */
 #include "cli.h"
+#include "cli_opt.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,8 +13,8 @@ const cli_cmd cmd_list = {
     .name = "list",
     .usage = "[KIND...]",
     .summary = "List what the database holds",
-    .help = "  KIND is gpu, cpu, cluster, trace, tput, snapshot or run (plurals work);\n"
-            "  with none, every kind is listed.\n",
+    .notes = "KIND is gpu, cpu, cluster, trace, tput, snapshot or run (plurals work); with "
+             "none, every kind is listed.",
     .exec = list_exec,
 };
 
@@ -87,19 +87,15 @@ static int list_kinds(cli_ctx *ctx, store *st, const int *kinds, size_t nkinds)
 
 static int list_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_list, c, optarg, &code);
-        if (h < 0)
-            return code;
-    }
-    int kinds[STORE_KIND_COUNT];
+    cli_args rest;
+    int code, kinds[STORE_KIND_COUNT];
     size_t n = 0;
-    for (int i = optind; i < argc; i++) {
-        int k = store_kind_parse(argv[i]);
-        if (k < 0)
-            return cli_usage_error(&cmd_list, "unknown kind '%s'", argv[i]);
+    if (cli_parse(ctx, &cmd_list, NULL, argc, argv, &rest, &code))
+        return code;
+    for (int i = 0; i < rest.argc; i++) {
+        int k;
+        if (cli_kind_arg(&cmd_list, rest.argv[i], &k))
+            return EXIT_USAGE;
         if (n < STORE_KIND_COUNT)
             kinds[n++] = k;
     }
