@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "core/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,18 +28,20 @@ static const char *const count_names[STORE_KIND_COUNT][2] = {
 };
 
 /* The detail column; in a text table the counts are spelled out in it. */
-static const char *describe(const store_item *it, const char *const *cn, int spell,
-                            char *buf, size_t len)
+static void detail_cell(table *t, const store_item *it, const char *const *cn, int spell)
 {
-    if (!spell || !cn[0][0])
-        return it->detail;
-    int n = snprintf(buf, len, "%lld %s", (long long)it->count, cn[0]);
+    if (!spell || !cn[0][0]) {
+        table_cell(t, "%s", it->detail);
+        return;
+    }
+    strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "%lld %s", (long long)it->count, cn[0]);
     if (cn[1][0])
-        n += snprintf(buf + n, len - (size_t)n, ", %lld %s", (long long)it->count2,
-                      cn[1]);
+        strbuf_printf(&b, ", %lld %s", (long long)it->count2, cn[1]);
     if (it->detail[0])
-        snprintf(buf + n, len - (size_t)n, "; %s", it->detail);
-    return buf;
+        strbuf_printf(&b, "; %s", it->detail);
+    table_cell(t, "%s", strbuf_str(&b));
+    strbuf_free(&b);
 }
 
 static int list_kinds(cli_ctx *ctx, store *st, const int *kinds, size_t nkinds)
@@ -73,9 +76,7 @@ static int list_kinds(cli_ctx *ctx, store *st, const int *kinds, size_t nkinds)
                 table_cell(t, "%lld", (long long)items[i].count2);
             else
                 table_cell(t, "%s", "");
-            char buf[320];
-            table_cell(t, "%s", describe(&items[i], cn, ctx->format == FMT_TABLE, buf,
-                                         sizeof buf));
+            detail_cell(t, &items[i], cn, ctx->format == FMT_TABLE);
             table_cell(t, "%s", items[i].created);
         }
         free(items);
