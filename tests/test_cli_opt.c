@@ -106,6 +106,7 @@ static void demo_opts(demo *d, cli_opt out[DEMO_NOPTS])
 
 static char *slurp(FILE *f)
 {
+    assert_non_null(f);
     fflush(f);
     long n = ftell(f);
     char *s = xcalloc((size_t)(n > 0 ? n : 0) + 1, 1);
@@ -115,26 +116,45 @@ static char *slurp(FILE *f)
     return s;
 }
 
+static char *slurp_close(FILE *f)
+{
+    char *s = slurp(f);
+    fclose(f);
+    return s;
+}
+
 /* What one parse did: its return, exit code, output, and what it set. */
 typedef struct parsed {
     int rc, code;
     char *out, *err;            /* stdout (ctx->out) and stderr */
     char *args;                 /* the split arguments, which values point into */
+    char *argv[32];
     demo d;
     cli_ctx ctx;
     cli_args rest;
 } parsed;
 
-/* Parses "demo ARGS" (split at spaces) against opts; stderr is captured by
- * pointing file descriptor 2 at a temporary file for the call. */
-static void run_parse(const cli_opt *opts, const char *args, int want_rest, parsed *p)
+/* A fresh parse of the demo command: its values at their defaults, opts
+ * pointing into them, any number of arguments taken. */
+static void demo_new(parsed *p, cli_opt opts[DEMO_NOPTS])
 {
-    char *save = NULL, *argv[32] = {"demo"};
-    int argc = 1;
+    memset(p, 0, sizeof *p);
+    demo_init(&p->d);
+    demo_opts(&p->d, opts);
+    p->rest = (cli_args)CLI_ARGS(0, -1, NULL);
+}
+
+/* Parses "demo ARGS" (split at spaces) against opts, positional arguments
+ * into p->rest unless rest is NULL; stderr is captured by pointing file
+ * descriptor 2 at a temporary file for the call. */
+static void run_parse(const cli_opt *opts, const char *args, cli_args *rest, parsed *p)
+{
+    char *save = NULL;
+    int argc = 0;
     p->args = xstrdup(args);
+    p->argv[argc++] = "demo";
     for (char *tok = strtok_r(p->args, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-        argv[argc++] = tok;
-    memset(&p->ctx, 0, sizeof p->ctx);
+        p->argv[argc++] = tok;
     p->ctx.db_path = xstrdup("start.db");
     p->ctx.out = tmpfile();
     FILE *err = tmpfile();
@@ -143,15 +163,12 @@ static void run_parse(const cli_opt *opts, const char *args, int want_rest, pars
     int saved = dup(2);
     dup2(fileno(err), 2);
     p->code = -1;
-    p->rc = cli_parse(&p->ctx, &cmd_demo, opts, argc, argv, want_rest ? &p->rest : NULL,
-                      &p->code);
+    p->rc = cli_parse(&p->ctx, &cmd_demo, opts, argc, p->argv, rest, &p->code);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
-    p->out = slurp(p->ctx.out);
-    p->err = slurp(err);
-    fclose(p->ctx.out);
-    fclose(err);
+    p->out = slurp_close(p->ctx.out);
+    p->err = slurp_close(err);
 }
 
 static void parsed_free(parsed *p)
@@ -289,10 +306,8 @@ static void test_parse_cases(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         parsed p;
         cli_opt opts[DEMO_NOPTS];
-        demo_init(&p.d);
-        demo_opts(&p.d, opts);
-        memset(&p.rest, 0, sizeof p.rest);
-        run_parse(opts, cases[i].args, 1, &p);
+        demo_new(&p, opts);
+        run_parse(opts, cases[i].args, &p.rest, &p);
         check_case(&cases[i], &p);
         parsed_free(&p);
     }
@@ -305,28 +320,51 @@ static void test_rest_handed_back(void **state)
     (void)state;
     parsed p;
     cli_opt opts[DEMO_NOPTS];
-    demo_init(&p.d);
-    demo_opts(&p.d, opts);
-    char *argv[] = {"demo", "KIND", "-v", "NAME", NULL};
-    p.ctx = (cli_ctx){.db_path = NULL, .out = stdout};
-    int code = -1;
-    assert_int_equal(cli_parse(&p.ctx, &cmd_demo, opts, 4, argv, &p.rest, &code), 0);
+    demo_new(&p, opts);
+    run_parse(opts, "KIND -v NAME", &p.rest, &p);
+    assert_int_equal(p.rc, 0);
     assert_int_equal(p.d.verbose, 1);
     assert_int_equal(p.rest.argc, 2);
     assert_string_equal(p.rest.argv[0], "KIND");
     assert_string_equal(p.rest.argv[1], "NAME");
-    cli_list_free(&p.d.tags);
+    parsed_free(&p);
 }
 
-static void test_no_rest_wanted(void **state)
+typedef struct count_case {
+    cli_args rest;              /* what the command takes */
+    const char *args;
+    const char *err;            /* stderr's first line; NULL: parsing goes on */
+} count_case;
+
+static void test_argument_count(void **state)
 {
     (void)state;
+    static const count_case counts[] = {
+        {CLI_ARGS(2, 2, "KIND and NAME"), "a b", NULL},
+        {CLI_ARGS(2, 2, "KIND and NAME"), "a", "gpuplan demo: expected KIND and NAME"},
+        {CLI_ARGS(2, 2, "KIND and NAME"), "a b c", "gpuplan demo: expected KIND and NAME"},
+        {CLI_ARGS(1, -1, "at least one PATH"), "", "gpuplan demo: expected at least one PATH"},
+        {CLI_ARGS(1, -1, "at least one PATH"), "a b c", NULL},
+        {CLI_ARGS(0, 1, NULL), "a b", "gpuplan demo: unexpected argument 'b'"},
+        {CLI_ARGS(0, -1, NULL), "a b c", NULL},
+    };
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        parsed p;
+        cli_opt opts[DEMO_NOPTS];
+        demo_new(&p, opts);
+        p.rest = counts[i].rest;
+        run_parse(opts, counts[i].args, &p.rest, &p);
+        if (!counts[i].err)
+            assert_int_equal(p.rc, 0);
+        else if (p.code != EXIT_USAGE || strncmp(p.err, counts[i].err, strlen(counts[i].err)))
+            fail_msg("'%s': expected \"%s\", got \"%s\"", counts[i].args, counts[i].err, p.err);
+        parsed_free(&p);
+    }
+    /* a command that takes none passes no cli_args */
     parsed p;
     cli_opt opts[DEMO_NOPTS];
-    demo_init(&p.d);
-    demo_opts(&p.d, opts);
-    run_parse(opts, "-v stray", 0, &p);
-    assert_int_equal(p.rc, -1);
+    demo_new(&p, opts);
+    run_parse(opts, "-v stray", NULL, &p);
     assert_int_equal(p.code, EXIT_USAGE);
     tu_assert_contains(p.err, "gpuplan demo: unexpected argument 'stray'");
     parsed_free(&p);
@@ -356,7 +394,7 @@ static void test_required(void **state)
         };
         parsed p;
         memset(&p, 0, sizeof p);
-        run_parse(opts, rcases[i].args, 0, &p);
+        run_parse(opts, rcases[i].args, NULL, &p);
         if (rcases[i].err) {
             assert_int_equal(p.code, EXIT_USAGE);
             tu_assert_contains(p.err, rcases[i].err);
@@ -369,14 +407,14 @@ static void test_required(void **state)
 
 /* ---- the help ----------------------------------------------------------------------- */
 
-static char *help_text(const cli_opt *opts)
+/* The demo's --help, from the table put into opts. */
+static char *demo_help(demo *d, cli_opt opts[DEMO_NOPTS])
 {
+    demo_init(d);
+    demo_opts(d, opts);
     FILE *f = tmpfile();
-    assert_non_null(f);
     cli_help(&cmd_demo, opts, f);
-    char *s = slurp(f);
-    fclose(f);
-    return s;
+    return slurp_close(f);
 }
 
 /* The line of text that holds needle, as a new string. */
@@ -395,9 +433,7 @@ static void test_help_from_table(void **state)
     (void)state;
     demo d;
     cli_opt opts[DEMO_NOPTS];
-    demo_init(&d);
-    demo_opts(&d, opts);
-    char *help = help_text(opts);
+    char *help = demo_help(&d, opts);
     const char *head = "usage: gpuplan demo [OPTIONS] [ARG...]\n\nExercise the option "
                        "parser.\n\nA paragraph that the help shows before the options.\n\n"
                        "Options:\n";
@@ -437,9 +473,7 @@ static void test_help_wraps(void **state)
     (void)state;
     demo d;
     cli_opt opts[DEMO_NOPTS];
-    demo_init(&d);
-    demo_opts(&d, opts);
-    char *help = help_text(opts);
+    char *help = demo_help(&d, opts);
     /* every option's help starts at one column; long ones wrap under it */
     char *verbose = line_of(help, "--verbose"), *note = line_of(help, "--note TEXT");
     size_t col = (size_t)(strstr(verbose, "say more") - verbose);
@@ -474,13 +508,11 @@ static void test_help_row(void **state)
         /* UTF-8 counts by characters: "§" is one column */
         {"§", "x", 6, "  §   x\n"},
     };
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    for (const row_case *r = rows; r < rows + sizeof rows / sizeof *rows; r++) {
         FILE *f = tmpfile();
-        assert_non_null(f);
-        cli_help_row(f, rows[i].term, rows[i].text, rows[i].col);
-        char *got = slurp(f);
-        fclose(f);
-        assert_string_equal(got, rows[i].want);
+        cli_help_row(f, r->term, r->text, r->col);
+        char *got = slurp_close(f);
+        assert_string_equal(got, r->want);
         free(got);
     }
 }
@@ -490,7 +522,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_cases),
         cmocka_unit_test(test_rest_handed_back),
-        cmocka_unit_test(test_no_rest_wanted),
+        cmocka_unit_test(test_argument_count),
         cmocka_unit_test(test_required),
         cmocka_unit_test(test_help_from_table),
         cmocka_unit_test(test_help_wraps),

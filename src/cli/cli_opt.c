@@ -288,12 +288,16 @@ static int check_required(const parser *p, gp_err *err)
     return -1;
 }
 
+/* The arguments after the options into *rest, if as many as it takes. */
 static int hand_back(int argc, char **argv, cli_args *rest, gp_err *err)
 {
-    if (!rest && optind < argc)
-        return gp_error(err, "unexpected argument '%s'", argv[optind]);
+    int n = argc - optind, max = rest ? rest->max : 0;
+    if (rest && rest->expect && (n < rest->min || (max >= 0 && n > max)))
+        return gp_error(err, "expected %s", rest->expect);
+    if (max >= 0 && n > max)
+        return gp_error(err, "unexpected argument '%s'", argv[optind + max]);
     if (rest) {
-        rest->argc = argc - optind;
+        rest->argc = n;
         rest->argv = argv + optind;
     }
     return 0;

@@ -76,11 +76,18 @@ typedef struct cli_list {
 
 void cli_list_free(cli_list *l);
 
-/* The arguments left when the options are taken out, in argv order. */
+/* The arguments that are not options.  The command says how many it
+ * takes and what they are (CLI_ARGS); cli_parse() checks the count and
+ * fills argc and argv, in argv order. */
 typedef struct cli_args {
+    int min, max;               /* how many; max < 0 = no limit */
+    const char *expect;         /* for "expected KIND and NAME"; NULL: the
+                                 * command checks the count itself */
     int argc;
     char **argv;
 } cli_args;
+
+#define CLI_ARGS(lo, hi, what) {.min = (lo), .max = (hi), .expect = (what)}
 
 /* A pointer of the type the kind stores, checked at compile time: a
  * conditional of two unlike pointer types is a diagnostic. */
@@ -115,7 +122,8 @@ typedef struct cli_args {
  * options.  Returns 0 to go on, or -1 with *code set when the command is
  * done: EXIT_OK after --help, EXIT_USAGE after a usage error printed as
  * "gpuplan CMD: --tau: expected a number >= 1e-06, got 'x'".  What is not
- * an option is handed back in *rest; with rest NULL it is a usage error. */
+ * an option is handed back in *rest (a usage error when rest is NULL, or
+ * when there are fewer than rest->min or more than rest->max of them). */
 int cli_parse(cli_ctx *ctx, const cli_cmd *cmd, const cli_opt *opts, int argc, char **argv,
               cli_args *rest, int *code);
 

@@ -38,12 +38,10 @@ static int delete_one(store *st, int kind, const char *name, gp_err *err)
 
 static int delete_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    cli_args rest;
+    cli_args rest = CLI_ARGS(2, -1, "KIND and at least one NAME");
     int code, kind;
     if (cli_parse(ctx, &cmd_delete, NULL, argc, argv, &rest, &code))
         return code;
-    if (rest.argc < 2)
-        return cli_usage_error(&cmd_delete, "expected KIND and at least one NAME");
     if (cli_kind_arg(&cmd_delete, rest.argv[0], &kind))
         return EXIT_USAGE;
     store *st = cli_store(ctx);

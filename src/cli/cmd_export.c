@@ -80,12 +80,10 @@ static int export_exec(cli_ctx *ctx, int argc, char **argv)
                    "set into (needed); json: the file", .def = "stdout, for json"),
         OPT_END(),
     };
-    cli_args rest;
+    cli_args rest = CLI_ARGS(2, 2, "KIND and NAME");
     int code, kind;
     if (cli_parse(ctx, &cmd_export, opts, argc, argv, &rest, &code))
         return code;
-    if (rest.argc != 2)
-        return cli_usage_error(&cmd_export, "expected KIND and NAME");
     if (cli_kind_arg(&cmd_export, rest.argv[0], &kind))
         return EXIT_USAGE;
     int json = ctx->format == FMT_JSON || (ctx->format == FMT_TABLE && !outp);

@@ -73,12 +73,10 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
                    .def = "the format's"),
         OPT_END(),
     };
-    cli_args rest;
+    cli_args rest = CLI_ARGS(1, -1, "at least one PATH");
     int code;
     if (cli_parse(ctx, &cmd_import, opts, argc, argv, &rest, &code))
         return code;
-    if (rest.argc < 1)
-        return cli_usage_error(&cmd_import, "expected at least one PATH");
     const char *const *paths = (const char *const *)rest.argv;
     size_t npaths = (size_t)rest.argc;
     const importer *imp = type ? importer_find(type) : importer_detect(paths, npaths);

@@ -88,7 +88,7 @@ static int list_kinds(cli_ctx *ctx, store *st, const int *kinds, size_t nkinds)
 
 static int list_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    cli_args rest;
+    cli_args rest = CLI_ARGS(0, -1, NULL);
     int code, kinds[STORE_KIND_COUNT];
     size_t n = 0;
     if (cli_parse(ctx, &cmd_list, NULL, argc, argv, &rest, &code))

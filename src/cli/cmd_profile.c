@@ -118,12 +118,10 @@ static int profile_exec(cli_ctx *ctx, int argc, char **argv)
         OPT_STRING("from", 'f', "BASE", &from, "start a new profile from BASE's values"),
         OPT_END(),
     };
-    cli_args rest;
+    cli_args rest = CLI_ARGS(2, -1, "gpu|cpu and NAME");
     int code;
     if (cli_parse(ctx, &cmd_profile, opts, argc, argv, &rest, &code))
         return code;
-    if (rest.argc < 2)
-        return cli_usage_error(&cmd_profile, "expected gpu|cpu and NAME");
     const char *kind = rest.argv[0], *name = rest.argv[1];
     int is_gpu = strcmp(kind, "gpu") == 0;
     if (!is_gpu && strcmp(kind, "cpu") != 0)

@@ -94,7 +94,7 @@ static int samples_exec(cli_ctx *ctx, int argc, char **argv)
         OPT_FLAG("list", 0, &list, "list the sets and exit"),
         OPT_END(),
     };
-    cli_args rest;
+    cli_args rest = CLI_ARGS(0, -1, NULL);     /* DIR, unless --list */
     if (cli_parse(ctx, &cmd_samples, opts, argc, argv, &rest, &code) == 0 &&
         (code = check_sets(&only)) == EXIT_OK) {
         if (list)

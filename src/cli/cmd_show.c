@@ -216,12 +216,10 @@ static table *show_run(store *st, const char *id_text, gp_err *err)
 
 static int show_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    cli_args rest;
+    cli_args rest = CLI_ARGS(2, 2, "KIND and NAME");
     int code, kind;
     if (cli_parse(ctx, &cmd_show, NULL, argc, argv, &rest, &code))
         return code;
-    if (rest.argc != 2)
-        return cli_usage_error(&cmd_show, "expected KIND and NAME");
     if (cli_kind_arg(&cmd_show, rest.argv[0], &kind))
         return EXIT_USAGE;
     const char *name = rest.argv[1];

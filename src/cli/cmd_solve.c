@@ -628,7 +628,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
         OPT_FLAG("log", 0, &a->log, "print GLPK's messages to stderr afterwards"),
         OPT_END(),
     };
-    cli_args rest;
+    cli_args rest = CLI_ARGS(0, -1, NULL);     /* the model: find_solver() */
     memset(a, 0, sizeof *a);
     solve_opts_default(&a->o);
     a->o.time_limit_s = 60;

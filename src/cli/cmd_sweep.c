@@ -132,7 +132,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, sweep_opts *o, int *c
         OPT_FLAG("quiet", 'q', &o->quiet, "no progress on stderr"),
         OPT_END(),
     };
-    cli_args rest;
+    cli_args rest = CLI_ARGS(0, -1, NULL);     /* the kind: check_kind() */
     if (cli_parse(ctx, &cmd_sweep, opts, argc, argv, &rest, code))
         return -1;
     if ((*code = check_kind(&rest)) != EXIT_OK)
