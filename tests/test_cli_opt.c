@@ -492,27 +492,26 @@ static void test_help_wraps(void **state)
     free(help);
 }
 
-typedef struct row_case {
-    const char *term, *text;
+/* cli_help_row(term, text, col) and what it writes. */
+static const struct {
+    const char *term, *text, *want;
     size_t col;
-    const char *want;
-} row_case;
+} rows[] = {
+    {"cats", "least power", "  cats    least power\n", 10},
+    /* a term too wide for the column puts the text below it */
+    {"a-very-long-term", "text", "  a-very-long-term\n          text\n", 10},
+    /* UTF-8 counts by characters: "§" is one column */
+    {"§", "x", "  §   x\n", 6},
+};
 
 static void test_help_row(void **state)
 {
     (void)state;
-    static const row_case rows[] = {
-        {"cats", "least power", 10, "  cats    least power\n"},
-        /* a term too wide for the column puts the text below it */
-        {"a-very-long-term", "text", 10, "  a-very-long-term\n          text\n"},
-        /* UTF-8 counts by characters: "§" is one column */
-        {"§", "x", 6, "  §   x\n"},
-    };
-    for (const row_case *r = rows; r < rows + sizeof rows / sizeof *rows; r++) {
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         FILE *f = tmpfile();
-        cli_help_row(f, r->term, r->text, r->col);
+        cli_help_row(f, rows[i].term, rows[i].text, rows[i].col);
         char *got = slurp_close(f);
-        assert_string_equal(got, r->want);
+        assert_string_equal(got, rows[i].want);
         free(got);
     }
 }

@@ -40,10 +40,9 @@ static int delete_exec(cli_ctx *ctx, int argc, char **argv)
 {
     cli_args rest = CLI_ARGS(2, -1, "KIND and at least one NAME");
     int code, kind;
-    if (cli_parse(ctx, &cmd_delete, NULL, argc, argv, &rest, &code))
+    if (cli_parse(ctx, &cmd_delete, NULL, argc, argv, &rest, &code) ||
+        (code = cli_kind_arg(&cmd_delete, rest.argv[0], &kind)))
         return code;
-    if (cli_kind_arg(&cmd_delete, rest.argv[0], &kind))
-        return EXIT_USAGE;
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;

@@ -82,10 +82,9 @@ static int export_exec(cli_ctx *ctx, int argc, char **argv)
     };
     cli_args rest = CLI_ARGS(2, 2, "KIND and NAME");
     int code, kind;
-    if (cli_parse(ctx, &cmd_export, opts, argc, argv, &rest, &code))
+    if (cli_parse(ctx, &cmd_export, opts, argc, argv, &rest, &code) ||
+        (code = cli_kind_arg(&cmd_export, rest.argv[0], &kind)))
         return code;
-    if (cli_kind_arg(&cmd_export, rest.argv[0], &kind))
-        return EXIT_USAGE;
     int json = ctx->format == FMT_JSON || (ctx->format == FMT_TABLE && !outp);
     if (!json && !outp)
         return cli_usage_error(&cmd_export, "csv export needs --out DIR");

@@ -218,10 +218,9 @@ static int show_exec(cli_ctx *ctx, int argc, char **argv)
 {
     cli_args rest = CLI_ARGS(2, 2, "KIND and NAME");
     int code, kind;
-    if (cli_parse(ctx, &cmd_show, NULL, argc, argv, &rest, &code))
+    if (cli_parse(ctx, &cmd_show, NULL, argc, argv, &rest, &code) ||
+        (code = cli_kind_arg(&cmd_show, rest.argv[0], &kind)))
         return code;
-    if (cli_kind_arg(&cmd_show, rest.argv[0], &kind))
-        return EXIT_USAGE;
     const char *name = rest.argv[1];
     store *st = cli_store(ctx);
     if (!st)
