@@ -65,6 +65,25 @@ int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_inputs_load(store *st, const char *cluster_name, const char *trace_name,
+                    cli_inputs *in, gp_err *err)
+{
+    memset(in, 0, sizeof *in);
+    if (store_load_catalog(st, &in->cat, err) ||
+        store_get_cluster(st, cluster_name, &in->cl, err) ||
+        store_get_trace(st, trace_name, &in->tr, err))
+        return -1;
+    return 0;
+}
+
+void cli_inputs_free(cli_inputs *in)
+{
+    catalog_free(in->cat);
+    cluster_free(in->cl);
+    trace_free(in->tr);
+    tput_catalog_free(in->tp);
+}
+
 int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind)
 {
     if ((*kind = store_kind_parse(arg)) < 0)

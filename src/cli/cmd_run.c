@@ -199,29 +199,7 @@ static int build_specs(const run_opts *o, policy_spec *specs, size_t *n)
 
 /* ---- running ------------------------------------------------------------------- */
 
-typedef struct inputs {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
-} inputs;
-
-static void inputs_free(inputs *in)
-{
-    catalog_free(in->cat);
-    cluster_free(in->cl);
-    trace_free(in->tr);
-}
-
-static int load_inputs(store *st, const run_opts *o, inputs *in, gp_err *err)
-{
-    memset(in, 0, sizeof *in);
-    if (store_load_catalog(st, &in->cat, err) || store_get_cluster(st, o->cluster, &in->cl, err) ||
-        store_get_trace(st, o->trace, &in->tr, err))
-        return -1;
-    return 0;
-}
-
-static run *simulate(const run_opts *o, const inputs *in, const policy_spec *sp, gp_err *err)
+static run *simulate(const run_opts *o, const cli_inputs *in, const policy_spec *sp, gp_err *err)
 {
     sim_config cfg = o->cfg;
     cfg.checkpoint_every = 0;       /* headless: nobody rewinds */
@@ -282,7 +260,7 @@ static double metric(const run *r, const char *key)
 /* CATS's optimum over the trace when --optimal asks for it: 1 with *row
  * filled, 0 when skipped, -1 on an error of --optimal on.  In auto mode a
  * failed solve is a note on stderr, not an error: the row is a bonus. */
-static int optimal_row(const run_opts *o, const inputs *in, const policy_spec *specs, size_t n,
+static int optimal_row(const run_opts *o, const cli_inputs *in, const policy_spec *specs, size_t n,
                        solve_run_row *row, gp_err *err)
 {
     if (o->optimal == 0 || (o->optimal < 0 && !optimal_row_wanted(&o->cfg, in->tr, specs, n)))
@@ -376,7 +354,7 @@ static int save_runs(store *st, run *const *runs, size_t n, gp_err *err)
     return store_commit(st, err);
 }
 
-static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const inputs *in,
+static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_inputs *in,
                         const policy_spec *specs, size_t n)
 {
     run *runs[MAX_POLICIES] = {0};
@@ -429,14 +407,14 @@ static int run_parsed(cli_ctx *ctx, const run_opts *o)
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
-    inputs in;
+    cli_inputs in;
     gp_err err = {{0}};
-    if (load_inputs(st, o, &in, &err)) {
-        inputs_free(&in);
+    if (cli_inputs_load(st, o->cluster, o->trace, &in, &err)) {
+        cli_inputs_free(&in);
         return cli_fail(&err);
     }
     int rc = run_policies(ctx, st, o, &in, specs, n);
-    inputs_free(&in);
+    cli_inputs_free(&in);
     return rc;
 }
 

@@ -58,26 +58,22 @@ typedef struct solve_args {
     solve_opts o;
 } solve_args;
 
-/* Loaded inputs. */
-typedef struct inputs {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
-    tput_catalog *tp;
-} inputs;
-
-static void inputs_free(inputs *in)
-{
-    catalog_free(in->cat);
-    cluster_free(in->cl);
-    trace_free(in->tr);
-    tput_catalog_free(in->tp);
-}
+/* An exact model: its name on the command line, what it optimizes, how it
+ * is solved, and how its result reads. */
+typedef struct solver {
+    const char *name, *title;
+    const char *headline;   /* what the optimum is */
+    const char *unit;       /* its column in the comparison */
+    int integral;           /* the values are counts */
+    int on_cluster;         /* placements are on the cluster's GPUs (node, clock) */
+    int needs_tput;         /* solves against a throughput table (--tput) */
+    int (*run)(cli_ctx *ctx, solve_args *a, const cli_inputs *in);
+} solver;
 
 /* ---- inputs ------------------------------------------------------------------------ */
 
 /* The table for gogh: --tput, else the trace's name, else the only one. */
-static int load_tput(store *st, const solve_args *a, inputs *in, gp_err *err)
+static int load_tput(store *st, const solve_args *a, cli_inputs *in, gp_err *err)
 {
     if (a->tput)
         return store_get_tput_catalog(st, a->tput, &in->tp, err);
@@ -111,11 +107,10 @@ static gp_trace *running_at(const gp_trace *tr, double t)
     return out;
 }
 
-static int load_inputs(store *st, const solve_args *a, inputs *in, gp_err *err)
+/* The inputs, the trace cut to the tasks running at --at if given. */
+static int load_inputs(store *st, const solve_args *a, cli_inputs *in, gp_err *err)
 {
-    memset(in, 0, sizeof *in);
-    if (store_load_catalog(st, &in->cat, err) || store_get_cluster(st, a->cluster, &in->cl, err) ||
-        store_get_trace(st, a->trace, &in->tr, err))
+    if (cli_inputs_load(st, a->cluster, a->trace, in, err))
         return -1;
     if (!isnan(a->at)) {
         gp_trace *sub = running_at(in->tr, a->at);
@@ -126,7 +121,7 @@ static int load_inputs(store *st, const solve_args *a, inputs *in, gp_err *err)
 }
 
 /* CorrGPU's c: --gpu-mem, else the memory every GPU of the cluster has. */
-static int cluster_gpu_mem(const inputs *in, double *mem, gp_err *err)
+static int cluster_gpu_mem(const cli_inputs *in, double *mem, gp_err *err)
 {
     *mem = 0;
     for (size_t i = 0; i < in->cl->nnodes; i++) {
@@ -164,7 +159,7 @@ typedef struct heur_row {
 #define MAX_HEUR 8
 
 /* The first server that can host task tk (for the unbounded pool). */
-static int host_spec(const inputs *in, const task *tk)
+static int host_spec(const cli_inputs *in, const task *tk)
 {
     for (size_t i = 0; i < in->cl->nnodes; i++) {
         const node *nd = &in->cl->nodes[i];
@@ -178,7 +173,7 @@ static int host_spec(const inputs *in, const task *tk)
 
 /* Places the tasks src[0..n) in order with one policy; unbounded opens a
  * new server when nothing fits.  Returns the state (caller frees) or NULL. */
-static cstate *place_all(const inputs *in, const char *policy, const int *src, size_t n,
+static cstate *place_all(const cli_inputs *in, const char *policy, const int *src, size_t n,
                          int unbounded, int *unplaced, gp_err *err)
 {
     policy_spec sp;
@@ -267,7 +262,7 @@ static int conflicts(const corrgpu_inst *in, const heur_row *h)
 }
 
 /* Fills rows[0..) with every heuristic's placement; returns how many. */
-static size_t run_heuristics(const inputs *in, const int *src, size_t n, int unbounded,
+static size_t run_heuristics(const cli_inputs *in, const int *src, size_t n, int unbounded,
                              heur_row *rows)
 {
     int *inst = inst_of_trace(in->tr, src, n);
@@ -363,7 +358,7 @@ static int cmp_place(const void *a, const void *b)
 }
 
 /* One row per task and GPU, in task order. */
-static void print_places(cli_ctx *ctx, const solve_result *r, const inputs *in, const int *src,
+static void print_places(cli_ctx *ctx, const solve_result *r, const cli_inputs *in, const int *src,
                          int has_gpus)
 {
     solve_place *pl = xmalloc((r->nplace + 1) * sizeof *pl);
@@ -399,7 +394,7 @@ static void print_places(cli_ctx *ctx, const solve_result *r, const inputs *in, 
     free(pl);
 }
 
-static void headline(cli_ctx *ctx, const char *what, const solve_args *a, const inputs *in,
+static void headline(cli_ctx *ctx, const char *what, const solve_args *a, const cli_inputs *in,
                      size_t n)
 {
     if (ctx->format != FMT_TABLE)
@@ -442,7 +437,20 @@ static int best_start(heur_row *h, size_t nh, int corr, solve_opts *o)
     return best;
 }
 
-static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
+/* The result as the model reads: headline, the optimum next to the
+ * heuristics, the placements when asked, the model's size. */
+static void report(cli_ctx *ctx, const solve_args *a, const cli_inputs *in, size_t ntasks,
+                   const solve_result *r, const heur_row *h, size_t nh, const int *src)
+{
+    const solver *m = a->model;
+    headline(ctx, m->headline, a, in, ntasks);
+    comparison(ctx, r, h, nh, m->unit, m->integral);
+    if (a->placements && r->has_solution)
+        print_places(ctx, r, in, src, m->on_cluster);
+    footer(ctx, a, r);
+}
+
+static int do_cats(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
 {
     gp_err err = {{0}};
     cats_inst ci;
@@ -463,13 +471,8 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
     }
     solve_result r;
     int rc = solve_cats(&ci, &a->o, &r, &err);
-    if (rc == 0) {
-        headline(ctx, "CATS optimal power (W)", a, in, ci.ntasks);
-        comparison(ctx, &r, h, nh, "power_w", 0);
-        if (a->placements && r.has_solution)
-            print_places(ctx, &r, in, src, 1);
-        footer(ctx, a, &r);
-    }
+    if (rc == 0)
+        report(ctx, a, in, ci.ntasks, &r, h, nh, src);
     solve_result_free(&r);
     free_heuristics(h, nh);
     free(src);
@@ -477,7 +480,7 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
     return rc ? cli_fail(&err) : EXIT_OK;
 }
 
-static int do_corrgpu(cli_ctx *ctx, solve_args *a, const inputs *in)
+static int do_corrgpu(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
 {
     gp_err err = {{0}};
     double mem = a->gpu_mem;
@@ -497,20 +500,15 @@ static int do_corrgpu(cli_ctx *ctx, solve_args *a, const inputs *in)
     }
     solve_result r;
     int rc = solve_corrgpu(&ci, &a->o, &r, &err);
-    if (rc == 0) {
-        headline(ctx, "CorrGPU optimal GPU count G*", a, in, ci.ntasks);
-        comparison(ctx, &r, h, nh, "gpus_needed", 1);
-        if (a->placements && r.has_solution)
-            print_places(ctx, &r, in, ci.src, 0);
-        footer(ctx, a, &r);
-    }
+    if (rc == 0)
+        report(ctx, a, in, ci.ntasks, &r, h, nh, ci.src);
     solve_result_free(&r);
     free_heuristics(h, nh);
     corrgpu_inst_free(&ci);
     return rc ? cli_fail(&err) : EXIT_OK;
 }
 
-static int do_gogh(cli_ctx *ctx, solve_args *a, const inputs *in)
+static int do_gogh(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
 {
     gp_err err = {{0}};
     gogh_inst gi;
@@ -525,13 +523,9 @@ static int do_gogh(cli_ctx *ctx, solve_args *a, const inputs *in)
     solve_result r;
     int rc = solve_gogh(&gi, &a->o, &r, &err);
     if (rc == 0) {
-        headline(ctx, "GOGH Problem 1 power (W)", a, in, gi.njobs);
         heur_row greedy = {.name = "greedy", .placed_all = isfinite(r.heur_objective),
                            .value = r.heur_objective};
-        comparison(ctx, &r, &greedy, 1, "power_w", 0);
-        if (a->placements && r.has_solution)
-            print_places(ctx, &r, in, src, 0);
-        footer(ctx, a, &r);
+        report(ctx, a, in, gi.njobs, &r, &greedy, 1, src);
     }
     solve_result_free(&r);
     free(src);
@@ -541,19 +535,16 @@ static int do_gogh(cli_ctx *ctx, solve_args *a, const inputs *in)
 
 /* ---- the command ----------------------------------------------------------------------- */
 
-/* An exact model: its name on the command line, what it optimizes, how it
- * is solved and shown. */
-typedef struct solver {
-    const char *name, *title;
-    int needs_tput;         /* solves against a throughput table (--tput) */
-    int (*run)(cli_ctx *ctx, solve_args *a, const inputs *in);
-} solver;
-
 static const solver solvers[] = {
-    {"cats", "CATS eq. 6-14: least power (W) of the tasks on the cluster", 0, do_cats},
-    {"corrgpu", "CorrGPU eq. 3-7: fewest GPUs G*, no two tasks with rho > alpha on one GPU", 0,
-     do_corrgpu},
-    {"gogh", "GOGH Problem 1: least power meeting minimum throughputs", 1, do_gogh},
+    {.name = "cats", .title = "CATS eq. 6-14: least power (W) of the tasks on the cluster",
+     .headline = "CATS optimal power (W)", .unit = "power_w", .on_cluster = 1, .run = do_cats},
+    {.name = "corrgpu",
+     .title = "CorrGPU eq. 3-7: fewest GPUs G*, no two tasks with rho > alpha on one GPU",
+     .headline = "CorrGPU optimal GPU count G*", .unit = "gpus_needed", .integral = 1,
+     .run = do_corrgpu},
+    {.name = "gogh", .title = "GOGH Problem 1: least power meeting minimum throughputs",
+     .headline = "GOGH Problem 1 power (W)", .unit = "power_w", .needs_tput = 1,
+     .run = do_gogh},
 };
 
 #define NSOLVERS (sizeof solvers / sizeof *solvers)
@@ -654,11 +645,11 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
-    inputs in;
+    cli_inputs in;
     gp_err err = {{0}};
     if (load_inputs(st, &a, &in, &err) ||
         (a.model->needs_tput && load_tput(st, &a, &in, &err))) {
-        inputs_free(&in);
+        cli_inputs_free(&in);
         return cli_fail(&err);
     }
     solve_cancelled = 0;
@@ -666,7 +657,7 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     void (*old)(int) = signal(SIGINT, on_sigint);
     int rc = a.model->run(ctx, &a, &in);
     signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
-    inputs_free(&in);
+    cli_inputs_free(&in);
     solve_shutdown();
     return rc;
 }

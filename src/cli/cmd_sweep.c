@@ -44,9 +44,7 @@ typedef struct sweep_opts {
 
 /* The loaded inputs and one accumulator per policy. */
 typedef struct sweep {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
+    cli_inputs in;
     int *order, *rank;
     size_t norder;
     policy_spec pol[MAX_POLICIES];
@@ -171,23 +169,22 @@ static int parse_policies(const char *list, sweep *sw, gp_err *err)
 
 static int load_inputs(store *st, const sweep_opts *o, sweep *sw, gp_err *err)
 {
-    if (store_load_catalog(st, &sw->cat, err) || store_get_cluster(st, o->cluster, &sw->cl, err) ||
-        store_get_trace(st, o->trace, &sw->tr, err))
+    if (cli_inputs_load(st, o->cluster, o->trace, &sw->in, err))
         return -1;
-    if (cluster_gpu_total(sw->cl) == 0)
+    if (cluster_gpu_total(sw->in.cl) == 0)
         return gp_error(err, "cluster '%s' has no GPUs (the experiment inflates to a share of "
-                        "its GPU capacity)", sw->cl->name);
-    if (o->order_file && infl_read_order(o->order_file, sw->tr, &sw->order, &sw->norder, err))
+                        "its GPU capacity)", sw->in.cl->name);
+    if (o->order_file && infl_read_order(o->order_file, sw->in.tr, &sw->order, &sw->norder, err))
         return -1;
     if (o->trace_order) {
-        sw->norder = sw->tr->ntasks;
+        sw->norder = sw->in.tr->ntasks;
         sw->order = xmalloc((sw->norder ? sw->norder : 1) * sizeof *sw->order);
         for (size_t i = 0; i < sw->norder; i++)
             sw->order[i] = (int)i;
     }
     if (o->rank_file) {
-        sw->rank = xmalloc((sw->cl->nnodes ? sw->cl->nnodes : 1) * sizeof *sw->rank);
-        if (infl_read_ranks(o->rank_file, sw->cl, sw->rank, err))
+        sw->rank = xmalloc((sw->in.cl->nnodes ? sw->in.cl->nnodes : 1) * sizeof *sw->rank);
+        if (infl_read_ranks(o->rank_file, sw->in.cl, sw->rank, err))
             return -1;
     }
     return 0;
@@ -195,9 +192,7 @@ static int load_inputs(store *st, const sweep_opts *o, sweep *sw, gp_err *err)
 
 static void sweep_free(sweep *sw)
 {
-    catalog_free(sw->cat);
-    cluster_free(sw->cl);
-    trace_free(sw->tr);
+    cli_inputs_free(&sw->in);
     free(sw->order);
     free(sw->rank);
     free(sw->agg);
@@ -214,7 +209,8 @@ static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64
         const infl_event *ev = &r->ev[e];
         double idle = (double)(r->gpu_milli - ev->used);
         fprintf(f, "%s\t%llu\t%zu\t%s\t%s\t", ps->label, (unsigned long long)seed, e,
-                sw->tr->tasks[ev->task].name, ev->node >= 0 ? sw->cl->nodes[ev->node].name : "");
+                sw->in.tr->tasks[ev->task].name,
+                ev->node >= 0 ? sw->in.cl->nodes[ev->node].name : "");
         for (int i = 0; i < ev->ngpus; i++)
             fprintf(f, "%s%d", i ? "," : "", ev->gpus[i]);
         fprintf(f, "\t%lld\t%lld\t%.2f\t%.2f\t%.0f\t%.0f\t%.0f\t%d", (long long)ev->arrived,
@@ -228,7 +224,7 @@ static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64
 
 static int run_all(cli_ctx *ctx, const sweep_opts *o, sweep *sw, gp_err *err)
 {
-    infl_setup s = {sw->cl, sw->cat, sw->tr, o->ratio, sw->order, sw->norder, sw->rank,
+    infl_setup s = {sw->in.cl, sw->in.cat, sw->in.tr, o->ratio, sw->order, sw->norder, sw->rank,
                     o->explain && (o->events || o->placements)};
     int keep = o->events || o->placements, progress = !o->quiet && isatty(STDERR_FILENO);
     size_t done = 0, total = sw->npol * o->nseeds;
@@ -451,9 +447,9 @@ static void write_json(FILE *f, const sweep *sw, const sweep_opts *o)
 {
     double x[INFL_NGRID];
     fputs("{\"trace\": ", f);
-    json_str(f, sw->tr->name);
+    json_str(f, sw->in.tr->name);
     fputs(", \"cluster\": ", f);
-    json_str(f, sw->cl->name);
+    json_str(f, sw->in.cl->name);
     fprintf(f, ", \"ratio\": %g, \"seeds\": [", o->ratio);
     for (size_t k = 0; k < o->nseeds; k++)
         fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)o->seeds[k]);
