@@ -1,8 +1,8 @@
 /*
  * cli.c — argument dispatch for `gpuplan [global options] [command ...]`,
  * the command table, and what every command shares: opening the database
- * (with first-use seeding), usage messages.  Options are parsed in
- * cli_opt.c.
+ * (with first-use seeding) and loading a run's inputs from it, usage
+ * messages.  Options are parsed in cli_opt.c.
  */
 #include "cli.h"
 #include "cli_opt.h"
@@ -65,6 +65,19 @@ int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind)
+{
+    if ((*kind = store_kind_parse(arg)) < 0)
+        return cli_usage_error(cmd, "unknown kind '%s'", arg);
+    return 0;
+}
+
+int cli_fail(const gp_err *err)
+{
+    fprintf(stderr, "gpuplan: %s\n", err->msg);
+    return EXIT_RUNTIME;
+}
+
 int cli_inputs_load(store *st, const char *cluster_name, const char *trace_name,
                     cli_inputs *in, gp_err *err)
 {
@@ -82,19 +95,6 @@ void cli_inputs_free(cli_inputs *in)
     cluster_free(in->cl);
     trace_free(in->tr);
     tput_catalog_free(in->tp);
-}
-
-int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind)
-{
-    if ((*kind = store_kind_parse(arg)) < 0)
-        return cli_usage_error(cmd, "unknown kind '%s'", arg);
-    return 0;
-}
-
-int cli_fail(const gp_err *err)
-{
-    fprintf(stderr, "gpuplan: %s\n", err->msg);
-    return EXIT_RUNTIME;
 }
 
 store *cli_store(cli_ctx *ctx)

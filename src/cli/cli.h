@@ -56,6 +56,12 @@ store *cli_store(cli_ctx *ctx);
 /* Prints "gpuplan <cmd>: message" to stderr and returns EXIT_USAGE. */
 int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A KIND argument (gpu, cpu, cluster, ... as store_kind_parse() reads
+ * them) into *kind; 0, or EXIT_USAGE after the message. */
+int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind);
+/* Prints "gpuplan: message" to stderr and returns EXIT_RUNTIME. */
+int cli_fail(const gp_err *err);
+
 /* What a simulation or a solve reads from the store: the profile catalog,
  * one cluster and one trace (and a throughput table for the commands that
  * load one, else NULL).  cli_inputs_free() frees whatever was loaded, also
@@ -72,11 +78,5 @@ typedef struct cli_inputs {
 int cli_inputs_load(store *st, const char *cluster_name, const char *trace_name,
                     cli_inputs *in, gp_err *err);
 void cli_inputs_free(cli_inputs *in);
-
-/* A KIND argument (gpu, cpu, cluster, ... as store_kind_parse() reads
- * them) into *kind; 0, or EXIT_USAGE after the message. */
-int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind);
-/* Prints "gpuplan: message" to stderr and returns EXIT_RUNTIME. */
-int cli_fail(const gp_err *err);
 
 #endif
