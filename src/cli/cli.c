@@ -1,9 +1,11 @@
 /*
  * cli.c — argument dispatch for `gpuplan [global options] [command ...]`,
  * the command table, and what every command shares: opening the database
- * (with first-use seeding), common options, usage messages.
+ * (with first-use seeding) and loading a run's inputs from it, usage
+ * messages.  Options are parsed in cli_opt.c.
  */
 #include "cli.h"
+#include "cli_opt.h"
 #include "samples/seed.h"
 
 #include <getopt.h>
@@ -52,16 +54,6 @@ static void main_usage(FILE *out)
                  "$XDG_DATA_HOME/gpuplan/gpuplan.db.\n");
 }
 
-void cli_usage(const cli_cmd *cmd, FILE *out)
-{
-    fprintf(out, "usage: gpuplan %s %s\n\n%s.\n\n%s", cmd->name, cmd->usage, cmd->summary,
-            cmd->help);
-    fprintf(out, "  --db PATH          database file (default: $GPUPLAN_DB or "
-                 "$XDG_DATA_HOME/gpuplan/gpuplan.db)\n"
-                 "  --format FMT       output: table (default), csv or json\n"
-                 "  -h, --help         this help\n");
-}
-
 int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -73,47 +65,36 @@ int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind)
+{
+    if ((*kind = store_kind_parse(arg)) < 0)
+        return cli_usage_error(cmd, "unknown kind '%s'", arg);
+    return 0;
+}
+
 int cli_fail(const gp_err *err)
 {
     fprintf(stderr, "gpuplan: %s\n", err->msg);
     return EXIT_RUNTIME;
 }
 
-static int set_format(cli_ctx *ctx, const cli_cmd *cmd, const char *arg)
+int cli_inputs_load(store *st, const char *cluster_name, const char *trace_name,
+                    cli_inputs *in, gp_err *err)
 {
-    int f = out_format_parse(arg);
-    if (f < 0) {
-        cli_usage_error(cmd, "unknown format '%s' (expected table, csv or json)", arg);
+    memset(in, 0, sizeof *in);
+    if (store_load_catalog(st, &in->cat, err) ||
+        store_get_cluster(st, cluster_name, &in->cl, err) ||
+        store_get_trace(st, trace_name, &in->tr, err))
         return -1;
-    }
-    ctx->format = (out_format)f;
     return 0;
 }
 
-int cli_common_opt(cli_ctx *ctx, const cli_cmd *cmd, int c, const char *arg, int *exit_code)
+void cli_inputs_free(cli_inputs *in)
 {
-    switch (c) {
-    case 'D':
-        free(ctx->db_path);
-        ctx->db_path = xstrdup(arg);
-        return 1;
-    case 'F':
-        if (set_format(ctx, cmd, arg) == 0)
-            return 1;
-        *exit_code = EXIT_USAGE;
-        return -1;
-    case 'h':
-        cli_usage(cmd, stdout);
-        *exit_code = EXIT_OK;
-        return -1;
-    case '?':
-    case ':':
-        fprintf(stderr, "(see 'gpuplan %s --help')\n", cmd->name);
-        *exit_code = EXIT_USAGE;
-        return -1;
-    default:
-        return 0;
-    }
+    catalog_free(in->cat);
+    cluster_free(in->cl);
+    trace_free(in->tr);
+    tput_catalog_free(in->tp);
 }
 
 store *cli_store(cli_ctx *ctx)
@@ -152,16 +133,17 @@ static int parse_global(cli_ctx *ctx, int argc, char **argv, int *first, int *ex
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
+    gp_err err = {{0}};
     int c;
     optind = 0;
     while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
-            free(ctx->db_path);
-            ctx->db_path = xstrdup(optarg);
+            cli_parse_db(&ctx->db_path, optarg, &err);
             break;
         case 'F':
-            if (set_format(ctx, NULL, optarg)) {
+            if (cli_parse_format(&ctx->format, optarg, &err)) {
+                fprintf(stderr, "gpuplan: --format: %s\n(see 'gpuplan --help')\n", err.msg);
                 *exit_code = EXIT_USAGE;
                 return -1;
             }

@@ -30,12 +30,18 @@ struct cli_ctx {
     cli_tui_fn tui;
 };
 
+/* A subcommand, as tmux's cmd_entry: its options are not here but in the
+ * table its exec function builds (cli_opt.h), from which --help is made. */
 typedef struct cli_cmd {
     const char *name;
     const char *usage;          /* argument synopsis */
     const char *summary;        /* one line */
-    const char *help;           /* the options, one per line */
+    const char *notes;          /* optional: a paragraph --help shows before the
+                                 * options (what the arguments mean) */
     int (*exec)(cli_ctx *ctx, int argc, char **argv);
+    /* Optional: what --help lists after the options (a command's policies,
+     * formats or models, from their own tables). */
+    void (*help_epilogue)(FILE *out);
 } cli_cmd;
 
 /* NULL-terminated; defined in cli.c. */
@@ -47,22 +53,30 @@ int cli_main(int argc, char **argv, cli_tui_fn tui);
  * Prints the error and returns NULL on failure. */
 store *cli_store(cli_ctx *ctx);
 
-/* getopt_long helpers shared by subcommands: the common options (--db,
- * --format, --help) are accepted by every subcommand. */
-#define CLI_COMMON_LONGOPTS \
-    {"db", required_argument, NULL, 'D'}, \
-    {"format", required_argument, NULL, 'F'}, \
-    {"help", no_argument, NULL, 'h'}
-
-/* Handles a common option: returns 0 when c is not one, 1 when it was
- * handled and parsing goes on, -1 when the command must stop and return
- * *exit_code (after --help, or a bad value). */
-int cli_common_opt(cli_ctx *ctx, const cli_cmd *cmd, int c, const char *arg, int *exit_code);
-void cli_usage(const cli_cmd *cmd, FILE *out);
 /* Prints "gpuplan <cmd>: message" to stderr and returns EXIT_USAGE. */
 int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A KIND argument (gpu, cpu, cluster, ... as store_kind_parse() reads
+ * them) into *kind; 0, or EXIT_USAGE after the message. */
+int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind);
 /* Prints "gpuplan: message" to stderr and returns EXIT_RUNTIME. */
 int cli_fail(const gp_err *err);
+
+/* What a simulation or a solve reads from the store: the profile catalog,
+ * one cluster and one trace (and a throughput table for the commands that
+ * load one, else NULL).  cli_inputs_free() frees whatever was loaded, also
+ * after a failed load. */
+typedef struct cli_inputs {
+    catalog *cat;
+    cluster *cl;
+    gp_trace *tr;
+    tput_catalog *tp;
+} cli_inputs;
+
+/* Loads the catalog, cluster cluster_name and trace trace_name; 0 or -1
+ * with the store's message ("no trace named 'x'"). */
+int cli_inputs_load(store *st, const char *cluster_name, const char *trace_name,
+                    cli_inputs *in, gp_err *err);
+void cli_inputs_free(cli_inputs *in);
 
 #endif

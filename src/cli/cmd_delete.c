@@ -4,8 +4,7 @@
  * trace's tasks and runs).
  */
 #include "cli.h"
-
-#include <getopt.h>
+#include "cli_opt.h"
 
 static int delete_exec(cli_ctx *ctx, int argc, char **argv);
 
@@ -13,8 +12,8 @@ const cli_cmd cmd_delete = {
     .name = "delete",
     .usage = "KIND NAME|ID...",
     .summary = "Delete profiles, clusters, traces, catalogs, snapshots or runs",
-    .help = "  Deleting a cluster or trace also deletes the runs made on it.  A profile\n"
-            "  still used by a node is not deleted.\n",
+    .notes = "Deleting a cluster or trace also deletes the runs made on it. A profile still "
+             "used by a node is not deleted.",
     .exec = delete_exec,
 };
 
@@ -39,18 +38,11 @@ static int delete_one(store *st, int kind, const char *name, gp_err *err)
 
 static int delete_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_delete, c, optarg, &code);
-        if (h < 0)
-            return code;
-    }
-    if (argc - optind < 2)
-        return cli_usage_error(&cmd_delete, "expected KIND and at least one NAME");
-    int kind = store_kind_parse(argv[optind]);
-    if (kind < 0)
-        return cli_usage_error(&cmd_delete, "unknown kind '%s'", argv[optind]);
+    cli_args rest = CLI_ARGS(2, -1, "KIND and at least one NAME");
+    int code, kind;
+    if (cli_parse(ctx, &cmd_delete, NULL, argc, argv, &rest, &code) ||
+        (code = cli_kind_arg(&cmd_delete, rest.argv[0], &kind)))
+        return code;
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
@@ -58,8 +50,8 @@ static int delete_exec(cli_ctx *ctx, int argc, char **argv)
     /* All named entities go, or none. */
     if (store_begin(st, &err))
         return cli_fail(&err);
-    for (int i = optind + 1; i < argc; i++) {
-        if (delete_one(st, kind, argv[i], &err)) {
+    for (int i = 1; i < rest.argc; i++) {
+        if (delete_one(st, kind, rest.argv[i], &err)) {
             store_rollback(st);
             return cli_fail(&err);
         }

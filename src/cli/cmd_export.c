@@ -3,10 +3,10 @@
  * catalog, snapshot or run as the native CSV set (a directory) or as JSON.
  */
 #include "cli.h"
+#include "cli_opt.h"
 #include "io/export.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,10 +16,8 @@ const cli_cmd cmd_export = {
     .name = "export",
     .usage = "KIND NAME|ID [--out PATH] [--format csv|json]",
     .summary = "Export a cluster, trace, catalog, snapshot or run",
-    .help = "  -o, --out PATH     csv: the directory to write the native CSV set into\n"
-            "                     (required); json: the file (default: stdout)\n"
-            "  With --format table (the default) the export is csv when --out is given\n"
-            "  and json on stdout otherwise.\n",
+    .notes = "With --format table (the default) the export is csv when --out is given and "
+             "json on stdout otherwise.",
     .exec = export_exec,
 };
 
@@ -76,22 +74,17 @@ static int export_one(store *st, int kind, const char *name, int json, FILE *out
 
 static int export_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"out", required_argument, NULL, 'o'}, CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
     const char *outp = NULL;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_export, c, optarg, &code);
-        if (h < 0)
-            return code;
-        if (!h && c == 'o')
-            outp = optarg;
-    }
-    if (argc - optind != 2)
-        return cli_usage_error(&cmd_export, "expected KIND and NAME");
-    int kind = store_kind_parse(argv[optind]);
-    if (kind < 0)
-        return cli_usage_error(&cmd_export, "unknown kind '%s'", argv[optind]);
+    const cli_opt opts[] = {
+        OPT_STRING("out", 'o', "PATH", &outp, "csv: the directory to write the native CSV "
+                   "set into (needed); json: the file", .def = "stdout, for json"),
+        OPT_END(),
+    };
+    cli_args rest = CLI_ARGS(2, 2, "KIND and NAME");
+    int code, kind;
+    if (cli_parse(ctx, &cmd_export, opts, argc, argv, &rest, &code) ||
+        (code = cli_kind_arg(&cmd_export, rest.argv[0], &kind)))
+        return code;
     int json = ctx->format == FMT_JSON || (ctx->format == FMT_TABLE && !outp);
     if (!json && !outp)
         return cli_usage_error(&cmd_export, "csv export needs --out DIR");
@@ -104,7 +97,7 @@ static int export_exec(cli_ctx *ctx, int argc, char **argv)
         return EXIT_RUNTIME;
     }
     gp_err err = {{0}};
-    int rc = export_one(st, kind, argv[optind + 1], json, out, outp, &err);
+    int rc = export_one(st, kind, rest.argv[1], json, out, outp, &err);
     if (out != ctx->out && fclose(out) != 0 && rc == 0)
         rc = gp_error(&err, "%s: write error", outp);
     return rc ? cli_fail(&err) : EXIT_OK;

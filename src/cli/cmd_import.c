@@ -3,34 +3,33 @@
  * the store, all or nothing.
  */
 #include "cli.h"
+#include "cli_opt.h"
 #include "io/import.h"
 
-#include <getopt.h>
+#include <stdlib.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int import_exec(cli_ctx *ctx, int argc, char **argv);
+static void print_formats(FILE *out);
 
 const cli_cmd cmd_import = {
     .name = "import",
     .usage = "[--type FORMAT] [--name NAME] [--replace] PATH...",
     .summary = "Import a trace, cluster, throughput table or snapshot",
-    .help = "  -t, --type FORMAT  input format (detected from names and headers when "
-            "omitted):\n"
-            "                     native, openb, genai, gavel, philly, pai\n"
-            "  -n, --name NAME    name of what is imported (default: from the file name)\n"
-            "      --cluster NAME cluster a snapshot refers to\n"
-            "  -r, --replace      replace an existing entity of the same name\n"
-            "      --period S     sample period of utilization series, seconds\n",
     .exec = import_exec,
+    .help_epilogue = print_formats,
 };
 
+/* The importers' table as help: what --type accepts. */
 static void print_formats(FILE *out)
 {
-    fprintf(out, "formats:\n");
-    for (size_t i = 0; importers[i]; i++)
-        fprintf(out, "  %-8s %s\n           input: %s\n", importers[i]->format,
-                importers[i]->summary, importers[i]->inputs);
+    fprintf(out, "Formats (--type):\n");
+    for (size_t i = 0; importers[i]; i++) {
+        char *text = xasprintf("%s. Input: %s", importers[i]->summary, importers[i]->inputs);
+        cli_help_row(out, importers[i]->format, text, 12);
+        free(text);
+    }
 }
 
 static void report(cli_ctx *ctx, const importer *imp, const import_result *r, double secs)
@@ -60,42 +59,26 @@ static void report(cli_ctx *ctx, const importer *imp, const import_result *r, do
 
 static int import_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"type", required_argument, NULL, 't'},
-        {"name", required_argument, NULL, 'n'},
-        {"cluster", required_argument, NULL, 'c'},
-        {"replace", no_argument, NULL, 'r'},
-        {"period", required_argument, NULL, 'p'},
-        CLI_COMMON_LONGOPTS,
-        {NULL, 0, NULL, 0},
-    };
-    import_opts opts = {0};
+    import_opts io = {0};
     const char *type = NULL;
-    int c;
-    while ((c = getopt_long(argc, argv, "t:n:rh", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_import, c, optarg, &code);
-        if (h < 0) {
-            if (c == 'h')
-                print_formats(stdout);
-            return code;
-        }
-        if (h)
-            continue;
-        switch (c) {
-        case 't': type = optarg; break;
-        case 'n': opts.name = optarg; break;
-        case 'c': opts.cluster = optarg; break;
-        case 'r': opts.replace = 1; break;
-        case 'p':
-            if (parse_double(optarg, &opts.period_s) || opts.period_s <= 0)
-                return cli_usage_error(&cmd_import, "--period: expected seconds > 0");
-            break;
-        }
-    }
-    if (optind >= argc)
-        return cli_usage_error(&cmd_import, "expected at least one PATH");
-    const char *const *paths = (const char *const *)argv + optind;
-    size_t npaths = (size_t)(argc - optind);
+    const cli_opt opts[] = {
+        OPT_STRING("type", 't', "FORMAT", &type, "input format, one of the formats below",
+                   .def = "detected from names and headers"),
+        OPT_STRING("name", 'n', "NAME", &io.name, "name of what is imported",
+                   .def = "from the file name"),
+        OPT_STRING("cluster", 0, "NAME", &io.cluster, "cluster a snapshot refers to"),
+        OPT_FLAG("replace", 'r', &io.replace, "replace an existing entity of the same name"),
+        OPT_DOUBLE("period", 0, "S", &io.period_s, 0, INFINITY,
+                   "sample period of utilization series, seconds", .min_open = 1,
+                   .def = "the format's"),
+        OPT_END(),
+    };
+    cli_args rest = CLI_ARGS(1, -1, "at least one PATH");
+    int code;
+    if (cli_parse(ctx, &cmd_import, opts, argc, argv, &rest, &code))
+        return code;
+    const char *const *paths = (const char *const *)rest.argv;
+    size_t npaths = (size_t)rest.argc;
     const importer *imp = type ? importer_find(type) : importer_detect(paths, npaths);
     if (!imp) {
         if (type)
@@ -111,7 +94,7 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
     gp_err err = {{0}};
     import_result res;
     double t0 = now_seconds();
-    if (import_run(st, imp, paths, npaths, &opts, &res, &err)) {
+    if (import_run(st, imp, paths, npaths, &io, &res, &err)) {
         fprintf(stderr, "gpuplan import: %s\n(nothing was imported)\n", err.msg);
         return EXIT_RUNTIME;
     }

@@ -2,8 +2,9 @@
  * cmd_list.c — `gpuplan list [KIND...]`: what the database holds.
  */
 #include "cli.h"
+#include "cli_opt.h"
+#include "core/strbuf.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,8 +14,8 @@ const cli_cmd cmd_list = {
     .name = "list",
     .usage = "[KIND...]",
     .summary = "List what the database holds",
-    .help = "  KIND is gpu, cpu, cluster, trace, tput, snapshot or run (plurals work);\n"
-            "  with none, every kind is listed.\n",
+    .notes = "KIND is gpu, cpu, cluster, trace, tput, snapshot or run (plurals work); with "
+             "none, every kind is listed.",
     .exec = list_exec,
 };
 
@@ -27,18 +28,20 @@ static const char *const count_names[STORE_KIND_COUNT][2] = {
 };
 
 /* The detail column; in a text table the counts are spelled out in it. */
-static const char *describe(const store_item *it, const char *const *cn, int spell,
-                            char *buf, size_t len)
+static void detail_cell(table *t, const store_item *it, const char *const *cn, int spell)
 {
-    if (!spell || !cn[0][0])
-        return it->detail;
-    int n = snprintf(buf, len, "%lld %s", (long long)it->count, cn[0]);
+    if (!spell || !cn[0][0]) {
+        table_cell(t, "%s", it->detail);
+        return;
+    }
+    strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "%lld %s", (long long)it->count, cn[0]);
     if (cn[1][0])
-        n += snprintf(buf + n, len - (size_t)n, ", %lld %s", (long long)it->count2,
-                      cn[1]);
+        strbuf_printf(&b, ", %lld %s", (long long)it->count2, cn[1]);
     if (it->detail[0])
-        snprintf(buf + n, len - (size_t)n, "; %s", it->detail);
-    return buf;
+        strbuf_printf(&b, "; %s", it->detail);
+    table_cell(t, "%s", strbuf_str(&b));
+    strbuf_free(&b);
 }
 
 static int list_kinds(cli_ctx *ctx, store *st, const int *kinds, size_t nkinds)
@@ -73,9 +76,7 @@ static int list_kinds(cli_ctx *ctx, store *st, const int *kinds, size_t nkinds)
                 table_cell(t, "%lld", (long long)items[i].count2);
             else
                 table_cell(t, "%s", "");
-            char buf[320];
-            table_cell(t, "%s", describe(&items[i], cn, ctx->format == FMT_TABLE, buf,
-                                         sizeof buf));
+            detail_cell(t, &items[i], cn, ctx->format == FMT_TABLE);
             table_cell(t, "%s", items[i].created);
         }
         free(items);
@@ -87,19 +88,15 @@ static int list_kinds(cli_ctx *ctx, store *st, const int *kinds, size_t nkinds)
 
 static int list_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_list, c, optarg, &code);
-        if (h < 0)
-            return code;
-    }
-    int kinds[STORE_KIND_COUNT];
+    cli_args rest = CLI_ARGS(0, -1, NULL);
+    int code, kinds[STORE_KIND_COUNT];
     size_t n = 0;
-    for (int i = optind; i < argc; i++) {
-        int k = store_kind_parse(argv[i]);
-        if (k < 0)
-            return cli_usage_error(&cmd_list, "unknown kind '%s'", argv[i]);
+    if (cli_parse(ctx, &cmd_list, NULL, argc, argv, &rest, &code))
+        return code;
+    for (int i = 0; i < rest.argc; i++) {
+        int k;
+        if (cli_kind_arg(&cmd_list, rest.argv[i], &k))
+            return EXIT_USAGE;
         if (n < STORE_KIND_COUNT)
             kinds[n++] = k;
     }

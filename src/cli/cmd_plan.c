@@ -6,14 +6,16 @@
  * CapEx per count, marking the fewest GPUs that meet the SLA target.
  */
 #include "cli.h"
+#include "cli_opt.h"
 #include "plan/plan.h"
 #include "core/runsum.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define DEFAULT_POLICIES "cats,corrgpu,first,hotcloud,harmony"
 
 static int plan_exec(cli_ctx *ctx, int argc, char **argv);
 
@@ -22,19 +24,6 @@ const cli_cmd cmd_plan = {
     .usage = "--trace NAME --gpu PROFILE [--from N] [--to N] [--step N] [--unbounded] "
              "[OPTIONS]",
     .summary = "How many GPUs does this workload need? (CapEx what-if)",
-    .help = "  --trace NAME          trace to plan for (required)\n"
-            "  --gpu PROFILE         GPU profile the clusters are built of (required)\n"
-            "  --from N --to N       GPU counts to try (default 1 to the trace's peak demand)\n"
-            "  --step N              count step (grown so at most 64 counts run)\n"
-            "  --unbounded           one run per policy in an unbounded pool instead:\n"
-            "                        servers open when nothing fits (CorrGPU's CapEx)\n"
-            "  --per-server N        GPUs per server (default 8)\n"
-            "  --policy LIST         up to 6 policies (default cats,corrgpu,first,hotcloud,harmony)\n"
-            "  --price USD           price per GPU (default: the profile's)\n"
-            "  --kappa K             SLA factor for every task (default: each task's)\n"
-            "  --sla-target PCT      violations allowed, % of tasks (default 0)\n"
-            "  --corr-threshold X    CATS/CorrGPU correlation threshold (default: the papers')\n"
-            "  --util-threshold PCT  utilization threshold q (default: the papers', 100)\n",
     .exec = plan_exec,
 };
 
@@ -54,55 +43,6 @@ static int add_policies(plan_params *p, const char *list, gp_err *err)
     }
     free(copy);
     return rc;
-}
-
-/* Options that take a number: the long name, where it goes, its bounds. */
-typedef struct num_opt {
-    int code;
-    const char *name;
-    double min, max;
-    int integer;
-} num_opt;
-
-static const num_opt num_opts[] = {
-    {'f', "from", 1, 1e6, 1}, {'t', "to", 1, 1e6, 1}, {'s', "step", 1, 1e6, 1},
-    {'S', "per-server", 1, GP_NODE_MAX_GPUS, 1}, {'P', "price", 0, 1e9, 0},
-    {'k', "kappa", 1, 100, 0}, {'l', "sla-target", 0, 100, 0},
-    {'c', "corr-threshold", -1, 1, 0}, {'u', "util-threshold", 0, 1000, 0},
-};
-
-/* Stores a validated value into the parameter its option names. */
-static void store_number(plan_params *p, int code, double v)
-{
-    switch (code) {
-    case 'f': p->lo = (int)v; break;
-    case 't': p->hi = (int)v; break;
-    case 's': p->step = (int)v; break;
-    case 'S': p->per_server = (int)v; break;
-    case 'P': p->price = v; break;
-    case 'k': p->kappa = v; break;
-    case 'l': p->sla_target_pct = v; break;
-    case 'c': p->corr_threshold = v; break;
-    case 'u': p->util_threshold = v; break;
-    }
-}
-
-/* Parses a numeric option; 0, or EXIT_USAGE after a message. */
-static int set_number(plan_params *p, int code, const char *arg)
-{
-    for (size_t i = 0; i < sizeof num_opts / sizeof *num_opts; i++) {
-        const num_opt *o = &num_opts[i];
-        if (o->code != code)
-            continue;
-        double v;
-        if (parse_double(arg, &v) || v < o->min || v > o->max || (o->integer && v != (int)v))
-            return cli_usage_error(&cmd_plan, "--%s: expected %s in [%g, %g], got '%s'",
-                                   o->name, o->integer ? "a whole number" : "a number",
-                                   o->min, o->max, arg);
-        store_number(p, code, v);
-        return 0;
-    }
-    return EXIT_USAGE;
 }
 
 /* Default range: 1 .. the trace's peak demand (what it would use unshared). */
@@ -182,48 +122,49 @@ static int run_plan(cli_ctx *ctx, const plan_params *p)
 
 static int plan_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"trace", required_argument, NULL, 'T'}, {"gpu", required_argument, NULL, 'G'},
-        {"from", required_argument, NULL, 'f'}, {"to", required_argument, NULL, 't'},
-        {"step", required_argument, NULL, 's'}, {"unbounded", no_argument, NULL, 'U'},
-        {"per-server", required_argument, NULL, 'S'},
-        {"policy", required_argument, NULL, 'p'}, {"price", required_argument, NULL, 'P'},
-        {"kappa", required_argument, NULL, 'k'}, {"sla-target", required_argument, NULL, 'l'},
-        {"corr-threshold", required_argument, NULL, 'c'},
-        {"util-threshold", required_argument, NULL, 'u'},
-        CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0},
-    };
     plan_params p;
     plan_params_default(&p);
-    const char *policies = "cats,corrgpu,first,hotcloud,harmony";
-    int to_set = 0, c;
+    const char *trace = NULL, *gpu = NULL, *policies = DEFAULT_POLICIES;
+    int to = 0, code;
+    const cli_opt opts[] = {
+        OPT_STRING("trace", 0, "NAME", &trace, "trace to plan for", .required = 1),
+        OPT_STRING("gpu", 0, "PROFILE", &gpu, "GPU profile the clusters are built of",
+                   .required = 1),
+        OPT_INT("from", 0, "N", &p.lo, 1, 1e6, "fewest GPUs to try", .def = "1"),
+        OPT_INT("to", 0, "N", &to, 1, 1e6, "most GPUs to try",
+                .def = "the trace's peak demand"),
+        OPT_INT("step", 0, "N", &p.step, 1, 1e6, "count step, grown so at most 64 counts run",
+                .def = "1"),
+        OPT_FLAG("unbounded", 0, &p.unbounded, "one run per policy in an unbounded pool "
+                 "instead: servers open when nothing fits (CorrGPU's CapEx)"),
+        OPT_INT("per-server", 0, "N", &p.per_server, 1, GP_NODE_MAX_GPUS, "GPUs per server",
+                .def = "8"),
+        OPT_STRING("policy", 0, "LIST", &policies, "up to 6 policies, comma-separated",
+                   .def = DEFAULT_POLICIES),
+        OPT_DOUBLE("price", 0, "USD", &p.price, 0, 1e9, "price per GPU",
+                   .def = "the profile's"),
+        OPT_DOUBLE("kappa", 0, "K", &p.kappa, 1, 100, "SLA factor for every task",
+                   .def = "each task's"),
+        OPT_DOUBLE("sla-target", 0, "PCT", &p.sla_target_pct, 0, 100,
+                   "violations allowed, % of tasks", .def = "0"),
+        OPT_DOUBLE("corr-threshold", 0, "X", &p.corr_threshold, -1, 1,
+                   "CATS/CorrGPU correlation threshold", .def = "the papers'"),
+        OPT_DOUBLE("util-threshold", 0, "PCT", &p.util_threshold, 0, 1000,
+                   "utilization threshold q", .def = "the papers', 100"),
+        OPT_END(),
+    };
     gp_err err = {{0}};
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_plan, c, optarg, &code);
-        if (h < 0)
-            return code;
-        if (h)
-            continue;
-        switch (c) {
-        case 'T': strlcpy0(p.trace, optarg, sizeof p.trace); break;
-        case 'G': strlcpy0(p.gpu, optarg, sizeof p.gpu); break;
-        case 'U': p.unbounded = 1; break;
-        case 'p': policies = optarg; break;
-        default:
-            if (set_number(&p, c, optarg))
-                return EXIT_USAGE;
-            to_set |= c == 't';
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error(&cmd_plan, "unexpected argument '%s'", argv[optind]);
-    if (!p.trace[0] || !p.gpu[0])
-        return cli_usage_error(&cmd_plan, "--trace and --gpu are required");
+    if (cli_parse(ctx, &cmd_plan, opts, argc, argv, NULL, &code))
+        return code;
+    strlcpy0(p.trace, trace, sizeof p.trace);
+    strlcpy0(p.gpu, gpu, sizeof p.gpu);
     if (add_policies(&p, policies, &err))
         return cli_usage_error(&cmd_plan, "%s", err.msg);
     if (!cli_store(ctx))
         return EXIT_RUNTIME;
-    if (!p.unbounded && !to_set && default_range(ctx, &p, &err))
+    if (to)
+        p.hi = to;
+    else if (!p.unbounded && default_range(ctx, &p, &err))
         return cli_fail(&err);
     if (p.hi < p.lo)
         return cli_usage_error(&cmd_plan, "--to must not be below --from");

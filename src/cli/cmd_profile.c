@@ -3,26 +3,35 @@
  * add a profile or edit one in place (clusters using it see the change).
  */
 #include "cli.h"
+#include "cli_opt.h"
 #include "core/profile.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 static int profile_exec(cli_ctx *ctx, int argc, char **argv);
+static void print_keys(FILE *out);
 
 const cli_cmd cmd_profile = {
     .name = "profile",
     .usage = "gpu|cpu NAME [--from BASE] [KEY=VALUE...]",
     .summary = "Add or edit a GPU or CPU profile",
-    .help = "  --from BASE        start a new profile from BASE's values\n"
-            "  GPU keys: mem_gib idle_w max_w sleep_w f_min_mhz f_max_mhz alpha_w_per_mhz\n"
-            "            beta price_usd tput_class\n"
-            "  CPU keys: cores idle_w max_w (per package)\n"
-            "  With no KEY=VALUE the profile is shown.  A new profile needs every\n"
-            "  value that has no default (or --from).\n",
+    .notes = "With no KEY=VALUE the profile is shown. A new profile needs every value that "
+             "has no default (or --from).",
     .exec = profile_exec,
+    .help_epilogue = print_keys,
 };
+
+/* The keys, from the profiles' field tables. */
+static void print_keys(FILE *out)
+{
+    fprintf(out, "GPU keys:\n");
+    for (const profile_field *f = gpu_profile_fields; f->key; f++)
+        cli_help_row(out, f->key, f->help, 20);
+    fprintf(out, "\nCPU keys (per package):\n");
+    for (const profile_field *f = cpu_profile_fields; f->key; f++)
+        cli_help_row(out, f->key, f->help, 20);
+}
 
 static int apply_pairs(void *p, const profile_field *fields, int argc, char **argv,
                        gp_err *err)
@@ -104,20 +113,16 @@ static int edit_cpu(cli_ctx *ctx, store *st, const catalog *cat, const char *nam
 
 static int profile_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"from", required_argument, NULL, 'f'}, CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
     const char *from = NULL;
-    int c;
-    while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_profile, c, optarg, &code);
-        if (h < 0)
-            return code;
-        if (!h && c == 'f')
-            from = optarg;
-    }
-    if (argc - optind < 2)
-        return cli_usage_error(&cmd_profile, "expected gpu|cpu and NAME");
-    const char *kind = argv[optind], *name = argv[optind + 1];
+    const cli_opt opts[] = {
+        OPT_STRING("from", 'f', "BASE", &from, "start a new profile from BASE's values"),
+        OPT_END(),
+    };
+    cli_args rest = CLI_ARGS(2, -1, "gpu|cpu and NAME");
+    int code;
+    if (cli_parse(ctx, &cmd_profile, opts, argc, argv, &rest, &code))
+        return code;
+    const char *kind = rest.argv[0], *name = rest.argv[1];
     int is_gpu = strcmp(kind, "gpu") == 0;
     if (!is_gpu && strcmp(kind, "cpu") != 0)
         return cli_usage_error(&cmd_profile, "expected gpu or cpu, got '%s'", kind);
@@ -130,8 +135,8 @@ static int profile_exec(cli_ctx *ctx, int argc, char **argv)
         return EXIT_RUNTIME;
     if (store_load_catalog(st, &cat, &err))
         return cli_fail(&err);
-    int n = argc - optind - 2;
-    char **pairs = argv + optind + 2;
+    int n = rest.argc - 2;
+    char **pairs = rest.argv + 2;
     int rc = is_gpu ? edit_gpu(ctx, st, cat, name, from, n, pairs, &err)
                     : edit_cpu(ctx, st, cat, name, from, n, pairs, &err);
     catalog_free(cat);

@@ -9,12 +9,12 @@
  * the inputs, and formats results.
  */
 #include "cli.h"
+#include "cli_opt.h"
 #include "policy/corr_place.h"
 #include "sim/sim.h"
 #include "solve/optimal.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,70 +24,50 @@
 #define MAX_POLICIES 16
 
 static int run_exec(cli_ctx *ctx, int argc, char **argv);
+static void print_policies(FILE *out);
 
 const cli_cmd cmd_run = {
     .name = "run",
     .usage = "--trace NAME --cluster NAME [--policy LIST] [OPTIONS]",
     .summary = "Simulate policies side by side on one trace and cluster",
-    .help =
-        "  --trace NAME        trace to replay (required)\n"
-        "  --cluster NAME      cluster to run it on (required)\n"
-        "  --policy LIST       comma-separated policies, each NAME or NAME:VALUE (VALUE\n"
-        "                      sets its first option); default " DEFAULT_POLICIES "\n"
-        "  --set P.KEY=VALUE   a policy option, e.g. cats.lambda1=2 (repeatable)\n"
-        "  --power MODEL       cats (CATS eq. 1-4) or eopc (PWR eq. 1-3); default: the\n"
-        "                      policy's (cats for the correlation family)\n"
-        "  --queue | --fail    when nothing fits: wait in a FIFO queue (default) or fail\n"
-        "  --unbounded         open a new server when nothing fits (CorrGPU's CapEx pool)\n"
-        "  --sleep on|off      CATS Alg. 3 periodic sleep; default on for the correlation\n"
-        "                      family (CATS §6: for all the solutions), off otherwise\n"
-        "  --dfs on|off        CATS Alg. 4 frequency adaptation; default on for cats only\n"
-        "  --tau S             power-manager period (default 0.1, CATS §3.5)\n"
-        "  --delta-f MHZ       DFS step (default 15)\n"
-        "  --kappa K           SLA factor for every task (default: each task's, 1.2)\n"
-        "  --seed N            random seed (default 42)\n"
-        "  --sample S          timeline period in s, 0 = every event (default: adaptive,\n"
-        "                      about 2000 points)\n"
-        "  --timeline FILE     write every policy's timeline as CSV (policy column)\n"
-        "  --explain           print the placement log with each decision's reason\n"
-        "  --optimal MODE      add CATS's optimum as a row (the papers' Optimal bar):\n"
-        "                      auto (default: when the trace has at most 256 GPU tasks\n"
-        "                      and the power model is cats; 30 s), on (any size, 600 s)\n"
-        "                      or off\n"
-        "  --no-save           do not store the runs\n",
     .exec = run_exec,
+    .help_epilogue = print_policies,
 };
 
 typedef struct run_opts {
     const char *trace, *cluster, *policies, *timeline;
-    const char *sets[64];
-    size_t nsets;
+    cli_list sets;              /* --set P.KEY=VALUE */
     sim_config cfg;
+    int full;                   /* --queue or --fail, into cfg.full */
     int explain, no_save;
     int optimal;                /* -1 auto, 0 off, 1 on */
 } run_opts;
 
 /* ---- options ------------------------------------------------------------------ */
 
-static void print_policy(const policy_ops *p)
+/* A policy, then each option as POLICY.KEY=DEFAULT with its help below. */
+static void print_policy(FILE *out, const policy_ops *p)
 {
-    printf("  %-10s %s\n", p->name, p->title);
-    for (int k = 0; p->options && p->options[k].key; k++)
-        printf("      %s.%s=%g\n          %s\n", p->name, p->options[k].key, p->options[k].def,
-               p->options[k].help);
+    cli_help_row(out, p->name, p->title, 13);
+    for (int k = 0; p->options && p->options[k].key; k++) {
+        char *term = xasprintf("    %s.%s=%g", p->name, p->options[k].key, p->options[k].def);
+        cli_help_row(out, term, p->options[k].help, 10);
+        free(term);
+    }
 }
 
-static void print_help(void)
+/* Every policy with its options, from the policies' own tables. */
+static void print_policies(FILE *out)
 {
-    cli_usage(&cmd_run, stdout);
-    printf("\nPolicies and their options (defaults are the papers'):\n");
+    fprintf(out, "Policies and their options (defaults are the papers'):\n");
     const policy_ops *p;
     for (int f = 0; f < FAMILY_COUNT; f++)
         for (size_t i = 0; (p = policy_family_nth((policy_family)f, i)); i++)
-            print_policy(p);
+            print_policy(out, p);
 }
 
-static int parse_onoff(const char *s, int *out)
+/* on/1, off/0 or default (-1, the policy's own). */
+static int onoff_value(const char *s, int *out)
 {
     if (strcmp(s, "on") == 0 || strcmp(s, "1") == 0)
         *out = 1;
@@ -100,130 +80,79 @@ static int parse_onoff(const char *s, int *out)
     return 0;
 }
 
-static int parse_number(const char *opt, const char *arg, double lo, double *out)
+static int parse_onoff(void *value, const char *arg, gp_err *err)
 {
-    if (parse_double(arg, out) || *out < lo) {
-        cli_usage_error(&cmd_run, "%s: expected a number >= %g, got '%s'", opt, lo, arg);
-        return -1;
-    }
+    if (onoff_value(arg, value))
+        return gp_error(err, "expected on, off or default, got '%s'", arg);
     return 0;
 }
 
-enum { O_TRACE = 256, O_CLUSTER, O_POLICY, O_SET, O_POWER, O_QUEUE, O_FAIL, O_UNBOUNDED,
-       O_SLEEP, O_DFS, O_TAU, O_DELTA_F, O_KAPPA, O_SEED, O_SAMPLE, O_TIMELINE, O_EXPLAIN,
-       O_NO_SAVE, O_OPTIMAL };
-
-/* One option that is not common; -1 on a bad value (usage printed). */
-static int handle_opt(run_opts *o, int c, const char *arg)
+static int parse_optimal(void *value, const char *arg, gp_err *err)
 {
-    sim_config *cfg = &o->cfg;
-    int64_t seed;
-    switch (c) {
-    case O_TRACE: o->trace = arg; return 0;
-    case O_CLUSTER: o->cluster = arg; return 0;
-    case O_POLICY: o->policies = arg; return 0;
-    case O_TIMELINE: o->timeline = arg; return 0;
-    case O_EXPLAIN: o->explain = cfg->keep_explain = 1; return 0;
-    case O_NO_SAVE: o->no_save = 1; return 0;
-    case O_OPTIMAL:
-        if (strcmp(arg, "auto") == 0)
-            o->optimal = -1;
-        else if (parse_onoff(arg, &o->optimal) || o->optimal < 0) {
-            cli_usage_error(&cmd_run, "--optimal: expected auto, on or off, got '%s'", arg);
-            return -1;
-        }
-        return 0;
-    case O_QUEUE: cfg->full = SIM_QUEUE; return 0;
-    case O_FAIL: cfg->full = SIM_FAIL; return 0;
-    case O_UNBOUNDED: cfg->unbounded = 1; return 0;
-    case O_SET:
-        if (o->nsets == sizeof o->sets / sizeof *o->sets) {
-            cli_usage_error(&cmd_run, "too many --set options");
-            return -1;
-        }
-        o->sets[o->nsets++] = arg;
-        return 0;
-    case O_POWER:
-        if ((cfg->power_model = power_model_parse(arg)) < 0) {
-            cli_usage_error(&cmd_run, "--power: expected cats or eopc, got '%s'", arg);
-            return -1;
-        }
-        return 0;
-    case O_SLEEP:
-    case O_DFS:
-        if (parse_onoff(arg, c == O_SLEEP ? &cfg->sleep : &cfg->dfs)) {
-            cli_usage_error(&cmd_run, "%s: expected on, off or default, got '%s'",
-                            c == O_SLEEP ? "--sleep" : "--dfs", arg);
-            return -1;
-        }
-        return 0;
-    case O_TAU: return parse_number("--tau", arg, 1e-6, &cfg->tau_s);
-    case O_DELTA_F: return parse_number("--delta-f", arg, 1e-6, &cfg->delta_f_mhz);
-    case O_KAPPA: return parse_number("--kappa", arg, 1, &cfg->kappa);
-    case O_SAMPLE: return parse_number("--sample", arg, 0, &cfg->sample_s);
-    case O_SEED:
-        if (parse_int64(arg, &seed) || seed < 0) {
-            cli_usage_error(&cmd_run, "--seed: expected a non-negative integer, got '%s'",
-                            arg);
-            return -1;
-        }
-        cfg->seed = (uint64_t)seed;
-        return 0;
-    default:
-        return -1;
-    }
+    int v = -1;
+    if (strcmp(arg, "auto") != 0 && (onoff_value(arg, &v) || v < 0))
+        return gp_error(err, "expected auto, on or off, got '%s'", arg);
+    *(int *)value = v;
+    return 0;
+}
+
+static int parse_power(void *value, const char *arg, gp_err *err)
+{
+    int m = power_model_parse(arg);
+    if (m < 0)
+        return gp_error(err, "expected cats or eopc, got '%s'", arg);
+    *(int *)value = m;
+    return 0;
 }
 
 /* 0 to go on, -1 with *code when the command is done (help, usage error). */
 static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *code)
 {
-    static const struct option longopts[] = {
-        CLI_COMMON_LONGOPTS,
-        {"trace", required_argument, NULL, O_TRACE},
-        {"cluster", required_argument, NULL, O_CLUSTER},
-        {"policy", required_argument, NULL, O_POLICY},
-        {"set", required_argument, NULL, O_SET},
-        {"power", required_argument, NULL, O_POWER},
-        {"queue", no_argument, NULL, O_QUEUE},
-        {"fail", no_argument, NULL, O_FAIL},
-        {"unbounded", no_argument, NULL, O_UNBOUNDED},
-        {"sleep", required_argument, NULL, O_SLEEP},
-        {"dfs", required_argument, NULL, O_DFS},
-        {"tau", required_argument, NULL, O_TAU},
-        {"delta-f", required_argument, NULL, O_DELTA_F},
-        {"kappa", required_argument, NULL, O_KAPPA},
-        {"seed", required_argument, NULL, O_SEED},
-        {"sample", required_argument, NULL, O_SAMPLE},
-        {"timeline", required_argument, NULL, O_TIMELINE},
-        {"explain", no_argument, NULL, O_EXPLAIN},
-        {"no-save", no_argument, NULL, O_NO_SAVE},
-        {"optimal", required_argument, NULL, O_OPTIMAL},
-        {NULL, 0, NULL, 0},
+    sim_config *cfg = &o->cfg;
+    const cli_opt opts[] = {
+        OPT_STRING("trace", 0, "NAME", &o->trace, "trace to replay", .required = 1),
+        OPT_STRING("cluster", 0, "NAME", &o->cluster, "cluster to run it on", .required = 1),
+        OPT_STRING("policy", 0, "LIST", &o->policies, "comma-separated policies, each NAME or "
+                   "NAME:VALUE (VALUE sets its first option)", .def = DEFAULT_POLICIES),
+        OPT_LIST("set", 0, "P.KEY=VALUE", &o->sets, "a policy option, e.g. cats.lambda1=2"),
+        OPT_CALLBACK("power", 0, "MODEL", &cfg->power_model, parse_power,
+                     "cats (CATS eq. 1-4) or eopc (PWR eq. 1-3)",
+                     .def = "the policy's, cats for the correlation family"),
+        OPT_SET_INT("queue", 0, &o->full, SIM_QUEUE,
+                    "when nothing fits, wait in a FIFO queue (the default)"),
+        OPT_SET_INT("fail", 0, &o->full, SIM_FAIL, "when nothing fits, fail the task"),
+        OPT_FLAG("unbounded", 0, &cfg->unbounded,
+                 "open a new server when nothing fits (CorrGPU's CapEx pool)"),
+        OPT_CALLBACK("sleep", 0, "on|off", &cfg->sleep, parse_onoff,
+                     "CATS Alg. 3 periodic sleep", .def = "on for the correlation family, as "
+                     "CATS §6 runs all the solutions, off otherwise"),
+        OPT_CALLBACK("dfs", 0, "on|off", &cfg->dfs, parse_onoff,
+                     "CATS Alg. 4 frequency adaptation", .def = "on for cats only"),
+        OPT_DOUBLE("tau", 0, "S", &cfg->tau_s, 1e-6, INFINITY,
+                   "power-manager period, CATS §3.5", .def = "0.1"),
+        OPT_DOUBLE("delta-f", 0, "MHZ", &cfg->delta_f_mhz, 1e-6, INFINITY, "DFS step",
+                   .def = "15"),
+        OPT_DOUBLE("kappa", 0, "K", &cfg->kappa, 1, INFINITY, "SLA factor for every task",
+                   .def = "each task's, 1.2"),
+        OPT_CALLBACK("seed", 0, "N", &cfg->seed, cli_parse_seed, "random seed", .def = "42"),
+        OPT_DOUBLE("sample", 0, "S", &cfg->sample_s, 0, INFINITY,
+                   "timeline period in s, 0 = every event",
+                   .def = "adaptive, about 2000 points"),
+        OPT_STRING("timeline", 0, "FILE", &o->timeline,
+                   "write every policy's timeline as CSV (policy column)"),
+        OPT_FLAG("explain", 0, &o->explain,
+                 "print the placement log with each decision's reason"),
+        OPT_CALLBACK("optimal", 0, "MODE", &o->optimal, parse_optimal,
+                     "add CATS's optimum as a row (the papers' Optimal bar): auto when the "
+                     "trace has at most 256 GPU tasks and the power model is cats (30 s), on "
+                     "at any size (600 s), or off", .def = "auto"),
+        OPT_FLAG("no-save", 0, &o->no_save, "do not store the runs"),
+        OPT_END(),
     };
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            print_help();
-            *code = EXIT_OK;
-            return -1;
-        }
-        int h = cli_common_opt(ctx, &cmd_run, c, optarg, code);
-        if (h < 0)
-            return -1;
-        if (h == 0 && handle_opt(o, c, optarg) < 0) {
-            *code = EXIT_USAGE;
-            return -1;
-        }
-    }
-    *code = EXIT_USAGE;
-    if (optind < argc) {
-        cli_usage_error(&cmd_run, "unexpected argument '%s'", argv[optind]);
+    if (cli_parse(ctx, &cmd_run, opts, argc, argv, NULL, code))
         return -1;
-    }
-    if (!o->trace || !o->cluster) {
-        cli_usage_error(&cmd_run, "--trace and --cluster are required");
-        return -1;
-    }
+    cfg->full = (sim_full_mode)o->full;
+    cfg->keep_explain = o->explain;
     return 0;
 }
 
@@ -246,12 +175,12 @@ static int build_specs(const run_opts *o, policy_spec *specs, size_t *n)
         cli_usage_error(&cmd_run, "--policy: no policy given");
         return -1;
     }
-    for (size_t i = 0; i < o->nsets; i++) {
-        const char *dot = strchr(o->sets[i], '.');
-        size_t plen = dot ? (size_t)(dot - o->sets[i]) : 0, hits = 0;
+    for (size_t i = 0; i < o->sets.n; i++) {
+        const char *set = o->sets.v[i], *dot = strchr(set, '.');
+        size_t plen = dot ? (size_t)(dot - set) : 0, hits = 0;
         for (size_t k = 0; k < *n && dot; k++) {
             if (strlen(specs[k].ops->name) != plen ||
-                strncmp(specs[k].ops->name, o->sets[i], plen) != 0)
+                strncmp(specs[k].ops->name, set, plen) != 0)
                 continue;
             if (policy_spec_set(&specs[k], dot + 1, &err)) {
                 cli_usage_error(&cmd_run, "--set: %s", err.msg);
@@ -261,7 +190,7 @@ static int build_specs(const run_opts *o, policy_spec *specs, size_t *n)
         }
         if (!hits) {
             cli_usage_error(&cmd_run, "--set %s: expected POLICY.KEY=VALUE for a policy given "
-                            "with --policy", o->sets[i]);
+                            "with --policy", set);
             return -1;
         }
     }
@@ -270,29 +199,7 @@ static int build_specs(const run_opts *o, policy_spec *specs, size_t *n)
 
 /* ---- running ------------------------------------------------------------------- */
 
-typedef struct inputs {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
-} inputs;
-
-static void inputs_free(inputs *in)
-{
-    catalog_free(in->cat);
-    cluster_free(in->cl);
-    trace_free(in->tr);
-}
-
-static int load_inputs(store *st, const run_opts *o, inputs *in, gp_err *err)
-{
-    memset(in, 0, sizeof *in);
-    if (store_load_catalog(st, &in->cat, err) || store_get_cluster(st, o->cluster, &in->cl, err) ||
-        store_get_trace(st, o->trace, &in->tr, err))
-        return -1;
-    return 0;
-}
-
-static run *simulate(const run_opts *o, const inputs *in, const policy_spec *sp, gp_err *err)
+static run *simulate(const run_opts *o, const cli_inputs *in, const policy_spec *sp, gp_err *err)
 {
     sim_config cfg = o->cfg;
     cfg.checkpoint_every = 0;       /* headless: nobody rewinds */
@@ -353,7 +260,7 @@ static double metric(const run *r, const char *key)
 /* CATS's optimum over the trace when --optimal asks for it: 1 with *row
  * filled, 0 when skipped, -1 on an error of --optimal on.  In auto mode a
  * failed solve is a note on stderr, not an error: the row is a bonus. */
-static int optimal_row(const run_opts *o, const inputs *in, const policy_spec *specs, size_t n,
+static int optimal_row(const run_opts *o, const cli_inputs *in, const policy_spec *specs, size_t n,
                        solve_run_row *row, gp_err *err)
 {
     if (o->optimal == 0 || (o->optimal < 0 && !optimal_row_wanted(&o->cfg, in->tr, specs, n)))
@@ -447,7 +354,7 @@ static int save_runs(store *st, run *const *runs, size_t n, gp_err *err)
     return store_commit(st, err);
 }
 
-static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const inputs *in,
+static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_inputs *in,
                         const policy_spec *specs, size_t n)
 {
     run *runs[MAX_POLICIES] = {0};
@@ -490,29 +397,37 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const inputs
     return rc;
 }
 
+/* The command once its options are parsed. */
+static int run_parsed(cli_ctx *ctx, const run_opts *o)
+{
+    policy_spec specs[MAX_POLICIES];
+    size_t n;
+    if (build_specs(o, specs, &n))
+        return EXIT_USAGE;
+    store *st = cli_store(ctx);
+    if (!st)
+        return EXIT_RUNTIME;
+    cli_inputs in;
+    gp_err err = {{0}};
+    if (cli_inputs_load(st, o->cluster, o->trace, &in, &err)) {
+        cli_inputs_free(&in);
+        return cli_fail(&err);
+    }
+    int rc = run_policies(ctx, st, o, &in, specs, n);
+    cli_inputs_free(&in);
+    return rc;
+}
+
 static int run_exec(cli_ctx *ctx, int argc, char **argv)
 {
     run_opts o;
     memset(&o, 0, sizeof o);
     o.optimal = -1;
     sim_config_default(&o.cfg);
+    o.full = (int)o.cfg.full;
     int code;
-    if (parse_args(ctx, argc, argv, &o, &code))
-        return code;
-    policy_spec specs[MAX_POLICIES];
-    size_t n;
-    if (build_specs(&o, specs, &n))
-        return EXIT_USAGE;
-    store *st = cli_store(ctx);
-    if (!st)
-        return EXIT_RUNTIME;
-    inputs in;
-    gp_err err = {{0}};
-    if (load_inputs(st, &o, &in, &err)) {
-        inputs_free(&in);
-        return cli_fail(&err);
-    }
-    int rc = run_policies(ctx, st, &o, &in, specs, n);
-    inputs_free(&in);
-    return rc;
+    if (parse_args(ctx, argc, argv, &o, &code) == 0)
+        code = run_parsed(ctx, &o);
+    cli_list_free(&o.sets);
+    return code;
 }

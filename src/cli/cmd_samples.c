@@ -4,26 +4,31 @@
  * is how sample-data/ is made; it does not touch the database.
  */
 #include "cli.h"
+#include "cli_opt.h"
 #include "samples/samplegen.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int samples_exec(cli_ctx *ctx, int argc, char **argv);
+static void print_sets(FILE *out);
 
 const cli_cmd cmd_samples = {
     .name = "samples",
     .usage = "[--seed N] [--set NAME]... DIR",
     .summary = "Write the generated sample sets as native CSV directories",
-    .help = "  DIR                where DIR/<set>/ is written (created if needed)\n"
-            "  --seed N           random seed (default 2026, the seed of sample-data/)\n"
-            "  --set NAME         only this set (repeatable): cats-testbed,\n"
-            "                     corrgpu-example, pai-like, openb-like, gavel-like\n"
-            "  --list             list the sets and exit\n",
+    .notes = "Each set is written to DIR/<set>/ (DIR is created if needed).",
     .exec = samples_exec,
+    .help_epilogue = print_sets,
 };
+
+static void print_sets(FILE *out)
+{
+    fprintf(out, "Sets (--set):\n");
+    for (size_t i = 0; i < samplegen_nsets; i++)
+        cli_help_row(out, samplegen_sets[i].name, samplegen_sets[i].summary, 19);
+}
 
 static int list_sets(cli_ctx *ctx)
 {
@@ -40,66 +45,29 @@ static int list_sets(cli_ctx *ctx)
     return EXIT_OK;
 }
 
-static int samples_exec(cli_ctx *ctx, int argc, char **argv)
+/* Whether --set asked for this set (every set when none was given). */
+static int wanted(const cli_list *only, const char *name)
 {
-    static const struct option longopts[] = {
-        CLI_COMMON_LONGOPTS,
-        {"seed", required_argument, NULL, 's'},
-        {"set", required_argument, NULL, 'S'},
-        {"list", no_argument, NULL, 'l'},
-        {NULL, 0, NULL, 0},
-    };
-    uint64_t seed = SAMPLEGEN_DEFAULT_SEED;
-    const char **only = xcalloc(samplegen_nsets, sizeof *only);
-    size_t nonly = 0;
-    int list = 0, c, rc = EXIT_OK;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_samples, c, optarg, &code);
-        if (h < 0) {
-            free(only);
-            return code;
-        }
-        if (h > 0)
-            continue;
-        if (c == 's') {
-            int64_t v;
-            if (parse_int64(optarg, &v) || v < 0) {
-                free(only);
-                return cli_usage_error(&cmd_samples, "--seed: expected a non-negative "
-                                       "integer, got '%s'", optarg);
-            }
-            seed = (uint64_t)v;
-        } else if (c == 'S') {
-            if (!samplegen_known(optarg)) {
-                free(only);
-                return cli_usage_error(&cmd_samples, "unknown set '%s' (see --list)",
-                                       optarg);
-            }
-            size_t k = 0;
-            while (k < nonly && strcmp(only[k], optarg) != 0)
-                k++;
-            if (k == nonly)
-                only[nonly++] = optarg;
-        } else if (c == 'l') {
-            list = 1;
-        }
-    }
-    if (list) {
-        free(only);
-        return list_sets(ctx);
-    }
-    if (optind != argc - 1) {
-        free(only);
-        return cli_usage_error(&cmd_samples, optind >= argc ? "expected the output DIR"
-                                                            : "expected one DIR");
-    }
-    const char *dir = argv[optind];
+    for (size_t k = 0; k < only->n; k++)
+        if (strcmp(only->v[k], name) == 0)
+            return 1;
+    return only->n == 0;
+}
+
+static int check_sets(const cli_list *only)
+{
+    for (size_t k = 0; k < only->n; k++)
+        if (!samplegen_known(only->v[k]))
+            return cli_usage_error(&cmd_samples, "unknown set '%s' (see --list)", only->v[k]);
+    return EXIT_OK;
+}
+
+static int write_sets(cli_ctx *ctx, const cli_list *only, uint64_t seed, const char *dir)
+{
+    int rc = EXIT_OK;
     for (size_t i = 0; i < samplegen_nsets && rc == EXIT_OK; i++) {
         const char *name = samplegen_sets[i].name;
-        int wanted = nonly == 0;
-        for (size_t k = 0; k < nonly; k++)
-            wanted |= strcmp(only[k], name) == 0;
-        if (!wanted)
+        if (!wanted(only, name))
             continue;
         char *sub = xasprintf("%s/%s", dir, name);
         gp_err err = {{0}};
@@ -111,6 +79,32 @@ static int samples_exec(cli_ctx *ctx, int argc, char **argv)
                     now_seconds() - t0);
         free(sub);
     }
-    free(only);
     return rc;
+}
+
+static int samples_exec(cli_ctx *ctx, int argc, char **argv)
+{
+    uint64_t seed = SAMPLEGEN_DEFAULT_SEED;
+    cli_list only = {0};
+    int list = 0, code;
+    const cli_opt opts[] = {
+        OPT_CALLBACK("seed", 0, "N", &seed, cli_parse_seed, "random seed",
+                     .def = "2026, the seed of sample-data/"),
+        OPT_LIST("set", 0, "NAME", &only, "only this set, one of those below"),
+        OPT_FLAG("list", 0, &list, "list the sets and exit"),
+        OPT_END(),
+    };
+    cli_args rest = CLI_ARGS(0, -1, NULL);     /* DIR, unless --list */
+    if (cli_parse(ctx, &cmd_samples, opts, argc, argv, &rest, &code) == 0 &&
+        (code = check_sets(&only)) == EXIT_OK) {
+        if (list)
+            code = list_sets(ctx);
+        else if (rest.argc != 1)
+            code = cli_usage_error(&cmd_samples, rest.argc ? "expected one DIR"
+                                                           : "expected the output DIR");
+        else
+            code = write_sets(ctx, &only, seed, rest.argv[0]);
+    }
+    cli_list_free(&only);
+    return code;
 }

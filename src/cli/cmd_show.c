@@ -4,8 +4,8 @@
  * snapshot's placements, a run's metrics).
  */
 #include "cli.h"
+#include "cli_opt.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +15,8 @@ const cli_cmd cmd_show = {
     .name = "show",
     .usage = "KIND NAME|ID",
     .summary = "Show one profile, cluster, trace, catalog, snapshot or run",
-    .help = "  KIND is gpu, cpu, cluster, trace, tput, snapshot or run; runs are named\n"
-            "  by id (see 'gpuplan list runs').\n",
+    .notes = "KIND is gpu, cpu, cluster, trace, tput, snapshot or run; runs are named by id "
+             "(see 'gpuplan list runs').",
     .exec = show_exec,
 };
 
@@ -216,19 +216,12 @@ static table *show_run(store *st, const char *id_text, gp_err *err)
 
 static int show_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_show, c, optarg, &code);
-        if (h < 0)
-            return code;
-    }
-    if (argc - optind != 2)
-        return cli_usage_error(&cmd_show, "expected KIND and NAME");
-    int kind = store_kind_parse(argv[optind]);
-    if (kind < 0)
-        return cli_usage_error(&cmd_show, "unknown kind '%s'", argv[optind]);
-    const char *name = argv[optind + 1];
+    cli_args rest = CLI_ARGS(2, 2, "KIND and NAME");
+    int code, kind;
+    if (cli_parse(ctx, &cmd_show, NULL, argc, argv, &rest, &code) ||
+        (code = cli_kind_arg(&cmd_show, rest.argv[0], &kind)))
+        return code;
+    const char *name = rest.argv[1];
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;

@@ -6,8 +6,8 @@
  * outcomes; nothing is re-simulated.
  */
 #include "cli.h"
+#include "cli_opt.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +18,9 @@ const cli_cmd cmd_snapshot = {
     .name = "snapshot",
     .usage = "--run ID --at SECONDS [--name NAME] [--replace]",
     .summary = "Save a run's cluster state at one instant as a snapshot",
-    .help = "  --run ID           a saved run (gpuplan list runs)\n"
-            "  --at SECONDS       the instant, in the run's simulated time\n"
-            "  --name NAME        the snapshot's name (default <policy>-<id>-t<SECONDS>)\n"
-            "  --replace          replace a snapshot of that name\n"
-            "  Tasks running at that instant (started, not yet ended) are kept with their\n"
-            "  placements; servers a run opened beyond its cluster (--unbounded) are left\n"
-            "  out, with a count on stderr.\n",
+    .notes = "Tasks running at that instant (started, not yet ended) are kept with their "
+             "placements; servers a run opened beyond its cluster (--unbounded) are left out, "
+             "with a count on stderr.",
     .exec = snapshot_exec,
 };
 
@@ -106,35 +102,22 @@ out:
 
 static int snapshot_exec(cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"run", required_argument, NULL, 'r'}, {"at", required_argument, NULL, 'a'},
-        {"name", required_argument, NULL, 'n'}, {"replace", no_argument, NULL, 'R'},
-        CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0},
-    };
-    int64_t id = -1;
-    double at = -1;
+    int64_t id = 0;
+    double at = 0;
     const char *name = NULL;
-    int replace = 0, c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int code, h = cli_common_opt(ctx, &cmd_snapshot, c, optarg, &code);
-        if (h < 0)
-            return code;
-        if (h)
-            continue;
-        if (c == 'r' && (parse_int64(optarg, &id) || id < 1))
-            return cli_usage_error(&cmd_snapshot, "--run: expected a run id, got '%s'", optarg);
-        if (c == 'a' && (parse_double(optarg, &at) || at < 0))
-            return cli_usage_error(&cmd_snapshot, "--at: expected seconds >= 0, got '%s'",
-                                   optarg);
-        if (c == 'n')
-            name = optarg;
-        if (c == 'R')
-            replace = 1;
-    }
-    if (optind < argc)
-        return cli_usage_error(&cmd_snapshot, "unexpected argument '%s'", argv[optind]);
-    if (id < 1 || at < 0)
-        return cli_usage_error(&cmd_snapshot, "--run and --at are required");
+    int replace = 0, code;
+    const cli_opt opts[] = {
+        OPT_INT64("run", 0, "ID", &id, 1, INFINITY, "a saved run (gpuplan list runs)",
+                  .required = 1),
+        OPT_DOUBLE("at", 0, "SECONDS", &at, 0, INFINITY,
+                   "the instant, in the run's simulated time", .required = 1),
+        OPT_STRING("name", 0, "NAME", &name, "the snapshot's name",
+                   .def = "<policy>-<id>-t<SECONDS>"),
+        OPT_FLAG("replace", 0, &replace, "replace a snapshot of that name"),
+        OPT_END(),
+    };
+    if (cli_parse(ctx, &cmd_snapshot, opts, argc, argv, NULL, &code))
+        return code;
     if (name && strlen(name) >= GP_NAME_MAX)
         return cli_usage_error(&cmd_snapshot, "--name: at most %d characters", GP_NAME_MAX - 1);
     return make_snapshot(ctx, id, at, name, replace);

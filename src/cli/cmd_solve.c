@@ -18,10 +18,11 @@
  * can reach nothing else).
  */
 #include "cli.h"
+#include "cli_opt.h"
+#include "core/strbuf.h"
 #include "policy/policy.h"
 #include "solve/solve.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,45 +30,14 @@
 #include <string.h>
 
 static int solve_exec(cli_ctx *ctx, int argc, char **argv);
+static void print_models(FILE *out);
 
 const cli_cmd cmd_solve = {
     .name = "solve",
-    .usage = "cats|corrgpu|gogh --trace NAME --cluster NAME [OPTIONS]",
+    .usage = "MODEL --trace NAME --cluster NAME [OPTIONS]",
     .summary = "Exact optimum (GLPK) of CATS, CorrGPU or GOGH next to the heuristics",
-    .help =
-        "  cats                CATS eq. 6-14: least power (W) of the tasks on the cluster\n"
-        "  corrgpu             CorrGPU eq. 3-7: fewest GPUs G*, no two tasks with\n"
-        "                      rho > alpha on one GPU\n"
-        "  gogh                GOGH Problem 1: least power meeting minimum throughputs\n"
-        "  --trace NAME        tasks (required)\n"
-        "  --cluster NAME      cluster (required; corrgpu uses its GPU memory)\n"
-        "  --tasks N           only the first N GPU tasks of the trace\n"
-        "  --at T              only the tasks running at time T s (arrived, and within\n"
-        "                      kappa * duration of their arrival: the snapshot the paper\n"
-        "                      solves per stage)\n"
-        "  --time-limit S      seconds for the whole solve (default 60; 0 = none)\n"
-        "  --gap G             stop at relative gap G (default 0: prove optimality)\n"
-        "  --write-lp FILE     write the model in CPLEX LP format (glpsol --lp FILE)\n"
-        "  --write-mps FILE    write the model in free MPS format\n"
-        "  --alpha A           corrgpu: correlation threshold (default 0)\n"
-        "  --gpu-mem GIB       corrgpu: GPU memory c (default: the cluster's; the\n"
-        "                      heuristics still place on the cluster's GPUs)\n"
-        "  --util-cap PCT      cats: also cap the sum of mean utilizations per GPU\n"
-        "                      (CATS §4 threshold; not in eq. 6-14, off by default)\n"
-        "  --tput NAME         gogh: throughput table (default: the one named like the\n"
-        "                      trace, else the only one)\n"
-        "  --min-tput F        gogh: a job without its own minimum needs F times its best\n"
-        "                      solo throughput (default 0.5)\n"
-        "  --theta N           gogh: jobs per accelerator, 1 or 2 (default 2)\n"
-        "  --paper             solve the paper's formulation as published (big-M, the\n"
-        "                      G = 1, 2, ... loop) instead of ours, for comparison\n"
-        "  --no-warm-start     do not start from the best heuristic\n"
-        "  --no-bounds         hand GLPK the compact MILP alone: no combinatorial or\n"
-        "                      column-generation bounds (to measure what they bring)\n"
-        "  --no-heuristics     do not run the heuristic policies\n"
-        "  --placements        print every task's GPU\n"
-        "  --log               print GLPK's messages to stderr afterwards\n",
     .exec = solve_exec,
+    .help_epilogue = print_models,
 };
 
 static volatile sig_atomic_t solve_cancelled;
@@ -79,138 +49,31 @@ static void on_sigint(int sig)
 }
 
 typedef struct solve_args {
-    const char *model, *trace, *cluster, *tput;
-    size_t ntasks;
+    const struct solver *model;
+    const char *trace, *cluster, *tput;
+    int ntasks;             /* --tasks, 0 = every task */
     double at;              /* --at, NAN = whole trace */
     double alpha, gpu_mem, util_cap, min_frac;
     int theta, no_heur, placements, log;
     solve_opts o;
 } solve_args;
 
-/* Loaded inputs. */
-typedef struct inputs {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
-    tput_catalog *tp;
-} inputs;
-
-static void inputs_free(inputs *in)
-{
-    catalog_free(in->cat);
-    cluster_free(in->cl);
-    trace_free(in->tr);
-    tput_catalog_free(in->tp);
-}
-
-/* ---- options -------------------------------------------------------------------- */
-
-static int number(const char *opt, const char *arg, double lo, double hi, double *out)
-{
-    if (parse_double(arg, out) || *out < lo || *out > hi) {
-        cli_usage_error(&cmd_solve, "%s: expected a number in [%g, %g], got '%s'", opt, lo, hi,
-                        arg);
-        return -1;
-    }
-    return 0;
-}
-
-enum { O_TRACE = 256, O_CLUSTER, O_TASKS, O_TL, O_GAP, O_LP, O_MPS, O_ALPHA, O_MEM, O_UCAP,
-       O_TPUT, O_MINT, O_THETA, O_PAPER, O_NOWARM, O_NOHEUR, O_PLACE, O_LOG, O_NOBOUNDS, O_AT };
-
-static int handle_opt(solve_args *a, int c, const char *arg)
-{
-    double v;
-    switch (c) {
-    case O_TRACE: a->trace = arg; return 0;
-    case O_CLUSTER: a->cluster = arg; return 0;
-    case O_TPUT: a->tput = arg; return 0;
-    case O_LP: a->o.write_lp = arg; return 0;
-    case O_MPS: a->o.write_mps = arg; return 0;
-    case O_PAPER: a->o.paper_model = 1; return 0;
-    case O_NOWARM: a->o.no_warm_start = 1; return 0;
-    case O_NOBOUNDS: a->o.no_bounds = 1; return 0;
-    case O_NOHEUR: a->no_heur = 1; return 0;
-    case O_PLACE: a->placements = 1; return 0;
-    case O_LOG: a->log = 1; a->o.keep_log = 1; return 0;
-    case O_TASKS:
-        if (number("--tasks", arg, 1, 1e6, &v))
-            return -1;
-        a->ntasks = (size_t)v;
-        return 0;
-    case O_TL: return number("--time-limit", arg, 0, 1e7, &a->o.time_limit_s);
-    case O_AT: return number("--at", arg, -1e12, 1e12, &a->at);
-    case O_GAP: return number("--gap", arg, 0, 1, &a->o.mip_gap);
-    case O_ALPHA: return number("--alpha", arg, -1, 1, &a->alpha);
-    case O_MEM: return number("--gpu-mem", arg, 1e-9, 1e6, &a->gpu_mem);
-    case O_UCAP: return number("--util-cap", arg, 0, 1e6, &a->util_cap);
-    case O_MINT: return number("--min-tput", arg, 0, 1e6, &a->min_frac);
-    case O_THETA:
-        if (number("--theta", arg, 1, 2, &v))
-            return -1;
-        a->theta = (int)v;
-        return 0;
-    }
-    return 1;
-}
-
-static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *code)
-{
-    static const struct option longopts[] = {
-        CLI_COMMON_LONGOPTS,
-        {"trace", required_argument, NULL, O_TRACE}, {"cluster", required_argument, NULL, O_CLUSTER},
-        {"tasks", required_argument, NULL, O_TASKS}, {"time-limit", required_argument, NULL, O_TL},
-        {"gap", required_argument, NULL, O_GAP}, {"write-lp", required_argument, NULL, O_LP},
-        {"write-mps", required_argument, NULL, O_MPS}, {"alpha", required_argument, NULL, O_ALPHA},
-        {"gpu-mem", required_argument, NULL, O_MEM}, {"util-cap", required_argument, NULL, O_UCAP},
-        {"tput", required_argument, NULL, O_TPUT}, {"min-tput", required_argument, NULL, O_MINT},
-        {"theta", required_argument, NULL, O_THETA}, {"paper", no_argument, NULL, O_PAPER},
-        {"no-warm-start", no_argument, NULL, O_NOWARM},
-        {"no-bounds", no_argument, NULL, O_NOBOUNDS},
-        {"no-heuristics", no_argument, NULL, O_NOHEUR},
-        {"placements", no_argument, NULL, O_PLACE}, {"log", no_argument, NULL, O_LOG},
-        {"at", required_argument, NULL, O_AT},
-        {NULL, 0, NULL, 0}};
-    memset(a, 0, sizeof *a);
-    solve_opts_default(&a->o);
-    a->o.time_limit_s = 60;
-    a->at = NAN;
-    a->min_frac = 0.5;
-    a->theta = 2;
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int h = cli_common_opt(ctx, &cmd_solve, c, optarg, code);
-        if (h < 0)
-            return -1;
-        if (h > 0)
-            continue;
-        int r = handle_opt(a, c, optarg);
-        if (r != 0) {
-            *code = r < 0 ? EXIT_USAGE : cli_usage_error(&cmd_solve, "unknown option");
-            return -1;
-        }
-    }
-    if (optind >= argc || optind + 1 < argc) {
-        *code = cli_usage_error(&cmd_solve, "expected one model: cats, corrgpu or gogh");
-        return -1;
-    }
-    a->model = argv[optind];
-    if (strcmp(a->model, "cats") && strcmp(a->model, "corrgpu") && strcmp(a->model, "gogh")) {
-        *code = cli_usage_error(&cmd_solve, "unknown model '%s' (cats, corrgpu or gogh)",
-                                a->model);
-        return -1;
-    }
-    if (!a->trace || !a->cluster) {
-        *code = cli_usage_error(&cmd_solve, "--trace and --cluster are required");
-        return -1;
-    }
-    return 0;
-}
+/* An exact model: its name on the command line, what it optimizes, how it
+ * is solved, and how its result reads. */
+typedef struct solver {
+    const char *name, *title;
+    const char *headline;   /* what the optimum is */
+    const char *unit;       /* its column in the comparison */
+    int integral;           /* the values are counts */
+    int on_cluster;         /* placements are on the cluster's GPUs (node, clock) */
+    int needs_tput;         /* solves against a throughput table (--tput) */
+    int (*run)(cli_ctx *ctx, solve_args *a, const cli_inputs *in);
+} solver;
 
 /* ---- inputs ------------------------------------------------------------------------ */
 
 /* The table for gogh: --tput, else the trace's name, else the only one. */
-static int load_tput(store *st, const solve_args *a, inputs *in, gp_err *err)
+static int load_tput(store *st, const solve_args *a, cli_inputs *in, gp_err *err)
 {
     if (a->tput)
         return store_get_tput_catalog(st, a->tput, &in->tp, err);
@@ -244,24 +107,21 @@ static gp_trace *running_at(const gp_trace *tr, double t)
     return out;
 }
 
-static int load_inputs(store *st, const solve_args *a, inputs *in, gp_err *err)
+/* The inputs, the trace cut to the tasks running at --at if given. */
+static int load_inputs(store *st, const solve_args *a, cli_inputs *in, gp_err *err)
 {
-    memset(in, 0, sizeof *in);
-    if (store_load_catalog(st, &in->cat, err) || store_get_cluster(st, a->cluster, &in->cl, err) ||
-        store_get_trace(st, a->trace, &in->tr, err))
+    if (cli_inputs_load(st, a->cluster, a->trace, in, err))
         return -1;
     if (!isnan(a->at)) {
         gp_trace *sub = running_at(in->tr, a->at);
         trace_free(in->tr);
         in->tr = sub;
     }
-    if (strcmp(a->model, "gogh") == 0)
-        return load_tput(st, a, in, err);
     return 0;
 }
 
 /* CorrGPU's c: --gpu-mem, else the memory every GPU of the cluster has. */
-static int cluster_gpu_mem(const inputs *in, double *mem, gp_err *err)
+static int cluster_gpu_mem(const cli_inputs *in, double *mem, gp_err *err)
 {
     *mem = 0;
     for (size_t i = 0; i < in->cl->nnodes; i++) {
@@ -299,7 +159,7 @@ typedef struct heur_row {
 #define MAX_HEUR 8
 
 /* The first server that can host task tk (for the unbounded pool). */
-static int host_spec(const inputs *in, const task *tk)
+static int host_spec(const cli_inputs *in, const task *tk)
 {
     for (size_t i = 0; i < in->cl->nnodes; i++) {
         const node *nd = &in->cl->nodes[i];
@@ -313,7 +173,7 @@ static int host_spec(const inputs *in, const task *tk)
 
 /* Places the tasks src[0..n) in order with one policy; unbounded opens a
  * new server when nothing fits.  Returns the state (caller frees) or NULL. */
-static cstate *place_all(const inputs *in, const char *policy, const int *src, size_t n,
+static cstate *place_all(const cli_inputs *in, const char *policy, const int *src, size_t n,
                          int unbounded, int *unplaced, gp_err *err)
 {
     policy_spec sp;
@@ -402,7 +262,7 @@ static int conflicts(const corrgpu_inst *in, const heur_row *h)
 }
 
 /* Fills rows[0..) with every heuristic's placement; returns how many. */
-static size_t run_heuristics(const inputs *in, const int *src, size_t n, int unbounded,
+static size_t run_heuristics(const cli_inputs *in, const int *src, size_t n, int unbounded,
                              heur_row *rows)
 {
     int *inst = inst_of_trace(in->tr, src, n);
@@ -498,7 +358,7 @@ static int cmp_place(const void *a, const void *b)
 }
 
 /* One row per task and GPU, in task order. */
-static void print_places(cli_ctx *ctx, const solve_result *r, const inputs *in, const int *src,
+static void print_places(cli_ctx *ctx, const solve_result *r, const cli_inputs *in, const int *src,
                          int has_gpus)
 {
     solve_place *pl = xmalloc((r->nplace + 1) * sizeof *pl);
@@ -534,7 +394,7 @@ static void print_places(cli_ctx *ctx, const solve_result *r, const inputs *in, 
     free(pl);
 }
 
-static void headline(cli_ctx *ctx, const char *what, const solve_args *a, const inputs *in,
+static void headline(cli_ctx *ctx, const char *what, const solve_args *a, const cli_inputs *in,
                      size_t n)
 {
     if (ctx->format != FMT_TABLE)
@@ -577,11 +437,24 @@ static int best_start(heur_row *h, size_t nh, int corr, solve_opts *o)
     return best;
 }
 
-static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
+/* The result as the model reads: headline, the optimum next to the
+ * heuristics, the placements when asked, the model's size. */
+static void report(cli_ctx *ctx, const solve_args *a, const cli_inputs *in, size_t ntasks,
+                   const solve_result *r, const heur_row *h, size_t nh, const int *src)
+{
+    const solver *m = a->model;
+    headline(ctx, m->headline, a, in, ntasks);
+    comparison(ctx, r, h, nh, m->unit, m->integral);
+    if (a->placements && r->has_solution)
+        print_places(ctx, r, in, src, m->on_cluster);
+    footer(ctx, a, r);
+}
+
+static int do_cats(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
 {
     gp_err err = {{0}};
     cats_inst ci;
-    if (cats_inst_from_model(in->cl, in->cat, in->tr, a->ntasks, &ci, &err))
+    if (cats_inst_from_model(in->cl, in->cat, in->tr, (size_t)a->ntasks, &ci, &err))
         return cli_fail(&err);
     ci.util_cap_pct = a->util_cap;
     int *src = xmalloc((ci.ntasks + 1) * sizeof *src);
@@ -598,13 +471,8 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
     }
     solve_result r;
     int rc = solve_cats(&ci, &a->o, &r, &err);
-    if (rc == 0) {
-        headline(ctx, "CATS optimal power (W)", a, in, ci.ntasks);
-        comparison(ctx, &r, h, nh, "power_w", 0);
-        if (a->placements && r.has_solution)
-            print_places(ctx, &r, in, src, 1);
-        footer(ctx, a, &r);
-    }
+    if (rc == 0)
+        report(ctx, a, in, ci.ntasks, &r, h, nh, src);
     solve_result_free(&r);
     free_heuristics(h, nh);
     free(src);
@@ -612,14 +480,14 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const inputs *in)
     return rc ? cli_fail(&err) : EXIT_OK;
 }
 
-static int do_corrgpu(cli_ctx *ctx, solve_args *a, const inputs *in)
+static int do_corrgpu(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
 {
     gp_err err = {{0}};
     double mem = a->gpu_mem;
     if (mem <= 0 && cluster_gpu_mem(in, &mem, &err))
         return cli_fail(&err);
     corrgpu_inst ci;
-    if (corrgpu_inst_from_trace(in->tr, a->ntasks, mem, a->alpha, &ci, &err))
+    if (corrgpu_inst_from_trace(in->tr, (size_t)a->ntasks, mem, a->alpha, &ci, &err))
         return cli_fail(&err);
     heur_row h[MAX_HEUR];
     size_t nh = a->no_heur ? 0 : run_heuristics(in, ci.src, ci.ntasks, 1, h);
@@ -632,24 +500,19 @@ static int do_corrgpu(cli_ctx *ctx, solve_args *a, const inputs *in)
     }
     solve_result r;
     int rc = solve_corrgpu(&ci, &a->o, &r, &err);
-    if (rc == 0) {
-        headline(ctx, "CorrGPU optimal GPU count G*", a, in, ci.ntasks);
-        comparison(ctx, &r, h, nh, "gpus_needed", 1);
-        if (a->placements && r.has_solution)
-            print_places(ctx, &r, in, ci.src, 0);
-        footer(ctx, a, &r);
-    }
+    if (rc == 0)
+        report(ctx, a, in, ci.ntasks, &r, h, nh, ci.src);
     solve_result_free(&r);
     free_heuristics(h, nh);
     corrgpu_inst_free(&ci);
     return rc ? cli_fail(&err) : EXIT_OK;
 }
 
-static int do_gogh(cli_ctx *ctx, solve_args *a, const inputs *in)
+static int do_gogh(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
 {
     gp_err err = {{0}};
     gogh_inst gi;
-    if (gogh_inst_from_model(in->cl, in->cat, in->tr, in->tp, a->ntasks, a->min_frac, &gi,
+    if (gogh_inst_from_model(in->cl, in->cat, in->tr, in->tp, (size_t)a->ntasks, a->min_frac, &gi,
                              &err))
         return cli_fail(&err);
     for (size_t t = 0; t < gi.ntypes; t++)
@@ -660,18 +523,117 @@ static int do_gogh(cli_ctx *ctx, solve_args *a, const inputs *in)
     solve_result r;
     int rc = solve_gogh(&gi, &a->o, &r, &err);
     if (rc == 0) {
-        headline(ctx, "GOGH Problem 1 power (W)", a, in, gi.njobs);
         heur_row greedy = {.name = "greedy", .placed_all = isfinite(r.heur_objective),
                            .value = r.heur_objective};
-        comparison(ctx, &r, &greedy, 1, "power_w", 0);
-        if (a->placements && r.has_solution)
-            print_places(ctx, &r, in, src, 0);
-        footer(ctx, a, &r);
+        report(ctx, a, in, gi.njobs, &r, &greedy, 1, src);
     }
     solve_result_free(&r);
     free(src);
     gogh_inst_free(&gi);
     return rc ? cli_fail(&err) : EXIT_OK;
+}
+
+/* ---- the command ----------------------------------------------------------------------- */
+
+static const solver solvers[] = {
+    {.name = "cats", .title = "CATS eq. 6-14: least power (W) of the tasks on the cluster",
+     .headline = "CATS optimal power (W)", .unit = "power_w", .on_cluster = 1, .run = do_cats},
+    {.name = "corrgpu",
+     .title = "CorrGPU eq. 3-7: fewest GPUs G*, no two tasks with rho > alpha on one GPU",
+     .headline = "CorrGPU optimal GPU count G*", .unit = "gpus_needed", .integral = 1,
+     .run = do_corrgpu},
+    {.name = "gogh", .title = "GOGH Problem 1: least power meeting minimum throughputs",
+     .headline = "GOGH Problem 1 power (W)", .unit = "power_w", .needs_tput = 1,
+     .run = do_gogh},
+};
+
+#define NSOLVERS (sizeof solvers / sizeof *solvers)
+
+static void print_models(FILE *out)
+{
+    fprintf(out, "Models (MODEL):\n");
+    for (size_t i = 0; i < NSOLVERS; i++)
+        cli_help_row(out, solvers[i].name, solvers[i].title, 13);
+}
+
+/* The model named by the one argument; NULL after the usage message. */
+static const solver *find_solver(const cli_args *rest)
+{
+    strbuf names = STRBUF_INIT;
+    for (size_t i = 0; i < NSOLVERS; i++) {
+        if (rest->argc == 1 && strcmp(rest->argv[0], solvers[i].name) == 0) {
+            strbuf_free(&names);
+            return &solvers[i];
+        }
+        strbuf_sep(&names, i + 1 == NSOLVERS ? " or " : ", ");
+        strbuf_puts(&names, solvers[i].name);
+    }
+    if (rest->argc == 1)
+        cli_usage_error(&cmd_solve, "unknown model '%s' (%s)", rest->argv[0],
+                        strbuf_str(&names));
+    else
+        cli_usage_error(&cmd_solve, "expected one model: %s", strbuf_str(&names));
+    strbuf_free(&names);
+    return NULL;
+}
+
+static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *code)
+{
+    const cli_opt opts[] = {
+        OPT_STRING("trace", 0, "NAME", &a->trace, "tasks", .required = 1),
+        OPT_STRING("cluster", 0, "NAME", &a->cluster, "cluster; corrgpu uses its GPU memory",
+                   .required = 1),
+        OPT_INT("tasks", 0, "N", &a->ntasks, 1, 1e6, "only the first N GPU tasks of the trace"),
+        OPT_DOUBLE("at", 0, "T", &a->at, -1e12, 1e12, "only the tasks running at time T s "
+                   "(arrived, and within kappa * duration of their arrival: the snapshot the "
+                   "paper solves per stage)"),
+        OPT_DOUBLE("time-limit", 0, "S", &a->o.time_limit_s, 0, 1e7,
+                   "seconds for the whole solve, 0 = none", .def = "60"),
+        OPT_DOUBLE("gap", 0, "G", &a->o.mip_gap, 0, 1, "stop at relative gap G",
+                   .def = "0, prove optimality"),
+        OPT_STRING("write-lp", 0, "FILE", &a->o.write_lp,
+                   "write the model in CPLEX LP format (glpsol --lp FILE)"),
+        OPT_STRING("write-mps", 0, "FILE", &a->o.write_mps,
+                   "write the model in free MPS format"),
+        OPT_DOUBLE("alpha", 0, "A", &a->alpha, -1, 1, "corrgpu: correlation threshold",
+                   .def = "0"),
+        OPT_DOUBLE("gpu-mem", 0, "GIB", &a->gpu_mem, 1e-9, 1e6, "corrgpu: GPU memory c; the "
+                   "heuristics still place on the cluster's GPUs", .def = "the cluster's"),
+        OPT_DOUBLE("util-cap", 0, "PCT", &a->util_cap, 0, 1e6, "cats: also cap the sum of "
+                   "mean utilizations per GPU, CATS §4's threshold, which eq. 6-14 leave out",
+                   .def = "off"),
+        OPT_STRING("tput", 0, "NAME", &a->tput, "gogh: throughput table",
+                   .def = "the one named like the trace, else the only one"),
+        OPT_DOUBLE("min-tput", 0, "F", &a->min_frac, 0, 1e6, "gogh: a job without its own "
+                   "minimum needs F times its best solo throughput", .def = "0.5"),
+        OPT_INT("theta", 0, "N", &a->theta, 1, 2, "gogh: jobs per accelerator, 1 or 2",
+                .def = "2"),
+        OPT_FLAG("paper", 0, &a->o.paper_model, "solve the paper's formulation as published "
+                 "(big-M, the G = 1, 2, ... loop) instead of ours, for comparison"),
+        OPT_FLAG("no-warm-start", 0, &a->o.no_warm_start,
+                 "do not start from the best heuristic"),
+        OPT_FLAG("no-bounds", 0, &a->o.no_bounds, "hand GLPK the compact MILP alone: no "
+                 "combinatorial or column-generation bounds (to measure what they bring)"),
+        OPT_FLAG("no-heuristics", 0, &a->no_heur, "do not run the heuristic policies"),
+        OPT_FLAG("placements", 0, &a->placements, "print every task's GPU"),
+        OPT_FLAG("log", 0, &a->log, "print GLPK's messages to stderr afterwards"),
+        OPT_END(),
+    };
+    cli_args rest = CLI_ARGS(0, -1, NULL);     /* the model: find_solver() */
+    memset(a, 0, sizeof *a);
+    solve_opts_default(&a->o);
+    a->o.time_limit_s = 60;
+    a->at = NAN;
+    a->min_frac = 0.5;
+    a->theta = 2;
+    if (cli_parse(ctx, &cmd_solve, opts, argc, argv, &rest, code))
+        return -1;
+    a->o.keep_log = a->log;
+    if (!(a->model = find_solver(&rest))) {
+        *code = EXIT_USAGE;
+        return -1;
+    }
+    return 0;
 }
 
 static int solve_exec(cli_ctx *ctx, int argc, char **argv)
@@ -683,20 +645,19 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
-    inputs in;
+    cli_inputs in;
     gp_err err = {{0}};
-    if (load_inputs(st, &a, &in, &err)) {
-        inputs_free(&in);
+    if (load_inputs(st, &a, &in, &err) ||
+        (a.model->needs_tput && load_tput(st, &a, &in, &err))) {
+        cli_inputs_free(&in);
         return cli_fail(&err);
     }
     solve_cancelled = 0;
     a.o.cancel = &solve_cancelled;
     void (*old)(int) = signal(SIGINT, on_sigint);
-    int rc = strcmp(a.model, "cats") == 0      ? do_cats(ctx, &a, &in)
-             : strcmp(a.model, "corrgpu") == 0 ? do_corrgpu(ctx, &a, &in)
-                                               : do_gogh(ctx, &a, &in);
+    int rc = a.model->run(ctx, &a, &in);
     signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
-    inputs_free(&in);
+    cli_inputs_free(&in);
     solve_shutdown();
     return rc;
 }

@@ -8,10 +8,10 @@
  * Not here: the experiment itself (inflation.c) and the policies.
  */
 #include "cli.h"
+#include "cli_opt.h"
 #include "sim/inflation.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,32 +23,10 @@ const cli_cmd cmd_sweep = {
     .name = "sweep",
     .usage = "inflation --trace NAME --cluster NAME [OPTIONS]",
     .summary = "Run the workload-inflation experiment for several policies and seeds",
-    .help =
-        "  Tasks of the trace, shuffled with each seed and inflated with random clones\n"
-        "  to --ratio times the cluster's GPU capacity, are placed one by one; the\n"
-        "  allocation, fragmentation, EOPC power and GRAR curves are averaged over the\n"
-        "  seeds (FGD and PWR papers).\n"
-        "  --trace NAME       trace to replay (e.g. an imported openb pod list)\n"
-        "  --cluster NAME     cluster to place on\n"
-        "  --policy LIST      comma-separated policies, NAME or NAME:VALUE, e.g.\n"
-        "                     fgd,bestfit,pwr,pwr+fgd:0.1 (default: the whole\n"
-        "                     fragmentation/power family)\n"
-        "  --seeds LIST       seeds, e.g. 42-51 or 1,5,9 (default 42)\n"
-        "  --ratio R          inflation target / GPU capacity (default 1.3)\n"
-        "  --order FILE       explicit arrival order: task names, one per line, or a\n"
-        "                     TSV/CSV with a trace_pod or pod column (replaces the\n"
-        "                     shuffle and the inflation)\n"
-        "  --trace-order      submit the trace's tasks in their stored order (no\n"
-        "                     shuffle, no inflation)\n"
-        "  --tiebreak FILE    explicit node ranks: a TSV/CSV with node and tie_rank\n"
-        "                     columns, or node names in rank order\n"
-        "  --out FILE         the mean curves with their spread (.json: JSON, else CSV)\n"
-        "  --events FILE      every event of every run as TSV\n"
-        "  --explain          add each decision's explanation to --events and to\n"
-        "                     the placements saved with --placements\n"
-        "  --placements       save each task's node and GPUs with the runs\n"
-        "  --no-save          do not save the runs in the database\n"
-        "  -q, --quiet        no progress on stderr\n",
+    .notes = "Tasks of the trace, shuffled with each seed and inflated with random clones to "
+             "--ratio times the cluster's GPU capacity, are placed one by one; the "
+             "allocation, fragmentation, EOPC power and GRAR curves are averaged over the "
+             "seeds (FGD and PWR papers).",
     .exec = sweep_exec,
 };
 
@@ -66,9 +44,7 @@ typedef struct sweep_opts {
 
 /* The loaded inputs and one accumulator per policy. */
 typedef struct sweep {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
+    cli_inputs in;
     int *order, *rank;
     size_t norder;
     policy_spec pol[MAX_POLICIES];
@@ -79,9 +55,11 @@ typedef struct sweep {
 
 /* --- arguments ---------------------------------------------------------------- */
 
-/* "42-51,60" into seeds. */
-static int parse_seeds(const char *text, sweep_opts *o)
+/* Seeds from "42-51,60" into o->seeds (a --seeds callback; value is the
+ * sweep_opts). */
+static int parse_seeds(void *value, const char *text, gp_err *err)
 {
+    sweep_opts *o = value;
     char *copy = xstrdup(text), *save = NULL;
     int rc = 0;
     o->nseeds = 0;
@@ -102,72 +80,61 @@ static int parse_seeds(const char *text, sweep_opts *o)
         }
     }
     free(copy);
-    return rc == 0 && o->nseeds > 0 ? 0 : -1;
+    if (rc == 0 && o->nseeds > 0)
+        return 0;
+    return gp_error(err, "expected e.g. 42-51 or 1,5,9 (at most %d seeds), got '%s'", MAX_SEEDS,
+                    text);
+}
+
+/* The one sweep there is, named by the first argument. */
+static int check_kind(const cli_args *rest)
+{
+    if (rest->argc == 0)
+        return cli_usage_error(&cmd_sweep, "expected a sweep kind (inflation)");
+    if (strcmp(rest->argv[0], "inflation") != 0)
+        return cli_usage_error(&cmd_sweep, "unknown sweep '%s' (expected inflation)",
+                               rest->argv[0]);
+    if (rest->argc > 1)
+        return cli_usage_error(&cmd_sweep, "unexpected argument '%s'", rest->argv[1]);
+    return EXIT_OK;
 }
 
 static int parse_args(cli_ctx *ctx, int argc, char **argv, sweep_opts *o, int *code)
 {
-    enum { O_TRACE = 256, O_CLUSTER, O_POLICY, O_SEEDS, O_RATIO, O_ORDER, O_TIE, O_OUT,
-           O_EVENTS, O_EXPLAIN, O_PLACE, O_NOSAVE, O_TORDER };
-    static const struct option longopts[] = {
-        CLI_COMMON_LONGOPTS,
-        {"trace", required_argument, NULL, O_TRACE}, {"cluster", required_argument, NULL, O_CLUSTER},
-        {"policy", required_argument, NULL, O_POLICY}, {"seeds", required_argument, NULL, O_SEEDS},
-        {"ratio", required_argument, NULL, O_RATIO}, {"order", required_argument, NULL, O_ORDER},
-        {"tiebreak", required_argument, NULL, O_TIE}, {"out", required_argument, NULL, O_OUT},
-        {"events", required_argument, NULL, O_EVENTS}, {"explain", no_argument, NULL, O_EXPLAIN},
-        {"placements", no_argument, NULL, O_PLACE}, {"no-save", no_argument, NULL, O_NOSAVE},
-        {"trace-order", no_argument, NULL, O_TORDER},
-        {"quiet", no_argument, NULL, 'q'}, {NULL, 0, NULL, 0},
+    const cli_opt opts[] = {
+        OPT_STRING("trace", 0, "NAME", &o->trace,
+                   "trace to replay, e.g. an imported openb pod list", .required = 1),
+        OPT_STRING("cluster", 0, "NAME", &o->cluster, "cluster to place on", .required = 1),
+        OPT_STRING("policy", 0, "LIST", &o->policies, "comma-separated policies, NAME or "
+                   "NAME:VALUE, e.g. fgd,bestfit,pwr,pwr+fgd:0.1",
+                   .def = "the whole fragmentation/power family"),
+        OPT_CALLBACK("seeds", 0, "LIST", o, parse_seeds, "seeds, e.g. 42-51 or 1,5,9",
+                     .def = "42"),
+        OPT_DOUBLE("ratio", 0, "R", &o->ratio, 0, 100, "inflation target / GPU capacity",
+                   .min_open = 1, .def = "1.3"),
+        OPT_STRING("order", 0, "FILE", &o->order_file, "explicit arrival order: task names, "
+                   "one per line, or a TSV/CSV with a trace_pod or pod column (replaces the "
+                   "shuffle and the inflation)"),
+        OPT_FLAG("trace-order", 0, &o->trace_order, "submit the trace's tasks in their "
+                 "stored order (no shuffle, no inflation)"),
+        OPT_STRING("tiebreak", 0, "FILE", &o->rank_file, "explicit node ranks: a TSV/CSV with "
+                   "node and tie_rank columns, or node names in rank order"),
+        OPT_STRING("out", 0, "FILE", &o->out,
+                   "the mean curves with their spread (.json: JSON, else CSV)"),
+        OPT_STRING("events", 0, "FILE", &o->events, "every event of every run as TSV"),
+        OPT_FLAG("explain", 0, &o->explain, "add each decision's explanation to --events and "
+                 "to the placements saved with --placements"),
+        OPT_FLAG("placements", 0, &o->placements,
+                 "save each task's node and GPUs with the runs"),
+        OPT_SET_INT("no-save", 0, &o->save, 0, "do not save the runs in the database"),
+        OPT_FLAG("quiet", 'q', &o->quiet, "no progress on stderr"),
+        OPT_END(),
     };
-    int c;
-    while ((c = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
-        int h = cli_common_opt(ctx, &cmd_sweep, c, optarg, code);
-        if (h < 0)
-            return -1;
-        if (h > 0)
-            continue;
-        switch (c) {
-        case O_TRACE: o->trace = optarg; break;
-        case O_CLUSTER: o->cluster = optarg; break;
-        case O_POLICY: o->policies = optarg; break;
-        case O_SEEDS:
-            if (parse_seeds(optarg, o)) {
-                *code = cli_usage_error(&cmd_sweep, "bad --seeds '%s' (expected e.g. 42-51 "
-                                        "or 1,5,9; at most %d seeds)", optarg, MAX_SEEDS);
-                return -1;
-            }
-            break;
-        case O_RATIO:
-            if (parse_double(optarg, &o->ratio) || o->ratio <= 0 || o->ratio > 100) {
-                *code = cli_usage_error(&cmd_sweep, "bad --ratio '%s' (expected a number in "
-                                        "(0, 100])", optarg);
-                return -1;
-            }
-            break;
-        case O_ORDER: o->order_file = optarg; break;
-        case O_TIE: o->rank_file = optarg; break;
-        case O_OUT: o->out = optarg; break;
-        case O_EVENTS: o->events = optarg; break;
-        case O_EXPLAIN: o->explain = 1; break;
-        case O_PLACE: o->placements = 1; break;
-        case O_NOSAVE: o->save = 0; break;
-        case O_TORDER: o->trace_order = 1; break;
-        case 'q': o->quiet = 1; break;
-        default: break;
-        }
-    }
-    const char *kind = optind < argc ? argv[optind] : NULL;
-    if (!kind || strcmp(kind, "inflation") != 0 || optind + 1 < argc) {
-        *code = cli_usage_error(&cmd_sweep, kind ? "unknown sweep '%s' (expected inflation)"
-                                                 : "expected a sweep kind (inflation)%s",
-                                kind ? kind : "");
+    cli_args rest = CLI_ARGS(0, -1, NULL);     /* the kind: check_kind() */
+    if (cli_parse(ctx, &cmd_sweep, opts, argc, argv, &rest, code))
         return -1;
-    }
-    if (!o->trace || !o->cluster) {
-        *code = cli_usage_error(&cmd_sweep, "--trace and --cluster are required");
+    if ((*code = check_kind(&rest)) != EXIT_OK)
         return -1;
-    }
     if (o->trace_order && o->order_file) {
         *code = cli_usage_error(&cmd_sweep, "--order and --trace-order exclude each other");
         return -1;
@@ -202,23 +169,22 @@ static int parse_policies(const char *list, sweep *sw, gp_err *err)
 
 static int load_inputs(store *st, const sweep_opts *o, sweep *sw, gp_err *err)
 {
-    if (store_load_catalog(st, &sw->cat, err) || store_get_cluster(st, o->cluster, &sw->cl, err) ||
-        store_get_trace(st, o->trace, &sw->tr, err))
+    if (cli_inputs_load(st, o->cluster, o->trace, &sw->in, err))
         return -1;
-    if (cluster_gpu_total(sw->cl) == 0)
+    if (cluster_gpu_total(sw->in.cl) == 0)
         return gp_error(err, "cluster '%s' has no GPUs (the experiment inflates to a share of "
-                        "its GPU capacity)", sw->cl->name);
-    if (o->order_file && infl_read_order(o->order_file, sw->tr, &sw->order, &sw->norder, err))
+                        "its GPU capacity)", sw->in.cl->name);
+    if (o->order_file && infl_read_order(o->order_file, sw->in.tr, &sw->order, &sw->norder, err))
         return -1;
     if (o->trace_order) {
-        sw->norder = sw->tr->ntasks;
+        sw->norder = sw->in.tr->ntasks;
         sw->order = xmalloc((sw->norder ? sw->norder : 1) * sizeof *sw->order);
         for (size_t i = 0; i < sw->norder; i++)
             sw->order[i] = (int)i;
     }
     if (o->rank_file) {
-        sw->rank = xmalloc((sw->cl->nnodes ? sw->cl->nnodes : 1) * sizeof *sw->rank);
-        if (infl_read_ranks(o->rank_file, sw->cl, sw->rank, err))
+        sw->rank = xmalloc((sw->in.cl->nnodes ? sw->in.cl->nnodes : 1) * sizeof *sw->rank);
+        if (infl_read_ranks(o->rank_file, sw->in.cl, sw->rank, err))
             return -1;
     }
     return 0;
@@ -226,9 +192,7 @@ static int load_inputs(store *st, const sweep_opts *o, sweep *sw, gp_err *err)
 
 static void sweep_free(sweep *sw)
 {
-    catalog_free(sw->cat);
-    cluster_free(sw->cl);
-    trace_free(sw->tr);
+    cli_inputs_free(&sw->in);
     free(sw->order);
     free(sw->rank);
     free(sw->agg);
@@ -245,7 +209,8 @@ static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64
         const infl_event *ev = &r->ev[e];
         double idle = (double)(r->gpu_milli - ev->used);
         fprintf(f, "%s\t%llu\t%zu\t%s\t%s\t", ps->label, (unsigned long long)seed, e,
-                sw->tr->tasks[ev->task].name, ev->node >= 0 ? sw->cl->nodes[ev->node].name : "");
+                sw->in.tr->tasks[ev->task].name,
+                ev->node >= 0 ? sw->in.cl->nodes[ev->node].name : "");
         for (int i = 0; i < ev->ngpus; i++)
             fprintf(f, "%s%d", i ? "," : "", ev->gpus[i]);
         fprintf(f, "\t%lld\t%lld\t%.2f\t%.2f\t%.0f\t%.0f\t%.0f\t%d", (long long)ev->arrived,
@@ -259,7 +224,7 @@ static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64
 
 static int run_all(cli_ctx *ctx, const sweep_opts *o, sweep *sw, gp_err *err)
 {
-    infl_setup s = {sw->cl, sw->cat, sw->tr, o->ratio, sw->order, sw->norder, sw->rank,
+    infl_setup s = {sw->in.cl, sw->in.cat, sw->in.tr, o->ratio, sw->order, sw->norder, sw->rank,
                     o->explain && (o->events || o->placements)};
     int keep = o->events || o->placements, progress = !o->quiet && isatty(STDERR_FILENO);
     size_t done = 0, total = sw->npol * o->nseeds;
@@ -482,9 +447,9 @@ static void write_json(FILE *f, const sweep *sw, const sweep_opts *o)
 {
     double x[INFL_NGRID];
     fputs("{\"trace\": ", f);
-    json_str(f, sw->tr->name);
+    json_str(f, sw->in.tr->name);
     fputs(", \"cluster\": ", f);
-    json_str(f, sw->cl->name);
+    json_str(f, sw->in.cl->name);
     fprintf(f, ", \"ratio\": %g, \"seeds\": [", o->ratio);
     for (size_t k = 0; k < o->nseeds; k++)
         fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)o->seeds[k]);
