@@ -36,6 +36,10 @@ typedef enum scr_id {
  * state), or quit the program. */
 typedef enum ui_rc { UI_PASS = 0, UI_DONE, UI_QUIT } ui_rc;
 
+/* Esc as getch() returns it: curses names no key for it, the byte (ESC,
+ * 0x1b) comes through as is once set_escdelay() has waited for more. */
+#define KEY_ESC 27
+
 typedef struct ui_key {
     int keys[5];                /* the keys, 0-terminated */
     const char *label;          /* how Help shows them: "→ l" */

@@ -536,7 +536,7 @@ static ui_rc drill_back(app *a, int key)
 
 static const ui_key drill_keys[] = {
     {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "previous / next task", drill_move},
-    {{27, KEY_LEFT, 'h', '\t'}, "Esc Left h", "back to the heatmap", drill_back},
+    {{KEY_ESC, KEY_LEFT, 'h', '\t'}, "Esc Left h", "back to the heatmap", drill_back},
     {{0}, NULL, NULL, NULL},
 };
 

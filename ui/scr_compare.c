@@ -442,7 +442,7 @@ static const ui_key setup_keys[] = {
     {{'x'}, "x", "clear the picked policies", setup_clear},
     {{'\n', '\r', KEY_ENTER}, "Enter", "run the picked policies side by side", setup_run},
     {{'/', 'n'}, "/ n", "search the pane / next match", setup_search},
-    {{27}, "Esc", "back to the running comparison", setup_back},
+    {{KEY_ESC}, "Esc", "back to the running comparison", setup_back},
     {{0}, NULL, NULL, NULL},
 };
 

@@ -605,7 +605,7 @@ static const ui_key edit_keys[] = {
     {{'\n', '\r', KEY_ENTER, 'e'}, "Enter e", "change the value (checked as you enter it)",
      e_change},
     {{'s'}, "s", "save the profile (nodes using it see the new values)", e_save},
-    {{27}, "Esc", "leave the form (asks when there are changes)", e_cancel},
+    {{KEY_ESC}, "Esc", "leave the form (asks when there are changes)", e_cancel},
     {{0}, NULL, NULL, NULL},
 };
 

@@ -557,7 +557,7 @@ static const ui_key planner_keys[] = {
     {{'-', '_', '+', '='}, "- +", "adjust it", pl_adjust},
     {{'\n', '\r', KEY_ENTER}, "Enter", "type a value / choose from a list", pl_edit},
     {{'r'}, "r", "run the sweep (policies x GPU counts)", pl_run},
-    {{27}, "Esc", "cancel a running sweep", pl_cancel},
+    {{KEY_ESC}, "Esc", "cancel a running sweep", pl_cancel},
     {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx", pl_metric},
     {{KEY_PPAGE, KEY_NPAGE}, "PgUp PgDn", "scroll the results", pl_scroll},
     {{0}, NULL, NULL, NULL},

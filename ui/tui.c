@@ -93,7 +93,7 @@ static const ui_key global_keys[] = {
     {{'3', KEY_F(4)}, "3 F4", "Cluster: heatmap of servers x GPUs", key_screen},
     {{'4', KEY_F(5)}, "4 F5", "Planner: how many GPUs to buy", key_screen},
     {{'5', KEY_F(6)}, "5 F6", "Data: traces, clusters, profiles, runs", key_screen},
-    {{27}, "Esc", "back to the previous screen", key_back},
+    {{KEY_ESC}, "Esc", "back to the previous screen", key_back},
     {{12}, "^L", "redraw the terminal", key_redraw},
     {{'G'}, "G", "chart style: braille / blocks / ascii", key_style},
     {{'q', 'Q', KEY_F(10)}, "q F10", "quit", key_quit},
@@ -118,7 +118,7 @@ static void modal_close(app *a, int ok, int choice)
 static void modal_key(app *a, int key)
 {
     modal *m = &a->m;
-    if (key == 27) {
+    if (key == KEY_ESC) {
         modal_close(a, 0, -1);
         return;
     }
