@@ -246,11 +246,6 @@ int main(void)
     fclose(in);
     runset_clear(&a->rs);
     cluster_free_snapshot(&a->cl);
-    chart_grid_free(a->cmp.grid);
-    for (int i = 0; i < RS_MAX; i++) {
-        free(a->cmp.jct_x[i]);
-        free(a->cmp.jct_y[i]);
-    }
     free(a);
     return 0;
 }

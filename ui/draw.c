@@ -77,6 +77,12 @@ attr_t ui_attr(ui_color c)
     return mono[c];
 }
 
+attr_t ui_hl_attr(lv_hl hl, attr_t plain)
+{
+    return hl == LV_HL_FOCUSED ? ui_attr(C_SEL) : hl == LV_HL_UNFOCUSED ? ui_attr(C_SEL_OFF)
+                                                                       : plain;
+}
+
 ui_color ui_series_color(int i)
 {
     return (ui_color)(C_SERIES0 + (i % 6));
@@ -167,7 +173,8 @@ int draw_textf(int y, int x, int w, attr_t a, const char *fmt, ...)
     return draw_text(y, x, w, a, buf);
 }
 
-int draw_wrap(int y, int x, int w, int max_lines, attr_t a, const char *s)
+/* draw_wrap, drawing only when draw is 1 (text_wrap_lines counts). */
+static int wrap(int y, int x, int w, int max_lines, attr_t a, const char *s, int draw)
 {
     int lines = 0;
     while (*s && lines < max_lines && w > 0) {
@@ -180,14 +187,27 @@ int draw_wrap(int y, int x, int w, int max_lines, attr_t a, const char *s)
             if (cut == 0)
                 cut = (size_t)w;
         }
-        char line[512];
-        snprintf(line, sizeof line, "%.*s", (int)cut, s);
-        draw_text(y + lines++, x, w, a, line);
+        if (draw) {
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)cut, s);
+            draw_text(y + lines, x, w, a, line);
+        }
+        lines++;
         s += cut;
         while (*s == ' ')
             s++;
     }
     return lines;
+}
+
+int draw_wrap(int y, int x, int w, int max_lines, attr_t a, const char *s)
+{
+    return wrap(y, x, w, max_lines, a, s, 1);
+}
+
+int text_wrap_lines(int w, int max_lines, const char *s)
+{
+    return wrap(0, 0, w, max_lines, A_NORMAL, s, 0);
 }
 
 void draw_line(int y, int x, int w, attr_t a, const char *s)
@@ -363,7 +383,7 @@ static void chart_axes(const chart_layout *L, double xlo, double xhi, double ylo
 }
 
 void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *s, int ns,
-                double xlo, double xhi, chart_grid *g, int time_axis)
+                double xlo, double xhi, int time_axis)
 {
     draw_box(box, title, 0);
     chart_layout L = layout_chart(box);
@@ -373,7 +393,7 @@ void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *
     chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
     if (!(xhi > xlo))
         xhi = xlo + 1;
-    chart_grid_resize(g, L.plot.w, L.plot.h, c->style);
+    chart_grid *g = chart_grid_new(L.plot.w, L.plot.h, c->style);
     for (int i = 0; i < ns; i++) {
         if (s[i].poly)
             chart_plot_poly(g, s[i].x, s[i].y, s[i].n, s[i].stride, xlo, xhi, ylo, yhi, i);
@@ -388,6 +408,7 @@ void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *
                 draw_glyph(L.plot.y + cy, L.plot.x + cx, chart_cell_char(g, cx, cy),
                            ui_attr(s[own - 1].color));
         }
+    chart_grid_free(g);
     chart_axes(&L, xlo, xhi, ylo, yhi, time_axis);
 }
 
