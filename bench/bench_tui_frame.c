@@ -16,8 +16,10 @@
  *                     (charts, legend and the live run table).
  *
  * "Draw" is everything between a key and the bytes reaching the terminal:
- * erase, the screen's draw function from state, and doupdate().  Not a
- * test: it prints numbers and the target, and always exits 0 unless the
+ * erase, the screen's draw function from state, and doupdate().  Before
+ * each frame the screen's tick runs, untimed, as in the main loop: it
+ * keeps what drawing only reads (Compare's run summaries) up to date.  Not
+ * a test: it prints numbers and the target, and always exits 0 unless the
  * terminal cannot be set up.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
@@ -189,6 +191,8 @@ static void bench(app *a, const char *name, frame_fn before, int frames)
     const ui_screen *s = ui_screen_of(a->scr);
     for (int i = 0; i < frames; i++) {
         before(a, i);
+        if (s->tick)
+            s->tick(a, 0);
         double t0 = now_seconds();
         erase();
         draw_tabs(a);
