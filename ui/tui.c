@@ -9,10 +9,16 @@
  * dashboard runs, file descriptors 1 and 2 point at /dev/null (or at
  * $GPUPLAN_TUI_LOG), so no library can scribble over the screen; errors
  * reach the user as gp_err messages on the status line.
+ *
+ * The terminal is given back on every way out: term_close() on quitting,
+ * an atexit() handler when something calls exit(), termguard.h's handler
+ * when something aborts (xmalloc on out-of-memory), and curses' own
+ * handlers on SIGINT and SIGTERM.
  */
 #include "tui.h"
 #include "app.h"
 #include "draw.h"
+#include "termguard.h"
 
 #include <curses.h>
 #include <fcntl.h>
@@ -286,6 +292,7 @@ static int term_open(term_io *io)
             close(fd);
         return -1;
     }
+    int tty_ok = termguard_save(fd) == 0;
     io->scr = newterm(NULL, io->out, stdin);
     if (!io->scr) {
         fclose(io->out);
@@ -308,6 +315,8 @@ static int term_open(term_io *io)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
+    if (tty_ok)
+        termguard_arm(io->saved_out, io->saved_err);
     return 0;
 }
 
@@ -315,6 +324,7 @@ static void term_close(term_io *io)
 {
     if (!io->scr)
         return;
+    termguard_disarm();
     endwin();
     fflush(stdout);
     fflush(stderr);
