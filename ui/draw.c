@@ -7,6 +7,7 @@
  */
 #include "draw.h"
 
+#include <assert.h>
 #include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
@@ -223,8 +224,17 @@ void draw_line(int y, int x, int w, attr_t a, const char *s)
     }
 }
 
+/* 1 when r lies on the screen (layout.h's promise to every pane). */
+static int on_screen(rect r)
+{
+    int rows, cols;
+    getmaxyx(stdscr, rows, cols);
+    return layout_within(r, (rect){0, 0, rows, cols});
+}
+
 void draw_fill(rect r, attr_t a)
 {
+    assert(on_screen(r));
     attrset(a);
     for (int i = 0; i < r.h; i++)
         mvhline(r.y + i, r.x, ' ', r.w);
@@ -233,6 +243,7 @@ void draw_fill(rect r, attr_t a)
 
 void draw_box(rect r, const char *title, int focused)
 {
+    assert(on_screen(r));
     if (r.h < 2 || r.w < 2)
         return;
     attr_t a = focused ? ui_attr(C_TITLE) : ui_attr(C_DIM);

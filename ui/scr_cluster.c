@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "gpuinfo.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -345,6 +346,9 @@ static void draw_heat(const app *a, const cl_src *s, rect box)
         return;
     }
     int top = heat_top(a, s, &g, grid), sel = shown_gpu(a, s);
+    int sel_line = s->cs->gpus[sel].node / g.per_line;
+    assert(grid.h < 1 || (sel_line >= top && sel_line < top + grid.h));
+    (void)sel_line;
     for (int l = top; l < g.lines && l < top + grid.h; l++)
         draw_heat_line(a, s, &g, grid, top, sel, l);
 }
@@ -359,6 +363,7 @@ static void task_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
     const task_list *l = ctx;
     const cl_src *s = l->s;
+    assert(i < (size_t)l->g->ntasks);
     int t = l->g->tasks[i];
     const task *tk = s->tr && t >= 0 && (size_t)t < s->tr->ntasks ? &s->tr->tasks[t] : NULL;
     char line[160], left[16];

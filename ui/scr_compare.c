@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "core/runsum.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -189,6 +190,7 @@ typedef struct input_pane {
 static void input_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
     const input_pane *p = ctx;
+    assert(i < p->l->lv.count);
     const store_item *it = &p->l->items[i];
     int nw = r.w / 2 < 20 ? r.w / 2 : 20;
     char line[160];
@@ -215,6 +217,7 @@ static void draw_list_box(rect r, const char *title, int focused, const ui_list 
 static void policy_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
     const app *a = ctx;
+    assert(i < pol_count(a));
     const char *label = pol_label(a, i);
     int p = picked_index(a, label);
     char mark[8];
@@ -628,6 +631,7 @@ static void refresh_outcomes(app *a)
 static void summary_of(const app *a, int i, run_summary *s)
 {
     const compare_ui *c = &a->cmp;
+    assert(i >= 0 && i < a->rs.n && a->rs.n <= RS_MAX);
     const run *r = runset_record(&a->rs, i);
     memset(s, 0, sizeof *s);
     if (!r)
@@ -693,6 +697,7 @@ static void run_cells(const app *a, int i, char v[16][24])
 static void run_row_draw(const void *ctx, size_t row, rect r, lv_hl hl)
 {
     const app *a = ctx;
+    assert(row < (size_t)a->rs.n);
     int i = (int)row;
     char v[16][24];
     run_cells(a, i, v);

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "draw.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +140,7 @@ static void item_line(const app *a, const store_item *it, char *line, size_t len
 static void item_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
     const app *a = ctx;
+    assert(i < a->data.lists[cur_kind(a)].lv.count);
     char line[320];
     item_line(a, &a->data.lists[cur_kind(a)].items[i], line, sizeof line);
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
@@ -214,6 +216,7 @@ static size_t nfields(const app *a)
 static void field_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
     const app *a = ctx;
+    assert(i < nfields(a));
     const profile_field *f = &form_fields(a)[i];
     char v[64], line[256];
     profile_get(form_values(a), f, v, sizeof v);

@@ -16,6 +16,7 @@
 #include "draw.h"
 #include "core/runsum.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <curses.h>
 #include <math.h>
@@ -174,6 +175,7 @@ static void param_value(const app *a, int i, char *buf, size_t len)
 static void param_row(const void *ctx, size_t row, rect r, lv_hl hl)
 {
     const app *a = ctx;
+    assert(row < P_NPARAMS);
     int i = (int)row;
     char v[160], line[200];
     param_value(a, i, v, sizeof v);
@@ -337,6 +339,7 @@ static void result_row(const void *ctx, size_t i, rect r, lv_hl hl)
     (void)hl;
     const app *a = ctx;
     const plan *sw = &a->pl.sw;
+    assert(i < (size_t)sw->njobs);
     const plan_result *res = &sw->res[i];
     int best = res->done && plan_best(sw, res->policy, &a->pl.p) == (int)i / sw->p.npolicies;
     char v[7][24];

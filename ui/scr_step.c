@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "gpuinfo.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -221,6 +222,7 @@ static void cand_row(const void *ctx, size_t pos, rect r, lv_hl hl)
 {
     const cand_table *t = ctx;
     const explain *ex = t->v->ex;
+    assert(pos < ex->ncands);
     size_t ci = t->order[pos];
     const explain_cand *c = &ex->cands[ci];
     char v0[64], vt[EXPLAIN_MAX_TERMS][24];
@@ -294,6 +296,7 @@ static void after_row(const void *ctx, size_t row, rect r, lv_hl hl)
 {
     const after_table *t = ctx;
     const step_view *v = t->v;
+    assert(row < (size_t)v->cs->nodes[t->node].ngpus);
     int d = (int)row, g = v->cs->nodes[t->node].gpu0 + d;
     const cs_gpu *cg = &v->cs->gpus[g];
     const double *prog = sim_progress(v->s);

@@ -20,6 +20,7 @@
 #include "draw.h"
 #include "termguard.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -176,6 +177,7 @@ static void modal_key(app *a, int key)
 static void menu_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
     const modal *m = ctx;
+    assert(i < (size_t)m->nitems);
     char line[112];
     snprintf(line, sizeof line, "%s%s", hl != LV_HL_NONE ? "> " : "  ", m->items[i]);
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
@@ -229,6 +231,8 @@ static void draw_too_small(const app *a)
 
 static void draw_frame(const app *a)
 {
+    /* Every layout is computed from the size the loop just read. */
+    assert(a->rows == getmaxy(stdscr) && a->cols == getmaxx(stdscr));
     erase();
     curs_set(0);
     if (layout_too_small(a->rows, a->cols)) {
