@@ -444,6 +444,14 @@ void draw_tabs(const app *a)
         draw_textf(0, a->cols - bw - 5, bw + 5, ui_attr(C_BAR), "db: %s", base);
 }
 
+void draw_empty_screen(const app *a, const char *name, const char *message, const char *hints)
+{
+    rect body = layout_body(a->rows, a->cols);
+    draw_box(body, name, 0);
+    draw_text(body.y + 2, 2, a->cols - 4, A_NORMAL, message);
+    draw_status(a, name, hints);
+}
+
 /* Drops the last "  word" group of hints until they fit in room columns. */
 static void fit_hints(char *h, int room)
 {

@@ -37,53 +37,46 @@ static int clampi(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* The two parts a cut made of whole: both inside it. */
-static void assert_cut(rect part, rect rest, rect whole)
+/* Which side of a rectangle a cut takes its part from. */
+typedef enum side { SIDE_TOP, SIDE_BOTTOM, SIDE_LEFT, SIDE_RIGHT } side;
+
+/* Cuts n rows (top, bottom) or columns (left, right) off *r, at most all
+ * of them; *r keeps the rest. */
+static rect take(rect *r, int n, side from)
 {
-    assert(layout_within(part, whole) && layout_within(rest, whole));
-    (void)part, (void)rest, (void)whole;
+    rect whole = *r, part = *r;
+    int vertical = from == SIDE_TOP || from == SIDE_BOTTOM;
+    int *len = vertical ? &r->h : &r->w, *pos = vertical ? &r->y : &r->x;
+    int *part_len = vertical ? &part.h : &part.w, *part_pos = vertical ? &part.y : &part.x;
+    n = clampi(n, 0, *len);
+    *part_len = n;
+    *len -= n;
+    if (from == SIDE_TOP || from == SIDE_LEFT)
+        *pos += n;              /* the rest starts after the part */
+    else
+        *part_pos += *len;      /* the part starts after the rest */
+    assert(layout_within(part, whole) && layout_within(*r, whole));
+    return part;
 }
 
 rect layout_take_top(rect *r, int h)
 {
-    rect whole = *r;
-    h = clampi(h, 0, r->h);
-    rect t = {r->y, r->x, h, r->w};
-    r->y += h;
-    r->h -= h;
-    assert_cut(t, *r, whole);
-    return t;
+    return take(r, h, SIDE_TOP);
 }
 
 rect layout_take_bottom(rect *r, int h)
 {
-    rect whole = *r;
-    h = clampi(h, 0, r->h);
-    rect b = {r->y + r->h - h, r->x, h, r->w};
-    r->h -= h;
-    assert_cut(b, *r, whole);
-    return b;
+    return take(r, h, SIDE_BOTTOM);
 }
 
 rect layout_take_left(rect *r, int w)
 {
-    rect whole = *r;
-    w = clampi(w, 0, r->w);
-    rect l = {r->y, r->x, r->h, w};
-    r->x += w;
-    r->w -= w;
-    assert_cut(l, *r, whole);
-    return l;
+    return take(r, w, SIDE_LEFT);
 }
 
 rect layout_take_right(rect *r, int w)
 {
-    rect whole = *r;
-    w = clampi(w, 0, r->w);
-    rect l = {r->y, r->x + r->w - w, r->h, w};
-    r->w -= w;
-    assert_cut(l, *r, whole);
-    return l;
+    return take(r, w, SIDE_RIGHT);
 }
 
 rect layout_inner(rect r)
@@ -204,10 +197,8 @@ void layout_split(rect r, int left_w, int min_right, rect *left, rect *right)
         left_w = r.w - min_right;
     if (left_w < 0)
         left_w = 0;
-    rect whole = r;
     *left = layout_take_left(&r, left_w);
     *right = r;
-    assert_cut(*left, *right, whole);
 }
 
 size_t layout_scroll(size_t top, size_t sel, size_t n, int visible)

@@ -452,12 +452,9 @@ static void cluster_draw(const app *a)
 {
     cl_src s;
     if (source_of(a, &s)) {
-        rect body = layout_body(a->rows, a->cols);
-        draw_box(body, "Cluster", 0);
-        draw_text(body.y + 2, 2, a->cols - 4, A_NORMAL,
-                  "Nothing to show: start a comparison in Compare (1), or open a snapshot "
-                  "from Data (5).");
-        draw_status(a, "Cluster", "1 Compare  5 Data  ? help  q quit");
+        draw_empty_screen(a, "Cluster", "Nothing to show: start a comparison in Compare (1), "
+                                        "or open a snapshot from Data (5).",
+                          "1 Compare  5 Data  ? help  q quit");
         return;
     }
     cluster_layout L = layout_cluster(a->rows, a->cols);

@@ -349,14 +349,12 @@ static void step_draw(const app *a)
 {
     step_view v;
     if (view_of(a, &v)) {
-        rect body = layout_body(a->rows, a->cols);
-        draw_box(body, "Step", 0);
-        draw_text(body.y + 2, 2, a->cols - 4, A_NORMAL,
-                  a->rs.n ? "The focused run is a saved one: press r in Compare (1) to "
-                            "re-simulate it, then step here."
-                          : "No comparison is running: pick policies in Compare (1) and "
-                            "press Enter, then step here with Right / Left.");
-        draw_status(a, "Step", "1 Compare  ? help  q quit");
+        draw_empty_screen(a, "Step", a->rs.n ? "The focused run is a saved one: press r in "
+                                               "Compare (1) to re-simulate it, then step here."
+                                             : "No comparison is running: pick policies in "
+                                               "Compare (1) and press Enter, then step here "
+                                               "with Right / Left.",
+                          "1 Compare  ? help  q quit");
         return;
     }
     step_geom g = step_layout(a, &v);
