@@ -146,14 +146,16 @@ static int cmp_double(const void *x, const void *y)
 
 typedef void (*frame_fn)(app *a, int i);
 
+/* The selection moves as a key moves it: cluster_select_gpu() also
+ * scrolls the heatmap from the lines on screen (drawing stores nothing). */
 static void move_cursor(app *a, int i)
 {
-    a->cl.sel_gpu = (i * 37) % 10000;
+    cluster_select_gpu(a, (i * 37) % 10000);
 }
 
 static void scroll_page(app *a, int i)
 {
-    a->cl.sel_gpu = (i * 8 * 16 * 50) % 10000;
+    cluster_select_gpu(a, (i * 8 * 16 * 50) % 10000);
 }
 
 static void repaint(app *a, int i)
