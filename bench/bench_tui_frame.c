@@ -16,8 +16,10 @@
  *                     (charts, legend and the live run table).
  *
  * "Draw" is everything between a key and the bytes reaching the terminal:
- * erase, the screen's draw function from state, and doupdate().  Not a
- * test: it prints numbers and the target, and always exits 0 unless the
+ * erase, the screen's draw function from state, and doupdate().  Before
+ * each frame the screen's tick runs, untimed, as in the main loop: it
+ * keeps what drawing only reads (Compare's run summaries) up to date.  Not
+ * a test: it prints numbers and the target, and always exits 0 unless the
  * terminal cannot be set up.
  */
 #define _XOPEN_SOURCE_EXTENDED 1
@@ -144,14 +146,16 @@ static int cmp_double(const void *x, const void *y)
 
 typedef void (*frame_fn)(app *a, int i);
 
+/* The selection moves as a key moves it: cluster_select_gpu() also
+ * scrolls the heatmap from the lines on screen (drawing stores nothing). */
 static void move_cursor(app *a, int i)
 {
-    a->cl.sel_gpu = (i * 37) % 10000;
+    cluster_select_gpu(a, (i * 37) % 10000);
 }
 
 static void scroll_page(app *a, int i)
 {
-    a->cl.sel_gpu = (i * 8 * 16 * 50) % 10000;
+    cluster_select_gpu(a, (i * 8 * 16 * 50) % 10000);
 }
 
 static void repaint(app *a, int i)
@@ -189,6 +193,8 @@ static void bench(app *a, const char *name, frame_fn before, int frames)
     const ui_screen *s = ui_screen_of(a->scr);
     for (int i = 0; i < frames; i++) {
         before(a, i);
+        if (s->tick)
+            s->tick(a, 0);
         double t0 = now_seconds();
         erase();
         draw_tabs(a);
@@ -246,11 +252,6 @@ int main(void)
     fclose(in);
     runset_clear(&a->rs);
     cluster_free_snapshot(&a->cl);
-    chart_grid_free(a->cmp.grid);
-    for (int i = 0; i < RS_MAX; i++) {
-        free(a->cmp.jct_x[i]);
-        free(a->cmp.jct_y[i]);
-    }
     free(a);
     return 0;
 }

@@ -8,7 +8,8 @@
 #   the chosen GPU → a small planner sweep, and a long one cancelled → Help →
 #   resize to 80x24, below the minimum, to 200x60 → Data → quit, terminal
 #   restored; then monochrome/ASCII (NO_COLOR, LANG=C, TERM=xterm) and
-#   TERM=screen sessions.
+#   TERM=screen sessions; and a session ended by SIGABRT (what the engine's
+#   xmalloc raises on out-of-memory), which must give the terminal back.
 #
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_tui.sh  (run from the project root)
 # Every wait polls the screen with a timeout, so a loaded machine only makes
@@ -74,9 +75,10 @@ start() {
     tm new-session -d -s tui -x "$w" -y "$h" \
         "env $* GPUPLAN_TUI_LOG='$T/tui.log' '$G'; echo \"EXITED rc=\$?\"; stty -a > '$T/stty'; sleep 600"
 }
-quit_clean() {  # quit_clean DESCRIPTION
-    keys q
-    expect "EXITED rc=0" "$1: quits with status 0"
+# expect_exit DESCRIPTION RC WHAT: the dashboard ended with status RC and
+# left the terminal in the modes it found.
+expect_exit() {
+    expect "EXITED rc=$2" "$1: $3"
     end=$(( $(date +%s) + WAIT ))
     while [ ! -s "$T/stty" ] && [ "$(date +%s)" -lt "$end" ]; do sleep 0.2; done
     if grep -q -- '-icanon' "$T/stty" || grep -q -- '-echo ' "$T/stty"; then
@@ -84,6 +86,14 @@ quit_clean() {  # quit_clean DESCRIPTION
     else
         ok "$1: terminal modes restored"
     fi
+}
+quit_clean() {  # quit_clean DESCRIPTION
+    keys q
+    expect_exit "$1" 0 "quits with status 0"
+}
+# tui_pid: the dashboard's process (the child of the shell in the pane).
+tui_pid() {
+    ps -o pid= --ppid "$(tm display-message -p -t tui '#{pane_pid}')" | tr -d ' '
 }
 
 # The database, made once from the sample sets (outside the TUI).
@@ -251,6 +261,21 @@ expect "profile saved" "the profile is saved"
 expect "\$1234" "the listing shows the new price"
 keys Escape
 quit_clean "TERM=screen session"
+
+# --- killed by SIGABRT while drawing ------------------------------------------
+start 100 30 LANG=C.UTF-8 TERM=tmux-256color
+expect "Compare setup" "session for the abort"
+pid=$(tui_pid)
+if [ -n "$pid" ] && kill -ABRT "$pid"; then
+    expect_exit "SIGABRT" 134 "dies of SIGABRT (status 134)"
+    if [ "$(tm display-message -p -t tui '#{alternate_on}')" = 0 ]; then
+        ok "SIGABRT: the alternate screen is left"
+    else
+        bad "SIGABRT: still on the alternate screen"
+    fi
+else
+    bad "SIGABRT: no dashboard process to signal"
+fi
 
 if [ -s "$T/tui.log" ]; then
     bad "something wrote to stdout/stderr behind the screen:"; cat "$T/tui.log"

@@ -2,8 +2,9 @@
  * test_tui_model.c — the TUI's pure logic that is not geometry: run
  * summaries computed live from run records (ui/summary.c), the planner's
  * sweep ranges, clusters and threshold mapping (ui/sweep.c), per-GPU
- * figures for the Step and Cluster screens (ui/gpuinfo.c), and the list and
- * line-editing helpers every screen uses (ui/app.c).  No terminal.
+ * figures for the Step and Cluster screens (ui/gpuinfo.c), and the line
+ * editor every prompt uses (ui/app.c).  No terminal.  The list widget has
+ * its own tests (test_listview.c).
  */
 #include "testutil.h"
 
@@ -284,26 +285,7 @@ static void test_gpuinfo(void **state)
     trace_free(tr);
 }
 
-/* --- lists and line editing ---------------------------------------------------------- */
-
-static void test_lists(void **state)
-{
-    (void)state;
-    size_t sel = 0;
-    assert_int_equal(list_move(&sel, 5, 3), 1);
-    assert_int_equal(sel, 3);
-    assert_int_equal(list_move(&sel, 5, 100), 1);
-    assert_int_equal(sel, 4);
-    assert_int_equal(list_move(&sel, 5, 1), 0);
-    assert_int_equal(list_move(&sel, 5, -100), 1);
-    assert_int_equal(sel, 0);
-    assert_int_equal(list_move(&sel, 0, 1), 0);
-    const char *names[] = {"cats-testbed", "corrgpu-example", "pai-like", "openb-like"};
-    assert_int_equal(list_find(names, 4, 0, "LIKE"), 2);       /* case-insensitive */
-    assert_int_equal(list_find(names, 4, 2, "like"), 3);       /* the next match */
-    assert_int_equal(list_find(names, 4, 3, "like"), 2);       /* wraps */
-    assert_int_equal(list_find(names, 4, 0, "nothing"), 4);
-}
+/* --- line editing ---------------------------------------------------------- */
 
 static void type(char *t, size_t cap, size_t *cur, const char *keys)
 {
@@ -357,7 +339,6 @@ int main(void)
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_thresholds_cats),
         cmocka_unit_test(test_gpuinfo),
-        cmocka_unit_test(test_lists),
         cmocka_unit_test(test_lineedit),
     };
     return cmocka_run_group_tests_name("tui_model", tests, NULL, NULL);

@@ -1,17 +1,16 @@
 /*
  * app.c — what every screen shares besides drawing: status messages,
- * screen switching, key-table dispatch, list helpers, the modals (prompt,
- * confirmation, menu) and their line editor.
+ * screen switching, key-table dispatch, lists of stored entities, the
+ * modals (prompt, confirmation, menu) and their line editor.
  */
 #include "app.h"
 
+#include <assert.h>
 #include <curses.h>
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 void app_msg(app *a, const char *fmt, ...)
 {
@@ -39,11 +38,10 @@ void app_goto(app *a, scr_id id)
      * where they came from. */
     if (a->scr != SCR_HELP)
         a->back = a->scr;
-    if (id == SCR_HELP)
-        a->help_top = 0;
     a->scr = id;
-    if (id == SCR_STEP)
-        step_enter(a);
+    const ui_screen *s = ui_screen_of(id);
+    if (s->enter)
+        s->enter(a);
 }
 
 ui_rc ui_dispatch(app *a, const ui_key *keys, int key)
@@ -61,49 +59,23 @@ ui_rc ui_dispatch(app *a, const ui_key *keys, int key)
 int app_load_list(app *a, ui_list *l, store_kind kind)
 {
     gp_err err;
+    size_t n = 0;
     free(l->items);
     l->items = NULL;
-    l->n = 0;
-    if (store_list(a->st, kind, &l->items, &l->n, &err)) {
+    int rc = store_list(a->st, kind, &l->items, &n, &err);
+    lv_set_count(&l->lv, rc ? 0 : n);
+    if (rc) {
         app_err(a, "%s", err.msg);
         return -1;
     }
-    if (l->sel >= l->n)
-        l->sel = l->n ? l->n - 1 : 0;
     return 0;
 }
 
-int list_move(size_t *sel, size_t n, long delta)
+const char *ui_list_name(const void *list, size_t i)
 {
-    if (n == 0)
-        return 0;
-    long s = (long)*sel + delta;
-    if (s < 0)
-        s = 0;
-    if (s > (long)n - 1)
-        s = (long)n - 1;
-    int moved = (size_t)s != *sel;
-    *sel = (size_t)s;
-    return moved;
-}
-
-static int contains_ci(const char *hay, const char *needle)
-{
-    size_t nl = strlen(needle);
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, nl) == 0)
-            return 1;
-    return nl == 0;
-}
-
-size_t list_find(const char *const *names, size_t n, size_t start, const char *text)
-{
-    for (size_t k = 1; k <= n; k++) {
-        size_t i = (start + k) % n;
-        if (contains_ci(names[i], text))
-            return i;
-    }
-    return n;
+    const ui_list *l = list;
+    assert(i < l->lv.count);
+    return l->items[i].name;
 }
 
 /* --- modals --------------------------------------------------------------- */
@@ -140,7 +112,11 @@ void modal_menu(app *a, const char *title, const char *const *items, int n, int 
     for (int i = 0; i < n; i++)
         snprintf(m->items[i], sizeof m->items[i], "%s", items[i]);
     m->nitems = n;
-    m->sel = sel >= 0 && sel < n ? sel : 0;
+    lv_reset(&m->menu, (size_t)n);
+    /* The menu's height is the modal's (tui.c): scrolled from the top, the
+     * first frame brings sel into view. */
+    if (sel > 0 && sel < n)
+        lv_select(&m->menu, (size_t)sel, 0);
     m->done = done;
 }
 

@@ -5,7 +5,10 @@
  *
  * The dashboard is one small state machine (ncdu): `scr` names the current
  * screen; each screen is a ui_screen with a *_draw() that paints the whole
- * screen from this struct and a *_key() that changes it.  Key bindings are
+ * screen from this struct and a *_key() that changes it.  Drawing takes the
+ * app const: cursors and scroll positions move only in keys, ticks and on
+ * entering a screen (every list through listview.h), and what a frame
+ * needs besides is computed in the frame.  Key bindings are
  * tables (htop): each entry has its keys, the label and help text the Help
  * screen prints, and its handler, so Help is generated from the very table
  * the dispatcher uses.  A modal (prompt, confirmation, menu) takes the keys
@@ -22,6 +25,7 @@
 #include "cli/cli.h"
 #include "chart.h"
 #include "layout.h"
+#include "listview.h"
 #include "runset.h"
 #include "core/runsum.h"
 #include "plan/plan.h"
@@ -36,6 +40,10 @@ typedef enum scr_id {
  * state), or quit the program. */
 typedef enum ui_rc { UI_PASS = 0, UI_DONE, UI_QUIT } ui_rc;
 
+/* Esc as getch() returns it: curses names no key for it, the byte (ESC,
+ * 0x1b) comes through as is once set_escdelay() has waited for more. */
+#define KEY_ESC 27
+
 typedef struct ui_key {
     int keys[5];                /* the keys, 0-terminated */
     const char *label;          /* how Help shows them: "→ l" */
@@ -47,13 +55,16 @@ typedef struct ui_screen {
     const char *name;           /* tab title */
     int hotkey;                 /* '1'..'5' */
     int fkey;                   /* its function key number (F2..F6) */
-    void (*draw)(app *a);
+    /* Paints the screen from the state; changes nothing. */
+    void (*draw)(const app *a);
     ui_rc (*key)(app *a, int key);
     /* The bindings in force right now (a screen's mode may change them). */
     const ui_key *(*keys)(const app *a);
     /* Called on every loop turn; returns 1 when something changed and the
      * screen wants a redraw soon (it keeps the loop ticking). NULL = none. */
     int (*tick)(app *a, double wall_dt);
+    /* Called when the screen is switched to. NULL = nothing to do. */
+    void (*enter)(app *a);
 } ui_screen;
 
 extern const ui_screen scr_compare, scr_step, scr_cluster, scr_planner, scr_data, scr_help;
@@ -81,7 +92,8 @@ typedef struct modal {
     char text[MODAL_TEXT_MAX];  /* prompt line being edited */
     size_t cursor;              /* byte offset in text */
     char items[MODAL_MENU_MAX][96];
-    int nitems, sel;
+    int nitems;
+    listview menu;              /* the menu's cursor */
     modal_done_fn done;
 } modal;
 
@@ -96,9 +108,11 @@ void lineedit_key(char *text, size_t cap, size_t *cursor, int key);
 
 /* --- per-screen state ------------------------------------------------- */
 
+/* A list of stored entities: the rows and the widget showing them (its
+ * count is the number of items). */
 typedef struct ui_list {
     store_item *items;
-    size_t n, sel, top;
+    listview lv;
 } ui_list;
 
 enum { CMP_SETUP, CMP_RUN };
@@ -110,31 +124,26 @@ typedef struct compare_ui {
     int mode;                   /* CMP_SETUP or CMP_RUN */
     int pane;                   /* setup: 0 traces, 1 clusters, 2 policies */
     ui_list traces, clusters;
-    size_t pol_sel, pol_top;    /* cursor in registry + custom policies */
+    listview pols;              /* registry + custom policies */
     char custom[CMP_MAX_CUSTOM][GP_NAME_MAX];
     int ncustom;
     char picked[RS_MAX][GP_NAME_MAX];   /* chosen policy labels, in order */
     int npicked;
     int queue_metric;           /* 4th chart: 0 queued tasks, 1 mean JCT */
-    size_t row;                 /* run table cursor (Enter focuses it) */
-    /* The outcome half of each run's summary, recomputed only when the
-     * run's finished-task count changes (run_summarize_outcomes). */
+    listview runs;              /* run table cursor (Enter focuses it) */
+    /* The outcome half of each run's summary, recomputed by the tick only
+     * when the run's finished-task count changes (run_summarize_outcomes). */
     run_summary outc[RS_MAX];
     const run *outc_rec[RS_MAX];
     size_t outc_n[RS_MAX];
-    chart_grid *grid;
-    /* Running mean JCT per policy, rebuilt each frame from the outcomes. */
-    double *jct_x[RS_MAX], *jct_y[RS_MAX];
-    size_t jct_cap[RS_MAX];
 } compare_ui;
 
 typedef struct step_ui {
-    size_t sel, top;            /* candidate cursor */
+    listview cands;             /* candidates, in display order */
+    listview gpus;              /* the GPUs of the node after the decision */
     int pane;                   /* 0 candidates, 1 cluster after */
     int sort;                   /* 0 policy order, 1 by the last term */
     size_t seen;                /* decisions when the cursor was last set */
-    size_t *order;              /* candidate display order (sorted view) */
-    size_t order_cap;
 } step_ui;
 
 typedef enum heat_view {
@@ -145,9 +154,9 @@ typedef struct cluster_ui {
     int from_snapshot;          /* 1: the snapshot below, 0: the focused run */
     heat_view view;
     int sel_gpu;
-    int top_line;
+    int top_line;               /* first heatmap line shown */
     int drill;                  /* 1: the task list of the GPU has the keys */
-    int task_sel;
+    listview tasks;             /* the selected GPU's tasks */
     char snap_name[GP_NAME_MAX];
     snapshot *snap;
     cluster *snap_cl;
@@ -156,19 +165,15 @@ typedef struct cluster_ui {
 } cluster_ui;
 
 typedef struct planner_ui {
-    int sel;                    /* parameter row */
-    ui_list traces;
+    listview params;            /* the parameter rows */
     plan_params p;
     plan sw;
     int chart_metric;           /* plan_metric */
-    int res_top;                /* first result row shown */
-    chart_grid *grid;
-    double curve_x[PLAN_MAX_POLICIES][PLAN_MAX_COUNTS];
-    double curve_y[PLAN_MAX_POLICIES][PLAN_MAX_COUNTS];
+    listview results;           /* a viewer: the result rows shown */
 } planner_ui;
 
 typedef struct data_ui {
-    int kind;                   /* store_kind of the left pane */
+    listview kinds;             /* the left pane: its cursor is a store_kind */
     int pane;                   /* 0 kinds, 1 items */
     ui_list lists[STORE_KIND_COUNT];
     catalog *cat;               /* the profiles, for the detail pane */
@@ -178,7 +183,7 @@ typedef struct data_ui {
     int editing;                /* 0, or STORE_GPU / STORE_CPU + 1 */
     gpu_profile gpu;
     cpu_profile cpu;
-    int field;
+    listview fields;
     int dirty;
     /* The import being prepared: paths typed, then a format chosen. */
     char import_paths[MODAL_TEXT_MAX];
@@ -207,8 +212,7 @@ struct app {
     cluster_ui cl;
     planner_ui pl;
     data_ui data;
-    size_t help_top;
-    int help_lines;
+    listview help;              /* a viewer: the Help lines shown */
 };
 
 /* Status line messages (shown until the next key). */
@@ -216,13 +220,11 @@ void app_msg(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 void app_err(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Switches screen (remembering where Esc goes back to). */
 void app_goto(app *a, scr_id id);
-/* Reloads a list of stored entities; 0 or -1 with the error shown. */
+/* Reloads a list of stored entities (the cursor stays on its row when it
+ * still exists); 0 or -1 with the error shown. */
 int app_load_list(app *a, ui_list *l, store_kind kind);
-/* Moves a list cursor by delta (clamped); returns 1 when it moved. */
-int list_move(size_t *sel, size_t n, long delta);
-/* The index of the next name containing text (case-insensitive) after
- * start, wrapping; n when none. */
-size_t list_find(const char *const *names, size_t n, size_t start, const char *text);
+/* The name of item i of a ui_list (an lv_name_fn, for searching). */
+const char *ui_list_name(const void *list, size_t i);
 
 /* Screens the others call. */
 void compare_open_runs(app *a, const int64_t *ids, int n);
@@ -231,8 +233,15 @@ void cluster_open_snapshot(app *a, const char *name);
 void cluster_select_gpu(app *a, int gpu);
 void cluster_free_snapshot(cluster_ui *c);
 void data_reload(app *a);
-/* Called on entering Step: shows the state right after the decision. */
-void step_enter(app *a);
+/* A placement forward (back when back is 1) of the focused run, from
+ * Compare or Step; errors go to the status line. */
+void step_decision(app *a, int back);
+/* The Step screen's cursors back to their first rows (another decision or
+ * another run is shown). */
+void step_reset(app *a);
+/* Focuses run i (Step and Cluster show it) and puts the run table's
+ * cursor on it. */
+void compare_focus(app *a, int i);
 void planner_free(planner_ui *p);
 
 #endif

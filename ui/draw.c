@@ -7,6 +7,7 @@
  */
 #include "draw.h"
 
+#include <assert.h>
 #include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
@@ -75,6 +76,12 @@ attr_t ui_attr(ui_color c)
     if (caps && caps->color)
         return COLOR_PAIR(c) | color_extra[c];
     return mono[c];
+}
+
+attr_t ui_hl_attr(lv_hl hl, attr_t plain)
+{
+    return hl == LV_HL_FOCUSED ? ui_attr(C_SEL) : hl == LV_HL_UNFOCUSED ? ui_attr(C_SEL_OFF)
+                                                                       : plain;
 }
 
 ui_color ui_series_color(int i)
@@ -167,7 +174,8 @@ int draw_textf(int y, int x, int w, attr_t a, const char *fmt, ...)
     return draw_text(y, x, w, a, buf);
 }
 
-int draw_wrap(int y, int x, int w, int max_lines, attr_t a, const char *s)
+/* draw_wrap, drawing only when draw is 1 (text_wrap_lines counts). */
+static int wrap(int y, int x, int w, int max_lines, attr_t a, const char *s, int draw)
 {
     int lines = 0;
     while (*s && lines < max_lines && w > 0) {
@@ -180,14 +188,27 @@ int draw_wrap(int y, int x, int w, int max_lines, attr_t a, const char *s)
             if (cut == 0)
                 cut = (size_t)w;
         }
-        char line[512];
-        snprintf(line, sizeof line, "%.*s", (int)cut, s);
-        draw_text(y + lines++, x, w, a, line);
+        if (draw) {
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)cut, s);
+            draw_text(y + lines, x, w, a, line);
+        }
+        lines++;
         s += cut;
         while (*s == ' ')
             s++;
     }
     return lines;
+}
+
+int draw_wrap(int y, int x, int w, int max_lines, attr_t a, const char *s)
+{
+    return wrap(y, x, w, max_lines, a, s, 1);
+}
+
+int text_wrap_lines(int w, int max_lines, const char *s)
+{
+    return wrap(0, 0, w, max_lines, A_NORMAL, s, 0);
 }
 
 void draw_line(int y, int x, int w, attr_t a, const char *s)
@@ -203,8 +224,17 @@ void draw_line(int y, int x, int w, attr_t a, const char *s)
     }
 }
 
+/* 1 when r lies on the screen (layout.h's promise to every pane). */
+static int on_screen(rect r)
+{
+    int rows, cols;
+    getmaxyx(stdscr, rows, cols);
+    return layout_within(r, (rect){0, 0, rows, cols});
+}
+
 void draw_fill(rect r, attr_t a)
 {
+    assert(on_screen(r));
     attrset(a);
     for (int i = 0; i < r.h; i++)
         mvhline(r.y + i, r.x, ' ', r.w);
@@ -213,6 +243,7 @@ void draw_fill(rect r, attr_t a)
 
 void draw_box(rect r, const char *title, int focused)
 {
+    assert(on_screen(r));
     if (r.h < 2 || r.w < 2)
         return;
     attr_t a = focused ? ui_attr(C_TITLE) : ui_attr(C_DIM);
@@ -363,7 +394,7 @@ static void chart_axes(const chart_layout *L, double xlo, double xhi, double ylo
 }
 
 void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *s, int ns,
-                double xlo, double xhi, chart_grid *g, int time_axis)
+                double xlo, double xhi, int time_axis)
 {
     draw_box(box, title, 0);
     chart_layout L = layout_chart(box);
@@ -373,7 +404,7 @@ void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *
     chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
     if (!(xhi > xlo))
         xhi = xlo + 1;
-    chart_grid_resize(g, L.plot.w, L.plot.h, c->style);
+    chart_grid *g = chart_grid_new(L.plot.w, L.plot.h, c->style);
     for (int i = 0; i < ns; i++) {
         if (s[i].poly)
             chart_plot_poly(g, s[i].x, s[i].y, s[i].n, s[i].stride, xlo, xhi, ylo, yhi, i);
@@ -388,6 +419,7 @@ void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *
                 draw_glyph(L.plot.y + cy, L.plot.x + cx, chart_cell_char(g, cx, cy),
                            ui_attr(s[own - 1].color));
         }
+    chart_grid_free(g);
     chart_axes(&L, xlo, xhi, ylo, yhi, time_axis);
 }
 
@@ -410,6 +442,14 @@ void draw_tabs(const app *a)
     int bw = text_width(base);
     if (x + bw + 6 < a->cols)
         draw_textf(0, a->cols - bw - 5, bw + 5, ui_attr(C_BAR), "db: %s", base);
+}
+
+void draw_empty_screen(const app *a, const char *name, const char *message, const char *hints)
+{
+    rect body = layout_body(a->rows, a->cols);
+    draw_box(body, name, 0);
+    draw_text(body.y + 2, 2, a->cols - 4, A_NORMAL, message);
+    draw_status(a, name, hints);
 }
 
 /* Drops the last "  word" group of hints until they fit in room columns. */

@@ -31,6 +31,9 @@ typedef enum ui_color {
  * without colours, means monochrome) and sets up the pairs. */
 void draw_init(ui_caps *caps);
 attr_t ui_attr(ui_color c);
+/* The look of a list row (listview.h): the cursor of the focused pane
+ * (C_SEL), the cursor of another pane (C_SEL_OFF), else plain. */
+attr_t ui_hl_attr(lv_hl hl, attr_t plain);
 /* The colour role of series i (policy i). */
 ui_color ui_series_color(int i);
 
@@ -47,6 +50,8 @@ int draw_textf(int y, int x, int w, attr_t a, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* Word-wrapped text in at most max_lines lines; returns the lines used. */
 int draw_wrap(int y, int x, int w, int max_lines, attr_t a, const char *s);
+/* The lines draw_wrap would use, without drawing (for layouts). */
+int text_wrap_lines(int w, int max_lines, const char *s);
 /* The same padded with spaces to exactly w columns (highlighted rows). */
 void draw_line(int y, int x, int w, attr_t a, const char *s);
 /* Display columns of a UTF-8 string. */
@@ -75,7 +80,8 @@ void draw_progress(int y, int x, int w, double frac, const char *label);
 
 /* A chart in box: title, y axis with nice ticks from 0 to the largest
  * value shown, x axis [xlo, xhi] (seconds when time_axis), one step line
- * (or polyline) per series, drawn in the app's chart style. */
+ * (or polyline) per series, drawn in the app's chart style.  The cell grid
+ * it plots into is its own, made and freed in the call. */
 typedef struct ui_series {
     const double *x, *y;        /* read with stride bytes */
     size_t n, stride;
@@ -84,10 +90,13 @@ typedef struct ui_series {
     double hold_to;             /* steps: hold the last value until here (0 = edge) */
 } ui_series;
 void draw_chart(const ui_caps *caps, rect box, const char *title, const ui_series *s,
-                int ns, double xlo, double xhi, chart_grid *scratch, int time_axis);
+                int ns, double xlo, double xhi, int time_axis);
 
 /* The tab bar (row 0) and the status line (last row). */
 void draw_tabs(const app *a);
 void draw_status(const app *a, const char *context, const char *hints);
+/* A screen with nothing to show yet: its name on a box over the body, a
+ * message saying where to go, and the status line. */
+void draw_empty_screen(const app *a, const char *name, const char *message, const char *hints);
 
 #endif

@@ -1,7 +1,21 @@
 /*
- * layout.c — pane rectangles for each screen (layout.h).  Pure arithmetic.
+ * layout.c — pane rectangles for each screen (layout.h).  Pure arithmetic;
+ * each function asserts that what it hands out lies inside what it was
+ * given, so the sanitizer runs check the geometry of every frame.
  */
 #include "layout.h"
+
+#include <assert.h>
+
+int layout_within(rect r, rect outer)
+{
+    if (r.h < 0 || r.w < 0)
+        return 0;
+    if (r.h == 0 || r.w == 0)
+        return 1;
+    return r.y >= outer.y && r.x >= outer.x && r.y + r.h <= outer.y + outer.h &&
+           r.x + r.w <= outer.x + outer.w;
+}
 
 int layout_too_small(int rows, int cols)
 {
@@ -23,38 +37,46 @@ static int clampi(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* Which side of a rectangle a cut takes its part from. */
+typedef enum side { SIDE_TOP, SIDE_BOTTOM, SIDE_LEFT, SIDE_RIGHT } side;
+
+/* Cuts n rows (top, bottom) or columns (left, right) off *r, at most all
+ * of them; *r keeps the rest. */
+static rect take(rect *r, int n, side from)
+{
+    rect whole = *r, part = *r;
+    int vertical = from == SIDE_TOP || from == SIDE_BOTTOM;
+    int *len = vertical ? &r->h : &r->w, *pos = vertical ? &r->y : &r->x;
+    int *part_len = vertical ? &part.h : &part.w, *part_pos = vertical ? &part.y : &part.x;
+    n = clampi(n, 0, *len);
+    *part_len = n;
+    *len -= n;
+    if (from == SIDE_TOP || from == SIDE_LEFT)
+        *pos += n;              /* the rest starts after the part */
+    else
+        *part_pos += *len;      /* the part starts after the rest */
+    assert(layout_within(part, whole) && layout_within(*r, whole));
+    return part;
+}
+
 rect layout_take_top(rect *r, int h)
 {
-    h = clampi(h, 0, r->h);
-    rect t = {r->y, r->x, h, r->w};
-    r->y += h;
-    r->h -= h;
-    return t;
+    return take(r, h, SIDE_TOP);
 }
 
 rect layout_take_bottom(rect *r, int h)
 {
-    h = clampi(h, 0, r->h);
-    rect b = {r->y + r->h - h, r->x, h, r->w};
-    r->h -= h;
-    return b;
+    return take(r, h, SIDE_BOTTOM);
 }
 
 rect layout_take_left(rect *r, int w)
 {
-    w = clampi(w, 0, r->w);
-    rect l = {r->y, r->x, r->h, w};
-    r->x += w;
-    r->w -= w;
-    return l;
+    return take(r, w, SIDE_LEFT);
 }
 
 rect layout_take_right(rect *r, int w)
 {
-    w = clampi(w, 0, r->w);
-    rect l = {r->y, r->x + r->w - w, r->h, w};
-    r->w -= w;
-    return l;
+    return take(r, w, SIDE_RIGHT);
 }
 
 rect layout_inner(rect r)
@@ -64,6 +86,7 @@ rect layout_inner(rect r)
         in.h = 0;
     if (in.w < 0)
         in.w = 0;
+    assert(layout_within(in, r));
     return in;
 }
 
@@ -83,6 +106,7 @@ rect layout_grid(rect r, int nrows, int ncols, int i, int j)
     int y0 = part_start(r.h, nrows, i), y1 = part_start(r.h, nrows, i + 1);
     int x0 = part_start(r.w, ncols, j), x1 = part_start(r.w, ncols, j + 1);
     rect c = {r.y + y0, r.x + x0, y1 - y0, x1 - x0};
+    assert(layout_within(c, r));
     return c;
 }
 
@@ -96,6 +120,8 @@ chart_layout layout_chart(rect box)
     c.plot = in;
     c.xlab.x = c.plot.x;
     c.xlab.w = c.plot.w;
+    assert(layout_within(c.plot, box) && layout_within(c.ylab, box) &&
+           layout_within(c.xlab, box));
     return c;
 }
 
@@ -113,6 +139,7 @@ compare_layout layout_compare(int rows, int cols, int npolicies)
     L.table = layout_take_bottom(&body, table_h);
     for (int i = 0; i < 4; i++)
         L.charts[i] = layout_grid(body, 2, 2, i / 2, i % 2);
+    assert(layout_within(L.table, layout_body(rows, cols)));
     return L;
 }
 
@@ -127,6 +154,7 @@ cluster_layout layout_cluster(int rows, int cols)
     else
         L.detail = layout_take_bottom(&body, body.h > 20 ? 10 : 8);
     L.heat = body;
+    assert(layout_within(L.detail, layout_body(rows, cols)));
     return L;
 }
 
@@ -158,8 +186,9 @@ void layout_heat(int w, int h, size_t nnodes, int max_gpus, int max_name, heat_g
     for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
         heat_try(g, w, nnodes, max_gpus, tries[i].named ? label : 0, tries[i].cell);
         if (g->lines <= h)
-            return;
+            break;
     }
+    assert(g->per_line >= 1 && g->cell_w >= 1 && g->cell_w <= 4);
 }
 
 void layout_split(rect r, int left_w, int min_right, rect *left, rect *right)
@@ -184,5 +213,6 @@ size_t layout_scroll(size_t top, size_t sel, size_t n, int visible)
         top = sel - (size_t)visible + 1;
     if (top + (size_t)visible > n)
         top = n > (size_t)visible ? n - (size_t)visible : 0;
+    assert(top <= sel && sel < top + (size_t)visible);
     return top;
 }

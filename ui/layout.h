@@ -20,6 +20,10 @@ typedef struct rect {
     int y, x, h, w;
 } rect;
 
+/* 1 when r has no negative size and, unless it is empty, lies inside
+ * outer (the invariant every function here asserts of what it returns). */
+int layout_within(rect r, rect outer);
+
 /* 1 when a terminal of rows × cols is too small for the dashboard. */
 int layout_too_small(int rows, int cols);
 

@@ -8,12 +8,15 @@
  *
  * Only the visible lines of the heatmap are drawn, so a 10,000-GPU cluster
  * costs what fits on the screen (bench/bench_tui_frame.c measures it).
+ * Drawing derives the selected GPU and the heatmap's first line from the
+ * state (shown_gpu, heat_top) without storing them; the keys store them.
  */
 #include "app.h"
 #include "draw.h"
 #include "engine.h"
 #include "gpuinfo.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -132,17 +135,11 @@ void cluster_open_snapshot(app *a, const char *name)
     c->sel_gpu = 0;
     c->top_line = 0;
     c->drill = 0;
+    lv_reset(&c->tasks, 0);
     app_goto(a, SCR_CLUSTER);
 }
 
-void cluster_select_gpu(app *a, int gpu)
-{
-    a->cl.sel_gpu = gpu;
-    a->cl.drill = 0;
-    a->cl.task_sel = 0;
-}
-
-/* --- geometry ------------------------------------------------------------------ */
+/* --- geometry (drawing and keys both ask) -------------------------------------- */
 
 static void geom_of(const app *a, const cstate *cs, rect *grid, heat_geom *g)
 {
@@ -159,6 +156,76 @@ static void geom_of(const app *a, const cstate *cs, rect *grid, heat_geom *g)
             max_name = l;
     }
     layout_heat(in.w, in.h, cs->nnodes, max_gpus, max_name, g);
+}
+
+/* The GPU the cursor is on: the one selected, or the first when the
+ * selection is not in the state shown (another cluster). */
+static int shown_gpu(const app *a, const cl_src *s)
+{
+    int gpu = a->cl.sel_gpu;
+    return gpu >= 0 && (size_t)gpu < s->cs->ngpus ? gpu : 0;
+}
+
+/* The first heatmap line shown: the stored one, moved as little as it
+ * takes to show the selected GPU's line.  The state has GPUs. */
+static int heat_top(const app *a, const cl_src *s, const heat_geom *g, rect grid)
+{
+    int sel_line = s->cs->gpus[shown_gpu(a, s)].node / g->per_line;
+    return (int)layout_scroll((size_t)a->cl.top_line, (size_t)sel_line, (size_t)g->lines,
+                              grid.h);
+}
+
+/* Selects gpu, scrolling the heatmap from the lines on screen; the task
+ * list starts again at the top. */
+static void select_gpu(app *a, const cl_src *s, int gpu)
+{
+    lv_reset(&a->cl.tasks, 0);
+    if (s->cs->ngpus == 0) {
+        a->cl.sel_gpu = gpu;
+        return;
+    }
+    rect grid;
+    heat_geom g;
+    geom_of(a, s->cs, &grid, &g);
+    a->cl.top_line = heat_top(a, s, &g, grid);
+    a->cl.sel_gpu = gpu;
+    a->cl.top_line = heat_top(a, s, &g, grid);
+}
+
+void cluster_select_gpu(app *a, int gpu)
+{
+    cl_src s;
+    a->cl.drill = 0;
+    if (source_of(a, &s) == 0)
+        select_gpu(a, &s, gpu);
+    else
+        a->cl.sel_gpu = gpu;
+}
+
+/* The detail pane's lines: the GPU's four lines of figures, its series
+ * when there is room, the task list's title and rows, and in drill mode
+ * the task's whole series on the last two lines. */
+typedef struct detail_geom {
+    rect in;
+    int series_y;               /* -1: no room for the GPU's series */
+    int tasks_y;                /* the task list's title; -1: no room */
+    rect tasks;                 /* the task rows */
+} detail_geom;
+
+static detail_geom detail_layout(const app *a)
+{
+    detail_geom d;
+    d.in = layout_inner(layout_cluster(a->rows, a->cols).detail);
+    d.in.x += 1;
+    d.in.w -= 1;
+    int y = d.in.y + 4, end = d.in.y + d.in.h;
+    d.series_y = y + 1 < end ? y : -1;
+    if (d.series_y >= 0)
+        y += 2;
+    d.tasks_y = y < end ? y : -1;
+    int bottom = end - (a->cl.drill ? 2 : 0);
+    d.tasks = (rect){y + 1, d.in.x, bottom > y + 1 ? bottom - y - 1 : 0, d.in.w};
+    return d;
 }
 
 /* --- drawing --------------------------------------------------------------------- */
@@ -196,8 +263,8 @@ static void cell_look(const app *a, const cl_src *s, int gpu, uint32_t *glyph, a
     *at = lv < 0 ? ui_attr(C_ASLEEP) : ui_attr((ui_color)(C_HEAT0 + lv));
 }
 
-static void draw_node_cells(const app *a, const cl_src *s, const heat_geom *g, int nd, int y,
-                            int x)
+static void draw_node_cells(const app *a, const cl_src *s, const heat_geom *g, int sel, int nd,
+                            int y, int x)
 {
     const cs_node *n = &s->cs->nodes[nd];
     for (int d = 0; d < n->ngpus; d++) {
@@ -205,7 +272,7 @@ static void draw_node_cells(const app *a, const cl_src *s, const heat_geom *g, i
         uint32_t glyph;
         attr_t at;
         cell_look(a, s, gpu, &glyph, &at);
-        if (gpu == a->cl.sel_gpu)
+        if (gpu == sel)
             at |= A_REVERSE | A_BOLD;
         int cx = x + d * g->cell_w;
         draw_glyph(y, cx, glyph, at);
@@ -217,9 +284,12 @@ static void draw_node_cells(const app *a, const cl_src *s, const heat_geom *g, i
     }
 }
 
-static void draw_heat_line(const app *a, const cl_src *s, const heat_geom *g, rect grid, int line)
+/* Heatmap line `line`, `top` being the first one shown and sel the
+ * selected GPU. */
+static void draw_heat_line(const app *a, const cl_src *s, const heat_geom *g, rect grid,
+                           int top, int sel, int line)
 {
-    int y = grid.y + line - a->cl.top_line;
+    int y = grid.y + line - top;
     size_t first = (size_t)line * (size_t)g->per_line;
     int x = grid.x;
     if (g->prefix_w)
@@ -228,12 +298,12 @@ static void draw_heat_line(const app *a, const cl_src *s, const heat_geom *g, re
         int nd = (int)first + b;
         int bx = x + b * g->block_w;
         if (g->label_w) {
-            int sel_node = s->cs->gpus[a->cl.sel_gpu].node == nd;
+            int sel_node = s->cs->gpus[sel].node == nd;
             draw_text(y, bx, g->label_w, sel_node ? A_BOLD : ui_attr(C_DIM),
                       s->cs->nodes[nd].name);
             bx += g->label_w + 1;
         }
-        draw_node_cells(a, s, g, nd, y, bx);
+        draw_node_cells(a, s, g, sel, nd, y, bx);
     }
 }
 
@@ -262,7 +332,7 @@ static void draw_legend(const app *a, rect r)
         draw_text(r.y, x, r.x + r.w - x, ui_attr(C_DIM), " digit = tasks on the GPU");
 }
 
-static void draw_heat(app *a, const cl_src *s, rect box)
+static void draw_heat(const app *a, const cl_src *s, rect box)
 {
     char title[160];
     snprintf(title, sizeof title, "Servers x GPUs %s %s", sym(SYM_DASH), s->title);
@@ -271,45 +341,54 @@ static void draw_heat(app *a, const cl_src *s, rect box)
     heat_geom g;
     geom_of(a, s->cs, &grid, &g);
     draw_legend(a, (rect){grid.y - 1, grid.x, 1, grid.w});
-    if (a->cl.sel_gpu < 0 || (size_t)a->cl.sel_gpu >= s->cs->ngpus)
-        a->cl.sel_gpu = 0;
     if (s->cs->ngpus == 0) {
         draw_text(grid.y, grid.x, grid.w, ui_attr(C_DIM), "(this cluster has no GPUs)");
         return;
     }
-    int sel_line = s->cs->gpus[a->cl.sel_gpu].node / g.per_line;
-    a->cl.top_line = (int)layout_scroll((size_t)a->cl.top_line, (size_t)sel_line,
-                                        (size_t)g.lines, grid.h);
-    for (int l = a->cl.top_line; l < g.lines && l < a->cl.top_line + grid.h; l++)
-        draw_heat_line(a, s, &g, grid, l);
+    int top = heat_top(a, s, &g, grid), sel = shown_gpu(a, s);
+    int sel_line = s->cs->gpus[sel].node / g.per_line;
+    assert(grid.h < 1 || (sel_line >= top && sel_line < top + grid.h));
+    (void)sel_line;
+    for (int l = top; l < g.lines && l < top + grid.h; l++)
+        draw_heat_line(a, s, &g, grid, top, sel, l);
 }
 
-static void draw_tasks(app *a, const cl_src *s, const cs_gpu *g, rect in, int y)
+/* What a task row needs: the state shown and the GPU. */
+typedef struct task_list {
+    const cl_src *s;
+    const cs_gpu *g;
+} task_list;
+
+static void task_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
-    draw_textf(y++, in.x, in.w, ui_attr(C_TITLE), "tasks (%d)%s", g->ntasks,
-               a->cl.drill ? "" : "  Enter: drill in");
-    if (a->cl.task_sel >= g->ntasks)
-        a->cl.task_sel = g->ntasks ? g->ntasks - 1 : 0;
-    int room = in.y + in.h - y - (a->cl.drill ? 2 : 0);
-    int top = (int)layout_scroll(0, (size_t)a->cl.task_sel, (size_t)g->ntasks, room);
-    for (int i = top; i < g->ntasks && y < in.y + in.h - (a->cl.drill ? 2 : 0); i++) {
-        int t = g->tasks[i];
-        const task *tk = s->tr && t >= 0 && (size_t)t < s->tr->ntasks ? &s->tr->tasks[t] : NULL;
-        char line[160], left[16];
-        int on = a->cl.drill && i == a->cl.task_sel;
-        if (tk) {
-            chart_fmt_time(tk->duration_s - (s->progress ? s->progress[t] : 0), left,
-                           sizeof left);
-            snprintf(line, sizeof line, "%s%-10.10s %5.1f GiB %4.0f%%  %s left",
-                     on ? ">" : " ", tk->name, tk->gpu_mem_gib,
-                     task_util_at(tk, s->progress ? s->progress[t] : 0), left);
-        } else {
-            snprintf(line, sizeof line, "%stask #%d", on ? ">" : " ", t);
-        }
-        draw_line(y++, in.x, in.w, on ? ui_attr(C_SEL) : A_NORMAL, line);
+    const task_list *l = ctx;
+    const cl_src *s = l->s;
+    assert(i < (size_t)l->g->ntasks);
+    int t = l->g->tasks[i];
+    const task *tk = s->tr && t >= 0 && (size_t)t < s->tr->ntasks ? &s->tr->tasks[t] : NULL;
+    char line[160], left[16];
+    int on = hl != LV_HL_NONE;
+    if (tk) {
+        double done = s->progress ? s->progress[t] : 0;
+        chart_fmt_time(tk->duration_s - done, left, sizeof left);
+        snprintf(line, sizeof line, "%s%-10.10s %5.1f GiB %4.0f%%  %s left", on ? ">" : " ",
+                 tk->name, tk->gpu_mem_gib, task_util_at(tk, done), left);
+    } else {
+        snprintf(line, sizeof line, "%stask #%d", on ? ">" : " ", t);
     }
+    draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
+}
+
+static void draw_tasks(const app *a, const cl_src *s, const cs_gpu *g, const detail_geom *d)
+{
+    rect in = d->in;
+    draw_textf(d->tasks_y, in.x, in.w, ui_attr(C_TITLE), "tasks (%d)%s", g->ntasks,
+               a->cl.drill ? "" : "  Enter: drill in");
+    listview v = lv_shown(&a->cl.tasks, (size_t)g->ntasks, d->tasks.h);
+    task_list l = {s, g};
+    lv_draw(&v, d->tasks, a->cl.drill ? LV_HL_FOCUSED : LV_HL_NONE, task_row, &l);
     if (a->cl.drill && g->ntasks) {
-        int t = g->tasks[a->cl.task_sel];
+        int t = g->tasks[v.cursor];
         if (s->tr && t >= 0 && (size_t)t < s->tr->ntasks) {
             const task *tk = &s->tr->tasks[t];
             draw_textf(in.y + in.h - 2, in.x, in.w, A_NORMAL, "%s: whole series", tk->name);
@@ -319,15 +398,14 @@ static void draw_tasks(app *a, const cl_src *s, const cs_gpu *g, rect in, int y)
     }
 }
 
-static void draw_detail(app *a, const cl_src *s, rect box)
+static void draw_detail(const app *a, const cl_src *s, rect box)
 {
     draw_box(box, "GPU", a->cl.drill);
-    rect in = layout_inner(box);
-    in.x += 1;
-    in.w -= 1;
+    detail_geom d = detail_layout(a);
+    rect in = d.in;
     if (s->cs->ngpus == 0 || in.h < 4)
         return;
-    int gi = a->cl.sel_gpu;
+    int gi = shown_gpu(a, s);
     const cs_gpu *g = &s->cs->gpus[gi];
     const cs_node *n = &s->cs->nodes[g->node];
     int y = in.y;
@@ -340,18 +418,17 @@ static void draw_detail(app *a, const cl_src *s, rect box)
                g->mem_used_gib, g->mem_gib, g->alloc_milli);
     draw_textf(y++, in.x, in.w, A_NORMAL, "utilization now %.0f%%",
                gpu_util_now(s->cs, s->tr, s->progress, gi));
-    float agg[256];
-    size_t m = gpu_agg_series(s->cs, s->tr, s->progress, gi, agg, 256);
-    if (y + 1 < in.y + in.h) {
-        draw_text(y++, in.x, in.w, ui_attr(C_TITLE), "aggregate utilization ahead");
+    if (d.series_y >= 0) {
+        float agg[256];
+        size_t m = gpu_agg_series(s->cs, s->tr, s->progress, gi, agg, 256);
+        draw_text(d.series_y, in.x, in.w, ui_attr(C_TITLE), "aggregate utilization ahead");
         if (m)
-            draw_spark(y, in.x, in.w, agg, m, 0, 100, ui_attr(C_SERIES2));
+            draw_spark(d.series_y + 1, in.x, in.w, agg, m, 0, 100, ui_attr(C_SERIES2));
         else
-            draw_text(y, in.x, in.w, ui_attr(C_DIM), "(no series)");
-        y++;
+            draw_text(d.series_y + 1, in.x, in.w, ui_attr(C_DIM), "(no series)");
     }
-    if (y < in.y + in.h)
-        draw_tasks(a, s, g, in, y);
+    if (d.tasks_y >= 0)
+        draw_tasks(a, s, g, &d);
 }
 
 static void draw_info(const app *a, const cl_src *s, rect r)
@@ -371,16 +448,13 @@ static void draw_info(const app *a, const cl_src *s, rect r)
                a->cl.snap_cs && runset_focus_sim(&a->rs) ? "(o: run/snapshot)" : "");
 }
 
-static void cluster_draw(app *a)
+static void cluster_draw(const app *a)
 {
     cl_src s;
     if (source_of(a, &s)) {
-        rect body = layout_body(a->rows, a->cols);
-        draw_box(body, "Cluster", 0);
-        draw_text(body.y + 2, 2, a->cols - 4, A_NORMAL,
-                  "Nothing to show: start a comparison in Compare (1), or open a snapshot "
-                  "from Data (5).");
-        draw_status(a, "Cluster", "1 Compare  5 Data  ? help  q quit");
+        draw_empty_screen(a, "Cluster", "Nothing to show: start a comparison in Compare (1), "
+                                        "or open a snapshot from Data (5).",
+                          "1 Compare  5 Data  ? help  q quit");
         return;
     }
     cluster_layout L = layout_cluster(a->rows, a->cols);
@@ -403,7 +477,7 @@ static ui_rc cl_move(app *a, int key)
     rect grid;
     heat_geom g;
     geom_of(a, s.cs, &grid, &g);
-    int gpu = a->cl.sel_gpu, n = (int)s.cs->ngpus;
+    int gpu = shown_gpu(a, &s), n = (int)s.cs->ngpus;
     const cs_gpu *cg = &s.cs->gpus[gpu];
     int nd = cg->node, lines = 0;
     switch (key) {
@@ -428,8 +502,7 @@ static ui_rc cl_move(app *a, int key)
         if (dev >= 0)
             gpu = tn->gpu0 + dev;
     }
-    a->cl.sel_gpu = gpu;
-    a->cl.task_sel = 0;
+    select_gpu(a, &s, gpu);
     return UI_DONE;
 }
 
@@ -451,12 +524,13 @@ static ui_rc cl_drill(app *a, int key)
     cl_src s;
     if (source_of(a, &s) || s.cs->ngpus == 0)
         return UI_DONE;
+    a->cl.sel_gpu = shown_gpu(a, &s);
     if (s.cs->gpus[a->cl.sel_gpu].ntasks == 0) {
         app_msg(a, "no tasks on this GPU");
         return UI_DONE;
     }
     a->cl.drill = 1;
-    a->cl.task_sel = 0;
+    lv_reset(&a->cl.tasks, (size_t)s.cs->gpus[a->cl.sel_gpu].ntasks);
     return UI_DONE;
 }
 
@@ -473,6 +547,11 @@ static ui_rc cl_source(app *a, int key)
     return UI_DONE;
 }
 
+static const char *node_name(const void *cs, size_t i)
+{
+    return ((const cstate *)cs)->nodes[i].name;
+}
+
 static void find_done(app *a, int ok, const char *text, int choice)
 {
     (void)choice;
@@ -480,16 +559,13 @@ static void find_done(app *a, int ok, const char *text, int choice)
     if (!ok || source_of(a, &s) || s.cs->nnodes == 0)
         return;
     snprintf(a->search, sizeof a->search, "%s", text);
-    size_t n = s.cs->nnodes, start = (size_t)s.cs->gpus[a->cl.sel_gpu].node;
-    const char **names = xmalloc(n * sizeof *names);
-    for (size_t i = 0; i < n; i++)
-        names[i] = s.cs->nodes[i].name;
-    size_t i = list_find(names, n, start, a->search);
-    free(names);
+    size_t n = s.cs->nnodes;
+    size_t start = s.cs->ngpus ? (size_t)s.cs->gpus[shown_gpu(a, &s)].node : 0;
+    size_t i = lv_find_next(n, start, a->search, node_name, s.cs);
     if (i == n || s.cs->nodes[i].ngpus == 0)
         app_err(a, "no server matching '%s' with GPUs", a->search);
     else
-        a->cl.sel_gpu = s.cs->nodes[i].gpu0;
+        select_gpu(a, &s, s.cs->nodes[i].gpu0);
 }
 
 static ui_rc cl_find(app *a, int key)
@@ -517,13 +593,11 @@ static const ui_key grid_keys[] = {
 
 static ui_rc drill_move(app *a, int key)
 {
-    long d = key == KEY_DOWN || key == 'j' ? 1 : -1;
     cl_src s;
-    if (source_of(a, &s))
+    if (source_of(a, &s) || s.cs->ngpus == 0)
         return UI_DONE;
-    size_t sel = (size_t)a->cl.task_sel;
-    list_move(&sel, (size_t)s.cs->gpus[a->cl.sel_gpu].ntasks, d);
-    a->cl.task_sel = (int)sel;
+    lv_set_count(&a->cl.tasks, (size_t)s.cs->gpus[shown_gpu(a, &s)].ntasks);
+    lv_key(&a->cl.tasks, key, detail_layout(a).tasks.h);
     return UI_DONE;
 }
 
@@ -536,7 +610,7 @@ static ui_rc drill_back(app *a, int key)
 
 static const ui_key drill_keys[] = {
     {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "previous / next task", drill_move},
-    {{27, KEY_LEFT, 'h', '\t'}, "Esc Left h", "back to the heatmap", drill_back},
+    {{KEY_ESC, KEY_LEFT, 'h', '\t'}, "Esc Left h", "back to the heatmap", drill_back},
     {{0}, NULL, NULL, NULL},
 };
 

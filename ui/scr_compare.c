@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "core/runsum.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -77,12 +78,62 @@ static void default_picks(app *a)
             pick_toggle(a, policy_nth(i)->name);
 }
 
+static const char *pol_name(const void *a, size_t i)
+{
+    return pol_label(a, i);
+}
+
 static size_t find_item(const ui_list *l, const char *name)
 {
-    for (size_t i = 0; i < l->n; i++)
+    for (size_t i = 0; i < l->lv.count; i++)
         if (strcmp(l->items[i].name, name) == 0)
             return i;
-    return l->n;
+    return l->lv.count;
+}
+
+static const char *sel_name(const ui_list *l)
+{
+    return l->lv.count ? l->items[l->lv.cursor].name : "";
+}
+
+/* --- setup geometry (drawing and keys both ask) ------------------------------ */
+
+typedef struct setup_geom {
+    rect info;
+    rect panes[3];              /* traces, clusters, policies */
+    rect about;
+} setup_geom;
+
+static setup_geom setup_layout(const app *a)
+{
+    const compare_ui *c = &a->cmp;
+    setup_geom g;
+    rect body = layout_body(a->rows, a->cols), rest;
+    g.info = layout_take_top(&body, 2);
+    /* The lists are as tall as the longest needs, leaving About room. */
+    size_t longest = c->traces.lv.count > c->clusters.lv.count ? c->traces.lv.count
+                                                               : c->clusters.lv.count;
+    if (pol_count(a) > longest)
+        longest = pol_count(a);
+    int lists_h = (int)longest + 2 < body.h - 10 ? (int)longest + 2 : body.h - 10;
+    if (lists_h < 5)
+        lists_h = 5;
+    rect lists = layout_take_top(&body, lists_h);
+    layout_split(lists, lists.w * 27 / 100, 40, &g.panes[0], &rest);
+    layout_split(rest, rest.w * 45 / 100, 24, &g.panes[1], &g.panes[2]);
+    g.about = body;
+    return g;
+}
+
+static int pane_rows(const app *a, int pane)
+{
+    return layout_inner(setup_layout(a).panes[pane]).h;
+}
+
+/* The policy under the cursor (the list grows with custom specs). */
+static size_t pol_cursor(const app *a)
+{
+    return lv_shown(&a->cmp.pols, pol_count(a), 1).cursor;
 }
 
 /* (Re)loads the trace and cluster lists, selecting the given names, else
@@ -92,21 +143,20 @@ void compare_set_input(app *a, const char *trace, const char *cluster_nm)
 {
     compare_ui *c = &a->cmp;
     char cur_t[GP_NAME_MAX] = "cats-testbed", cur_c[GP_NAME_MAX] = "";
-    if (c->traces.n)
-        snprintf(cur_t, sizeof cur_t, "%s", c->traces.items[c->traces.sel].name);
-    if (c->clusters.n)
-        snprintf(cur_c, sizeof cur_c, "%s", c->clusters.items[c->clusters.sel].name);
+    if (c->traces.lv.count)
+        snprintf(cur_t, sizeof cur_t, "%s", sel_name(&c->traces));
+    if (c->clusters.lv.count)
+        snprintf(cur_c, sizeof cur_c, "%s", sel_name(&c->clusters));
     app_load_list(a, &c->traces, STORE_TRACE);
     app_load_list(a, &c->clusters, STORE_CLUSTER);
+    lv_set_count(&c->pols, pol_count(a));
     const char *t = trace ? trace : cur_t;
     size_t i = find_item(&c->traces, t);
-    c->traces.sel = i < c->traces.n ? i : 0;
+    lv_select(&c->traces.lv, i < c->traces.lv.count ? i : 0, pane_rows(a, 0));
     const char *cl = cluster_nm ? cluster_nm : trace ? trace : cur_c[0] ? cur_c : t;
     i = find_item(&c->clusters, cl);
-    if (i < c->clusters.n)
-        c->clusters.sel = i;
-    else if (c->clusters.sel >= c->clusters.n)
-        c->clusters.sel = 0;
+    if (i < c->clusters.lv.count)
+        lv_select(&c->clusters.lv, i, pane_rows(a, 1));
     if (c->npicked == 0)
         default_picks(a);
     if (trace || cluster_nm) {
@@ -123,7 +173,7 @@ void compare_open_runs(app *a, const int64_t *ids, int n)
         return;
     }
     a->cmp.mode = CMP_RUN;
-    a->cmp.row = 0;
+    lv_reset(&a->cmp.runs, (size_t)a->rs.n);
     app_goto(a, SCR_COMPARE);
     app_msg(a, "%d saved run%s reopened (timelines as saved; r re-simulates for stepping)",
             n, n == 1 ? "" : "s");
@@ -131,28 +181,54 @@ void compare_open_runs(app *a, const int64_t *ids, int n)
 
 /* --- setup mode ------------------------------------------------------------- */
 
+/* The traces or the clusters pane of the setup. */
+typedef struct input_pane {
+    const ui_list *l;
+    int clusters;               /* rows count nodes and GPUs, not tasks */
+} input_pane;
+
+static void input_row(const void *ctx, size_t i, rect r, lv_hl hl)
+{
+    const input_pane *p = ctx;
+    assert(i < p->l->lv.count);
+    const store_item *it = &p->l->items[i];
+    int nw = r.w / 2 < 20 ? r.w / 2 : 20;
+    char line[160];
+    if (p->clusters)
+        snprintf(line, sizeof line, " %-*.*s %lld nodes, %lld GPUs", nw, nw, it->name,
+                 (long long)it->count, (long long)it->count2);
+    else
+        snprintf(line, sizeof line, " %-*.*s %lld tasks", nw, nw, it->name,
+                 (long long)it->count);
+    draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
+}
+
 static void draw_list_box(rect r, const char *title, int focused, const ui_list *l,
-                          int show_count2)
+                          int clusters)
 {
     draw_box(r, title, focused);
     rect in = layout_inner(r);
-    size_t top = layout_scroll(0, l->sel, l->n, in.h);
-    if (l->n == 0)
+    if (l->lv.count == 0)
         draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(none in the database)");
-    for (int k = 0; k < in.h && top + (size_t)k < l->n; k++) {
-        const store_item *it = &l->items[top + (size_t)k];
-        char line[160];
-        int nw = in.w / 2 < 20 ? in.w / 2 : 20;
-        if (show_count2)
-            snprintf(line, sizeof line, " %-*.*s %lld nodes, %lld GPUs", nw, nw, it->name,
-                     (long long)it->count, (long long)it->count2);
-        else
-            snprintf(line, sizeof line, " %-*.*s %lld tasks", nw, nw, it->name,
-                     (long long)it->count);
-        int sel = top + (size_t)k == l->sel;
-        draw_line(in.y + k, in.x, in.w, sel ? ui_attr(focused ? C_SEL : C_SEL_OFF) : A_NORMAL,
-                  line);
-    }
+    input_pane p = {l, clusters};
+    lv_draw(&l->lv, in, focused ? LV_HL_FOCUSED : LV_HL_UNFOCUSED, input_row, &p);
+}
+
+static void policy_row(const void *ctx, size_t i, rect r, lv_hl hl)
+{
+    const app *a = ctx;
+    assert(i < pol_count(a));
+    const char *label = pol_label(a, i);
+    int p = picked_index(a, label);
+    char mark[8];
+    if (p >= 0)
+        snprintf(mark, sizeof mark, "[%d]", p + 1);
+    else
+        snprintf(mark, sizeof mark, "[ ]");
+    const policy_ops *ops = i < registry_count() ? policy_nth(i) : NULL;
+    char line[160];
+    snprintf(line, sizeof line, " %s %-14s %s", mark, label, ops ? ops->title : "(custom)");
+    draw_line(r.y, r.x, r.w, ui_hl_attr(hl, p >= 0 ? A_BOLD : A_NORMAL), line);
 }
 
 static void draw_policies_box(const app *a, rect r)
@@ -161,31 +237,10 @@ static void draw_policies_box(const app *a, rect r)
     draw_box(r, "Policies (space: pick 2-6)", c->pane == 2);
     rect in = layout_inner(r);
     size_t n = pol_count(a);
-    size_t top = layout_scroll(0, c->pol_sel, n, in.h);
-    for (int k = 0; k < in.h && top + (size_t)k < n; k++) {
-        size_t i = top + (size_t)k;
-        const char *label = pol_label(a, i);
-        int p = picked_index(a, label);
-        char mark[8];
-        if (p >= 0)
-            snprintf(mark, sizeof mark, "[%d]", p + 1);
-        else
-            snprintf(mark, sizeof mark, "[ ]");
-        const policy_ops *ops = i < registry_count() ? policy_nth(i) : NULL;
-        char line[160];
-        snprintf(line, sizeof line, " %s %-14s %s", mark, label, ops ? ops->title : "(custom)");
-        int sel = i == c->pol_sel;
-        draw_line(in.y + k, in.x, in.w,
-                  sel ? ui_attr(c->pane == 2 ? C_SEL : C_SEL_OFF) : p >= 0 ? A_BOLD : A_NORMAL,
-                  line);
-    }
+    listview v = lv_shown(&c->pols, n, in.h);
+    lv_draw(&v, in, c->pane == 2 ? LV_HL_FOCUSED : LV_HL_UNFOCUSED, policy_row, a);
     if (n == 0)
         draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(no policies in this build)");
-}
-
-static const char *sel_name(const ui_list *l)
-{
-    return l->n ? l->items[l->sel].name : "";
 }
 
 /* What the cursor is on, in more words: a trace's source, a cluster's GPU
@@ -200,9 +255,9 @@ static void draw_about(const app *a, rect box)
     int y = in.y;
     if (c->pane < 2) {
         const ui_list *l = c->pane == 0 ? &c->traces : &c->clusters;
-        if (!l->n)
+        if (!l->lv.count)
             return;
-        const store_item *it = &l->items[l->sel];
+        const store_item *it = &l->items[l->lv.cursor];
         draw_textf(y++, in.x, in.w, A_BOLD, "%s %s", c->pane == 0 ? "trace" : "cluster", it->name);
         if (c->pane == 0)
             draw_textf(y++, in.x, in.w, A_NORMAL, "%lld tasks, %lld with a utilization series",
@@ -214,7 +269,7 @@ static void draw_about(const app *a, rect box)
                    it->detail);
         return;
     }
-    size_t i = c->pol_sel;
+    size_t i = pol_cursor(a);
     const policy_ops *ops = i < registry_count() ? policy_nth(i) : NULL;
     if (!ops) {
         if (pol_count(a))
@@ -229,11 +284,11 @@ static void draw_about(const app *a, rect box)
                    ops->options[k].def, ops->options[k].help);
 }
 
-static void setup_draw(app *a)
+static void setup_draw(const app *a)
 {
-    compare_ui *c = &a->cmp;
-    rect body = layout_body(a->rows, a->cols);
-    rect info = layout_take_top(&body, 2);
+    const compare_ui *c = &a->cmp;
+    setup_geom g = setup_layout(a);
+    rect info = g.info;
     draw_text(info.y, 1, a->cols - 2, A_BOLD,
               "Compare: choose a trace, a cluster and 2-6 policies, then press Enter.");
     char picks[256] = "";
@@ -244,41 +299,31 @@ static void setup_draw(app *a)
     draw_textf(info.y + 1, 1, a->cols - 2, A_NORMAL, "Run: %s on %s with %s",
                sel_name(&c->traces), sel_name(&c->clusters),
                c->npicked ? picks : "(no policy picked)");
-    size_t longest = c->traces.n > c->clusters.n ? c->traces.n : c->clusters.n;
-    if (pol_count(a) > longest)
-        longest = pol_count(a);
-    int lists_h = (int)longest + 2 < body.h - 10 ? (int)longest + 2 : body.h - 10;
-    if (lists_h < 5)
-        lists_h = 5;
-    rect lists = layout_take_top(&body, lists_h);
-    rect left, rest, mid, right;
-    layout_split(lists, lists.w * 27 / 100, 40, &left, &rest);
-    layout_split(rest, rest.w * 45 / 100, 24, &mid, &right);
-    draw_list_box(left, "Traces", c->pane == 0, &c->traces, 0);
-    draw_list_box(mid, "Clusters", c->pane == 1, &c->clusters, 1);
-    draw_policies_box(a, right);
-    draw_about(a, body);
+    draw_list_box(g.panes[0], "Traces", c->pane == 0, &c->traces, 0);
+    draw_list_box(g.panes[1], "Clusters", c->pane == 1, &c->clusters, 1);
+    draw_policies_box(a, g.panes[2]);
+    draw_about(a, g.about);
     draw_status(a, "Compare setup",
                 "Tab pane  space pick  a add spec  Enter run  / search  ? help  q quit");
+}
+
+/* The list of a setup pane, its count brought up to date. */
+static listview *pane_list(app *a, int pane)
+{
+    compare_ui *c = &a->cmp;
+    lv_set_count(&c->pols, pol_count(a));
+    return pane == 0 ? &c->traces.lv : pane == 1 ? &c->clusters.lv : &c->pols;
 }
 
 static ui_rc setup_move(app *a, int key)
 {
     compare_ui *c = &a->cmp;
-    long d = key == KEY_DOWN || key == 'j' ? 1 : key == KEY_UP || key == 'k' ? -1
-           : key == KEY_NPAGE ? 10 : key == KEY_PPAGE ? -10 : key == KEY_HOME ? -100000
-           : 100000;
-    if (c->pane == 0)
-        list_move(&c->traces.sel, c->traces.n, d);
-    else if (c->pane == 1)
-        list_move(&c->clusters.sel, c->clusters.n, d);
-    else
-        list_move(&c->pol_sel, pol_count(a), d);
-    if (c->pane == 0 && c->traces.n) {
+    lv_key(pane_list(a, c->pane), key, pane_rows(a, c->pane));
+    if (c->pane == 0 && c->traces.lv.count) {
         /* Follow the trace with its same-named cluster when there is one. */
-        size_t i = find_item(&c->clusters, c->traces.items[c->traces.sel].name);
-        if (i < c->clusters.n)
-            c->clusters.sel = i;
+        size_t i = find_item(&c->clusters, sel_name(&c->traces));
+        if (i < c->clusters.lv.count)
+            lv_select(&c->clusters.lv, i, pane_rows(a, 1));
     }
     return UI_DONE;
 }
@@ -302,7 +347,7 @@ static ui_rc setup_pick(app *a, int key)
         return UI_DONE;
     }
     if (pol_count(a))
-        pick_toggle(a, pol_label(a, c->pol_sel));
+        pick_toggle(a, pol_label(a, pol_cursor(a)));
     return UI_DONE;
 }
 
@@ -345,7 +390,8 @@ static void add_spec_done(app *a, int ok, const char *text, int choice)
     }
     strlcpy0(c->custom[c->ncustom++], text, GP_NAME_MAX);
     c->pane = 2;
-    c->pol_sel = pol_count(a) - 1;
+    lv_set_count(&c->pols, pol_count(a));
+    lv_select(&c->pols, pol_count(a) - 1, pane_rows(a, 2));
     if (picked_index(a, text) < 0)
         pick_toggle(a, text);
 }
@@ -362,7 +408,7 @@ static ui_rc setup_run(app *a, int key)
 {
     (void)key;
     compare_ui *c = &a->cmp;
-    if (!c->traces.n || !c->clusters.n) {
+    if (!c->traces.lv.count || !c->clusters.lv.count) {
         app_err(a, "the database has no trace or no cluster: import one in Data (5)");
         return UI_DONE;
     }
@@ -380,7 +426,7 @@ static ui_rc setup_run(app *a, int key)
         return UI_DONE;
     }
     c->mode = CMP_RUN;
-    c->row = 0;
+    lv_reset(&c->runs, (size_t)a->rs.n);
     app_msg(a, "%d run%s ready at t=0: space plays, %s steps one placement", c->npicked,
             c->npicked == 1 ? "" : "s", sym(SYM_ARROW_R));
     return UI_DONE;
@@ -392,23 +438,12 @@ static void search_done(app *a, int ok, const char *text, int choice)
     if (!ok)
         return;
     snprintf(a->search, sizeof a->search, "%s", text);
-    compare_ui *c = &a->cmp;
-    const char *names[512];
-    size_t n = 0, *sel;
-    if (c->pane == 2) {
-        for (; n < pol_count(a) && n < 512; n++)
-            names[n] = pol_label(a, n);
-        sel = &c->pol_sel;
-    } else {
-        ui_list *l = c->pane == 0 ? &c->traces : &c->clusters;
-        for (; n < l->n && n < 512; n++)
-            names[n] = l->items[n].name;
-        sel = &l->sel;
-    }
-    size_t i = n ? list_find(names, n, *sel, a->search) : n;
-    if (i < n)
-        *sel = i;
-    else
+    int pane = a->cmp.pane, rows = pane_rows(a, pane);
+    listview *lv = pane_list(a, pane);
+    const ui_list *l = pane == 0 ? &a->cmp.traces : &a->cmp.clusters;
+    int found = pane == 2 ? lv_search(lv, a->search, pol_name, a, rows)
+                          : lv_search(lv, a->search, ui_list_name, l, rows);
+    if (!found)
         app_err(a, "no match for '%s'", a->search);
 }
 
@@ -442,40 +477,36 @@ static const ui_key setup_keys[] = {
     {{'x'}, "x", "clear the picked policies", setup_clear},
     {{'\n', '\r', KEY_ENTER}, "Enter", "run the picked policies side by side", setup_run},
     {{'/', 'n'}, "/ n", "search the pane / next match", setup_search},
-    {{27}, "Esc", "back to the running comparison", setup_back},
+    {{KEY_ESC}, "Esc", "back to the running comparison", setup_back},
     {{0}, NULL, NULL, NULL},
 };
 
 /* --- run mode: charts ------------------------------------------------------- */
 
-static void jct_series(app *a, int i, const run *r, ui_series *s)
+/* Run i's mean JCT of the tasks finished so far, at each completion
+ * (outcomes are recorded in completion order), into *xs and *ys, which
+ * the caller frees. */
+static ui_series jct_series(const app *a, int i, const run *r, double **xs, double **ys)
 {
-    compare_ui *c = &a->cmp;
-    if (c->jct_cap[i] < r->noutcomes + 1) {
-        c->jct_cap[i] = r->noutcomes + 1;
-        c->jct_x[i] = xrealloc(c->jct_x[i], c->jct_cap[i] * sizeof(double));
-        c->jct_y[i] = xrealloc(c->jct_y[i], c->jct_cap[i] * sizeof(double));
-    }
-    /* Mean JCT of the tasks finished so far, at each completion (outcomes
-     * are recorded in completion order). */
+    double *x = *xs = xmalloc((r->noutcomes + 1) * sizeof *x);
+    double *y = *ys = xmalloc((r->noutcomes + 1) * sizeof *y);
     size_t n = 0;
     double sum = 0;
-    c->jct_x[i][n] = 0;
-    c->jct_y[i][n++] = 0;
+    x[n] = 0;
+    y[n++] = 0;
     for (size_t k = 0; k < r->noutcomes; k++) {
         const run_outcome *o = &r->outcomes[k];
         if (o->node < 0)
             continue;
         sum += o->jct_s;
-        c->jct_x[i][n] = o->end_s;
-        c->jct_y[i][n] = sum / (double)n;
+        x[n] = o->end_s;
+        y[n] = sum / (double)n;
         n++;
     }
-    *s = (ui_series){c->jct_x[i], c->jct_y[i], n, sizeof(double), ui_series_color(i), 0,
-                     a->rs.t};
+    return (ui_series){x, y, n, sizeof(double), ui_series_color(i), 0, a->rs.t};
 }
 
-static void draw_charts(app *a, const compare_layout *L)
+static void draw_charts(const app *a, const compare_layout *L)
 {
     static const struct { const char *title; size_t off; } charts[4] = {
         {"Active GPUs", offsetof(run_point, active_gpus)},
@@ -483,13 +514,12 @@ static void draw_charts(app *a, const compare_layout *L)
         {"Fragmentation", offsetof(run_point, frag)},
         {"Queued tasks", offsetof(run_point, queued)},
     };
-    if (!a->cmp.grid)
-        a->cmp.grid = chart_grid_new(1, 1, a->caps.style);
     /* The axis spans the whole trace while it plays, so time visibly
      * advances across it; it grows if the runs go on longer. */
     double xhi = a->rs.t > a->rs.t_end_hint ? a->rs.t : a->rs.t_end_hint;
     if (xhi <= 0)
         xhi = 1;
+    double *jct_x[RS_MAX] = {0}, *jct_y[RS_MAX] = {0};
     for (int ch = 0; ch < 4; ch++) {
         ui_series s[RS_MAX];
         int ns = 0;
@@ -498,7 +528,7 @@ static void draw_charts(app *a, const compare_layout *L)
             if (!r)
                 continue;
             if (ch == 3 && a->cmp.queue_metric) {
-                jct_series(a, i, r, &s[ns++]);
+                s[ns++] = jct_series(a, i, r, &jct_x[i], &jct_y[i]);
                 continue;
             }
             const double *y = r->npoints ? (const double *)(const void *)
@@ -508,7 +538,11 @@ static void draw_charts(app *a, const compare_layout *L)
         }
         const char *title = ch == 3 && a->cmp.queue_metric ? "Mean JCT of finished tasks (s)"
                                                            : charts[ch].title;
-        draw_chart(&a->caps, L->charts[ch], title, s, ns, 0, xhi, a->cmp.grid, 1);
+        draw_chart(&a->caps, L->charts[ch], title, s, ns, 0, xhi, 1);
+    }
+    for (int i = 0; i < RS_MAX; i++) {
+        free(jct_x[i]);
+        free(jct_y[i]);
     }
 }
 
@@ -576,21 +610,36 @@ static void fmt_cell(char *buf, size_t len, double v)
         chart_fmt(v, buf, len);
 }
 
-/* Run i's summary at the lockstep time, with the outcome half cached. */
-static void summary_of(app *a, int i, run_summary *s)
+/* Keeps the outcome half of each run's summary up to date (the tick's
+ * work: drawing only reads it). */
+static void refresh_outcomes(app *a)
 {
     compare_ui *c = &a->cmp;
-    const run *r = runset_record(&a->rs, i);
-    memset(s, 0, sizeof *s);
-    if (!r)
-        return;
-    if (c->outc_rec[i] != r || c->outc_n[i] != r->noutcomes) {
+    for (int i = 0; i < a->rs.n; i++) {
+        const run *r = runset_record(&a->rs, i);
+        if (!r || (c->outc_rec[i] == r && c->outc_n[i] == r->noutcomes))
+            continue;
         memset(&c->outc[i], 0, sizeof c->outc[i]);
         run_summarize_outcomes(r, &c->outc[i]);
         c->outc_rec[i] = r;
         c->outc_n[i] = r->noutcomes;
     }
-    *s = c->outc[i];
+}
+
+/* Run i's summary at the lockstep time: the outcome half from the tick's
+ * cache when it is current, else computed here. */
+static void summary_of(const app *a, int i, run_summary *s)
+{
+    const compare_ui *c = &a->cmp;
+    assert(i >= 0 && i < a->rs.n && a->rs.n <= RS_MAX);
+    const run *r = runset_record(&a->rs, i);
+    memset(s, 0, sizeof *s);
+    if (!r)
+        return;
+    if (c->outc_rec[i] == r && c->outc_n[i] == r->noutcomes)
+        *s = c->outc[i];
+    else
+        run_summarize_outcomes(r, s);
     run_summarize_points(r, a->rs.t, s);
 }
 
@@ -613,62 +662,81 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
     draw_row(y, x, w, cols, nc, cells, A_DIM);
 }
 
-static void draw_table(app *a, rect box)
+static const ui_col run_cols[] = {
+    {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
+    {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
+    {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 6, 1}, {"JCTp95", 6, 1}, {"SLA", 4, 1},
+    {"Used", 4, 1}, {"CapEx$", 7, 1},
+};
+#define NRUN_COLS ((int)(sizeof run_cols / sizeof *run_cols))
+
+static void run_cells(const app *a, int i, char v[16][24])
 {
-    static const ui_col cols[] = {
-        {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
-        {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
-        {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 6, 1}, {"JCTp95", 6, 1}, {"SLA", 4, 1},
-        {"Used", 4, 1}, {"CapEx$", 7, 1},
-    };
-    const int nc = (int)(sizeof cols / sizeof *cols);
+    run_summary s;
+    summary_of(a, i, &s);
+    int used;
+    double capex = live_capex(&a->rs, i, &used);
+    snprintf(v[0], 24, "%s", a->rs.slot[i].spec.label);
+    snprintf(v[1], 24, "%zu", runset_decisions(&a->rs, i));
+    snprintf(v[2], 24, "%zu", s.finished);
+    const double nums[] = {s.now_queued, s.now_gpus, s.avg_gpus, s.peak_gpus, s.now_w,
+                           s.avg_w, s.energy_kwh, s.now_frag, s.jct_p50, s.jct_p95};
+    for (int k = 0; k < 10; k++)
+        fmt_cell(v[3 + k], 24, nums[k]);
+    snprintf(v[13], 24, "%zu", s.violations);
+    if (isnan(capex)) {
+        snprintf(v[14], 24, "-");
+        snprintf(v[15], 24, "-");
+    } else {
+        snprintf(v[14], 24, "%d", used);
+        chart_fmt(capex, v[15], 24);
+    }
+}
+
+/* One run's row: the focus marker and series mark, then the figures. */
+static void run_row_draw(const void *ctx, size_t row, rect r, lv_hl hl)
+{
+    const app *a = ctx;
+    assert(row < (size_t)a->rs.n);
+    int i = (int)row;
+    char v[16][24];
+    run_cells(a, i, v);
+    const char *cells[16];
+    for (int k = 0; k < 16; k++)
+        cells[k] = v[k];
+    draw_row(r.y, r.x + 2, r.w - 2, run_cols, NRUN_COLS, cells, ui_hl_attr(hl, A_NORMAL));
+    draw_glyph(r.y, r.x, i == a->rs.focus ? (uint32_t)'>' : ' ',
+               ui_attr(ui_series_color(i)) | A_BOLD);
+    if (a->caps.style == CHART_ASCII)
+        draw_glyph(r.y, r.x + 1, (uint32_t)chart_marker(i), ui_attr(ui_series_color(i)));
+    else
+        draw_text(r.y, r.x + 1, 1, ui_attr(ui_series_color(i)), a->caps.utf8 ? "■" : "#");
+}
+
+/* Rows of the run table below its header. */
+static int run_table_rows(const app *a)
+{
+    compare_layout L = layout_compare(a->rows, a->cols, a->rs.n + a->rs.has_opt);
+    int h = layout_inner(L.table).h - 1;
+    return h > 0 ? h : 0;
+}
+
+static void draw_table(const app *a, rect box)
+{
     draw_box(box, "Runs (Enter focuses the policy under the cursor)", 0);
     rect in = layout_inner(box);
     if (in.h < 1)
         return;
-    draw_header(in.y, in.x + 2, in.w - 2, cols, nc);
-    if (a->cmp.row >= (size_t)a->rs.n)
-        a->cmp.row = a->rs.n ? (size_t)a->rs.n - 1 : 0;
-    for (int i = 0; i < a->rs.n && i + 1 < in.h; i++) {
-        run_summary s;
-        summary_of(a, i, &s);
-        int used;
-        double capex = live_capex(&a->rs, i, &used);
-        char v[16][24];
-        snprintf(v[0], sizeof v[0], "%s", a->rs.slot[i].spec.label);
-        snprintf(v[1], sizeof v[1], "%zu", runset_decisions(&a->rs, i));
-        snprintf(v[2], sizeof v[2], "%zu", s.finished);
-        const double nums[] = {s.now_queued, s.now_gpus, s.avg_gpus, s.peak_gpus, s.now_w,
-                               s.avg_w, s.energy_kwh, s.now_frag, s.jct_p50, s.jct_p95};
-        for (int k = 0; k < 10; k++)
-            fmt_cell(v[3 + k], sizeof v[0], nums[k]);
-        snprintf(v[13], sizeof v[0], "%zu", s.violations);
-        if (isnan(capex)) {
-            snprintf(v[14], sizeof v[0], "-");
-            snprintf(v[15], sizeof v[0], "-");
-        } else {
-            snprintf(v[14], sizeof v[0], "%d", used);
-            chart_fmt(capex, v[15], sizeof v[0]);
-        }
-        const char *cells[16];
-        for (int k = 0; k < 16; k++)
-            cells[k] = v[k];
-        attr_t at = (size_t)i == a->cmp.row ? ui_attr(C_SEL) : A_NORMAL;
-        draw_row(in.y + 1 + i, in.x + 2, in.w - 2, cols, nc, cells, at);
-        draw_glyph(in.y + 1 + i, in.x, i == a->rs.focus ? (uint32_t)'>' : ' ',
-                   ui_attr(ui_series_color(i)) | A_BOLD);
-        if (a->caps.style == CHART_ASCII)
-            draw_glyph(in.y + 1 + i, in.x + 1, (uint32_t)chart_marker(i),
-                       ui_attr(ui_series_color(i)));
-        else
-            draw_text(in.y + 1 + i, in.x + 1, 1, ui_attr(ui_series_color(i)),
-                      a->caps.utf8 ? "■" : "#");
-    }
+    draw_header(in.y, in.x + 2, in.w - 2, run_cols, NRUN_COLS);
+    rect rows = {in.y + 1, in.x, in.h - 1, in.w};
+    listview v = lv_shown(&a->cmp.runs, (size_t)a->rs.n, rows.h);
+    lv_draw(&v, rows, LV_HL_FOCUSED, run_row_draw, a);
     if (a->rs.has_opt && a->rs.n + 1 < in.h)
-        draw_optimal_row(&a->rs.opt, in.y + 1 + a->rs.n, in.x + 2, in.w - 2, cols, nc);
+        draw_optimal_row(&a->rs.opt, in.y + 1 + a->rs.n, in.x + 2, in.w - 2, run_cols,
+                         NRUN_COLS);
 }
 
-static void run_draw(app *a)
+static void run_draw(const app *a)
 {
     compare_layout L = layout_compare(a->rows, a->cols, a->rs.n + a->rs.has_opt);
     draw_info(a, L.info);
@@ -700,12 +768,7 @@ static ui_rc run_play(app *a, int key)
 
 static ui_rc run_step(app *a, int key)
 {
-    gp_err err;
-    int rc = key == KEY_LEFT || key == 'h' ? runset_back(&a->rs, &err)
-                                           : runset_step(&a->rs, &err);
-    if (rc)
-        app_err(a, "%s", err.msg);
-    a->step.sel = a->step.top = 0;
+    step_decision(a, key == KEY_LEFT || key == 'h');
     return UI_DONE;
 }
 
@@ -735,19 +798,27 @@ static ui_rc run_restart(app *a, int key)
 
 static ui_rc run_row(app *a, int key)
 {
-    long d = key == KEY_DOWN || key == 'j' ? 1 : -1;
-    list_move(&a->cmp.row, (size_t)a->rs.n, d);
+    lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
+    lv_key(&a->cmp.runs, key, run_table_rows(a));
     return UI_DONE;
+}
+
+void compare_focus(app *a, int i)
+{
+    a->rs.focus = i;
+    lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
+    lv_select(&a->cmp.runs, (size_t)i, run_table_rows(a));
+    step_reset(a);
 }
 
 static ui_rc run_focus(app *a, int key)
 {
     if (a->rs.n == 0)
         return UI_DONE;
+    size_t row = lv_shown(&a->cmp.runs, (size_t)a->rs.n, 1).cursor;
     if (key == '\t')
-        a->cmp.row = (a->cmp.row + 1) % (size_t)a->rs.n;
-    a->rs.focus = (int)a->cmp.row;
-    a->step.sel = a->step.top = 0;
+        row = (row + 1) % (size_t)a->rs.n;
+    compare_focus(a, (int)row);
     app_msg(a, "focus: %s (Step and Cluster show it)", a->rs.slot[a->rs.focus].spec.label);
     return UI_DONE;
 }
@@ -810,7 +881,7 @@ static const ui_key run_keys[] = {
 
 /* --- screen -------------------------------------------------------------------- */
 
-static void compare_draw(app *a)
+static void compare_draw(const app *a)
 {
     if (a->cmp.mode == CMP_RUN && a->rs.n)
         run_draw(a);
@@ -831,6 +902,8 @@ static ui_rc compare_key(app *a, int key)
 static int compare_tick(app *a, double dt)
 {
     runset_tick(&a->rs, dt);
+    refresh_outcomes(a);
+    lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
     return a->rs.playing;
 }
 

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "draw.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,15 +36,55 @@ void data_reload(app *a)
         app_err(a, "%s", err.msg);
 }
 
-static ui_list *cur_list(app *a)
+/* The kind the left pane's cursor is on. */
+static store_kind cur_kind(const app *a)
 {
-    return &a->data.lists[a->data.kind];
+    return (store_kind)a->data.kinds.cursor;
 }
 
-static const store_item *cur_item(app *a)
+static ui_list *cur_list(app *a)
 {
-    ui_list *l = cur_list(a);
-    return l->n ? &l->items[l->sel] : NULL;
+    return &a->data.lists[cur_kind(a)];
+}
+
+static const store_item *cur_item(const app *a)
+{
+    const ui_list *l = &a->data.lists[cur_kind(a)];
+    return l->lv.count ? &l->items[l->lv.cursor] : NULL;
+}
+
+/* --- geometry (drawing and keys both ask) ----------------------------------------- */
+
+typedef struct data_geom {
+    rect kinds, items, detail;
+    rect form;                  /* the profile form, over items and detail */
+} data_geom;
+
+static data_geom data_layout(const app *a)
+{
+    data_geom g;
+    rect body = layout_body(a->rows, a->cols), right;
+    layout_split(body, 28, 40, &g.kinds, &right);
+    g.form = right;
+    g.detail = layout_take_bottom(&right, right.h > 24 ? 14 : 7);
+    g.items = right;
+    return g;
+}
+
+static int kinds_rows(const app *a)
+{
+    return layout_inner(data_layout(a).kinds).h;
+}
+
+static int items_rows(const app *a)
+{
+    return layout_inner(data_layout(a).items).h;
+}
+
+/* The form's last two lines are its key hints. */
+static int fields_rows(const app *a)
+{
+    return layout_inner(data_layout(a).form).h - 2;
 }
 
 static int is_marked(const app *a, int64_t id)
@@ -56,22 +97,25 @@ static int is_marked(const app *a, int64_t id)
 
 /* --- drawing ------------------------------------------------------------------- */
 
-static void draw_kinds(app *a, rect box)
+static void kind_row(const void *ctx, size_t k, rect r, lv_hl hl)
+{
+    const app *a = ctx;
+    char line[64];
+    snprintf(line, sizeof line, " %-18s %4zu", kind_titles[k], a->data.lists[k].lv.count);
+    draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
+}
+
+static void draw_kinds(const app *a, rect box)
 {
     draw_box(box, "Kinds", a->data.pane == 0 && !a->data.editing);
     rect in = layout_inner(box);
-    for (int k = 0; k < STORE_KIND_COUNT && k < in.h; k++) {
-        char line[64];
-        snprintf(line, sizeof line, " %-18s %4zu", kind_titles[k], a->data.lists[k].n);
-        int sel = k == a->data.kind;
-        draw_line(in.y + k, in.x, in.w, sel ? ui_attr(a->data.pane == 0 ? C_SEL : C_SEL_OFF)
-                                            : A_NORMAL, line);
-    }
+    listview v = lv_shown(&a->data.kinds, STORE_KIND_COUNT, in.h);
+    lv_draw(&v, in, a->data.pane == 0 ? LV_HL_FOCUSED : LV_HL_UNFOCUSED, kind_row, a);
 }
 
 static void item_line(const app *a, const store_item *it, char *line, size_t len)
 {
-    switch (a->data.kind) {
+    switch (cur_kind(a)) {
     case STORE_RUN:
         snprintf(line, len, "%s #%-4lld %-14s %s", is_marked(a, it->id) ? "*" : " ",
                  (long long)it->id, it->name, it->detail);
@@ -93,22 +137,23 @@ static void item_line(const app *a, const store_item *it, char *line, size_t len
     }
 }
 
-static void draw_items(app *a, rect box)
+static void item_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
-    ui_list *l = cur_list(a);
-    draw_box(box, kind_titles[a->data.kind], a->data.pane == 1);
+    const app *a = ctx;
+    assert(i < a->data.lists[cur_kind(a)].lv.count);
+    char line[320];
+    item_line(a, &a->data.lists[cur_kind(a)].items[i], line, sizeof line);
+    draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
+}
+
+static void draw_items(const app *a, rect box)
+{
+    const ui_list *l = &a->data.lists[cur_kind(a)];
+    draw_box(box, kind_titles[cur_kind(a)], a->data.pane == 1);
     rect in = layout_inner(box);
-    if (l->n == 0)
+    if (l->lv.count == 0)
         draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(none)");
-    l->top = layout_scroll(l->top, l->sel, l->n, in.h);
-    for (int r = 0; r < in.h && l->top + (size_t)r < l->n; r++) {
-        size_t i = l->top + (size_t)r;
-        char line[320];
-        item_line(a, &l->items[i], line, sizeof line);
-        draw_line(in.y + r, in.x, in.w, i == l->sel ? ui_attr(a->data.pane == 1 ? C_SEL
-                                                                               : C_SEL_OFF)
-                                                     : A_NORMAL, line);
-    }
+    lv_draw(&l->lv, in, a->data.pane == 1 ? LV_HL_FOCUSED : LV_HL_UNFOCUSED, item_row, a);
 }
 
 static void draw_profile_fields(const void *prof, const profile_field *f, rect in, int y)
@@ -126,7 +171,7 @@ static const char *const enter_does[STORE_KIND_COUNT] = {
     "Enter reopens it (or the runs marked with space) in Compare",
 };
 
-static void draw_detail(app *a, rect box)
+static void draw_detail(const app *a, rect box)
 {
     const store_item *it = cur_item(a);
     draw_box(box, "Details", 0);
@@ -138,58 +183,74 @@ static void draw_detail(app *a, rect box)
     int y = in.y;
     draw_textf(y++, in.x, in.w, A_BOLD, "%s %s", it->name, it->created[0] ? it->created : "");
     draw_text(y++, in.x, in.w, A_NORMAL, it->detail);
-    draw_text(y++, in.x, in.w, ui_attr(C_DIM), enter_does[a->data.kind]);
+    draw_text(y++, in.x, in.w, ui_attr(C_DIM), enter_does[cur_kind(a)]);
     const catalog *cat = a->data.cat;
-    if (a->data.kind == STORE_GPU && cat && catalog_gpu(cat, it->name))
+    if (cur_kind(a) == STORE_GPU && cat && catalog_gpu(cat, it->name))
         draw_profile_fields(catalog_gpu(cat, it->name), gpu_profile_fields, in, y);
-    else if (a->data.kind == STORE_CPU && cat && catalog_cpu(cat, it->name))
+    else if (cur_kind(a) == STORE_CPU && cat && catalog_cpu(cat, it->name))
         draw_profile_fields(catalog_cpu(cat, it->name), cpu_profile_fields, in, y);
 }
 
-static const profile_field *edit_fields(const app *a, void **prof)
+/* The form edits a copy of the profile: its fields and its values. */
+static const profile_field *form_fields(const app *a)
 {
-    if (a->data.editing == STORE_GPU + 1) {
-        *prof = (void *)&a->data.gpu;
-        return gpu_profile_fields;
-    }
-    *prof = (void *)&a->data.cpu;
-    return cpu_profile_fields;
+    return a->data.editing == STORE_GPU + 1 ? gpu_profile_fields : cpu_profile_fields;
 }
 
-static void draw_edit(app *a, rect box)
+static const void *form_values(const app *a)
 {
-    void *prof;
-    const profile_field *f = edit_fields(a, &prof);
+    if (a->data.editing == STORE_GPU + 1)
+        return &a->data.gpu;
+    return &a->data.cpu;
+}
+
+static size_t nfields(const app *a)
+{
+    const profile_field *f = form_fields(a);
+    size_t n = 0;
+    while (f[n].key)
+        n++;
+    return n;
+}
+
+static void field_row(const void *ctx, size_t i, rect r, lv_hl hl)
+{
+    const app *a = ctx;
+    assert(i < nfields(a));
+    const profile_field *f = &form_fields(a)[i];
+    char v[64], line[256];
+    profile_get(form_values(a), f, v, sizeof v);
+    snprintf(line, sizeof line, " %-16s %-12s %s", f->key, v, f->help);
+    draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
+}
+
+static void draw_edit(const app *a, rect box)
+{
     char title[128];
     snprintf(title, sizeof title, "Edit %s profile %s%s", a->data.editing == STORE_GPU + 1
              ? "GPU" : "CPU", a->data.editing == STORE_GPU + 1 ? a->data.gpu.name
              : a->data.cpu.name, a->data.dirty ? " (modified)" : "");
     draw_box(box, title, 1);
     rect in = layout_inner(box);
-    int i = 0;
-    for (; f[i].key && i < in.h - 2; i++) {
-        char v[64], line[256];
-        profile_get(prof, &f[i], v, sizeof v);
-        snprintf(line, sizeof line, " %-16s %-12s %s", f[i].key, v, f[i].help);
-        draw_line(in.y + i, in.x, in.w, i == a->data.field ? ui_attr(C_SEL) : A_NORMAL, line);
-    }
+    rect rows = in;
+    rows.h = in.h > 2 ? in.h - 2 : 0;
+    listview v = lv_shown(&a->data.fields, nfields(a), rows.h);
+    lv_draw(&v, rows, LV_HL_FOCUSED, field_row, a);
     draw_text(in.y + in.h - 1, in.x + 1, in.w - 1, ui_attr(C_DIM),
               "Enter change value  s save  Esc discard");
 }
 
-static void data_draw(app *a)
+static void data_draw(const app *a)
 {
-    rect body = layout_body(a->rows, a->cols), left, right;
-    layout_split(body, 28, 40, &left, &right);
-    draw_kinds(a, left);
+    data_geom g = data_layout(a);
+    draw_kinds(a, g.kinds);
     if (a->data.editing) {
-        draw_edit(a, right);
+        draw_edit(a, g.form);
         draw_status(a, "Data: edit profile", "j/k field  Enter change  s save  Esc discard");
         return;
     }
-    rect detail = layout_take_bottom(&right, right.h > 24 ? 14 : 7);
-    draw_items(a, right);
-    draw_detail(a, detail);
+    draw_items(a, g.items);
+    draw_detail(a, g.detail);
     char ctx[96];
     snprintf(ctx, sizeof ctx, "Data %s %s", sym(SYM_DOT), store_path(a->st));
     draw_status(a, ctx, "Enter open  i import  e edit  d delete  / search  ? help");
@@ -199,15 +260,11 @@ static void data_draw(app *a)
 
 static ui_rc d_move(app *a, int key)
 {
-    long d = key == KEY_DOWN || key == 'j' ? 1 : key == KEY_UP || key == 'k' ? -1
-           : key == KEY_NPAGE ? 10 : key == KEY_PPAGE ? -10 : key == KEY_HOME ? -1000000
-           : 1000000;
     if (a->data.pane == 0) {
-        size_t k = (size_t)a->data.kind;
-        list_move(&k, STORE_KIND_COUNT, d);
-        a->data.kind = (int)k;
+        lv_set_count(&a->data.kinds, STORE_KIND_COUNT);
+        lv_key(&a->data.kinds, key, kinds_rows(a));
     } else {
-        list_move(&cur_list(a)->sel, cur_list(a)->n, d);
+        lv_key(&cur_list(a)->lv, key, items_rows(a));
     }
     return UI_DONE;
 }
@@ -224,17 +281,17 @@ static ui_rc d_pane(app *a, int key)
 static void start_edit(app *a, const store_item *it)
 {
     const catalog *cat = a->data.cat;
-    if (a->data.kind == STORE_GPU && cat && catalog_gpu(cat, it->name)) {
+    if (cur_kind(a) == STORE_GPU && cat && catalog_gpu(cat, it->name)) {
         a->data.gpu = *catalog_gpu(cat, it->name);
         a->data.editing = STORE_GPU + 1;
-    } else if (a->data.kind == STORE_CPU && cat && catalog_cpu(cat, it->name)) {
+    } else if (cur_kind(a) == STORE_CPU && cat && catalog_cpu(cat, it->name)) {
         a->data.cpu = *catalog_cpu(cat, it->name);
         a->data.editing = STORE_CPU + 1;
     } else {
         app_err(a, "only GPU and CPU profiles can be edited here");
         return;
     }
-    a->data.field = 0;
+    lv_reset(&a->data.fields, nfields(a));
     a->data.dirty = 0;
 }
 
@@ -269,7 +326,7 @@ static ui_rc d_enter(app *a, int key)
     const store_item *it = cur_item(a);
     if (!it)
         return UI_DONE;
-    switch (a->data.kind) {
+    switch (cur_kind(a)) {
     case STORE_GPU: case STORE_CPU: return d_edit(a, key);
     case STORE_TRACE:
         compare_set_input(a, it->name, NULL);
@@ -290,7 +347,7 @@ static ui_rc d_mark(app *a, int key)
 {
     (void)key;
     const store_item *it = cur_item(a);
-    if (a->data.kind != STORE_RUN || !it)
+    if (cur_kind(a) != STORE_RUN || !it)
         return UI_PASS;
     data_ui *d = &a->data;
     for (int i = 0; i < d->nmarked; i++)
@@ -304,13 +361,13 @@ static ui_rc d_mark(app *a, int key)
         return UI_DONE;
     }
     d->marked[d->nmarked++] = it->id;
-    list_move(&cur_list(a)->sel, cur_list(a)->n, 1);
+    lv_key(&cur_list(a)->lv, KEY_DOWN, items_rows(a));
     return UI_DONE;
 }
 
 static int delete_item(app *a, const store_item *it, gp_err *err)
 {
-    switch (a->data.kind) {
+    switch (cur_kind(a)) {
     case STORE_GPU: return store_delete_gpu_profile(a->st, it->name, err);
     case STORE_CPU: return store_delete_cpu_profile(a->st, it->name, err);
     case STORE_CLUSTER: return store_delete_cluster(a->st, it->name, err);
@@ -347,12 +404,13 @@ static ui_rc d_delete(app *a, int key)
     if (!it || a->data.pane == 0)
         return UI_DONE;
     char q[160];
-    if (a->data.kind == STORE_RUN)
+    store_kind kind = cur_kind(a);
+    if (kind == STORE_RUN)
         snprintf(q, sizeof q, "Delete saved run #%lld (%s)?", (long long)it->id, it->name);
     else
-        snprintf(q, sizeof q, "Delete %s '%s'%s?", store_kind_name((store_kind)a->data.kind),
-                 it->name, a->data.kind == STORE_CLUSTER ? " with its snapshots and saved runs"
-                 : a->data.kind == STORE_TRACE ? " with the runs saved on it" : "");
+        snprintf(q, sizeof q, "Delete %s '%s'%s?", store_kind_name(kind), it->name,
+                 kind == STORE_CLUSTER ? " with its snapshots and saved runs"
+                 : kind == STORE_TRACE ? " with the runs saved on it" : "");
     modal_confirm(a, q, delete_done);
     return UI_DONE;
 }
@@ -473,17 +531,10 @@ static void search_done(app *a, int ok, const char *text, int choice)
         return;
     snprintf(a->search, sizeof a->search, "%s", text);
     ui_list *l = cur_list(a);
-    const char **names = xmalloc((l->n ? l->n : 1) * sizeof *names);
-    for (size_t i = 0; i < l->n; i++)
-        names[i] = l->items[i].name;
-    size_t i = l->n ? list_find(names, l->n, l->sel, a->search) : 0;
-    free(names);
-    if (i < l->n) {
-        l->sel = i;
+    if (lv_search(&l->lv, a->search, ui_list_name, l, items_rows(a)))
         a->data.pane = 1;
-    } else {
-        app_err(a, "no %s matching '%s'", kind_titles[a->data.kind], a->search);
-    }
+    else
+        app_err(a, "no %s matching '%s'", kind_titles[cur_kind(a)], a->search);
 }
 
 static ui_rc d_search(app *a, int key)
@@ -520,22 +571,24 @@ static const ui_key browse_keys[] = {
 
 /* --- edit form keys ------------------------------------------------------------- */
 
-static int nfields(const app *a)
-{
-    void *prof;
-    const profile_field *f = edit_fields(a, &prof);
-    int n = 0;
-    while (f[n].key)
-        n++;
-    return n;
-}
-
 static ui_rc e_move(app *a, int key)
 {
-    size_t f = (size_t)a->data.field;
-    list_move(&f, (size_t)nfields(a), key == KEY_DOWN || key == 'j' ? 1 : -1);
-    a->data.field = (int)f;
+    lv_set_count(&a->data.fields, nfields(a));
+    lv_key(&a->data.fields, key, fields_rows(a));
     return UI_DONE;
+}
+
+/* The field under the form's cursor, and the profile copy it edits. */
+static const profile_field *cur_field(const app *a)
+{
+    return &form_fields(a)[a->data.fields.cursor];
+}
+
+static void *form_values_mut(app *a)
+{
+    if (a->data.editing == STORE_GPU + 1)
+        return &a->data.gpu;
+    return &a->data.cpu;
 }
 
 static void field_done(app *a, int ok, const char *text, int choice)
@@ -543,10 +596,8 @@ static void field_done(app *a, int ok, const char *text, int choice)
     (void)choice;
     if (!ok)
         return;
-    void *prof;
-    const profile_field *f = edit_fields(a, &prof);
     gp_err err;
-    if (profile_set(prof, f, f[a->data.field].key, text, &err)) {
+    if (profile_set(form_values_mut(a), form_fields(a), cur_field(a)->key, text, &err)) {
         app_err(a, "%s", err.msg);
         return;
     }
@@ -556,11 +607,10 @@ static void field_done(app *a, int ok, const char *text, int choice)
 static ui_rc e_change(app *a, int key)
 {
     (void)key;
-    void *prof;
-    const profile_field *f = edit_fields(a, &prof);
+    const profile_field *f = cur_field(a);
     char v[64], title[160];
-    profile_get(prof, &f[a->data.field], v, sizeof v);
-    snprintf(title, sizeof title, "%s: %s", f[a->data.field].key, f[a->data.field].help);
+    profile_get(form_values(a), f, v, sizeof v);
+    snprintf(title, sizeof title, "%s: %s", f->key, f->help);
     modal_prompt(a, title, v, field_done);
     return UI_DONE;
 }
@@ -605,7 +655,7 @@ static const ui_key edit_keys[] = {
     {{'\n', '\r', KEY_ENTER, 'e'}, "Enter e", "change the value (checked as you enter it)",
      e_change},
     {{'s'}, "s", "save the profile (nodes using it see the new values)", e_save},
-    {{27}, "Esc", "leave the form (asks when there are changes)", e_cancel},
+    {{KEY_ESC}, "Esc", "leave the form (asks when there are changes)", e_cancel},
     {{0}, NULL, NULL, NULL},
 };
 

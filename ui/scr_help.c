@@ -43,7 +43,29 @@ static int collect(const app *a, help_line *out, int cap, char *title, size_t tl
     return n;
 }
 
-static void help_draw(app *a)
+/* Where the key lines go: below the screen's summary (at most two lines)
+ * and a blank line. */
+static rect help_rows(const app *a)
+{
+    rect in = layout_inner(layout_body(a->rows, a->cols));
+    int about_h = text_wrap_lines(in.w - 2, 2, about[a->back]);
+    int h = in.h - about_h - 1;
+    return (rect){in.y + about_h + 1, in.x, h > 0 ? h : 0, in.w};
+}
+
+static void help_row(const void *ctx, size_t i, rect r, lv_hl hl)
+{
+    (void)hl;
+    const help_line *l = &((const help_line *)ctx)[i];
+    if (!l->label) {
+        draw_text(r.y, r.x + 1, r.w - 2, ui_attr(C_TITLE), l->text);
+        return;
+    }
+    draw_text(r.y, r.x + 3, 14, A_BOLD, l->label);
+    draw_text(r.y, r.x + 18, r.w - 19, A_NORMAL, l->text);
+}
+
+static void help_draw(const app *a)
 {
     rect body = layout_body(a->rows, a->cols);
     const ui_screen *s = ui_screen_of(a->back);
@@ -51,35 +73,22 @@ static void help_draw(app *a)
     snprintf(title, sizeof title, "Help %s %s", sym(SYM_DASH), s->name);
     draw_box(body, title, 1);
     rect in = layout_inner(body);
-    int about_h = draw_wrap(in.y, in.x + 1, in.w - 2, 2, A_NORMAL, about[a->back]);
-    in.y += about_h - 1;
-    in.h -= about_h - 1;
+    draw_wrap(in.y, in.x + 1, in.w - 2, 2, A_NORMAL, about[a->back]);
     help_line lines[96];
     char keys_title[64];
     int n = collect(a, lines, 96, keys_title, sizeof keys_title);
-    a->help_lines = n;
-    int vis = in.h - 2;
-    if (a->help_top + (size_t)vis > (size_t)n)
-        a->help_top = n > vis ? (size_t)(n - vis) : 0;
-    for (int r = 0; r < vis && a->help_top + (size_t)r < (size_t)n; r++) {
-        const help_line *l = &lines[a->help_top + (size_t)r];
-        int y = in.y + 2 + r;
-        if (!l->label) {
-            draw_text(y, in.x + 1, in.w - 2, ui_attr(C_TITLE), l->text);
-            continue;
-        }
-        draw_text(y, in.x + 3, 14, A_BOLD, l->label);
-        draw_text(y, in.x + 18, in.w - 19, A_NORMAL, l->text);
-    }
+    rect rows = help_rows(a);
+    listview v = lv_shown(&a->help, (size_t)n, rows.h);
+    lv_draw(&v, rows, LV_HL_NONE, help_row, lines);
     draw_status(a, "Help", "j/k scroll  Esc or ? back  q quit");
 }
 
 static ui_rc help_scroll(app *a, int key)
 {
-    long d = key == KEY_DOWN || key == 'j' ? 1 : key == KEY_UP || key == 'k' ? -1
-           : key == KEY_NPAGE || key == ' ' ? 10 : -10;
-    long t = (long)a->help_top + d;
-    a->help_top = t < 0 ? 0 : (size_t)t;
+    help_line lines[96];
+    char keys_title[64];
+    lv_set_count(&a->help, (size_t)collect(a, lines, 96, keys_title, sizeof keys_title));
+    lv_scroll_key(&a->help, key == ' ' ? KEY_NPAGE : key, help_rows(a).h);
     return UI_DONE;
 }
 
@@ -100,7 +109,13 @@ static ui_rc help_key(app *a, int key)
     return ui_dispatch(a, help_keys, key);
 }
 
+/* Help opens at its top, for whichever screen it describes. */
+static void help_enter(app *a)
+{
+    lv_reset(&a->help, 0);
+}
+
 const ui_screen scr_help = {
     .name = "Help", .hotkey = '?', .fkey = 1, .draw = help_draw, .key = help_key,
-    .keys = help_keytab, .tick = NULL,
+    .keys = help_keytab, .tick = NULL, .enter = help_enter,
 };

@@ -8,11 +8,15 @@
  * CapEx; the smallest count meeting the SLA target is highlighted per
  * policy.  The sweep runs a slice at a time from the main loop (src/plan/plan.h),
  * so the screen stays live and Esc cancels it.
+ *
+ * The parameters are set up from Compare's trace and policies when the
+ * screen is first entered (planner_ensure), not while drawing.
  */
 #include "app.h"
 #include "draw.h"
 #include "core/runsum.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <curses.h>
 #include <math.h>
@@ -52,22 +56,23 @@ static void default_gpu(app *a)
 {
     const ui_list *gl = &a->data.lists[STORE_GPU], *cl = &a->data.lists[STORE_CLUSTER];
     plan_params *p = &a->pl.p;
-    for (size_t i = 0; i < cl->n; i++)
+    for (size_t i = 0; i < cl->lv.count; i++)
         if (strcmp(cl->items[i].name, p->trace) == 0) {
             sscanf(cl->items[i].detail, "%63s", p->gpu);
             return;
         }
-    if (gl->n)
+    if (gl->lv.count)
         snprintf(p->gpu, sizeof p->gpu, "%s", gl->items[0].name);
 }
 
 static void planner_ensure(app *a)
 {
     planner_ui *pl = &a->pl;
-    if (pl->p.trace[0] || !a->cmp.traces.n)
+    if (pl->p.trace[0] || !a->cmp.traces.lv.count)
         return;
     plan_params_default(&pl->p);
-    snprintf(pl->p.trace, sizeof pl->p.trace, "%s", a->cmp.traces.items[a->cmp.traces.sel].name);
+    snprintf(pl->p.trace, sizeof pl->p.trace, "%s",
+             a->cmp.traces.items[a->cmp.traces.lv.cursor].name);
     default_gpu(a);
     set_range_from_trace(a);
     for (int i = 0; i < a->cmp.npicked && i < PLAN_MAX_POLICIES; i++)
@@ -77,8 +82,43 @@ static void planner_ensure(app *a)
 void planner_free(planner_ui *p)
 {
     plan_free(&p->sw);
-    chart_grid_free(p->grid);
-    p->grid = NULL;
+}
+
+/* The parameter under the cursor (a P_ value). */
+static int cur_param(const app *a)
+{
+    return (int)a->pl.params.cursor;
+}
+
+/* --- geometry (drawing and keys both ask) ----------------------------------------- */
+
+typedef struct planner_geom {
+    rect params, progress, best, chart, results;
+} planner_geom;
+
+static planner_geom planner_layout(const app *a)
+{
+    planner_geom g;
+    rect body = layout_body(a->rows, a->cols), right;
+    layout_split(body, 42, 38, &g.params, &right);
+    g.progress = layout_take_top(&right, 1);
+    g.best = layout_take_top(&right, 1);
+    g.chart = layout_take_top(&right, right.h / 2 > 8 ? right.h / 2 : 8);
+    g.results = right;
+    return g;
+}
+
+static int params_rows(const app *a)
+{
+    int h = layout_inner(planner_layout(a).params).h;
+    return h < P_NPARAMS ? h : P_NPARAMS;
+}
+
+/* Result rows below the table's header. */
+static int results_rows(const app *a)
+{
+    int h = layout_inner(planner_layout(a).results).h - 1;
+    return h > 0 ? h : 0;
 }
 
 /* --- drawing -------------------------------------------------------------------- */
@@ -132,18 +172,25 @@ static void param_value(const app *a, int i, char *buf, size_t len)
     }
 }
 
+static void param_row(const void *ctx, size_t row, rect r, lv_hl hl)
+{
+    const app *a = ctx;
+    assert(row < P_NPARAMS);
+    int i = (int)row;
+    char v[160], line[200];
+    param_value(a, i, v, sizeof v);
+    snprintf(line, sizeof line, " %-16s %s", param_names[i], v);
+    int dim = a->pl.p.unbounded && (i == P_LO || i == P_HI || i == P_STEP);
+    draw_line(r.y, r.x, r.w, ui_hl_attr(hl, dim ? ui_attr(C_DIM) : A_NORMAL), line);
+}
+
 static void draw_params(const app *a, rect box)
 {
     draw_box(box, "What if", 1);
     rect in = layout_inner(box);
-    for (int i = 0; i < P_NPARAMS && i < in.h; i++) {
-        char v[160], line[200];
-        param_value(a, i, v, sizeof v);
-        snprintf(line, sizeof line, " %-16s %s", param_names[i], v);
-        int dim = a->pl.p.unbounded && (i == P_LO || i == P_HI || i == P_STEP);
-        draw_line(in.y + i, in.x, in.w, i == a->pl.sel ? ui_attr(C_SEL)
-                                       : dim ? ui_attr(C_DIM) : A_NORMAL, line);
-    }
+    rect rows = {in.y, in.x, in.h < P_NPARAMS ? in.h : P_NPARAMS, in.w};
+    listview v = lv_shown(&a->pl.params, P_NPARAMS, rows.h);
+    lv_draw(&v, rows, LV_HL_FOCUSED, param_row, a);
     int y = in.y + P_NPARAMS + 1;
     static const char *const help[] = {
         "Left/Right or -/+ adjust", "Enter type a value / choose", "r run the sweep",
@@ -202,7 +249,7 @@ static void draw_best(const app *a, rect r)
 
 /* Unbounded pool: one number per policy (the GPUs it ended up using), so
  * bars say it better than a curve. */
-static void draw_bars(app *a, rect box)
+static void draw_bars(const app *a, rect box)
 {
     const plan *sw = &a->pl.sw;
     draw_box(box, "GPUs used with an unbounded pool (CapEx)", 0);
@@ -231,16 +278,16 @@ static void draw_bars(app *a, rect box)
     }
 }
 
-static void draw_curve(app *a, rect box)
+static void draw_curve(const app *a, rect box)
 {
     const plan *sw = &a->pl.sw;
     if (sw->p.unbounded && sw->njobs) {
         draw_bars(a, box);
         return;
     }
-    planner_ui *pl = &a->pl;
-    if (!pl->grid)
-        pl->grid = chart_grid_new(1, 1, a->caps.style);
+    const planner_ui *pl = &a->pl;
+    double curve_x[PLAN_MAX_POLICIES][PLAN_MAX_COUNTS];
+    double curve_y[PLAN_MAX_POLICIES][PLAN_MAX_COUNTS];
     ui_series s[PLAN_MAX_POLICIES];
     int ns = 0;
     for (int j = 0; j < sw->p.npolicies; j++) {
@@ -250,17 +297,17 @@ static void draw_curve(app *a, rect box)
             double v = plan_value(sw, r, (plan_metric)pl->chart_metric, &pl->p);
             if (isnan(v))
                 continue;
-            pl->curve_x[j][n] = r->gpus;
-            pl->curve_y[j][n++] = v;
+            curve_x[j][n] = r->gpus;
+            curve_y[j][n++] = v;
         }
-        s[ns++] = (ui_series){pl->curve_x[j], pl->curve_y[j], n, sizeof(double),
-                              ui_series_color(j), 1, 0};
+        s[ns++] = (ui_series){curve_x[j], curve_y[j], n, sizeof(double), ui_series_color(j), 1,
+                              0};
     }
     char title[96];
     snprintf(title, sizeof title, "%s vs GPUs (m: metric)",
              plan_metric_name((plan_metric)pl->chart_metric));
     double xlo = sw->ncounts ? sw->counts[0] : 0, xhi = sw->ncounts ? sw->counts[sw->ncounts - 1] : 1;
-    draw_chart(&a->caps, box, title, s, ns, xlo, xhi > xlo ? xhi : xlo + 1, pl->grid, 0);
+    draw_chart(&a->caps, box, title, s, ns, xlo, xhi > xlo ? xhi : xlo + 1, 0);
 }
 
 static void result_cells(const app *a, const plan_result *r, int best, char v[7][24])
@@ -282,55 +329,45 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
              ? "meets" : "");
 }
 
-/* The first row shown: the running job stays in view during a sweep;
- * afterwards the user scrolls (PgUp/PgDn). */
-static int results_top(app *a, int rows, int vis)
+static const ui_col result_cols[] = {
+    {"GPUs", 5, 1}, {"policy", 14, 0}, {"SLA viol %", 10, 1}, {"mean JCT", 9, 1},
+    {"avg W", 7, 1}, {"CapEx $", 8, 1}, {"SLA", 10, 0},
+};
+
+static void result_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
+    (void)hl;
+    const app *a = ctx;
     const plan *sw = &a->pl.sw;
-    int top = sw->state == PLAN_RUNNING ? sw->job - vis / 2 : a->pl.res_top;
-    if (top > rows - vis)
-        top = rows - vis;
-    if (top < 0)
-        top = 0;
-    a->pl.res_top = top;
-    return top;
+    assert(i < (size_t)sw->njobs);
+    const plan_result *res = &sw->res[i];
+    int best = res->done && plan_best(sw, res->policy, &a->pl.p) == (int)i / sw->p.npolicies;
+    char v[7][24];
+    result_cells(a, res, best, v);
+    const char *cells[7] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+    draw_row(r.y, r.x, r.w, result_cols, 7, cells, best ? ui_attr(C_CHOSEN) : A_NORMAL);
 }
 
-static void draw_results(app *a, rect box)
+static void draw_results(const app *a, rect box)
 {
-    const plan *sw = &a->pl.sw;
-    static const ui_col cols[] = {
-        {"GPUs", 5, 1}, {"policy", 14, 0}, {"SLA viol %", 10, 1}, {"mean JCT", 9, 1},
-        {"avg W", 7, 1}, {"CapEx $", 8, 1}, {"SLA", 10, 0},
-    };
     draw_box(box, "Results (PgUp/PgDn scroll)", 0);
     rect in = layout_inner(box);
     if (in.h < 2)
         return;
-    draw_header(in.y, in.x + 1, in.w - 1, cols, 7);
-    int vis = in.h - 1, top = results_top(a, sw->njobs, vis);
-    for (int i = top; i < sw->njobs && i < top + vis; i++) {
-        const plan_result *r = &sw->res[i];
-        int best = r->done && plan_best(sw, r->policy, &a->pl.p) == i / sw->p.npolicies;
-        char v[7][24];
-        result_cells(a, r, best, v);
-        const char *cells[7] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
-        draw_row(in.y + 1 + i - top, in.x + 1, in.w - 1, cols, 7, cells,
-                 best ? ui_attr(C_CHOSEN) : A_NORMAL);
-    }
+    draw_header(in.y, in.x + 1, in.w - 1, result_cols, 7);
+    rect rows = {in.y + 1, in.x + 1, in.h - 1, in.w - 1};
+    listview v = lv_shown(&a->pl.results, (size_t)a->pl.sw.njobs, rows.h);
+    lv_draw(&v, rows, LV_HL_NONE, result_row, a);
 }
 
-static void planner_draw(app *a)
+static void planner_draw(const app *a)
 {
-    planner_ensure(a);
-    rect body = layout_body(a->rows, a->cols), left, right;
-    layout_split(body, 42, 38, &left, &right);
-    draw_params(a, left);
-    draw_progress_line(a, layout_take_top(&right, 1));
-    draw_best(a, layout_take_top(&right, 1));
-    rect chart = layout_take_top(&right, right.h / 2 > 8 ? right.h / 2 : 8);
-    draw_curve(a, chart);
-    draw_results(a, right);
+    planner_geom g = planner_layout(a);
+    draw_params(a, g.params);
+    draw_progress_line(a, g.progress);
+    draw_best(a, g.best);
+    draw_curve(a, g.chart);
+    draw_results(a, g.results);
     draw_status(a, "Planner", "j/k param  Left/Right adjust  Enter edit  r run  Esc cancel  ? help");
 }
 
@@ -338,21 +375,20 @@ static void planner_draw(app *a)
 
 static ui_rc pl_select(app *a, int key)
 {
-    long d = key == KEY_DOWN || key == 'j' ? 1 : -1;
-    size_t s = (size_t)a->pl.sel;
-    list_move(&s, P_NPARAMS, d);
-    a->pl.sel = (int)s;
+    lv_set_count(&a->pl.params, P_NPARAMS);
+    lv_key(&a->pl.params, key, params_rows(a));
     return UI_DONE;
 }
 
 static void cycle_name(const ui_list *l, char *name, size_t len, int dir)
 {
-    if (!l->n)
+    size_t n = l->lv.count;
+    if (!n)
         return;
     size_t i = 0;
-    while (i < l->n && strcmp(l->items[i].name, name) != 0)
+    while (i < n && strcmp(l->items[i].name, name) != 0)
         i++;
-    i = i == l->n ? 0 : (i + l->n + (size_t)(dir > 0 ? 1 : l->n - 1)) % l->n;
+    i = i == n ? 0 : (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
     snprintf(name, len, "%s", l->items[i].name);
 }
 
@@ -410,7 +446,7 @@ static void adjust(app *a, int param, int dir)
 static ui_rc pl_adjust(app *a, int key)
 {
     int dir = key == KEY_RIGHT || key == 'l' || key == '+' || key == '=' ? 1 : -1;
-    adjust(a, a->pl.sel, dir);
+    adjust(a, cur_param(a), dir);
     return UI_DONE;
 }
 
@@ -420,7 +456,7 @@ static void menu_done(app *a, int ok, const char *text, int choice)
     if (!ok || choice < 0)
         return;
     plan_params *p = &a->pl.p;
-    if (a->pl.sel == P_TRACE) {
+    if (cur_param(a) == P_TRACE) {
         snprintf(p->trace, sizeof p->trace, "%s", a->cmp.traces.items[choice].name);
         set_range_from_trace(a);
     } else {
@@ -458,7 +494,7 @@ static void prompt_done(app *a, int ok, const char *text, int choice)
     if (!ok)
         return;
     plan_params *p = &a->pl.p;
-    if (a->pl.sel == P_POLICIES) {
+    if (cur_param(a) == P_POLICIES) {
         set_policies(a, text);
         return;
     }
@@ -467,7 +503,7 @@ static void prompt_done(app *a, int ok, const char *text, int choice)
         app_err(a, "expected a number, got '%s'", text);
         return;
     }
-    switch (a->pl.sel) {
+    switch (cur_param(a)) {
     case P_LO: p->lo = clampi((int)v, 1, 100000); break;
     case P_HI: p->hi = clampi((int)v, 1, 100000); break;
     case P_STEP: p->step = clampi((int)v, 1, 10000); break;
@@ -485,7 +521,7 @@ static void list_menu(app *a, const char *title, const ui_list *l, const char *c
 {
     const char *items[MODAL_MENU_MAX];
     int n = 0, sel = 0;
-    for (size_t i = 0; i < l->n && n < MODAL_MENU_MAX; i++) {
+    for (size_t i = 0; i < l->lv.count && n < MODAL_MENU_MAX; i++) {
         if (strcmp(l->items[i].name, current) == 0)
             sel = n;
         items[n++] = l->items[i].name;
@@ -497,7 +533,7 @@ static ui_rc pl_edit(app *a, int key)
 {
     (void)key;
     char v[256];
-    switch (a->pl.sel) {
+    switch (cur_param(a)) {
     case P_TRACE: list_menu(a, "Trace", &a->cmp.traces, a->pl.p.trace); break;
     case P_GPU: list_menu(a, "GPU profile", &a->data.lists[STORE_GPU], a->pl.p.gpu); break;
     case P_MODE: adjust(a, P_MODE, 1); break;
@@ -507,8 +543,8 @@ static ui_rc pl_edit(app *a, int key)
                      prompt_done);
         break;
     default:
-        param_value(a, a->pl.sel, v, sizeof v);
-        modal_prompt(a, param_names[a->pl.sel], isdigit((unsigned char)v[0]) ? v : "",
+        param_value(a, cur_param(a), v, sizeof v);
+        modal_prompt(a, param_names[cur_param(a)], isdigit((unsigned char)v[0]) ? v : "",
                      prompt_done);
     }
     return UI_DONE;
@@ -521,7 +557,7 @@ static ui_rc pl_run(app *a, int key)
     gp_err err;
     if (plan_start(&a->pl.sw, a->st, &a->pl.p, &err))
         app_err(a, "%s", err.msg);
-    a->pl.res_top = 0;
+    lv_reset(&a->pl.results, (size_t)a->pl.sw.njobs);
     return UI_DONE;
 }
 
@@ -537,9 +573,8 @@ static ui_rc pl_cancel(app *a, int key)
 
 static ui_rc pl_scroll(app *a, int key)
 {
-    a->pl.res_top += key == KEY_NPAGE ? 10 : -10;
-    if (a->pl.res_top < 0)
-        a->pl.res_top = 0;
+    lv_set_count(&a->pl.results, (size_t)a->pl.sw.njobs);
+    lv_scroll_key(&a->pl.results, key, results_rows(a));
     return UI_DONE;
 }
 
@@ -557,7 +592,7 @@ static const ui_key planner_keys[] = {
     {{'-', '_', '+', '='}, "- +", "adjust it", pl_adjust},
     {{'\n', '\r', KEY_ENTER}, "Enter", "type a value / choose from a list", pl_edit},
     {{'r'}, "r", "run the sweep (policies x GPU counts)", pl_run},
-    {{27}, "Esc", "cancel a running sweep", pl_cancel},
+    {{KEY_ESC}, "Esc", "cancel a running sweep", pl_cancel},
     {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx", pl_metric},
     {{KEY_PPAGE, KEY_NPAGE}, "PgUp PgDn", "scroll the results", pl_scroll},
     {{0}, NULL, NULL, NULL},
@@ -580,10 +615,18 @@ static int planner_tick(app *a, double dt)
     (void)dt;
     /* About half of each frame goes to the sweep, the rest to drawing. */
     plan_tick(&a->pl.sw, 0.03);
-    return a->pl.sw.state == PLAN_RUNNING;
+    const plan *sw = &a->pl.sw;
+    lv_set_count(&a->pl.results, (size_t)sw->njobs);
+    /* While the sweep runs on screen, its running job stays in the middle
+     * of the results; afterwards the user scrolls (PgUp/PgDn). */
+    if (sw->state == PLAN_RUNNING && a->scr == SCR_PLANNER) {
+        int vis = results_rows(a);
+        lv_scroll_to(&a->pl.results, sw->job - vis / 2, vis);
+    }
+    return sw->state == PLAN_RUNNING;
 }
 
 const ui_screen scr_planner = {
     .name = "Planner", .hotkey = '4', .fkey = 5, .draw = planner_draw, .key = planner_key,
-    .keys = planner_keytab, .tick = planner_tick,
+    .keys = planner_keytab, .tick = planner_tick, .enter = planner_ensure,
 };

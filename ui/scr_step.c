@@ -6,12 +6,16 @@
  * CorrGPU; sums against q for the baselines — whatever the policy's
  * explain() names), the chosen one highlighted, and the GPUs of the chosen
  * node after the decision.  → / ← move one decision at a time.
+ *
+ * When a new decision shows, the tick (not the drawing) puts the cursor on
+ * the chosen candidate.
  */
 #include "app.h"
 #include "draw.h"
 #include "engine.h"
 #include "gpuinfo.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -83,17 +87,61 @@ static void sort_cands(const explain *ex, size_t *v, size_t n)
     free(tmp);
 }
 
-static void build_order(app *a, const explain *ex)
+/* The candidates in display order (the caller frees it). */
+static size_t *cand_order(const explain *ex, int sort)
 {
-    step_ui *st = &a->step;
-    if (st->order_cap < ex->ncands) {
-        st->order_cap = ex->ncands;
-        st->order = xrealloc(st->order, st->order_cap * sizeof *st->order);
-    }
+    size_t *order = xmalloc((ex->ncands ? ex->ncands : 1) * sizeof *order);
     for (size_t i = 0; i < ex->ncands; i++)
-        st->order[i] = i;
-    if (st->sort && ex->ncands > 1)
-        sort_cands(ex, st->order, ex->ncands);
+        order[i] = i;
+    if (sort && ex->ncands > 1)
+        sort_cands(ex, order, ex->ncands);
+    return order;
+}
+
+/* Where the chosen candidate stands in order; ncands when none was. */
+static size_t chosen_pos(const explain *ex, const size_t *order)
+{
+    for (size_t i = 0; i < ex->ncands; i++)
+        if ((int)order[i] == ex->chosen)
+            return i;
+    return ex->ncands;
+}
+
+/* --- geometry (drawing and keys both ask) ------------------------------------ */
+
+typedef struct step_geom {
+    rect task, cands, after;
+} step_geom;
+
+static step_geom step_layout(const app *a, const step_view *v)
+{
+    step_geom g;
+    rect body = layout_body(a->rows, a->cols);
+    g.task = layout_take_top(&body, 7);
+    const cs_node *n = v->dec && v->dec->node >= 0 ? &v->cs->nodes[v->dec->node] : NULL;
+    int after_h = (n ? n->ngpus : 4) + 3;
+    if (after_h > body.h / 2)
+        after_h = body.h / 2;
+    g.after = layout_take_bottom(&body, after_h);
+    g.cands = body;
+    return g;
+}
+
+/* Rows of a pane's table below its header. */
+static int pane_rows(const app *a, const step_view *v, int pane)
+{
+    step_geom g = step_layout(a, v);
+    int h = layout_inner(pane == 0 ? g.cands : g.after).h - 1;
+    return h > 0 ? h : 0;
+}
+
+/* Rows in a pane: the candidates, or the GPUs of the decision's node. */
+static size_t pane_len(const step_view *v, int pane)
+{
+    if (pane == 0)
+        return v->ex ? v->ex->ncands : 0;
+    int nd = v->dec ? v->dec->node : -1;
+    return nd >= 0 ? (size_t)v->cs->nodes[nd].ngpus : 0;
 }
 
 /* 1 when the comma-separated device list names dev. */
@@ -162,7 +210,41 @@ static void draw_task(const app *a, const step_view *v, rect box)
         draw_text(in.y + 4, in.x + 1, in.w - 1, A_NORMAL, v->ex->summary);
 }
 
-static void draw_cands(app *a, const step_view *v, rect box)
+/* What a candidate row needs: the screen, the decision and the columns. */
+typedef struct cand_table {
+    const step_view *v;
+    const size_t *order;
+    const ui_col *cols;
+    int nc;
+} cand_table;
+
+static void cand_row(const void *ctx, size_t pos, rect r, lv_hl hl)
+{
+    const cand_table *t = ctx;
+    const explain *ex = t->v->ex;
+    assert(pos < ex->ncands);
+    size_t ci = t->order[pos];
+    const explain_cand *c = &ex->cands[ci];
+    char v0[64], vt[EXPLAIN_MAX_TERMS][24];
+    const char *cells[EXPLAIN_MAX_TERMS + 3];
+    cand_name(t->v->cs, c, v0, sizeof v0);
+    cells[0] = v0;
+    for (int k = 0; k < ex->nterms; k++) {
+        /* Four significant digits, without exponents for big totals. */
+        snprintf(vt[k], sizeof vt[k], fabs(c->term[k]) >= 1e4 && fabs(c->term[k]) < 1e12
+                 ? "%.0f" : "%.4g", c->term[k]);
+        cells[1 + k] = vt[k];
+    }
+    int chosen = (int)ci == ex->chosen;
+    cells[1 + ex->nterms] = chosen ? "WIN" : c->eligible ? "" : "no";
+    cells[2 + ex->nterms] = c->note;
+    attr_t plain = chosen ? ui_attr(C_CHOSEN) : c->eligible ? A_NORMAL : ui_attr(C_DIM);
+    draw_row(r.y, r.x + 2, r.w - 2, t->cols, t->nc, cells, ui_hl_attr(hl, plain));
+    if (chosen)
+        draw_text(r.y, r.x, 2, ui_attr(C_GOOD) | A_BOLD, sym(SYM_POINTER));
+}
+
+static void draw_cands(const app *a, const step_view *v, const size_t *order, rect box)
 {
     const explain *ex = v->ex;
     char title[96];
@@ -176,15 +258,6 @@ static void draw_cands(app *a, const step_view *v, rect box)
                          : "(no decision yet)");
         return;
     }
-    build_order(a, ex);
-    if (a->step.seen != v->rec->ndecisions) {
-        /* A new decision: the cursor starts on the chosen candidate. */
-        a->step.seen = v->rec->ndecisions;
-        a->step.pane = 0;
-        for (size_t i = 0; i < ex->ncands; i++)
-            if ((int)a->step.order[i] == ex->chosen)
-                a->step.sel = i;
-    }
     ui_col cols[EXPLAIN_MAX_TERMS + 3];
     int nc = 0;
     cols[nc++] = (ui_col){"GPU", 18, 0};
@@ -193,44 +266,64 @@ static void draw_cands(app *a, const step_view *v, rect box)
     cols[nc++] = (ui_col){"", 4, 0};
     cols[nc++] = (ui_col){"note", 30, 0};
     draw_header(in.y, in.x + 2, in.w - 2, cols, nc);
-    int vis = in.h - 1;
-    a->step.top = layout_scroll(a->step.top, a->step.sel, ex->ncands, vis);
-    for (int r = 0; r < vis && a->step.top + (size_t)r < ex->ncands; r++) {
-        size_t pos = a->step.top + (size_t)r, ci = a->step.order[pos];
-        const explain_cand *c = &ex->cands[ci];
-        char v0[64], vt[EXPLAIN_MAX_TERMS][24];
-        const char *cells[EXPLAIN_MAX_TERMS + 3];
-        cand_name(v->cs, c, v0, sizeof v0);
-        cells[0] = v0;
-        for (int t = 0; t < ex->nterms; t++) {
-            /* Four significant digits, without exponents for big totals. */
-            snprintf(vt[t], sizeof vt[t], fabs(c->term[t]) >= 1e4 && fabs(c->term[t]) < 1e12
-                     ? "%.0f" : "%.4g", c->term[t]);
-            cells[1 + t] = vt[t];
-        }
-        int chosen = (int)ci == ex->chosen;
-        cells[1 + ex->nterms] = chosen ? "WIN" : c->eligible ? "" : "no";
-        cells[2 + ex->nterms] = c->note;
-        attr_t at = pos == a->step.sel && a->step.pane == 0 ? ui_attr(C_SEL)
-                  : chosen ? ui_attr(C_CHOSEN) : c->eligible ? A_NORMAL : ui_attr(C_DIM);
-        draw_row(in.y + 1 + r, in.x + 2, in.w - 2, cols, nc, cells, at);
-        if (chosen)
-            draw_text(in.y + 1 + r, in.x, 2, ui_attr(C_GOOD) | A_BOLD, sym(SYM_POINTER));
-    }
+    rect rows = {in.y + 1, in.x, in.h > 1 ? in.h - 1 : 0, in.w};
+    listview lv = lv_shown(&a->step.cands, ex->ncands, rows.h);
+    cand_table t = {v, order, cols, nc};
+    lv_draw(&lv, rows, a->step.pane == 0 ? LV_HL_FOCUSED : LV_HL_NONE, cand_row, &t);
 }
 
 /* The node the lower pane shows: the selected candidate's, else the chosen. */
-static int shown_node(const app *a, const step_view *v)
+static int shown_node(const app *a, const step_view *v, const size_t *order)
 {
     const explain *ex = v->ex;
-    if (a->step.pane == 0 && ex && ex->ncands && a->step.sel < ex->ncands && a->step.order)
-        return ex->cands[a->step.order[a->step.sel]].node;
+    if (a->step.pane == 0 && ex && ex->ncands && order)
+        return ex->cands[order[lv_shown(&a->step.cands, ex->ncands, 1).cursor]].node;
     return v->dec ? v->dec->node : -1;
 }
 
-static void draw_after(app *a, const step_view *v, rect box)
+static const ui_col after_cols[] = {
+    {"GPU", 4, 1}, {"state", 7, 0}, {"memory GiB", 11, 1}, {"share", 6, 1}, {"tasks", 5, 1},
+    {"util%", 6, 1}, {"W", 6, 1}, {"aggregate utilization ahead", 40, 0},
+};
+
+/* What a GPU row of the lower pane needs. */
+typedef struct after_table {
+    const step_view *v;
+    int node;
+} after_table;
+
+static void after_row(const void *ctx, size_t row, rect r, lv_hl hl)
 {
-    int nd = shown_node(a, v);
+    const after_table *t = ctx;
+    const step_view *v = t->v;
+    assert(row < (size_t)v->cs->nodes[t->node].ngpus);
+    int d = (int)row, g = v->cs->nodes[t->node].gpu0 + d;
+    const cs_gpu *cg = &v->cs->gpus[g];
+    const double *prog = sim_progress(v->s);
+    char c[7][24];
+    snprintf(c[0], 24, "%d", d);
+    snprintf(c[1], 24, "%s", cg->power == GPU_ASLEEP ? "asleep"
+             : cg->power == GPU_IDLE ? "idle" : "active");
+    snprintf(c[2], 24, "%.1f/%.0f", cg->mem_used_gib, cg->mem_gib);
+    snprintf(c[3], 24, "%d", cg->alloc_milli);
+    snprintf(c[4], 24, "%d", cg->ntasks);
+    snprintf(c[5], 24, "%.0f", gpu_util_now(v->cs, v->tr, prog, g));
+    snprintf(c[6], 24, "%.0f", gpu_watts(v->cs, g, 0));
+    const char *cells[8] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], ""};
+    int picked = v->dec && v->dec->node == t->node && gpus_has(v->dec->gpus, d);
+    draw_row(r.y, r.x, r.w, after_cols, 8, cells, ui_hl_attr(hl, picked ? A_BOLD : A_NORMAL));
+    /* The spark column starts after the seven fixed columns. */
+    int x = r.x + 4 + 7 + 11 + 6 + 5 + 6 + 6 + 7, room = r.x + r.w - x - 1;
+    float agg[256];
+    size_t m = room > 4 ? gpu_agg_series(v->cs, v->tr, prog, g, agg,
+                                         (size_t)(room < 256 ? room : 256)) : 0;
+    if (m)
+        draw_spark(r.y, x, room, agg, m, 0, 100, ui_attr(C_SERIES2));
+}
+
+static void draw_after(const app *a, const step_view *v, const size_t *order, rect box)
+{
+    int nd = shown_node(a, v, order);
     char title[160], now[24];
     /* While the runs play, the state shown is the current one. */
     int later = v->dec && sim_now(v->s) > v->dec->t_s + 1e-9;
@@ -245,106 +338,102 @@ static void draw_after(app *a, const step_view *v, rect box)
     rect in = layout_inner(box);
     if (nd < 0 || (size_t)nd >= v->cs->nnodes)
         return;
-    static const ui_col cols[] = {
-        {"GPU", 4, 1}, {"state", 7, 0}, {"memory GiB", 11, 1}, {"share", 6, 1}, {"tasks", 5, 1},
-        {"util%", 6, 1}, {"W", 6, 1}, {"aggregate utilization ahead", 40, 0},
-    };
-    draw_header(in.y, in.x + 1, in.w - 1, cols, 8);
-    const cs_node *n = &v->cs->nodes[nd];
-    const double *prog = sim_progress(v->s);
-    for (int d = 0; d < n->ngpus && d + 1 < in.h; d++) {
-        int g = n->gpu0 + d;
-        const cs_gpu *cg = &v->cs->gpus[g];
-        char c[7][24];
-        snprintf(c[0], 24, "%d", d);
-        snprintf(c[1], 24, "%s", cg->power == GPU_ASLEEP ? "asleep"
-                 : cg->power == GPU_IDLE ? "idle" : "active");
-        snprintf(c[2], 24, "%.1f/%.0f", cg->mem_used_gib, cg->mem_gib);
-        snprintf(c[3], 24, "%d", cg->alloc_milli);
-        snprintf(c[4], 24, "%d", cg->ntasks);
-        snprintf(c[5], 24, "%.0f", gpu_util_now(v->cs, v->tr, prog, g));
-        snprintf(c[6], 24, "%.0f", gpu_watts(v->cs, g, 0));
-        const char *cells[8] = {c[0], c[1], c[2], c[3], c[4], c[5], c[6], ""};
-        int picked = v->dec && v->dec->node == nd && gpus_has(v->dec->gpus, d);
-        attr_t at = a->step.pane == 1 && a->step.sel == (size_t)d ? ui_attr(C_SEL)
-                  : picked ? A_BOLD : A_NORMAL;
-        draw_row(in.y + 1 + d, in.x + 1, in.w - 1, cols, 8, cells, at);
-        /* The spark column starts after the seven fixed columns. */
-        int x = in.x + 1 + 4 + 7 + 11 + 6 + 5 + 6 + 6 + 7, room = in.x + in.w - x - 1;
-        float agg[256];
-        size_t m = room > 4 ? gpu_agg_series(v->cs, v->tr, prog, g, agg,
-                                             (size_t)(room < 256 ? room : 256)) : 0;
-        if (m)
-            draw_spark(in.y + 1 + d, x, room, agg, m, 0, 100, ui_attr(C_SERIES2));
-    }
+    draw_header(in.y, in.x + 1, in.w - 1, after_cols, 8);
+    rect rows = {in.y + 1, in.x + 1, in.h > 1 ? in.h - 1 : 0, in.w - 1};
+    listview lv = lv_shown(&a->step.gpus, (size_t)v->cs->nodes[nd].ngpus, rows.h);
+    after_table t = {v, nd};
+    lv_draw(&lv, rows, a->step.pane == 1 ? LV_HL_FOCUSED : LV_HL_NONE, after_row, &t);
 }
 
-static void step_draw(app *a)
+static void step_draw(const app *a)
 {
-    rect body = layout_body(a->rows, a->cols);
     step_view v;
     if (view_of(a, &v)) {
-        draw_box(body, "Step", 0);
-        draw_text(body.y + 2, 2, a->cols - 4, A_NORMAL,
-                  a->rs.n ? "The focused run is a saved one: press r in Compare (1) to "
-                            "re-simulate it, then step here."
-                          : "No comparison is running: pick policies in Compare (1) and "
-                            "press Enter, then step here with Right / Left.");
-        draw_status(a, "Step", "1 Compare  ? help  q quit");
+        draw_empty_screen(a, "Step", a->rs.n ? "The focused run is a saved one: press r in "
+                                               "Compare (1) to re-simulate it, then step here."
+                                             : "No comparison is running: pick policies in "
+                                               "Compare (1) and press Enter, then step here "
+                                               "with Right / Left.",
+                          "1 Compare  ? help  q quit");
         return;
     }
-    rect tbox = layout_take_top(&body, 7);
-    const cs_node *n = v.dec && v.dec->node >= 0 ? &v.cs->nodes[v.dec->node] : NULL;
-    int after_h = (n ? n->ngpus : 4) + 3;
-    if (after_h > body.h / 2)
-        after_h = body.h / 2;
-    rect after = layout_take_bottom(&body, after_h);
-    draw_task(a, &v, tbox);
-    draw_cands(a, &v, body);
-    draw_after(a, &v, after);
+    step_geom g = step_layout(a, &v);
+    size_t *order = v.ex ? cand_order(v.ex, a->step.sort) : NULL;
+    draw_task(a, &v, g.task);
+    draw_cands(a, &v, order, g.cands);
+    draw_after(a, &v, order, g.after);
+    free(order);
     char ctx[128];
     snprintf(ctx, sizeof ctx, "Step %s %s %s decision %zu", sym(SYM_DOT),
              a->rs.slot[a->rs.focus].spec.label, sym(SYM_DOT), v.rec->ndecisions);
     draw_status(a, ctx, "Left/Right decision  j/k candidate  Enter GPU  o sort  ? help");
 }
 
-void step_enter(app *a)
+/* Entering Step shows the state right after the decision. */
+static void step_enter(app *a)
 {
     gp_err err;
     if (runset_settle(&a->rs, &err))
         app_err(a, "%s", err.msg);
 }
 
+void step_reset(app *a)
+{
+    lv_reset(&a->step.cands, 0);
+    lv_reset(&a->step.gpus, 0);
+}
+
+/* Keeps the lists' counts with the decision shown; on a new decision the
+ * cursor starts on the chosen candidate.  Only while Step is on screen:
+ * the cursor is set for the decision the user gets to see. */
+static int step_tick(app *a, double dt)
+{
+    (void)dt;
+    step_view v;
+    if (a->scr != SCR_STEP || view_of(a, &v))
+        return 0;
+    step_ui *st = &a->step;
+    lv_set_count(&st->gpus, pane_len(&v, 1));
+    if (!v.ex || v.ex->ncands == 0)
+        return 0;
+    lv_set_count(&st->cands, v.ex->ncands);
+    if (st->seen == v.rec->ndecisions)
+        return 0;
+    st->seen = v.rec->ndecisions;
+    st->pane = 0;
+    size_t *order = cand_order(v.ex, st->sort);
+    size_t pos = chosen_pos(v.ex, order);
+    free(order);
+    if (pos < v.ex->ncands)
+        lv_select(&st->cands, pos, pane_rows(a, &v, 0));
+    return 0;
+}
+
 /* --- keys ------------------------------------------------------------------- */
+
+void step_decision(app *a, int back)
+{
+    gp_err err;
+    int rc = back ? runset_back(&a->rs, &err) : runset_step(&a->rs, &err);
+    if (rc)
+        app_err(a, "%s", err.msg);
+    step_reset(a);
+}
 
 static ui_rc step_move(app *a, int key)
 {
-    gp_err err;
-    int rc = key == KEY_LEFT || key == 'h' ? runset_back(&a->rs, &err)
-                                           : runset_step(&a->rs, &err);
-    if (rc)
-        app_err(a, "%s", err.msg);
-    a->step.sel = a->step.top = 0;
+    step_decision(a, key == KEY_LEFT || key == 'h');
     return UI_DONE;
-}
-
-static size_t pane_len(const app *a)
-{
-    step_view v;
-    if (view_of(a, &v))
-        return 0;
-    if (a->step.pane == 0)
-        return v.ex ? v.ex->ncands : 0;
-    int nd = v.dec ? v.dec->node : -1;
-    return nd >= 0 ? (size_t)v.cs->nodes[nd].ngpus : 0;
 }
 
 static ui_rc step_cursor(app *a, int key)
 {
-    long d = key == KEY_DOWN || key == 'j' ? 1 : key == KEY_UP || key == 'k' ? -1
-           : key == KEY_NPAGE ? 10 : key == KEY_PPAGE ? -10 : key == KEY_HOME ? -1000000
-           : 1000000;
-    list_move(&a->step.sel, pane_len(a), d);
+    step_view v;
+    if (view_of(a, &v))
+        return UI_DONE;
+    listview *lv = a->step.pane == 0 ? &a->step.cands : &a->step.gpus;
+    lv_set_count(lv, pane_len(&v, a->step.pane));
+    lv_key(lv, key, pane_rows(a, &v, a->step.pane));
     return UI_DONE;
 }
 
@@ -352,7 +441,7 @@ static ui_rc step_pane(app *a, int key)
 {
     (void)key;
     a->step.pane = !a->step.pane;
-    a->step.sel = a->step.top = 0;
+    step_reset(a);
     return UI_DONE;
 }
 
@@ -360,7 +449,7 @@ static ui_rc step_sort(app *a, int key)
 {
     (void)key;
     a->step.sort = !a->step.sort;
-    a->step.sel = a->step.top = 0;
+    step_reset(a);
     return UI_DONE;
 }
 
@@ -370,28 +459,39 @@ static ui_rc step_chosen(app *a, int key)
     step_view v;
     if (view_of(a, &v) || !v.ex || v.ex->chosen < 0)
         return UI_DONE;
-    build_order(a, v.ex);
-    for (size_t i = 0; i < v.ex->ncands; i++)
-        if ((int)a->step.order[i] == v.ex->chosen)
-            a->step.sel = i;
+    size_t *order = cand_order(v.ex, a->step.sort);
+    size_t pos = chosen_pos(v.ex, order);
+    free(order);
+    if (pos < v.ex->ncands) {
+        lv_set_count(&a->step.cands, v.ex->ncands);
+        lv_select(&a->step.cands, pos, pane_rows(a, &v, 0));
+    }
     a->step.pane = 0;
     return UI_DONE;
+}
+
+/* The GPU under the cursor: a candidate's (its node's first GPU when the
+ * candidate is a node), or one of the node after the decision; -1 none. */
+static int cursor_gpu(const app *a, const step_view *v)
+{
+    if (a->step.pane == 0 && v->ex && v->ex->ncands) {
+        size_t *order = cand_order(v->ex, a->step.sort);
+        const explain_cand *c =
+            &v->ex->cands[order[lv_shown(&a->step.cands, v->ex->ncands, 1).cursor]];
+        free(order);
+        return c->gpu >= 0 ? c->gpu : v->cs->nodes[c->node].gpu0;
+    }
+    if (a->step.pane == 1 && pane_len(v, 1))
+        return v->cs->nodes[v->dec->node].gpu0 +
+               (int)lv_shown(&a->step.gpus, pane_len(v, 1), 1).cursor;
+    return -1;
 }
 
 static ui_rc step_open(app *a, int key)
 {
     (void)key;
     step_view v;
-    if (view_of(a, &v))
-        return UI_DONE;
-    int gpu = -1;
-    if (a->step.pane == 0 && v.ex && a->step.sel < v.ex->ncands) {
-        build_order(a, v.ex);
-        const explain_cand *c = &v.ex->cands[a->step.order[a->step.sel]];
-        gpu = c->gpu >= 0 ? c->gpu : v.cs->nodes[c->node].gpu0;
-    } else if (a->step.pane == 1 && v.dec && v.dec->node >= 0) {
-        gpu = v.cs->nodes[v.dec->node].gpu0 + (int)a->step.sel;
-    }
+    int gpu = view_of(a, &v) ? -1 : cursor_gpu(a, &v);
     if (gpu < 0)
         return UI_DONE;
     a->cl.from_snapshot = 0;
@@ -405,9 +505,7 @@ static ui_rc step_focus(app *a, int key)
     (void)key;
     if (a->rs.n == 0)
         return UI_DONE;
-    a->rs.focus = (a->rs.focus + 1) % a->rs.n;
-    a->cmp.row = (size_t)a->rs.focus;
-    a->step.sel = a->step.top = 0;
+    compare_focus(a, (a->rs.focus + 1) % a->rs.n);
     app_msg(a, "focus: %s", a->rs.slot[a->rs.focus].spec.label);
     return UI_DONE;
 }
@@ -425,7 +523,7 @@ static void goto_done(app *a, int ok, const char *text, int choice)
     gp_err err;
     if (runset_goto(&a->rs, (size_t)k, &err))
         app_err(a, "%s", err.msg);
-    a->step.sel = a->step.top = 0;
+    step_reset(a);
 }
 
 static ui_rc step_goto(app *a, int key)
@@ -464,5 +562,5 @@ static ui_rc step_key(app *a, int key)
 
 const ui_screen scr_step = {
     .name = "Step", .hotkey = '2', .fkey = 3, .draw = step_draw, .key = step_key,
-    .keys = step_keytab, .tick = NULL,
+    .keys = step_keytab, .tick = step_tick, .enter = step_enter,
 };

@@ -9,11 +9,18 @@
  * dashboard runs, file descriptors 1 and 2 point at /dev/null (or at
  * $GPUPLAN_TUI_LOG), so no library can scribble over the screen; errors
  * reach the user as gp_err messages on the status line.
+ *
+ * The terminal is given back on every way out: term_close() on quitting,
+ * an atexit() handler when something calls exit(), termguard.h's handler
+ * when something aborts (xmalloc on out-of-memory), and curses' own
+ * handlers on SIGINT and SIGTERM.
  */
 #include "tui.h"
 #include "app.h"
 #include "draw.h"
+#include "termguard.h"
 
+#include <assert.h>
 #include <curses.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -93,7 +100,7 @@ static const ui_key global_keys[] = {
     {{'3', KEY_F(4)}, "3 F4", "Cluster: heatmap of servers x GPUs", key_screen},
     {{'4', KEY_F(5)}, "4 F5", "Planner: how many GPUs to buy", key_screen},
     {{'5', KEY_F(6)}, "5 F6", "Data: traces, clusters, profiles, runs", key_screen},
-    {{27}, "Esc", "back to the previous screen", key_back},
+    {{KEY_ESC}, "Esc", "back to the previous screen", key_back},
     {{12}, "^L", "redraw the terminal", key_redraw},
     {{'G'}, "G", "chart style: braille / blocks / ascii", key_style},
     {{'q', 'Q', KEY_F(10)}, "q F10", "quit", key_quit},
@@ -107,6 +114,27 @@ const ui_key *ui_global_keys(void)
 
 /* --- modals -------------------------------------------------------------- */
 
+/* Where the modal box goes: a menu as tall as its items, else five lines,
+ * centred (drawing and the menu's keys both ask). */
+static rect modal_rect(const app *a)
+{
+    const modal *m = &a->m;
+    int w = a->cols - 8 < 76 ? a->cols - 8 : 76;
+    int h = m->kind == MODAL_MENU ? m->nitems + 4 : 5;
+    if (h > a->rows - 4)
+        h = a->rows - 4;
+    rect r = {(a->rows - h) / 2, (a->cols - w) / 2, h, w};
+    return r;
+}
+
+/* The menu's item rows: the box's inside but for the hint line. */
+static rect menu_rows(const app *a)
+{
+    rect in = layout_inner(modal_rect(a));
+    layout_take_bottom(&in, 1);
+    return in;
+}
+
 static void modal_close(app *a, int ok, int choice)
 {
     modal m = a->m;
@@ -118,7 +146,7 @@ static void modal_close(app *a, int ok, int choice)
 static void modal_key(app *a, int key)
 {
     modal *m = &a->m;
-    if (key == 27) {
+    if (key == KEY_ESC) {
         modal_close(a, 0, -1);
         return;
     }
@@ -136,35 +164,34 @@ static void modal_key(app *a, int key)
             modal_close(a, 0, -1);
         break;
     case MODAL_MENU:
-        if (key == KEY_DOWN || key == 'j')
-            m->sel = m->sel + 1 < m->nitems ? m->sel + 1 : m->sel;
-        else if (key == KEY_UP || key == 'k')
-            m->sel = m->sel > 0 ? m->sel - 1 : 0;
-        else if (key == '\n' || key == '\r' || key == KEY_ENTER)
-            modal_close(a, 1, m->sel);
+        if (key == '\n' || key == '\r' || key == KEY_ENTER)
+            modal_close(a, 1, (int)m->menu.cursor);
+        else
+            lv_key(&m->menu, key, menu_rows(a).h);
         break;
     default:
         break;
     }
 }
 
-static void modal_draw(app *a)
+static void menu_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
-    modal *m = &a->m;
-    int w = a->cols - 8 < 76 ? a->cols - 8 : 76;
-    int h = m->kind == MODAL_MENU ? m->nitems + 4 : 5;
-    if (h > a->rows - 4)
-        h = a->rows - 4;
-    rect r = {(a->rows - h) / 2, (a->cols - w) / 2, h, w};
+    const modal *m = ctx;
+    assert(i < (size_t)m->nitems);
+    char line[112];
+    snprintf(line, sizeof line, "%s%s", hl != LV_HL_NONE ? "> " : "  ", m->items[i]);
+    draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
+}
+
+static void modal_draw(const app *a)
+{
+    const modal *m = &a->m;
+    rect r = modal_rect(a);
     draw_fill(r, A_NORMAL);
     draw_box(r, m->kind == MODAL_MENU ? m->title : NULL, 1);
     rect in = layout_inner(r);
     if (m->kind == MODAL_MENU) {
-        for (int i = 0; i < m->nitems && i < in.h - 1; i++) {
-            char line[112];
-            snprintf(line, sizeof line, "%s%s", i == m->sel ? "> " : "  ", m->items[i]);
-            draw_line(in.y + i, in.x, in.w, i == m->sel ? ui_attr(C_SEL) : A_NORMAL, line);
-        }
+        lv_draw(&m->menu, menu_rows(a), LV_HL_FOCUSED, menu_row, m);
         draw_text(in.y + in.h - 1, in.x, in.w, ui_attr(C_DIM), "Enter choose  Esc cancel");
         return;
     }
@@ -202,8 +229,10 @@ static void draw_too_small(const app *a)
     draw_text(y + 1 > 0 ? y + 1 : 1, 0, a->cols, A_NORMAL, "Enlarge the window, or press q to quit.");
 }
 
-static void draw_frame(app *a)
+static void draw_frame(const app *a)
 {
+    /* Every layout is computed from the size the loop just read. */
+    assert(a->rows == getmaxy(stdscr) && a->cols == getmaxx(stdscr));
     erase();
     curs_set(0);
     if (layout_too_small(a->rows, a->cols)) {
@@ -267,6 +296,7 @@ static int term_open(term_io *io)
             close(fd);
         return -1;
     }
+    int tty_ok = termguard_save(fd) == 0;
     io->scr = newterm(NULL, io->out, stdin);
     if (!io->scr) {
         fclose(io->out);
@@ -289,6 +319,8 @@ static int term_open(term_io *io)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
+    if (tty_ok)
+        termguard_arm(io->saved_out, io->saved_err);
     return 0;
 }
 
@@ -296,6 +328,7 @@ static void term_close(term_io *io)
 {
     if (!io->scr)
         return;
+    termguard_disarm();
     endwin();
     fflush(stdout);
     fflush(stderr);
@@ -317,19 +350,13 @@ static void term_close(term_io *io)
 static void app_free(app *a)
 {
     runset_clear(&a->rs);
-    chart_grid_free(a->cmp.grid);
     free(a->cmp.traces.items);
     free(a->cmp.clusters.items);
-    free(a->step.order);
     cluster_free_snapshot(&a->cl);
     planner_free(&a->pl);
     for (int k = 0; k < STORE_KIND_COUNT; k++)
         free(a->data.lists[k].items);
     catalog_free(a->data.cat);
-    for (int i = 0; i < RS_MAX; i++) {
-        free(a->cmp.jct_x[i]);
-        free(a->cmp.jct_y[i]);
-    }
     free(a);
 }
 
