@@ -85,6 +85,8 @@ expect_rc 2 "order and trace order" "$G" sweep inflation --trace e2e --cluster e
     --trace-order --order "$T/order.tsv"
 expect_rc 2 "no sweep kind" "$G" sweep --trace e2e --cluster e2e
 expect_rc 2 "unknown sweep" "$G" sweep capex --trace e2e --cluster e2e
+expect_rc 2 "extra argument" "$G" sweep inflation extra --trace e2e --cluster e2e
+contains "$T/err" "unexpected argument 'extra'" "an extra argument is named, not the sweep"
 expect_rc 2 "bad seeds" "$G" sweep inflation --trace e2e --cluster e2e --seeds 9-3
 expect_rc 2 "missing cluster" "$G" sweep inflation --trace e2e
 expect_rc 1 "unknown trace" "$G" sweep inflation --trace nope --cluster e2e

@@ -52,8 +52,8 @@ void chart_nice_range(double *lo, double *hi, int max_ticks)
     if (*hi <= *lo)
         *hi = *lo + (*lo != 0 ? fabs(*lo) : 1);
     double step = chart_nice_step(*lo, *hi, max_ticks);
-    *lo = floor(*lo / step + 1e-9) * step;
-    *hi = ceil(*hi / step - 1e-9) * step;
+    *lo = floor_tol(*lo / step) * step;
+    *hi = ceil_tol(*hi / step) * step;
 }
 
 int chart_ticks(double lo, double hi, int max_ticks, double *ticks, int cap)
@@ -61,11 +61,11 @@ int chart_ticks(double lo, double hi, int max_ticks, double *ticks, int cap)
     if (cap < 1 || !(hi > lo))
         return 0;
     double step = chart_nice_step(lo, hi, max_ticks);
-    double first = ceil(lo / step - 1e-9) * step;
+    double first = ceil_tol(lo / step) * step;
     int n = 0;
-    for (double v = first; v <= hi + step * 1e-9 && n < cap; v = first + step * n) {
+    for (double v = first; v <= hi + step * GP_ROUND_EPS && n < cap; v = first + step * n) {
         /* -0 prints as "-0"; snap values that are zero within rounding. */
-        ticks[n++] = fabs(v) < step * 1e-9 ? 0 : v;
+        ticks[n++] = fabs(v) < step * GP_ROUND_EPS ? 0 : v;
     }
     return n;
 }

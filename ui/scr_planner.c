@@ -325,8 +325,8 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
     chart_fmt_time(plan_value(sw, r, PM_JCT, &a->pl.p), v[3], 24);
     chart_fmt(plan_value(sw, r, PM_POWER, &a->pl.p), v[4], 24);
     chart_fmt(plan_value(sw, r, PM_CAPEX, &a->pl.p), v[5], 24);
-    snprintf(v[6], 24, "%s", best ? "<< fewest" : sla <= a->pl.p.sla_target_pct + 1e-9
-             ? "meets" : "");
+    snprintf(v[6], 24, "%s", best ? "<< fewest"
+                             : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
 }
 
 static const ui_col result_cols[] = {

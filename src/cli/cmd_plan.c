@@ -78,7 +78,7 @@ static void print_results(cli_ctx *ctx, const plan *pl)
             table_cell(t, "%.1f", r->jct_p95);
             table_cell(t, "%.1f", plan_value(pl, r, PM_POWER, p));
             table_cell(t, "%.0f", plan_value(pl, r, PM_CAPEX, p));
-            table_cell(t, "%s", sla <= p->sla_target_pct + 1e-9 ? "yes" : "no");
+            table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
             table_cell(t, "%d", plan_best(pl, j, p) == c);
         }
     }

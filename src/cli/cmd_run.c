@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "core/runsum.h"
 #include "policy/corr_place.h"
 #include "sim/sim.h"
 #include "solve/optimal.h"
@@ -290,7 +291,7 @@ static void print_optimal(table *t, const solve_run_row *row, double best, doubl
     table_cell(t, "%.1f", row->jct_mean_s);
     table_cell(t, "%s", "");
     table_cell(t, "%.3f", rel);
-    table_cell(t, "%s", rel <= kappa + 1e-12 ? "yes" : "no");
+    table_cell(t, "%s", run_jct_within(rel, kappa) ? "yes" : "no");
     for (int k = 0; k < 4; k++)
         table_cell(t, "%s", "");
 }
@@ -325,9 +326,7 @@ static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_ru
         table_cell(t, "%.1f", metric(r, "jct_mean_s"));
         table_cell(t, "%.1f", metric(r, "jct_p95_s"));
         table_cell(t, "%.3f", rel);
-        /* The papers' SLA on normalised JCT: within kappa of the fastest
-         * policy (CATS §6: 1.2 x HotCloud's). */
-        table_cell(t, "%s", rel <= kappa + 1e-12 ? "yes" : "no");
+        table_cell(t, "%s", run_jct_within(rel, kappa) ? "yes" : "no");
         table_cell(t, "%.0f", metric(r, "sla_violations"));
         table_cell(t, "%.0f", metric(r, "failed_tasks"));
         table_cell(t, "%.0f", metric(r, "wakeups"));

@@ -130,7 +130,7 @@ static int cluster_gpu_mem(const cli_inputs *in, double *mem, gp_err *err)
         for (int d = 0; p && d < nd->gpu_count; d++) {
             double m = d < GP_NODE_MAX_GPUS && nd->gpu_mem_gib[d] > 0 ? nd->gpu_mem_gib[d]
                                                                       : p->mem_gib;
-            if (*mem > 0 && fabs(m - *mem) > 1e-9)
+            if (*mem > 0 && fabs(m - *mem) > GP_MEM_EPS_GIB)
                 return gp_error(err, "cluster %s mixes GPUs of %g and %g GiB; CorrGPU assumes "
                                      "one size: give --gpu-mem", in->cl->name, *mem, m);
             *mem = m;

@@ -112,6 +112,11 @@ void run_summarize(const run *r, double t_end, run_summary *out)
     run_summarize_outcomes(r, out);
 }
 
+int run_jct_within(double jct_vs_best, double kappa)
+{
+    return jct_vs_best <= kappa * (1 + 1e-12);
+}
+
 size_t run_violations(const run *r, const gp_trace *tr, double kappa)
 {
     size_t v = 0;

@@ -39,6 +39,9 @@ void run_summarize_outcomes(const run *r, run_summary *out);
 /* SLA violations of r's finished tasks against their trace for SLA factor
  * kappa (JCT > kappa * e_min; kappa <= 0 uses each task's own kappa). */
 size_t run_violations(const run *r, const gp_trace *tr, double kappa);
+/* The papers' SLA on normalised JCT: a policy's mean JCT over the fastest
+ * policy's stays within kappa (CATS §6: 1.2 x HotCloud's). */
+int run_jct_within(double jct_vs_best, double kappa);
 
 /* The step-function mean of field values over [0, t_end]: x and y are read
  * with a stride in bytes (fields of run_point).  Returns 0 for no samples. */

@@ -5,6 +5,7 @@
 #include "csvread.h"
 
 #include <csv.h>
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -284,6 +285,31 @@ int csv_require(const csv_reader *r, const char *const *names, int *idx,
                             r->header.field[i]);
     }
     return 0;
+}
+
+static size_t count_names(const char *const *names)
+{
+    size_t n = 0;
+    while (names && names[n])
+        n++;
+    return n;
+}
+
+int csv_each(const char *path, const char *const *required, const char *const *optional,
+             csv_row_fn fn, void *ctx, gp_err *err)
+{
+    assert(count_names(required) <= CSV_MAX_COLS && count_names(optional) <= CSV_MAX_COLS);
+    int c[CSV_MAX_COLS], o[CSV_MAX_COLS];
+    csv_reader *r = csv_open(path, 1, err);
+    if (!r)
+        return -1;
+    int rc = csv_require(r, required, c, optional, o, 0, err) ? -1 : 1;
+    csv_row row;
+    while (rc == 1 && (rc = csv_next(r, &row, err)) == 1)
+        if (csv_check_width(r, &row, err) || fn(ctx, r, &row, c, o, err))
+            rc = -1;
+    csv_close(r);
+    return rc < 0 ? -1 : 0;
 }
 
 int csv_check_width(const csv_reader *r, const csv_row *row, gp_err *err)

@@ -51,6 +51,22 @@ int csv_require(const csv_reader *r, const char *const *names, int *idx,
 /* Checks that the row has exactly as many fields as the header. */
 int csv_check_width(const csv_reader *r, const csv_row *row, gp_err *err);
 
+/* The most columns csv_each() indexes. */
+#define CSV_MAX_COLS 32
+
+/* A row of a table csv_each() reads: c[] holds the indices of the required
+ * columns in the order they were named, o[] those of the optional ones (-1
+ * when absent).  Returns 0, or -1 with a message (see csv_fail). */
+typedef int (*csv_row_fn)(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                          const int *o, gp_err *err);
+
+/* The loop of every table importer: opens path, requires the NULL-
+ * terminated `required` columns (and finds `optional`, which may be NULL;
+ * no other column is allowed), checks each row's width and hands it to fn.
+ * Returns 0, or -1 with the first error. */
+int csv_each(const char *path, const char *const *required, const char *const *optional,
+             csv_row_fn fn, void *ctx, gp_err *err);
+
 /* Field converters: on failure they write "file:line:col: column 'name':
  * expected ..., got '...'" into err.  col is the 0-based field index. */
 int csv_int(const csv_reader *r, const csv_row *row, int col, int64_t min, int64_t max,

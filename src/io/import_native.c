@@ -28,77 +28,60 @@ static int exists(const char *path)
     return access(path, R_OK) == 0;
 }
 
+static int gpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                   const int *o, gp_err *err)
+{
+    gpu_profile g = {0};
+    g.beta = 0.91;
+    if (csv_text(r, row, c[0], g.name, sizeof g.name, err) ||
+        csv_real(r, row, c[1], 1e-3, 1e6, &g.mem_gib, err) ||
+        csv_real(r, row, c[2], 0, 1e5, &g.idle_w, err) ||
+        csv_real(r, row, c[3], g.idle_w, 1e5, &g.max_w, err) ||
+        csv_real(r, row, c[4], 1, 1e5, &g.f_min_mhz, err) ||
+        csv_real(r, row, c[5], g.f_min_mhz, 1e5, &g.f_max_mhz, err) ||
+        (o[0] >= 0 && csv_real(r, row, o[0], 0, 1e5, &g.sleep_w, err)) ||
+        (o[1] >= 0 && csv_real(r, row, o[1], 0, 1e3, &g.alpha_w_per_mhz, err)) ||
+        (o[2] >= 0 && csv_real(r, row, o[2], 1e-3, 10, &g.beta, err)) ||
+        (o[3] >= 0 && csv_real(r, row, o[3], 0, 1e9, &g.price_usd, err)) ||
+        (o[4] >= 0 && csv_text(r, row, o[4], g.tput_class, sizeof g.tput_class, err)))
+        return -1;
+    if (!g.name[0])
+        return csv_fail(r, row, c[0], err, "column 'name': expected a profile name");
+    if (o[1] < 0)   /* no slope given: reach max_w at f_max */
+        g.alpha_w_per_mhz = (g.max_w - g.idle_w) / g.f_max_mhz;
+    catalog_add_gpu(ctx, &g);
+    return 0;
+}
+
 static int parse_gpus(const char *path, catalog *cat, gp_err *err)
 {
     static const char *const req[] = {"name", "mem_gib", "idle_w", "max_w", "f_min_mhz",
                                       "f_max_mhz", NULL};
     static const char *const opt[] = {"sleep_w", "alpha_w_per_mhz", "beta", "price_usd",
                                       "tput_class", NULL};
-    int c[6], o[5];
-    csv_reader *r = csv_open(path, 1, err);
-    if (!r || csv_require(r, req, c, opt, o, 0, err))
-        goto fail;
-    csv_row row;
-    int rc;
-    while ((rc = csv_next(r, &row, err)) == 1) {
-        gpu_profile g = {0};
-        g.beta = 0.91;
-        if (csv_check_width(r, &row, err) || csv_text(r, &row, c[0], g.name, sizeof g.name, err) ||
-            csv_real(r, &row, c[1], 1e-3, 1e6, &g.mem_gib, err) ||
-            csv_real(r, &row, c[2], 0, 1e5, &g.idle_w, err) ||
-            csv_real(r, &row, c[3], g.idle_w, 1e5, &g.max_w, err) ||
-            csv_real(r, &row, c[4], 1, 1e5, &g.f_min_mhz, err) ||
-            csv_real(r, &row, c[5], g.f_min_mhz, 1e5, &g.f_max_mhz, err) ||
-            (o[0] >= 0 && csv_real(r, &row, o[0], 0, 1e5, &g.sleep_w, err)) ||
-            (o[1] >= 0 && csv_real(r, &row, o[1], 0, 1e3, &g.alpha_w_per_mhz, err)) ||
-            (o[2] >= 0 && csv_real(r, &row, o[2], 1e-3, 10, &g.beta, err)) ||
-            (o[3] >= 0 && csv_real(r, &row, o[3], 0, 1e9, &g.price_usd, err)) ||
-            (o[4] >= 0 && csv_text(r, &row, o[4], g.tput_class, sizeof g.tput_class, err)))
-            goto fail;
-        if (!g.name[0]) {
-            csv_fail(r, &row, c[0], err, "column 'name': expected a profile name");
-            goto fail;
-        }
-        if (o[1] < 0)   /* no slope given: reach max_w at f_max */
-            g.alpha_w_per_mhz = (g.max_w - g.idle_w) / g.f_max_mhz;
-        catalog_add_gpu(cat, &g);
-    }
-    if (rc < 0)
-        goto fail;
-    csv_close(r);
+    return csv_each(path, req, opt, gpu_row, cat, err);
+}
+
+static int cpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                   const int *o, gp_err *err)
+{
+    (void)o;
+    cpu_profile p = {0};
+    int64_t cores;
+    if (csv_text(r, row, c[0], p.name, sizeof p.name, err) ||
+        csv_int(r, row, c[1], 1, 4096, &cores, err) ||
+        csv_real(r, row, c[2], 0, 1e5, &p.idle_w, err) ||
+        csv_real(r, row, c[3], p.idle_w, 1e5, &p.max_w, err))
+        return -1;
+    p.cores = (int)cores;
+    catalog_add_cpu(ctx, &p);
     return 0;
-fail:
-    csv_close(r);
-    return -1;
 }
 
 static int parse_cpus(const char *path, catalog *cat, gp_err *err)
 {
     static const char *const req[] = {"name", "cores", "idle_w", "max_w", NULL};
-    int c[4];
-    csv_reader *r = csv_open(path, 1, err);
-    if (!r || csv_require(r, req, c, NULL, NULL, 0, err))
-        goto fail;
-    csv_row row;
-    int rc;
-    while ((rc = csv_next(r, &row, err)) == 1) {
-        cpu_profile p = {0};
-        int64_t cores;
-        if (csv_check_width(r, &row, err) || csv_text(r, &row, c[0], p.name, sizeof p.name, err) ||
-            csv_int(r, &row, c[1], 1, 4096, &cores, err) ||
-            csv_real(r, &row, c[2], 0, 1e5, &p.idle_w, err) ||
-            csv_real(r, &row, c[3], p.idle_w, 1e5, &p.max_w, err))
-            goto fail;
-        p.cores = (int)cores;
-        catalog_add_cpu(cat, &p);
-    }
-    if (rc < 0)
-        goto fail;
-    csv_close(r);
-    return 0;
-fail:
-    csv_close(r);
-    return -1;
+    return csv_each(path, req, NULL, cpu_row, cat, err);
 }
 
 /* "16|16|32" into per-device memory; the count must match gpu_count. */
@@ -126,47 +109,37 @@ static int parse_dev_mem(const csv_reader *r, const csv_row *row, int col, node 
     return 0;
 }
 
+static int node_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                    const int *o, gp_err *err)
+{
+    node n;
+    memset(&n, 0, sizeof n);
+    int64_t count;
+    if (csv_text(r, row, c[0], n.name, sizeof n.name, err) ||
+        csv_text(r, row, c[1], n.gpu_model, sizeof n.gpu_model, err) ||
+        csv_int(r, row, c[2], 0, GP_NODE_MAX_GPUS, &count, err) ||
+        csv_int(r, row, c[3], 0, (int64_t)BIG, &n.cpu_milli, err) ||
+        csv_int(r, row, c[4], 0, (int64_t)BIG, &n.ram_mib, err) ||
+        (o[0] >= 0 && csv_text(r, row, o[0], n.cpu_model, sizeof n.cpu_model, err)) ||
+        (o[1] >= 0 && csv_real(r, row, o[1], 0, 1e6, &n.static_w, err)) ||
+        (o[2] >= 0 && csv_real(r, row, o[2], 0, 1e6, &n.other_w, err)))
+        return -1;
+    n.gpu_count = (int)count;
+    if (o[3] >= 0 && parse_dev_mem(r, row, o[3], &n, err))
+        return -1;
+    if (count > 0 && !n.gpu_model[0])
+        return csv_fail(r, row, c[1], err, "column 'gpu_model': expected a GPU model for %d "
+                        "GPUs", n.gpu_count);
+    cluster_add_node(ctx, &n);
+    return 0;
+}
+
 static int parse_nodes(const char *path, cluster *cl, gp_err *err)
 {
     static const char *const req[] = {"name", "gpu_model", "gpu_count", "cpu_milli",
                                       "ram_mib", NULL};
     static const char *const opt[] = {"cpu_model", "static_w", "other_w", "gpu_mem_gib", NULL};
-    int c[5], o[4];
-    csv_reader *r = csv_open(path, 1, err);
-    if (!r || csv_require(r, req, c, opt, o, 0, err))
-        goto fail;
-    csv_row row;
-    int rc;
-    while ((rc = csv_next(r, &row, err)) == 1) {
-        node n;
-        memset(&n, 0, sizeof n);
-        int64_t count;
-        if (csv_check_width(r, &row, err) || csv_text(r, &row, c[0], n.name, sizeof n.name, err) ||
-            csv_text(r, &row, c[1], n.gpu_model, sizeof n.gpu_model, err) ||
-            csv_int(r, &row, c[2], 0, GP_NODE_MAX_GPUS, &count, err) ||
-            csv_int(r, &row, c[3], 0, (int64_t)BIG, &n.cpu_milli, err) ||
-            csv_int(r, &row, c[4], 0, (int64_t)BIG, &n.ram_mib, err) ||
-            (o[0] >= 0 && csv_text(r, &row, o[0], n.cpu_model, sizeof n.cpu_model, err)) ||
-            (o[1] >= 0 && csv_real(r, &row, o[1], 0, 1e6, &n.static_w, err)) ||
-            (o[2] >= 0 && csv_real(r, &row, o[2], 0, 1e6, &n.other_w, err)))
-            goto fail;
-        n.gpu_count = (int)count;
-        if (o[3] >= 0 && parse_dev_mem(r, &row, o[3], &n, err))
-            goto fail;
-        if (count > 0 && !n.gpu_model[0]) {
-            csv_fail(r, &row, c[1], err, "column 'gpu_model': expected a GPU model for %d GPUs",
-                     n.gpu_count);
-            goto fail;
-        }
-        cluster_add_node(cl, &n);
-    }
-    if (rc < 0)
-        goto fail;
-    csv_close(r);
-    return 0;
-fail:
-    csv_close(r);
-    return -1;
+    return csv_each(path, req, opt, node_row, cl, err);
 }
 
 enum { T_NAME, T_ARRIVAL, T_DURATION };
@@ -220,6 +193,27 @@ static int task_optional(const csv_reader *r, const csv_row *row, const int *o, 
     return 0;
 }
 
+static int task_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                    const int *o, gp_err *err)
+{
+    task k;
+    task_init(&k);
+    int rc = -1;
+    if (csv_text(r, row, c[T_NAME], k.name, sizeof k.name, err) ||
+        csv_real(r, row, c[T_ARRIVAL], 0, 1e10, &k.arrival_s, err) ||
+        csv_real(r, row, c[T_DURATION], 0, 1e10, &k.duration_s, err) ||
+        task_optional(r, row, o, &k, err))
+        ;
+    else if (!k.name[0])
+        csv_fail(r, row, c[T_NAME], err, "column 'name': expected a task name");
+    else {
+        trace_add_task(ctx, &k);
+        rc = 0;
+    }
+    task_release(&k);
+    return rc;
+}
+
 static int parse_tasks(const char *path, gp_trace *t, gp_err *err)
 {
     static const char *const req[] = {"name", "arrival_s", "duration_s", NULL};
@@ -227,36 +221,7 @@ static int parse_tasks(const char *path, gp_trace *t, gp_err *err)
                                       "ram_mib", "gpu_spec", "qos", "kappa", "model",
                                       "batch_size", "min_tput", "util_mean", "util_peak",
                                       "util_first", "util_period_s", NULL};
-    int c[3], o[T_NOPT];
-    csv_reader *r = csv_open(path, 1, err);
-    if (!r || csv_require(r, req, c, opt, o, 0, err))
-        goto fail;
-    csv_row row;
-    int rc;
-    while ((rc = csv_next(r, &row, err)) == 1) {
-        task k;
-        task_init(&k);
-        if (csv_check_width(r, &row, err) || csv_text(r, &row, c[T_NAME], k.name, sizeof k.name, err) ||
-            csv_real(r, &row, c[T_ARRIVAL], 0, 1e10, &k.arrival_s, err) ||
-            csv_real(r, &row, c[T_DURATION], 0, 1e10, &k.duration_s, err) ||
-            task_optional(r, &row, o, &k, err)) {
-            task_release(&k);
-            goto fail;
-        }
-        if (!k.name[0]) {
-            csv_fail(r, &row, c[T_NAME], err, "column 'name': expected a task name");
-            goto fail;
-        }
-        trace_add_task(t, &k);
-        task_release(&k);
-    }
-    if (rc < 0)
-        goto fail;
-    csv_close(r);
-    return 0;
-fail:
-    csv_close(r);
-    return -1;
+    return csv_each(path, req, opt, task_row, t, err);
 }
 
 static int find_task(const gp_trace *t, const char *name, size_t hint)
@@ -269,110 +234,95 @@ static int find_task(const gp_trace *t, const char *name, size_t hint)
     return -1;
 }
 
+/* util.csv's reading state: the task whose block is being read. */
+typedef struct util_read {
+    gp_trace *t;
+    float *buf;
+    size_t len, cap;
+    int cur;
+} util_read;
+
+static void util_flush(util_read *u)
+{
+    if (u->cur >= 0)
+        task_set_util(&u->t->tasks[u->cur], u->buf, u->len, u->t->tasks[u->cur].util.period_s);
+}
+
+static int util_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                    const int *o, gp_err *err)
+{
+    (void)o;
+    util_read *u = ctx;
+    int64_t sample;
+    double pct;
+    if (csv_int(r, row, c[1], 0, (int64_t)BIG, &sample, err) ||
+        csv_real(r, row, c[2], 0, 100, &pct, err))
+        return -1;
+    int ti = find_task(u->t, row->field[c[0]], u->cur < 0 ? 0 : (size_t)u->cur);
+    if (ti < 0)
+        return csv_fail(r, row, c[0], err, "column 'task': no task named '%.40s' in "
+                        "tasks.csv", row->field[c[0]]);
+    if (ti != u->cur) {
+        util_flush(u);
+        if (u->t->tasks[ti].util.len)
+            return csv_fail(r, row, c[0], err, "column 'task': samples of '%s' are not "
+                            "contiguous (expected one block per task)", u->t->tasks[ti].name);
+        u->cur = ti;
+        u->len = 0;
+    }
+    if ((size_t)sample != u->len)
+        return csv_fail(r, row, c[1], err, "column 'sample': expected %zu, got %lld", u->len,
+                        (long long)sample);
+    grow_array((void **)&u->buf, &u->cap, u->len + 1, sizeof *u->buf);
+    u->buf[u->len++] = (float)pct;
+    return 0;
+}
+
 /* util.csv: task,sample,pct with samples 0,1,2,... in order per task. */
 static int parse_util(const char *path, gp_trace *t, gp_err *err)
 {
     static const char *const req[] = {"task", "sample", "pct", NULL};
-    int c[3];
-    csv_reader *r = csv_open(path, 1, err);
-    if (!r || csv_require(r, req, c, NULL, NULL, 0, err))
-        goto fail;
-    float *buf = NULL;
-    size_t len = 0, cap = 0;
-    int cur = -1;
-    csv_row row;
-    int rc;
-    while ((rc = csv_next(r, &row, err)) == 1) {
-        int64_t sample;
-        double pct;
-        if (csv_check_width(r, &row, err) ||
-            csv_int(r, &row, c[1], 0, (int64_t)BIG, &sample, err) ||
-            csv_real(r, &row, c[2], 0, 100, &pct, err))
-            goto fail_buf;
-        int ti = find_task(t, row.field[c[0]], cur < 0 ? 0 : (size_t)cur);
-        if (ti < 0) {
-            csv_fail(r, &row, c[0], err, "column 'task': no task named '%.40s' in tasks.csv",
-                     row.field[c[0]]);
-            goto fail_buf;
-        }
-        if (ti != cur) {
-            if (cur >= 0)
-                task_set_util(&t->tasks[cur], buf, len, t->tasks[cur].util.period_s);
-            if (t->tasks[ti].util.len) {
-                csv_fail(r, &row, c[0], err, "column 'task': samples of '%s' are not "
-                         "contiguous (expected one block per task)", t->tasks[ti].name);
-                goto fail_buf;
-            }
-            cur = ti;
-            len = 0;
-        }
-        if ((size_t)sample != len) {
-            csv_fail(r, &row, c[1], err, "column 'sample': expected %zu, got %lld", len,
-                     (long long)sample);
-            goto fail_buf;
-        }
-        grow_array((void **)&buf, &cap, len + 1, sizeof *buf);
-        buf[len++] = (float)pct;
-    }
-    if (rc < 0)
-        goto fail_buf;
-    if (cur >= 0)
-        task_set_util(&t->tasks[cur], buf, len, t->tasks[cur].util.period_s);
-    for (size_t i = 0; i < t->ntasks; i++) {
-        if (t->tasks[i].util.len && t->tasks[i].util.period_s <= 0) {
-            gp_error(err, "%s: task '%s' has a series but no util_period_s in tasks.csv",
-                     csv_name(r), t->tasks[i].name);
-            goto fail_buf;
-        }
-    }
-    free(buf);
-    csv_close(r);
+    util_read u = {t, NULL, 0, 0, -1};
+    int rc = csv_each(path, req, NULL, util_row, &u, err);
+    if (rc == 0)
+        util_flush(&u);
+    free(u.buf);
+    for (size_t i = 0; rc == 0 && i < t->ntasks; i++)
+        if (t->tasks[i].util.len && t->tasks[i].util.period_s <= 0)
+            rc = gp_error(err, "%s: task '%s' has a series but no util_period_s in tasks.csv",
+                          path, t->tasks[i].name);
+    return rc;
+}
+
+static int tput_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                    const int *o, gp_err *err)
+{
+    tput_entry e;
+    memset(&e, 0, sizeof e);
+    int64_t batch, scale, cob = 0, cos = 0;
+    if (csv_text(r, row, c[0], e.accel, sizeof e.accel, err) ||
+        csv_text(r, row, c[1], e.model, sizeof e.model, err) ||
+        csv_int(r, row, c[2], 0, 1 << 24, &batch, err) ||
+        csv_int(r, row, c[3], 1, 1024, &scale, err) ||
+        csv_real(r, row, c[4], 0, BIG, &e.tput, err) ||
+        (o[0] >= 0 && csv_text(r, row, o[0], e.co_model, sizeof e.co_model, err)) ||
+        (o[1] >= 0 && e.co_model[0] && csv_int(r, row, o[1], 0, 1 << 24, &cob, err)) ||
+        (o[2] >= 0 && e.co_model[0] && csv_int(r, row, o[2], 1, 1024, &cos, err)) ||
+        (o[3] >= 0 && e.co_model[0] && csv_real(r, row, o[3], 0, BIG, &e.co_tput, err)))
+        return -1;
+    e.batch_size = (int)batch;
+    e.scale = (int)scale;
+    e.co_batch_size = (int)cob;
+    e.co_scale = (int)cos;
+    tput_catalog_add(ctx, &e);
     return 0;
-fail_buf:
-    free(buf);
-fail:
-    csv_close(r);
-    return -1;
 }
 
 static int parse_tput(const char *path, tput_catalog *cat, gp_err *err)
 {
     static const char *const req[] = {"accel", "model", "batch_size", "scale", "tput", NULL};
     static const char *const opt[] = {"co_model", "co_batch_size", "co_scale", "co_tput", NULL};
-    int c[5], o[4];
-    csv_reader *r = csv_open(path, 1, err);
-    if (!r || csv_require(r, req, c, opt, o, 0, err))
-        goto fail;
-    csv_row row;
-    int rc;
-    while ((rc = csv_next(r, &row, err)) == 1) {
-        tput_entry e;
-        memset(&e, 0, sizeof e);
-        int64_t batch, scale, cob = 0, cos = 0;
-        if (csv_check_width(r, &row, err) ||
-            csv_text(r, &row, c[0], e.accel, sizeof e.accel, err) ||
-            csv_text(r, &row, c[1], e.model, sizeof e.model, err) ||
-            csv_int(r, &row, c[2], 0, 1 << 24, &batch, err) ||
-            csv_int(r, &row, c[3], 1, 1024, &scale, err) ||
-            csv_real(r, &row, c[4], 0, BIG, &e.tput, err) ||
-            (o[0] >= 0 && csv_text(r, &row, o[0], e.co_model, sizeof e.co_model, err)) ||
-            (o[1] >= 0 && e.co_model[0] && csv_int(r, &row, o[1], 0, 1 << 24, &cob, err)) ||
-            (o[2] >= 0 && e.co_model[0] && csv_int(r, &row, o[2], 1, 1024, &cos, err)) ||
-            (o[3] >= 0 && e.co_model[0] && csv_real(r, &row, o[3], 0, BIG, &e.co_tput, err)))
-            goto fail;
-        e.batch_size = (int)batch;
-        e.scale = (int)scale;
-        e.co_batch_size = (int)cob;
-        e.co_scale = (int)cos;
-        tput_catalog_add(cat, &e);
-    }
-    if (rc < 0)
-        goto fail;
-    csv_close(r);
-    return 0;
-fail:
-    csv_close(r);
-    return -1;
+    return csv_each(path, req, opt, tput_row, cat, err);
 }
 
 static int find_node(const cluster *c, const char *name)
@@ -383,45 +333,41 @@ static int find_node(const cluster *c, const char *name)
     return -1;
 }
 
+typedef struct place_read {
+    const cluster *cl;
+    snapshot *sn;
+} place_read;
+
+static int place_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                     const int *o, gp_err *err)
+{
+    (void)o;
+    const place_read *pr = ctx;
+    placement_row p;
+    int64_t gpu, milli;
+    p.task = find_task(pr->sn->tasks, row->field[c[0]], 0);
+    p.node = find_node(pr->cl, row->field[c[1]]);
+    if (p.task < 0)
+        return csv_fail(r, row, c[0], err, "column 'task': no task named '%.40s'",
+                        row->field[c[0]]);
+    if (p.node < 0)
+        return csv_fail(r, row, c[1], err, "column 'node': no node named '%.40s'",
+                        row->field[c[1]]);
+    if (csv_int(r, row, c[2], -1, pr->cl->nodes[p.node].gpu_count - 1, &gpu, err) ||
+        csv_int(r, row, c[3], 0, 1000, &milli, err))
+        return -1;
+    p.gpu = (int)gpu;
+    p.gpu_milli = (int)milli;
+    snapshot_add_row(pr->sn, &p);
+    return 0;
+}
+
 /* placements.csv: task,node,gpu,gpu_milli — where each running task sits. */
 static int parse_placements(const char *path, const cluster *cl, snapshot *sn, gp_err *err)
 {
     static const char *const req[] = {"task", "node", "gpu", "gpu_milli", NULL};
-    int c[4];
-    csv_reader *r = csv_open(path, 1, err);
-    if (!r || csv_require(r, req, c, NULL, NULL, 0, err))
-        goto fail;
-    csv_row row;
-    int rc;
-    while ((rc = csv_next(r, &row, err)) == 1) {
-        int64_t gpu, milli;
-        if (csv_check_width(r, &row, err))
-            goto fail;
-        placement_row p;
-        p.task = find_task(sn->tasks, row.field[c[0]], 0);
-        p.node = find_node(cl, row.field[c[1]]);
-        if (p.task < 0) {
-            csv_fail(r, &row, c[0], err, "column 'task': no task named '%.40s'", row.field[c[0]]);
-            goto fail;
-        }
-        if (p.node < 0) {
-            csv_fail(r, &row, c[1], err, "column 'node': no node named '%.40s'", row.field[c[1]]);
-            goto fail;
-        }
-        if (csv_int(r, &row, c[2], -1, cl->nodes[p.node].gpu_count - 1, &gpu, err) ||
-            csv_int(r, &row, c[3], 0, 1000, &milli, err))
-            goto fail;
-        p.gpu = (int)gpu;
-        p.gpu_milli = (int)milli;
-        snapshot_add_row(sn, &p);
-    }
-    if (rc < 0)
-        goto fail;
-    csv_close(r);
-    return 0;
-fail:
-    csv_close(r);
-    return -1;
+    place_read pr = {cl, sn};
+    return csv_each(path, req, NULL, place_row, &pr, err);
 }
 
 static int store_profiles(store *st, catalog *cat, import_result *res, gp_err *err)

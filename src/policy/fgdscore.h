@@ -123,6 +123,13 @@ int fgd_place_scored(const policy_ctx *ctx, const fgd_term *terms, int nterms, i
  * eligible device for a sharing task. */
 int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex);
 
+/* What every policy of the family declares (policy.h): the FGD and PWR
+ * papers measure with eopc, which has no sleep state and no clock, so
+ * CATS's power manager does not run; the workspace is the family's. */
+#define FGD_FAMILY_TRAITS \
+    .family = FAMILY_FRAGMENTATION, .power = POWER_EOPC, .sleep = 0, .dfs = 0, \
+    .release = fgd_release
+
 /* prepare()/release() for family policies (need_workload as above). */
 int fgd_prepare_plain(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
                       gp_err *err);

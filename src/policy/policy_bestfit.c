@@ -23,12 +23,7 @@ static int bestfit_place(const policy_ctx *ctx, const double *params, int ti, pl
 const policy_ops policy_bestfit = {
     .name = "bestfit",
     .title = "BestFit (least remaining CPU and GPU, Hadary et al. OSDI'20)",
-    .family = FAMILY_FRAGMENTATION,
-    .power = POWER_EOPC,
-    .sleep = 0,
-    .dfs = 0,
-    .options = NULL,
+    FGD_FAMILY_TRAITS,
     .prepare = fgd_prepare_plain,
-    .release = fgd_release,
     .place = bestfit_place,
 };

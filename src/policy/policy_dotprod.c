@@ -23,12 +23,7 @@ static int dotprod_place(const policy_ctx *ctx, const double *params, int ti, pl
 const policy_ops policy_dotprod = {
     .name = "dotprod",
     .title = "DotProd (Tetris dot product, Grandl et al. SIGCOMM'14)",
-    .family = FAMILY_FRAGMENTATION,
-    .power = POWER_EOPC,
-    .sleep = 0,
-    .dfs = 0,
-    .options = NULL,
+    FGD_FAMILY_TRAITS,
     .prepare = fgd_prepare_plain,
-    .release = fgd_release,
     .place = dotprod_place,
 };

@@ -24,12 +24,7 @@ static int fgd_place(const policy_ctx *ctx, const double *params, int ti, placem
 const policy_ops policy_fgd = {
     .name = "fgd",
     .title = "FGD (fragmentation gradient descent, Weng et al. ATC'23)",
-    .family = FAMILY_FRAGMENTATION,
-    .power = POWER_EOPC,
-    .sleep = 0,
-    .dfs = 0,
-    .options = NULL,
+    FGD_FAMILY_TRAITS,
     .prepare = fgd_prepare_frag,
-    .release = fgd_release,
     .place = fgd_place,
 };

@@ -23,12 +23,7 @@ static int gpuclustering_place(const policy_ctx *ctx, const double *params, int 
 const policy_ops policy_gpuclustering = {
     .name = "gpuclustering",
     .title = "GpuClustering (tasks with the same GPU demand together, Xiao et al. OSDI'18)",
-    .family = FAMILY_FRAGMENTATION,
-    .power = POWER_EOPC,
-    .sleep = 0,
-    .dfs = 0,
-    .options = NULL,
+    FGD_FAMILY_TRAITS,
     .prepare = fgd_prepare_plain,
-    .release = fgd_release,
     .place = gpuclustering_place,
 };

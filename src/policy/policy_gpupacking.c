@@ -23,12 +23,7 @@ static int gpupacking_place(const policy_ctx *ctx, const double *params, int ti,
 const policy_ops policy_gpupacking = {
     .name = "gpupacking",
     .title = "GpuPacking (shared GPUs first, then used nodes, Weng et al. NSDI'22)",
-    .family = FAMILY_FRAGMENTATION,
-    .power = POWER_EOPC,
-    .sleep = 0,
-    .dfs = 0,
-    .options = NULL,
+    FGD_FAMILY_TRAITS,
     .prepare = fgd_prepare_plain,
-    .release = fgd_release,
     .place = gpupacking_place,
 };

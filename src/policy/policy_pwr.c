@@ -24,12 +24,7 @@ static int pwr_place(const policy_ctx *ctx, const double *params, int ti, placem
 const policy_ops policy_pwr = {
     .name = "pwr",
     .title = "PWR (least power increase under eopc, Lettich et al.)",
-    .family = FAMILY_FRAGMENTATION,
-    .power = POWER_EOPC,
-    .sleep = 0,
-    .dfs = 0,
-    .options = NULL,
+    FGD_FAMILY_TRAITS,
     .prepare = fgd_prepare_plain,
-    .release = fgd_release,
     .place = pwr_place,
 };

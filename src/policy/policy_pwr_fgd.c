@@ -35,12 +35,8 @@ static int pwr_fgd_place(const policy_ctx *ctx, const double *params, int ti, pl
 const policy_ops policy_pwr_fgd = {
     .name = "pwr+fgd",
     .title = "PWR+FGD (alpha · PWR + (1 − alpha) · FGD, Lettich et al.)",
-    .family = FAMILY_FRAGMENTATION,
-    .power = POWER_EOPC,
-    .sleep = 0,
-    .dfs = 0,
+    FGD_FAMILY_TRAITS,
     .options = pwr_fgd_options,
     .prepare = fgd_prepare_frag,
-    .release = fgd_release,
     .place = pwr_fgd_place,
 };

@@ -17,12 +17,7 @@ static int random_place(const policy_ctx *ctx, const double *params, int ti, pla
 const policy_ops policy_random = {
     .name = "random",
     .title = "Random (uniform feasible node)",
-    .family = FAMILY_FRAGMENTATION,
-    .power = POWER_EOPC,
-    .sleep = 0,
-    .dfs = 0,
-    .options = NULL,
+    FGD_FAMILY_TRAITS,
     .prepare = fgd_prepare_plain,
-    .release = fgd_release,
     .place = random_place,
 };
