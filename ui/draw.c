@@ -225,7 +225,7 @@ void draw_line(int y, int x, int w, attr_t a, const char *s)
 }
 
 /* 1 when r lies on the screen (layout.h's promise to every pane). */
-static int on_screen(rect r)
+static inline int on_screen(rect r)
 {
     int rows, cols;
     getmaxyx(stdscr, rows, cols);

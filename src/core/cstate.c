@@ -143,7 +143,7 @@ static void gpu_remove_task(cs_gpu *g, int task_id)
 }
 
 /* The GPUs of an alloc or release are distinct GPUs of the node. */
-static int gpus_of_node(const cstate *cs, int node_idx, const int *gpus, int ngpus)
+static inline int gpus_of_node(const cstate *cs, int node_idx, const int *gpus, int ngpus)
 {
     if (node_idx < 0 || (size_t)node_idx >= cs->nnodes || ngpus < 0 || ngpus > GP_NODE_MAX_GPUS)
         return 0;

@@ -287,7 +287,7 @@ int csv_require(const csv_reader *r, const char *const *names, int *idx,
     return 0;
 }
 
-static size_t count_names(const char *const *names)
+static inline size_t count_names(const char *const *names)
 {
     size_t n = 0;
     while (names && names[n])
