@@ -514,6 +514,32 @@ static void test_hand_encoded_model(void **state)
     free(buf);
 }
 
+/* The prediction adds the trees' leaves in tree order, then divides, as a
+ * plain loop over the trees would, however many trees are walked side by
+ * side.  Seventeen one-leaf trees: 1e16, seven 0s, seven 1s, −1e16, 0.  In
+ * tree order each 1 is lost to rounding (1e16 + 1 rounds to 1e16), so the
+ * sum is 0; grouped any other way (the 1s added together first) it is not. */
+static void test_leaves_summed_in_tree_order(void **state)
+{
+    (void)state;
+    enum { TREES = 17 };
+    uint32_t counts[TREES];
+    raw_node nodes[TREES];
+    for (int t = 0; t < TREES; t++) {
+        counts[t] = 1;
+        nodes[t] = (raw_node){-1, 0, t == 0 ? 1e16 : t == 15 ? -1e16 : t >= 8 && t < 15};
+    }
+    size_t len;
+    unsigned char *buf = encode_model(1, TREES, counts, nodes, &len);
+    gp_err err = {{0}};
+    et_model *m = et_load(buf, len, &err);
+    if (!m)
+        fail_msg("et_load: %s", err.msg);
+    assert_double_equal(et_predict(m, (double[]){0}), 0, 0);
+    et_free(m);
+    free(buf);
+}
+
 /* A trained model saves and loads to the same predictions, bit for bit,
  * and to the same bytes again. */
 static void test_save_load_round_trip(void **state)
@@ -811,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_same_seed_same_model),
         cmocka_unit_test(test_trees_independent),
         cmocka_unit_test(test_hand_encoded_model),
+        cmocka_unit_test(test_leaves_summed_in_tree_order),
         cmocka_unit_test(test_save_load_round_trip),
         cmocka_unit_test(test_malformed_fields),
         cmocka_unit_test(test_unreachable_nodes),

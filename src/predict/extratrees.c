@@ -114,18 +114,57 @@ size_t et_nnodes(const et_model *m)
     return m->nnodes;
 }
 
+/* The child of split node nd (of tree) that x goes to.  The right child is
+ * the left's neighbour, so the comparison picks one without a branch; a
+ * NaN compares false and goes right. */
+static const et_node *next_node(const et_node *tree, const et_node *nd, const double *x)
+{
+    return tree + nd->left + !(x[nd->feature] <= nd->split);
+}
+
+/* The leaf tree t sends x to. */
+static const et_node *walk_tree(const et_model *m, int t, const double *x)
+{
+    const et_node *tree = m->nodes + m->tree_start[t], *node = tree;
+    while (node->feature != ET_LEAF)
+        node = next_node(tree, node, x);
+    return node;
+}
+
+/* ET_LANES trees from t on, walked in step: each walk is a chain of
+ * dependent loads that miss the cache once a forest outgrows it (3 MB for
+ * PEACE's), and independent chains side by side let those misses overlap
+ * (bench_extratrees: 1.8 times faster with 8 lanes, little more with 16).
+ * Returns sum plus their leaves, added in tree order as one walk after
+ * another would, so the result does not depend on the lanes. */
+#define ET_LANES 8
+static double walk_lanes(const et_model *m, int t, const double *x, double sum)
+{
+    const et_node *tree[ET_LANES], *node[ET_LANES];
+    for (int l = 0; l < ET_LANES; l++)
+        node[l] = tree[l] = m->nodes + m->tree_start[t + l];
+    for (int moving = 1; moving;) {
+        moving = 0;
+        for (int l = 0; l < ET_LANES; l++) {
+            if (node[l]->feature == ET_LEAF)
+                continue;
+            node[l] = next_node(tree[l], node[l], x);
+            moving = 1;
+        }
+    }
+    for (int l = 0; l < ET_LANES; l++)
+        sum += node[l]->split;
+    return sum;
+}
+
 double et_predict(const et_model *m, const double *x)
 {
     double sum = 0;
-    for (int t = 0; t < m->ntrees; t++) {
-        const et_node *tree = m->nodes + m->tree_start[t];
-        const et_node *node = tree;
-        /* The right child is the left's neighbour, so the comparison picks
-         * one without a branch; a NaN compares false and goes right. */
-        while (node->feature != ET_LEAF)
-            node = tree + node->left + !(x[node->feature] <= node->split);
-        sum += node->split;
-    }
+    int t = 0;
+    for (; t + ET_LANES <= m->ntrees; t += ET_LANES)
+        sum = walk_lanes(m, t, x, sum);
+    for (; t < m->ntrees; t++)
+        sum += walk_tree(m, t, x)->split;
     return sum / m->ntrees;
 }
 
