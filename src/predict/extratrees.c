@@ -307,22 +307,26 @@ static void builder_free(et_builder *b)
     free(b->tree);
 }
 
-/* The mean of ys[begin, end); *constant says whether they are all equal,
- * in which case the mean is that value exactly (a sum of equal values
- * divided by their count need not be).  A sum that overflows is taken
- * again over y / n, so finite targets always give a finite leaf. */
-static double node_mean(const double *ys, size_t begin, size_t end, int *constant)
+/* 1 when ys[begin, end) are all equal. */
+static int all_equal(const double *ys, size_t begin, size_t end)
 {
-    double first = ys[begin], sum = 0;
     int same = 1;
-    for (size_t i = begin; i < end; i++) {
+    for (size_t i = begin; i < end; i++)
+        same &= ys[i] == ys[begin];
+    return same;
+}
+
+/* A leaf's value, the mean of ys[begin, end): exact when they are all
+ * equal (a sum of equal values divided by their count need not be).  A sum
+ * that overflows is taken again over y / n, so finite targets always give
+ * a finite leaf. */
+static double leaf_value(const double *ys, size_t begin, size_t end)
+{
+    if (all_equal(ys, begin, end))
+        return ys[begin];
+    double n = (double)(end - begin), sum = 0;
+    for (size_t i = begin; i < end; i++)
         sum += ys[i];
-        same &= ys[i] == first;
-    }
-    *constant = same;
-    if (same)
-        return first;
-    double n = (double)(end - begin);
     if (isfinite(sum))
         return sum / n;
     sum = 0;
@@ -437,14 +441,14 @@ static size_t partition_rows(et_builder *b, size_t begin, size_t end, double t)
 }
 
 /* Whether a node may split before looking at its features: enough rows,
- * not too deep, y not constant.  *mean receives the leaf value. */
-static int may_split(const et_builder *b, const et_pending *nd, double *mean)
+ * not too deep, y not constant. */
+static int may_split(const et_builder *b, const et_pending *nd)
 {
-    int constant;
-    *mean = node_mean(b->ys, nd->begin, nd->end, &constant);
-    if (constant || nd->end - nd->begin < (size_t)b->min_samples_split)
+    if (nd->end - nd->begin < (size_t)b->min_samples_split)
         return 0;
-    return b->max_depth == 0 || nd->depth < b->max_depth;
+    if (b->max_depth > 0 && nd->depth >= b->max_depth)
+        return 0;
+    return !all_equal(b->ys, nd->begin, nd->end);
 }
 
 /* Grows tree number `index` of a model seeded with seed into b->tree;
@@ -463,10 +467,10 @@ static size_t grow_tree(et_builder *b, uint64_t seed, int index)
     while (top > 0) {
         et_pending nd = b->stack[--top];
         et_node *node = &b->tree[nd.node];
-        double mean, threshold;
+        double threshold;
         int feature;
-        if (!may_split(b, &nd, &mean) || draw_split(b, nd.begin, nd.end, &feature, &threshold)) {
-            *node = (et_node){mean, ET_LEAF, 0};
+        if (!may_split(b, &nd) || draw_split(b, nd.begin, nd.end, &feature, &threshold)) {
+            *node = (et_node){leaf_value(b->ys, nd.begin, nd.end), ET_LEAF, 0};
             continue;
         }
         size_t mid = partition_rows(b, nd.begin, nd.end, threshold);
