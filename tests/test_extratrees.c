@@ -70,6 +70,25 @@ static et_model *train_ok(const double *X, const double *y, size_t n, int d, con
     return m;
 }
 
+static et_model *load_ok(const void *buf, size_t len)
+{
+    gp_err err = {{0}};
+    et_model *m = et_load(buf, len, &err);
+    if (!m)
+        fail_msg("et_load: %s", err.msg);
+    return m;
+}
+
+/* Asserts that m saves to exactly the len bytes of buf. */
+static void assert_saves_to(const et_model *m, const unsigned char *buf, size_t len)
+{
+    size_t saved_len;
+    unsigned char *saved = et_save(m, &saved_len);
+    assert_int_equal(saved_len, len);
+    assert_memory_equal(saved, buf, len);
+    free(saved);
+}
+
 /* Mean absolute error of m against f on ntest fresh uniform points. */
 static double held_out_mae(const et_model *m, target_fn f, int d, size_t ntest, uint64_t seed)
 {
@@ -493,12 +512,9 @@ static unsigned char *encode_base(size_t *len)
 static void test_hand_encoded_model(void **state)
 {
     (void)state;
-    size_t len, len2;
+    size_t len;
     unsigned char *buf = encode_base(&len);
-    gp_err err = {{0}};
-    et_model *m = et_load(buf, len, &err);
-    if (!m)
-        fail_msg("et_load: %s", err.msg);
+    et_model *m = load_ok(buf, len);
     assert_int_equal(et_nfeatures(m), 2);
     assert_int_equal(et_ntrees(m), 2);
     assert_int_equal(et_nnodes(m), 6);
@@ -506,10 +522,7 @@ static void test_hand_encoded_model(void **state)
     assert_double_equal(et_predict(m, (double[]){0, 2.5}), (20 + 40) / 2.0, 0);
     assert_double_equal(et_predict(m, (double[]){0.51, 0}), (30 + 40) / 2.0, 0);
     assert_double_equal(et_predict(m, (double[]){NAN, 0}), (30 + 40) / 2.0, 0);
-    unsigned char *again = et_save(m, &len2);
-    assert_int_equal(len2, len);
-    assert_memory_equal(again, buf, len);
-    free(again);
+    assert_saves_to(m, buf, len);
     et_free(m);
     free(buf);
 }
@@ -531,10 +544,7 @@ static void test_leaves_summed_in_tree_order(void **state)
     }
     size_t len;
     unsigned char *buf = encode_model(1, TREES, counts, nodes, &len);
-    gp_err err = {{0}};
-    et_model *m = et_load(buf, len, &err);
-    if (!m)
-        fail_msg("et_load: %s", err.msg);
+    et_model *m = load_ok(buf, len);
     assert_double_equal(et_predict(m, (double[]){0}), 0, 0);
     et_free(m);
     free(buf);
@@ -548,13 +558,10 @@ static void test_save_load_round_trip(void **state)
     dataset ds = dataset_make(sine_of_x0, 300, 4, 12);
     et_params p = params_with(25, 5);
     et_model *m = train_ok(ds.X, ds.y, ds.n, 4, &p);
-    size_t len, len2;
+    size_t len;
     unsigned char *buf = et_save(m, &len);
     assert_int_equal(len, 16 + 4 * 25 + 16 * et_nnodes(m));
-    gp_err err = {{0}};
-    et_model *back = et_load(buf, len, &err);
-    if (!back)
-        fail_msg("et_load: %s", err.msg);
+    et_model *back = load_ok(buf, len);
     assert_int_equal(et_nnodes(back), et_nnodes(m));
     assert_int_equal(et_ntrees(back), 25);
     assert_int_equal(et_nfeatures(back), 4);
@@ -564,10 +571,7 @@ static void test_save_load_round_trip(void **state)
         double x[4] = {rng_range(&r, -0.5, 1.5), rng_uniform(&r), rng_uniform(&r), 2};
         assert_true(et_predict(back, x) == et_predict(m, x));
     }
-    unsigned char *again = et_save(back, &len2);
-    assert_int_equal(len2, len);
-    assert_memory_equal(again, buf, len);
-    free(again);
+    assert_saves_to(back, buf, len);
     et_free(back);
     et_free(m);
     free(buf);
@@ -673,10 +677,8 @@ static void test_malformed_saved_buffer(void **state)
 {
     (void)state;
     dataset ds = dataset_make(linear, 40, 2, 2);
-    et_params p = params_with(3, 1);
-    et_model *m = train_ok(ds.X, ds.y, ds.n, 2, &p);
     size_t len;
-    unsigned char *buf = et_save(m, &len);
+    unsigned char *buf = train_and_save(&ds, 3, 1, &len);
     for (size_t cut = 0; cut < len; cut++) {
         char what[64];
         snprintf(what, sizeof what, "cut at %zu of %zu bytes", cut, len);
@@ -699,7 +701,6 @@ static void test_malformed_saved_buffer(void **state)
     buf[0] ^= 0x20;
     assert_load_fails(buf, len, "magic flipped", "bad magic");
     free(buf);
-    et_free(m);
     dataset_free(&ds);
 }
 
@@ -811,10 +812,7 @@ static void test_huge_targets_stay_finite(void **state)
     et_model *split = train_ok(X, y, 4, 1, &p);
     size_t len;
     unsigned char *buf = et_save(split, &len);
-    gp_err err = {{0}};
-    et_model *back = et_load(buf, len, &err);
-    if (!back)
-        fail_msg("et_load: %s", err.msg);
+    et_model *back = load_ok(buf, len);
     et_free(back);
     free(buf);
     et_free(split);
