@@ -755,8 +755,13 @@ static void test_bad_params(void **state)
         if (strcmp(err.msg, c->expect) != 0)
             fail_msg("%s: \"%s\", want \"%s\"", c->what, err.msg, c->expect);
     }
+    /* No rows may come without arrays. */
+    et_params p = params_with(10, 1);
+    gp_err err = {{0}};
+    assert_null(et_train(NULL, NULL, 0, 2, &p, &err));
+    assert_string_equal(err.msg, "extra-trees: no training rows");
     /* The edges of the ranges are accepted. */
-    et_params p = {.ntrees = 1, .max_features = 2, .min_samples_split = 2, .seed = 1};
+    p = (et_params){.ntrees = 1, .max_features = 2, .min_samples_split = 2, .seed = 1};
     et_model *m = train_ok(small_X, small_y, 4, 2, &p);
     et_free(m);
     p.max_features = 1;

@@ -498,8 +498,12 @@ static void model_add_tree(et_model *m, size_t *cap, int t, const et_node *tree,
 et_model *et_train(const double *X, const double *y, size_t n, int d, const et_params *p,
                    gp_err *err)
 {
-    assert(X && y && p);
-    if (check_params(n, d, p, err) || check_finite(X, y, n, d, err))
+    assert(p);
+    if (check_params(n, d, p, err))
+        return NULL;
+    /* Only now: a caller with no rows may have no arrays either. */
+    assert(X && y);
+    if (check_finite(X, y, n, d, err))
         return NULL;
     et_builder b;
     builder_init(&b, X, y, n, d, p);
