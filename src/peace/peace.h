@@ -117,6 +117,12 @@ int peace_set_workload(const peace_set *s, const char *name);
  * duplicate (workloads, split, clock) row; cap_min_w < cap_max_w.
  * 0, or -1 with a message naming what is missing. */
 int peace_set_check(const peace_set *s, gp_err *err);
+/* The first row, in the set's order, that repeats an earlier one: among
+ * the co-location rows (coloc = 1) the same workloads, split and clock in
+ * any order of naming; among the profile rows (coloc = 0) the same
+ * workload, share and clock.  1 with *dup its index and *first the
+ * earlier row's, else 0.  (Importers name both rows' lines with it.) */
+int peace_set_duplicate(const peace_set *s, int coloc, size_t *first, size_t *dup);
 
 /* A co-location without a clock: workloads and their shares, kept in
  * canonical order (by workload index, then share) so that lookups do not

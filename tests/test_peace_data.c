@@ -1,0 +1,420 @@
+/*
+ * test_peace_data.c — PEACE's inputs (peace/peace.h) on a two-workload set
+ * written by hand, with every expected number worked out in the comments:
+ * sensitivities (least squares over shares 10..90), the ground truth
+ * between and beyond measured clocks, canonical order, the §3 features of
+ * a pair, the splits, and each way peace_set_check() refuses a set.
+ */
+#include "testutil.h"
+
+#include "peace/peace.h"
+
+/* ---- the hand-written set ------------------------------------------------------------
+ *
+ * A_train (index 0): tput = 5 + 0.5 s at 300 MHz, 10 + 1.0 s at 1500 MHz
+ *   (s the share in percent): straight lines, so the sensitivity is the
+ *   slope, 0.5 and 1.0.
+ * B_inf (index 1): tput = min(s, 40) at 300 MHz, min(2 s, 120) at 1500.
+ *   Sensitivity at 300: Σ(x - 50) y / Σ(x - 50)^2 over x = 10..90 with
+ *   y = 10, 20, 30, 40, 40, 40, 40, 40, 40: Σ(x - 50) y = -400 - 600 - 600
+ *   - 400 + 0 + 400 + 800 + 1200 + 1600 = 2000, Σ(x - 50)^2 = 6000, so 1/3.
+ *   At 1500: y = 20, 40, 60, 80, 100, 120, 120, 120, 120: Σ(x - 50) y =
+ *   -800 - 1200 - 1200 - 800 + 0 + 1200 + 2400 + 3600 + 4800 = 8000, so 4/3.
+ * Metrics at share s: A: SM active s, occupancy s/2, FP32 10, 100 GB/s,
+ *   memory busy 20, PCIe 5 and 7 MB/s; B: SM active s/2, occupancy 30,
+ *   FP32 0, 50 GB/s, memory busy 10, PCIe 1 and 2 MB/s.  Power 100 + s W.
+ */
+
+enum { A = 0, B = 1 };
+static const double clocks[2] = {300, 1500};
+
+static double tput_of(int w, int s, int fi)
+{
+    if (w == A)
+        return fi == 0 ? 5 + 0.5 * s : 10 + 1.0 * s;
+    return fi == 0 ? fmin(s, 40) : fmin(2 * s, 120);
+}
+
+static peace_profile profile_of(int w, int s, int fi)
+{
+    peace_profile p;
+    memset(&p, 0, sizeof p);
+    p.workload = w;
+    p.share_pct = s;
+    p.freq_mhz = clocks[fi];
+    p.tput = tput_of(w, s, fi);
+    p.power_w = 100 + s;
+    const double a[PEACE_NMETRICS] = {s, s / 2.0, 10, 100, 20, 5, 7};
+    const double b[PEACE_NMETRICS] = {s / 2.0, 30, 0, 50, 10, 1, 2};
+    memcpy(p.metric, w == A ? a : b, sizeof p.metric);
+    return p;
+}
+
+static peace_coloc coloc_of(int n, const int *w, const int *share, double f, const double *tput,
+                            double power_w)
+{
+    peace_coloc c;
+    memset(&c, 0, sizeof c);
+    c.n = n;
+    for (int k = 0; k < n; k++) {
+        c.workload[k] = w[k];
+        c.share_pct[k] = share[k];
+        c.tput[k] = tput[k];
+    }
+    c.freq_mhz = f;
+    c.power_w = power_w;
+    return c;
+}
+
+/* The set: both workloads profiled at every share and both clocks; rows of
+ * A+B 70+30 at 300 and 900 MHz (named once in each order), A+A 60+40 at
+ * 300, A+B without partition at 300, and A+A+B 30+30+40 at 300. */
+static peace_set *hand_set(void)
+{
+    peace_set *s = peace_set_new("hand");
+    strcpy(s->gpu, "V100");
+    s->cap_min_w = 40;
+    s->cap_max_w = 300;
+    peace_workload a = {"A_train", PEACE_TRAIN, 1, 0, 10};
+    peace_workload b = {"B_inf", PEACE_INF, 0, 0, 4};
+    assert_int_equal(peace_set_add_workload(s, &a), A);
+    assert_int_equal(peace_set_add_workload(s, &b), B);
+    for (int w = 0; w < 2; w++)
+        for (int fi = 0; fi < 2; fi++)
+            for (int sh = 10; sh <= 90; sh += 10) {
+                peace_profile p = profile_of(w, sh, fi);
+                peace_set_add_profile(s, &p);
+            }
+    const int ab[] = {A, B}, ba[] = {B, A}, aa[] = {A, A}, aab[] = {A, A, B};
+    const int s7030[] = {70, 30}, s3070[] = {30, 70}, s6040[] = {60, 40}, np[] = {100, 100},
+              s334[] = {30, 30, 40};
+    const peace_coloc rows[] = {
+        coloc_of(2, ab, s7030, 300, (double[]){30, 20}, 150),
+        coloc_of(2, ba, s3070, 900, (double[]){40, 60}, 210),   /* B named first */
+        coloc_of(2, aa, s6040, 300, (double[]){25, 15}, 140),
+        coloc_of(2, ab, np, 300, (double[]){18, 12}, 160),
+        coloc_of(3, aab, s334, 300, (double[]){10, 11, 12}, 170),
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        peace_set_add_coloc(s, &rows[i]);
+    return s;
+}
+
+static peace_index *hand_index(peace_set **s)
+{
+    *s = hand_set();
+    gp_err err = {{0}};
+    peace_index *ix = peace_index_new(*s, &err);
+    if (!ix)
+        fail_msg("%s", err.msg);
+    return ix;
+}
+
+static peace_combo combo2(int w0, int s0, int w1, int s1)
+{
+    peace_combo c = {2, {w0, w1, 0}, {s0, s1, 0}};
+    return c;
+}
+
+/* ---- names, splits, canonical order --------------------------------------------------- */
+
+static void test_names(void **state)
+{
+    (void)state;
+    assert_string_equal(peace_metric_column(PEACE_SM_ACTIVE), "sm_active_pct");
+    assert_string_equal(peace_metric_column(PEACE_PCIE_RX), "pcie_rx_mbps");
+    assert_int_equal(peace_metric_is_rate(PEACE_MEM_BW), 1);
+    assert_int_equal(peace_metric_is_rate(PEACE_MEM_BUSY), 0);
+    assert_int_equal(peace_kind_parse("cuda"), PEACE_CUDA);
+    assert_int_equal(peace_kind_parse("Train"), -1);
+    assert_string_equal(peace_kind_name(PEACE_INF), "inf");
+}
+
+static void test_splits(void **state)
+{
+    (void)state;
+    int sp[PEACE_MAX_SPLITS][PEACE_MAX_COLOC];
+    assert_int_equal(peace_splits(2, sp, PEACE_MAX_SPLITS), 9);
+    for (int i = 0; i < 9; i++) {
+        assert_int_equal(sp[i][0], 10 * (i + 1));
+        assert_int_equal(sp[i][1], 100 - 10 * (i + 1));
+    }
+    assert_int_equal(peace_splits(3, sp, PEACE_MAX_SPLITS), 36);
+    assert_int_equal(sp[0][0], 10);
+    assert_int_equal(sp[0][1], 10);
+    assert_int_equal(sp[0][2], 80);
+    assert_int_equal(sp[35][0], 80);
+    assert_int_equal(sp[35][2], 10);
+    for (int i = 0; i < 36; i++) {
+        assert_int_equal(sp[i][0] + sp[i][1] + sp[i][2], 100);
+        if (i > 0)      /* strictly increasing in lexicographic order */
+            assert_true(sp[i][0] > sp[i - 1][0] ||
+                        (sp[i][0] == sp[i - 1][0] && sp[i][1] > sp[i - 1][1]));
+    }
+    assert_int_equal(peace_splits(3, sp, 5), 5);
+    assert_int_equal(peace_splits(1, sp, PEACE_MAX_SPLITS), 0);
+}
+
+static void test_canonical_order(void **state)
+{
+    (void)state;
+    peace_combo ab = combo2(A, 70, B, 30), ba = combo2(B, 30, A, 70);
+    peace_combo_canon(&ab);
+    peace_combo_canon(&ba);
+    assert_memory_equal(&ab, &ba, sizeof ab);
+    assert_int_equal(ba.w[0], A);
+    assert_int_equal(ba.share[0], 70);
+    peace_combo aa = combo2(A, 60, A, 40);
+    peace_combo_canon(&aa);
+    assert_int_equal(aa.share[0], 40);      /* same workload: by share */
+    peace_combo np = combo2(B, 100, A, 100);
+    assert_int_equal(peace_combo_unpartitioned(&np), 1);
+    assert_int_equal(peace_combo_unpartitioned(&ab), 0);
+}
+
+/* ---- the index ------------------------------------------------------------------------ */
+
+static void test_lookups_and_sensitivity(void **state)
+{
+    (void)state;
+    peace_set *s;
+    peace_index *ix = hand_index(&s);
+    assert_ptr_equal(peace_index_set(ix), s);
+    assert_int_equal(peace_nfreqs(ix), 2);
+    assert_double_equal(peace_freq(ix, 1), 1500, 0);
+    const peace_profile *p = peace_profile_at(ix, A, 40, 1);
+    assert_double_equal(p->tput, 50, 0);                    /* 10 + 1.0 * 40 */
+    assert_double_equal(peace_profile_at(ix, B, 90, 0)->tput, 40, 0);
+    assert_double_equal(peace_sensitivity(ix, A, 0), 0.5, 1e-12);
+    assert_double_equal(peace_sensitivity(ix, A, 1), 1.0, 1e-12);
+    assert_double_equal(peace_sensitivity(ix, B, 0), 1.0 / 3, 1e-12);
+    assert_double_equal(peace_sensitivity(ix, B, 1), 4.0 / 3, 1e-12);
+    peace_index_free(ix);
+    peace_set_free(s);
+}
+
+static void test_truth(void **state)
+{
+    (void)state;
+    peace_set *s;
+    peace_index *ix = hand_index(&s);
+    double t[PEACE_MAX_COLOC], w, lo, hi;
+    peace_combo c = combo2(B, 30, A, 70);   /* either order finds A+B 70/30 */
+    assert_int_equal(peace_truth_range(ix, &c, &lo, &hi), 0);
+    assert_double_equal(lo, 300, 0);
+    assert_double_equal(hi, 900, 0);
+    /* Half-way between 300 (30, 20; 150 W) and 900 (A 60, B 40; 210 W),
+     * in canonical order A then B even though the 900 row named B first. */
+    assert_int_equal(peace_truth(ix, &c, 600, t, &w), 0);
+    assert_double_equal(t[0], 45, 1e-12);
+    assert_double_equal(t[1], 30, 1e-12);
+    assert_double_equal(w, 180, 1e-12);
+    /* A quarter of the way: 30 + 0.25 * 30. */
+    assert_int_equal(peace_truth(ix, &c, 450, t, &w), 0);
+    assert_double_equal(t[0], 37.5, 1e-12);
+    /* Beyond the measured clocks: held at the nearest row. */
+    assert_int_equal(peace_truth(ix, &c, 135, t, &w), 0);
+    assert_double_equal(t[0], 30, 0);
+    assert_double_equal(w, 150, 0);
+    assert_int_equal(peace_truth(ix, &c, 1530, t, NULL), 0);
+    assert_double_equal(t[1], 40, 0);
+    assert_int_equal(peace_truth(ix, &c, 900, t, &w), 0);
+    assert_double_equal(w, 210, 0);
+    /* One row only: every clock gives it. */
+    peace_combo aa = combo2(A, 40, A, 60);
+    assert_int_equal(peace_truth(ix, &aa, 1000, t, &w), 0);
+    assert_double_equal(t[0], 15, 0);       /* the share-40 instance */
+    assert_double_equal(t[1], 25, 0);
+    peace_combo none = combo2(A, 50, B, 50);
+    assert_int_equal(peace_truth(ix, &none, 300, t, &w), -1);
+    assert_int_equal(peace_truth_range(ix, &none, &lo, &hi), -1);
+    peace_combo np = combo2(B, 100, A, 100);
+    assert_int_equal(peace_truth(ix, &np, 300, t, &w), 0);
+    assert_double_equal(t[0], 18, 0);
+    peace_index_free(ix);
+    peace_set_free(s);
+}
+
+static void test_groups(void **state)
+{
+    (void)state;
+    peace_set *s;
+    peace_index *ix = hand_index(&s);
+    peace_combo g[4];
+    /* Pairs: A+A and A+B (whatever the split, partitioned or not). */
+    assert_int_equal(peace_groups(ix, 2, g, 4), 2);
+    assert_int_equal(g[0].w[0], A);
+    assert_int_equal(g[0].w[1], A);
+    assert_int_equal(g[1].w[1], B);
+    assert_int_equal(g[1].share[0], 0);
+    assert_int_equal(peace_groups(ix, 3, g, 4), 1);
+    assert_int_equal(g[0].n, 3);
+    assert_int_equal(g[0].w[2], B);
+    assert_int_equal(peace_groups(ix, 2, g, 1), 2);     /* counts beyond cap */
+    assert_int_equal(peace_groups(ix, 4, g, 4), 0);
+    peace_index_free(ix);
+    peace_set_free(s);
+}
+
+/* A 70 % + B 30 % at 300 MHz: SM active mean(70, 15) = 42.5, occupancy
+ * mean(35, 30) = 32.5, FP32 mean(10, 0) = 5, bandwidth 100 + 50 = 150,
+ * memory busy mean(20, 10) = 15, PCIe 5 + 1 = 6 and 7 + 2 = 9; throughput
+ * (5 + 35) + 30 = 70; sensitivity 0.5 + 1/3. */
+static void test_features(void **state)
+{
+    (void)state;
+    peace_set *s;
+    peace_index *ix = hand_index(&s);
+    double px[PEACE_NFEAT_POWER], tx[PEACE_NFEAT_TPUT];
+    peace_combo c = combo2(B, 30, A, 70);
+    peace_features(ix, &c, 0, px, tx);
+    const double want[PEACE_NFEAT_TPUT] = {42.5, 32.5, 5, 150, 15, 6, 9, 70, 0.5 + 1.0 / 3};
+    for (int i = 0; i < PEACE_NFEAT_TPUT; i++)
+        assert_double_equal(tx[i], want[i], 1e-12);
+    for (int i = 0; i < PEACE_NFEAT_POWER; i++)
+        assert_double_equal(px[i], want[i], 1e-12);
+    /* At 1500 MHz: throughput (10 + 70) + min(60, 120) = 140, sensitivity
+     * 1 + 4/3; the metrics do not depend on the clock here. */
+    peace_features(ix, &c, 1, NULL, tx);
+    assert_double_equal(tx[PEACE_NMETRICS], 140, 1e-12);
+    assert_double_equal(tx[PEACE_NMETRICS + 1], 1 + 4.0 / 3, 1e-12);
+    peace_index_free(ix);
+    peace_set_free(s);
+}
+
+/* ---- what check() refuses ------------------------------------------------------------- */
+
+typedef struct bad_set {
+    const char *what;
+    void (*spoil)(peace_set *s);
+    const char *expect;
+} bad_set;
+
+static void one_workload(peace_set *s) { s->nwl = 1; s->nprof = 0; s->nco = 0; }
+static void caps_crossed(peace_set *s) { s->cap_min_w = 300; }
+static void same_name(peace_set *s) { strcpy(s->wl[B].name, "A_train"); }
+static void negative_memory(peace_set *s) { s->wl[A].mem_gib = -1; }
+/* Row 22 (index 21) is B at share 40 and 300 MHz: A's 18 rows come first,
+ * then B's at 300 MHz from share 10. */
+static void missing_profile(peace_set *s)
+{
+    s->prof[21] = s->prof[--s->nprof];
+}
+static void repeated_profile(peace_set *s) { s->prof[21] = s->prof[20]; }
+static void odd_share(peace_set *s) { s->prof[3].share_pct = 35; }
+static void nan_tput(peace_set *s) { s->prof[3].tput = NAN; }
+static void busy_over_100(peace_set *s) { s->prof[3].metric[PEACE_MEM_BUSY] = 101; }
+static void no_profiles(peace_set *s) { s->nprof = 0; }
+static void nine_clocks(peace_set *s)
+{
+    for (int i = 0; i < 9; i++)
+        s->prof[i].freq_mhz = 100 + i;
+}
+static void shares_90(peace_set *s) { s->co[0].share_pct[1] = 20; }
+static void mixed_np(peace_set *s) { s->co[3].share_pct[1] = 50; }
+static void unknown_wl(peace_set *s) { s->co[0].workload[1] = 5; }
+static void one_in_row(peace_set *s) { s->co[0].n = 1; }
+static void negative_power(peace_set *s) { s->co[2].power_w = -3; }
+/* B+A 30+70 at 300 MHz is A+B 70+30 at 300 named the other way. */
+static void repeated_coloc(peace_set *s)
+{
+    const int ba[] = {B, A}, sh[] = {30, 70};
+    peace_coloc c = coloc_of(2, ba, sh, 300, (double[]){1, 2}, 99);
+    peace_set_add_coloc(s, &c);
+}
+
+static const bad_set bad_sets[] = {
+    {"one workload", one_workload, "needs at least two workloads, has 1"},
+    {"caps crossed", caps_crossed, "power caps 300..300 W"},
+    {"a name twice", same_name, "workload 'A_train' is named twice"},
+    {"negative memory", negative_memory, "workload 'A_train': memory -1 GiB"},
+    {"missing profile", missing_profile, "workload 'B_inf': no profile at share 40 % and 300 MHz"},
+    {"repeated profile", repeated_profile, "profile row 22 repeats row 21 (workload 'B_inf' at "
+                                           "share 30 % and 300 MHz)"},
+    {"share 35", odd_share, "profile row 4 (workload 'A_train'): share 35 % is not one of"},
+    {"NaN throughput", nan_tput, "profile row 4 (workload 'A_train' at share 40 % and 300 "
+                                 "MHz): a value is negative, not finite"},
+    {"percentage above 100", busy_over_100, "a percentage above 100"},
+    {"no profiles", no_profiles, "no profile rows"},
+    {"nine clocks", nine_clocks, "profiles at more than 8 clocks"},
+    {"shares 90", shares_90, "co-location row 1 (A_train+B_inf 70+20 at 300 MHz): the shares "
+                             "do not sum to 100"},
+    {"100 with 50", mixed_np, "co-location row 4 (A_train+B_inf 100+50 at 300 MHz): the "
+                              "shares do not sum to 100"},
+    {"unknown workload", unknown_wl, "co-location row 1 (A_train+? 70+30 at 300 MHz): unknown "
+                                     "workload"},
+    {"one workload in a row", one_in_row, "co-location row 1 (A_train 70 at 300 MHz): expected "
+                                          "2 or 3 workloads"},
+    {"negative power", negative_power, "co-location row 3 (A_train+A_train 60+40 at 300 MHz): "
+                                       "the power is negative"},
+    {"repeated row", repeated_coloc, "co-location row 6 (B_inf+A_train 30+70 at 300 MHz): "
+                                     "repeats row 1"},
+};
+
+static void test_check_refuses(void **state)
+{
+    (void)state;
+    peace_set *s = hand_set();
+    gp_err err = {{0}};
+    if (peace_set_check(s, &err))
+        fail_msg("the good set: %s", err.msg);
+    size_t first, dup;
+    assert_int_equal(peace_set_duplicate(s, 1, &first, &dup), 0);
+    peace_set_free(s);
+    for (size_t i = 0; i < sizeof bad_sets / sizeof *bad_sets; i++) {
+        s = hand_set();
+        bad_sets[i].spoil(s);
+        memset(&err, 0, sizeof err);
+        if (peace_set_check(s, &err) == 0)
+            fail_msg("case '%s': accepted", bad_sets[i].what);
+        if (!strstr(err.msg, bad_sets[i].expect))
+            fail_msg("case '%s': expected \"%s\" in \"%s\"", bad_sets[i].what,
+                     bad_sets[i].expect, err.msg);
+        assert_null(peace_index_new(s, &err));
+        peace_set_free(s);
+    }
+}
+
+/* The earliest repeat in the set's order is reported, with the row it
+ * repeats: rows 2 and 4 repeat row 0 (B+A 50/50 is A+B 50/50), row 3
+ * repeats row 1 (B 60 + A 40); row 2 comes first, so (0, 2). */
+static void test_duplicate_order(void **state)
+{
+    (void)state;
+    peace_set *s = peace_set_new("d");
+    peace_workload a = {"A", PEACE_CUDA, 1, 1, 1}, b = {"B", PEACE_CUDA, 1, 1, 1};
+    peace_set_add_workload(s, &a);
+    peace_set_add_workload(s, &b);
+    const int ab[] = {A, B}, ba[] = {B, A}, s55[] = {50, 50}, s4060[] = {40, 60},
+              s6040[] = {60, 40};
+    const peace_coloc rows[] = {
+        coloc_of(2, ab, s55, 300, (double[]){1, 1}, 1),
+        coloc_of(2, ab, s4060, 300, (double[]){1, 1}, 1),
+        coloc_of(2, ba, s55, 300, (double[]){1, 1}, 1),
+        coloc_of(2, ba, s6040, 300, (double[]){1, 1}, 1),
+        coloc_of(2, ab, s55, 300, (double[]){1, 1}, 1),
+    };
+    for (size_t i = 0; i < 5; i++)
+        peace_set_add_coloc(s, &rows[i]);
+    size_t first, dup;
+    assert_int_equal(peace_set_duplicate(s, 1, &first, &dup), 1);
+    assert_int_equal(first, 0);
+    assert_int_equal(dup, 2);
+    peace_set_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_splits),
+        cmocka_unit_test(test_canonical_order),
+        cmocka_unit_test(test_lookups_and_sensitivity),
+        cmocka_unit_test(test_truth),
+        cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_features),
+        cmocka_unit_test(test_check_refuses),
+        cmocka_unit_test(test_duplicate_order),
+    };
+    return cmocka_run_group_tests_name("peace_data", tests, NULL, NULL);
+}
