@@ -3,9 +3,13 @@
  * written by hand, with every expected number worked out in the comments:
  * sensitivities (least squares over shares 10..90), the ground truth
  * between and beyond measured clocks, canonical order, the §3 features of
- * a pair, the splits, and each way peace_set_check() refuses a set.
+ * a pair, the splits, and each way peace_set_check() refuses a set.  Then
+ * the store: a set and its models round-trip, deleting a set deletes its
+ * models, and a version-1 database migrates.
  */
 #include "testutil.h"
+
+#include <sqlite3.h>
 
 #include "peace/peace.h"
 
@@ -403,6 +407,222 @@ static void test_duplicate_order(void **state)
     peace_set_free(s);
 }
 
+/* ---- the store ------------------------------------------------------------------------ */
+
+static void assert_same_set(const peace_set *a, const peace_set *b)
+{
+    assert_string_equal(a->name, b->name);
+    assert_string_equal(a->gpu, b->gpu);
+    assert_double_equal(a->cap_min_w, b->cap_min_w, 0);
+    assert_double_equal(a->cap_max_w, b->cap_max_w, 0);
+    assert_int_equal(a->nwl, b->nwl);
+    assert_int_equal(a->nprof, b->nprof);
+    assert_int_equal(a->nco, b->nco);
+    for (size_t i = 0; i < a->nwl; i++) {
+        const peace_workload *x = &a->wl[i], *y = &b->wl[i];
+        assert_string_equal(x->name, y->name);
+        assert_true(x->kind == y->kind && x->compute_hi == y->compute_hi &&
+                    x->memory_hi == y->memory_hi && x->mem_gib == y->mem_gib);
+    }
+    for (size_t i = 0; i < a->nprof; i++)
+        assert_memory_equal(&a->prof[i], &b->prof[i], sizeof a->prof[i]);  /* no padding */
+    for (size_t i = 0; i < a->nco; i++) {
+        const peace_coloc *x = &a->co[i], *y = &b->co[i];
+        assert_int_equal(x->n, y->n);
+        assert_true(x->freq_mhz == y->freq_mhz && x->power_w == y->power_w);
+        for (int k = 0; k < x->n; k++)
+            assert_true(x->workload[k] == y->workload[k] && x->share_pct[k] == y->share_pct[k] &&
+                        x->tput[k] == y->tput[k]);
+    }
+}
+
+static void test_store_round_trip(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    peace_set *s = hand_set();
+    s->source = xstrdup("by hand");
+    if (store_put_peace_set(st, s, 0, &err))
+        fail_msg("%s", err.msg);
+    assert_true(s->id > 0);
+    peace_set *back;
+    if (store_get_peace_set(st, "hand", &back, &err))
+        fail_msg("%s", err.msg);
+    assert_same_set(s, back);
+    assert_string_equal(back->source, "by hand");
+    peace_index *ix = peace_index_new(back, &err);
+    assert_non_null(ix);
+    peace_index_free(ix);
+    peace_set_free(back);
+
+    /* The listing: workloads, profile rows, then co-location rows in the
+     * detail. */
+    store_item *items;
+    size_t n;
+    assert_int_equal(store_list(st, STORE_PEACE, &items, &n, &err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(items[0].count, 2);
+    assert_int_equal(items[0].count2, 36);
+    tu_assert_contains(items[0].detail, "5 co-location rows, V100, caps 40-300 W");
+    free(items);
+
+    /* Taken names, replacing, an unknown GPU, a set check refuses. */
+    assert_int_equal(store_put_peace_set(st, s, 0, &err), -1);
+    tu_assert_contains(err.msg, "a PEACE set named 'hand' already exists");
+    s->cap_max_w = 250;
+    assert_int_equal(store_put_peace_set(st, s, 1, &err), 0);
+    assert_int_equal(tu_count(st, STORE_PEACE), 1);
+    strcpy(s->gpu, "NoSuchGPU");
+    assert_int_equal(store_put_peace_set(st, s, 1, &err), -1);
+    tu_assert_contains(err.msg, "unknown GPU model 'NoSuchGPU'");
+    strcpy(s->gpu, "V100");
+    s->nwl = 1;
+    assert_int_equal(store_put_peace_set(st, s, 1, &err), -1);
+    tu_assert_contains(err.msg, "needs at least two workloads");
+    s->nwl = 2;
+    assert_int_equal(store_get_peace_set(st, "hand", &back, &err), 0);
+    assert_double_equal(back->cap_max_w, 250, 0);       /* the failed puts left it */
+    peace_set_free(back);
+
+    /* The GPU profile cannot go while the set uses it. */
+    assert_int_equal(store_delete_gpu_profile(st, "V100", &err), -1);
+    tu_assert_contains(err.msg, "is used by 1 node(s) or PEACE set(s)");
+    assert_int_equal(store_delete_peace_set(st, "hand", &err), 0);
+    assert_int_equal(store_delete_peace_set(st, "hand", &err), -1);
+    tu_assert_contains(err.msg, "no PEACE set named 'hand'");
+    assert_int_equal(store_get_peace_set(st, "hand", &back, &err), -1);
+    assert_null(back);
+    assert_int_equal(store_kind_parse("peace"), STORE_PEACE);
+    assert_string_equal(store_kind_name(STORE_PEACE), "peace");
+    peace_set_free(s);
+    tu_store_free(st, dir);
+}
+
+static void test_store_models(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    peace_set *s = hand_set();
+    assert_int_equal(store_put_peace_set(st, s, 0, &err), 0);
+    unsigned char bytes[] = {0, 1, 2, 255, 0, 7};
+    store_peace_model m;
+    memset(&m, 0, sizeof m);
+    strcpy(m.name, "tput-300");
+    m.params = "ntrees=100 seed=1";
+    m.blob = bytes;
+    m.len = sizeof bytes;
+    if (store_put_peace_model(st, "hand", &m, &err))
+        fail_msg("%s", err.msg);
+    assert_true(m.id > 0);
+    assert_true(m.created[0] != '\0');
+    store_peace_model e;
+    memset(&e, 0, sizeof e);
+    strcpy(e.name, "empty");
+    assert_int_equal(store_put_peace_model(st, "hand", &e, &err), 0);
+
+    store_peace_model *back;
+    assert_int_equal(store_get_peace_model(st, "hand", "tput-300", &back, &err), 0);
+    assert_int_equal(back->len, sizeof bytes);
+    assert_memory_equal(back->blob, bytes, sizeof bytes);
+    assert_string_equal(back->params, "ntrees=100 seed=1");
+    assert_int_equal(back->id, m.id);
+    store_peace_model_free(back);
+
+    /* Retraining replaces the model of that name. */
+    m.params = "ntrees=50";
+    m.len = 2;
+    assert_int_equal(store_put_peace_model(st, "hand", &m, &err), 0);
+    store_peace_model *list;
+    size_t n;
+    assert_int_equal(store_list_peace_models(st, "hand", &list, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(list[0].name, "empty");
+    assert_int_equal(list[0].len, 0);
+    assert_string_equal(list[1].params, "ntrees=50");
+    assert_int_equal(list[1].len, 2);
+    assert_null(list[1].blob);
+    store_peace_models_free(list, n);
+
+    assert_int_equal(store_get_peace_model(st, "hand", "nope", &back, &err), -1);
+    tu_assert_contains(err.msg, "no PEACE model named 'nope' in set 'hand'");
+    assert_int_equal(store_put_peace_model(st, "nope", &m, &err), -1);
+    tu_assert_contains(err.msg, "no PEACE set named 'nope'");
+
+    /* Deleting (or replacing) the set deletes its models. */
+    assert_int_equal(store_put_peace_set(st, s, 1, &err), 0);
+    assert_int_equal(store_list_peace_models(st, "hand", &list, &n, &err), 0);
+    assert_int_equal(n, 0);
+    store_peace_models_free(list, n);
+    assert_int_equal(store_put_peace_model(st, "hand", &m, &err), 0);
+    assert_int_equal(store_delete_peace_set(st, "hand", &err), 0);
+    assert_int_equal(store_list_peace_models(st, "hand", &list, &n, &err), -1);
+    int64_t left = -1;
+    sqlite3 *db;
+    char *path = xasprintf("%s/test.db", dir);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM peace_model", -1, &q, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    left = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    assert_int_equal(left, 0);
+    free(path);
+    peace_set_free(s);
+    tu_store_free(st, dir);
+}
+
+/* A database made by the version-1 schema (schema.sql, as the previous
+ * build created it) with a trace in it opens, migrates to version 2 and
+ * keeps the trace. */
+extern const char store_schema_sql[];
+
+static void test_migrates_version_1(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *path = xasprintf("%s/v1.db", dir);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, store_schema_sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 1;"
+                                      " INSERT INTO trace(name) VALUES ('old')",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    store *st;
+    gp_err err = {{0}};
+    int created = -1;
+    if (store_open(path, &st, &created, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(created, 0);
+    assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
+    assert_int_equal(STORE_SCHEMA_VERSION, 2);
+    assert_int_equal(tu_count(st, STORE_TRACE), 1);
+    assert_int_equal(tu_count(st, STORE_PEACE), 0);
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    for (size_t i = 0; i < cat->ngpus; i++)
+        assert_int_equal(store_put_gpu_profile(st, &cat->gpus[i], &err), 0);
+    catalog_free(cat);
+    peace_set *s = hand_set();
+    assert_int_equal(store_put_peace_set(st, s, 0, &err), 0);
+    peace_set_free(s);
+    store_close(st);
+    /* Opened again, nothing more to migrate. */
+    assert_int_equal(store_open(path, &st, &created, &err), 0);
+    assert_int_equal(tu_count(st, STORE_PEACE), 1);
+    store_close(st);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +635,9 @@ int main(void)
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_check_refuses),
         cmocka_unit_test(test_duplicate_order),
+        cmocka_unit_test(test_store_round_trip),
+        cmocka_unit_test(test_store_models),
+        cmocka_unit_test(test_migrates_version_1),
     };
     return cmocka_run_group_tests_name("peace_data", tests, NULL, NULL);
 }
