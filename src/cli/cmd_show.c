@@ -248,8 +248,9 @@ static void peace_summary(store *st, const peace_set *ps, const peace_index *ix,
         size_t rows = 0;
         for (size_t i = 0; i < ps->nco; i++)
             rows += ps->co[i].n == n;
-        strbuf_printf(note, "%s %zu of %d workloads (%zu groups)", n > 2 ? "," : "", rows, n,
-                      peace_groups(ix, n, NULL, 0));
+        size_t groups = peace_groups(ix, n, NULL, 0);
+        strbuf_printf(note, "%s %zu of %d workloads (%zu group%s)", n > 2 ? "," : "", rows, n,
+                      groups, groups == 1 ? "" : "s");
     }
     store_peace_model *models;
     size_t nmodels;
