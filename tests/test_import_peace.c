@@ -42,7 +42,7 @@ static void test_good_set(void **state)
     if (import_run(st, &import_peace, paths, 1, &opts, &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.gpu_profiles, 1);
-    tu_assert_contains(res.names, "PEACE set 'lab' (3 workloads, 54 profile rows, 7 "
+    tu_assert_contains(res.names, "PEACE set 'lab' (3 workloads, 54 profile rows, 8 "
                                   "co-location rows)");
 
     peace_set *s;
@@ -76,6 +76,7 @@ static void test_good_set(void **state)
     assert_double_equal(c->power_w, 130, 0);
     assert_int_equal(s->co[4].share_pct[1], PEACE_NO_PARTITION);
     assert_int_equal(s->co[6].workload[0], 1);          /* kept as named: Bert first */
+    assert_int_equal(s->co[7].share_pct[0], 34);        /* the equal split of three */
     peace_index *ix = peace_index_new(s, &err);
     assert_non_null(ix);
     assert_int_equal(peace_nfreqs(ix), 2);
@@ -182,19 +183,26 @@ static const tu_bad_case bad_cases[] = {
      "peace_colocations.csv:2:2: column 'shares_pct': expected 2 values (one per workload), "
      "got 3 in '70+20+10'"},
     {"share 35", "peace_colocations.csv", COLOCS "Gemm_cuda+Bert_inf,35+65,300,1+2,70\n",
-     "peace_colocations.csv:2:2: column 'shares_pct': expected multiples of 10 from 10 to 90 "
-     "(or all 100), got '35+65'"},
+     "peace_colocations.csv:2:2: column 'shares_pct': expected shares of 10..90 in steps of "
+     "10 summing to 100, the equal split (50+50, 34+33+33) or all 100 (no partition), got "
+     "'35+65'"},
     {"share 0", "peace_colocations.csv", COLOCS "Gemm_cuda+Bert_inf,0+100,300,1+2,70\n",
-     "column 'shares_pct': expected multiples of 10 from 10 to 90"},
+     "column 'shares_pct': expected shares of 10..90 in steps of 10 summing to 100"},
     {"shares sum 80", "peace_colocations.csv", COLOCS "Gemm_cuda+Bert_inf,70+10,300,1+2,70\n",
-     "peace_colocations.csv:2:2: column 'shares_pct': expected shares summing to 100 (or all "
-     "100, no partition), got '70+10'"},
+     "peace_colocations.csv:2:2: column 'shares_pct': expected shares of 10..90 in steps of "
+     "10 summing to 100, the equal split (50+50, 34+33+33) or all 100 (no partition), got "
+     "'70+10'"},
+    {"unequal 34", "peace_colocations.csv",
+     COLOCS "\"Gemm_cuda+Bert_inf+Net,v2_inf\",34+34+32,300,1+2+3,70\n",
+     "column 'shares_pct': expected shares of 10..90 in steps of 10 summing to 100"},
+    {"34+66", "peace_colocations.csv", COLOCS "Gemm_cuda+Bert_inf,34+66,300,1+2,70\n",
+     "column 'shares_pct': expected shares of 10..90 in steps of 10 summing to 100"},
     {"partition with 100", "peace_colocations.csv",
      COLOCS "Gemm_cuda+Bert_inf,100+50,300,1+2,70\n",
-     "column 'shares_pct': expected shares summing to 100"},
+     "column 'shares_pct': expected shares of 10..90 in steps of 10 summing to 100"},
     {"fractional share", "peace_colocations.csv",
      COLOCS "Gemm_cuda+Bert_inf,69.5+30.5,300,1+2,70\n",
-     "column 'shares_pct': expected multiples of 10"},
+     "column 'shares_pct': expected shares of 10..90 in steps of 10 summing to 100"},
     {"three throughputs for two", "peace_colocations.csv",
      COLOCS "Gemm_cuda+Bert_inf,70+30,300,1+2+3,70\n",
      "peace_colocations.csv:2:4: column 'tputs': expected 2 values (one per workload), got 3 "

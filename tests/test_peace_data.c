@@ -159,6 +159,28 @@ static void test_splits(void **state)
     assert_int_equal(peace_splits(1, sp, PEACE_MAX_SPLITS), 0);
 }
 
+static void test_split_valid(void **state)
+{
+    (void)state;
+    int eq[PEACE_MAX_COLOC];
+    peace_equal_split(2, eq);
+    assert_true(eq[0] == 50 && eq[1] == 50);
+    peace_equal_split(3, eq);
+    assert_true(eq[0] == 34 && eq[1] == 33 && eq[2] == 33);
+    static const struct {
+        int n, share[PEACE_MAX_COLOC], valid;
+    } cases[] = {
+        {2, {70, 30, 0}, 1},   {2, {100, 100, 0}, 1}, {3, {34, 33, 33}, 1},
+        {3, {33, 34, 33}, 1},  {3, {10, 10, 80}, 1},  {3, {100, 100, 100}, 1},
+        {2, {70, 20, 0}, 0},   {2, {100, 50, 0}, 0},  {2, {35, 65, 0}, 0},
+        {3, {34, 34, 32}, 0},  {2, {0, 100, 0}, 0},   {3, {33, 33, 33}, 0},
+        {1, {100, 0, 0}, 0},   {2, {34, 66, 0}, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        if (peace_split_valid(cases[i].n, cases[i].share) != cases[i].valid)
+            fail_msg("case %zu: expected %d", i, cases[i].valid);
+}
+
 static void test_canonical_order(void **state)
 {
     (void)state;
@@ -342,9 +364,9 @@ static const bad_set bad_sets[] = {
     {"no profiles", no_profiles, "no profile rows"},
     {"nine clocks", nine_clocks, "profiles at more than 8 clocks"},
     {"shares 90", shares_90, "co-location row 1 (A_train+B_inf 70+20 at 300 MHz): the shares "
-                             "do not sum to 100"},
+                             "are not 10..90 in steps of 10 summing to 100"},
     {"100 with 50", mixed_np, "co-location row 4 (A_train+B_inf 100+50 at 300 MHz): the "
-                              "shares do not sum to 100"},
+                              "shares are not"},
     {"unknown workload", unknown_wl, "co-location row 1 (A_train+? 70+30 at 300 MHz): unknown "
                                      "workload"},
     {"one workload in a row", one_in_row, "co-location row 1 (A_train 70 at 300 MHz): expected "
@@ -628,6 +650,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_splits),
+        cmocka_unit_test(test_split_valid),
         cmocka_unit_test(test_canonical_order),
         cmocka_unit_test(test_lookups_and_sensitivity),
         cmocka_unit_test(test_truth),

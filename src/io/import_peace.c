@@ -13,8 +13,9 @@
  *                          workload alone on share_pct of the SMs
  *   peace_colocations.csv  workloads,shares_pct,freq_mhz,tputs,power_w —
  *                          2 or 3 workloads joined by '+' ("A+B"), their
- *                          shares ("70+30", or "100+100" for no
- *                          partition) and throughputs in the same order
+ *                          shares ("70+30"; "34+33+33", the equal split of
+ *                          three; "100+100" for no partition) and
+ *                          throughputs in the same order
  *   gpus.csv, cpus.csv     optional profiles, read as the native set's
  *
  * The GPU must be in the database or in gpus.csv.  Every row error names
@@ -216,21 +217,16 @@ static int coloc_shares(const csv_reader *r, const csv_row *row, int col, peace_
     double v[PEACE_MAX_COLOC];
     if (coloc_numbers(r, row, col, c, PEACE_NO_PARTITION, v, err))
         return -1;
-    int sum = 0, unpartitioned = 0;
+    int whole = 1;
     for (int k = 0; k < c->n; k++) {
         c->share_pct[k] = (int)v[k];
-        if (v[k] != c->share_pct[k] || (c->share_pct[k] % PEACE_SHARE_STEP) ||
-            c->share_pct[k] == 0)
-            return csv_fail(r, row, col, err, "column 'shares_pct': expected multiples of %d "
-                            "from %d to %d (or all %d), got '%.40s'", PEACE_SHARE_STEP,
-                            PEACE_SHARE_STEP, 100 - PEACE_SHARE_STEP, PEACE_NO_PARTITION,
-                            row->field[col]);
-        sum += c->share_pct[k];
-        unpartitioned += c->share_pct[k] == PEACE_NO_PARTITION;
+        whole &= v[k] == c->share_pct[k];
     }
-    if (unpartitioned ? unpartitioned != c->n : sum != 100)
-        return csv_fail(r, row, col, err, "column 'shares_pct': expected shares summing to 100 "
-                        "(or all %d, no partition), got '%.40s'", PEACE_NO_PARTITION,
+    if (!whole || !peace_split_valid(c->n, c->share_pct))
+        return csv_fail(r, row, col, err, "column 'shares_pct': expected shares of %d..%d in "
+                        "steps of %d summing to 100, the equal split (50+50, 34+33+33) or all "
+                        "%d (no partition), got '%.40s'", PEACE_SHARE_STEP,
+                        100 - PEACE_SHARE_STEP, PEACE_SHARE_STEP, PEACE_NO_PARTITION,
                         row->field[col]);
     return 0;
 }

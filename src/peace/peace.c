@@ -164,6 +164,33 @@ int peace_combo_unpartitioned(const peace_combo *c)
     return c->n > 0;
 }
 
+void peace_equal_split(int n, int *share)
+{
+    assert(n >= 1 && n <= PEACE_MAX_COLOC);
+    for (int i = 0; i < n; i++)
+        share[i] = 100 / n + (i < 100 % n);
+}
+
+int peace_split_valid(int n, const int *share)
+{
+    if (n < 2 || n > PEACE_MAX_COLOC)
+        return 0;
+    int sum = 0, unpartitioned = 0, profiled = 0, equal[PEACE_MAX_COLOC],
+        desc[PEACE_MAX_COLOC];
+    peace_equal_split(n, equal);
+    for (int i = 0; i < n; i++) {
+        sum += share[i];
+        unpartitioned += share[i] == PEACE_NO_PARTITION;
+        profiled += share_profiled(share[i]);
+        int k = i;      /* insertion, largest first */
+        for (; k > 0 && desc[k - 1] < share[i]; k--)
+            desc[k] = desc[k - 1];
+        desc[k] = share[i];
+    }
+    return unpartitioned == n || (profiled == n && sum == 100) ||
+           memcmp(desc, equal, (size_t)n * sizeof *desc) == 0;
+}
+
 /* Orders canonical combinations: by size, then workloads, then shares, so
  * that the combinations of one workload group are adjacent. */
 static int combo_cmp(const peace_combo *a, const peace_combo *b)
@@ -455,19 +482,15 @@ static const char *coloc_problem(const peace_set *s, const peace_coloc *c)
 {
     if (c->n < 2 || c->n > PEACE_MAX_COLOC)
         return "expected 2 or 3 workloads";
-    int sum = 0, unpartitioned = 0;
     for (int i = 0; i < c->n; i++) {
         if (c->workload[i] < 0 || (size_t)c->workload[i] >= s->nwl)
             return "unknown workload";
         if (!finite_nonneg(c->tput[i]))
             return "a throughput is negative or not finite";
-        unpartitioned += c->share_pct[i] == PEACE_NO_PARTITION;
-        sum += c->share_pct[i];
-        if (c->share_pct[i] != PEACE_NO_PARTITION && !share_profiled(c->share_pct[i]))
-            return "a share is not one of 10..90 in steps of 10";
     }
-    if (unpartitioned ? unpartitioned != c->n : sum != 100)
-        return "the shares do not sum to 100 (nor are all 100, no partition)";
+    if (!peace_split_valid(c->n, c->share_pct))
+        return "the shares are not 10..90 in steps of 10 summing to 100, the equal split, "
+               "nor all 100 (no partition)";
     if (!isfinite(c->freq_mhz) || c->freq_mhz <= 0)
         return "the clock is not positive";
     if (!finite_nonneg(c->power_w))
