@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "peace/peace.h"
+#include "samples/samplegen.h"
 
 /* ---- the hand-written set ------------------------------------------------------------
  *
@@ -645,6 +646,159 @@ static void test_migrates_version_1(void **state)
     free(dir);
 }
 
+/* ---- the peace-v100 sample set ------------------------------------------------------
+ *
+ * The properties that make the modelled set a fair test of PEACE, measured
+ * on the generator's output (the committed sample-data/peace-v100 is that
+ * output: test_samplegen).  Each is printed with its number. */
+
+typedef struct pv_stats {
+    size_t pairs, moved;                /* best split at 300 vs 1530 MHz */
+    double np_ratio_sum, np_ratio_max;  /* no partition / best split */
+    double eq_ratio_sum;                /* 50/50 / best split */
+    size_t ratios;
+    double power_lo[4], power_hi[4];    /* over every row at 135, 300, 900, 1530 */
+} pv_stats;
+
+static const double pv_clocks[4] = {135, 300, 900, 1530};
+
+/* The best partitioned split of pair g at clock f (index into splits). */
+static int best_split(const peace_index *ix, const peace_combo *g, double f,
+                      int (*sp)[PEACE_MAX_COLOC], int nsp, double *best)
+{
+    int arg = -1;
+    *best = -1;
+    for (int k = 0; k < nsp; k++) {
+        peace_combo c = {2, {g->w[0], g->w[1], 0}, {sp[k][0], sp[k][1], 0}};
+        double t[PEACE_MAX_COLOC], w;
+        assert_int_equal(peace_truth(ix, &c, f, t, &w), 0);
+        if (t[0] + t[1] > *best) {
+            *best = t[0] + t[1];
+            arg = k;
+        }
+    }
+    return arg;
+}
+
+static void pv_measure(const peace_set *s, const peace_index *ix, pv_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    int sp[PEACE_MAX_SPLITS][PEACE_MAX_COLOC];
+    int nsp = peace_splits(2, sp, PEACE_MAX_SPLITS);
+    peace_combo g[200];
+    st->pairs = peace_groups(ix, 2, g, 200);
+    for (size_t i = 0; i < st->pairs; i++) {
+        double b300, b1530, best, t[PEACE_MAX_COLOC], w;
+        st->moved += best_split(ix, &g[i], 300, sp, nsp, &b300) !=
+                     best_split(ix, &g[i], 1530, sp, nsp, &b1530);
+        for (int fi = 0; fi < 4; fi++) {
+            best_split(ix, &g[i], pv_clocks[fi], sp, nsp, &best);
+            peace_combo np = {2, {g[i].w[0], g[i].w[1], 0}, {100, 100, 0}};
+            peace_combo eq = {2, {g[i].w[0], g[i].w[1], 0}, {50, 50, 0}};
+            assert_int_equal(peace_truth(ix, &np, pv_clocks[fi], t, &w), 0);
+            double r = (t[0] + t[1]) / best;
+            st->np_ratio_sum += r;
+            st->np_ratio_max = fmax(st->np_ratio_max, r);
+            assert_int_equal(peace_truth(ix, &eq, pv_clocks[fi], t, &w), 0);
+            st->eq_ratio_sum += (t[0] + t[1]) / best;
+            st->ratios++;
+        }
+    }
+    for (int fi = 0; fi < 4; fi++) {
+        st->power_lo[fi] = 1e9;
+        for (size_t i = 0; i < s->nco; i++)
+            if (s->co[i].freq_mhz == pv_clocks[fi]) {
+                st->power_lo[fi] = fmin(st->power_lo[fi], s->co[i].power_w);
+                st->power_hi[fi] = fmax(st->power_hi[fi], s->co[i].power_w);
+            }
+    }
+}
+
+static void test_peace_v100(void **state)
+{
+    (void)state;
+    sample_set ss;
+    gp_err err = {{0}};
+    assert_int_equal(samplegen_build("peace-v100", SAMPLEGEN_DEFAULT_SEED, &ss, &err), 0);
+    const peace_set *s = ss.peace;
+    peace_index *ix = peace_index_new(s, &err);
+    if (!ix)
+        fail_msg("%s", err.msg);
+    /* PEACE Table 1 and §4: 16 workloads; 121 of the 136 pairs fit in 32
+     * GiB; 165 triples; profiles at 300, 900 and 1530 MHz. */
+    assert_int_equal(s->nwl, 16);
+    assert_int_equal(peace_groups(ix, 2, NULL, 0), 121);
+    assert_int_equal(peace_groups(ix, 3, NULL, 0), 165);
+    int fit = 0;
+    for (size_t a = 0; a < s->nwl; a++)
+        for (size_t b = a; b < s->nwl; b++)
+            fit += s->wl[a].mem_gib + s->wl[b].mem_gib <= 32;
+    assert_int_equal(fit, 121);
+    assert_int_equal(peace_nfreqs(ix), 3);
+    assert_double_equal(peace_freq(ix, 2), 1530, 0);
+    assert_int_equal(s->nprof, 16 * 9 * 3);
+    /* Pairs at 9 splits and no partition, self-pairs at 5 (a self-pair's
+     * 60+40 is its 40+60) and no partition, triples at 36, the equal split
+     * and no partition; each at 4 clocks. */
+    int self = 0;
+    for (size_t w = 0; w < s->nwl; w++)
+        self += 2 * s->wl[w].mem_gib <= 32;
+    assert_int_equal(self, 12);
+    assert_int_equal(s->nco, (size_t)((121 - self) * 10 + self * 6 + 165 * 38) * 4);
+    const catalog *cat = ss.profiles;
+    assert_non_null(catalog_gpu(cat, s->gpu));
+
+    /* Units: every workload's throughput at 90 % of the SMs and the top
+     * clock within a factor of 3.5 of the others (PEACE sums them). */
+    double lo = 1e9, hi = 0;
+    for (size_t w = 0; w < s->nwl; w++) {
+        double t = peace_profile_at(ix, (int)w, 90, 2)->tput;
+        lo = fmin(lo, t);
+        hi = fmax(hi, t);
+    }
+    print_message("peace-v100: throughput at 90 %% and 1530 MHz %.3g..%.3g items/s (x%.2f)\n",
+                  lo, hi, hi / lo);
+    assert_true(hi / lo <= 3.5);
+    /* Classes: Hi compute scales with the SMs up to 90 %, Lo compute does
+     * not (PEACE Table 1). */
+    for (size_t w = 0; w < s->nwl; w++) {
+        double gain = peace_profile_at(ix, (int)w, 90, 0)->tput /
+                      peace_profile_at(ix, (int)w, 50, 0)->tput;
+        if (s->wl[w].compute_hi ? gain < 1.4 : gain > 1.25)
+            fail_msg("%s: 90 %% / 50 %% of the SMs = %.2f at 300 MHz", s->wl[w].name, gain);
+    }
+
+    pv_stats st;
+    pv_measure(s, ix, &st);
+    print_message("peace-v100: best split at 300 MHz differs from 1530 MHz for %zu of %zu "
+                  "pairs (%.0f %%)\n", st.moved, st.pairs, 100.0 * st.moved / st.pairs);
+    print_message("peace-v100: no partition reaches %.1f %% of the best split on average "
+                  "(at most %.1f %%); 50/50 %.1f %%\n", 100 * st.np_ratio_sum / st.ratios,
+                  100 * st.np_ratio_max, 100 * st.eq_ratio_sum / st.ratios);
+    for (int fi = 0; fi < 4; fi++)
+        print_message("peace-v100: power at %4.0f MHz %.1f..%.1f W\n", pv_clocks[fi],
+                      st.power_lo[fi], st.power_hi[fi]);
+    /* Figure 1: the optimum moves with the clock, for many pairs. */
+    assert_true(st.moved * 3 >= st.pairs);
+    /* §4.2: no partition is clearly worse (64-85 % of Oracle there). */
+    assert_true(st.np_ratio_sum / st.ratios < 0.9 && st.np_ratio_max < 1);
+    /* Caps of 60, 100 and 200 W bind at different clocks: a busy GPU
+     * draws 45-80 W at 300 MHz and up to 250-300 W at 1530 MHz. */
+    assert_true(st.power_hi[1] >= 45 && st.power_hi[1] <= 80);
+    assert_true(st.power_hi[3] >= 250 && st.power_hi[3] <= 300);
+    assert_true(st.power_lo[0] > 30 && st.power_hi[0] < 60);
+    /* Two compute-heavy workloads at the top clock (Gemm and ALBERT, equal
+     * split): 250-300 W. */
+    peace_combo c = {2, {peace_set_workload(s, "Gemm_cuda"), peace_set_workload(s, "ALBERT_train"),
+                         0}, {50, 50, 0}};
+    double t[PEACE_MAX_COLOC], w;
+    assert_int_equal(peace_truth(ix, &c, 1530, t, &w), 0);
+    print_message("peace-v100: Gemm_cuda + ALBERT_train 50/50 at 1530 MHz: %.1f W\n", w);
+    assert_true(w >= 250 && w <= 300);
+    peace_index_free(ix);
+    sample_set_free(&ss);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -661,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_store_round_trip),
         cmocka_unit_test(test_store_models),
         cmocka_unit_test(test_migrates_version_1),
+        cmocka_unit_test(test_peace_v100),
     };
     return cmocka_run_group_tests_name("peace_data", tests, NULL, NULL);
 }
