@@ -20,12 +20,9 @@ static const char *const set_files[] = {"peace.csv", "peace_workloads.csv", "pea
 
 static int import_dir(store *st, const char *dir, const char *name, int replace, gp_err *err)
 {
-    import_opts opts = {0};
-    opts.name = name;
-    opts.replace = replace;
+    import_opts opts = {.name = name, .replace = replace};
     import_result res;
-    const char *paths[1] = {dir};
-    return import_run(st, &import_peace, paths, 1, &opts, &res, err);
+    return import_run(st, &import_peace, &dir, 1, &opts, &res, err);
 }
 
 static void test_good_set(void **state)
@@ -231,14 +228,28 @@ static const tu_bad_case bad_cases[] = {
      "gpus.csv:2:4: column 'max_w': 40 is out of range [50, 100000]"},
 };
 
-/* Copies the good set into the case's directory, replaces one file, imports. */
-static int import_bad(store *st, const tu_bad_run *r, gp_err *err)
+/* Copies the good set to dir/set, replacing `file` with content unless it
+ * is NULL (then the file is removed); returns the copy's path. */
+static char *good_copy(const char *dir, const char *file, const char *content)
 {
-    char *set = xasprintf("%s/set", r->dir);
-    char *cmd = xasprintf("cp -R '%s' '%s'", good_dir, set);
+    char *set = xasprintf("%s/set", dir);
+    char *cmd = xasprintf("rm -rf '%s' && cp -R '%s' '%s'", set, good_dir, set);
     assert_int_equal(system(cmd), 0);
     free(cmd);
-    tu_write(set, r->c->file, r->c->content);
+    if (content) {
+        tu_write(set, file, content);
+    } else {
+        char *p = xasprintf("%s/%s", set, file);
+        assert_int_equal(remove(p), 0);
+        free(p);
+    }
+    return set;
+}
+
+/* The good set with one file replaced by the case's, imported. */
+static int import_bad(store *st, const tu_bad_run *r, gp_err *err)
+{
+    char *set = good_copy(r->dir, r->c->file, r->c->content);
     int rc = import_dir(st, set, "bad", 0, err);
     free(set);
     return rc;
@@ -276,24 +287,6 @@ static char *profiles_without(const char *prefix, const char *field)
     free(text);
     free(path);
     return out;
-}
-
-/* Copies the good set to dir/set, replacing `file` with content unless it
- * is NULL (then the file is removed); returns the copy's path. */
-static char *good_copy(const char *dir, const char *file, const char *content)
-{
-    char *set = xasprintf("%s/set", dir);
-    char *cmd = xasprintf("rm -rf '%s' && cp -R '%s' '%s'", set, good_dir, set);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
-    if (content) {
-        tu_write(set, file, content);
-    } else {
-        char *p = xasprintf("%s/%s", set, file);
-        assert_int_equal(remove(p), 0);
-        free(p);
-    }
-    return set;
 }
 
 /* Refused after reading, by the set check or for a missing file: the

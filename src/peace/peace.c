@@ -659,43 +659,45 @@ size_t peace_groups(const peace_index *ix, int n, peace_combo *out, size_t cap)
     return count;
 }
 
-/* The rows of combination c (canonical): [*lo, *hi) of ix->co, ascending
- * in clock.  0 when there are none. */
-static int coloc_range(const peace_index *ix, const peace_combo *c, size_t *lo, size_t *hi)
+/* The first of ix->co's rows that comes after combination c (canonical)
+ * at clock f: f = -INFINITY gives c's first row, INFINITY the row after
+ * its last. */
+static size_t row_after(const peace_index *ix, const peace_combo *c, double f)
 {
     size_t a = 0, b = ix->nco;
     while (a < b) {
         size_t m = a + (b - a) / 2;
-        if (combo_cmp(&ix->co[m].c, c) < 0)
+        int cmp = combo_cmp(&ix->co[m].c, c);
+        if (cmp < 0 || (cmp == 0 && ix->co[m].f <= f))
             a = m + 1;
         else
             b = m;
     }
-    *lo = a;
-    b = ix->nco;
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (combo_cmp(&ix->co[m].c, c) <= 0)
-            a = m + 1;
-        else
-            b = m;
-    }
-    *hi = a;
+    return a;
+}
+
+/* The rows of combination c (canonical): [*lo, *hi) of ix->co, ascending
+ * in clock.  0 when there are none. */
+static int coloc_range(const peace_index *ix, const peace_combo *c, size_t *lo, size_t *hi)
+{
+    *lo = row_after(ix, c, -INFINITY);
+    *hi = row_after(ix, c, INFINITY);
     return *hi > *lo;
 }
 
-static int canon_range(const peace_index *ix, const peace_combo *c, size_t *lo, size_t *hi)
+static peace_combo canonical(const peace_combo *c)
 {
     assert(c && c->n >= 2 && c->n <= PEACE_MAX_COLOC);
     peace_combo k = *c;
     peace_combo_canon(&k);
-    return coloc_range(ix, &k, lo, hi);
+    return k;
 }
 
 int peace_truth_range(const peace_index *ix, const peace_combo *c, double *f_lo, double *f_hi)
 {
+    peace_combo k = canonical(c);
     size_t lo, hi;
-    if (!canon_range(ix, c, &lo, &hi))
+    if (!coloc_range(ix, &k, &lo, &hi))
         return -1;
     *f_lo = ix->co[lo].f;
     *f_hi = ix->co[hi - 1].f;
@@ -716,22 +718,16 @@ static void add_row(const peace_index *ix, const row_key *k, double wt, double *
 int peace_truth(const peace_index *ix, const peace_combo *c, double f, double *tput,
                 double *power_w)
 {
+    peace_combo k = canonical(c);
     size_t lo, hi;
-    if (!canon_range(ix, c, &lo, &hi))
+    if (!coloc_range(ix, &k, &lo, &hi))
         return -1;
     double power = 0;
     for (int i = 0; i < c->n; i++)
         tput[i] = 0;
-    /* The last row at or below f: clocks beyond the measured ones hold the
+    /* Rows a - 1 and a bracket f; clocks beyond the measured ones hold the
      * nearest row's values. */
-    size_t a = lo, b = hi;
-    while (a < b) {
-        size_t m = a + (b - a) / 2;
-        if (ix->co[m].f <= f)
-            a = m + 1;
-        else
-            b = m;
-    }
+    size_t a = row_after(ix, &k, f);
     if (a == lo || a == hi) {
         add_row(ix, &ix->co[a == lo ? lo : hi - 1], 1, tput, &power);
     } else {
