@@ -10,10 +10,11 @@
  * directory).  Rerunning it reproduces the files byte for byte.
  *
  * Every number a paper gives is used exactly and cited (CATS = seed 000,
- * CorrGPU = 002, PWR/FGD = 001, GOGH = 004); every other number is a choice
- * stated next to it with its reason.  The generator only builds model
- * objects; writing them is export.c's job, so the files are exactly what
- * `gpuplan export` would write and what import_native.c reads.
+ * CorrGPU = 002, PWR/FGD = 001, PEACE = 003, GOGH = 004); every other
+ * number is a choice stated next to it with its reason.  The generator only
+ * builds model objects; writing them is the exporters' job, so the files
+ * are exactly what `gpuplan export` would write and what import_native.c
+ * (import_peace.c for peace-v100) reads.
  *
  * This file holds what the sets share: the small helpers, the fitting of
  * series to a paper's summary numbers, the registry of sets and the writer.
