@@ -19,6 +19,79 @@ extern const char store_schema_sql[];
 /* Forward migrations: migrations[i] takes a database from version i + 1 to
  * version i + 2.  Version 1 is schema.sql itself. */
 static const char *const migrations[] = {
+    /* 1 -> 2: PEACE sets (SPEC §5.5, peace/peace.h).  A set names the GPU
+     * profile it was measured on and the power caps that GPU accepts; its
+     * workloads, profile rows (one workload alone on a share of the SMs at
+     * one clock) and co-location rows (2 or 3 workloads with an SM split,
+     * all shares 100 for no partition, at one clock) are children kept in
+     * the set's order (idx, seq).  A co-location row's workloads are
+     * indices into the set's workloads; w3, share3 and tput3 are NULL for
+     * a pair.  Trained models are BLOBs of the set, named uniquely within
+     * it; deleting a set deletes them. */
+    "CREATE TABLE peace_set ("
+    "  id             INTEGER PRIMARY KEY,"
+    "  name           TEXT NOT NULL UNIQUE,"
+    "  gpu_profile_id INTEGER NOT NULL REFERENCES gpu_profile(id),"
+    "  cap_min_w      REAL NOT NULL CHECK (cap_min_w >= 0),"
+    "  cap_max_w      REAL NOT NULL CHECK (cap_max_w > cap_min_w),"
+    "  source         TEXT,"
+    "  created        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))"
+    ");"
+    "CREATE INDEX peace_set_gpu_profile ON peace_set(gpu_profile_id);"
+    "CREATE TABLE peace_workload ("
+    "  set_id     INTEGER NOT NULL REFERENCES peace_set(id) ON DELETE CASCADE,"
+    "  idx        INTEGER NOT NULL,"
+    "  name       TEXT NOT NULL,"
+    "  kind       TEXT NOT NULL CHECK (kind IN ('train', 'inf', 'cuda')),"
+    "  compute_hi INTEGER NOT NULL CHECK (compute_hi IN (0, 1)),"
+    "  memory_hi  INTEGER NOT NULL CHECK (memory_hi IN (0, 1)),"
+    "  mem_gib    REAL NOT NULL CHECK (mem_gib >= 0),"
+    "  PRIMARY KEY (set_id, idx),"
+    "  UNIQUE (set_id, name)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE peace_profile ("
+    "  set_id           INTEGER NOT NULL REFERENCES peace_set(id) ON DELETE CASCADE,"
+    "  seq              INTEGER NOT NULL,"
+    "  workload_idx     INTEGER NOT NULL,"
+    "  share_pct        INTEGER NOT NULL CHECK (share_pct BETWEEN 10 AND 90),"
+    "  freq_mhz         REAL NOT NULL CHECK (freq_mhz > 0),"
+    "  tput             REAL NOT NULL CHECK (tput >= 0),"
+    "  power_w          REAL NOT NULL CHECK (power_w >= 0),"
+    "  sm_active_pct    REAL NOT NULL,"
+    "  sm_occupancy_pct REAL NOT NULL,"
+    "  fp32_active_pct  REAL NOT NULL,"
+    "  mem_bw_gbps      REAL NOT NULL,"
+    "  mem_busy_pct     REAL NOT NULL,"
+    "  pcie_tx_mbps     REAL NOT NULL,"
+    "  pcie_rx_mbps     REAL NOT NULL,"
+    "  PRIMARY KEY (set_id, seq)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE peace_coloc ("
+    "  set_id   INTEGER NOT NULL REFERENCES peace_set(id) ON DELETE CASCADE,"
+    "  seq      INTEGER NOT NULL,"
+    "  n        INTEGER NOT NULL CHECK (n BETWEEN 2 AND 3),"
+    "  w1       INTEGER NOT NULL,"
+    "  w2       INTEGER NOT NULL,"
+    "  w3       INTEGER,"
+    "  share1   INTEGER NOT NULL,"
+    "  share2   INTEGER NOT NULL,"
+    "  share3   INTEGER,"
+    "  freq_mhz REAL NOT NULL CHECK (freq_mhz > 0),"
+    "  tput1    REAL NOT NULL,"
+    "  tput2    REAL NOT NULL,"
+    "  tput3    REAL,"
+    "  power_w  REAL NOT NULL CHECK (power_w >= 0),"
+    "  PRIMARY KEY (set_id, seq)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE peace_model ("
+    "  id      INTEGER PRIMARY KEY,"
+    "  set_id  INTEGER NOT NULL REFERENCES peace_set(id) ON DELETE CASCADE,"
+    "  name    TEXT NOT NULL,"
+    "  params  TEXT NOT NULL DEFAULT '',"
+    "  model   BLOB NOT NULL,"
+    "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),"
+    "  UNIQUE (set_id, name)"
+    ");",
     NULL,
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations) - 1)

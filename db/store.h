@@ -23,7 +23,7 @@
 typedef struct store store;
 
 /* The schema version this build creates and understands. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /* Where the default database lives: $GPUPLAN_DB, else
  * $XDG_DATA_HOME/gpuplan/gpuplan.db, else ~/.local/share/gpuplan/gpuplan.db.
@@ -80,17 +80,54 @@ int store_put_run(store *s, run *r, gp_err *err);
 int store_get_run(store *s, int64_t id, run **out, gp_err *err);
 int store_delete_run(store *s, int64_t id, gp_err *err);
 
+/* PEACE sets (peace/peace.h; SPEC §5.5).  A set names an existing GPU
+ * profile.  put stores a set that passed peace_set_check() (the schema
+ * refuses what it would not), with replace as for clusters; sets ->id.  get
+ * returns a set peace_index_new() accepts.  Deleting a set deletes its
+ * models. */
+struct peace_set;
+int store_put_peace_set(store *s, struct peace_set *ps, int replace, gp_err *err);
+int store_get_peace_set(store *s, const char *name, struct peace_set **out, gp_err *err);
+int store_delete_peace_set(store *s, const char *name, gp_err *err);
+
+/* A trained PEACE model kept with its set: a name unique within the set,
+ * a text description of its parameters and the model itself as bytes
+ * (whatever its module serialises; the store does not look inside). */
+typedef struct store_peace_model {
+    int64_t id;
+    char name[GP_NAME_MAX];
+    char created[32];
+    char *params;               /* owned; "" when none */
+    unsigned char *blob;        /* owned; NULL in listings */
+    size_t len;                 /* the model's size in bytes, also in listings */
+} store_peace_model;
+
+/* Stores model m->name of set `set`, replacing one of that name (a model
+ * is retrained, not versioned); sets m->id and m->created. */
+int store_put_peace_model(store *s, const char *set, store_peace_model *m, gp_err *err);
+/* Loads model `name` of set `set` with its bytes; "no PEACE model named
+ * 'x' in set 'y'" when there is none.  Free with store_peace_model_free(). */
+int store_get_peace_model(store *s, const char *set, const char *name,
+                          store_peace_model **out, gp_err *err);
+void store_peace_model_free(store_peace_model *m);
+/* The models of set `set`, by name, without their bytes (len is set);
+ * free with store_peace_models_free(). */
+int store_list_peace_models(store *s, const char *set, store_peace_model **out, size_t *n,
+                            gp_err *err);
+void store_peace_models_free(store_peace_model *m, size_t n);
+
 /* One line of a listing. */
 typedef enum store_kind {
     STORE_GPU, STORE_CPU, STORE_CLUSTER, STORE_TRACE, STORE_TPUT,
-    STORE_SNAPSHOT, STORE_RUN, STORE_KIND_COUNT
+    STORE_SNAPSHOT, STORE_RUN, STORE_PEACE, STORE_KIND_COUNT
 } store_kind;
 
 typedef struct store_item {
     int64_t id;
     char name[GP_NAME_MAX];
-    int64_t count;              /* nodes, tasks, entries, tasks, decisions */
-    int64_t count2;             /* GPUs of a cluster, series of a gp_trace */
+    int64_t count;              /* nodes, tasks, entries, tasks, tasks; workloads */
+    int64_t count2;             /* GPUs of a cluster, series of a trace, accelerators,
+                                 * decisions of a run, profile rows of a PEACE set */
     char detail[160];           /* a one-line summary */
     char created[32];
 } store_item;
@@ -98,8 +135,8 @@ typedef struct store_item {
 /* Lists every entity of one kind, ordered by name (runs by id). */
 int store_list(store *s, store_kind kind, store_item **items, size_t *n, gp_err *err);
 const char *store_kind_name(store_kind kind);
-/* Parses "gpu", "cpu", "cluster", "trace", "tput", "snapshot", "run" (and
- * plurals); -1 when unknown. */
+/* Parses "gpu", "cpu", "cluster", "trace", "tput", "snapshot", "run",
+ * "peace" (and plurals); -1 when unknown. */
 int store_kind_parse(const char *word);
 
 #endif

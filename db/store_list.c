@@ -47,6 +47,13 @@ static const struct {
         " printf('%s on %s / %s, seed %d', r.policy, t.name, c.name, r.seed), r.created"
         " FROM run r JOIN trace t ON t.id = r.trace_id JOIN cluster c ON c.id = r.cluster_id"
         " ORDER BY r.id"},
+    [STORE_PEACE] = {"peace",
+        "SELECT p.id, p.name, (SELECT count(*) FROM peace_workload w WHERE w.set_id = p.id),"
+        " (SELECT count(*) FROM peace_profile f WHERE f.set_id = p.id),"
+        " printf('%d co-location rows, %s, caps %g-%g W',"
+        "  (SELECT count(*) FROM peace_coloc c WHERE c.set_id = p.id), g.name, p.cap_min_w,"
+        "  p.cap_max_w), p.created"
+        " FROM peace_set p JOIN gpu_profile g ON g.id = p.gpu_profile_id ORDER BY p.name"},
 };
 
 const char *store_kind_name(store_kind kind)
@@ -64,6 +71,7 @@ int store_kind_parse(const char *word)
         {"tput", STORE_TPUT}, {"throughput", STORE_TPUT}, {"throughputs", STORE_TPUT},
         {"snapshot", STORE_SNAPSHOT}, {"snapshots", STORE_SNAPSHOT},
         {"run", STORE_RUN}, {"runs", STORE_RUN},
+        {"peace", STORE_PEACE}, {"peace-set", STORE_PEACE}, {"peace-sets", STORE_PEACE},
     };
     for (size_t i = 0; i < sizeof alias / sizeof *alias; i++)
         if (strcasecmp(word, alias[i].w) == 0)

@@ -35,6 +35,11 @@ static const struct named_kind {
     [STORE_TPUT] = HEADED("throughput catalog", "tput_catalog"),
     /* --replace exists for snapshots too, but they are made, not imported. */
     [STORE_SNAPSHOT] = {"snapshot", FIND("snapshot"), NULL, NULL, ""},
+    /* A PEACE set's header has more than (name, source): store_peace.c
+     * inserts it. */
+    [STORE_PEACE] = {"PEACE set", FIND("peace_set"), NULL,
+                     "DELETE FROM peace_set WHERE name = ?1",
+                     " (delete it or import with --replace)"},
 };
 
 static const struct named_kind *named_kind(store_kind kind)

@@ -109,19 +109,21 @@ int store_load_catalog(store *s, catalog **out, gp_err *err)
     return 0;
 }
 
-/* Deletes one profile row; the foreign keys of `node` refuse while a node
- * uses it, which we turn into a message that says so. */
+/* Deletes one profile row; the foreign keys of `node` (and of
+ * `peace_set`, for GPUs) refuse while a node or set uses it, which we turn
+ * into a message that says so.  sql_used counts the users; users_are
+ * follows their count in the message. */
 static int delete_profile(store *s, store_kind kind, const char *sql_used,
-                          const char *sql_delete, const char *name, gp_err *err)
+                          const char *users_are, const char *sql_delete, const char *name,
+                          gp_err *err)
 {
     int64_t id, users;
     if (store_need_id(s, kind, name, &id, err) ||
         store_lookup_int(s, sql_used, name, &users, err))
         return -1;
     if (users)
-        return gp_error(err, "%s '%s' is used by %lld node(s); delete or "
-                        "change those clusters first", store_noun(kind), name,
-                        (long long)users);
+        return gp_error(err, "%s '%s' is used by %lld %s", store_noun(kind), name,
+                        (long long)users, users_are);
     sqlite3_stmt *st;
     if (store_prepare(s, sql_delete, &st, err))
         return -1;
@@ -134,9 +136,11 @@ static int delete_profile(store *s, store_kind kind, const char *sql_used,
 int store_delete_gpu_profile(store *s, const char *name, gp_err *err)
 {
     return delete_profile(s, STORE_GPU,
-                          "SELECT count(*) FROM node JOIN gpu_profile g"
-                          " ON g.id = node.gpu_profile_id WHERE g.name = ?1",
-                          "DELETE FROM gpu_profile WHERE id = ?1", name, err);
+                          "SELECT (SELECT count(*) FROM node WHERE gpu_profile_id = g.id)"
+                          " + (SELECT count(*) FROM peace_set WHERE gpu_profile_id = g.id)"
+                          " FROM gpu_profile g WHERE g.name = ?1",
+                          "node(s) or PEACE set(s); delete or change those clusters or sets"
+                          " first", "DELETE FROM gpu_profile WHERE id = ?1", name, err);
 }
 
 int store_delete_cpu_profile(store *s, const char *name, gp_err *err)
@@ -144,5 +148,6 @@ int store_delete_cpu_profile(store *s, const char *name, gp_err *err)
     return delete_profile(s, STORE_CPU,
                           "SELECT count(*) FROM node JOIN cpu_profile c"
                           " ON c.id = node.cpu_profile_id WHERE c.name = ?1",
+                          "node(s); delete or change those clusters first",
                           "DELETE FROM cpu_profile WHERE id = ?1", name, err);
 }

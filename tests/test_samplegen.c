@@ -17,8 +17,11 @@
 #include "samples/seed.h"
 #include "core/stats.h"
 
+/* The files a set may have: the native set's and the PEACE set's. */
 static const char *const native_files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
-                                           "util.csv", "tput.csv", "placements.csv"};
+                                           "util.csv", "tput.csv", "placements.csv",
+                                           "peace.csv", "peace_workloads.csv",
+                                           "peace_profiles.csv", "peace_colocations.csv"};
 #define N_NATIVE (sizeof native_files / sizeof *native_files)
 
 /* A set written to a temporary directory and imported into a new store. */
@@ -585,10 +588,23 @@ static void test_seed_from_generated_dir(void **state)
     double t0 = now_seconds();
     if (seed_from_dir(st, dir, &err))
         fail_msg("seeding: %s", err.msg);
-    print_message("seeded the five sets in %.3f s\n", now_seconds() - t0);
-    assert_int_equal(tu_count(st, STORE_CLUSTER), samplegen_nsets);
-    assert_int_equal(tu_count(st, STORE_TRACE), samplegen_nsets);
+    print_message("seeded the %zu sets in %.3f s\n", samplegen_nsets, now_seconds() - t0);
+    /* Every set's parts arrive: a PEACE set has no cluster or trace. */
+    size_t clusters = 0, traces = 0, peace = 0;
+    for (size_t s = 0; s < samplegen_nsets; s++) {
+        sample_set ss;
+        assert_int_equal(samplegen_build(samplegen_sets[s].name, SAMPLEGEN_DEFAULT_SEED, &ss,
+                                         &err), 0);
+        clusters += ss.cl != NULL;
+        traces += ss.tr != NULL;
+        peace += ss.peace != NULL;
+        sample_set_free(&ss);
+    }
+    assert_int_equal(tu_count(st, STORE_CLUSTER), clusters);
+    assert_int_equal(tu_count(st, STORE_TRACE), traces);
     assert_int_equal(tu_count(st, STORE_TPUT), 1);
+    assert_int_equal(tu_count(st, STORE_PEACE), peace);
+    assert_int_equal(peace, 1);
     store_close(st);
     free(path);
     tu_rmrf(db_dir);

@@ -21,7 +21,7 @@
 
 static const char *const kind_titles[STORE_KIND_COUNT] = {
     "GPU profiles", "CPU profiles", "Clusters", "Traces", "Throughput tables", "Snapshots",
-    "Saved runs",
+    "Saved runs", "PEACE sets",
 };
 
 void data_reload(app *a)
@@ -168,7 +168,7 @@ static void draw_profile_fields(const void *prof, const profile_field *f, rect i
 static const char *const enter_does[STORE_KIND_COUNT] = {
     "Enter edits the profile", "Enter edits the profile", "Enter uses it in Compare",
     "Enter uses it in Compare", "", "Enter opens it in Cluster",
-    "Enter reopens it (or the runs marked with space) in Compare",
+    "Enter reopens it (or the runs marked with space) in Compare", "",
 };
 
 static void draw_detail(const app *a, rect box)
@@ -338,6 +338,7 @@ static ui_rc d_enter(app *a, int key)
         break;
     case STORE_SNAPSHOT: cluster_open_snapshot(a, it->name); break;
     case STORE_RUN: open_runs(a, it); break;
+    case STORE_PEACE: app_msg(a, "PEACE sets feed PEACE's predictors (gpuplan show peace)"); break;
     default: app_msg(a, "throughput tables feed GOGH (gpuplan solve); nothing to open here");
     }
     return UI_DONE;
@@ -374,6 +375,7 @@ static int delete_item(app *a, const store_item *it, gp_err *err)
     case STORE_TRACE: return store_delete_trace(a->st, it->name, err);
     case STORE_TPUT: return store_delete_tput_catalog(a->st, it->name, err);
     case STORE_SNAPSHOT: return store_delete_snapshot(a->st, it->name, err);
+    case STORE_PEACE: return store_delete_peace_set(a->st, it->name, err);
     default: return store_delete_run(a->st, it->id, err);
     }
 }

@@ -1,7 +1,7 @@
 /*
  * cmd_delete.c — `gpuplan delete KIND NAME|ID`: remove an entity (and, by
  * the schema's cascades, what belongs to it: a cluster's nodes and runs, a
- * trace's tasks and runs).
+ * trace's tasks and runs, a PEACE set's rows and models).
  */
 #include "cli.h"
 #include "cli_opt.h"
@@ -11,9 +11,9 @@ static int delete_exec(cli_ctx *ctx, int argc, char **argv);
 const cli_cmd cmd_delete = {
     .name = "delete",
     .usage = "KIND NAME|ID...",
-    .summary = "Delete profiles, clusters, traces, catalogs, snapshots or runs",
-    .notes = "Deleting a cluster or trace also deletes the runs made on it. A profile still "
-             "used by a node is not deleted.",
+    .summary = "Delete profiles, clusters, traces, catalogs, snapshots, runs or PEACE sets",
+    .notes = "Deleting a cluster or trace also deletes the runs made on it, a PEACE set its "
+             "trained models. A profile still used by a node or a PEACE set is not deleted.",
     .exec = delete_exec,
 };
 
@@ -27,6 +27,7 @@ static int delete_one(store *st, int kind, const char *name, gp_err *err)
     case STORE_TRACE: return store_delete_trace(st, name, err);
     case STORE_TPUT: return store_delete_tput_catalog(st, name, err);
     case STORE_SNAPSHOT: return store_delete_snapshot(st, name, err);
+    case STORE_PEACE: return store_delete_peace_set(st, name, err);
     case STORE_RUN:
         if (parse_int64(name, &id))
             return gp_error(err, "runs are named by id; '%s' is not a number", name);

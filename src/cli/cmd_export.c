@@ -1,10 +1,12 @@
 /*
  * cmd_export.c — `gpuplan export KIND NAME`: a cluster, trace, throughput
- * catalog, snapshot or run as the native CSV set (a directory) or as JSON.
+ * catalog, snapshot or run as the native CSV set (a directory), a PEACE set
+ * as its own CSV set (import_peace.c), or either as JSON.
  */
 #include "cli.h"
 #include "cli_opt.h"
 #include "io/export.h"
+#include "peace/peace.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,7 +17,7 @@ static int export_exec(cli_ctx *ctx, int argc, char **argv);
 const cli_cmd cmd_export = {
     .name = "export",
     .usage = "KIND NAME|ID [--out PATH] [--format csv|json]",
-    .summary = "Export a cluster, trace, catalog, snapshot or run",
+    .summary = "Export a cluster, trace, catalog, snapshot, run or PEACE set",
     .notes = "With --format table (the default) the export is csv when --out is given and "
              "json on stdout otherwise.",
     .exec = export_exec,
@@ -65,6 +67,16 @@ static int export_one(store *st, int kind, const char *name, int json, FILE *out
             return -1;
         rc = json ? export_run_json(r, out, err) : export_run_csv(r, dir, err);
         run_free(r);
+    } else if (kind == STORE_PEACE) {
+        peace_set *ps;
+        catalog *cat;
+        if (store_get_peace_set(st, name, &ps, err))
+            return -1;
+        if (store_load_catalog(st, &cat, err) == 0) {
+            rc = json ? export_peace_json(ps, out, err) : export_peace_csv(ps, cat, dir, err);
+            catalog_free(cat);
+        }
+        peace_set_free(ps);
     } else {
         rc = gp_error(err, "profiles are exported with their clusters "
                       "(gpuplan export cluster NAME)");

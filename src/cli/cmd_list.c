@@ -14,8 +14,8 @@ const cli_cmd cmd_list = {
     .name = "list",
     .usage = "[KIND...]",
     .summary = "List what the database holds",
-    .notes = "KIND is gpu, cpu, cluster, trace, tput, snapshot or run (plurals work); with "
-             "none, every kind is listed.",
+    .notes = "KIND is gpu, cpu, cluster, trace, tput, snapshot, run or peace (plurals work); "
+             "with none, every kind is listed.",
     .exec = list_exec,
 };
 
@@ -24,7 +24,7 @@ static const char *const count_names[STORE_KIND_COUNT][2] = {
     [STORE_GPU] = {"", ""}, [STORE_CPU] = {"", ""},
     [STORE_CLUSTER] = {"nodes", "gpus"}, [STORE_TRACE] = {"tasks", "series"},
     [STORE_TPUT] = {"entries", "accels"}, [STORE_SNAPSHOT] = {"tasks", ""},
-    [STORE_RUN] = {"tasks", "decisions"},
+    [STORE_RUN] = {"tasks", "decisions"}, [STORE_PEACE] = {"workloads", "profile rows"},
 };
 
 /* The detail column; in a text table the counts are spelled out in it. */

@@ -1,10 +1,12 @@
 /*
  * cmd_show.c — `gpuplan show KIND NAME`: one entity in detail (a profile's
  * values, a cluster's nodes, a trace's tasks, a catalog's entries, a
- * snapshot's placements, a run's metrics).
+ * snapshot's placements, a run's metrics, a PEACE set's workloads).
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "core/strbuf.h"
+#include "peace/peace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +16,11 @@ static int show_exec(cli_ctx *ctx, int argc, char **argv);
 const cli_cmd cmd_show = {
     .name = "show",
     .usage = "KIND NAME|ID",
-    .summary = "Show one profile, cluster, trace, catalog, snapshot or run",
-    .notes = "KIND is gpu, cpu, cluster, trace, tput, snapshot or run; runs are named by id "
-             "(see 'gpuplan list runs').",
+    .summary = "Show one profile, cluster, trace, catalog, snapshot, run or PEACE set",
+    .notes = "KIND is gpu, cpu, cluster, trace, tput, snapshot, run or peace; runs are named "
+             "by id (see 'gpuplan list runs'). A PEACE set shows each workload's class, "
+             "memory, throughput sensitivity at each profiled clock (items/s per % of the "
+             "SMs) and the co-location rows it takes part in.",
     .exec = show_exec,
 };
 
@@ -214,6 +218,92 @@ static table *show_run(store *st, const char *id_text, gp_err *err)
     return t;
 }
 
+/* The co-location rows each workload of ps takes part in, by group size:
+ * rows[(n - 2) * nwl + w]. */
+static size_t *rows_per_workload(const peace_set *ps)
+{
+    size_t *rows = xcalloc(2 * ps->nwl, sizeof *rows);
+    for (size_t i = 0; i < ps->nco; i++) {
+        const peace_coloc *c = &ps->co[i];
+        for (int k = 0; k < c->n; k++) {
+            int again = 0;
+            for (int j = 0; j < k; j++)
+                again |= c->workload[j] == c->workload[k];
+            if (!again)
+                rows[(size_t)(c->n - 2) * ps->nwl + (size_t)c->workload[k]]++;
+        }
+    }
+    return rows;
+}
+
+/* The set's summary line: clocks, groups and rows per group size, models. */
+static void peace_summary(store *st, const peace_set *ps, const peace_index *ix, strbuf *note)
+{
+    strbuf_printf(note, "PEACE set '%s' on %s, caps %g-%g W; %zu profile rows at", ps->name,
+                  ps->gpu, ps->cap_min_w, ps->cap_max_w, ps->nprof);
+    for (int fi = 0; fi < peace_nfreqs(ix); fi++)
+        strbuf_printf(note, "%s %g", fi ? "," : "", peace_freq(ix, fi));
+    strbuf_puts(note, " MHz; co-location rows:");
+    for (int n = 2; n <= PEACE_MAX_COLOC; n++) {
+        size_t rows = 0;
+        for (size_t i = 0; i < ps->nco; i++)
+            rows += ps->co[i].n == n;
+        size_t groups = peace_groups(ix, n, NULL, 0);
+        strbuf_printf(note, "%s %zu of %d workloads (%zu group%s)", n > 2 ? "," : "", rows, n,
+                      groups, groups == 1 ? "" : "s");
+    }
+    store_peace_model *models;
+    size_t nmodels;
+    gp_err err = {{0}};
+    if (store_list_peace_models(st, ps->name, &models, &nmodels, &err) == 0) {
+        strbuf_printf(note, "; %zu trained model%s", nmodels, nmodels == 1 ? "" : "s");
+        store_peace_models_free(models, nmodels);
+    }
+    strbuf_puts(note, "\n");
+}
+
+static table *show_peace(store *st, const char *name, strbuf *note, gp_err *err)
+{
+    peace_set *ps;
+    if (store_get_peace_set(st, name, &ps, err))
+        return NULL;
+    peace_index *ix = peace_index_new(ps, err);
+    if (!ix) {
+        peace_set_free(ps);
+        return NULL;
+    }
+    table *t = table_new();
+    const char *cols[] = {"workload", "kind", "compute", "memory", "mem_gib"};
+    for (int i = 0; i < 5; i++)
+        table_col(t, cols[i], i == 4);
+    for (int fi = 0; fi < peace_nfreqs(ix); fi++) {
+        char col[40];
+        snprintf(col, sizeof col, "sens_%g_mhz", peace_freq(ix, fi));
+        table_col(t, col, 1);
+    }
+    table_col(t, "pair_rows", 1);
+    table_col(t, "triple_rows", 1);
+    size_t *rows = rows_per_workload(ps);
+    for (size_t w = 0; w < ps->nwl; w++) {
+        const peace_workload *wl = &ps->wl[w];
+        table_row(t);
+        table_cell(t, "%s", wl->name);
+        table_cell(t, "%s", peace_kind_name(wl->kind));
+        table_cell(t, "%s", wl->compute_hi ? "hi" : "lo");
+        table_cell(t, "%s", wl->memory_hi ? "hi" : "lo");
+        table_cell(t, "%g", wl->mem_gib);
+        for (int fi = 0; fi < peace_nfreqs(ix); fi++)
+            table_cell(t, "%.4g", peace_sensitivity(ix, (int)w, fi));
+        table_cell(t, "%zu", rows[w]);
+        table_cell(t, "%zu", rows[ps->nwl + w]);
+    }
+    peace_summary(st, ps, ix, note);
+    free(rows);
+    peace_index_free(ix);
+    peace_set_free(ps);
+    return t;
+}
+
 static int show_exec(cli_ctx *ctx, int argc, char **argv)
 {
     cli_args rest = CLI_ARGS(2, 2, "KIND and NAME");
@@ -228,6 +318,7 @@ static int show_exec(cli_ctx *ctx, int argc, char **argv)
     gp_err err = {{0}};
     table *t = NULL;
     catalog *cat = NULL;
+    strbuf note = STRBUF_INIT;      /* a line under the table (text format only) */
     switch ((store_kind)kind) {
     case STORE_GPU:
     case STORE_CPU:
@@ -240,11 +331,17 @@ static int show_exec(cli_ctx *ctx, int argc, char **argv)
     case STORE_TPUT: t = show_tput(st, name, &err); break;
     case STORE_SNAPSHOT: t = show_snapshot(st, name, &err); break;
     case STORE_RUN: t = show_run(st, name, &err); break;
+    case STORE_PEACE: t = show_peace(st, name, &note, &err); break;
     case STORE_KIND_COUNT: break;
     }
-    if (!t)
+    if (!t) {
+        strbuf_free(&note);
         return cli_fail(&err);
+    }
     table_print(t, ctx->format, ctx->out, "(empty)");
+    if (ctx->format == FMT_TABLE)
+        fputs(strbuf_str(&note), ctx->out);
+    strbuf_free(&note);
     table_free(t);
     return EXIT_OK;
 }

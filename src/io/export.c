@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static FILE *open_out(const char *dir, const char *file, gp_err *err)
+FILE *export_open(const char *dir, const char *file, gp_err *err)
 {
     if (mkdir_p(dir, err))
         return NULL;
@@ -25,7 +25,7 @@ static FILE *open_out(const char *dir, const char *file, gp_err *err)
     return f;
 }
 
-static int close_out(FILE *f, const char *dir, const char *file, gp_err *err)
+int export_close(FILE *f, const char *dir, const char *file, gp_err *err)
 {
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
@@ -33,8 +33,7 @@ static int close_out(FILE *f, const char *dir, const char *file, gp_err *err)
     return 0;
 }
 
-/* Writes one row of doubles (after any leading text cells already out). */
-static void put_num(FILE *f, double v, int last)
+void export_num(FILE *f, double v, int last)
 {
     char b[40];
     fmt_double(b, sizeof b, v);
@@ -42,7 +41,7 @@ static void put_num(FILE *f, double v, int last)
     fputc(last ? '\n' : ',', f);
 }
 
-static void put_text(FILE *f, const char *s)
+void export_text(FILE *f, const char *s)
 {
     csv_put(f, s);
     fputc(',', f);
@@ -64,9 +63,10 @@ static int used_cpu(const cluster *c, const char *name)
     return 0;
 }
 
+/* gpus.csv: the profiles of cat (only those c uses, when c is given). */
 static int write_gpus(const cluster *c, const catalog *cat, const char *dir, gp_err *err)
 {
-    FILE *f = open_out(dir, "gpus.csv", err);
+    FILE *f = export_open(dir, "gpus.csv", err);
     if (!f)
         return -1;
     fputs("name,mem_gib,idle_w,max_w,sleep_w,f_min_mhz,f_max_mhz,alpha_w_per_mhz,beta,"
@@ -75,20 +75,25 @@ static int write_gpus(const cluster *c, const catalog *cat, const char *dir, gp_
         const gpu_profile *g = &cat->gpus[i];
         if (c && !used_gpu(c, g->name))
             continue;
-        put_text(f, g->name);
+        export_text(f, g->name);
         const double v[] = {g->mem_gib, g->idle_w, g->max_w, g->sleep_w, g->f_min_mhz,
                             g->f_max_mhz, g->alpha_w_per_mhz, g->beta, g->price_usd};
         for (int k = 0; k < 9; k++)
-            put_num(f, v[k], 0);
+            export_num(f, v[k], 0);
         csv_put(f, g->tput_class);
         fputc('\n', f);
     }
-    return close_out(f, dir, "gpus.csv", err);
+    return export_close(f, dir, "gpus.csv", err);
+}
+
+int export_gpus_csv(const catalog *cat, const char *dir, gp_err *err)
+{
+    return write_gpus(NULL, cat, dir, err);
 }
 
 static int write_cpus(const cluster *c, const catalog *cat, const char *dir, gp_err *err)
 {
-    FILE *f = open_out(dir, "cpus.csv", err);
+    FILE *f = export_open(dir, "cpus.csv", err);
     if (!f)
         return -1;
     fputs("name,cores,idle_w,max_w\n", f);
@@ -96,12 +101,12 @@ static int write_cpus(const cluster *c, const catalog *cat, const char *dir, gp_
         const cpu_profile *p = &cat->cpus[i];
         if (c && !used_cpu(c, p->name))
             continue;
-        put_text(f, p->name);
+        export_text(f, p->name);
         fprintf(f, "%d,", p->cores);
-        put_num(f, p->idle_w, 0);
-        put_num(f, p->max_w, 1);
+        export_num(f, p->idle_w, 0);
+        export_num(f, p->max_w, 1);
     }
-    return close_out(f, dir, "cpus.csv", err);
+    return export_close(f, dir, "cpus.csv", err);
 }
 
 static void dev_mem_text(const node *n, char *buf, size_t len)
@@ -121,7 +126,7 @@ int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp
 {
     if (write_gpus(c, cat, dir, err) || write_cpus(c, cat, dir, err))
         return -1;
-    FILE *f = open_out(dir, "nodes.csv", err);
+    FILE *f = export_open(dir, "nodes.csv", err);
     if (!f)
         return -1;
     fputs("name,gpu_model,gpu_count,cpu_milli,ram_mib,cpu_model,static_w,other_w,"
@@ -129,23 +134,23 @@ int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp
     for (size_t i = 0; i < c->nnodes; i++) {
         const node *n = &c->nodes[i];
         char mem[GP_NODE_MAX_GPUS * 24];
-        put_text(f, n->name);
-        put_text(f, n->gpu_model);
+        export_text(f, n->name);
+        export_text(f, n->gpu_model);
         fprintf(f, "%d,%lld,%lld,", n->gpu_count, (long long)n->cpu_milli,
                 (long long)n->ram_mib);
-        put_text(f, n->cpu_model);
-        put_num(f, n->static_w, 0);
-        put_num(f, n->other_w, 0);
+        export_text(f, n->cpu_model);
+        export_num(f, n->static_w, 0);
+        export_num(f, n->other_w, 0);
         dev_mem_text(n, mem, sizeof mem);
         csv_put(f, mem);
         fputc('\n', f);
     }
-    return close_out(f, dir, "nodes.csv", err);
+    return export_close(f, dir, "nodes.csv", err);
 }
 
 static int write_util(const gp_trace *t, const char *dir, gp_err *err)
 {
-    FILE *f = open_out(dir, "util.csv", err);
+    FILE *f = export_open(dir, "util.csv", err);
     if (!f)
         return -1;
     fputs("task,sample,pct\n", f);
@@ -158,12 +163,12 @@ static int write_util(const gp_trace *t, const char *dir, gp_err *err)
             fprintf(f, ",%zu,%s\n", j, b);
         }
     }
-    return close_out(f, dir, "util.csv", err);
+    return export_close(f, dir, "util.csv", err);
 }
 
 int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err)
 {
-    FILE *f = open_out(dir, "tasks.csv", err);
+    FILE *f = export_open(dir, "tasks.csv", err);
     if (!f)
         return -1;
     fputs("name,arrival_s,duration_s,num_gpu,gpu_milli,gpu_mem_gib,cpu_milli,ram_mib,"
@@ -173,45 +178,45 @@ int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err)
     for (size_t i = 0; i < t->ntasks; i++) {
         const task *k = &t->tasks[i];
         any_util |= k->util.len > 0;
-        put_text(f, k->name);
-        put_num(f, k->arrival_s, 0);
-        put_num(f, k->duration_s, 0);
+        export_text(f, k->name);
+        export_num(f, k->arrival_s, 0);
+        export_num(f, k->duration_s, 0);
         fprintf(f, "%d,%d,", k->num_gpu, k->gpu_milli);
-        put_num(f, k->gpu_mem_gib, 0);
+        export_num(f, k->gpu_mem_gib, 0);
         fprintf(f, "%lld,%lld,", (long long)k->cpu_milli, (long long)k->ram_mib);
-        put_text(f, k->gpu_spec ? k->gpu_spec : "");
-        put_text(f, k->qos);
-        put_num(f, k->kappa, 0);
-        put_text(f, k->model);
+        export_text(f, k->gpu_spec ? k->gpu_spec : "");
+        export_text(f, k->qos);
+        export_num(f, k->kappa, 0);
+        export_text(f, k->model);
         fprintf(f, "%d,", k->batch_size);
-        put_num(f, k->min_tput, 0);
-        put_num(f, k->util_mean, 0);
-        put_num(f, k->util_peak, 0);
-        put_num(f, k->util_first, 0);
-        put_num(f, k->util.period_s, 1);
+        export_num(f, k->min_tput, 0);
+        export_num(f, k->util_mean, 0);
+        export_num(f, k->util_peak, 0);
+        export_num(f, k->util_first, 0);
+        export_num(f, k->util.period_s, 1);
     }
-    if (close_out(f, dir, "tasks.csv", err))
+    if (export_close(f, dir, "tasks.csv", err))
         return -1;
     return any_util ? write_util(t, dir, err) : 0;
 }
 
 int export_tput_csv(const tput_catalog *c, const char *dir, gp_err *err)
 {
-    FILE *f = open_out(dir, "tput.csv", err);
+    FILE *f = export_open(dir, "tput.csv", err);
     if (!f)
         return -1;
     fputs("accel,model,batch_size,scale,co_model,co_batch_size,co_scale,tput,co_tput\n", f);
     for (size_t i = 0; i < c->nentries; i++) {
         const tput_entry *e = &c->entries[i];
-        put_text(f, e->accel);
-        put_text(f, e->model);
+        export_text(f, e->accel);
+        export_text(f, e->model);
         fprintf(f, "%d,%d,", e->batch_size, e->scale);
-        put_text(f, e->co_model);
+        export_text(f, e->co_model);
         fprintf(f, "%d,%d,", e->co_batch_size, e->co_scale);
-        put_num(f, e->tput, 0);
-        put_num(f, e->co_tput, 1);
+        export_num(f, e->tput, 0);
+        export_num(f, e->co_tput, 1);
     }
-    return close_out(f, dir, "tput.csv", err);
+    return export_close(f, dir, "tput.csv", err);
 }
 
 int export_snapshot_csv(struct store *st, const snapshot *sn, const char *dir, gp_err *err)
@@ -225,7 +230,7 @@ int export_snapshot_csv(struct store *st, const snapshot *sn, const char *dir, g
         return -1;
     }
     int rc = export_cluster_csv(c, cat, dir, err) || export_trace_csv(sn->tasks, dir, err);
-    FILE *f = rc ? NULL : open_out(dir, "placements.csv", err);
+    FILE *f = rc ? NULL : export_open(dir, "placements.csv", err);
     if (f) {
         fputs("task,node,gpu,gpu_milli\n", f);
         for (size_t i = 0; i < sn->nrows; i++) {
@@ -235,7 +240,7 @@ int export_snapshot_csv(struct store *st, const snapshot *sn, const char *dir, g
             csv_put(f, c->nodes[r->node].name);
             fprintf(f, ",%d,%d\n", r->gpu, r->gpu_milli);
         }
-        rc = close_out(f, dir, "placements.csv", err);
+        rc = export_close(f, dir, "placements.csv", err);
     } else {
         rc = -1;
     }
@@ -246,7 +251,7 @@ int export_snapshot_csv(struct store *st, const snapshot *sn, const char *dir, g
 
 int export_run_csv(const run *r, const char *dir, gp_err *err)
 {
-    FILE *f = open_out(dir, "timeline.csv", err);
+    FILE *f = export_open(dir, "timeline.csv", err);
     if (!f)
         return -1;
     fputs("t_s,active_gpus,awake_gpus,active_servers,power_w,gpu_w,cpu_w,static_w,frag,"
@@ -257,9 +262,9 @@ int export_run_csv(const run *r, const char *dir, gp_err *err)
                             p->power_w, p->gpu_w, p->cpu_w, p->static_w, p->frag,
                             p->alloc_ratio, p->queued, p->mean_freq_mhz};
         for (int k = 0; k < 12; k++)
-            put_num(f, v[k], k == 11);
+            export_num(f, v[k], k == 11);
     }
-    if (close_out(f, dir, "timeline.csv", err) || !(f = open_out(dir, "outcomes.csv", err)))
+    if (export_close(f, dir, "timeline.csv", err) || !(f = export_open(dir, "outcomes.csv", err)))
         return -1;
     fputs("task,wait_s,start_s,end_s,jct_s,slowdown,sla_violated,node,gpus\n", f);
     for (size_t i = 0; i < r->noutcomes; i++) {
@@ -267,31 +272,31 @@ int export_run_csv(const run *r, const char *dir, gp_err *err)
         fprintf(f, "%d,", o->task);
         const double v[] = {o->wait_s, o->start_s, o->end_s, o->jct_s, o->slowdown};
         for (int k = 0; k < 5; k++)
-            put_num(f, v[k], 0);
+            export_num(f, v[k], 0);
         fprintf(f, "%d,%d,", o->sla_violated, o->node);
         csv_put(f, o->gpus);
         fputc('\n', f);
     }
-    if (close_out(f, dir, "outcomes.csv", err) || !(f = open_out(dir, "decisions.csv", err)))
+    if (export_close(f, dir, "outcomes.csv", err) || !(f = export_open(dir, "decisions.csv", err)))
         return -1;
     fputs("seq,t_s,task,node,gpus,reason\n", f);
     for (size_t i = 0; i < r->ndecisions; i++) {
         const run_decision *d = &r->decisions[i];
         fprintf(f, "%d,", d->seq);
-        put_num(f, d->t_s, 0);
+        export_num(f, d->t_s, 0);
         fprintf(f, "%d,%d,", d->task, d->node);
-        put_text(f, d->gpus);
+        export_text(f, d->gpus);
         csv_put(f, d->reason ? d->reason : "");
         fputc('\n', f);
     }
-    if (close_out(f, dir, "decisions.csv", err) || !(f = open_out(dir, "metrics.csv", err)))
+    if (export_close(f, dir, "decisions.csv", err) || !(f = export_open(dir, "metrics.csv", err)))
         return -1;
     fputs("key,value\n", f);
     for (size_t i = 0; i < r->nmetrics; i++) {
-        put_text(f, r->metrics[i].key);
-        put_num(f, r->metrics[i].value, 1);
+        export_text(f, r->metrics[i].key);
+        export_num(f, r->metrics[i].value, 1);
     }
-    return close_out(f, dir, "metrics.csv", err);
+    return export_close(f, dir, "metrics.csv", err);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -305,6 +310,11 @@ static int dump(json_t *doc, FILE *out, gp_err *err)
         return gp_error(err, "writing JSON failed");
     fputc('\n', out);
     return 0;
+}
+
+int export_json_dump(json_t *doc, FILE *out, gp_err *err)
+{
+    return dump(doc, out, err);
 }
 
 static json_t *gpu_json(const gpu_profile *g)

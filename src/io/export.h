@@ -1,7 +1,7 @@
 /*
- * export.h — writing traces, clusters, throughput catalogs and runs out of
- * the store: the native CSV set (readable back by the native importer) and
- * JSON documents.
+ * export.h — writing traces, clusters, throughput catalogs, runs and PEACE
+ * sets out of the store: the native CSV set (readable back by the native
+ * importer), the PEACE CSV set (by the peace importer) and JSON documents.
  */
 #ifndef GP_EXPORT_H
 #define GP_EXPORT_H
@@ -30,5 +30,31 @@ int export_cluster_json(const cluster *c, const catalog *cat, FILE *out, gp_err 
 int export_trace_json(const gp_trace *t, FILE *out, gp_err *err);
 int export_tput_json(const tput_catalog *c, FILE *out, gp_err *err);
 int export_run_json(const run *r, FILE *out, gp_err *err);
+
+/* PEACE sets (export_peace.c): the set's CSV files (peace.csv,
+ * peace_workloads.csv, peace_profiles.csv, peace_colocations.csv; the
+ * columns import_peace.c reads) into dir, plus gpus.csv with the set's GPU
+ * profile when cat has it, so the directory imports into any database; or
+ * one JSON document. */
+struct peace_set;
+int export_peace_csv(const struct peace_set *s, const catalog *cat, const char *dir,
+                     gp_err *err);
+int export_peace_json(const struct peace_set *s, FILE *out, gp_err *err);
+
+/* ---- what the exporters share (export.c) ---- */
+
+/* Opens dir/file for writing (creating dir); NULL with a message. */
+FILE *export_open(const char *dir, const char *file, gp_err *err);
+/* Closes it; -1 with a message when anything failed to be written. */
+int export_close(FILE *f, const char *dir, const char *file, gp_err *err);
+/* One CSV cell: a number in the fewest digits that read back identically,
+ * then ',' or (last) '\n'; a text cell quoted as needed, then ','. */
+void export_num(FILE *f, double v, int last);
+void export_text(FILE *f, const char *s);
+/* gpus.csv with every profile of cat. */
+int export_gpus_csv(const catalog *cat, const char *dir, gp_err *err);
+/* Writes a JSON document (pretty-printed, then a newline) and releases it. */
+struct json_t;
+int export_json_dump(struct json_t *doc, FILE *out, gp_err *err);
 
 #endif

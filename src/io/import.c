@@ -14,6 +14,7 @@ extern const importer import_genai;
 extern const importer import_gavel;
 extern const importer import_philly;
 extern const importer import_pai;
+extern const importer import_peace;
 
 const importer *const importers[] = {
     &import_native,
@@ -22,6 +23,7 @@ const importer *const importers[] = {
     &import_gavel,
     &import_philly,
     &import_pai,
+    &import_peace,
     NULL,
 };
 

@@ -69,6 +69,10 @@ void import_copy_utf8(char *dst, size_t len, const char *s);
 int import_put_cluster(store *st, cluster *c, int replace, import_result *res, gp_err *err);
 int import_put_trace(store *st, gp_trace *t, int replace, import_result *res, gp_err *err);
 int import_put_tput(store *st, tput_catalog *c, int replace, import_result *res, gp_err *err);
+/* The native set's gpus.csv and cpus.csv in dir, when present, stored as
+ * the native importer stores them (inside the caller's transaction) and
+ * counted in res: for formats that may carry the profiles they use. */
+int import_native_profiles(store *st, const char *dir, import_result *res, gp_err *err);
 /* Appends "kind 'name'" to res->names. */
 void import_note(import_result *res, const char *kind, const char *name);
 /* Appends " (skipped: 2 never started, 1 unfinished)" to res->names: "count

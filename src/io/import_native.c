@@ -383,6 +383,19 @@ static int store_profiles(store *st, catalog *cat, import_result *res, gp_err *e
     return 0;
 }
 
+int import_native_profiles(store *st, const char *dir, import_result *res, gp_err *err)
+{
+    catalog *cat = catalog_new();
+    char *gpus = set_file(dir, "gpus.csv"), *cpus = set_file(dir, "cpus.csv");
+    int rc = (exists(gpus) && parse_gpus(gpus, cat, err)) ||
+             (exists(cpus) && parse_cpus(cpus, cat, err)) || store_profiles(st, cat, res, err)
+                 ? -1 : 0;
+    free(gpus);
+    free(cpus);
+    catalog_free(cat);
+    return rc;
+}
+
 typedef struct native_set {
     catalog *cat;
     cluster *cl;

@@ -113,10 +113,17 @@ int peace_set_workload(const peace_set *s, const char *name);
  * profiled at every share 10..90 at every profile clock (the clocks of
  * the profile rows, at most PEACE_MAX_FREQS); finite, non-negative
  * values; every co-location row of known workloads with a split that sums
- * to 100 in steps of PEACE_SHARE_STEP (or is all PEACE_NO_PARTITION), no
- * duplicate (workloads, split, clock) row; cap_min_w < cap_max_w.
+ * to 100 in steps of PEACE_SHARE_STEP (or is all PEACE_NO_PARTITION, or
+ * the equal split: peace_split_valid), no duplicate (workloads, split,
+ * clock) row; cap_min_w < cap_max_w.
  * 0, or -1 with a message naming what is missing. */
 int peace_set_check(const peace_set *s, gp_err *err);
+/* The first row, in the set's order, that repeats an earlier one: among
+ * the co-location rows (coloc = 1) the same workloads, split and clock in
+ * any order of naming; among the profile rows (coloc = 0) the same
+ * workload, share and clock.  1 with *dup its index and *first the
+ * earlier row's, else 0.  (Importers name both rows' lines with it.) */
+int peace_set_duplicate(const peace_set *s, int coloc, size_t *first, size_t *dup);
 
 /* A co-location without a clock: workloads and their shares, kept in
  * canonical order (by workload index, then share) so that lookups do not
@@ -126,6 +133,16 @@ typedef struct peace_combo {
     int w[PEACE_MAX_COLOC];
     int share[PEACE_MAX_COLOC];
 } peace_combo;
+
+/* The equal split of 100 % among n (2 or 3) workloads, larger shares
+ * first: 50+50, 34+33+33.  For three workloads it is not in steps of
+ * PEACE_SHARE_STEP, so peace_splits() does not produce it, but a set may
+ * measure it (the Equal baseline of PEACE §4.2). */
+void peace_equal_split(int n, int *share);
+/* 1 when the n (2..PEACE_MAX_COLOC) shares may be a co-location row's:
+ * each 10..90 in steps of PEACE_SHARE_STEP summing to 100, the equal split
+ * in any order, or all PEACE_NO_PARTITION. */
+int peace_split_valid(int n, const int *share);
 
 /* Sorts c into canonical order. */
 void peace_combo_canon(peace_combo *c);
@@ -170,7 +187,8 @@ int peace_truth(const peace_index *ix, const peace_combo *c, double f, double *t
 /* The clocks measured for c: lowest and highest; -1 when none. */
 int peace_truth_range(const peace_index *ix, const peace_combo *c, double *f_lo, double *f_hi);
 
-/* Features of combination c (partitioned) at representative clock fi,
+/* Features of combination c (partitioned, every share profiled: not the
+ * equal split of three) at representative clock fi,
  * §3: per metric, the co-located workloads' profile values at their own
  * shares, summed for rates and averaged for percentages; for throughput
  * the same plus the sum of the workloads' profiled throughputs at their

@@ -10,10 +10,11 @@
  * directory).  Rerunning it reproduces the files byte for byte.
  *
  * Every number a paper gives is used exactly and cited (CATS = seed 000,
- * CorrGPU = 002, PWR/FGD = 001, GOGH = 004); every other number is a choice
- * stated next to it with its reason.  The generator only builds model
- * objects; writing them is export.c's job, so the files are exactly what
- * `gpuplan export` would write and what import_native.c reads.
+ * CorrGPU = 002, PWR/FGD = 001, PEACE = 003, GOGH = 004); every other
+ * number is a choice stated next to it with its reason.  The generator only
+ * builds model objects; writing them is the exporters' job, so the files
+ * are exactly what `gpuplan export` would write and what import_native.c
+ * (import_peace.c for peace-v100) reads.
  *
  * This file holds what the sets share: the small helpers, the fitting of
  * series to a paper's summary numbers, the registry of sets and the writer.
@@ -24,6 +25,7 @@
  */
 #include "samples_int.h"
 #include "io/export.h"
+#include "peace/peace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +202,8 @@ const samplegen_info samplegen_sets[] = {
     {"pai-like", "3000 PAI-like training tasks (CATS Fig. 2/3) on 32 8-GPU V100 servers"},
     {"openb-like", "40-node Alibaba-2023-like cluster and 800 pods (FGD/PWR)"},
     {"gavel-like", "Gavel-shaped throughput table, K80/P100/V100 cluster, 40 jobs (GOGH)"},
+    {"peace-v100", "PEACE's 16 workloads on a V100-SXM2-32GB, alone and co-located "
+                   "(modelled, not measured)"},
 };
 const size_t samplegen_nsets = sizeof samplegen_sets / sizeof *samplegen_sets;
 
@@ -211,6 +215,7 @@ void sample_set_free(sample_set *s)
     cluster_free(s->cl);
     trace_free(s->tr);
     tput_catalog_free(s->tp);
+    peace_set_free(s->peace);
     memset(s, 0, sizeof *s);
 }
 
@@ -237,6 +242,7 @@ int samplegen_build(const char *name, uint64_t seed, sample_set *out, gp_err *er
         {"corrgpu-example", sample_corrgpu_example},
         {"openb-like", sample_openb_like},
         {"gavel-like", sample_gavel_like},
+        {"peace-v100", sample_peace_v100},
     };
     for (size_t i = 0; i < sizeof builders / sizeof *builders; i++)
         if (strcmp(builders[i].name, name) == 0) {
@@ -265,7 +271,9 @@ int samplegen_write(const char *name, const char *dir, uint64_t seed, gp_err *er
     /* Replace the whole set: files an earlier version wrote must not linger
      * (an old util.csv would name tasks that no longer exist). */
     static const char *const files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
-                                        "util.csv", "tput.csv", "placements.csv"};
+                                        "util.csv", "tput.csv", "placements.csv", "peace.csv",
+                                        "peace_workloads.csv", "peace_profiles.csv",
+                                        "peace_colocations.csv"};
     for (size_t i = 0; !rc && i < sizeof files / sizeof *files; i++)
         remove_file(dir, files[i]);
     if (!rc && s.cl)
@@ -274,6 +282,8 @@ int samplegen_write(const char *name, const char *dir, uint64_t seed, gp_err *er
         rc = export_trace_csv(s.tr, dir, err);
     if (!rc && s.tp)
         rc = export_tput_csv(s.tp, dir, err);
+    if (!rc && s.peace)
+        rc = export_peace_csv(s.peace, s.profiles, dir, err);
     /* Profiles files with only a header add nothing: the set uses built-in
      * profiles only. */
     if (!rc && s.profiles->ngpus == 0)

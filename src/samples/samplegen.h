@@ -9,6 +9,8 @@
  *   openb-like       a 40-node Alibaba-2023-like cluster and 800 pods
  *   gavel-like       a Gavel-shaped throughput table, K80/P100/V100 servers
  *                    and 40 jobs
+ *   peace-v100       PEACE's 16 workloads on a V100-SXM2-32GB: profiles
+ *                    alone and co-located ground truth, modelled
  *
  * The same (set, seed) always gives byte-identical files on one platform.
  * Each set draws from its own random stream (rng_seed_stream keyed by the
@@ -33,11 +35,13 @@
 /* One generated scenario, in memory.  Any pointer may be NULL when the set
  * has no such part (e.g. no throughput table).  `profiles` holds only the
  * profiles the set adds to the built-in catalog (catalog_add_builtin). */
+struct peace_set;
 typedef struct sample_set {
     catalog *profiles;
     cluster *cl;
     gp_trace *tr;
     tput_catalog *tp;
+    struct peace_set *peace;    /* PEACE's workloads and ground truth (peace/peace.h) */
 } sample_set;
 
 void sample_set_free(sample_set *s);

@@ -23,6 +23,7 @@ void sample_cats_testbed(rng *r, sample_set *out);       /* sample_cats_testbed.
 void sample_corrgpu_example(rng *r, sample_set *out);    /* sample_corrgpu_example.c */
 void sample_openb_like(rng *r, sample_set *out);         /* sample_openb_like.c */
 void sample_gavel_like(rng *r, sample_set *out);         /* sample_gavel_like.c */
+void sample_peace_v100(rng *r, sample_set *out);         /* sample_peace_v100.c */
 /* pai-like is samplegen_pai_like() of samplegen.h (sample_pai_like.c): its
  * task count is a parameter. */
 

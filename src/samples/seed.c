@@ -106,7 +106,9 @@ static int import_sets(store *st, const char *dir, gp_err *err)
     for (size_t i = 0; i < n && !rc; i++) {
         import_result res;
         const char *paths[1] = {sets[i]};
-        rc = import_native.run(st, paths, 1, &opts, &res, err);
+        /* A native set, or a PEACE set (which may carry native profiles). */
+        const importer *imp = importer_detect(paths, 1);
+        rc = (imp ? imp : &import_native)->run(st, paths, 1, &opts, &res, err);
     }
     for (size_t i = 0; i < n; i++)
         free(sets[i]);

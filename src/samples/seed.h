@@ -1,6 +1,6 @@
 /*
  * seed.h — filling a new database: the built-in profile catalog and every
- * native set found in the sample-data directory (SPEC §4.3).
+ * set found in the sample-data directory, native or PEACE (SPEC §4.3).
  */
 #ifndef GP_SEED_H
 #define GP_SEED_H
@@ -14,7 +14,8 @@
 char *seed_sample_dir(void);
 
 /* Stores the built-in profiles and imports every sample set (a
- * subdirectory of the sample directory), all in one transaction. */
+ * subdirectory of the sample directory, in the format its files tell),
+ * all in one transaction. */
 int seed_default(store *st, gp_err *err);
 
 /* The same from an explicit directory (tests, `gpuplan import`). */
