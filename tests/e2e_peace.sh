@@ -2,6 +2,7 @@
 # End-to-end test of `gpuplan peace`: training PEACE's models on the
 # modelled peace-v100 set and storing them, one choice under a cap with
 # every policy next to the Oracle, the paper's experiment on a few policies,
+# the simulator under a GPU power cap with PEACE's split (run --gpu-cap),
 # the output formats, and the errors (a cap below idle power or outside the
 # GPU's range, an unknown workload, models not trained yet).
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_peace.sh  (run from the project root)
@@ -9,7 +10,7 @@ set -u
 NAME=e2e_peace
 . tests/lib_e2e.sh
 
-expect_rc 0 "samples" "$G" samples --set peace-v100 "$T/samples"
+expect_rc 0 "samples" "$G" samples --set peace-v100 --set peace-mix "$T/samples"
 export GPUPLAN_SAMPLES="$T/samples"
 
 expect_rc 0 "peace --help" "$G" peace --help
@@ -49,6 +50,26 @@ expect_rc 0 "eval json" "$G" --format json peace eval peace-v100 --policy peace 
 cp "$T/out" "$T/eval.json"
 expect_rc 0 "json parses" sqlite3 :memory: "select json_valid(readfile('$T/eval.json'))"
 contains "$T/out" "1" "json_valid"
+
+# The simulator under a cap: each run names its partition; no Optimal row
+# (CATS's optimum knows no cap); the saved run records the cap.
+expect_rc 0 "run under a cap" "$G" --format csv run --trace peace-mix --cluster peace-mix \
+    --policy first:250@peace,first:250@nopart --gpu-cap 200
+contains "$T/out" "first:250@peace," "a run with PEACE's split"
+contains "$T/out" "first:250@nopart," "a run without a partition"
+if grep -q '^optimal' "$T/out"; then bad "no Optimal row under a cap"
+else ok "no Optimal row under a cap"; fi
+expect_rc 0 "run options saved" sqlite3 "$GPUPLAN_DB" "select options from run order by id desc limit 1"
+contains "$T/out" "gpu_cap=200 partition=nopart" "the run records its cap and partition"
+expect_rc 2 "partition without a cap" "$G" run --trace peace-mix --cluster peace-mix \
+    --policy first@peace
+contains "$T/err" "a partition needs --gpu-cap" "a partition alone is refused"
+expect_rc 1 "cap on eopc" "$G" run --trace peace-mix --cluster peace-mix --policy fgd \
+    --gpu-cap 200
+contains "$T/err" "cats power model" "eopc cannot be capped"
+expect_rc 1 "run cap out of range" "$G" run --trace peace-mix --cluster peace-mix \
+    --policy first --gpu-cap 20
+contains "$T/err" "accepts caps of 40 to 300 W" "run checks the cap"
 
 expect_rc 1 "cap below the range" "$G" peace choose peace-v100 --workloads $W --cap 35
 contains "$T/err" "accepts caps of 40 to 300 W" "the GPU's cap range is named"

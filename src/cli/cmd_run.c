@@ -13,6 +13,7 @@
 #include "core/runsum.h"
 #include "policy/corr_place.h"
 #include "sim/sim.h"
+#include "peace/peace_load.h"
 #include "solve/optimal.h"
 
 #include <errno.h>
@@ -42,7 +43,18 @@ typedef struct run_opts {
     int full;                   /* --queue or --fail, into cfg.full */
     int explain, no_save;
     int optimal;                /* -1 auto, 0 off, 1 on */
+    double gpu_cap;             /* W per GPU, 0 = none (PEACE) */
+    const char *peace_set, *peace_model;
 } run_opts;
+
+/* The runs asked for: each a placement policy and, under a GPU cap, the
+ * partition of its GPUs' SMs; and what PEACE needs from the store. */
+typedef struct run_specs {
+    policy_spec spec[MAX_POLICIES];
+    const peace_policy *part[MAX_POLICIES];
+    size_t n;
+    peace_loaded peace;         /* loaded when gpu_cap > 0 */
+} run_specs;
 
 /* ---- options ------------------------------------------------------------------ */
 
@@ -148,6 +160,15 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
                      "trace has at most 256 GPU tasks and the power model is cats (30 s), on "
                      "at any size (600 s), or off", .def = "auto"),
         OPT_FLAG("no-save", 0, &o->no_save, "do not store the runs"),
+        OPT_DOUBLE("gpu-cap", 0, "W", &o->gpu_cap, 0, 100000,
+                   "power cap of every GPU, held by PEACE's controller; a policy written "
+                   "NAME@PARTITION (cats@nopart) splits its GPUs' SMs with that partition "
+                   "policy (peace, oracle, equal, nopart, mudi, muxflow, gslice)",
+                   .min_open = 1, .def = "none; partition peace"),
+        OPT_STRING("peace", 0, "SET", &o->peace_set, "the PEACE set of the cap's workloads",
+                   .def = "the one measured on the cluster's GPU"),
+        OPT_STRING("peace-model", 0, "NAME", &o->peace_model, "PEACE's stored models",
+                   .def = "default"),
         OPT_END(),
     };
     if (cli_parse(ctx, &cmd_run, opts, argc, argv, NULL, code))
@@ -157,19 +178,36 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
     return 0;
 }
 
+/* One --policy entry, NAME[:VALUE][@PARTITION], into rs. */
+static int add_spec(const run_opts *o, const char *text, run_specs *rs, gp_err *err)
+{
+    char name[GP_NAME_MAX];
+    const peace_policy *part;
+    if (rs->n == MAX_POLICIES)
+        return gp_error(err, "too many policies");
+    if (peace_split_spec(text, name, sizeof name, &part, err) ||
+        policy_spec_parse(name, &rs->spec[rs->n], err))
+        return -1;
+    if (part && o->gpu_cap <= 0)
+        return gp_error(err, "'%s': a partition needs --gpu-cap", text);
+    strlcpy0(rs->spec[rs->n].label, text, sizeof rs->spec[rs->n].label);
+    rs->part[rs->n++] = part || o->gpu_cap <= 0 ? part : peace_policy_find("peace");
+    return 0;
+}
+
 /* Parses --policy and applies every --set; usage error printed on failure. */
-static int build_specs(const run_opts *o, policy_spec *specs, size_t *n)
+static int build_specs(const run_opts *o, run_specs *rs)
 {
     char *list = xstrdup(o->policies ? o->policies : DEFAULT_POLICIES), *save = NULL;
     gp_err err = {{0}};
-    *n = 0;
+    policy_spec *specs = rs->spec;
+    size_t *n = &rs->n;
     for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (*n == MAX_POLICIES || policy_spec_parse(tok, &specs[*n], &err)) {
-            cli_usage_error(&cmd_run, "%s", *n == MAX_POLICIES ? "too many policies" : err.msg);
+        if (add_spec(o, tok, rs, &err)) {
+            cli_usage_error(&cmd_run, "%s", err.msg);
             free(list);
             return -1;
         }
-        (*n)++;
     }
     free(list);
     if (*n == 0) {
@@ -200,11 +238,18 @@ static int build_specs(const run_opts *o, policy_spec *specs, size_t *n)
 
 /* ---- running ------------------------------------------------------------------- */
 
-static run *simulate(const run_opts *o, const cli_inputs *in, const policy_spec *sp, gp_err *err)
+static run *simulate(const run_opts *o, const cli_inputs *in, const run_specs *rs, size_t i,
+                     gp_err *err)
 {
     sim_config cfg = o->cfg;
     cfg.checkpoint_every = 0;       /* headless: nobody rewinds */
-    sim *s = sim_new(&cfg, in->cl, in->cat, in->tr, sp, err);
+    if (o->gpu_cap > 0) {
+        cfg.peace.cap_w = o->gpu_cap;
+        cfg.peace.ix = rs->peace.ix;
+        cfg.peace.models = rs->peace.has_models ? &rs->peace.models : NULL;
+        cfg.peace.partition = rs->part[i];
+    }
+    sim *s = sim_new(&cfg, in->cl, in->cat, in->tr, &rs->spec[i], err);
     if (!s)
         return NULL;
     sim_run(s, NULL);
@@ -264,7 +309,12 @@ static double metric(const run *r, const char *key)
 static int optimal_row(const run_opts *o, const cli_inputs *in, const policy_spec *specs, size_t n,
                        solve_run_row *row, gp_err *err)
 {
-    if (o->optimal == 0 || (o->optimal < 0 && !optimal_row_wanted(&o->cfg, in->tr, specs, n)))
+    /* CATS eq. 6-14 know no power cap: next to capped runs the row would
+     * compare unlike things. */
+    if (o->optimal > 0 && o->gpu_cap > 0)
+        return gp_error(err, "--optimal on: CATS's optimum does not model a GPU power cap");
+    if (o->optimal == 0 || o->gpu_cap > 0 ||
+        (o->optimal < 0 && !optimal_row_wanted(&o->cfg, in->tr, specs, n)))
         return 0;
     if (optimal_row_compute(&o->cfg, in->cl, in->cat, in->tr, o->optimal > 0 ? 600 : 30, row,
                             err) == 0)
@@ -354,8 +404,10 @@ static int save_runs(store *st, run *const *runs, size_t n, gp_err *err)
 }
 
 static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_inputs *in,
-                        const policy_spec *specs, size_t n)
+                        const run_specs *rs)
 {
+    const policy_spec *specs = rs->spec;
+    size_t n = rs->n;
     run *runs[MAX_POLICIES] = {0};
     gp_err err = {{0}};
     FILE *tl = NULL;
@@ -366,17 +418,18 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
     int rc = EXIT_OK;
     size_t done = 0;
     for (; done < n; done++)
-        if (!(runs[done] = simulate(o, in, &specs[done], &err)))
+        if (!(runs[done] = simulate(o, in, rs, done, &err)))
             break;
+    FILE *to_write = done == n ? tl : NULL;   /* write_timeline() closes it */
+    if (tl && !to_write)
+        fclose(tl);
+    tl = NULL;
     if (done < n)
         rc = cli_fail(&err);
-    else if (tl && write_timeline(tl, o->timeline, runs, n, &err))
+    else if (to_write && write_timeline(to_write, o->timeline, runs, n, &err))
         rc = cli_fail(&err);
     else if (!o->no_save && save_runs(st, runs, n, &err))
         rc = cli_fail(&err);
-    if (tl && done < n)
-        fclose(tl);
-    tl = NULL;
     solve_run_row opt;
     int has_opt = 0;
     if (rc == EXIT_OK && (has_opt = optimal_row(o, in, specs, n, &opt, &err)) < 0)
@@ -396,24 +449,52 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
     return rc;
 }
 
+/* The GPU model of the cluster's first GPU server ("" when none). */
+static const char *cluster_gpu(const cluster *cl)
+{
+    for (size_t i = 0; i < cl->nnodes; i++)
+        if (cl->nodes[i].gpu_count > 0)
+            return cl->nodes[i].gpu_model;
+    return "";
+}
+
+/* PEACE's set and models, when a GPU cap asks for them. */
+static int load_peace(store *st, const run_opts *o, const cli_inputs *in, run_specs *rs,
+                      gp_err *err)
+{
+    if (o->gpu_cap <= 0)
+        return 0;
+    int need = 0;
+    for (size_t i = 0; i < rs->n; i++)
+        need |= rs->part[i]->needs_models;
+    if (peace_load(st, o->peace_set, cluster_gpu(in->cl), need,
+                   o->peace_model ? o->peace_model : "default", &rs->peace, err))
+        return -1;
+    const gpu_profile *g = catalog_gpu(in->cat, rs->peace.set->gpu);
+    return peace_check_cap(rs->peace.set, g ? g->idle_w : 0, o->gpu_cap, err);
+}
+
 /* The command once its options are parsed. */
 static int run_parsed(cli_ctx *ctx, const run_opts *o)
 {
-    policy_spec specs[MAX_POLICIES];
-    size_t n;
-    if (build_specs(o, specs, &n))
+    run_specs *rs = xcalloc(1, sizeof *rs);
+    if (build_specs(o, rs)) {
+        free(rs);
         return EXIT_USAGE;
+    }
     store *st = cli_store(ctx);
-    if (!st)
-        return EXIT_RUNTIME;
     cli_inputs in;
     gp_err err = {{0}};
-    if (cli_inputs_load(st, o->cluster, o->trace, &in, &err)) {
-        cli_inputs_free(&in);
-        return cli_fail(&err);
-    }
-    int rc = run_policies(ctx, st, o, &in, specs, n);
+    int rc = EXIT_RUNTIME;
+    memset(&in, 0, sizeof in);
+    if (st && (cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
+               load_peace(st, o, &in, rs, &err)))
+        rc = cli_fail(&err);
+    else if (st)
+        rc = run_policies(ctx, st, o, &in, rs);
     cli_inputs_free(&in);
+    peace_loaded_free(&rs->peace);
+    free(rs);
     return rc;
 }
 

@@ -35,6 +35,9 @@ typedef struct cs_gpu {
     int ntasks, tasks_cap;
     gpu_power power;
     double freq_mhz;
+    /* > 0 while a power-cap controller holds this GPU (PEACE in the
+     * simulator): its draw, W, in place of the cats model's P_gs + alpha f */
+    double capped_w;
     int ever_used;              /* ran a task at some point (CapEx) */
 } cs_gpu;
 

@@ -25,6 +25,42 @@ void peace_ctrl_params_default(peace_ctrl_params *p, double f_min, double f_max)
     p->seed = 42;
 }
 
+#define ALONE_SHARE (100 - PEACE_SHARE_STEP)   /* the largest profiled share */
+
+void peace_alone(const peace_index *ix, int w, double f, double *tput, double *power_w)
+{
+    int nf = peace_nfreqs(ix), hi = 0;
+    while (hi < nf - 1 && peace_freq(ix, hi) < f)
+        hi++;
+    int lo = hi > 0 && peace_freq(ix, hi) > f ? hi - 1 : hi;
+    const peace_profile *a = peace_profile_at(ix, w, ALONE_SHARE, lo);
+    const peace_profile *b = peace_profile_at(ix, w, ALONE_SHARE, hi);
+    double fa = peace_freq(ix, lo), fb = peace_freq(ix, hi);
+    double x = fb > fa ? (f - fa) / (fb - fa) : 0;
+    x = x < 0 ? 0 : x > 1 ? 1 : x;
+    *tput = a->tput + x * (b->tput - a->tput);
+    *power_w = a->power_w + x * (b->power_w - a->power_w);
+}
+
+double peace_exclusive(const peace_index *ix, int w)
+{
+    double t, p;
+    peace_alone(ix, w, peace_freq(ix, peace_nfreqs(ix) - 1), &t, &p);
+    return t;
+}
+
+/* The ground truth the controller runs on: a group's rows, or one
+ * workload's profile. */
+static int truth_at(const peace_index *ix, const peace_combo *c, double f, double *tput,
+                    double *power_w)
+{
+    if (c->n == 1) {
+        peace_alone(ix, c->w[0], f, tput, power_w);
+        return 0;
+    }
+    return peace_truth(ix, c, f, tput, power_w);
+}
+
 /* The clock on the controller's grid: f_min + k f_step, within range. */
 static double on_grid(const peace_ctrl_params *p, double f)
 {
@@ -33,6 +69,17 @@ static double on_grid(const peace_ctrl_params *p, double f)
     if (f >= p->f_max)
         return p->f_max;
     return p->f_min + floor_tol((f - p->f_min) / p->f_step) * p->f_step;
+}
+
+int peace_check_cap(const peace_set *s, double idle_w, double cap_w, gp_err *err)
+{
+    if (!(cap_w >= s->cap_min_w && cap_w <= s->cap_max_w))
+        return gp_error(err, "cap %g W: the GPU of '%s' accepts caps of %g to %g W", cap_w,
+                        s->name, s->cap_min_w, s->cap_max_w);
+    if (cap_w <= idle_w)
+        return gp_error(err, "cap %g W is not above the GPU's idle power (%g W): no clock "
+                        "can hold it", cap_w, idle_w);
+    return 0;
 }
 
 double peace_ctrl_step(const peace_ctrl_params *p, double f, double mean_w, double cap_w)
@@ -99,7 +146,7 @@ int peace_control(const peace_index *ix, const peace_combo *c, double cap_w,
 {
     memset(out, 0, sizeof *out);
     double tput[PEACE_MAX_COLOC], power;
-    if (peace_truth(ix, c, p->f_min, tput, &power))
+    if (truth_at(ix, c, p->f_min, tput, &power))
         return gp_error(err, "no ground truth for this co-location and split");
     out->floor_over_cap = power > cap_w;
     rng r;
@@ -112,7 +159,7 @@ int peace_control(const peace_index *ix, const peace_combo *c, double cap_w,
     double f = p->f_max, readings = 0;
     int nread = 0;
     for (size_t k = 0; k < steps; k++) {
-        peace_truth(ix, c, f, tput, &power);
+        truth_at(ix, c, f, tput, &power);
         if (k >= warm) {
             acc_sample(&acc, tput, c->n, power, f);
             acc_window(&acc, cap_w, per_window);

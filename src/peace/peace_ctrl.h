@@ -12,9 +12,10 @@
  * f_min.  It starts at f_max, as a GPU boosts before any cap bites.
  *
  * The workloads run at the ground truth of their split at the current
- * clock (peace_truth); the result is their mean throughput after a warm-up
- * and how often and how far the cap was exceeded over windows of
- * window_s (PEACE §4: 4 s).
+ * clock (peace_truth; a single workload runs alone on the largest profiled
+ * share, its profile interpolated in the clock); the result is their mean
+ * throughput after a warm-up and how often and how far the cap was
+ * exceeded over windows of window_s (PEACE §4: 4 s).
  *
  * Pure and deterministic for a given seed; no allocation.
  */
@@ -52,10 +53,22 @@ typedef struct peace_ctrl_result {
     int floor_over_cap;                 /* at f_min the power is still over the cap */
 } peace_ctrl_result;
 
-/* Runs the controller on combination c under cap_w.  0, or -1 with a
+/* Workload w alone on the largest profiled share at clock f: throughput
+ * and power, linear in f between the profile clocks, held beyond them. */
+void peace_alone(const peace_index *ix, int w, double f, double *tput, double *power_w);
+/* Its exclusive throughput: alone at the top profile clock. */
+double peace_exclusive(const peace_index *ix, int w);
+
+/* Runs the controller on combination c (one to three workloads) under
+ * cap_w.  0, or -1 with a
  * message when the set has no ground truth for c. */
 int peace_control(const peace_index *ix, const peace_combo *c, double cap_w,
                   const peace_ctrl_params *p, peace_ctrl_result *out, gp_err *err);
+
+/* Whether cap_w is one the set's GPU accepts: within [cap_min_w,
+ * cap_max_w] and above idle_w (no clock holds a cap at or below idle).
+ * 0, or -1 with a message saying why not. */
+int peace_check_cap(const peace_set *s, double idle_w, double cap_w, gp_err *err);
 
 /* One action of the controller: the clock after acting on mean reading
  * mean_w at clock f (exposed for tests and hand-worked traces). */

@@ -48,17 +48,6 @@ double peace_eval_mean(const peace_eval_cell *c)
     return c->n ? c->sum / (double)c->n : NAN;
 }
 
-int peace_check_cap(const peace_set *s, double idle_w, double cap_w, gp_err *err)
-{
-    if (!(cap_w >= s->cap_min_w && cap_w <= s->cap_max_w))
-        return gp_error(err, "cap %g W: the GPU of '%s' accepts caps of %g to %g W", cap_w,
-                        s->name, s->cap_min_w, s->cap_max_w);
-    if (cap_w <= idle_w)
-        return gp_error(err, "cap %g W is not above the GPU's idle power (%g W): no clock "
-                        "can hold it", cap_w, idle_w);
-    return 0;
-}
-
 /* ---- one training --------------------------------------------------------------- */
 
 /* A model set and the rows it was judged on. */

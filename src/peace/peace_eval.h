@@ -66,8 +66,4 @@ double peace_eval_mean(const peace_eval_cell *c);
 int peace_eval(const peace_index *ix, const peace_eval_opts *o, peace_eval_result *r,
                gp_err *err);
 
-/* Whether cap_w is one the set's GPU accepts: within [cap_min_w,
- * cap_max_w] and above idle_w.  0, or -1 with a message saying why not. */
-int peace_check_cap(const peace_set *s, double idle_w, double cap_w, gp_err *err);
-
 #endif

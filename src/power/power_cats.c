@@ -8,7 +8,8 @@
  *          asleep 0 (its GPUs included)                eq. 4, z_i = 0
  * No CPU term (cpu_w = 0): CATS folds CPUs into P_other.  Utilization does
  * not enter the model: eq. 1 makes an active GPU's draw depend on its clock
- * only.  This file evaluates; it never changes power states (the
+ * only — except on a GPU held under a power cap by PEACE's controller,
+ * whose draw is the ground truth the controller settled at (capped_w).  This file evaluates; it never changes power states (the
  * simulator's power-state manager does).
  */
 #include "power.h"
@@ -23,6 +24,8 @@ double power_cats_gpu(const cstate *cs, int gpu)
         return 0;                                   /* eq. 4, z_i = 0 */
     if (g->power == GPU_ASLEEP)
         return n->gpu->sleep_w;
+    if (g->ntasks > 0 && g->capped_w > 0)
+        return g->capped_w;                         /* a cap's controller holds it */
     if (g->ntasks > 0)
         return n->gpu->idle_w + n->gpu->alpha_w_per_mhz * g->freq_mhz;   /* eq. 1 */
     return n->gpu->idle_w;

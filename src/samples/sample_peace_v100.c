@@ -397,6 +397,22 @@ static int cmp_triple(const void *pa, const void *pb)
     return memcmp(pa, pb, 3 * sizeof(int));
 }
 
+int sample_peace_nworkloads(void)
+{
+    return PV_NWL;
+}
+
+void sample_peace_workload(int i, const char **name, double *mem_gib, double *sm_active_pct)
+{
+    const pv_spec *sp = &pv_specs[i];
+    pv_wl m = derive_workload(sp);
+    double e = eff_share(sp, 1);
+    pv_item it = item_time(&m, e, PV_F_MAX, 1, 1);
+    *name = sp->name;
+    *mem_gib = sp->mem_gib;
+    *sm_active_pct = 100 * e * it.busy / it.t;
+}
+
 /* PEACE_TRIPLES triples of distinct workloads that fit, drawn uniformly
  * from all that do and kept in lexicographic order. */
 static int pick_triples(rng *r, int (*out)[3])
@@ -422,7 +438,7 @@ static int pick_triples(rng *r, int (*out)[3])
  * W board power; idle is the model's 30 W plus its static part at the
  * lowest clock, rounded; the CATS slope reaches max_w at f_max as the
  * built-in profiles do. */
-static void add_gpu(catalog *cat)
+void sample_peace_gpu(catalog *cat)
 {
     gpu_profile g = {0};
     strlcpy0(g.name, "V100-SXM2-32GB", sizeof g.name);
@@ -440,7 +456,7 @@ static void add_gpu(catalog *cat)
 void sample_peace_v100(rng *r, sample_set *out)
 {
     out->profiles = catalog_new();
-    add_gpu(out->profiles);
+    sample_peace_gpu(out->profiles);
     peace_set *set = peace_set_new("peace-v100");
     strlcpy0(set->gpu, "V100-SXM2-32GB", sizeof set->gpu);
     set->cap_min_w = 40;        /* PEACE §1: caps from 40 W to 300 W */

@@ -204,6 +204,8 @@ const samplegen_info samplegen_sets[] = {
     {"gavel-like", "Gavel-shaped throughput table, K80/P100/V100 cluster, 40 jobs (GOGH)"},
     {"peace-v100", "PEACE's 16 workloads on a V100-SXM2-32GB, alone and co-located "
                    "(modelled, not measured)"},
+    {"peace-mix", "120 tasks of PEACE's workloads on 4 servers of 4 V100-SXM2-32GB (for "
+                  "run --gpu-cap)"},
 };
 const size_t samplegen_nsets = sizeof samplegen_sets / sizeof *samplegen_sets;
 
@@ -243,6 +245,7 @@ int samplegen_build(const char *name, uint64_t seed, sample_set *out, gp_err *er
         {"openb-like", sample_openb_like},
         {"gavel-like", sample_gavel_like},
         {"peace-v100", sample_peace_v100},
+        {"peace-mix", sample_peace_mix},
     };
     for (size_t i = 0; i < sizeof builders / sizeof *builders; i++)
         if (strcmp(builders[i].name, name) == 0) {

@@ -24,6 +24,14 @@ void sample_corrgpu_example(rng *r, sample_set *out);    /* sample_corrgpu_examp
 void sample_openb_like(rng *r, sample_set *out);         /* sample_openb_like.c */
 void sample_gavel_like(rng *r, sample_set *out);         /* sample_gavel_like.c */
 void sample_peace_v100(rng *r, sample_set *out);         /* sample_peace_v100.c */
+void sample_peace_mix(rng *r, sample_set *out);          /* sample_peace_mix.c */
+
+/* The peace-v100 set's GPU profile, added to cat, and its workloads: name,
+ * peak memory, SM activity alone on the whole GPU at the top clock (for
+ * sets whose tasks run them; sample_peace_v100.c). */
+void sample_peace_gpu(catalog *cat);
+int sample_peace_nworkloads(void);
+void sample_peace_workload(int i, const char **name, double *mem_gib, double *sm_active_pct);
 /* pai-like is samplegen_pai_like() of samplegen.h (sample_pai_like.c): its
  * task count is a parameter. */
 

@@ -21,6 +21,7 @@
  */
 #include "sim_int.h"
 #include "core/strbuf.h"
+#include "peace/peace_policy.h"
 #include "policy/corr_place.h"
 
 #include <math.h>
@@ -112,12 +113,16 @@ static void describe_config(const sim *s, char *buf, size_t len)
         snprintf(kappa, sizeof kappa, "%g", s->cfg.kappa);
     else
         snprintf(kappa, sizeof kappa, "task");
+    char peace[96] = "";
+    if (s->cfg.peace.cap_w > 0)
+        snprintf(peace, sizeof peace, " gpu_cap=%g partition=%s", s->cfg.peace.cap_w,
+                 s->cfg.peace.partition->name);
     snprintf(buf, len,
              "%s%spower=%s sleep=%s dfs=%s tau=%g delta_f=%g kappa=%s full=%s unbounded=%d "
-             "sample=%g",
+             "sample=%g%s",
              pol, pol[0] ? " " : "", power_model_name(s->pmodel), s->sleep_on ? "on" : "off",
              s->dfs_on ? "on" : "off", s->cfg.tau_s, s->cfg.delta_f_mhz, kappa,
-             s->cfg.full == SIM_FAIL ? "fail" : "queue", s->cfg.unbounded, s->sample_s);
+             s->cfg.full == SIM_FAIL ? "fail" : "queue", s->cfg.unbounded, s->sample_s, peace);
 }
 
 static int check_config(const sim_config *cfg, const policy_spec *pol, gp_err *err)
@@ -162,6 +167,11 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
     s->tr = tr;
     s->pol = *pol;
     s->pmodel = sim_power_model_of(cfg, pol);
+    if (sim_peace_check(cfg, s->pmodel, err)) {
+        free(s);
+        return NULL;
+    }
+    s->peace_wl = sim_peace_workloads(cfg, tr);
     s->sleep_on = cfg->sleep >= 0 ? cfg->sleep != 0 : pol->ops->sleep;
     s->dfs_on = cfg->dfs >= 0 ? cfg->dfs != 0 : pol->ops->dfs;
     s->sharing = policy_family_get(pol->ops->family)->sharing;
@@ -207,6 +217,7 @@ void sim_free(sim *s)
     explain_free(&s->ex_last);
     free(s->order);
     free(s->view);
+    free(s->peace_wl);
     free(s);
 }
 

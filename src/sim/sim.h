@@ -29,6 +29,28 @@ typedef enum sim_full_mode {
     SIM_FAIL,                   /* the task fails (inflation experiments) */
 } sim_full_mode;
 
+struct peace_index;
+struct peace_models;
+struct peace_policy;
+struct peace_ctrl_params;
+
+/* PEACE in the simulator (SPEC §5.5): every GPU under a power cap, its SMs
+ * split among co-located tasks by a partition policy.  A GPU is held this
+ * way while it runs one to three single-GPU tasks that all name workloads
+ * of the PEACE set in their `model` (and, for two or three, a group the
+ * set measured); its tasks then progress at their ground-truth throughput
+ * under the split at the clock the controller settles at, relative to the
+ * workload alone on the largest profiled share at the top clock, and the
+ * GPU draws what the controller holds it at.  Other GPUs run as before. */
+typedef struct sim_peace {
+    double cap_w;                       /* per GPU; 0 = off */
+    const struct peace_index *ix;       /* borrowed */
+    const struct peace_models *models;  /* borrowed; the "peace" partition's */
+    const struct peace_policy *partition;
+    /* The controller; NULL = its defaults for each GPU's clocks. */
+    const struct peace_ctrl_params *ctrl;
+} sim_peace;
+
 typedef struct sim_config {
     int power_model;            /* POWER_CATS / POWER_EOPC, -1 = the policy's */
     sim_full_mode full;
@@ -47,6 +69,7 @@ typedef struct sim_config {
     size_t checkpoint_every;    /* decisions between rewind checkpoints;
                                  * 0 = only the initial one (rewinds replay
                                  * from the start) */
+    sim_peace peace;            /* off unless cap_w > 0 */
 } sim_config;
 
 /* The defaults above: queue, bounded, policy-default sleep/DFS, tau 0.1 s,
@@ -93,6 +116,17 @@ const gp_trace *sim_trace(const sim *s);
 const double *sim_progress(const sim *s);
 /* The explanation of the last decision (NULL before the first). */
 const explain *sim_last_explain(const sim *s);
+/* A GPU held under the power cap by PEACE right now: the split (workload
+ * indices of the PEACE set and shares), the clock and the draw.  1 with
+ * *out filled, 0 when the GPU is not held so. */
+typedef struct sim_peace_gpu {
+    int n;
+    int workload[3], share_pct[3];
+    int task[3];                        /* trace index of each workload's task */
+    double freq_mhz, power_w, cap_w;
+} sim_peace_gpu;
+int sim_gpu_peace(const sim *s, int g, sim_peace_gpu *out);
+
 /* Power right now under the run's model. */
 void sim_power(const sim *s, power_split *out);
 /* The run record so far: timeline, outcomes of finished tasks, decisions.

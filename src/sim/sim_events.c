@@ -135,7 +135,8 @@ static void rerate(sim_state *st, int ti)
     sim_task *tk = &st->tasks[ti];
     double r = 1;
     for (int k = 0; k < tk->pl.ngpus; k++) {
-        double rg = st->gpus[tk->pl.gpus[k]].rate;
+        const sim_gpu *sg = &st->gpus[tk->pl.gpus[k]];
+        double rg = sg->peace_on ? tk->peace_rate : sg->rate;
         if (k == 0 || rg < r)
             r = rg;
     }
@@ -154,9 +155,10 @@ void sim_gpus_changed(sim *s, const int *gpus, int n)
     int nch = 0;
     for (int i = 0; i < n; i++) {
         sim_gpu *sg = &st->gpus[gpus[i]];
+        int held = s->peace_wl && sim_peace_update(s, gpus[i]);
         sg->demand = gpu_demand(st, gpus[i]);
-        double r = gpu_rate(sg);
-        if (r != sg->rate) {
+        double r = sg->peace_on ? 1 : gpu_rate(sg);
+        if (r != sg->rate || held) {
             sg->rate = r;
             if (nch < GP_NODE_MAX_GPUS)
                 changed[nch++] = gpus[i];
@@ -204,6 +206,7 @@ void sim_task_start(sim *s, int ti)
     tk->start_t = st->t;
     tk->prog = 0;
     tk->prog_t = st->t;
+    tk->peace_rate = 1;
     tk->sample = 0;
     load_sample(s, ti);
     running_add(st, ti);

@@ -5,6 +5,7 @@
  *   sim_power_mgr.c   CATS Alg. 3 (periodic sleep) and Alg. 4 (DFS)
  *   sim_metrics.c     counters, exact energy, timeline, outcomes, summary
  *   sim_checkpoint.c  deep copies of the state and rewind
+ *   sim_peace.c       GPUs held under a power cap by PEACE's split
  * Not for use outside the simulator.
  *
  * Everything that changes while a run advances lives in sim_state, so a
@@ -32,6 +33,8 @@ typedef struct sim_task {
     long sample;                /* index of the current series sample */
     long next_sample;           /* sample after the next demand change */
     double target;              /* progress of the next own event */
+    double peace_rate;          /* on a PEACE GPU: its throughput there over
+                                 * its exclusive one */
     uint32_t ver;               /* heap entries of older versions are stale */
     double start_t, end_t;
     int run_pos;                /* index in sim_state.running */
@@ -43,12 +46,18 @@ typedef struct sim_ev {
     uint32_t ver;
 } sim_ev;
 
-/* Per GPU: summed demand U_g and the rate it gives, (f/f_max)^beta min(1, 1/U). */
+/* Per GPU: summed demand U_g and the rate it gives, (f/f_max)^beta min(1, 1/U).
+ * A GPU held by PEACE has rate 1: its tasks' own peace_rate carry the
+ * split and the clock. */
 typedef struct sim_gpu {
     double demand;
     double clock;               /* (f/f_max)^beta */
     double rate;
     unsigned char pm_pending;   /* in sim_state.pm_gpus */
+    unsigned char peace_on;     /* held under the cap by PEACE */
+    uint64_t peace_key;         /* the task set the decision was made for */
+    int peace_n;
+    int peace_w[3], peace_share[3], peace_task[3];
 } sim_gpu;
 
 /* Running totals kept exact between events (SPEC §6). */
@@ -113,6 +122,7 @@ struct sim {
     run *rec;
     explain ex_work, ex_last;
     int has_last;
+    int *peace_wl;              /* per trace task: its PEACE workload, -1 none */
     double *view;               /* progress at view_t, for readers */
     double view_t;
     sim_ckpt *ckpts;
@@ -166,6 +176,15 @@ void sim_advance_clock(sim *s, double t);
 void sim_outcome(sim *s, int ti);
 void sim_metrics_finish(sim *s);
 double sim_resolve_sample(const sim *s);
+
+/* sim_peace.c */
+/* Checks a configuration's PEACE part; 0 or -1 with a message. */
+int sim_peace_check(const sim_config *cfg, power_model pm, gp_err *err);
+/* The PEACE workload of every trace task (NULL when PEACE is off). */
+int *sim_peace_workloads(const sim_config *cfg, const gp_trace *tr);
+/* Decides again whether and how PEACE holds GPU g after its tasks changed;
+ * returns 1 when its tasks' rates may have changed. */
+int sim_peace_update(sim *s, int g);
 
 /* sim_checkpoint.c */
 void sim_state_copy(sim_state *dst, const sim_state *src);

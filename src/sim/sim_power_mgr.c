@@ -149,7 +149,9 @@ static void tick_gpu(sim *s, int g)
 {
     const cs_gpu *gpu = &s->st.cs->gpus[g];
     if (gpu->ntasks > 0) {
-        if (s->dfs_on) {
+        /* A GPU held under a power cap has its clock from the cap's
+         * controller (PEACE), not from Alg. 4. */
+        if (s->dfs_on && !s->st.gpus[g].peace_on) {
             double f = dfs_next(s, g);
             if (f != gpu->freq_mhz)
                 set_freq(s, g, f);
