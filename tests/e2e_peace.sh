@@ -76,8 +76,8 @@ contains "$T/err" "accepts caps of 40 to 300 W" "the GPU's cap range is named"
 expect_rc 1 "cap out of range" "$G" peace eval peace-v100 --caps 20
 contains "$T/err" "accepts caps of 40 to 300 W" "eval checks its caps too"
 expect_rc 1 "group not measured" "$G" peace choose peace-v100 \
-    --workloads Gemm_cuda+ResNet50_inf+MobileNet_inf --cap 200
-contains "$T/err" "has no ground truth for Gemm_cuda+ResNet50_inf+MobileNet_inf" \
+    --workloads Gemm_cuda+Gemm_cuda+ResNet50_inf --cap 200
+contains "$T/err" "has no ground truth for Gemm_cuda+Gemm_cuda+ResNet50_inf" \
     "an unmeasured group is named"
 expect_rc 1 "unknown workload" "$G" peace choose peace-v100 --workloads Gemm_cuda+Nope \
     --cap 100

@@ -7,7 +7,8 @@
 #   and one back → the Step screen explains decision 2 → Cluster, drill into
 #   the chosen GPU → a small planner sweep, and a long one cancelled → Help →
 #   resize to 80x24, below the minimum, to 200x60 → Data → quit, terminal
-#   restored; then monochrome/ASCII (NO_COLOR, LANG=C, TERM=xterm) and
+#   restored; a GPU power cap with PEACE's split next to none (peace-mix),
+#   the split shown in Cluster; then monochrome/ASCII (NO_COLOR, LANG=C, TERM=xterm) and
 #   TERM=screen sessions; and a session ended by SIGABRT (what the engine's
 #   xmalloc raises on out-of-memory), which must give the terminal back.
 #
@@ -236,6 +237,33 @@ expect "Snapshots             1" "n keeps it"
 keys d y
 expect "deleted labsnap" "y deletes it"
 quit_clean "snapshot session"
+
+# --- PEACE: a GPU power cap, with and without PEACE's split --------------------
+if [ -d "$SAMPLES/peace-mix" ]; then
+    "$G" peace train peace-v100 --trees 10 >/dev/null 2>"$T/train.err" \
+        || { cat "$T/train.err"; bad "PEACE models trained"; }
+    start 120 40 LANG=C.UTF-8 TERM=tmux-256color
+    expect "Compare setup" "PEACE session opens"
+    keys / peace-mix Enter
+    expect "Run: peace-mix on peace-mix" "the peace-mix trace and cluster"
+    keys Tab Tab x a first:250 Enter
+    expect "with first:250" "a First that co-locates (q 250 %) is picked"
+    keys c c c
+    expect "capped at 200 W" "c sets a GPU power cap"
+    keys w
+    expect "first:250@nopart" "w adds the run without PEACE"
+    keys Enter
+    expect "2 runs ready" "with and without PEACE side by side"
+    expect "GPU cap 200 W" "the cap is on the info line"
+    keys Right Right
+    expect "decision 2" "two tasks placed"
+    keys 3
+    expect "SM split (peace):" "Cluster shows PEACE's split of the shared GPU"
+    expect "(cap 200 W)" "and the cap"
+    quit_clean "PEACE session"
+else
+    ok "PEACE session skipped: no $SAMPLES/peace-mix"
+fi
 
 # --- monochrome, ASCII, TERM=xterm -----------------------------------------
 start 100 30 NO_COLOR=1 LANG=C LC_ALL=C TERM=xterm

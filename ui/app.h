@@ -130,6 +130,7 @@ typedef struct compare_ui {
     char picked[RS_MAX][GP_NAME_MAX];   /* chosen policy labels, in order */
     int npicked;
     int queue_metric;           /* 4th chart: 0 queued tasks, 1 mean JCT */
+    double gpu_cap;             /* W per GPU held by PEACE for the next run, 0 = none */
     listview runs;              /* run table cursor (Enter focuses it) */
     /* The outcome half of each run's summary, recomputed by the tick only
      * when the run's finished-task count changes (run_summarize_outcomes). */

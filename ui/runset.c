@@ -30,6 +30,7 @@ void runset_clear(runset *rs)
     trace_free(rs->tr);
     cluster_free(rs->cl);
     catalog_free(rs->cat);
+    peace_loaded_free(&rs->peace);
     double speed = rs->speed;
     runset_init(rs);
     rs->speed = speed > 0 ? speed : 1;
@@ -47,22 +48,27 @@ double runset_trace_span(const gp_trace *tr)
     return last + longest;
 }
 
-/* "name[:value] [key=value ...]": the policy spec syntax of the command
- * line with per-option overrides after spaces. */
-static int parse_label(const char *label, policy_spec *sp, gp_err *err)
+/* "name[:value][@partition] [key=value ...]": the policy spec syntax of
+ * the command line with per-option overrides after spaces. */
+static int parse_label(const char *label, rs_slot *s, double gpu_cap, gp_err *err)
 {
-    char buf[256];
+    char buf[256], name[GP_NAME_MAX];
     strlcpy0(buf, label, sizeof buf);
     char *save = NULL;
     char *tok = strtok_r(buf, " ", &save);
     if (!tok)
         return gp_error(err, "empty policy");
-    if (policy_spec_parse(tok, sp, err))
+    if (peace_split_spec(tok, name, sizeof name, &s->part, err) ||
+        policy_spec_parse(name, &s->spec, err))
         return -1;
+    if (s->part && gpu_cap <= 0)
+        return gp_error(err, "'%s': a partition needs a GPU power cap (c in the setup)", tok);
+    if (!s->part && gpu_cap > 0)
+        s->part = peace_policy_find("peace");
     while ((tok = strtok_r(NULL, " ", &save)))
-        if (policy_spec_set(sp, tok, err))
+        if (policy_spec_set(&s->spec, tok, err))
             return -1;
-    strlcpy0(sp->label, label, sizeof sp->label);
+    strlcpy0(s->spec.label, label, sizeof s->spec.label);
     return 0;
 }
 
@@ -88,6 +94,10 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
     sim_config_default(&cfg);
     if (seed)
         cfg.seed = seed;
+    if (rs->gpu_cap > 0 && s->part)
+        cfg.peace = (sim_peace){.cap_w = rs->gpu_cap, .ix = rs->peace.ix,
+                                .models = rs->peace.has_models ? &rs->peace.models : NULL,
+                                .partition = s->part};
     rs->cfg = cfg;
     s->sim = sim_new(&cfg, rs->cl, rs->cat, rs->tr, &s->spec, err);
     if (!s->sim)
@@ -114,19 +124,42 @@ static void runset_optimal(runset *rs)
                                           RS_OPTIMAL_LIMIT_S, &rs->opt, &ignore) == 0;
 }
 
+/* The GPU model of the cluster's first GPU server ("" when none). */
+static const char *cluster_gpu(const cluster *cl)
+{
+    for (size_t i = 0; cl && i < cl->nnodes; i++)
+        if (cl->nodes[i].gpu_count > 0)
+            return cl->nodes[i].gpu_model;
+    return "";
+}
+
+/* PEACE's set measured on the cluster's GPU, and its models when a slot's
+ * partition needs them. */
+static int load_peace(runset *rs, store *st, gp_err *err)
+{
+    int need = 0;
+    for (int i = 0; i < rs->n; i++)
+        need |= rs->slot[i].part && rs->slot[i].part->needs_models;
+    if (peace_load(st, NULL, cluster_gpu(rs->cl), need, "default", &rs->peace, err))
+        return -1;
+    const gpu_profile *g = catalog_gpu(rs->cat, rs->peace.set->gpu);
+    return peace_check_cap(rs->peace.set, g ? g->idle_w : 0, rs->gpu_cap, err);
+}
+
 int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
-                 const char *const *labels, int n, gp_err *err)
+                 const char *const *labels, int n, double gpu_cap, gp_err *err)
 {
     runset_clear(rs);
     if (n < 1 || n > RS_MAX)
         return gp_error(err, "choose 1 to %d policies", RS_MAX);
+    rs->gpu_cap = gpu_cap;
     int rc = load_inputs(rs, st, trace, cluster_nm, err);
-    for (int i = 0; i < n && !rc; i++) {
-        rs_slot *s = &rs->slot[rs->n++];
-        rc = parse_label(labels[i], &s->spec, err);
-        if (!rc)
-            rc = slot_start(rs, s, 0, err);
-    }
+    for (int i = 0; i < n && !rc; i++)
+        rc = parse_label(labels[i], &rs->slot[rs->n++], gpu_cap, err);
+    if (!rc && gpu_cap > 0)
+        rc = load_peace(rs, st, err);
+    for (int i = 0; i < rs->n && !rc; i++)
+        rc = slot_start(rs, &rs->slot[i], 0, err);
     if (rc)
         runset_clear(rs);
     else
@@ -135,18 +168,27 @@ int runset_start(runset *rs, store *st, const char *trace, const char *cluster_n
 }
 
 /* The saved run's policy spec: its policy name and recorded options. */
-static void saved_spec(const run *r, policy_spec *sp)
+/* The saved run's policy spec: its policy with the options it recorded
+ * (key=value; the simulator's own settings among them are skipped, but
+ * for the GPU cap and partition, which the set and the slot keep). */
+static void saved_spec(runset *rs, const run *r, rs_slot *s)
 {
     gp_err ignore;
-    char label[256];
-    snprintf(label, sizeof label, "%s%s%s", r->policy, r->options ? " " : "",
-             r->options ? r->options : "");
-    if (parse_label(label, sp, &ignore)) {
-        memset(sp, 0, sizeof *sp);
-        if (policy_spec_parse(r->policy, sp, &ignore))
-            sp->ops = NULL;
+    memset(&s->spec, 0, sizeof s->spec);
+    if (policy_spec_parse(r->policy, &s->spec, &ignore))
+        s->spec.ops = NULL;
+    char *opts = xstrdup(r->options ? r->options : ""), *save = NULL;
+    for (char *tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        double v;
+        if (strncmp(tok, "gpu_cap=", 8) == 0 && parse_double(tok + 8, &v) == 0)
+            rs->gpu_cap = v;
+        else if (strncmp(tok, "partition=", 10) == 0)
+            s->part = peace_policy_find(tok + 10);
+        else if (s->spec.ops)
+            policy_spec_set(&s->spec, tok, &ignore);    /* not the policy's: skipped */
     }
-    strlcpy0(sp->label, r->name[0] ? r->name : r->policy, sizeof sp->label);
+    free(opts);
+    strlcpy0(s->spec.label, r->name[0] ? r->name : r->policy, sizeof s->spec.label);
 }
 
 int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *err)
@@ -165,11 +207,16 @@ int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *
             rc = gp_error(err, "runs #%lld and #%lld were made on different traces or "
                           "clusters", (long long)rs->slot[0].saved->id, (long long)ids[i]);
         else
-            saved_spec(s->saved, &s->spec);
+            saved_spec(rs, s->saved, s);
     }
     if (!rc)
         rc = load_inputs(rs, st, rs->slot[0].saved->trace_name,
                          rs->slot[0].saved->cluster_name, err);
+    if (!rc && rs->gpu_cap > 0) {
+        gp_err later;       /* without PEACE's inputs the runs show, only restart fails */
+        if (load_peace(rs, st, &later))
+            rs->gpu_cap = 0;
+    }
     if (rc) {
         runset_clear(rs);
         return -1;

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "db/store.h"
+#include "peace/peace_load.h"
 #include "sim/sim.h"
 #include "solve/solve.h"
 
@@ -26,6 +27,7 @@
 
 typedef struct rs_slot {
     policy_spec spec;
+    const peace_policy *part;   /* its GPUs' SM partition under the cap, or NULL */
     sim *sim;                   /* live simulation, or NULL */
     run *saved;                 /* reopened saved run (owned), or NULL */
 } rs_slot;
@@ -37,6 +39,8 @@ typedef struct runset {
     cluster *cl;
     catalog *cat;
     sim_config cfg;
+    double gpu_cap;             /* W per GPU held by PEACE, 0 = none */
+    peace_loaded peace;         /* loaded when gpu_cap > 0 */
     rs_slot slot[RS_MAX];
     int n;
     int focus;
@@ -54,10 +58,12 @@ void runset_init(runset *rs);
 void runset_clear(runset *rs);
 
 /* Loads trace and cluster from the store and starts one sim per policy
- * label ("cats", "corrgpu:0.1", ...) at t = 0, paused.  On failure the set
- * is left empty and err says why. */
+ * label ("cats", "corrgpu:0.1", "cats@nopart", ...) at t = 0, paused.  With
+ * gpu_cap > 0 every GPU is held under that cap by PEACE's controller, its
+ * SMs split by the label's partition (peace when it names none; sim.h,
+ * sim_peace).  On failure the set is left empty and err says why. */
 int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
-                 const char *const *labels, int n, gp_err *err);
+                 const char *const *labels, int n, double gpu_cap, gp_err *err);
 /* Reopens saved runs (they must share one trace and cluster). */
 int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *err);
 /* Starts every slot again from t = 0 (saved runs are re-simulated). */

@@ -17,6 +17,8 @@
 #include "gpuinfo.h"
 
 #include <assert.h>
+#include "core/strbuf.h"
+
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@
 #include <string.h>
 
 typedef struct cl_src {
+    const sim *sim;             /* the focused run's, NULL for a snapshot */
     const cstate *cs;
     const gp_trace *tr;
     const double *progress;
@@ -36,6 +39,7 @@ static int source_run(const app *a, cl_src *s)
     sim *f = runset_focus_sim(&a->rs);
     if (!f)
         return -1;
+    s->sim = f;
     s->cs = sim_cstate(f);
     s->tr = sim_trace(f);
     s->progress = sim_progress(f);
@@ -398,6 +402,27 @@ static void draw_tasks(const app *a, const cl_src *s, const cs_gpu *g, const det
     }
 }
 
+/* "SM split (peace): Gemm_cuda 60%, ResNet50_inf 40%" of a GPU held under
+ * the cap ("Gemm_cuda alone" for a lone task). */
+static void draw_peace_split(const app *a, const sim_peace_gpu *pg, int y, rect in)
+{
+    const runset *rs = &a->rs;
+    const peace_set *set = rs->peace.set;
+    const peace_policy *part = rs->slot[rs->focus].part;
+    strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "SM split (%s): ", part ? part->name : "-");
+    for (int k = 0; k < pg->n && set; k++) {
+        if (k)
+            strbuf_puts(&b, ", ");
+        if (pg->n == 1)
+            strbuf_printf(&b, "%s alone", set->wl[pg->workload[k]].name);
+        else
+            strbuf_printf(&b, "%s %d%%", set->wl[pg->workload[k]].name, pg->share_pct[k]);
+    }
+    draw_text(y, in.x, in.w, A_NORMAL, strbuf_str(&b));
+    strbuf_free(&b);
+}
+
 static void draw_detail(const app *a, const cl_src *s, rect box)
 {
     draw_box(box, "GPU", a->cl.drill);
@@ -412,12 +437,23 @@ static void draw_detail(const app *a, const cl_src *s, rect box)
     draw_textf(y++, in.x, in.w, A_BOLD, "%s/%d  %s", n->name, g->dev,
                n->gpu ? n->gpu->name : "");
     const char *st = g->power == GPU_ASLEEP ? "asleep" : g->power == GPU_IDLE ? "idle" : "active";
-    draw_textf(y++, in.x, in.w, A_NORMAL, "%s  %.0f MHz  %.1f W", st, g->freq_mhz,
-               gpu_watts(s->cs, gi, s->eopc));
+    sim_peace_gpu pg;
+    int held = s->sim && sim_gpu_peace(s->sim, gi, &pg);
+    char cap[32] = "";
+    if (held)
+        snprintf(cap, sizeof cap, "  (cap %g W)", pg.cap_w);
+    draw_textf(y++, in.x, in.w, A_NORMAL, "%s  %.0f MHz  %.1f W%s", st, g->freq_mhz,
+               gpu_watts(s->cs, gi, s->eopc), cap);
     draw_textf(y++, in.x, in.w, A_NORMAL, "memory %.1f / %.1f GiB  share %d milli",
                g->mem_used_gib, g->mem_gib, g->alloc_milli);
-    draw_textf(y++, in.x, in.w, A_NORMAL, "utilization now %.0f%%",
-               gpu_util_now(s->cs, s->tr, s->progress, gi));
+    if (held)
+        draw_peace_split(a, &pg, y++, in);
+    else if (s->sim && a->rs.gpu_cap > 0 && g->ntasks > 0)
+        draw_text(y++, in.x, in.w, ui_attr(C_DIM),
+                  "uncapped: PEACE cannot hold this group of tasks");
+    else
+        draw_textf(y++, in.x, in.w, A_NORMAL, "utilization now %.0f%%",
+                   gpu_util_now(s->cs, s->tr, s->progress, gi));
     if (d.series_y >= 0) {
         float agg[256];
         size_t m = gpu_agg_series(s->cs, s->tr, s->progress, gi, agg, 256);

@@ -296,15 +296,19 @@ static void setup_draw(const app *a)
         size_t l = strlen(picks);
         snprintf(picks + l, sizeof picks - l, "%s%s", i ? ", " : "", c->picked[i]);
     }
-    draw_textf(info.y + 1, 1, a->cols - 2, A_NORMAL, "Run: %s on %s with %s",
+    char cap[96] = "";
+    if (c->gpu_cap > 0)
+        snprintf(cap, sizeof cap, ", every GPU capped at %g W (PEACE splits the SMs; "
+                 "name@nopart for none)", c->gpu_cap);
+    draw_textf(info.y + 1, 1, a->cols - 2, A_NORMAL, "Run: %s on %s with %s%s",
                sel_name(&c->traces), sel_name(&c->clusters),
-               c->npicked ? picks : "(no policy picked)");
+               c->npicked ? picks : "(no policy picked)", cap);
     draw_list_box(g.panes[0], "Traces", c->pane == 0, &c->traces, 0);
     draw_list_box(g.panes[1], "Clusters", c->pane == 1, &c->clusters, 1);
     draw_policies_box(a, g.panes[2]);
     draw_about(a, g.about);
     draw_status(a, "Compare setup",
-                "Tab pane  space pick  a add spec  Enter run  / search  ? help  q quit");
+                "Tab pane  space pick  a add spec  c GPU cap  Enter run  / search  ? help");
 }
 
 /* The list of a setup pane, its count brought up to date. */
@@ -315,16 +319,23 @@ static listview *pane_list(app *a, int pane)
     return pane == 0 ? &c->traces.lv : pane == 1 ? &c->clusters.lv : &c->pols;
 }
 
+/* A trace chosen in the Traces pane brings its same-named cluster along
+ * when there is one (by keys or by search alike). */
+static void follow_trace(app *a)
+{
+    compare_ui *c = &a->cmp;
+    if (c->pane != 0 || !c->traces.lv.count)
+        return;
+    size_t i = find_item(&c->clusters, sel_name(&c->traces));
+    if (i < c->clusters.lv.count)
+        lv_select(&c->clusters.lv, i, pane_rows(a, 1));
+}
+
 static ui_rc setup_move(app *a, int key)
 {
     compare_ui *c = &a->cmp;
     lv_key(pane_list(a, c->pane), key, pane_rows(a, c->pane));
-    if (c->pane == 0 && c->traces.lv.count) {
-        /* Follow the trace with its same-named cluster when there is one. */
-        size_t i = find_item(&c->clusters, sel_name(&c->traces));
-        if (i < c->clusters.lv.count)
-            lv_select(&c->clusters.lv, i, pane_rows(a, 1));
-    }
+    follow_trace(a);
     return UI_DONE;
 }
 
@@ -365,18 +376,20 @@ static void add_spec_done(app *a, int ok, const char *text, int choice)
         return;
     policy_spec sp;
     gp_err err;
-    char name[GP_NAME_MAX];
-    snprintf(name, sizeof name, "%s", text);
-    char *space = strchr(name, ' ');
+    char name[GP_NAME_MAX], word[GP_NAME_MAX];
+    const peace_policy *part;
+    snprintf(word, sizeof word, "%s", text);
+    char *space = strchr(word, ' ');
     if (space)
         *space = '\0';
-    if (policy_spec_parse(name, &sp, &err)) {
+    if (peace_split_spec(word, name, sizeof name, &part, &err) ||
+        policy_spec_parse(name, &sp, &err)) {
         app_err(a, "%s", err.msg);
         return;
     }
     if (space) {
         char rest[GP_NAME_MAX], *save = NULL;
-        snprintf(rest, sizeof rest, "%s", text + (space - name) + 1);
+        snprintf(rest, sizeof rest, "%s", text + (space - word) + 1);
         for (char *tok = strtok_r(rest, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
             if (policy_spec_set(&sp, tok, &err)) {
                 app_err(a, "%s", err.msg);
@@ -399,8 +412,54 @@ static void add_spec_done(app *a, int ok, const char *text, int choice)
 static ui_rc setup_add(app *a, int key)
 {
     (void)key;
-    modal_prompt(a, "Policy spec, e.g. corrgpu:0.2 or cats lambda1=2 lambda2=1", "",
-                 add_spec_done);
+    modal_prompt(a, "Policy spec, e.g. corrgpu:0.2, cats lambda1=2 lambda2=1 or cats@nopart",
+                 "", add_spec_done);
+    return UI_DONE;
+}
+
+/* The GPU power caps c cycles through: none, then PEACE's Figure 4. */
+static const double setup_caps[] = {0, 60, 100, 200};
+#define NCAPS (sizeof setup_caps / sizeof *setup_caps)
+
+static ui_rc setup_cap(app *a, int key)
+{
+    (void)key;
+    compare_ui *c = &a->cmp;
+    size_t i = 0;
+    while (i < NCAPS && setup_caps[i] != c->gpu_cap)
+        i++;
+    c->gpu_cap = setup_caps[(i + 1) % NCAPS];
+    if (c->gpu_cap > 0)
+        app_msg(a, "every GPU capped at %g W; PEACE splits the SMs of GPUs its workloads "
+                "share (w adds each policy without it)", c->gpu_cap);
+    else
+        app_msg(a, "no GPU power cap");
+    return UI_DONE;
+}
+
+/* With and without PEACE: each picked policy that names no partition gets
+ * a twin under the same cap without one (name@nopart). */
+static ui_rc setup_twins(app *a, int key)
+{
+    (void)key;
+    compare_ui *c = &a->cmp;
+    if (c->gpu_cap <= 0)
+        c->gpu_cap = 100;
+    int n = c->npicked, added = 0;
+    for (int i = 0; i < n && c->npicked < RS_MAX && c->ncustom < CMP_MAX_CUSTOM; i++) {
+        if (strchr(c->picked[i], '@'))
+            continue;
+        char twin[GP_NAME_MAX];
+        snprintf(twin, sizeof twin, "%.40s@nopart", c->picked[i]);
+        if (picked_index(a, twin) >= 0)
+            continue;
+        strlcpy0(c->custom[c->ncustom++], twin, GP_NAME_MAX);
+        pick_toggle(a, twin);
+        added++;
+    }
+    lv_set_count(&c->pols, pol_count(a));
+    app_msg(a, "%d run%s without PEACE added, every GPU capped at %g W", added,
+            added == 1 ? "" : "s", c->gpu_cap);
     return UI_DONE;
 }
 
@@ -421,7 +480,7 @@ static ui_rc setup_run(app *a, int key)
         labels[i] = c->picked[i];
     gp_err err;
     if (runset_start(&a->rs, a->st, sel_name(&c->traces), sel_name(&c->clusters), labels,
-                     c->npicked, &err)) {
+                     c->npicked, c->gpu_cap, &err)) {
         app_err(a, "%s", err.msg);
         return UI_DONE;
     }
@@ -445,6 +504,7 @@ static void search_done(app *a, int ok, const char *text, int choice)
                           : lv_search(lv, a->search, ui_list_name, l, rows);
     if (!found)
         app_err(a, "no match for '%s'", a->search);
+    follow_trace(a);
 }
 
 static ui_rc setup_search(app *a, int key)
@@ -475,6 +535,8 @@ static const ui_key setup_keys[] = {
     {{' '}, "space", "pick / unpick the policy (in order)", setup_pick},
     {{'a'}, "a", "add a policy spec with options (corrgpu:0.2)", setup_add},
     {{'x'}, "x", "clear the picked policies", setup_clear},
+    {{'c'}, "c", "GPU power cap: none, 60, 100, 200 W (PEACE splits the SMs)", setup_cap},
+    {{'w'}, "w", "with and without PEACE: add each picked policy's @nopart twin", setup_twins},
     {{'\n', '\r', KEY_ENTER}, "Enter", "run the picked policies side by side", setup_run},
     {{'/', 'n'}, "/ n", "search the pane / next match", setup_search},
     {{KEY_ESC}, "Esc", "back to the running comparison", setup_back},
@@ -572,9 +634,12 @@ static void draw_info(const app *a, rect r)
     chart_fmt_time(rs->t_end_hint, span, sizeof span);
     const char *state = !runset_live(rs) ? "saved runs" : runset_done(rs) ? "finished"
                       : rs->playing ? "playing" : "paused";
+    char cap[32] = "";
+    if (rs->gpu_cap > 0)
+        snprintf(cap, sizeof cap, " %s GPU cap %g W", sym(SYM_DOT), rs->gpu_cap);
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%s on %s %s t=%s of ~%s %s %s %s %s speed %.3g s/s %s focus %s, decision %zu",
-               rs->trace_name, rs->cluster_name, sym(SYM_DOT), t, span, sym(SYM_DOT),
+               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %.3g s/s %s focus %s, decision %zu",
+               rs->trace_name, rs->cluster_name, cap, sym(SYM_DOT), t, span, sym(SYM_DOT),
                rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT), rs->speed,
                sym(SYM_DOT), rs->n ? rs->slot[rs->focus].spec.label : "-",
                runset_decisions(rs, rs->focus));

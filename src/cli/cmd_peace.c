@@ -316,6 +316,9 @@ static int eval_exec(cli_ctx *ctx, int argc, char **argv)
     const char *setting = "seen";
     const cli_opt opts[] = {
         OPT_STRING("setting", 0, "NAME", &setting, "seen, unseen, three or all", .def = "seen"),
+        OPT_INT("train-size", 0, "N", &o.train_n, 0, PEACE_MAX_COLOC,
+                "train on co-locations of N workloads, 0 = any",
+                .def = "2 for seen and unseen, any for three"),
         OPT_CALLBACK("caps", 0, "W,...", &o, parse_caps, "power caps in watts",
                      .def = "60,100,200"),
         OPT_CALLBACK("policy", 0, "LIST", &o, parse_policies,

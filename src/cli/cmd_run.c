@@ -439,6 +439,13 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
             print_explain(ctx->out, runs, n, in->tr);
         print_table(ctx, runs, n, has_opt ? &opt : NULL,
                     o->cfg.kappa > 0 ? o->cfg.kappa : GP_DEFAULT_KAPPA);
+        for (size_t i = 0; i < n && ctx->format == FMT_TABLE; i++) {
+            double u = run_metric_get(runs[i], "uncapped_gpu_pct", 0);
+            if (u > 0)
+                fprintf(ctx->out, "note: %s: %.1f %% of busy GPU time ran uncapped, on GPUs "
+                        "PEACE could not hold (more than three tasks, or a group its set did "
+                        "not measure)\n", runs[i]->name, u);
+        }
         if (has_opt && ctx->format == FMT_TABLE)
             fprintf(ctx->out, "optimal: CATS eq. 6-14 re-solved at each of %d task sets, each "
                     "task for kappa x its duration%s\n", opt.intervals,

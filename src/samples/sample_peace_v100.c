@@ -65,8 +65,9 @@
  *
  * Rows: profiles of every workload at shares 10..90 and 300, 900, 1530
  * MHz; co-locations of the 121 pairs that fit in 32 GiB (self-pairs
- * included) and of 165 triples of distinct workloads that fit (drawn from
- * the 356 that do), each at every split of peace_splits() plus no
+ * included) and of all 356 triples of distinct workloads that fit (PEACE
+ * §4.2 tested 165; the simulator's GPU cap needs every group a placement
+ * can make), each at every split of peace_splits() plus no
  * partition (and, for triples, the equal split 34+33+33), at 135 (the
  * controller's floor), 300, 900 and 1530 MHz.  A self-pair's 60+40 is its
  * 40+60 (the same combination), so it has 5 splits, not 9.
@@ -86,7 +87,6 @@
 #define PV_SHARE_HBM 0.5        /* a share below it cannot saturate HBM */
 #define PV_KNEE 8               /* sharpness of the soft min(s, par) */
 #define PV_MEM_GIB 32.0
-#define PV_TRIPLES 165          /* PEACE §4.2: 165 three-workload combinations */
 
 /* Power model (W). */
 #define PV_IDLE_W 30.0
@@ -392,11 +392,6 @@ static int fits(const int *w, int n)
     return gib <= PV_MEM_GIB;
 }
 
-static int cmp_triple(const void *pa, const void *pb)
-{
-    return memcmp(pa, pb, 3 * sizeof(int));
-}
-
 int sample_peace_nworkloads(void)
 {
     return PV_NWL;
@@ -413,25 +408,20 @@ void sample_peace_workload(int i, const char **name, double *mem_gib, double *sm
     *sm_active_pct = 100 * e * it.busy / it.t;
 }
 
-/* PEACE_TRIPLES triples of distinct workloads that fit, drawn uniformly
- * from all that do and kept in lexicographic order. */
-static int pick_triples(rng *r, int (*out)[3])
+/* Every triple of distinct workloads that fits in memory, in
+ * lexicographic order (PEACE §4.2 tested 165 of them; the simulator's GPU
+ * cap needs every group a placement can make). */
+static int all_triples(int (*out)[3])
 {
-    int (*all)[3] = xmalloc(PV_NWL * PV_NWL * PV_NWL * sizeof *all);
     int n = 0;
     for (int a = 0; a < PV_NWL; a++)
         for (int b = a + 1; b < PV_NWL; b++)
             for (int c = b + 1; c < PV_NWL; c++) {
                 const int t[3] = {a, b, c};
                 if (fits(t, 3))
-                    memcpy(all[n++], t, sizeof t);
+                    memcpy(out[n++], t, sizeof t);
             }
-    rng_shuffle(r, all, (size_t)n, sizeof *all);
-    int k = n < PV_TRIPLES ? n : PV_TRIPLES;
-    memcpy(out, all, (size_t)k * sizeof *all);
-    qsort(out, (size_t)k, sizeof *out, cmp_triple);
-    free(all);
-    return k;
+    return n;
 }
 
 /* The V100 of PEACE §4 as a GPU profile: 32 GiB, 135..1530 MHz (§1), 300
@@ -486,9 +476,10 @@ void sample_peace_v100(rng *r, sample_set *out)
             if (fits(pair, 2))
                 add_group(r, set, models, 2, pair);
         }
-    int triples[PV_TRIPLES][3];
-    int nt = pick_triples(r, triples);
+    int (*triples)[3] = xmalloc(PV_NWL * PV_NWL * PV_NWL * sizeof *triples);
+    int nt = all_triples(triples);
     for (int t = 0; t < nt; t++)
         add_group(r, set, models, 3, triples[t]);
+    free(triples);
     out->peace = set;
 }

@@ -150,6 +150,9 @@ const run *sim_run_record(const sim *s);
  *     task running alone at f_max; the CLI adds the ratio to the best
  *     policy of a comparison, as the papers normalise)
  *   sla_violations sla_violation_pct (JCT > kappa e_min, completed tasks)
+ *   uncapped_gpu_pct (under a GPU cap only: the share of busy GPU time on
+ *     GPUs PEACE could not hold — a group its set did not measure, a task
+ *     of no PEACE workload — which ran uncapped)
  * Idempotent; a rewind clears them. */
 void sim_finish(sim *s);
 /* Hands the run record to the caller (who frees it with run_free); the sim

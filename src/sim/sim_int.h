@@ -55,6 +55,7 @@ typedef struct sim_gpu {
     double rate;
     unsigned char pm_pending;   /* in sim_state.pm_gpus */
     unsigned char peace_on;     /* held under the cap by PEACE */
+    unsigned char peace_miss;   /* busy under a cap PEACE cannot model here */
     uint64_t peace_key;         /* the task set the decision was made for */
     int peace_n;
     int peace_w[3], peace_share[3], peace_task[3];
@@ -69,6 +70,8 @@ typedef struct sim_acc {
     double energy_j, energy_gpu_j, energy_cpu_j, energy_static_j;
     double peak_gpus, peak_nodes, peak_power_w;
     size_t wakeups, server_wakeups, completed, failed, violations;
+    size_t uncapped_gpus;       /* busy GPUs a cap is set for but PEACE cannot hold */
+    double uncapped_s;
 } sim_acc;
 
 typedef struct sim_state {

@@ -160,6 +160,7 @@ void sim_advance_clock(sim *s, double t)
     double dt = t - st->t;
     sim_acc *a = &st->acc;
     a->gpu_s += (double)a->active_gpus * dt;
+    a->uncapped_s += (double)a->uncapped_gpus * dt;
     a->awake_gpu_s += (double)a->awake_gpus * dt;
     a->node_s += (double)a->active_nodes * dt;
     a->freq_s += a->freq_sum * dt;
@@ -278,6 +279,8 @@ void sim_metrics_finish(sim *s)
     run_set_metric(r, "capex_usd", capex(st->cs));
     run_set_metric(r, "opened_servers", (double)st->cs->opened);
     run_set_metric(r, "mean_freq_mhz", a->gpu_s > 0 ? a->freq_s / a->gpu_s : 0);
+    if (s->cfg.peace.cap_w > 0)
+        run_set_metric(r, "uncapped_gpu_pct", a->gpu_s > 0 ? 100 * a->uncapped_s / a->gpu_s : 0);
     run_set_metric(r, "avg_queued", a->queued_s / d);
     run_set_metric(r, "wakeups", (double)a->wakeups);
     run_set_metric(r, "server_wakeups", (double)a->server_wakeups);

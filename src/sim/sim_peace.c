@@ -138,13 +138,15 @@ static void set_rates(sim *s, sim_gpu *sg, const peace_combo *split, const int *
     sg->peace_n = split->n;
 }
 
-int sim_peace_update(sim *s, int g)
+/* Holds GPU g by PEACE when its group can be held; 1 when its tasks'
+ * rates may have changed. */
+static int hold(sim *s, int g)
 {
     sim_gpu *sg = &s->st.gpus[g];
-    cs_gpu *gpu = &s->st.cs->gpus[g];
+    const cs_gpu *gpu = &s->st.cs->gpus[g];
     peace_combo grp, split;
     int task_of[PEACE_MAX_COLOC];
-    if (!s->peace_wl || !group_of(s, gpu, &grp, task_of)) {
+    if (!group_of(s, gpu, &grp, task_of)) {
         if (!sg->peace_on)
             return 0;
         release(s, g);
@@ -166,6 +168,23 @@ int sim_peace_update(sim *s, int g)
     sg->peace_key = key;
     set_gpu(s, g, res.freq_mhz, res.power_w);
     return 1;
+}
+
+int sim_peace_update(sim *s, int g)
+{
+    if (!s->peace_wl)
+        return 0;
+    int changed = hold(s, g);
+    /* A busy GPU the cap is set for but that PEACE cannot hold (a group
+     * the set did not measure, a task of no PEACE workload) runs uncapped:
+     * counted, so that the run says how much of it did. */
+    sim_gpu *sg = &s->st.gpus[g];
+    int miss = s->st.cs->gpus[g].ntasks > 0 && !sg->peace_on;
+    if (miss != sg->peace_miss) {
+        s->st.acc.uncapped_gpus = s->st.acc.uncapped_gpus + (size_t)miss - sg->peace_miss;
+        sg->peace_miss = (unsigned char)miss;
+    }
+    return changed;
 }
 
 int sim_gpu_peace(const sim *s, int g, sim_peace_gpu *out)
