@@ -19,6 +19,7 @@
 #include "cli_opt.h"
 #include "core/strbuf.h"
 #include "peace/peace_eval.h"
+#include "peace/peace_load.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,31 +41,31 @@ const cli_cmd cmd_peace = {
 
 /* What every subcommand loads: the set, its index and its GPU. */
 typedef struct loaded {
-    peace_set *set;
-    peace_index *ix;
+    peace_loaded p;             /* the set, its index, and its models when asked */
     catalog *cat;
     const gpu_profile *gpu;
 } loaded;
 
 static void loaded_free(loaded *l)
 {
-    peace_index_free(l->ix);
-    peace_set_free(l->set);
+    peace_loaded_free(&l->p);
     catalog_free(l->cat);
 }
 
-static int load(cli_ctx *ctx, const char *name, loaded *l, gp_err *err)
+/* Set `name`, and its models `model` when not NULL. */
+static int load(cli_ctx *ctx, const char *name, const char *model, loaded *l, gp_err *err)
 {
     memset(l, 0, sizeof *l);
     store *st = cli_store(ctx);
     if (!st)
         return gp_error(err, "no database");
-    if (store_get_peace_set(st, name, &l->set, err) || store_load_catalog(st, &l->cat, err))
+    if (peace_load(st, name, NULL, model != NULL, model, &l->p, err) ||
+        store_load_catalog(st, &l->cat, err))
         return -1;
-    if (!(l->gpu = catalog_gpu(l->cat, l->set->gpu)))
+    if (!(l->gpu = catalog_gpu(l->cat, l->p.set->gpu)))
         return gp_error(err, "PEACE set '%s' names GPU profile '%s', which is not in the "
-                        "catalog", name, l->set->gpu);
-    return (l->ix = peace_index_new(l->set, err)) ? 0 : -1;
+                        "catalog", name, l->p.set->gpu);
+    return 0;
 }
 
 /* Caps "60,100,200" (a --caps callback into a peace_eval_opts). */
@@ -110,7 +111,7 @@ static int parse_policies(void *value, const char *arg, gp_err *err)
 static int check_caps(const loaded *l, const peace_eval_opts *o, gp_err *err)
 {
     for (int c = 0; c < o->ncaps; c++)
-        if (peace_check_cap(l->set, l->gpu->idle_w, o->caps_w[c], err))
+        if (peace_check_cap(l->p.set, l->gpu->idle_w, o->caps_w[c], err))
             return -1;
     return 0;
 }
@@ -202,30 +203,30 @@ static int train_exec(cli_ctx *ctx, int argc, char **argv)
         return code;
     loaded l;
     gp_err err = {{0}};
-    if (load(ctx, rest.argv[0], &l, &err)) {
+    if (load(ctx, rest.argv[0], NULL, &l, &err)) {
         loaded_free(&l);
         return cli_fail(&err);
     }
-    int w = without ? peace_set_workload(l.set, without) : -1;
+    int w = without ? peace_set_workload(l.p.set, without) : -1;
     if (without && w < 0) {
         loaded_free(&l);
         return cli_usage_error(&cmd_peace_train, "--without: no workload '%s' in set '%s'",
-                               without, l.set->name);
+                               without, l.p.set->name);
     }
-    size_t *rows = xmalloc((l.set->nco + 1) * sizeof *rows);
+    size_t *rows = xmalloc((l.p.set->nco + 1) * sizeof *rows);
     peace_row_filter f = {.n = size, .without = w, .with = -1};
-    size_t n = peace_rows(l.ix, &f, rows), keep = peace_rows_sample(rows, n, o.train_frac, o.seed);
+    size_t n = peace_rows(l.p.ix, &f, rows), keep = peace_rows_sample(rows, n, o.train_frac, o.seed);
     peace_models m;
     double t0 = now_seconds();
     o.et.seed = o.seed;
-    int rc = peace_models_train(&m, l.ix, rows, keep, &o.et, &err);
+    int rc = peace_models_train(&m, l.p.ix, rows, keep, &o.et, &err);
     double secs = now_seconds() - t0;
     if (rc == 0) {
         double mt, mp;
-        peace_models_mape(&m, l.ix, rows + keep, n - keep, &mt, &mp);
-        rc = store_models(ctx, l.set->name, model, &m, without, &err);
+        peace_models_mape(&m, l.p.ix, rows + keep, n - keep, &mt, &mp);
+        rc = store_models(ctx, l.p.set->name, model, &m, without, &err);
         if (rc == 0)
-            print_train(ctx, l.set->name, model, &m, n - keep, mt, mp, secs);
+            print_train(ctx, l.p.set->name, model, &m, n - keep, mt, mp, secs);
         peace_models_free(&m);
     }
     free(rows);
@@ -293,7 +294,7 @@ static void print_margins(FILE *out, const peace_eval_opts *o, const peace_eval_
 static int eval_one(const loaded *l, peace_eval_opts *o, table *t, FILE *notes, gp_err *err)
 {
     peace_eval_result *r = xcalloc(1, sizeof *r);
-    int rc = peace_eval(l->ix, o, r, err);
+    int rc = peace_eval(l->p.ix, o, r, err);
     if (rc == 0) {
         add_eval_rows(t, o, r);
         if (notes) {
@@ -338,7 +339,7 @@ static int eval_exec(cli_ctx *ctx, int argc, char **argv)
                                "all, got '%s'", setting);
     loaded l;
     gp_err err = {{0}};
-    int rc = load(ctx, rest.argv[0], &l, &err);
+    int rc = load(ctx, rest.argv[0], NULL, &l, &err);
     if (rc == 0)
         rc = check_caps(&l, &o, &err);
     if (rc == 0) {
@@ -385,7 +386,7 @@ static int measured(const peace_index *ix, const peace_combo *g)
 /* "A+B[+C]" into a group of the set's workloads that the set measured. */
 static int parse_group(const loaded *l, const char *text, peace_combo *g, gp_err *err)
 {
-    const peace_set *s = l->set;
+    const peace_set *s = l->p.set;
     char *copy = xstrdup(text), *save = NULL;
     memset(g, 0, sizeof *g);
     int rc = 0;
@@ -402,7 +403,7 @@ static int parse_group(const loaded *l, const char *text, peace_combo *g, gp_err
     if (rc == 0 && g->n < 2)
         rc = gp_error(err, "--workloads: expected two or three workloads, e.g. A+B");
     peace_combo_canon(g);
-    if (rc == 0 && !measured(l->ix, g))
+    if (rc == 0 && !measured(l->p.ix, g))
         rc = gp_error(err, "PEACE set '%s' has no ground truth for %s ('gpuplan show peace "
                       "%s' lists the groups it measured)", s->name, text, s->name);
     return rc;
@@ -422,7 +423,7 @@ static char *split_text(const peace_set *s, const peace_combo *c)
 static void choose_row(table *t, const loaded *l, const peace_policy *p, const peace_decision *d,
                        const peace_ctrl_result *r, double oracle)
 {
-    char *split = split_text(l->set, &d->split);
+    char *split = split_text(l->p.set, &d->split);
     table_row(t);
     table_cell(t, "%s", p->name);
     table_cell(t, "%s", split);
@@ -464,20 +465,6 @@ static int choose_run(cli_ctx *ctx, const loaded *l, const peace_env *env, const
     return rc;
 }
 
-static int load_models(cli_ctx *ctx, const loaded *l, const char *name, peace_models *m,
-                       gp_err *err)
-{
-    store_peace_model *sm;
-    if (store_get_peace_model(cli_store(ctx), l->set->name, name, &sm, err)) {
-        char why[sizeof err->msg];
-        strlcpy0(why, err->msg, sizeof why);
-        return gp_error(err, "%s; train them with 'gpuplan peace train %s'", why, l->set->name);
-    }
-    int rc = peace_models_load(m, l->ix, sm->blob, sm->len, err);
-    store_peace_model_free(sm);
-    return rc;
-}
-
 static int choose_exec(cli_ctx *ctx, int argc, char **argv)
 {
     const char *workloads = NULL, *model = "default";
@@ -497,20 +484,16 @@ static int choose_exec(cli_ctx *ctx, int argc, char **argv)
     loaded l;
     gp_err err = {{0}};
     peace_combo g;
-    peace_models m = {0};
-    int rc = load(ctx, rest.argv[0], &l, &err);
+    int rc = load(ctx, rest.argv[0], model, &l, &err);
     if (rc == 0)
         rc = parse_group(&l, workloads, &g, &err);
     if (rc == 0)
-        rc = peace_check_cap(l.set, l.gpu->idle_w, cap, &err);
-    if (rc == 0)
-        rc = load_models(ctx, &l, model, &m, &err);
+        rc = peace_check_cap(l.p.set, l.gpu->idle_w, cap, &err);
     if (rc == 0) {
-        peace_env env = {.ix = l.ix, .models = &m};
+        peace_env env = {.ix = l.p.ix, .models = &l.p.models};
         peace_ctrl_params_default(&env.ctrl, l.gpu->f_min_mhz, l.gpu->f_max_mhz);
         rc = choose_run(ctx, &l, &env, &g, cap, &err);
     }
-    peace_models_free(&m);
     loaded_free(&l);
     return rc ? cli_fail(&err) : EXIT_OK;
 }
