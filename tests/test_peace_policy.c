@@ -284,9 +284,9 @@ static void test_peace_selector(void **state)
     peace_models_predict(&back, f->ix, &c, 1, &t2, &p2);
     assert_double_equal(t1, t2, 0);
     assert_double_equal(p1, p2, 0);
+    peace_models_free(&back);
     assert_int_equal(peace_models_load(&back, f->ix, buf, len / 2, &err), -1);
     free(buf);
-    peace_models_free(&back);
     peace_models_free(&m);
     fixture_free(f);
 }
