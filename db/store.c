@@ -92,6 +92,9 @@ static const char *const migrations[] = {
     "  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),"
     "  UNIQUE (set_id, name)"
     ");",
+    /* 2 -> 3: a GPU profile's relative speed against a V100, for tasks
+     * without a throughput-table job type on mixed clusters. */
+    "ALTER TABLE gpu_profile ADD COLUMN speed REAL NOT NULL DEFAULT 1 CHECK (speed > 0);",
     NULL,
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations) - 1)

@@ -44,6 +44,11 @@ const gpu_profile *catalog_gpu(const catalog *c, const char *name)
     return NULL;
 }
 
+double gpu_speed(const gpu_profile *g)
+{
+    return g->speed > 0 ? g->speed : 1;
+}
+
 const cpu_profile *catalog_cpu(const catalog *c, const char *name)
 {
     for (size_t i = 0; i < c->ncpus; i++)
@@ -63,19 +68,25 @@ const cpu_profile *catalog_cpu(const catalog *c, const char *name)
  * Frequencies are the vendors' published minimum and boost clocks.  Prices
  * the papers do not give are 0, meaning unknown; users set them.  The H100's
  * idle draw is not in any of the papers: 70 W is an assumption.
+ *
+ * Speed is relative to a V100 (1).  P100's 0.94 is the geometric mean of
+ * its solo throughput over the V100's on the 26 scale-1 job types of the
+ * Gavel table (K80's is 0.30, for profiles that add one).  The others are
+ * assumptions from the vendors' dense FP16/FP32 ratings against a V100's,
+ * rounded: T4 0.5, A10 (and G2) 1.1, A100 (and G3) 2.0, H100 4.0.
  */
 static const gpu_profile builtin_gpus[] = {
-    /* name        mem  idle   max   sleep fmin  fmax  alpha beta  price  class */
-    {0, "V100",     32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0,    "v100"},
-    {0, "V100M16",  16, 30,   300,   0, 135, 1350, 0,    0.91, 0,    "v100"},
-    {0, "V100M32",  32, 30,   300,   0, 135, 1350, 0,    0.91, 0,    "v100"},
-    {0, "P100",     16, 25,   250,   0, 544, 1328, 0,    0.91, 0,    "p100"},
-    {0, "T4",       16, 10,   70,    0, 300, 1590, 0,    0.91, 0,    ""},
-    {0, "A10",      24, 30,   150,   0, 210, 1695, 0,    0.91, 0,    ""},
-    {0, "G2",       24, 30,   150,   0, 210, 1695, 0,    0.91, 0,    ""},
-    {0, "G3",       80, 50,   400,   0, 210, 1410, 0,    0.91, 0,    ""},
-    {0, "A100-40GB", 40, 50,  400,   0, 210, 1410, 0,    0.91, 2500, ""},
-    {0, "H100",     80, 70,   700,   0, 210, 1980, 0,    0.91, 0,    ""},
+    /* name        mem  idle   max   sleep fmin  fmax  alpha beta  price  class  speed */
+    {0, "V100",     32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0,    "v100", 1.0},
+    {0, "V100M16",  16, 30,   300,   0, 135, 1350, 0,    0.91, 0,    "v100", 1.0},
+    {0, "V100M32",  32, 30,   300,   0, 135, 1350, 0,    0.91, 0,    "v100", 1.0},
+    {0, "P100",     16, 25,   250,   0, 544, 1328, 0,    0.91, 0,    "p100", 0.94},
+    {0, "T4",       16, 10,   70,    0, 300, 1590, 0,    0.91, 0,    "",     0.5},
+    {0, "A10",      24, 30,   150,   0, 210, 1695, 0,    0.91, 0,    "",     1.1},
+    {0, "G2",       24, 30,   150,   0, 210, 1695, 0,    0.91, 0,    "",     1.1},
+    {0, "G3",       80, 50,   400,   0, 210, 1410, 0,    0.91, 0,    "",     2.0},
+    {0, "A100-40GB", 40, 50,  400,   0, 210, 1410, 0,    0.91, 2500, "",     2.0},
+    {0, "H100",     80, 70,   700,   0, 210, 1980, 0,    0.91, 0,    "",     4.0},
 };
 
 /* PWR §V-A: Intel Xeon E5-2682 v4, 16 cores, 15 W idle, 120 W TDP. */

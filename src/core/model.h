@@ -32,6 +32,10 @@ typedef struct gpu_profile {
     double beta;                /* JCT exponent, CATS eq. 5 */
     double price_usd;           /* CapEx, CorrGPU eq. 2 */
     char tput_class[16];        /* Gavel accelerator (k80/p100/v100) or "" */
+    /* Relative speed: how fast a task without a throughput-table job type
+     * runs here, against a V100 (1).  A task's duration_s is its time alone
+     * at f_max on such a reference GPU. */
+    double speed;
 } gpu_profile;
 
 /* A CPU package model: PWR eq. 1 counts whole packages of `cores` physical
@@ -57,6 +61,8 @@ void catalog_free(catalog *c);
 gpu_profile *catalog_add_gpu(catalog *c, const gpu_profile *g);
 cpu_profile *catalog_add_cpu(catalog *c, const cpu_profile *p);
 const gpu_profile *catalog_gpu(const catalog *c, const char *name);
+/* A profile's speed, 1 when it was never set. */
+double gpu_speed(const gpu_profile *g);
 const cpu_profile *catalog_cpu(const catalog *c, const char *name);
 
 /* The paper-derived profiles the default database starts with (issue: PWR

@@ -21,6 +21,8 @@ const profile_field gpu_profile_fields[] = {
     GF("beta", "JCT frequency exponent (CATS eq. 5)", beta, 'd', 1e-3, 10),
     GF("price_usd", "purchase price, USD (0 = unknown)", price_usd, 'd', 0, 1e9),
     GF("tput_class", "throughput-table accelerator (k80, p100, v100 or empty)", tput_class, 's', 0, 16),
+    GF("speed", "speed against a V100 (1) of a task with no job type in a throughput table",
+       speed, 'd', 1e-3, 1e3),
     {NULL, NULL, 0, 0, 0, 0},
 };
 

@@ -70,7 +70,7 @@ static int write_gpus(const cluster *c, const catalog *cat, const char *dir, gp_
     if (!f)
         return -1;
     fputs("name,mem_gib,idle_w,max_w,sleep_w,f_min_mhz,f_max_mhz,alpha_w_per_mhz,beta,"
-          "price_usd,tput_class\n", f);
+          "price_usd,tput_class,speed\n", f);
     for (size_t i = 0; i < cat->ngpus; i++) {
         const gpu_profile *g = &cat->gpus[i];
         if (c && !used_gpu(c, g->name))
@@ -80,8 +80,8 @@ static int write_gpus(const cluster *c, const catalog *cat, const char *dir, gp_
                             g->f_max_mhz, g->alpha_w_per_mhz, g->beta, g->price_usd};
         for (int k = 0; k < 9; k++)
             export_num(f, v[k], 0);
-        csv_put(f, g->tput_class);
-        fputc('\n', f);
+        export_text(f, g->tput_class);
+        export_num(f, gpu_speed(g), 1);
     }
     return export_close(f, dir, "gpus.csv", err);
 }
@@ -319,11 +319,12 @@ int export_json_dump(json_t *doc, FILE *out, gp_err *err)
 
 static json_t *gpu_json(const gpu_profile *g)
 {
-    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s}",
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}",
                      "name", g->name, "mem_gib", g->mem_gib, "idle_w", g->idle_w,
                      "max_w", g->max_w, "sleep_w", g->sleep_w, "f_min_mhz", g->f_min_mhz,
                      "f_max_mhz", g->f_max_mhz, "alpha_w_per_mhz", g->alpha_w_per_mhz,
-                     "beta", g->beta, "price_usd", g->price_usd, "tput_class", g->tput_class);
+                     "beta", g->beta, "price_usd", g->price_usd, "tput_class", g->tput_class,
+                     "speed", gpu_speed(g));
 }
 
 int export_cluster_json(const cluster *c, const catalog *cat, FILE *out, gp_err *err)

@@ -33,6 +33,7 @@ static int gpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int
 {
     gpu_profile g = {0};
     g.beta = 0.91;
+    g.speed = 1;
     if (csv_text(r, row, c[0], g.name, sizeof g.name, err) ||
         csv_real(r, row, c[1], 1e-3, 1e6, &g.mem_gib, err) ||
         csv_real(r, row, c[2], 0, 1e5, &g.idle_w, err) ||
@@ -43,7 +44,8 @@ static int gpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int
         (o[1] >= 0 && csv_real(r, row, o[1], 0, 1e3, &g.alpha_w_per_mhz, err)) ||
         (o[2] >= 0 && csv_real(r, row, o[2], 1e-3, 10, &g.beta, err)) ||
         (o[3] >= 0 && csv_real(r, row, o[3], 0, 1e9, &g.price_usd, err)) ||
-        (o[4] >= 0 && csv_text(r, row, o[4], g.tput_class, sizeof g.tput_class, err)))
+        (o[4] >= 0 && csv_text(r, row, o[4], g.tput_class, sizeof g.tput_class, err)) ||
+        (o[5] >= 0 && csv_real(r, row, o[5], 1e-3, 1e3, &g.speed, err)))
         return -1;
     if (!g.name[0])
         return csv_fail(r, row, c[0], err, "column 'name': expected a profile name");
@@ -58,7 +60,7 @@ static int parse_gpus(const char *path, catalog *cat, gp_err *err)
     static const char *const req[] = {"name", "mem_gib", "idle_w", "max_w", "f_min_mhz",
                                       "f_max_mhz", NULL};
     static const char *const opt[] = {"sleep_w", "alpha_w_per_mhz", "beta", "price_usd",
-                                      "tput_class", NULL};
+                                      "tput_class", "speed", NULL};
     return csv_each(path, req, opt, gpu_row, cat, err);
 }
 

@@ -103,6 +103,7 @@ void sample_gavel_like(rng *r, sample_set *out)
     k80.beta = 0.91;            /* CATS eq. 5, assumed for every model */
     k80.price_usd = 2500;
     strlcpy0(k80.tput_class, "k80", sizeof k80.tput_class);
+    k80.speed = 0.30;           /* Gavel's k80 over v100, geometric mean (model.c) */
     catalog_add_gpu(out->profiles, &k80);
 
     /* Equal numbers of each type as in Gavel's simulated 36:36:36 cluster

@@ -440,6 +440,7 @@ void sample_peace_gpu(catalog *cat)
     g.alpha_w_per_mhz = round_sig((g.max_w - g.idle_w) / g.f_max_mhz, 4);
     g.beta = 0.91;              /* CATS eq. 5, as every built-in profile */
     strlcpy0(g.tput_class, "v100", sizeof g.tput_class);
+    g.speed = 1;                /* the reference itself */
     catalog_add_gpu(cat, &g);
 }
 
