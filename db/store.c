@@ -94,7 +94,12 @@ static const char *const migrations[] = {
     ");",
     /* 2 -> 3: a GPU profile's relative speed against a V100, for tasks
      * without a throughput-table job type on mixed clusters. */
-    "ALTER TABLE gpu_profile ADD COLUMN speed REAL NOT NULL DEFAULT 1 CHECK (speed > 0);",
+    "ALTER TABLE gpu_profile ADD COLUMN speed REAL NOT NULL DEFAULT 1 CHECK (speed > 0);"
+    /* The built-in profiles' speeds (core/model.c) and the K80 of the
+     * gavel-like samples, for databases seeded before profiles had one. */
+    "UPDATE gpu_profile SET speed = CASE name WHEN 'P100' THEN 0.94 WHEN 'T4' THEN 0.5"
+    " WHEN 'A10' THEN 1.1 WHEN 'G2' THEN 1.1 WHEN 'G3' THEN 2.0 WHEN 'A100-40GB' THEN 2.0"
+    " WHEN 'H100' THEN 4.0 WHEN 'K80' THEN 0.30 ELSE speed END;",
     NULL,
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations) - 1)

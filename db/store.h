@@ -67,6 +67,12 @@ int store_delete_trace(store *s, const char *name, gp_err *err);
 int store_put_tput_catalog(store *s, tput_catalog *c, int replace, gp_err *err);
 int store_get_tput_catalog(store *s, const char *name, tput_catalog **out, gp_err *err);
 int store_delete_tput_catalog(store *s, const char *name, gp_err *err);
+/* The throughput table a run of trace `trace` is timed by: the one named
+ * `name` (an error when there is none; "none" = no table), else, with name
+ * NULL, the one named like the trace when there is one.  0 with *out set
+ * (NULL = no table), or -1 with a message. */
+int store_find_tput_for(store *s, const char *name, const char *trace, tput_catalog **out,
+                        gp_err *err);
 
 /* Snapshots reference an existing cluster by name; their running tasks are
  * stored as a trace named after the snapshot ("snapshot:<name>"). */

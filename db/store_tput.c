@@ -3,6 +3,7 @@
  */
 #include "store_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int bind_entry(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_err *err)
@@ -91,6 +92,23 @@ int store_get_tput_catalog(store *s, const char *name, tput_catalog **out, gp_er
     int rc = store_load_named(s, &tput_entity, name, &c, err);
     *out = c;
     return rc;
+}
+
+int store_find_tput_for(store *s, const char *name, const char *trace, tput_catalog **out,
+                        gp_err *err)
+{
+    *out = NULL;
+    if (name)
+        return strcmp(name, "none") == 0 ? 0 : store_get_tput_catalog(s, name, out, err);
+    store_item *items;
+    size_t n;
+    if (store_list(s, STORE_TPUT, &items, &n, err))
+        return -1;
+    int named = 0;
+    for (size_t i = 0; i < n && !named; i++)
+        named = strcmp(items[i].name, trace) == 0;
+    free(items);
+    return named ? store_get_tput_catalog(s, trace, out, err) : 0;
 }
 
 int store_delete_tput_catalog(store *s, const char *name, gp_err *err)

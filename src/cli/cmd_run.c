@@ -45,6 +45,7 @@ typedef struct run_opts {
     int optimal;                /* -1 auto, 0 off, 1 on */
     double gpu_cap;             /* W per GPU, 0 = none (PEACE) */
     const char *peace_set, *peace_model;
+    const char *tput;           /* --tput NAME|none, NULL = the trace's own */
 } run_opts;
 
 /* The runs asked for: each a placement policy and, under a GPU cap, the
@@ -169,6 +170,13 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
                    .def = "the one measured on the cluster's GPU"),
         OPT_STRING("peace-model", 0, "NAME", &o->peace_model, "PEACE's stored models",
                    .def = "default"),
+        OPT_STRING("tput", 0, "NAME", &o->tput, "throughput table timing the tasks that name "
+                   "its job types (Gavel's measured solo and pair throughputs); none for no "
+                   "table", .def = "the one named like the trace, if any"),
+        OPT_DOUBLE("ref-speed", 0, "X", &cfg->ref_speed, 1e-3, 1e3,
+                   "relative GPU speed the durations of tasks without a job type were "
+                   "measured at (a V100 = 1; see `gpuplan list gpus`)",
+                   .def = "the cluster's when its GPUs share one speed, else 1"),
         OPT_END(),
     };
     if (cli_parse(ctx, &cmd_run, opts, argc, argv, NULL, code))
@@ -249,9 +257,17 @@ static run *simulate(const run_opts *o, const cli_inputs *in, const run_specs *r
         cfg.peace.models = rs->peace.has_models ? &rs->peace.models : NULL;
         cfg.peace.partition = rs->part[i];
     }
+    cfg.tput = in->tp;
     sim *s = sim_new(&cfg, in->cl, in->cat, in->tr, &rs->spec[i], err);
     if (!s)
         return NULL;
+    int first;
+    size_t unknown = sim_tput_unknown(s, &first);
+    if (i == 0 && unknown)
+        fprintf(stderr, "gpuplan: note: %zu task(s) name a job type table '%s' lacks (first: "
+                "%s, %s batch %d); they run at their GPUs' relative speed\n", unknown,
+                in->tp->name, in->tr->tasks[first].name, in->tr->tasks[first].model,
+                in->tr->tasks[first].batch_size);
     sim_run(s, NULL);
     sim_finish(s);
     run *r = sim_take_run(s);
@@ -495,6 +511,7 @@ static int run_parsed(cli_ctx *ctx, const run_opts *o)
     int rc = EXIT_RUNTIME;
     memset(&in, 0, sizeof in);
     if (st && (cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
+               store_find_tput_for(st, o->tput, o->trace, &in.tp, &err) ||
                load_peace(st, o, &in, rs, &err)))
         rc = cli_fail(&err);
     else if (st)

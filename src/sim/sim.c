@@ -113,16 +113,21 @@ static void describe_config(const sim *s, char *buf, size_t len)
         snprintf(kappa, sizeof kappa, "%g", s->cfg.kappa);
     else
         snprintf(kappa, sizeof kappa, "task");
-    char peace[96] = "";
+    char peace[96] = "", tput[96] = "";
+    if (s->cfg.tput)
+        snprintf(tput, sizeof tput, " tput=%s", s->cfg.tput->name);
+    if (s->ref_speed != 1)
+        snprintf(tput + strlen(tput), sizeof tput - strlen(tput), " ref_speed=%g",
+                 s->ref_speed);
     if (s->cfg.peace.cap_w > 0)
         snprintf(peace, sizeof peace, " gpu_cap=%g partition=%s", s->cfg.peace.cap_w,
                  s->cfg.peace.partition->name);
     snprintf(buf, len,
              "%s%spower=%s sleep=%s dfs=%s tau=%g delta_f=%g kappa=%s full=%s unbounded=%d "
-             "sample=%g%s",
+             "sample=%g%s%s",
              pol, pol[0] ? " " : "", power_model_name(s->pmodel), s->sleep_on ? "on" : "off",
              s->dfs_on ? "on" : "off", s->cfg.tau_s, s->cfg.delta_f_mhz, kappa,
-             s->cfg.full == SIM_FAIL ? "fail" : "queue", s->cfg.unbounded, s->sample_s, peace);
+             s->cfg.full == SIM_FAIL ? "fail" : "queue", s->cfg.unbounded, s->sample_s, peace, tput);
 }
 
 static int check_config(const sim_config *cfg, const policy_spec *pol, gp_err *err)
@@ -172,6 +177,10 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
         return NULL;
     }
     s->peace_wl = sim_peace_workloads(cfg, tr);
+    if (sim_tput_init(s, err)) {
+        sim_free(s);
+        return NULL;
+    }
     s->sleep_on = cfg->sleep >= 0 ? cfg->sleep != 0 : pol->ops->sleep;
     s->dfs_on = cfg->dfs >= 0 ? cfg->dfs != 0 : pol->ops->dfs;
     s->sharing = policy_family_get(pol->ops->family)->sharing;
@@ -218,6 +227,7 @@ void sim_free(sim *s)
     free(s->order);
     free(s->view);
     free(s->peace_wl);
+    sim_tput_free(s);
     free(s);
 }
 

@@ -70,11 +70,19 @@ typedef struct sim_config {
                                  * 0 = only the initial one (rewinds replay
                                  * from the start) */
     sim_peace peace;            /* off unless cap_w > 0 */
+    /* Heterogeneous GPUs (sim_tput.c): a throughput table (borrowed; NULL =
+     * none) times tasks that name its job types by their measured
+     * throughputs; every other task runs at its GPU's relative speed over
+     * ref_speed, the speed its durations were measured at (0 = the
+     * cluster's own when all its GPUs share one, else 1, a V100). */
+    const tput_catalog *tput;
+    double ref_speed;
 } sim_config;
 
 /* The defaults above: queue, bounded, policy-default sleep/DFS, tau 0.1 s,
  * delta_f 15 MHz, each task's kappa, adaptive timeline, seed 42, short
- * reasons in the log, a checkpoint every 64 decisions. */
+ * reasons in the log, a checkpoint every 64 decisions, no throughput
+ * table, the cluster's reference speed. */
 void sim_config_default(sim_config *cfg);
 
 /* The power model a sim of policy sp under cfg measures with: cfg's, else
@@ -126,6 +134,9 @@ typedef struct sim_peace_gpu {
     double freq_mhz, power_w, cap_w;
 } sim_peace_gpu;
 int sim_gpu_peace(const sim *s, int g, sim_peace_gpu *out);
+/* Tasks that name a job type the attached throughput table lacks (they run
+ * at their GPUs' relative speed); *first is the first such task, -1 none. */
+size_t sim_tput_unknown(const sim *s, int *first);
 
 /* Power right now under the run's model. */
 void sim_power(const sim *s, power_split *out);

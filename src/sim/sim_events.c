@@ -130,13 +130,13 @@ static void schedule(sim_state *st, int ti)
 
 /* Recomputes a task's rate (the slowest of its GPUs) and re-times it when
  * the rate changed. */
-static void rerate(sim_state *st, int ti)
+static void rerate(sim *s, int ti)
 {
+    sim_state *st = &s->st;
     sim_task *tk = &st->tasks[ti];
     double r = 1;
     for (int k = 0; k < tk->pl.ngpus; k++) {
-        const sim_gpu *sg = &st->gpus[tk->pl.gpus[k]];
-        double rg = sg->peace_on ? tk->peace_rate : sg->rate;
+        double rg = sim_task_gpu_rate(s, ti, tk->pl.gpus[k]);
         if (k == 0 || rg < r)
             r = rg;
     }
@@ -148,26 +148,23 @@ static void rerate(sim_state *st, int ti)
     schedule(st, ti);
 }
 
+/* Every task on the GPUs is re-rated, not only those whose GPU rate
+ * moved: with a throughput table a new neighbour changes a task's pair
+ * throughput at an unchanged demand.  rerate() re-times only real changes. */
 void sim_gpus_changed(sim *s, const int *gpus, int n)
 {
     sim_state *st = &s->st;
-    int changed[GP_NODE_MAX_GPUS];
-    int nch = 0;
     for (int i = 0; i < n; i++) {
         sim_gpu *sg = &st->gpus[gpus[i]];
-        int held = s->peace_wl && sim_peace_update(s, gpus[i]);
+        if (s->peace_wl)
+            sim_peace_update(s, gpus[i]);
         sg->demand = gpu_demand(st, gpus[i]);
-        double r = sg->peace_on ? 1 : gpu_rate(sg);
-        if (r != sg->rate || held) {
-            sg->rate = r;
-            if (nch < GP_NODE_MAX_GPUS)
-                changed[nch++] = gpus[i];
-        }
+        sg->rate = sg->peace_on ? 1 : gpu_rate(sg);
     }
-    for (int i = 0; i < nch; i++) {
-        const cs_gpu *gpu = &st->cs->gpus[changed[i]];
+    for (int i = 0; i < n; i++) {
+        const cs_gpu *gpu = &st->cs->gpus[gpus[i]];
         for (int k = 0; k < gpu->ntasks; k++)
-            rerate(st, gpu->tasks[k]);
+            rerate(s, gpu->tasks[k]);
     }
 }
 
@@ -213,7 +210,7 @@ void sim_task_start(sim *s, int ti)
     tk->rate = -1;                  /* forces the first schedule below */
     sim_gpus_changed(s, tk->pl.gpus, tk->pl.ngpus);
     if (tk->rate == -1)
-        rerate(st, ti);
+        rerate(s, ti);
 }
 
 static void complete(sim *s, int ti)
@@ -261,5 +258,5 @@ void sim_task_event(sim *s, int ti)
     if (tk->demand != before)
         sim_gpus_changed(s, tk->pl.gpus, tk->pl.ngpus);
     if (tk->rate == -1)
-        rerate(st, ti);
+        rerate(s, ti);
 }

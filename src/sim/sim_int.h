@@ -6,6 +6,7 @@
  *   sim_metrics.c     counters, exact energy, timeline, outcomes, summary
  *   sim_checkpoint.c  deep copies of the state and rewind
  *   sim_peace.c       GPUs held under a power cap by PEACE's split
+ *   sim_tput.c        a task's rate on a GPU of its accelerator and speed
  * Not for use outside the simulator.
  *
  * Everything that changes while a run advances lives in sim_state, so a
@@ -17,6 +18,7 @@
 
 #include "core/frag.h"
 #include "core/rng.h"
+#include "core/tput.h"
 #include "sim.h"
 
 enum sim_task_status { ST_PENDING, ST_QUEUED, ST_RUNNING, ST_DONE, ST_FAILED };
@@ -108,6 +110,13 @@ typedef struct sim_ckpt {
     size_t npoints, noutcomes, ndecisions;
 } sim_ckpt;
 
+/* A task's job type in the throughput table (sim_tput.c). */
+typedef struct sim_tput_task {
+    gogh_jobtype jt;            /* model "" when the task names none */
+    double ref;                 /* its reference throughput, it/s; 0 = the
+                                 * table lacks it (it runs by speed) */
+} sim_tput_task;
+
 struct sim {
     sim_config cfg;
     const cluster *cl;
@@ -126,6 +135,9 @@ struct sim {
     explain ex_work, ex_last;
     int has_last;
     int *peace_wl;              /* per trace task: its PEACE workload, -1 none */
+    tput_index *tix;            /* over cfg.tput; NULL when none is attached */
+    sim_tput_task *tt;          /* per trace task, with tix */
+    double ref_speed;           /* the speed untyped durations were measured at */
     double *view;               /* progress at view_t, for readers */
     double view_t;
     sim_ckpt *ckpts;
@@ -185,9 +197,15 @@ double sim_resolve_sample(const sim *s);
 int sim_peace_check(const sim_config *cfg, power_model pm, gp_err *err);
 /* The PEACE workload of every trace task (NULL when PEACE is off). */
 int *sim_peace_workloads(const sim_config *cfg, const gp_trace *tr);
-/* Decides again whether and how PEACE holds GPU g after its tasks changed;
- * returns 1 when its tasks' rates may have changed. */
-int sim_peace_update(sim *s, int g);
+/* Decides again whether and how PEACE holds GPU g after its tasks changed. */
+void sim_peace_update(sim *s, int g);
+
+/* sim_tput.c */
+/* Resolves the reference speed and indexes the throughput table. */
+int sim_tput_init(sim *s, gp_err *err);
+void sim_tput_free(sim *s);
+/* Task ti's rate on GPU g (standalone seconds per second), clock included. */
+double sim_task_gpu_rate(const sim *s, int ti, int g);
 
 /* sim_checkpoint.c */
 void sim_state_copy(sim_state *dst, const sim_state *src);

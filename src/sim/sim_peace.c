@@ -138,43 +138,39 @@ static void set_rates(sim *s, sim_gpu *sg, const peace_combo *split, const int *
     sg->peace_n = split->n;
 }
 
-/* Holds GPU g by PEACE when its group can be held; 1 when its tasks'
- * rates may have changed. */
-static int hold(sim *s, int g)
+/* Holds GPU g by PEACE when its group can be held, releases it when not. */
+static void hold(sim *s, int g)
 {
     sim_gpu *sg = &s->st.gpus[g];
     const cs_gpu *gpu = &s->st.cs->gpus[g];
     peace_combo grp, split;
     int task_of[PEACE_MAX_COLOC];
     if (!group_of(s, gpu, &grp, task_of)) {
-        if (!sg->peace_on)
-            return 0;
-        release(s, g);
-        return 1;
+        if (sg->peace_on)
+            release(s, g);
+        return;
     }
     uint64_t key = task_key(gpu);
     if (sg->peace_on && sg->peace_key == key)
-        return 0;
+        return;
     peace_combo_canon(&grp);
     peace_ctrl_result res;
     if (decide(s, g, &grp, &split, &res)) {
-        int was = sg->peace_on;
-        if (was)
+        if (sg->peace_on)
             release(s, g);
-        return was;
+        return;
     }
     set_rates(s, sg, &split, task_of, &res);
     sg->peace_on = 1;
     sg->peace_key = key;
     set_gpu(s, g, res.freq_mhz, res.power_w);
-    return 1;
 }
 
-int sim_peace_update(sim *s, int g)
+void sim_peace_update(sim *s, int g)
 {
     if (!s->peace_wl)
-        return 0;
-    int changed = hold(s, g);
+        return;
+    hold(s, g);
     /* A busy GPU the cap is set for but that PEACE cannot hold (a group
      * the set did not measure, a task of no PEACE workload) runs uncapped:
      * counted, so that the run says how much of it did. */
@@ -184,7 +180,6 @@ int sim_peace_update(sim *s, int g)
         s->st.acc.uncapped_gpus = s->st.acc.uncapped_gpus + (size_t)miss - sg->peace_miss;
         sg->peace_miss = (unsigned char)miss;
     }
-    return changed;
 }
 
 int sim_gpu_peace(const sim *s, int g, sim_peace_gpu *out)

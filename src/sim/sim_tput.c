@@ -1,0 +1,155 @@
+/*
+ * sim_tput.c — how fast a task progresses on one GPU, given what the GPU
+ * is (SPEC §3.3 extended to heterogeneous GPUs).
+ *
+ * A task's progress is counted in standalone seconds on the reference: its
+ * duration_s.  With a throughput table attached (sim_config.tput) a task
+ * whose model and batch size form a job type of the table does its work in
+ * iterations — duration_s times its reference throughput, the table's V100
+ * figure (its highest elsewhere when the table has no V100 entry) — and on
+ * a GPU whose profile names an accelerator class of the table it advances
+ *   alone           at its measured throughput there,
+ *   next to one     at its measured pair throughput there (Gavel's
+ *   typed task      co-location table; the lower trace index is the pair's
+ *                   first job, so each gets its own half),
+ *   otherwise       at its solo throughput shared by demand, min(1, 1/U),
+ * all relative to the reference throughput.  Every other task advances at
+ * its GPU's relative speed (gpu_profile.speed, a V100 = 1) over the speed
+ * its durations were measured at (sim_config.ref_speed; by default the
+ * cluster's own when all its GPUs share one speed, so homogeneous clusters
+ * run exactly as before), shared by demand.  A GPU's clock factor
+ * (CATS eq. 5) multiplies every case; a GPU PEACE holds uses its own
+ * rates (sim_peace.c).
+ *
+ * Not here: which tasks share a GPU (sim.c) and re-timing (sim_events.c).
+ */
+#include "sim_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Gavel's reference accelerator: durations of a typed task are on it. */
+#define SIM_TPUT_REF_ACCEL "v100"
+
+/* The table's throughput a typed task's durations are measured at. */
+static double reference_tput(const tput_index *ix, const gogh_jobtype *jt)
+{
+    double r = tput_solo(ix, SIM_TPUT_REF_ACCEL, jt);
+    if (r > 0)
+        return r;
+    const char *accels[64];
+    size_t n = tput_accels(ix, accels, 64);
+    for (size_t a = 0; a < n; a++) {
+        double t = tput_solo(ix, accels[a], jt);
+        if (t > r)
+            r = t;
+    }
+    return r;
+}
+
+/* The speed of the cluster's GPUs when they all share one, else 1. */
+static double cluster_speed(const cluster *cl, const catalog *cat)
+{
+    double speed = 0;
+    for (size_t i = 0; i < cl->nnodes; i++) {
+        const node *n = &cl->nodes[i];
+        if (n->gpu_count <= 0)
+            continue;
+        double v = gpu_speed(catalog_gpu(cat, n->gpu_model));
+        if (speed > 0 && v != speed)
+            return 1;
+        speed = v;
+    }
+    return speed > 0 ? speed : 1;
+}
+
+int sim_tput_init(sim *s, gp_err *err)
+{
+    const sim_config *cfg = &s->cfg;
+    if (cfg->ref_speed < 0 || !(cfg->ref_speed == cfg->ref_speed))
+        return gp_error(err, "the reference speed must be positive (0 = the cluster's), got %g",
+                        cfg->ref_speed);
+    s->ref_speed = cfg->ref_speed > 0 ? cfg->ref_speed : cluster_speed(s->cl, s->cat);
+    if (!cfg->tput)
+        return 0;
+    s->tix = tput_index_new(cfg->tput);
+    s->tt = xcalloc(s->tr->ntasks ? s->tr->ntasks : 1, sizeof *s->tt);
+    for (size_t i = 0; i < s->tr->ntasks; i++) {
+        sim_tput_task *t = &s->tt[i];
+        if (tput_jobtype_of(&s->tr->tasks[i], &t->jt))
+            t->ref = reference_tput(s->tix, &t->jt);
+    }
+    return 0;
+}
+
+void sim_tput_free(sim *s)
+{
+    tput_index_free(s->tix);
+    free(s->tt);
+    s->tix = NULL;
+    s->tt = NULL;
+}
+
+size_t sim_tput_unknown(const sim *s, int *first)
+{
+    size_t n = 0;
+    *first = -1;
+    for (size_t i = 0; s->tt && i < s->tr->ntasks; i++) {
+        if (s->tt[i].jt.model[0] && s->tt[i].ref <= 0) {
+            if (n++ == 0)
+                *first = (int)i;
+        }
+    }
+    return n;
+}
+
+static const gpu_profile *profile_of(const sim *s, int g)
+{
+    return s->st.cs->nodes[s->st.cs->gpus[g].node].gpu;
+}
+
+/* A typed task's speed on GPU g from the table: *whole = 1 when it is a
+ * measured figure for the GPU's whole task set (no demand sharing on
+ * top); 0 when the table has nothing for it there. */
+static double table_speed(const sim *s, int ti, int g, int *whole)
+{
+    const sim_tput_task *t = &s->tt[ti];
+    const gpu_profile *prof = profile_of(s, g);
+    *whole = 0;
+    if (!prof || !prof->tput_class[0])
+        return 0;
+    const cs_gpu *gpu = &s->st.cs->gpus[g];
+    if (gpu->ntasks == 2) {
+        int other = gpu->tasks[0] == ti ? gpu->tasks[1] : gpu->tasks[0];
+        const sim_tput_task *o = &s->tt[other];
+        if (o->ref > 0) {
+            double tj = 0;
+            if (ti < other)
+                tj = tput_pair(s->tix, prof->tput_class, &t->jt, &o->jt, NULL);
+            else
+                tput_pair(s->tix, prof->tput_class, &o->jt, &t->jt, &tj);
+            if (tj > 0) {
+                *whole = 1;
+                return tj / t->ref;
+            }
+        }
+    }
+    double solo = tput_solo(s->tix, prof->tput_class, &t->jt);
+    *whole = gpu->ntasks == 1;
+    return solo / t->ref;
+}
+
+double sim_task_gpu_rate(const sim *s, int ti, int g)
+{
+    const sim_gpu *sg = &s->st.gpus[g];
+    if (sg->peace_on)
+        return s->st.tasks[ti].peace_rate;
+    if (s->tt && s->tt[ti].ref > 0) {
+        int whole;
+        double v = table_speed(s, ti, g, &whole);
+        if (v > 0)
+            return whole ? sg->clock * v : sg->rate * v;
+        return sg->rate * gpu_speed(profile_of(s, g));  /* a typed task: V100 = 1 */
+    }
+    return sg->rate * gpu_speed(profile_of(s, g)) / s->ref_speed;
+}
