@@ -119,7 +119,8 @@ static void runset_optimal(runset *rs)
         specs[i] = rs->slot[i].spec;
     }
     gp_err ignore;
-    if (rs->n > 0 && optimal_row_wanted(&rs->cfg, rs->tr, specs, (size_t)rs->n))
+    if (rs->n > 0 && optimal_row_wanted(&rs->cfg, rs->cl, rs->cat, rs->tr, specs,
+                                            (size_t)rs->n))
         rs->has_opt = optimal_row_compute(&rs->cfg, rs->cl, rs->cat, rs->tr,
                                           RS_OPTIMAL_LIMIT_S, &rs->opt, &ignore) == 0;
 }

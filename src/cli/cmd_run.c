@@ -329,8 +329,10 @@ static int optimal_row(const run_opts *o, const cli_inputs *in, const policy_spe
      * compare unlike things. */
     if (o->optimal > 0 && o->gpu_cap > 0)
         return gp_error(err, "--optimal on: CATS's optimum does not model a GPU power cap");
+    sim_config cfg = o->cfg;
+    cfg.tput = in->tp;
     if (o->optimal == 0 || o->gpu_cap > 0 ||
-        (o->optimal < 0 && !optimal_row_wanted(&o->cfg, in->tr, specs, n)))
+        (o->optimal < 0 && !optimal_row_wanted(&cfg, in->cl, in->cat, in->tr, specs, n)))
         return 0;
     if (optimal_row_compute(&o->cfg, in->cl, in->cat, in->tr, o->optimal > 0 ? 600 : 30, row,
                             err) == 0)

@@ -137,6 +137,21 @@ int64_t cluster_gpu_total(const cluster *c)
     return n;
 }
 
+double cluster_common_speed(const cluster *cl, const catalog *cat)
+{
+    double speed = 0;
+    for (size_t i = 0; i < cl->nnodes; i++) {
+        const node *n = &cl->nodes[i];
+        if (n->gpu_count <= 0)
+            continue;
+        double v = gpu_speed(catalog_gpu(cat, n->gpu_model));
+        if (speed > 0 && v != speed)
+            return 0;
+        speed = v;
+    }
+    return speed > 0 ? speed : 1;
+}
+
 gp_trace *trace_new(const char *name)
 {
     gp_trace *t = xcalloc(1, sizeof *t);

@@ -97,6 +97,9 @@ cluster *cluster_new(const char *name);
 void cluster_free(cluster *c);
 node *cluster_add_node(cluster *c, const node *n);
 int64_t cluster_gpu_total(const cluster *c);
+/* The relative speed every GPU of the cluster shares (1 when it has no
+ * GPU), 0 when they differ. */
+double cluster_common_speed(const cluster *cl, const catalog *cat);
 
 /* A utilization series: percent 0..100 sampled every period_s seconds of the
  * task's own (standalone) progress. */

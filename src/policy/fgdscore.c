@@ -250,18 +250,20 @@ static const unsigned char *node_access(fgd_prep *p, const cstate *cs, int ni)
     return p->access_tmp;
 }
 
-int fgd_prepare_plain(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
-                      gp_err *err)
+int fgd_prepare_plain(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
+                      const double *params, void **prep, gp_err *err)
 {
+    (void)in;
     (void)params;
     (void)err;
     *prep = fgd_prep_new(cs, tr, 0);
     return 0;
 }
 
-int fgd_prepare_frag(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
-                     gp_err *err)
+int fgd_prepare_frag(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
+                     const double *params, void **prep, gp_err *err)
 {
+    (void)in;
     (void)params;
     (void)err;
     *prep = fgd_prep_new(cs, tr, 1);

@@ -131,10 +131,10 @@ int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex)
     .release = fgd_release
 
 /* prepare()/release() for family policies (need_workload as above). */
-int fgd_prepare_plain(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
-                      gp_err *err);
-int fgd_prepare_frag(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
-                     gp_err *err);
+int fgd_prepare_plain(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
+                      const double *params, void **prep, gp_err *err);
+int fgd_prepare_frag(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
+                     const double *params, void **prep, gp_err *err);
 void fgd_release(void *prep);
 
 #endif

@@ -15,14 +15,14 @@
  * here (and one extern above it). */
 extern const policy_ops policy_cats, policy_corrgpu, policy_first, policy_hotcloud,
     policy_harmony, policy_fgd, policy_bestfit, policy_dotprod, policy_gpupacking,
-    policy_gpuclustering, policy_random, policy_pwr, policy_pwr_fgd;
+    policy_gpuclustering, policy_random, policy_pwr, policy_pwr_fgd, policy_blind;
 
 /* Within a family, table order is the order of comparison tables (the
  * fragmentation family in the FGD paper's order). */
 static const policy_ops *const policies[] = {
     &policy_cats, &policy_corrgpu, &policy_first, &policy_hotcloud, &policy_harmony,
     &policy_random, &policy_dotprod, &policy_gpuclustering, &policy_gpupacking,
-    &policy_bestfit, &policy_fgd, &policy_pwr, &policy_pwr_fgd, NULL,
+    &policy_bestfit, &policy_fgd, &policy_pwr, &policy_pwr_fgd, &policy_blind, NULL,
 };
 
 const policy_ops *policy_nth(size_t i)
@@ -33,7 +33,7 @@ const policy_ops *policy_nth(size_t i)
 static const policy_family_info families[FAMILY_COUNT] = {
     [FAMILY_CORRELATION] = {"correlation", SHARE_TIME, NULL},
     [FAMILY_FRAGMENTATION] = {"fragmentation", SHARE_PARTITION, &policy_fgd},
-    [FAMILY_ALLOCATION] = {"allocation", SHARE_PARTITION, NULL},
+    [FAMILY_ALLOCATION] = {"allocation", SHARE_PAIR, &policy_blind},
 };
 
 const policy_family_info *policy_family_get(policy_family f)
@@ -79,6 +79,22 @@ int policy_spec_set_role(policy_spec *sp, option_role role, double v)
         n++;
     }
     return n;
+}
+
+double policy_spec_role(const policy_spec *sp, option_role role, double def)
+{
+    for (int i = 0; sp->ops->options && sp->ops->options[i].key; i++)
+        if (sp->ops->options[i].role == role)
+            return sp->params[i];
+    return def;
+}
+
+int policy_places_tasks(const policy_ops *ops, gp_err *err)
+{
+    if (ops->place)
+        return 0;
+    return gp_error(err, "policy '%s' allocates every active task in rounds; only the "
+                    "simulator (run, plan, the dashboard) runs it", ops->name);
 }
 
 static int set_value(policy_spec *sp, int idx, const char *value, gp_err *err)
@@ -156,10 +172,17 @@ void policy_spec_format(const policy_spec *sp, char *buf, size_t len)
 int policy_prepare(const policy_spec *sp, const cstate *cs, const gp_trace *tr, void **prep,
                    gp_err *err)
 {
+    return policy_prepare_with(sp, cs, tr, NULL, prep, err);
+}
+
+int policy_prepare_with(const policy_spec *sp, const cstate *cs, const gp_trace *tr,
+                        const policy_inputs *in, void **prep, gp_err *err)
+{
+    static const policy_inputs none;
     *prep = NULL;
     if (!sp->ops->prepare)
         return 0;
-    if (sp->ops->prepare(cs, tr, sp->params, prep, err)) {
+    if (sp->ops->prepare(cs, tr, in ? in : &none, sp->params, prep, err)) {
         assert(*prep == NULL);
         return -1;
     }
@@ -188,9 +211,13 @@ static int check_gpu(const cstate *cs, const task *tk, const placement *pl, int 
     if (!n->gpu || !task_allows_model(tk, n->gpu->name))
         return gp_error(err, "task '%s' may not run on a GPU of %s", tk->name,
                         n->gpu ? n->gpu->name : "a CPU-only node");
-    if (sharing == SHARE_TIME && cs_gpu_mem_free(gpu) + GP_MEM_EPS_GIB < tk->gpu_mem_gib)
+    if (sharing != SHARE_PARTITION &&
+        cs_gpu_mem_free(gpu) + GP_MEM_EPS_GIB < tk->gpu_mem_gib)
         return gp_error(err, "task '%s' needs %.2f GiB; %s/g%d has %.2f free", tk->name,
                         tk->gpu_mem_gib, n->name, gpu->dev, cs_gpu_mem_free(gpu));
+    if (sharing == SHARE_PAIR && gpu->ntasks >= 2)
+        return gp_error(err, "task '%s': %s/g%d already runs two tasks", tk->name, n->name,
+                        gpu->dev);
     if (sharing == SHARE_PARTITION && cs_gpu_idle_milli(gpu) < task_gpu_share(tk))
         return gp_error(err, "task '%s' needs %d milli-GPU; %s/g%d has %d idle", tk->name,
                         task_gpu_share(tk), n->name, gpu->dev, cs_gpu_idle_milli(gpu));
@@ -210,7 +237,7 @@ int placement_check(const cstate *cs, const task *tk, const placement *pl, gpu_s
             return -1;
     /* Time-sharing GPU tasks are placed by memory only (CATS §3.3); CPU and
      * RAM bind CPU-only tasks there and every task of a partition. */
-    if (sharing == SHARE_TIME && pl->ngpus > 0)
+    if (sharing != SHARE_PARTITION && pl->ngpus > 0)
         return 0;
     const cs_node *n = &cs->nodes[pl->node];
     if (n->cpu_left < tk->cpu_milli || n->ram_left < tk->ram_mib)

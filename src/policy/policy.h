@@ -17,6 +17,12 @@
  * That keeps a run reproducible and lets the simulator rewind by copying
  * its state.
  *
+ * The allocation family (GOGH and its baselines) does not place tasks as
+ * they arrive: every round the simulator hands it every active task and it
+ * returns where each runs until the next round (allocate()), moving or
+ * pausing running ones; its options of roles OPT_ROUND_S and OPT_RESTART_S
+ * tell the simulator how often rounds come and what a move costs.
+ *
  * One placement contract serves every caller: placement_check() says
  * whether a placement is one the cluster state can take under the policy
  * family's sharing model (the time simulator and the inflation experiment
@@ -33,6 +39,7 @@
 #include "power/power.h"
 
 struct rng;
+struct gogh_nets;
 
 #define POLICY_MAX_OPTS 8
 #define EXPLAIN_MAX_TERMS 6
@@ -54,6 +61,10 @@ typedef enum gpu_sharing {
     /* Tasks hold a partition (FGD_NOTES §4): a GPU's idle share must hold
      * the task's share, the node's CPU and RAM left its request. */
     SHARE_PARTITION,
+    /* Two tasks at most time-share a GPU (GOGH's capacity theta_a = 2,
+     * Gavel's measured pairs): its free memory holds the task's and fewer
+     * than two tasks run there. */
+    SHARE_PAIR,
 } gpu_sharing;
 
 typedef struct policy_family_info {
@@ -74,6 +85,10 @@ typedef enum option_role {
     OPT_UTIL_THRESHOLD,         /* utilization threshold, percent */
     OPT_WEIGHT,                 /* weight of a score term */
     OPT_SWITCH,                 /* 0/1 mode switch */
+    OPT_ROUND_S,                /* allocation family: seconds between rounds */
+    OPT_RESTART_S,              /* allocation family: seconds a moved or
+                                 * resumed task holds its GPUs before it
+                                 * progresses again (checkpoint/restore) */
 } option_role;
 
 /* A tunable of a policy, with the paper's default. */
@@ -109,6 +124,59 @@ typedef struct placement {
     int gpus[GP_NODE_MAX_GPUS];
 } placement;
 
+/* What a run gives its policy besides the cluster and the trace (all
+ * borrowed; NULL = not given). */
+typedef struct policy_inputs {
+    const tput_catalog *tput;           /* the throughput table of the run */
+    const struct gogh_nets *nets;       /* GOGH's estimation networks */
+} policy_inputs;
+
+/* ---- the allocation family's round ---- */
+
+/* An active task at a round. */
+typedef struct alloc_job {
+    int task;                   /* trace index */
+    int running;                /* holds GPUs now, at cur */
+    placement cur;
+    double progress_s;          /* standalone seconds done */
+} alloc_job;
+
+/* A measurement the simulator made at a round: a typed task's throughput
+ * on its accelerator class, alone or next to another task. */
+typedef struct alloc_obs {
+    int task, partner;          /* trace indices; partner -1 = alone */
+    char accel[16];
+    double tput, partner_tput;  /* iterations/s */
+    int round;
+} alloc_obs;
+
+typedef struct alloc_ctx {
+    const cstate *cs;           /* with the running tasks where they run */
+    const gp_trace *tr;
+    const alloc_job *jobs;      /* running ones first, then waiting ones by
+                                 * arrival */
+    size_t njobs;
+    /* Every measurement of the run so far, oldest first: what a policy
+     * learns from is state of the run, so a rewound run learns again. */
+    const alloc_obs *obs;
+    size_t nobs;
+    double now_s;
+    int round;
+    void *prep;
+} alloc_ctx;
+
+/* A round's answer: per job its placement (ngpus 0 = it waits; a running
+ * job given its cur placement stays) and the throughput the policy
+ * expects of it there (it/s, 0 = the policy does not estimate). */
+typedef struct alloc_out {
+    placement *pl;              /* njobs, caller's */
+    double *est;                /* njobs, caller's, zeroed */
+    double objective;           /* the round's, in obj_unit; 0 when none */
+    double gap;                 /* relative MIP gap of the round, 0 proven */
+    char obj_unit[16];          /* "W", "norm. it/s", "" */
+    char note[96];              /* one line: how the round was solved */
+} alloc_out;
+
 /* One candidate considered: a GPU (gpu >= 0) or a whole node (gpu < 0). */
 typedef struct explain_cand {
     int node;
@@ -143,13 +211,17 @@ typedef struct policy_ops {
     /* Optional: makes the run's workspace (ctx->prep) for cs and tr.
      * Returns 0 with *prep set (NULL = none), or -1 with a message.
      * Callers go through policy_prepare(). */
-    int (*prepare)(const cstate *cs, const gp_trace *tr, const double *params, void **prep,
-                   gp_err *err);
+    int (*prepare)(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
+                   const double *params, void **prep, gp_err *err);
     void (*release)(void *prep);
     /* Places trace task `ti`: 1 with *out filled, 0 when nothing fits.
-     * Fills *ex when ex is non-NULL. */
+     * Fills *ex when ex is non-NULL.  NULL for the allocation family. */
     int (*place)(const policy_ctx *ctx, const double *params, int ti, placement *out,
                  explain *ex);
+    /* The allocation family's round (NULL elsewhere): fills out for every
+     * job of ctx; 0, or -1 with a message (the round then changes
+     * nothing). */
+    int (*allocate)(const alloc_ctx *ctx, const double *params, alloc_out *out, gp_err *err);
 } policy_ops;
 
 /* The i-th policy of the table (in table order), NULL past the end:
@@ -180,19 +252,28 @@ int policy_option_index(const policy_ops *ops, const char *key);
 /* Sets every option of that role to v, clamped to the option's range;
  * returns how many were set (0 when the policy has none of that role). */
 int policy_spec_set_role(policy_spec *sp, option_role role, double v);
+/* The value of the policy's first option of that role, def when none. */
+double policy_spec_role(const policy_spec *sp, option_role role, double def);
+/* Whether the policy places one task at a time (place()), as every caller
+ * but the simulator's rounds needs; -1 with a message when not. */
+int policy_places_tasks(const policy_ops *ops, gp_err *err);
 
 /* The run's workspace of sp on cs and tr (see policy_ops.prepare); release
- * it with policy_release().  0, or -1 with a message. */
+ * it with policy_release().  0, or -1 with a message.  policy_prepare()
+ * gives no inputs. */
 int policy_prepare(const policy_spec *sp, const cstate *cs, const gp_trace *tr, void **prep,
                    gp_err *err);
+int policy_prepare_with(const policy_spec *sp, const cstate *cs, const gp_trace *tr,
+                        const policy_inputs *in, void **prep, gp_err *err);
 void policy_release(const policy_spec *sp, void *prep);
 
 /* The placement contract: whether cs can take task tk at pl under the
  * sharing model — a node of cs; exactly task_gpus(tk) distinct
  * GPUs, all of that node and of a model the task allows; under SHARE_TIME
  * each GPU's free memory holds the task's (CPU-only tasks: the node's vCPU
- * and RAM); under SHARE_PARTITION each GPU's idle share holds the task's
- * and the node's vCPU and RAM left hold its request.  0, or -1 with a
+ * and RAM); under SHARE_PAIR also fewer than two tasks on each GPU; under
+ * SHARE_PARTITION each GPU's idle share holds the task's and the node's
+ * vCPU and RAM left hold its request.  0, or -1 with a
  * message that names the task and what does not hold. */
 int placement_check(const cstate *cs, const task *tk, const placement *pl, gpu_sharing sharing,
                     gp_err *err);

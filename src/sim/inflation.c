@@ -169,7 +169,7 @@ static void record(const loop_state *ls, const placement *pl, int ok, int ti, in
 static int loop_init(loop_state *ls, const infl_setup *s, const policy_spec *pol, gp_err *err)
 {
     memset(ls, 0, sizeof *ls);
-    if (!(ls->cs = cstate_new(s->cl, s->cat, err)))
+    if (policy_places_tasks(pol->ops, err) || !(ls->cs = cstate_new(s->cl, s->cat, err)))
         return -1;
     ls->w = frag_workload_new(s->tr);
     size_t nn = ls->cs->nnodes ? ls->cs->nnodes : 1;

@@ -134,6 +134,11 @@ static int check_config(const sim_config *cfg, const policy_spec *pol, gp_err *e
 {
     if (!pol || !pol->ops)
         return gp_error(err, "no policy given");
+    if (pol->ops->allocate && !(policy_spec_role(pol, OPT_ROUND_S, 360) > 0))
+        return gp_error(err, "%s: rounds must be some seconds apart", pol->ops->name);
+    if (pol->ops->allocate && cfg->full == SIM_FAIL)
+        return gp_error(err, "%s allocates in rounds: its tasks wait for one, they do not "
+                        "fail when nothing fits", pol->ops->name);
     if (!(cfg->tau_s > 0))
         return gp_error(err, "tau must be positive, got %g", cfg->tau_s);
     if (!(cfg->delta_f_mhz > 0))
@@ -184,8 +189,13 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
     s->sleep_on = cfg->sleep >= 0 ? cfg->sleep != 0 : pol->ops->sleep;
     s->dfs_on = cfg->dfs >= 0 ? cfg->dfs != 0 : pol->ops->dfs;
     s->sharing = policy_family_get(pol->ops->family)->sharing;
+    s->rounds = pol->ops->allocate != NULL;
+    s->round_s = policy_spec_role(pol, OPT_ROUND_S, 360);
+    s->restart_s = policy_spec_role(pol, OPT_RESTART_S, 0);
+    s->st.last_round_t = -SIM_INF;
+    policy_inputs pin = {.tput = cfg->tput, .nets = cfg->nets};
     if (!(s->st.cs = cstate_new(cl, cat, err)) ||
-        policy_prepare(&s->pol, s->st.cs, tr, &s->prep, err)) {
+        policy_prepare_with(&s->pol, s->st.cs, tr, &pin, &s->prep, err)) {
         sim_free(s);
         return NULL;
     }
@@ -277,7 +287,7 @@ static void append_candidates(const sim *s, const explain *ex, strbuf *out)
         strbuf_printf(out, " (+%zu more)", ex->ncands - shown);
 }
 
-static void record_decision(sim *s, int ti, const placement *pl, const char *prefix)
+void sim_record_decision(sim *s, int ti, const placement *pl, const char *prefix)
 {
     sim_state *st = &s->st;
     strbuf reason = STRBUF_INIT;
@@ -304,7 +314,7 @@ static void record_decision(sim *s, int ti, const placement *pl, const char *pre
     sim_ckpt_take(s);
 }
 
-static void fail_task(sim *s, int ti, const char *why)
+void sim_fail_task(sim *s, int ti, const char *why)
 {
     s->st.tasks[ti].status = ST_FAILED;
     s->st.acc.failed++;
@@ -312,14 +322,13 @@ static void fail_task(sim *s, int ti, const char *why)
     if (why)
         snprintf(s->ex_work.summary, sizeof s->ex_work.summary, "%s: %s: %s",
                  s->pol.ops->name, s->tr->tasks[ti].name, why);
-    record_decision(s, ti, NULL, "failed: ");
+    sim_record_decision(s, ti, NULL, "failed: ");
 }
 
-static void do_place(sim *s, int ti, const placement *pl)
+void sim_occupy(sim *s, int ti, const placement *pl)
 {
     sim_state *st = &s->st;
-    sim_task *tk = &st->tasks[ti];
-    tk->pl = *pl;
+    st->tasks[ti].pl = *pl;
     for (int k = 0; k < pl->ngpus; k++)
         sim_gpu_leave(s, pl->gpus[k]);
     sim_node_leave(s, pl->node);
@@ -330,10 +339,32 @@ static void do_place(sim *s, int ti, const placement *pl)
         sim_gpu_set_clock(s, pl->gpus[k]);
     }
     sim_node_enter(s, pl->node);
+}
+
+void sim_vacate(sim *s, int ti)
+{
+    sim_state *st = &s->st;
+    const placement pl = st->tasks[ti].pl;
+    for (int k = 0; k < pl.ngpus; k++)
+        sim_gpu_leave(s, pl.gpus[k]);
+    sim_node_leave(s, pl.node);
+    cstate_release(st->cs, &s->tr->tasks[ti], ti, pl.node, pl.gpus, pl.ngpus);
+    for (int k = 0; k < pl.ngpus; k++)
+        sim_gpu_enter(s, pl.gpus[k]);
+    sim_node_enter(s, pl.node);
+    sim_gpus_changed(s, pl.gpus, pl.ngpus);
+    for (int k = 0; k < pl.ngpus; k++)
+        sim_pm_mark_gpu(s, pl.gpus[k]);
+    sim_pm_mark_node(s, pl.node);
+}
+
+static void do_place(sim *s, int ti, const placement *pl)
+{
+    sim_occupy(s, ti, pl);
     sim_task_start(s, ti);
     for (int k = 0; k < pl->ngpus; k++)
         sim_pm_mark_gpu(s, pl->gpus[k]);
-    record_decision(s, ti, pl, "");
+    sim_record_decision(s, ti, pl, "");
 }
 
 /* Whether some server of the cluster, empty, could host the task at all
@@ -408,7 +439,7 @@ static int try_place(sim *s, int ti, int from_queue)
             s->st.qhead++;
         char why[sizeof bad.msg + 48];
         snprintf(why, sizeof why, "invalid placement from the policy: %s", bad.msg);
-        fail_task(s, ti, why);
+        sim_fail_task(s, ti, why);
         return 1;
     }
     if (ok) {
@@ -422,11 +453,11 @@ static int try_place(sim *s, int ti, int from_queue)
         return 0;
     }
     if (s->cfg.full == SIM_FAIL) {
-        fail_task(s, ti, NULL);
+        sim_fail_task(s, ti, NULL);
         return 1;
     }
     enqueue(&s->st, ti);
-    record_decision(s, ti, NULL, "queued: ");
+    sim_record_decision(s, ti, NULL, "queued: ");
     return 1;
 }
 
@@ -437,8 +468,12 @@ static int arrive(sim *s, int ti)
         char why[160];
         snprintf(why, sizeof why, "never fits: no server of %s has %d GPU(s) of an allowed model "
                  "with %.2f GiB each", s->cl->name, tk->num_gpu, tk->gpu_mem_gib);
-        fail_task(s, ti, why);
+        sim_fail_task(s, ti, why);
         return 1;
+    }
+    if (s->rounds) {
+        sim_round_arrive(s, ti);
+        return 0;
     }
     if (s->st.qtail > s->st.qhead) {    /* strict FIFO */
         enqueue(&s->st, ti);
@@ -451,13 +486,15 @@ static int arrive(sim *s, int ti)
 static int drain_queue(sim *s)
 {
     int ti = s->st.queue[s->st.qhead++];
-    fail_task(s, ti, "never placed: nothing runs and the policy finds no room");
+    sim_fail_task(s, ti, "never placed: nothing runs and the policy finds no room");
     return 1;
 }
 
 /* ---- the event loop ------------------------------------------------------------ */
 
-typedef enum ev_kind { EV_NONE, EV_TASK, EV_RETRY, EV_ARRIVAL, EV_TICK } ev_kind;
+typedef enum ev_kind {
+    EV_NONE, EV_TASK, EV_RETRY, EV_START, EV_ARRIVAL, EV_ROUND, EV_TICK
+} ev_kind;
 
 static ev_kind next_event(sim *s, double *t_out)
 {
@@ -473,12 +510,21 @@ static ev_kind next_event(sim *s, double *t_out)
         k = EV_RETRY;
         t = st->t;
     }
+    if (st->start_pos < st->nstarts && (k == EV_NONE || st->t < t)) {
+        k = EV_START;
+        t = st->t;
+    }
     if (st->next_arrival < st->ntasks) {
         double ta = fmax(s->tr->tasks[s->order[st->next_arrival]].arrival_s, st->t);
         if (ta < t) {
             k = EV_ARRIVAL;
             t = ta;
         }
+    }
+    double tr;
+    if (s->rounds && sim_round_pending(s, &tr) && tr < t) {
+        k = EV_ROUND;
+        t = tr;
     }
     /* Ticks only while the run is live (something else is still to come). */
     if (k != EV_NONE && sim_pm_pending(s)) {
@@ -492,11 +538,18 @@ static ev_kind next_event(sim *s, double *t_out)
     return k;
 }
 
+/* Tasks that wait with nothing left to place them: the FIFO queue, or
+ * the allocation family's waiting set. */
+static int stuck_waiting(const sim_state *st)
+{
+    return st->qtail > st->qhead || st->nwaiting > 0;
+}
+
 double sim_next_event_time(sim *s)
 {
     double t;
     if (next_event(s, &t) == EV_NONE)
-        return s->st.qtail > s->st.qhead ? s->st.t : SIM_INF;
+        return stuck_waiting(&s->st) ? s->st.t : SIM_INF;
     return t;
 }
 
@@ -505,8 +558,13 @@ int sim_process_one(sim *s)
     sim_state *st = &s->st;
     double t;
     ev_kind k = next_event(s, &t);
-    if (k == EV_NONE)
+    if (k == EV_NONE) {
+        if (st->nwaiting > 0) {
+            sim_round_drain(s);
+            return 1;
+        }
         return st->qtail > st->qhead ? drain_queue(s) : -1;
+    }
     sim_advance_clock(s, t);
     switch (k) {
     case EV_TASK: {
@@ -517,6 +575,12 @@ int sim_process_one(sim *s)
     }
     case EV_RETRY:
         return try_place(s, st->queue[st->qhead], 1);
+    case EV_START:
+        sim_round_start_next(s);
+        return 1;
+    case EV_ROUND:
+        sim_round_run(s);
+        return 0;
     case EV_ARRIVAL:
         return arrive(s, s->order[st->next_arrival++]);
     case EV_TICK:
@@ -532,7 +596,8 @@ int sim_process_one(sim *s)
 int sim_done(const sim *s)
 {
     const sim_state *st = &s->st;
-    return st->next_arrival >= st->ntasks && st->nrunning == 0 && st->qtail == st->qhead;
+    return st->next_arrival >= st->ntasks && st->nrunning == 0 && st->qtail == st->qhead &&
+           st->nwaiting == 0 && st->start_pos == st->nstarts;
 }
 
 int sim_step(sim *s)

@@ -77,6 +77,9 @@ typedef struct sim_config {
      * cluster's own when all its GPUs share one, else 1, a V100). */
     const tput_catalog *tput;
     double ref_speed;
+    /* GOGH's estimation networks for the allocation family (borrowed;
+     * NULL = none: only oracle estimates). */
+    const struct gogh_nets *nets;
 } sim_config;
 
 /* The defaults above: queue, bounded, policy-default sleep/DFS, tau 0.1 s,
@@ -164,6 +167,9 @@ const run *sim_run_record(const sim *s);
  *   uncapped_gpu_pct (under a GPU cap only: the share of busy GPU time on
  *     GPUs PEACE could not hold — a group its set did not measure, a task
  *     of no PEACE workload — which ran uncapped)
+ *   rounds moves (allocation family only: rounds held, and running tasks
+ *     a round moved or paused)
+ * avg_queued counts tasks waiting in the FIFO queue or for a round.
  * Idempotent; a rewind clears them. */
 void sim_finish(sim *s);
 /* Hands the run record to the caller (who frees it with run_free); the sim

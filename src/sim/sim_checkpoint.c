@@ -2,7 +2,8 @@
  * sim_checkpoint.c — going back in a simulation (the TUI's step ← key).
  *
  * A checkpoint is a deep copy of sim_state (cluster state, tasks, heap,
- * queue, power-manager sets, counters, rng) plus the lengths of the run
+ * queue, power-manager sets, counters, rng, the rounds' waiting set,
+ * starts and measurements) plus the lengths of the run
  * record at that moment.  One is taken before the first decision and then
  * every ckpt_every decisions; when there are more than SIM_MAX_CKPTS the
  * odd ones are dropped and the spacing doubles, so memory stays bounded on
@@ -44,6 +45,10 @@ void sim_state_copy(sim_state *dst, const sim_state *src)
                              &dst->pm_gpus_cap);
     dst->pm_nodes = dup_array(src->pm_nodes, src->npm_nodes, sizeof *src->pm_nodes,
                               &dst->pm_nodes_cap);
+    dst->waiting = dup_array(src->waiting, src->nwaiting, sizeof *src->waiting,
+                             &dst->waiting_cap);
+    dst->starts = dup_array(src->starts, src->nstarts, sizeof *src->starts, &dst->starts_cap);
+    dst->obs = dup_array(src->obs, src->nobs, sizeof *src->obs, &dst->obs_cap);
 }
 
 void sim_state_release(sim_state *st)
@@ -57,6 +62,9 @@ void sim_state_release(sim_state *st)
     free(st->running);
     free(st->pm_gpus);
     free(st->pm_nodes);
+    free(st->waiting);
+    free(st->starts);
+    free(st->obs);
     memset(st, 0, sizeof *st);
 }
 

@@ -89,8 +89,9 @@ double sim_task_progress(const sim_state *st, int ti, double t)
 {
     const sim_task *tk = &st->tasks[ti];
     if (tk->status != ST_RUNNING)
-        return tk->status == ST_DONE ? tk->target : 0;
-    double p = tk->prog + tk->rate * (t - tk->prog_t);
+        return tk->status == ST_DONE || tk->starts ? tk->prog : 0;
+    double from = tk->prog_t > tk->stall_until ? tk->prog_t : tk->stall_until;
+    double p = tk->prog + (t > from ? tk->rate * (t - from) : 0);
     return p < tk->target ? p : tk->target;
 }
 
@@ -124,7 +125,8 @@ static void schedule(sim_state *st, int ti)
     sim_task *tk = &st->tasks[ti];
     tk->ver++;
     double left = tk->target - tk->prog;
-    double t = st->t + (left > 0 ? left / tk->rate : 0);
+    double from = st->t > tk->stall_until ? st->t : tk->stall_until;
+    double t = from + (left > 0 ? left / tk->rate : 0);
     sim_heap_push(st, t, ti, tk->ver);
 }
 
@@ -186,6 +188,15 @@ static void running_remove(sim_state *st, int ti)
     st->tasks[ti].run_pos = -1;
 }
 
+/* The series sample a task is in at progress p (sample i covers progress
+ * [i period, (i + 1) period); a task without a series has one). */
+static long sample_at(const task *t, double p)
+{
+    if (!useries_has_series(t) || !(t->util.period_s > 0))
+        return 0;
+    return (long)floor(p / t->util.period_s);
+}
+
 /* Loads the demand of the task's current sample and finds its next change. */
 static void load_sample(sim *s, int ti)
 {
@@ -195,16 +206,19 @@ static void load_sample(sim *s, int ti)
     tk->next_sample = useries_next_change(t, tk->sample, &tk->target);
 }
 
-void sim_task_start(sim *s, int ti)
+/* Runs task ti from progress prog, idle until stall_until. */
+static void run_from(sim *s, int ti, double prog, double stall_until)
 {
     sim_state *st = &s->st;
     sim_task *tk = &st->tasks[ti];
+    if (tk->starts++ == 0)
+        tk->start_t = st->t;
     tk->status = ST_RUNNING;
-    tk->start_t = st->t;
-    tk->prog = 0;
+    tk->prog = prog;
     tk->prog_t = st->t;
+    tk->stall_until = stall_until;
     tk->peace_rate = 1;
-    tk->sample = 0;
+    tk->sample = sample_at(&s->tr->tasks[ti], prog);
     load_sample(s, ti);
     running_add(st, ti);
     tk->rate = -1;                  /* forces the first schedule below */
@@ -213,28 +227,43 @@ void sim_task_start(sim *s, int ti)
         rerate(s, ti);
 }
 
+void sim_task_start(sim *s, int ti)
+{
+    run_from(s, ti, 0, s->st.t);
+}
+
+void sim_task_resume(sim *s, int ti, double stall_s)
+{
+    run_from(s, ti, s->st.tasks[ti].prog, s->st.t + stall_s);
+}
+
+void sim_task_stop(sim *s, int ti)
+{
+    sim_state *st = &s->st;
+    sim_task *tk = &st->tasks[ti];
+    assert(tk->status == ST_RUNNING);
+    tk->prog = sim_task_progress(st, ti, st->t);
+    tk->prog_t = st->t;
+    tk->status = ST_QUEUED;
+    tk->ver++;
+    s->view[ti] = tk->prog;
+    running_remove(st, ti);
+    sim_vacate(s, ti);
+}
+
 static void complete(sim *s, int ti)
 {
     sim_state *st = &s->st;
     sim_task *tk = &st->tasks[ti];
-    const placement pl = tk->pl;
     tk->status = ST_DONE;
     tk->end_t = st->t;
     tk->prog = tk->target = s->tr->tasks[ti].duration_s;
     tk->ver++;
     s->view[ti] = tk->target;
     running_remove(st, ti);
-    for (int k = 0; k < pl.ngpus; k++)
-        sim_gpu_leave(s, pl.gpus[k]);
-    sim_node_leave(s, pl.node);
-    cstate_release(st->cs, &s->tr->tasks[ti], ti, pl.node, pl.gpus, pl.ngpus);
-    for (int k = 0; k < pl.ngpus; k++)
-        sim_gpu_enter(s, pl.gpus[k]);
-    sim_node_enter(s, pl.node);
-    sim_gpus_changed(s, pl.gpus, pl.ngpus);
-    for (int k = 0; k < pl.ngpus; k++)
-        sim_pm_mark_gpu(s, pl.gpus[k]);
-    sim_pm_mark_node(s, pl.node);
+    sim_vacate(s, ti);
+    if (s->rounds)
+        sim_round_touch(s);
     st->acc.completed++;
     st->acc.t_end = st->t;
     st->retry = 1;                  /* the queue head may fit now */

@@ -7,6 +7,7 @@
  *   sim_checkpoint.c  deep copies of the state and rewind
  *   sim_peace.c       GPUs held under a power cap by PEACE's split
  *   sim_tput.c        a task's rate on a GPU of its accelerator and speed
+ *   sim_round.c       the allocation family's rounds: allocate, move, start
  * Not for use outside the simulator.
  *
  * Everything that changes while a run advances lives in sim_state, so a
@@ -37,8 +38,11 @@ typedef struct sim_task {
     double target;              /* progress of the next own event */
     double peace_rate;          /* on a PEACE GPU: its throughput there over
                                  * its exclusive one */
+    double stall_until;         /* no progress before this time: a restart
+                                 * after a move (allocation family) */
     uint32_t ver;               /* heap entries of older versions are stale */
-    double start_t, end_t;
+    double start_t, end_t;      /* start_t: its first start */
+    int starts;                 /* times started (> 1: moved or resumed) */
     int run_pos;                /* index in sim_state.running */
 } sim_task;
 
@@ -76,6 +80,26 @@ typedef struct sim_acc {
     double uncapped_s;
 } sim_acc;
 
+/* A start the current round has still to make (sim_round.c). */
+typedef struct sim_start {
+    int task;
+    placement pl;
+    placement from;             /* where it ran before this round (ngpus 0:
+                                 * it was waiting) */
+    double est, truth;          /* it/s: the policy's estimate, the table's
+                                 * figure (0 = none) */
+} sim_start;
+
+/* What the last round decided, for its decisions' explanations. */
+typedef struct sim_round_info {
+    int round;                  /* 1-based; 0 before the first */
+    double t;
+    size_t jobs, placed, moved, paused, waiting;
+    double objective, gap;
+    char obj_unit[16];
+    char note[128];
+} sim_round_info;
+
 typedef struct sim_state {
     cstate *cs;
     sim_task *tasks;            /* one per trace task */
@@ -103,6 +127,17 @@ typedef struct sim_state {
     int power_dirty;
     double next_sample_t;
     int changed;                /* since the last every-event timeline point */
+    /* The allocation family's rounds (sim_round.c). */
+    int *waiting;               /* arrived, not running: by (arrival, index) */
+    size_t nwaiting, waiting_cap;
+    sim_start *starts;          /* the last round's starts, made one per event */
+    size_t nstarts, start_pos, starts_cap;
+    alloc_obs *obs;             /* every distinct measurement so far */
+    size_t nobs, obs_cap;
+    int round_due;              /* something changed since the last round */
+    double next_round_t, last_round_t;
+    sim_round_info round;
+    size_t moves;               /* tasks moved or paused by rounds */
 } sim_state;
 
 typedef struct sim_ckpt {
@@ -135,6 +170,8 @@ struct sim {
     explain ex_work, ex_last;
     int has_last;
     int *peace_wl;              /* per trace task: its PEACE workload, -1 none */
+    int rounds;                 /* the policy allocates in rounds */
+    double round_s, restart_s;  /* its OPT_ROUND_S, OPT_RESTART_S */
     tput_index *tix;            /* over cfg.tput; NULL when none is attached */
     sim_tput_task *tt;          /* per trace task, with tix */
     double ref_speed;           /* the speed untyped durations were measured at */
@@ -164,6 +201,12 @@ void sim_gpu_set_clock(sim *s, int g);
 void sim_gpus_changed(sim *s, const int *gpus, int n);
 /* Starts task ti on its placement (resources already allocated). */
 void sim_task_start(sim *s, int ti);
+/* Starts again a task stopped by sim_task_stop(), from the progress it
+ * had, idle for stall_s first (resources already allocated). */
+void sim_task_resume(sim *s, int ti, double stall_s);
+/* Stops a running task keeping its progress and frees its resources; it
+ * is then ST_QUEUED. */
+void sim_task_stop(sim *s, int ti);
 /* Handles the task's own event (a demand change or its completion). */
 void sim_task_event(sim *s, int ti);
 double sim_task_progress(const sim_state *st, int ti, double t);
@@ -206,6 +249,28 @@ int sim_tput_init(sim *s, gp_err *err);
 void sim_tput_free(sim *s);
 /* Task ti's rate on GPU g (standalone seconds per second), clock included. */
 double sim_task_gpu_rate(const sim *s, int ti, int g);
+/* The table's throughput (it/s) of task ti on accelerator class accel next
+ * to task partner (-1: alone); 0 when the table has no figure. */
+double sim_tput_truth(const sim *s, int ti, const char *accel, int partner);
+/* Task ti's throughput now (it/s) on its first GPU, with *partner the other
+ * task there (-1 alone); 0 when it has no job type in the table or shares
+ * its GPU with more than one task. */
+double sim_tput_now(const sim *s, int ti, int *partner);
+
+/* sim_round.c */
+/* Whether a round is due (and when, in *t). */
+int sim_round_pending(const sim *s, double *t);
+/* Runs the round due now: measures, asks the policy, stops what moves,
+ * and queues the starts. */
+void sim_round_run(sim *s);
+/* Makes the next queued start (a decision). */
+void sim_round_start_next(sim *s);
+/* A task arrived: it waits for the next round. */
+void sim_round_arrive(sim *s, int ti);
+/* Something changed at the current time: a round follows. */
+void sim_round_touch(sim *s);
+/* Fails the first waiting task when nothing can place it any more. */
+void sim_round_drain(sim *s);
 
 /* sim_checkpoint.c */
 void sim_state_copy(sim_state *dst, const sim_state *src);
@@ -215,6 +280,14 @@ void sim_ckpts_free(sim *s);
 
 /* sim.c */
 double sim_task_kappa(const sim *s, const task *tk);
+/* Takes placement pl for task ti: wakes, allocates, counts. */
+void sim_occupy(sim *s, int ti, const placement *pl);
+/* Gives back task ti's placement (the task state is the caller's). */
+void sim_vacate(sim *s, int ti);
+/* Records a decision about ti (pl NULL: none placed); the explanation is
+ * ex_work. */
+void sim_record_decision(sim *s, int ti, const placement *pl, const char *prefix);
+void sim_fail_task(sim *s, int ti, const char *why);
 /* Ensures per-GPU and per-node arrays cover the cstate (unbounded pool). */
 void sim_state_fit(sim_state *st);
 /* Processes the next event; 1 when it made a decision, 0 when not, -1 when

@@ -139,7 +139,7 @@ static void emit_point(sim *s, double t)
     p.alloc_ratio = st->cs->ngpus
                         ? (double)cstate_alloc_milli(st->cs) / (1000.0 * (double)st->cs->ngpus)
                         : 0;
-    p.queued = (double)(st->qtail - st->qhead);
+    p.queued = (double)(st->qtail - st->qhead + st->nwaiting);
     p.mean_freq_mhz = a->active_gpus ? a->freq_sum / (double)a->active_gpus : 0;
     run_add_point(s->rec, &p);
 }
@@ -164,7 +164,7 @@ void sim_advance_clock(sim *s, double t)
     a->awake_gpu_s += (double)a->awake_gpus * dt;
     a->node_s += (double)a->active_nodes * dt;
     a->freq_s += a->freq_sum * dt;
-    a->queued_s += (double)(st->qtail - st->qhead) * dt;
+    a->queued_s += (double)(st->qtail - st->qhead + st->nwaiting) * dt;
     a->energy_j += st->power.total_w * dt;
     a->energy_gpu_j += st->power.gpu_w * dt;
     a->energy_cpu_j += st->power.cpu_w * dt;
@@ -284,5 +284,9 @@ void sim_metrics_finish(sim *s)
     run_set_metric(r, "avg_queued", a->queued_s / d);
     run_set_metric(r, "wakeups", (double)a->wakeups);
     run_set_metric(r, "server_wakeups", (double)a->server_wakeups);
+    if (s->rounds) {
+        run_set_metric(r, "rounds", (double)st->round.round);
+        run_set_metric(r, "moves", (double)st->moves);
+    }
     task_metrics(s, r);
 }

@@ -47,29 +47,14 @@ static double reference_tput(const tput_index *ix, const gogh_jobtype *jt)
     return r;
 }
 
-/* The speed of the cluster's GPUs when they all share one, else 1. */
-static double cluster_speed(const cluster *cl, const catalog *cat)
-{
-    double speed = 0;
-    for (size_t i = 0; i < cl->nnodes; i++) {
-        const node *n = &cl->nodes[i];
-        if (n->gpu_count <= 0)
-            continue;
-        double v = gpu_speed(catalog_gpu(cat, n->gpu_model));
-        if (speed > 0 && v != speed)
-            return 1;
-        speed = v;
-    }
-    return speed > 0 ? speed : 1;
-}
-
 int sim_tput_init(sim *s, gp_err *err)
 {
     const sim_config *cfg = &s->cfg;
     if (cfg->ref_speed < 0 || !(cfg->ref_speed == cfg->ref_speed))
         return gp_error(err, "the reference speed must be positive (0 = the cluster's), got %g",
                         cfg->ref_speed);
-    s->ref_speed = cfg->ref_speed > 0 ? cfg->ref_speed : cluster_speed(s->cl, s->cat);
+    double common = cluster_common_speed(s->cl, s->cat);
+    s->ref_speed = cfg->ref_speed > 0 ? cfg->ref_speed : common > 0 ? common : 1;
     if (!cfg->tput)
         return 0;
     s->tix = tput_index_new(cfg->tput);
@@ -152,4 +137,37 @@ double sim_task_gpu_rate(const sim *s, int ti, int g)
         return sg->rate * gpu_speed(profile_of(s, g));  /* a typed task: V100 = 1 */
     }
     return sg->rate * gpu_speed(profile_of(s, g)) / s->ref_speed;
+}
+
+double sim_tput_truth(const sim *s, int ti, const char *accel, int partner)
+{
+    if (!s->tt || !(s->tt[ti].ref > 0))
+        return 0;
+    const gogh_jobtype *j = &s->tt[ti].jt;
+    if (partner < 0)
+        return tput_solo(s->tix, accel, j);
+    if (!(s->tt[partner].ref > 0))
+        return 0;
+    double t = 0;
+    if (ti < partner)
+        t = tput_pair(s->tix, accel, j, &s->tt[partner].jt, NULL);
+    else
+        tput_pair(s->tix, accel, &s->tt[partner].jt, j, &t);
+    return t;
+}
+
+double sim_tput_now(const sim *s, int ti, int *partner)
+{
+    *partner = -1;
+    const sim_task *tk = &s->st.tasks[ti];
+    if (!s->tt || !(s->tt[ti].ref > 0) || tk->status != ST_RUNNING || tk->pl.ngpus < 1)
+        return 0;
+    int g = tk->pl.gpus[0];
+    const cs_gpu *gpu = &s->st.cs->gpus[g];
+    const sim_gpu *sg = &s->st.gpus[g];
+    if (gpu->ntasks > 2 || sg->peace_on || !(sg->clock > 0))
+        return 0;
+    if (gpu->ntasks == 2)
+        *partner = gpu->tasks[0] == ti ? gpu->tasks[1] : gpu->tasks[0];
+    return sim_task_gpu_rate(s, ti, g) / sg->clock * s->tt[ti].ref;
 }

@@ -15,11 +15,11 @@ static size_t gpu_tasks(const gp_trace *tr)
     return n;
 }
 
-int optimal_row_wanted(const sim_config *cfg, const gp_trace *tr, const policy_spec *specs,
-                       size_t n)
+int optimal_row_wanted(const sim_config *cfg, const cluster *cl, const catalog *cat,
+                       const gp_trace *tr, const policy_spec *specs, size_t n)
 {
     size_t k = gpu_tasks(tr);
-    if (k == 0 || k > OPTIMAL_AUTO_TASKS)
+    if (k == 0 || k > OPTIMAL_AUTO_TASKS || cfg->tput || cluster_common_speed(cl, cat) == 0)
         return 0;
     for (size_t i = 0; i < n; i++)
         if (sim_power_model_of(cfg, &specs[i]) != POWER_CATS)

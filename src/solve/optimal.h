@@ -21,9 +21,12 @@
 /* The most GPU tasks a trace may have for the automatic row. */
 #define OPTIMAL_AUTO_TASKS 256
 
-/* 1 when the automatic mode adds the row: the trace has 1..256 GPU tasks
- * and every policy is measured with CATS's power model. */
-int optimal_row_wanted(const sim_config *cfg, const gp_trace *tr, const policy_spec *specs,
+/* 1 when the automatic mode adds the row: the trace has 1..256 GPU tasks,
+ * every policy is measured with CATS's power model, and every task runs
+ * as fast on every GPU (no throughput table, one speed across the cluster:
+ * CATS eq. 6-14 know no GPU types). */
+int optimal_row_wanted(const sim_config *cfg, const cluster *cl, const catalog *cat,
+                       const gp_trace *tr, const policy_spec *specs,
                        size_t n);
 
 /* The row for tr on cl, with cfg's kappa override applied to every task;
