@@ -9,9 +9,9 @@
  *
  * This is the TUI's only user of the simulator (src/sim/sim.h); no curses here.
  *
- * Ownership: a runset owns its trace, cluster, catalog, sims and saved runs;
- * runset_clear() frees them.  Pointers it hands out (records, states) stay
- * valid until the next call that changes the set.
+ * Ownership: a runset owns its trace, cluster, catalog, throughput table,
+ * sims and saved runs; runset_clear() frees them.  Pointers it hands out
+ * (records, states) stay valid until the next call that changes the set.
  */
 #ifndef GP_RUNSET_H
 #define GP_RUNSET_H
@@ -38,6 +38,7 @@ typedef struct runset {
     gp_trace *tr;
     cluster *cl;
     catalog *cat;
+    tput_catalog *tp;           /* the table named like the trace, or NULL */
     sim_config cfg;
     double gpu_cap;             /* W per GPU held by PEACE, 0 = none */
     peace_loaded peace;         /* loaded when gpu_cap > 0 */
