@@ -119,7 +119,9 @@ static void gogh_random(gogh_inst *in, size_t n, int seed)
     rng r;
     rng_seed_stream(&r, 20240603, (uint64_t)n * 16 + (uint64_t)seed);
     static const gogh_accel_type types[3] = {
-        {"v100", 2, 30, 300}, {"p100", 2, 25, 250}, {"k80", 2, 25, 150}};
+        {.name = "v100", .theta = 2, .idle_w = 30, .max_w = 300},
+        {.name = "p100", .theta = 2, .idle_w = 25, .max_w = 250},
+        {.name = "k80", .theta = 2, .idle_w = 25, .max_w = 150}};
     size_t per = n / 3 + 2;
     memset(in, 0, sizeof *in);
     in->ntypes = 3;

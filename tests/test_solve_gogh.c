@@ -18,8 +18,9 @@ static void random_inst(gogh_inst *in, rng *r, size_t J)
     memset(in, 0, sizeof *in);
     in->ntypes = 2;
     in->types = xcalloc(2, sizeof *in->types);
-    in->types[0] = (gogh_accel_type){"v100", 2, 30, 300};
-    in->types[1] = (gogh_accel_type){"k80", rng_bernoulli(r, 0.5) ? 1 : 2, 25, 150};
+    in->types[0] = (gogh_accel_type){.name = "v100", .theta = 2, .idle_w = 30, .max_w = 300};
+    in->types[1] = (gogh_accel_type){.name = "k80", .theta = rng_bernoulli(r, 0.5) ? 1 : 2,
+                                     .idle_w = 25, .max_w = 150};
     in->accels = xcalloc(4, sizeof *in->accels);
     for (int a = 0; a < 2; a++) {
         int cnt = 1 + (int)rng_below(r, 2);
@@ -314,6 +315,145 @@ static void test_from_catalog(void **state)
     catalog_free(cat);
 }
 
+/* ---- the two bugs of the first model, each with the case that showed it ---- */
+
+static void add_node(cluster *cl, const char *name, const char *model, int gpus)
+{
+    node nd;
+    memset(&nd, 0, sizeof nd);
+    strlcpy0(nd.name, name, sizeof nd.name);
+    strlcpy0(nd.gpu_model, model, sizeof nd.gpu_model);
+    nd.gpu_count = gpus;
+    cluster_add_node(cl, &nd);
+}
+
+static void add_entry(tput_catalog *tp, const char *model, int batch, const char *co_model,
+                      int co_batch, double tput, double co_tput)
+{
+    tput_entry e;
+    memset(&e, 0, sizeof e);
+    strlcpy0(e.accel, "v100", sizeof e.accel);
+    strlcpy0(e.model, model, sizeof e.model);
+    e.batch_size = batch;
+    e.scale = 1;
+    if (co_model) {
+        strlcpy0(e.co_model, co_model, sizeof e.co_model);
+        e.co_batch_size = co_batch;
+        e.co_scale = 1;
+    }
+    e.tput = tput;
+    e.co_tput = co_tput;
+    tput_catalog_add(tp, &e);
+}
+
+static void add_job(gp_trace *tr, const char *model, int batch, double min_tput)
+{
+    task tk;
+    task_init(&tk);
+    snprintf(tk.name, sizeof tk.name, "j%zu", tr->ntasks);
+    strlcpy0(tk.model, model, sizeof tk.model);
+    tk.batch_size = batch;
+    tk.min_tput = min_tput;
+    trace_add_task(tr, &tk);
+}
+
+/* The watts of a placement from each GPU's own profile, independent of the
+ * solver's types: every busy GPU of the cluster at full load (these jobs
+ * have no utilization series, so each counts as 1). */
+static double profile_watts(const cluster *cl, const catalog *cat, const solve_result *res)
+{
+    double w = 0;
+    int g0 = 0;
+    for (size_t i = 0; i < cl->nnodes; i++) {
+        const gpu_profile *p = catalog_gpu(cat, cl->nodes[i].gpu_model);
+        for (int d = 0; d < cl->nodes[i].gpu_count; d++) {
+            int busy = 0;
+            for (size_t q = 0; q < res->nplace; q++)
+                busy |= res->place[q].gpu == g0 + d;
+            w += busy ? p->max_w : 0;
+        }
+        g0 += cl->nodes[i].gpu_count;
+    }
+    return w;
+}
+
+/* 1 V100 (23.3/144.8 W) + 3 V100M16 (30/300 W), all of class v100: three
+ * jobs that cannot share need three GPUs, the V100 and two V100M16, which
+ * draw 144.8 + 2 * 300 = 744.8 W.  Merging the types by class gave every
+ * GPU the first node's profile and reported 3 * 144.8 = 434.4 W. */
+static void test_types_per_profile(void **state)
+{
+    (void)state;
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    cluster *cl = cluster_new("mixed");
+    add_node(cl, "a", "V100", 1);
+    add_node(cl, "b", "V100M16", 3);
+    tput_catalog *tp = tput_catalog_new("t");
+    add_entry(tp, "A", 1, NULL, 0, 10, 0);
+    gp_trace *tr = trace_new("t");
+    for (int k = 0; k < 3; k++)
+        add_job(tr, "A", 1, 10);    /* the whole solo speed: one GPU each */
+    gogh_inst in;
+    gp_err err = {{0}};
+    assert_int_equal(gogh_inst_from_model(cl, cat, tr, tp, 0, 0.5, &in, &err), 0);
+    assert_int_equal((int)in.ntypes, 2);
+    assert_string_equal(in.types[0].tput_class, "v100");
+    assert_string_equal(in.types[1].tput_class, "v100");
+    assert_double_equal(in.types[1].max_w, 300, 0);
+    solve_opts o;
+    solve_opts_default(&o);
+    solve_result res;
+    assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+    assert_int_equal(res.status, SOLVE_OPTIMAL);
+    assert_double_equal(res.objective, 744.8, 1e-9);
+    assert_double_equal(profile_watts(cl, cat, &res), res.objective, 1e-9);
+    assert_double_equal(res.objective, brute_force(&in), 1e-9);
+    solve_result_free(&res);
+    gogh_inst_free(&in);
+    trace_free(tr);
+    tput_catalog_free(tp);
+    cluster_free(cl);
+    catalog_free(cat);
+}
+
+/* Two jobs of one type sharing a GPU: the table's one entry gives 3 it/s
+ * to one and 7 it/s to the other (tput_pair).  Each job's own half must
+ * reach the model; reading the entry once per job gave both 3. */
+static void test_same_type_pair(void **state)
+{
+    (void)state;
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    cluster *cl = cluster_new("one");
+    add_node(cl, "a", "V100M16", 1);
+    tput_catalog *tp = tput_catalog_new("t");
+    add_entry(tp, "A", 1, NULL, 0, 10, 0);
+    add_entry(tp, "A", 1, "A", 1, 3, 7);
+    gp_trace *tr = trace_new("t");
+    add_job(tr, "A", 1, 3);
+    add_job(tr, "A", 1, 6);    /* only the faster half of the pair serves it */
+    gogh_inst in;
+    gp_err err = {{0}};
+    assert_int_equal(gogh_inst_from_model(cl, cat, tr, tp, 0, 0.5, &in, &err), 0);
+    double t01 = in.pair[0 * 2 + 1], t10 = in.pair[1 * 2 + 0];
+    assert_double_equal(fmin(t01, t10), 3, 0);
+    assert_double_equal(fmax(t01, t10), 7, 0);
+    solve_opts o;
+    solve_opts_default(&o);
+    solve_result res;
+    assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+    /* one GPU for both, the 6 it/s job on the 7 it/s side: 300 W */
+    assert_int_equal(res.status, SOLVE_OPTIMAL);
+    assert_double_equal(res.objective, 300, 1e-9);
+    solve_result_free(&res);
+    gogh_inst_free(&in);
+    trace_free(tr);
+    tput_catalog_free(tp);
+    cluster_free(cl);
+    catalog_free(cat);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -327,6 +467,8 @@ int main(void)
         cmocka_unit_test(test_random_vs_brute_force),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_from_catalog),
+        cmocka_unit_test(test_types_per_profile),
+        cmocka_unit_test(test_same_type_pair),
     };
     return cmocka_run_group_tests_name("solve_gogh", tests, NULL, teardown);
 }

@@ -209,10 +209,15 @@ int solve_cats_for_run(const cluster *cl, const catalog *cat, const gp_trace *tr
 
 /* ---- GOGH (GOGH §2.4) ------------------------------------------------ */
 
+/* One accelerator type per GPU profile: power is the profile's, while
+ * throughputs are looked up by class, which several profiles may share
+ * (V100 and V100M16 are both "v100" but draw 144.8 and 300 W at most). */
 typedef struct gogh_accel_type {
-    char name[32];          /* throughput class, e.g. "v100" */
+    char name[32];          /* GPU profile, e.g. "V100M16" */
+    char tput_class[16];    /* throughput class of the table, e.g. "v100" */
     int theta;              /* job capacity theta_a (eq. 2d): 1 or 2 */
     double idle_w, max_w;   /* gamma_a(load) = idle + (max - idle) * load */
+    double price_usd;       /* one accelerator's purchase (GOGH_MIN_COST) */
 } gogh_accel_type;
 
 typedef struct gogh_accel {

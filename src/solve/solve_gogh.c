@@ -32,6 +32,7 @@
  * GLPK's first incumbent.
  */
 #include "solve_int.h"
+#include "core/tput.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -54,11 +55,11 @@ void gogh_inst_free(gogh_inst *in)
 /* The batch size of the table's job type nearest to (model, batch), for any
  * accelerator: GOGH P1's "most similar known job", kept to the same model.
  * -1 when the table has no such model. */
-static int nearest_batch(const tput_catalog *tp, const char *model, int batch)
+static int nearest_batch(const gogh_jobtype *all, size_t n, const char *model, int batch)
 {
     int best = -1;
-    for (size_t e = 0; e < tp->nentries; e++) {
-        const tput_entry *x = &tp->entries[e];
+    for (size_t e = 0; e < n; e++) {
+        const gogh_jobtype *x = &all[e];
         if (x->scale != 1 || strcmp(x->model, model) != 0)
             continue;
         if (best < 0 || abs(x->batch_size - batch) < abs(best - batch) ||
@@ -68,30 +69,8 @@ static int nearest_batch(const tput_catalog *tp, const char *model, int batch)
     return best;
 }
 
-static double lookup(const tput_catalog *tp, const char *accel, const char *m1, int b1,
-                     const char *m2, int b2, int own)
-{
-    for (size_t e = 0; e < tp->nentries; e++) {
-        const tput_entry *x = &tp->entries[e];
-        if (x->scale != 1 || strcmp(x->accel, accel) != 0)
-            continue;
-        if (!m2) {
-            if (!x->co_model[0] && x->batch_size == b1 && strcmp(x->model, m1) == 0)
-                return x->tput;
-            continue;
-        }
-        if (x->co_scale != 1)
-            continue;
-        if (strcmp(x->model, m1) == 0 && x->batch_size == b1 && strcmp(x->co_model, m2) == 0 &&
-            x->co_batch_size == b2)
-            return own ? x->tput : x->co_tput;
-        if (strcmp(x->model, m2) == 0 && x->batch_size == b2 && strcmp(x->co_model, m1) == 0 &&
-            x->co_batch_size == b1)
-            return own ? x->co_tput : x->tput;
-    }
-    return 0;
-}
-
+/* One type per GPU profile (its power), named by the profile; profiles of
+ * one throughput class share the class for the table's lookups. */
 static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_err *err)
 {
     size_t ng = (size_t)cluster_gpu_total(cl);
@@ -107,14 +86,16 @@ static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_e
         if (!p->tput_class[0])
             continue;   /* no throughput class: GOGH cannot use it */
         size_t t = 0;
-        while (t < out->ntypes && strcmp(out->types[t].name, p->tput_class) != 0)
+        while (t < out->ntypes && strcmp(out->types[t].name, p->name) != 0)
             t++;
         if (t == out->ntypes) {
             gogh_accel_type *ty = &out->types[out->ntypes++];
-            strlcpy0(ty->name, p->tput_class, sizeof ty->name);
+            strlcpy0(ty->name, p->name, sizeof ty->name);
+            strlcpy0(ty->tput_class, p->tput_class, sizeof ty->tput_class);
             ty->theta = 2;
             ty->idle_w = p->idle_w;
             ty->max_w = p->max_w;
+            ty->price_usd = p->price_usd;
         }
         for (int d = 0; d < nd->gpu_count; d++)
             out->accels[out->naccels++] = (gogh_accel){(int)t, (int)i, d};
@@ -123,6 +104,26 @@ static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_e
         return gp_error(err, "cluster %s: no GPU whose profile has a throughput class "
                              "(k80, p100, v100)", cl->name);
     return 0;
+}
+
+/* Solo and pair throughputs of every type; a pair is asked once and each
+ * job gets its own half (tput.h: a same-type pair's two throughputs differ). */
+static void fill_tputs(const tput_index *ix, const gogh_jobtype *jt, gogh_inst *out)
+{
+    size_t J = out->njobs, A = out->ntypes;
+    out->solo = xcalloc(A * J + 1, sizeof *out->solo);
+    out->pair = xcalloc(A * J * J + 1, sizeof *out->pair);
+    for (size_t a = 0; a < A; a++) {
+        const char *cls = out->types[a].tput_class;
+        for (size_t j = 0; j < J; j++) {
+            out->solo[a * J + j] = tput_solo(ix, cls, &jt[j]);
+            for (size_t k = j + 1; k < J; k++) {
+                double tk;
+                out->pair[(a * J + j) * J + k] = tput_pair(ix, cls, &jt[j], &jt[k], &tk);
+                out->pair[(a * J + k) * J + j] = tk;
+            }
+        }
+    }
 }
 
 static int add_jobs(const gp_trace *tr, const tput_catalog *tp, size_t ntasks, double min_frac,
@@ -134,47 +135,46 @@ static int add_jobs(const gp_trace *tr, const tput_catalog *tp, size_t ntasks, d
     if (ntasks && ntasks < n)
         n = ntasks;
     out->jobs = xcalloc(n ? n : 1, sizeof *out->jobs);
-    int *batch = xcalloc(n ? n : 1, sizeof *batch);
-    for (size_t i = 0; i < tr->ntasks && out->njobs < n; i++) {
+    gogh_jobtype *jt = xcalloc(n ? n : 1, sizeof *jt);
+    tput_index *ix = tput_index_new(tp);
+    size_t ntypes_cap = tp->nentries + 1;
+    gogh_jobtype *known = xmalloc(ntypes_cap * sizeof *known);
+    size_t nknown = tput_jobtypes(ix, known, ntypes_cap);
+    int rc = 0;
+    for (size_t i = 0; i < tr->ntasks && out->njobs < n && rc == 0; i++) {
         const task *t = &tr->tasks[i];
         if (t->num_gpu <= 0)
             continue;
-        int b = nearest_batch(tp, t->model, t->batch_size);
+        int b = nearest_batch(known, nknown, t->model, t->batch_size);
         if (b < 0) {
-            free(batch);
-            return gp_error(err, "task %s: the throughput table has no model '%s'", t->name,
-                            t->model);
+            rc = gp_error(err, "task %s: the throughput table has no model '%s'", t->name,
+                          t->model);
+            break;
         }
-        gogh_job *j = &out->jobs[out->njobs];
-        batch[out->njobs++] = b;
+        gogh_jobtype *y = &jt[out->njobs];
+        strlcpy0(y->model, t->model, sizeof y->model);
+        y->batch_size = b;
+        y->scale = 1;
+        gogh_job *j = &out->jobs[out->njobs++];
         j->dmax = t->num_gpu;
         j->util = t->util_mean > 0 ? fmin(1, t->util_mean / 100) : 1;
         j->min_tput = t->min_tput;
         j->src = (int)i;
     }
-    size_t J = out->njobs, A = out->ntypes;
-    out->solo = xcalloc(A * J + 1, sizeof *out->solo);
-    out->pair = xcalloc(A * J * J + 1, sizeof *out->pair);
-    for (size_t a = 0; a < A; a++)
-        for (size_t j = 0; j < J; j++) {
-            const task *tj = &tr->tasks[out->jobs[j].src];
-            out->solo[a * J + j] = lookup(tp, out->types[a].name, tj->model, batch[j], NULL, 0, 1);
-            for (size_t k = 0; k < J; k++) {
-                const task *tk = &tr->tasks[out->jobs[k].src];
-                if (k != j)
-                    out->pair[(a * J + j) * J + k] = lookup(tp, out->types[a].name, tj->model,
-                                                            batch[j], tk->model, batch[k], 1);
-            }
+    if (rc == 0) {
+        fill_tputs(ix, jt, out);
+        for (size_t j = 0; j < out->njobs; j++) {
+            double best = 0;
+            for (size_t a = 0; a < out->ntypes; a++)
+                best = fmax(best, out->solo[a * out->njobs + j]);
+            if (out->jobs[j].min_tput <= 0)
+                out->jobs[j].min_tput = min_frac * best;
         }
-    for (size_t j = 0; j < J; j++) {
-        double best = 0;
-        for (size_t a = 0; a < A; a++)
-            best = fmax(best, out->solo[a * J + j]);
-        if (out->jobs[j].min_tput <= 0)
-            out->jobs[j].min_tput = min_frac * best;
     }
-    free(batch);
-    return 0;
+    tput_index_free(ix);
+    free(known);
+    free(jt);
+    return rc;
 }
 
 int gogh_inst_from_model(const cluster *cl, const catalog *cat, const gp_trace *tr,
