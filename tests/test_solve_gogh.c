@@ -101,10 +101,22 @@ static int runnable(const gogh_inst *in, size_t a, choice c)
            pair_of(in, a, c.k, c.j) > 0;
 }
 
-/* eq. 2b, 2c, 2e for the whole assignment; its power or HUGE_VAL. */
+/* Best solo throughput of job j over the types (Gavel's normaliser). */
+static double best_solo(const gogh_inst *in, int j)
+{
+    double b = 0;
+    for (size_t a = 0; a < in->ntypes; a++)
+        b = fmax(b, solo_of(in, a, j));
+    return b;
+}
+
+/* The assignment's objective, minimised: power (eq. 2b, 2c, 2e hold) or,
+ * for Gavel's max-sum throughput, minus the sum of normalised throughputs
+ * (only eq. 2c); HUGE_VAL when a constraint fails. */
 static double evaluate(const gogh_inst *in, const choice *ch)
 {
-    double w = 0;
+    double w = 0, value = 0;
+    int gavel = in->objective == GOGH_MAX_THROUGHPUT;
     for (size_t j = 0; j < in->njobs; j++) {
         int cnt = 0;
         double t = 0;
@@ -115,12 +127,16 @@ static double evaluate(const gogh_inst *in, const choice *ch)
                 t += x;
             }
         }
-        if (cnt < 1 || cnt > in->jobs[j].dmax || t < in->jobs[j].min_tput - 1e-9)
+        if (cnt > in->jobs[j].dmax)
             return HUGE_VAL;
+        if (!gavel && (cnt < 1 || t < in->jobs[j].min_tput - 1e-9))
+            return HUGE_VAL;
+        if (cnt)
+            value += t / best_solo(in, (int)j);
     }
     for (size_t g = 0; g < in->naccels; g++)
         w += watts(in, (size_t)in->accels[g].type, ch[g]);
-    return w;
+    return gavel ? -value : w;
 }
 
 static void brute_dfs(const gogh_inst *in, size_t g, choice *ch, double *best)
@@ -169,20 +185,51 @@ static void check_answer(const gogh_inst *in, const solve_result *res)
     }
     for (size_t g = 0; g < in->naccels; g++)
         assert_true(runnable(in, (size_t)in->accels[g].type, ch[g]));
-    assert_double_equal(evaluate(in, ch), res->objective, 1e-6);
+    double v = evaluate(in, ch);
+    assert_double_equal(in->objective == GOGH_MAX_THROUGHPUT ? -v : v, res->objective, 1e-6);
 }
 
 /* ---- tests --------------------------------------------------------------------------- */
 
-static void test_random_vs_brute_force(void **state)
+/* Makes job j a copy of job k < j with D = 1 (same throughputs with every
+ * job, same minimum and utilization), so that the solver's classes of
+ * interchangeable jobs are exercised; a pair of two copies gets equal
+ * halves. */
+static void copy_job(gogh_inst *in, size_t j, size_t k)
 {
-    (void)state;
+    size_t J = in->njobs;
+    in->jobs[k].dmax = 1;
+    in->jobs[j] = in->jobs[k];
+    in->jobs[j].src = (int)j;
+    for (size_t a = 0; a < in->ntypes; a++) {
+        in->solo[a * J + j] = in->solo[a * J + k];
+        for (size_t l = 0; l < J; l++) {
+            if (l == j || l == k)
+                continue;
+            in->pair[(a * J + j) * J + l] = in->pair[(a * J + k) * J + l];
+            in->pair[(a * J + l) * J + j] = in->pair[(a * J + l) * J + k];
+        }
+        double both = in->pair[(a * J + k) * J + j];
+        in->pair[(a * J + j) * J + k] = both;
+    }
+}
+
+/* Random instances (some with copies of jobs) for one objective against
+ * the brute force; returns how many were infeasible. */
+static int agree_with_brute_force(gogh_objective objective, uint64_t seeds)
+{
     int infeasible = 0;
-    for (uint64_t seed = 1; seed <= 300; seed++) {
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
         rng r;
         rng_seed(&r, seed);
         gogh_inst in;
         random_inst(&in, &r, 1 + rng_below(&r, 5));
+        in.objective = objective;
+        if (seed % 3 == 0 && in.njobs >= 3) {
+            copy_job(&in, in.njobs - 1, 0);
+            if (seed % 2)
+                copy_job(&in, in.njobs - 2, 0);
+        }
         double expect = brute_force(&in);
         solve_opts o;
         solve_opts_default(&o);
@@ -196,16 +243,82 @@ static void test_random_vs_brute_force(void **state)
                 fail_msg("seed %llu: expected infeasible, got %s %g", (unsigned long long)seed,
                          solve_status_name(res.status), res.objective);
         } else {
-            if (res.status != SOLVE_OPTIMAL || fabs(res.objective - expect) > 1e-6)
-                fail_msg("seed %llu: brute force %.6f W, solver %s %.6f W",
-                         (unsigned long long)seed, expect, solve_status_name(res.status),
-                         res.objective);
+            double want = objective == GOGH_MAX_THROUGHPUT ? -expect : expect;
+            if (res.status != SOLVE_OPTIMAL || fabs(res.objective - want) > 1e-6)
+                fail_msg("seed %llu: brute force %.6f, solver %s %.6f", (unsigned long long)seed,
+                         want, solve_status_name(res.status), res.objective);
             check_answer(&in, &res);
         }
         solve_result_free(&res);
         gogh_inst_free(&in);
     }
+    return infeasible;
+}
+
+static void test_random_vs_brute_force(void **state)
+{
+    (void)state;
+    int infeasible = agree_with_brute_force(GOGH_MIN_POWER, 300);
     assert_true(infeasible > 0 && infeasible < 250);
+}
+
+/* Gavel's max-sum throughput: every instance is feasible (jobs may wait). */
+static void test_throughput_vs_brute_force(void **state)
+{
+    (void)state;
+    assert_int_equal(agree_with_brute_force(GOGH_MAX_THROUGHPUT, 300), 0);
+}
+
+/* A round started from the previous round's assignment: the same answer,
+ * at once proven when the start is optimal; with a job gone and one new,
+ * the start is completed and still feasible; placements naming jobs or
+ * GPUs that do not exist are ignored. */
+static void test_warm_start(void **state)
+{
+    (void)state;
+    int started = 0;
+    for (uint64_t seed = 1; seed <= 100; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        gogh_inst in;
+        random_inst(&in, &r, 3);
+        solve_opts o;
+        solve_opts_default(&o);
+        solve_result first, again;
+        gp_err err = {{0}};
+        assert_int_equal(solve_gogh(&in, &o, &first, &err), 0);
+        if (first.status != SOLVE_OPTIMAL) {
+            solve_result_free(&first);
+            gogh_inst_free(&in);
+            continue;
+        }
+        solve_place *pl = xcalloc(first.nplace + 2, sizeof *pl);
+        memcpy(pl, first.place, first.nplace * sizeof *pl);
+        pl[first.nplace] = (solve_place){99, 0};
+        pl[first.nplace + 1] = (solve_place){0, 99};
+        o.start = pl;
+        o.nstart = first.nplace + 2;
+        assert_int_equal(solve_gogh(&in, &o, &again, &err), 0);
+        assert_int_equal(again.status, SOLVE_OPTIMAL);
+        assert_double_equal(again.heur_objective, first.objective, 1e-6);
+        assert_double_equal(again.objective, first.objective, 1e-6);
+        solve_result_free(&again);
+        /* job 0's placements dropped (as if it were new): a start still */
+        size_t n = 0;
+        for (size_t q = 0; q < first.nplace; q++)
+            if (first.place[q].task != 0)
+                pl[n++] = first.place[q];
+        o.nstart = n;
+        assert_int_equal(solve_gogh(&in, &o, &again, &err), 0);
+        assert_double_equal(again.objective, first.objective, 1e-6);
+        started += isfinite(again.heur_objective);
+        check_answer(&in, &again);
+        solve_result_free(&again);
+        free(pl);
+        solve_result_free(&first);
+        gogh_inst_free(&in);
+    }
+    assert_true(started > 10);
 }
 
 static void test_lp_file_round_trip(void **state)
@@ -465,6 +578,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_vs_brute_force),
+        cmocka_unit_test(test_throughput_vs_brute_force),
+        cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_from_catalog),
         cmocka_unit_test(test_types_per_profile),

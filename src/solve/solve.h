@@ -233,7 +233,21 @@ typedef struct gogh_job {
     int src;                /* trace index */
 } gogh_job;
 
+/* What solve_gogh optimises.  Constraints are Problem 1's for the first and
+ * last; Gavel's max-sum throughput keeps the capacities (eq. 2c, 2d, 2f)
+ * and lets a job wait (no eq. 2b, 2e). */
+typedef enum gogh_objective {
+    GOGH_MIN_POWER,         /* eq. 2a: watts of the accelerators in use */
+    GOGH_MAX_THROUGHPUT,    /* Gavel (OSDI'20) "max-sum throughput": the sum over
+                             * jobs of throughput / the job's best solo
+                             * throughput, maximised */
+    GOGH_MIN_COST,          /* the fleet: price_usd of every accelerator in use
+                             * plus usd_per_w times its watts (solve_fleet) */
+} gogh_objective;
+
 typedef struct gogh_inst {
+    gogh_objective objective;   /* 0 = GOGH_MIN_POWER */
+    double usd_per_w;           /* GOGH_MIN_COST: what a watt drawn costs */
     gogh_job *jobs;
     size_t njobs;
     gogh_accel_type *types;

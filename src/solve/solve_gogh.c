@@ -1,12 +1,18 @@
 /*
  * solve_gogh.c — GOGH Problem 1 (GOGH §2.4, eq. 2a–2g): place combinations
  * of one or two jobs on accelerators so that every job runs on 1..D_j
- * accelerators with at least its minimum throughput, minimising power.
+ * accelerators with at least its minimum throughput, minimising power; with
+ * the same constraints, the cheapest fleet (price of each accelerator in
+ * use plus its energy, for solve_fleet.c); and Gavel's max-sum throughput
+ * (capacities and D_j only, jobs may wait) for the simulator's baseline.
+ * Not here: choosing which jobs a round solves (the simulator does).
  *
  * Interpretation of the paper:
  *   - x_{a,s}^c (eq. 2g) is read per accelerator: one GPU of type a on
  *     server s runs at most one combination (eq. 2f) of at most theta_a jobs
  *     (eq. 2d); theta_a is 2 (GOGH restricts C to sizes one and two);
+ *   - a type is a GPU profile (its power); profiles of one throughput class
+ *     share the table's throughputs;
  *   - eq. 2e sums, over the accelerators a job uses, its throughput T_{a,j}^c
  *     there (a distributed job adds up);
  *   - gamma_a(load) = idle_a + (max_a - idle_a) * load (SPEC §3.2), with
@@ -21,24 +27,41 @@
  * interchangeable in Problem 1, so the model counts them instead of naming
  * them — n[a,c] = how many GPUs of type a run combination c (integer,
  * at most the type's count and the D_j of its jobs) — which removes every
- * relabelling of identical GPUs from the search.  Strengthening, all valid
- * for integer points:
+ * relabelling of identical GPUs from the search.  Jobs with D_j = 1 that
+ * are identical in every number the model reads are counted the same way
+ * (classes, below).  Strengthening, all valid for integer points:
  *   - eq. 2e's coefficients are capped at T-bar_j (one accelerator giving
  *     more than the minimum satisfies the row alone), which tightens its LP;
  *   - eq. 2b's right-hand side becomes ceil(T-bar_j / best throughput of j):
  *     the accelerators j needs at the least;
- *   - for a job with D_j = 1 combinations below its minimum are dropped.
- * A greedy solution (combinations by watts per job, cheapest first) is
- * GLPK's first incumbent.
+ *   - for a job with D_j = 1 combinations below its minimum are dropped;
+ *   - odd-set (triangle) cuts among jobs with D_j = 1.
+ *
+ * Search (stopping as soon as the bound meets the gap asked for): a start
+ * (the given assignment, e.g. the previous round's, completed greedily, or
+ * the greedy alone); the LP bound with cuts; branch and bound over the
+ * columns the LP likes (price and branch); reduced-cost fixing; branch and
+ * bound over what is left, from the best solution found.  A time limit
+ * returns the best solution with its proven gap.
  */
 #include "solve_int.h"
 #include "core/tput.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static int imin(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+static int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
 
 void gogh_inst_free(gogh_inst *in)
 {
@@ -189,16 +212,22 @@ int gogh_inst_from_model(const cluster *cl, const catalog *cat, const gp_trace *
     return 0;
 }
 
-/* ---- combinations ------------------------------------------------------------------ */
+/* ---- interchangeable jobs --------------------------------------------------------- */
 
-typedef struct combo {
-    int a;                  /* accelerator type */
-    int j, k;               /* jobs; k < 0 for a single job */
-    double tj, tk;          /* their throughputs in it */
-    double watts;           /* gamma_a(load) */
-    int ub;                 /* at most this many GPUs of type a run it */
-    int col;
-} combo;
+/* Jobs that run on one accelerator at a time (D_j = 1) and are identical in
+ * everything the model reads — utilization, every throughput with every
+ * other job, and which combinations meet their minimum — are
+ * interchangeable: the model counts how many of them each combination
+ * serves instead of naming them, exactly (a simulator's round has many jobs
+ * of one table job type).  Every other job is a class of its own. */
+typedef struct gclasses {
+    int n;
+    int *of;                /* [J] class of each job */
+    int *count;             /* [n] members */
+    int *rep;               /* [n] its lowest-numbered member */
+    int *members;           /* [J] jobs grouped by class, in job order */
+    int *first;             /* [n + 1] each class's start in members */
+} gclasses;
 
 static double gogh_solo(const gogh_inst *in, int a, int j)
 {
@@ -210,15 +239,119 @@ static double gogh_pair(const gogh_inst *in, int a, int j, int k)
     return in->pair[((size_t)a * in->njobs + (size_t)j) * in->njobs + (size_t)k];
 }
 
-static int type_count(const gogh_inst *in, int a)
+/* Problem 1's minimum throughput rows exist for the power and cost
+ * objectives; Gavel's max-sum throughput has none. */
+static int has_minimum(const gogh_inst *in)
 {
-    int c = 0;
-    for (size_t g = 0; g < in->naccels; g++)
-        c += in->accels[g].type == a;
-    return c;
+    return in->objective != GOGH_MAX_THROUGHPUT;
 }
 
-/* gamma_a(load) of a combination (see the header comment). */
+/* A combination a job with D_j = 1 would use alone must meet its minimum. */
+static int useful(const gogh_inst *in, int j, double t)
+{
+    return !has_minimum(in) || in->jobs[j].dmax > 1 || t >= in->jobs[j].min_tput - SOLVE_EPS;
+}
+
+static int same_use(const gogh_inst *in, int j, int k, double tj, double tk)
+{
+    return tj == tk && useful(in, j, tj) == useful(in, k, tk);
+}
+
+static int interchangeable(const gogh_inst *in, int j, int k)
+{
+    const gogh_job *x = &in->jobs[j], *y = &in->jobs[k];
+    if (x->dmax != 1 || y->dmax != 1 || x->util != y->util)
+        return 0;
+    int J = (int)in->njobs;
+    for (int a = 0; a < (int)in->ntypes; a++) {
+        if (!same_use(in, j, k, gogh_solo(in, a, j), gogh_solo(in, a, k)) ||
+            !same_use(in, j, k, gogh_pair(in, a, j, k), gogh_pair(in, a, k, j)))
+            return 0;
+        for (int l = 0; l < J; l++) {
+            if (l == j || l == k)
+                continue;
+            if (!same_use(in, j, k, gogh_pair(in, a, j, l), gogh_pair(in, a, k, l)) ||
+                gogh_pair(in, a, l, j) != gogh_pair(in, a, l, k))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Cheap necessary condition first: the same solo row and utilization. */
+static int same_solo(const gogh_inst *in, int j, int k)
+{
+    if (in->jobs[j].util != in->jobs[k].util || in->jobs[j].dmax != in->jobs[k].dmax)
+        return 0;
+    for (int a = 0; a < (int)in->ntypes; a++)
+        if (gogh_solo(in, a, j) != gogh_solo(in, a, k))
+            return 0;
+    return 1;
+}
+
+static void gclasses_build(const gogh_inst *in, gclasses *g)
+{
+    int J = (int)in->njobs;
+    size_t n1 = (size_t)(J ? J : 1);
+    g->n = 0;
+    g->of = xmalloc(n1 * sizeof *g->of);
+    g->count = xcalloc(n1, sizeof *g->count);
+    g->rep = xmalloc(n1 * sizeof *g->rep);
+    g->members = xmalloc(n1 * sizeof *g->members);
+    g->first = xcalloc(n1 + 1, sizeof *g->first);
+    for (int j = 0; j < J; j++) {
+        int c = 0;
+        while (c < g->n && !(same_solo(in, g->rep[c], j) && interchangeable(in, g->rep[c], j)))
+            c++;
+        if (c == g->n)
+            g->rep[g->n++] = j;
+        g->of[j] = c;
+        g->count[c]++;
+    }
+    for (int c = 0; c < g->n; c++)
+        g->first[c + 1] = g->first[c] + g->count[c];
+    int *fill = xcalloc(n1, sizeof *fill);
+    for (int j = 0; j < J; j++)
+        g->members[g->first[g->of[j]] + fill[g->of[j]]++] = j;
+    free(fill);
+}
+
+static void gclasses_free(gclasses *g)
+{
+    free(g->of);
+    free(g->count);
+    free(g->rep);
+    free(g->members);
+    free(g->first);
+}
+
+/* ---- combinations ------------------------------------------------------------------ */
+
+/* Combination c on type a: one member of class c1 alone (c2 < 0) or next
+ * to one of c2 (c1 <= c2; c1 == c2 is two members of one class). */
+typedef struct combo {
+    int a;
+    int c1, c2;
+    double t1, t2;          /* a member's throughput in it, of c1 and of c2 */
+    double watts;           /* gamma_a(load) */
+    double cost;            /* its coefficient in the (minimised) objective */
+    int ub;                 /* at most this many GPUs of type a run it */
+    int col;
+} combo;
+
+/* The data of one solve: instance, classes, combinations, GLPK's model. */
+typedef struct gsolve {
+    const gogh_inst *in;
+    gclasses g;
+    int *cnt;               /* [A] accelerators of each type */
+    double *best;           /* [J] best solo throughput of each job */
+    combo *c;
+    size_t nc;
+    glp_prob *P;
+    int ntype_rows;
+} gsolve;
+
+/* gamma_a(load) (see the header comment). */
 static double combo_watts(const gogh_inst *in, int a, int j, double tj, int k, double tk)
 {
     const gogh_accel_type *ty = &in->types[a];
@@ -229,140 +362,252 @@ static double combo_watts(const gogh_inst *in, int a, int j, double tj, int k, d
     return ty->idle_w + (ty->max_w - ty->idle_w) * load;
 }
 
-/* A combination a job with D_j = 1 would use alone must meet its minimum. */
-static int useful(const gogh_inst *in, int j, double t)
+/* What the objective charges for one accelerator running the combination. */
+static double combo_cost(const gsolve *s, const combo *q)
 {
-    return in->jobs[j].dmax > 1 || t >= in->jobs[j].min_tput - SOLVE_EPS;
+    const gogh_inst *in = s->in;
+    int j = s->g.rep[q->c1], k = q->c2 >= 0 ? s->g.rep[q->c2] : -1;
+    switch (in->objective) {
+    case GOGH_MAX_THROUGHPUT:   /* Gavel: sum of throughput / best solo, maximised */
+        return -(q->t1 / s->best[j] + (k >= 0 ? q->t2 / s->best[k] : 0));
+    case GOGH_MIN_COST:         /* buying the accelerator, and its energy */
+        return in->types[q->a].price_usd + in->usd_per_w * q->watts;
+    case GOGH_MIN_POWER:
+    default:
+        return q->watts;        /* eq. 2a */
+    }
 }
 
-static combo *make_combos(const gogh_inst *in, size_t *ncombo)
+/* How many GPUs a class may use at most (D_j of each member). */
+static int class_uses(const gsolve *s, int c)
 {
-    size_t cap = 64, n = 0;
-    combo *c = xmalloc(cap * sizeof *c);
-    int J = (int)in->njobs;
+    return s->g.count[c] * s->in->jobs[s->g.rep[c]].dmax;
+}
+
+static void add_combo(gsolve *s, size_t *cap, int a, int c1, int c2, double t1, double t2)
+{
+    const gogh_inst *in = s->in;
+    int j = s->g.rep[c1];
+    int k = c2 < 0 ? -1 : c2 == c1 ? s->g.members[s->g.first[c1] + 1] : s->g.rep[c2];
+    int ub = s->cnt[a];
+    if (c2 < 0)
+        ub = imin(ub, class_uses(s, c1));
+    else if (c2 == c1)
+        ub = imin(ub, s->g.count[c1] / 2);
+    else
+        ub = imin(ub, imin(class_uses(s, c1), class_uses(s, c2)));
+    grow_array((void **)&s->c, cap, s->nc + 1, sizeof *s->c);
+    combo *q = &s->c[s->nc++];
+    *q = (combo){a, c1, c2, t1, t2, combo_watts(in, a, j, t1, k, t2), 0, ub, 0};
+    q->cost = combo_cost(s, q);
+}
+
+/* Every runnable combination, sorted by (a, c1, c2) with singles first. */
+static void make_combos(gsolve *s)
+{
+    const gogh_inst *in = s->in;
+    const gclasses *g = &s->g;
+    size_t cap = 64;
+    s->c = xmalloc(cap * sizeof *s->c);
     for (int a = 0; a < (int)in->ntypes; a++) {
-        int cnt = type_count(in, a);
-        for (int j = 0; j < J; j++) {
+        if (s->cnt[a] == 0)
+            continue;
+        for (int c1 = 0; c1 < g->n; c1++) {
+            int j = g->rep[c1];
             double t = gogh_solo(in, a, j);
-            if (t <= 0 || !useful(in, j, t))
+            if (t <= 0)
                 continue;
-            grow_array((void **)&c, &cap, n + 1, sizeof *c);
-            int ub = in->jobs[j].dmax < cnt ? in->jobs[j].dmax : cnt;
-            c[n++] = (combo){a, j, -1, t, 0, combo_watts(in, a, j, t, -1, 0), ub, 0};
-        }
-        if (in->types[a].theta < 2)
-            continue;   /* eq. 2d */
-        for (int j = 0; j < J; j++)
-            for (int k = j + 1; k < J; k++) {
+            if (useful(in, j, t))
+                add_combo(s, &cap, a, c1, -1, t, 0);
+            if (in->types[a].theta < 2)
+                continue;   /* eq. 2d */
+            for (int c2 = c1; c2 < g->n; c2++) {
+                if (c2 == c1 && g->count[c1] < 2)
+                    continue;
+                int k = c2 == c1 ? g->members[g->first[c1] + 1] : g->rep[c2];
                 double tj = gogh_pair(in, a, j, k), tk = gogh_pair(in, a, k, j);
-                if (tj <= 0 || tk <= 0 || gogh_solo(in, a, j) <= 0 || gogh_solo(in, a, k) <= 0)
+                if (tj <= 0 || tk <= 0 || gogh_solo(in, a, k) <= 0)
                     continue;
-                if (!useful(in, j, tj) || !useful(in, k, tk))
-                    continue;
-                int ub = in->jobs[j].dmax < in->jobs[k].dmax ? in->jobs[j].dmax : in->jobs[k].dmax;
-                ub = ub < cnt ? ub : cnt;
-                grow_array((void **)&c, &cap, n + 1, sizeof *c);
-                c[n++] = (combo){a, j, k, tj, tk, combo_watts(in, a, j, tj, k, tk), ub, 0};
+                if (useful(in, j, tj) && useful(in, k, tk))
+                    add_combo(s, &cap, a, c1, c2, tj, tk);
             }
+        }
     }
-    *ncombo = n;
-    return c;
+}
+
+/* The column of combination (a, c1, c2), or -1 (binary search). */
+static int find_combo(const gsolve *s, int a, int c1, int c2)
+{
+    if (c2 >= 0 && c2 < c1) {
+        int t = c1;
+        c1 = c2;
+        c2 = t;
+    }
+    size_t lo = 0, hi = s->nc;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const combo *q = &s->c[mid];
+        int d = q->a != a ? (q->a > a) - (q->a < a)
+                : q->c1 != c1 ? (q->c1 > c1) - (q->c1 < c1)
+                              : (q->c2 > c2) - (q->c2 < c2);
+        if (d == 0)
+            return (int)mid;
+        if (d < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
 }
 
 /* ---- the model ----------------------------------------------------------------------- */
 
-static void set_name(glp_prob *P, int col, const combo *c)
+static void set_name(glp_prob *P, const combo *c)
 {
     char name[48];
-    if (c->k < 0)
-        snprintf(name, sizeof name, "n_%d_%d", c->a, c->j);
+    if (c->c2 < 0)
+        snprintf(name, sizeof name, "n_%d_%d", c->a, c->c1);
     else
-        snprintf(name, sizeof name, "n_%d_%d_%d", c->a, c->j, c->k);
-    glp_set_col_name(P, col, name);
+        snprintf(name, sizeof name, "n_%d_%d_%d", c->a, c->c1, c->c2);
+    glp_set_col_name(P, c->col, name);
 }
 
-/* The most a job gets from one GPU, over every combination. */
-static double best_tput(const combo *c, size_t nc, int j)
+/* How many of class c combination q serves (two when it pairs the class). */
+static int members_in(const combo *q, int c)
+{
+    return (q->c1 == c) + (q->c2 == c);
+}
+
+/* A member of class c's throughput in q (q serves c). */
+static double tput_in(const combo *q, int c)
+{
+    return q->c1 == c ? q->t1 : q->t2;
+}
+
+/* The most a member of class c gets from one GPU, over every combination. */
+static double best_tput(const gsolve *s, int c)
 {
     double b = 0;
-    for (size_t q = 0; q < nc; q++) {
-        if (c[q].j == j)
-            b = fmax(b, c[q].tj);
-        if (c[q].k == j)
-            b = fmax(b, c[q].tk);
-    }
+    for (size_t q = 0; q < s->nc; q++)
+        if (members_in(&s->c[q], c))
+            b = fmax(b, tput_in(&s->c[q], c));
     return b;
 }
 
-static void job_rows(glp_prob *P, const gogh_inst *in, const combo *c, size_t nc, int j,
-                     int *ind, double *val)
+/* GPUs a member of class c needs from a combination giving it t, alone. */
+static int need_for(const gogh_inst *in, int j, double t)
 {
-    int len = 0;
-    for (size_t q = 0; q < nc; q++)
-        if (c[q].j == j || c[q].k == j)
-            ind[++len] = c[q].col;
-    double tbar = in->jobs[j].min_tput, best = best_tput(c, nc, j);
-    int need = tbar > 0 && best > 0 ? (int)ceil(tbar / best - SOLVE_EPS) : 1;
-    need = need < 1 ? 1 : need;
-    int r = glp_add_rows(P, 1);                     /* eq. 2b, 2c */
-    glp_set_row_bnds(P, r, need == in->jobs[j].dmax ? GLP_FX : GLP_DB, need,
-                     in->jobs[j].dmax);
-    for (int q = 1; q <= len; q++)
-        val[q] = 1;
-    glp_set_mat_row(P, r, len, ind, val);
-    if (tbar <= 0)
-        return;
-    r = glp_add_rows(P, 1);                         /* eq. 2e, capped */
-    glp_set_row_bnds(P, r, GLP_LO, tbar, 0);
-    len = 0;
-    for (size_t q = 0; q < nc; q++) {
-        if (c[q].j == j)
-            val[++len] = fmin(c[q].tj, tbar);
-        else if (c[q].k == j)
-            val[++len] = fmin(c[q].tk, tbar);
-        else
-            continue;
-        ind[len] = c[q].col;
-    }
-    glp_set_mat_row(P, r, len, ind, val);
+    double tbar = has_minimum(in) ? in->jobs[j].min_tput : 0;
+    int need = tbar > 0 && t > 0 ? (int)ceil(tbar / t - SOLVE_EPS) : 1;
+    return need < 1 ? 1 : need;
 }
 
-static glp_prob *gogh_model(const gogh_inst *in, combo *c, size_t nc, int names)
+/* The rows of class c: eq. 2b/2c (for a class of interchangeable jobs, each
+ * member on exactly one GPU: the members count) and eq. 2e, capped. */
+static void class_rows(gsolve *s, int c, int *ind, double *val)
 {
-    glp_prob *P = glp_create_prob();
+    const gogh_inst *in = s->in;
+    int j = s->g.rep[c], len = 0;
+    for (size_t q = 0; q < s->nc; q++)
+        if (members_in(&s->c[q], c)) {
+            ind[++len] = s->c[q].col;
+            val[len] = members_in(&s->c[q], c);
+        }
+    int r = glp_add_rows(s->P, 1);
+    int dmax = in->jobs[j].dmax, m = s->g.count[c];
+    if (!has_minimum(in)) {
+        glp_set_row_bnds(s->P, r, GLP_UP, 0, m * dmax);
+    } else if (m > 1) {
+        glp_set_row_bnds(s->P, r, GLP_FX, m, m);
+    } else {
+        double best = best_tput(s, c);
+        int need = best > 0 ? need_for(in, j, best) : 1;
+        glp_set_row_bnds(s->P, r, need >= dmax ? GLP_FX : GLP_DB, need, dmax);
+    }
+    glp_set_mat_row(s->P, r, len, ind, val);
+    double tbar = in->jobs[j].min_tput;
+    if (!has_minimum(in) || m > 1 || dmax == 1 || tbar <= 0)
+        return;     /* every combination left meets a D_j = 1 job's minimum */
+    r = glp_add_rows(s->P, 1);                      /* eq. 2e, capped */
+    glp_set_row_bnds(s->P, r, GLP_LO, tbar, 0);
+    for (int q = 1; q <= len; q++)
+        val[q] = fmin(tput_in(&s->c[ind[q] - 1], c), tbar);
+    glp_set_mat_row(s->P, r, len, ind, val);
+}
+
+static void build_model(gsolve *s, int names)
+{
+    glp_prob *P = s->P = glp_create_prob();
     glp_set_prob_name(P, "gogh_problem1");
     glp_set_obj_dir(P, GLP_MIN);
-    if (nc > 0)
-        glp_add_cols(P, (int)nc);
-    for (size_t q = 0; q < nc; q++) {
-        c[q].col = (int)q + 1;
-        glp_set_col_kind(P, c[q].col, GLP_IV);
-        glp_set_col_bnds(P, c[q].col, c[q].ub > 0 ? GLP_DB : GLP_FX, 0, c[q].ub);
-        glp_set_obj_coef(P, c[q].col, c[q].watts);  /* eq. 2a */
+    if (s->nc > 0)
+        glp_add_cols(P, (int)s->nc);
+    for (size_t q = 0; q < s->nc; q++) {
+        combo *c = &s->c[q];
+        c->col = (int)q + 1;
+        glp_set_col_kind(P, c->col, GLP_IV);
+        glp_set_col_bnds(P, c->col, c->ub > 0 ? GLP_DB : GLP_FX, 0, c->ub);
+        glp_set_obj_coef(P, c->col, c->cost);       /* eq. 2a */
         if (names)
-            set_name(P, c[q].col, &c[q]);
+            set_name(P, c);
     }
-    int *ind = xmalloc((nc + 2) * sizeof *ind);
-    double *val = xmalloc((nc + 2) * sizeof *val);
-    for (int a = 0; a < (int)in->ntypes; a++) {     /* eq. 2f, per type */
+    int *ind = xmalloc((s->nc + 2) * sizeof *ind);
+    double *val = xmalloc((s->nc + 2) * sizeof *val);
+    for (int a = 0; a < (int)s->in->ntypes; a++) {  /* eq. 2f, per type */
         int len = 0;
-        for (size_t q = 0; q < nc; q++)
-            if (c[q].a == a) {
-                ind[++len] = c[q].col;
+        for (size_t q = 0; q < s->nc; q++)
+            if (s->c[q].a == a) {
+                ind[++len] = s->c[q].col;
                 val[len] = 1;
             }
         int r = glp_add_rows(P, 1);
-        glp_set_row_bnds(P, r, GLP_UP, 0, type_count(in, a));
+        glp_set_row_bnds(P, r, GLP_UP, 0, s->cnt[a]);
         glp_set_mat_row(P, r, len, ind, val);
     }
-    for (int j = 0; j < (int)in->njobs; j++)
-        job_rows(P, in, c, nc, j, ind, val);
+    s->ntype_rows = (int)s->in->ntypes;
+    for (int c = 0; c < s->g.n; c++)
+        class_rows(s, c, ind, val);
     free(ind);
     free(val);
-    return P;
 }
 
-/* ---- greedy start ------------------------------------------------------------------- */
+/* 1 when x (values of columns 1..n) is integral, within its bounds and
+ * satisfies every row of P. */
+static int satisfies(glp_prob *P, const double *x)
+{
+    int n = glp_get_num_cols(P), m = glp_get_num_rows(P);
+    for (int j = 1; j <= n; j++)
+        if (x[j] < glp_get_col_lb(P, j) - SOLVE_EPS || x[j] > glp_get_col_ub(P, j) + SOLVE_EPS ||
+            fabs(x[j] - round(x[j])) > SOLVE_EPS)
+            return 0;
+    int *ind = xmalloc(((size_t)n + 1) * sizeof *ind);
+    double *val = xmalloc(((size_t)n + 1) * sizeof *val);
+    int ok = 1;
+    for (int i = 1; i <= m && ok; i++) {
+        int len = glp_get_mat_row(P, i, ind, val), t = glp_get_row_type(P, i);
+        double act = 0, tol = 1e-7;
+        for (int k = 1; k <= len; k++)
+            act += val[k] * x[ind[k]];
+        tol *= 1 + fabs(act);
+        if ((t == GLP_LO || t == GLP_DB || t == GLP_FX) && act < glp_get_row_lb(P, i) - tol)
+            ok = 0;
+        if ((t == GLP_UP || t == GLP_DB || t == GLP_FX) && act > glp_get_row_ub(P, i) + tol)
+            ok = 0;
+    }
+    free(ind);
+    free(val);
+    return ok;
+}
+
+static double cost_of(const gsolve *s, const double *x)
+{
+    double z = 0;
+    for (size_t q = 0; q < s->nc; q++)
+        z += s->c[q].cost * x[s->c[q].col];
+    return z;
+}
+
+/* ---- starting solutions -------------------------------------------------------------- */
 
 typedef struct ranked {
     double key;
@@ -377,106 +622,459 @@ static int cmp_ranked(const void *a, const void *b)
     return x->q < y->q ? -1 : x->q > y->q;
 }
 
-/* GPUs job j needs from combination q to reach its minimum alone. */
-static int need_of(const gogh_inst *in, const combo *c, int j)
+/* What the greedy knows of a class: GPUs it may still take (D_j left, or
+ * members left for interchangeable jobs) and, for a job of its own class
+ * under a minimum, the throughput it still lacks. */
+typedef struct gstate {
+    int *room;
+    double *lack;
+    unsigned char *ran;     /* a job of its own class runs somewhere */
+} gstate;
+
+static int own_job(const gsolve *s, int c)
 {
-    double t = c->j == j ? c->tj : c->tk, tbar = in->jobs[j].min_tput;
-    int need = tbar > 0 && t > 0 ? (int)ceil(tbar / t - SOLVE_EPS) : 1;
-    return need < 1 ? 1 : need;
+    return s->g.count[c] == 1;
 }
 
-/* Combinations by watts per job (pairs first when cheaper per job); each
- * is taken for jobs not yet served, on as many GPUs as its neediest job
- * requires (within D_j and what is left of the type).  Values of the
- * model's columns, or NULL when some job is left out. */
-static double *greedy(const gogh_inst *in, const combo *c, size_t nc)
+/* GPUs one copy of q needs for class c's sake (0 = c wants no more). */
+static int gpus_for(const gsolve *s, const gstate *st, const combo *q, int c)
 {
-    double *x = xcalloc(nc + 1, sizeof *x);
-    int *left = xmalloc((in->ntypes ? in->ntypes : 1) * sizeof *left);
-    unsigned char *done = xcalloc(in->njobs ? in->njobs : 1, 1);
-    ranked *r = xmalloc((nc ? nc : 1) * sizeof *r);
-    for (int a = 0; a < (int)in->ntypes; a++)
-        left[a] = type_count(in, a);
-    for (size_t q = 0; q < nc; q++) {
-        int need = need_of(in, &c[q], c[q].j);
-        if (c[q].k >= 0) {
-            int nk = need_of(in, &c[q], c[q].k);
-            need = nk > need ? nk : need;
+    if (!own_job(s, c) || !has_minimum(s->in))
+        return 1;
+    if (st->ran[c] && st->lack[c] <= SOLVE_EPS)
+        return 0;
+    double t = tput_in(q, c);
+    int need = st->lack[c] > SOLVE_EPS ? (int)ceil(st->lack[c] / t - SOLVE_EPS) : 1;
+    return imax(need, 1);
+}
+
+/* Room class c gives up for per GPUs of q. */
+static int takes(const gsolve *s, const combo *q, int c, int per)
+{
+    return own_job(s, c) ? per : per * members_in(q, c);
+}
+
+static void take(const gsolve *s, gstate *st, const combo *q, int per, double *x)
+{
+    x[q->col] += per;
+    for (int k = 0; k < 2; k++) {
+        int c = k ? q->c2 : q->c1;
+        if (c < 0 || (k && q->c2 == q->c1))
+            continue;
+        st->room[c] -= takes(s, q, c, per);
+        st->lack[c] -= per * tput_in(q, c);
+        st->ran[c] = 1;
+    }
+}
+
+/* How many GPUs the next copy of q takes, 0 when it cannot run. */
+static int copy_size(const gsolve *s, const gstate *st, const combo *q, const int *left,
+                     const double *x)
+{
+    int per = gpus_for(s, st, q, q->c1);
+    if (q->c2 >= 0 && q->c2 != q->c1) {
+        int p2 = gpus_for(s, st, q, q->c2);
+        per = per && p2 ? imax(per, p2) : 0;
+    }
+    if (per == 0 || left[q->a] < per || x[q->col] + per > q->ub + SOLVE_EPS)
+        return 0;
+    if (st->room[q->c1] < takes(s, q, q->c1, per))
+        return 0;
+    if (q->c2 >= 0 && q->c2 != q->c1 && st->room[q->c2] < takes(s, q, q->c2, per))
+        return 0;
+    return per;
+}
+
+/* Completes x greedily: combinations by cost per job served (pairs first
+ * when cheaper per job; for the throughput objective, most value per GPU;
+ * or by the given keys), each taken while its jobs still need it, on as
+ * many GPUs as its neediest job requires (within D_j and what is left of
+ * the type). */
+static void greedy_fill(const gsolve *s, const double *key, double *x)
+{
+    const gogh_inst *in = s->in;
+    int A = (int)in->ntypes, C = s->g.n;
+    size_t c1 = (size_t)(C ? C : 1);
+    gstate st = {xmalloc(c1 * sizeof *st.room), xcalloc(c1, sizeof *st.lack), xcalloc(c1, 1)};
+    int *left = xmalloc((size_t)(A ? A : 1) * sizeof *left);
+    ranked *r = xmalloc((s->nc ? s->nc : 1) * sizeof *r);
+    for (int a = 0; a < A; a++)
+        left[a] = s->cnt[a];
+    for (int c = 0; c < C; c++) {
+        int j = s->g.rep[c];
+        st.room[c] = own_job(s, c) ? in->jobs[j].dmax : s->g.count[c];
+        st.lack[c] = has_minimum(in) ? in->jobs[j].min_tput : 0;
+    }
+    for (size_t q = 0; q < s->nc; q++) {
+        const combo *cq = &s->c[q];
+        int v = (int)lround(x[cq->col]);
+        left[cq->a] -= v;
+        x[cq->col] = 0;
+        if (v > 0)
+            take(s, &st, cq, v, x);
+        double k = key ? key[q] : cq->cost;
+        int need = need_for(in, s->g.rep[cq->c1], cq->t1);
+        if (cq->c2 >= 0)
+            need = imax(need, need_for(in, s->g.rep[cq->c2], cq->t2));
+        r[q] = (ranked){has_minimum(in) ? need * k / (cq->c2 >= 0 ? 2 : 1) : k, q};
+    }
+    qsort(r, s->nc, sizeof *r, cmp_ranked);
+    for (size_t k = 0; k < s->nc; k++) {
+        const combo *cq = &s->c[r[k].q];
+        int per;
+        while ((per = copy_size(s, &st, cq, left, x)) > 0) {
+            take(s, &st, cq, per, x);
+            left[cq->a] -= per;
         }
-        r[q] = (ranked){need * c[q].watts / (c[q].k >= 0 ? 2 : 1), q};
     }
-    qsort(r, nc, sizeof *r, cmp_ranked);
-    for (size_t k = 0; k < nc; k++) {
-        const combo *cq = &c[r[k].q];
-        if (done[cq->j] || (cq->k >= 0 && done[cq->k]))
-            continue;
-        int need = need_of(in, cq, cq->j);
-        if (cq->k >= 0 && need_of(in, cq, cq->k) > need)
-            need = need_of(in, cq, cq->k);
-        if (need > left[cq->a] || need > cq->ub)
-            continue;
-        x[cq->col] = need;
-        left[cq->a] -= need;
-        done[cq->j] = 1;
-        if (cq->k >= 0)
-            done[cq->k] = 1;
-    }
-    int ok = 1;
-    for (size_t j = 0; j < in->njobs; j++)
-        ok &= done[j];
     free(left);
-    free(done);
+    free(st.room);
+    free(st.lack);
+    free(st.ran);
     free(r);
-    if (!ok) {
-        free(x);
-        return NULL;
-    }
-    return x;
 }
 
-static double start_cost(const combo *c, size_t nc, const double *x)
+/* The given assignment (o->start: jobs on accelerators, e.g. the previous
+ * round's) as column values: each accelerator's one or two jobs name a
+ * combination; entries out of range, accelerators with more than two jobs
+ * and combinations the model does not have are left out. */
+static void start_from_places(const gsolve *s, const solve_place *pl, size_t n, double *x)
 {
-    double z = 0;
-    for (size_t q = 0; q < nc; q++)
-        z += c[q].watts * x[c[q].col];
-    return z;
+    const gogh_inst *in = s->in;
+    int *on = xmalloc(2 * (in->naccels ? in->naccels : 1) * sizeof *on);
+    int *k = xcalloc(in->naccels ? in->naccels : 1, sizeof *k);
+    for (size_t i = 0; i < n; i++) {
+        int g = pl[i].gpu, j = pl[i].task;
+        if (g < 0 || (size_t)g >= in->naccels || j < 0 || (size_t)j >= in->njobs)
+            continue;
+        if ((k[g] >= 1 && on[2 * g] == j) || (k[g] >= 2 && on[2 * g + 1] == j))
+            continue;   /* listed twice */
+        if (k[g] < 2)
+            on[2 * g + k[g]] = j;
+        k[g]++;         /* three or more: not a combination */
+    }
+    for (size_t g = 0; g < in->naccels; g++) {
+        if (k[g] < 1 || k[g] > 2)
+            continue;
+        int c1 = s->g.of[on[2 * g]], c2 = k[g] == 2 ? s->g.of[on[2 * g + 1]] : -1;
+        int q = find_combo(s, in->accels[g].type, c2 >= 0 ? imin(c1, c2) : c1,
+                           c2 >= 0 ? imax(c1, c2) : -1);
+        if (q >= 0 && x[s->c[q].col] < s->c[q].ub)
+            x[s->c[q].col] += 1;
+    }
+    free(on);
+    free(k);
+}
+
+/* The best start: the given assignment completed greedily, else the greedy
+ * alone; NULL when neither satisfies the model. */
+static double *make_start(const gsolve *s, const solve_opts *o)
+{
+    double *x = xcalloc(s->nc + 1, sizeof *x);
+    double *best = NULL;
+    if (o->start && o->nstart) {
+        start_from_places(s, o->start, o->nstart, x);
+        greedy_fill(s, NULL, x);
+        if (satisfies(s->P, x)) {
+            best = x;
+            x = xcalloc(s->nc + 1, sizeof *x);
+        } else {
+            memset(x, 0, (s->nc + 1) * sizeof *x);
+        }
+    }
+    greedy_fill(s, NULL, x);
+    if (satisfies(s->P, x) && (!best || cost_of(s, x) < cost_of(s, best) - SOLVE_EPS)) {
+        free(best);
+        return x;
+    }
+    free(x);
+    return best;
+}
+
+/* ---- the search ---------------------------------------------------------------------- */
+
+/* Odd-set (triangle) cuts.  Jobs of their own class with D_j = 1 run on
+ * exactly one GPU, so at most one of the three pairs within any three of
+ * them runs: x(pairs of {j, k, l}) <= 1, the smallest blossom inequality
+ * of the matching polytope.  The LP relaxation otherwise pairs three such
+ * jobs with weight 1/2 each (a fractional triangle), which is most of the
+ * gap between it and the integer optimum on instances where most pairs may
+ * share.  Separated from the LP solution, a few hundred at a time. */
+#define CUT_ROUNDS 12
+#define CUTS_PER_ROUND 400
+
+typedef struct tri {
+    int c[3];
+    double viol;
+} tri;
+
+static int cmp_tri(const void *a, const void *b)
+{
+    double x = ((const tri *)a)->viol, y = ((const tri *)b)->viol;
+    return (x < y) - (x > y);
+}
+
+static int single_job(const gsolve *s, int c)
+{
+    return c >= 0 && s->g.count[c] == 1 && s->in->jobs[s->g.rep[c]].dmax == 1;
+}
+
+/* LP weight on pairs of classes (dense, C x C). */
+static double *pair_weights(const gsolve *s)
+{
+    size_t C = (size_t)s->g.n;
+    double *w = xcalloc(C * C + 1, sizeof *w);
+    for (size_t q = 0; q < s->nc; q++) {
+        const combo *c = &s->c[q];
+        if (c->c2 < 0 || c->c2 == c->c1 || !single_job(s, c->c1) || !single_job(s, c->c2))
+            continue;
+        double v = glp_get_col_prim(s->P, c->col);
+        w[(size_t)c->c1 * C + (size_t)c->c2] += v;
+        w[(size_t)c->c2 * C + (size_t)c->c1] += v;
+    }
+    return w;
+}
+
+static void add_cut(gsolve *s, const tri *t, int *ind, double *val)
+{
+    int len = 0;
+    for (int e = 0; e < 3; e++) {
+        int u = t->c[e], v = t->c[(e + 1) % 3];
+        for (int a = 0; a < (int)s->in->ntypes; a++) {
+            int q = find_combo(s, a, imin(u, v), imax(u, v));
+            if (q >= 0) {
+                ind[++len] = s->c[q].col;
+                val[len] = 1;
+            }
+        }
+    }
+    int r = glp_add_rows(s->P, 1);
+    glp_set_row_bnds(s->P, r, GLP_UP, 0, 1);
+    glp_set_mat_row(s->P, r, len, ind, val);
+}
+
+/* One round: the most violated triangles of the current LP solution
+ * become rows; returns how many. */
+static int separate(gsolve *s)
+{
+    int C = s->g.n;
+    double *w = pair_weights(s);
+    int *adj = xmalloc((size_t)(C ? C : 1) * sizeof *adj);
+    size_t cap = 64, n = 0;
+    tri *t = xmalloc(cap * sizeof *t);
+    for (int u = 0; u < C; u++) {
+        int na = 0;
+        for (int v = u + 1; v < C; v++)
+            if (w[(size_t)u * (size_t)C + (size_t)v] > 1e-6)
+                adj[na++] = v;
+        for (int x = 0; x < na; x++)
+            for (int y = x + 1; y < na; y++) {
+                int v = adj[x], z = adj[y];
+                double sum = w[(size_t)u * (size_t)C + (size_t)v] +
+                             w[(size_t)u * (size_t)C + (size_t)z] +
+                             w[(size_t)v * (size_t)C + (size_t)z];
+                if (sum <= 1 + 1e-4)
+                    continue;
+                grow_array((void **)&t, &cap, n + 1, sizeof *t);
+                t[n++] = (tri){{u, v, z}, sum - 1};
+            }
+    }
+    qsort(t, n, sizeof *t, cmp_tri);
+    int add = (int)(n < CUTS_PER_ROUND ? n : CUTS_PER_ROUND);
+    int *ind = xmalloc((size_t)(3 * s->in->ntypes + 2) * sizeof *ind);
+    double *val = xmalloc((size_t)(3 * s->in->ntypes + 2) * sizeof *val);
+    for (int k = 0; k < add; k++)
+        add_cut(s, &t[k], ind, val);
+    free(ind);
+    free(val);
+    free(t);
+    free(adj);
+    free(w);
+    return add;
+}
+
+static int ms_left(const sg_ctx *c)
+{
+    double ms = sg_remaining(c) * 1000.0;
+    return ms >= 1e9 ? 1000000000 : ms < 1 ? 1 : (int)ms;
+}
+
+/* Re-solves the LP after rows were added (dual simplex from the last
+ * basis); 0 when optimal. */
+static int resolve_lp(const gsolve *s, sg_ctx *c)
+{
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = GLP_MSG_OFF;
+    sp.meth = GLP_DUALP;
+    sp.tm_lim = ms_left(c);
+    return glp_simplex(s->P, &sp) == 0 && glp_get_status(s->P) == GLP_OPT ? 0 : -1;
+}
+
+/* The LP relaxation, strengthened by rounds of triangle cuts while they
+ * raise it and time allows; *lb gets its value.  Returns 1 when the LP is
+ * infeasible, -1 when it could not be solved (time), else 0. */
+static int root_lp(gsolve *s, sg_ctx *c, double *lb)
+{
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = GLP_MSG_OFF;
+    sp.tm_lim = ms_left(c);
+    if (glp_simplex(s->P, &sp) != 0)
+        return -1;
+    if (glp_get_status(s->P) == GLP_NOFEAS)
+        return 1;
+    if (glp_get_status(s->P) != GLP_OPT)
+        return -1;
+    *lb = glp_get_obj_val(s->P);
+    for (int round = 0; round < CUT_ROUNDS && sg_should_stop(c) < 0; round++) {
+        if (separate(s) == 0 || resolve_lp(s, c) != 0)
+            break;
+        double v = glp_get_obj_val(s->P);
+        int little = v - *lb < 1e-4 * fabs(v);
+        *lb = fmax(*lb, v);
+        if (little)
+            break;
+    }
+    return resolve_lp(s, c) == 0 ? 0 : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Reduced costs of the LP solution (column order). */
+static double *reduced_costs(const gsolve *s)
+{
+    double *d = xmalloc((s->nc + 1) * sizeof *d);
+    for (size_t q = 0; q < s->nc; q++)
+        d[q] = glp_get_col_dual(s->P, s->c[q].col);
+    return d;
+}
+
+/* Runs branch and bound on P within `seconds` (and the solve's own limit),
+ * from start x (may be NULL); improves x/ *ub when it finds better.  Fills
+ * m (status, bound).  -1 on a GLPK failure. */
+static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, double **x,
+                  double *ub, sg_mip *m, gp_err *err)
+{
+    solve_opts sub = *c->o;
+    double used = now_seconds() - c->t0;
+    if (seconds > 0 && (sub.time_limit_s <= 0 || used + seconds < sub.time_limit_s))
+        sub.time_limit_s = used + seconds;
+    sub.mip_gap = gap;
+    sg_ctx sc = *c;
+    sc.o = &sub;
+    memset(m, 0, sizeof *m);
+    m->start_x = *x;
+    m->known_lb = lb;
+    m->cuts = 1;
+    if (sg_solve(&sc, s->P, m, err))
+        return -1;
+    if (m->has_solution && (!isfinite(*ub) || m->obj < *ub - SOLVE_EPS * (1 + fabs(*ub)))) {
+        if (!*x)
+            *x = xcalloc(s->nc + 1, sizeof **x);
+        for (size_t q = 0; q < s->nc; q++)
+            (*x)[s->c[q].col] = round(glp_mip_col_val(s->P, s->c[q].col));
+        *ub = cost_of(s, *x);
+    }
+    return 0;
+}
+
+/* Price-and-branch heuristic: branch and bound over the columns the LP
+ * likes — those it uses, the start's, and the cheapest by reduced cost,
+ * about eight per class — with every other column held at 0.  A small
+ * MILP that GLPK solves fast, and whose optimum is usually within a
+ * fraction of a percent of the whole model's. */
+static int restricted(gsolve *s, sg_ctx *c, const double *rc, double **x, double *ub,
+                      gp_err *err)
+{
+    size_t keep = (size_t)(8 * s->g.n + 16);
+    double *sorted = xmalloc((s->nc + 1) * sizeof *sorted);
+    memcpy(sorted, rc, s->nc * sizeof *sorted);
+    qsort(sorted, s->nc, sizeof *sorted, cmp_double);
+    double cutoff = s->nc > keep ? sorted[keep] : HUGE_VAL;
+    free(sorted);
+    int *held = xcalloc(s->nc + 1, sizeof *held);
+    for (size_t q = 0; q < s->nc; q++) {
+        int col = s->c[q].col;
+        if (rc[q] <= cutoff || glp_get_col_prim(s->P, col) > 1e-9 || (*x && (*x)[col] > 0) ||
+            s->c[q].ub == 0)
+            continue;
+        held[q] = 1;
+        glp_set_col_bnds(s->P, col, GLP_FX, 0, 0);
+    }
+    double budget = fmin(0.4 * sg_remaining(c), 0.5 + 0.002 * (double)s->nc);
+    sg_mip m;
+    int rc_ = branch(s, c, budget, c->o->mip_gap / 4, -HUGE_VAL, x, ub, &m, err);
+    for (size_t q = 0; q < s->nc; q++)
+        if (held[q])
+            glp_set_col_bnds(s->P, s->c[q].col, GLP_DB, 0, s->c[q].ub);
+    free(held);
+    return rc_;
+}
+
+/* Reduced-cost fixing: any solution cheaper than ub costs at least
+ * lb + rc_q * n_q, so a column whose reduced cost passes ub - lb is 0 in
+ * every better solution and leaves the model.  Returns how many left. */
+static int fix_by_reduced_cost(gsolve *s, const double *rc, double lb, double ub)
+{
+    int fixed = 0;
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].ub > 0 && rc[q] > ub - lb + SOLVE_EPS * (1 + fabs(ub))) {
+            glp_set_col_bnds(s->P, s->c[q].col, GLP_FX, 0, 0);
+            fixed++;
+        }
+    return fixed;
 }
 
 /* ---- the answer on the real GPUs -------------------------------------------------- */
 
-static void write_answer(const gogh_inst *in, const combo *c, size_t nc, const double *n,
-                         solve_result *res)
+/* The next member of class c to place (a job of its own class every time). */
+static int next_member(const gsolve *s, int c, int *cursor)
 {
+    if (s->g.count[c] == 1)
+        return s->g.rep[c];
+    assert(cursor[c] < s->g.count[c]);
+    return s->g.members[s->g.first[c] + cursor[c]++];
+}
+
+static void write_answer(const gsolve *s, const double *x, solve_result *res)
+{
+    const gogh_inst *in = s->in;
+    size_t G = in->naccels ? in->naccels : 1;
     res->ngpus = in->naccels;
-    res->gpu_watts = xcalloc(in->naccels ? in->naccels : 1, sizeof(double));
-    res->gpu_freq_mhz = xcalloc(in->naccels ? in->naccels : 1, sizeof(double));
-    res->place = xcalloc(2 * in->naccels + 1, sizeof *res->place);
-    unsigned char *busy = xcalloc(in->naccels ? in->naccels : 1, 1);
-    unsigned char *srv = xcalloc(in->naccels + 1, 1);
-    double total = 0;
-    for (size_t q = 0; q < nc; q++) {
-        int cnt = (int)lround(n[q]);
+    res->gpu_watts = xcalloc(G, sizeof(double));
+    res->gpu_freq_mhz = xcalloc(G, sizeof(double));
+    res->place = xcalloc(2 * G + 1, sizeof *res->place);
+    unsigned char *busy = xcalloc(G, 1), *srv = xcalloc(G + 1, 1);
+    int *cursor = xcalloc((size_t)(s->g.n ? s->g.n : 1), sizeof *cursor);
+    for (size_t q = 0; q < s->nc; q++) {
+        const combo *c = &s->c[q];
+        int cnt = x ? (int)lround(x[c->col]) : 0;
         for (size_t g = 0; g < in->naccels && cnt > 0; g++) {
-            if (busy[g] || in->accels[g].type != c[q].a)
+            if (busy[g] || in->accels[g].type != c->a)
                 continue;
             busy[g] = 1;
             cnt--;
-            res->gpu_watts[g] = c[q].watts;
-            total += c[q].watts;
+            res->gpu_watts[g] = c->watts;
             res->gpus_used++;
-            res->place[res->nplace++] = (solve_place){c[q].j, (int)g};
-            if (c[q].k >= 0)
-                res->place[res->nplace++] = (solve_place){c[q].k, (int)g};
+            res->place[res->nplace++] = (solve_place){next_member(s, c->c1, cursor), (int)g};
+            if (c->c2 >= 0)
+                res->place[res->nplace++] = (solve_place){next_member(s, c->c2, cursor), (int)g};
         }
+        assert(cnt == 0);
     }
     for (size_t g = 0; g < in->naccels; g++)
         if (busy[g] && !srv[in->accels[g].node]) {
             srv[in->accels[g].node] = 1;
             res->servers_used++;
         }
-    res->objective = total;
     free(busy);
     free(srv);
+    free(cursor);
 }
 
 static int check_inst(const gogh_inst *in, gp_err *err)
@@ -489,10 +1087,143 @@ static int check_inst(const gogh_inst *in, gp_err *err)
                             in->jobs[j].min_tput);
     }
     for (size_t a = 0; a < in->ntypes; a++)
-        if (in->types[a].theta < 1 || in->types[a].max_w < in->types[a].idle_w)
-            return gp_error(err, "GOGH: accelerator type %s needs theta >= 1 and max >= idle "
-                                 "watts", in->types[a].name);
+        if (in->types[a].theta < 1 || in->types[a].max_w < in->types[a].idle_w ||
+            !(in->types[a].price_usd >= 0))
+            return gp_error(err, "GOGH: accelerator type %s needs theta >= 1, max >= idle "
+                                 "watts and a price >= 0", in->types[a].name);
+    for (size_t g = 0; g < in->naccels; g++)
+        if (in->accels[g].type < 0 || (size_t)in->accels[g].type >= in->ntypes)
+            return gp_error(err, "GOGH: accelerator %zu has no type", g);
+    if ((unsigned)in->objective > GOGH_MIN_COST || !(in->usd_per_w >= 0))
+        return gp_error(err, "GOGH: unknown objective, or a negative energy price");
     return 0;
+}
+
+static void gsolve_init(gsolve *s, const gogh_inst *in, int names)
+{
+    memset(s, 0, sizeof *s);
+    s->in = in;
+    s->cnt = xcalloc(in->ntypes + 1, sizeof *s->cnt);
+    for (size_t g = 0; g < in->naccels; g++)
+        s->cnt[in->accels[g].type]++;
+    s->best = xcalloc(in->njobs + 1, sizeof *s->best);
+    for (size_t j = 0; j < in->njobs; j++)
+        for (size_t a = 0; a < in->ntypes; a++)
+            s->best[j] = fmax(s->best[j], gogh_solo(in, (int)a, (int)j));
+    gclasses_build(in, &s->g);
+    make_combos(s);
+    build_model(s, names);
+}
+
+static void gsolve_free(gsolve *s)
+{
+    if (s->P)
+        glp_delete_prob(s->P);
+    gclasses_free(&s->g);
+    free(s->c);
+    free(s->cnt);
+    free(s->best);
+}
+
+/* The search's outcome, in the minimised objective. */
+typedef struct outcome {
+    int status;             /* SOLVE_* */
+    double *x;              /* best solution's columns (owned), NULL = none */
+    double ub, lb, lp;
+    long nodes;
+    const char *method;
+} outcome;
+
+/* 1 when the bound closes the gap as far as the options ask. */
+static int closed(const solve_opts *o, double ub, double lb)
+{
+    if (!isfinite(ub) || !isfinite(lb))
+        return 0;
+    return ub - lb <= fmax(o->mip_gap, 1e-6) * fabs(ub) + 1e-9;
+}
+
+/* LP bound with triangle cuts, the heuristics, the restricted MILP,
+ * reduced-cost fixing, and branch and bound on what is left, stopping as
+ * soon as the bound closes the gap the options ask for. */
+static int search(gsolve *s, sg_ctx *c, outcome *out, gp_err *err)
+{
+    const solve_opts *o = c->o;
+    sg_mip m;
+    if (o->no_bounds) {
+        out->method = "milp";
+        if (branch(s, c, 0, o->mip_gap, -HUGE_VAL, &out->x, &out->ub, &m, err))
+            return -1;
+        out->status = m.status;
+        out->lb = m.bound;
+        out->lp = m.lp_obj;
+        out->nodes = m.nodes;
+        return 0;
+    }
+    int r = root_lp(s, c, &out->lb);
+    if (r != 0) {
+        out->status = r > 0 ? SOLVE_INFEASIBLE : sg_should_stop(c) >= 0 ? sg_should_stop(c)
+                                                                          : SOLVE_TIMEOUT;
+        out->lb = -HUGE_VAL;
+        return 0;
+    }
+    out->lp = out->lb;
+    out->method = "lp+cuts";
+    if (closed(o, out->ub, out->lb))
+        return 0;
+    double *rc = reduced_costs(s);
+    out->method = "restricted";
+    int rc_ = restricted(s, c, rc, &out->x, &out->ub, err);
+    if (rc_ == 0 && !closed(o, out->ub, out->lb) && sg_should_stop(c) < 0) {
+        if (isfinite(out->ub))
+            fix_by_reduced_cost(s, rc, out->lb, out->ub);
+        out->method = "milp";
+        rc_ = branch(s, c, 0, o->mip_gap, out->lb, &out->x, &out->ub, &m, err);
+        if (rc_ == 0) {
+            out->nodes = m.nodes;
+            out->lb = fmax(out->lb, m.status == SOLVE_OPTIMAL ? out->ub : m.bound);
+            if (m.status == SOLVE_INFEASIBLE && !out->x)
+                out->status = SOLVE_INFEASIBLE;
+            else if (m.status == SOLVE_CANCELLED)
+                out->status = SOLVE_CANCELLED;
+        }
+    }
+    free(rc);
+    return rc_;
+}
+
+/* The result in the objective's own sense: watts or dollars minimised, or
+ * Gavel's normalised throughput maximised (its bound is then an upper
+ * bound). */
+static double reported(const gogh_inst *in, double v)
+{
+    return in->objective == GOGH_MAX_THROUGHPUT && isfinite(v) ? -v
+         : in->objective == GOGH_MAX_THROUGHPUT ? -v : v;
+}
+
+static void finish(const gsolve *s, const outcome *out, solve_result *res)
+{
+    const gogh_inst *in = s->in;
+    int have = out->x != NULL;
+    res->has_solution = have;
+    res->nodes = out->nodes;
+    res->lp_bound = reported(in, out->lp);
+    strlcpy0(res->method, out->method ? out->method : "none", sizeof res->method);
+    if (have)
+        write_answer(s, out->x, res);
+    double ub = have ? out->ub : HUGE_VAL, lb = fmin(out->lb, ub);
+    res->objective = reported(in, ub);
+    res->bound = reported(in, lb);
+    if (out->status == SOLVE_INFEASIBLE && !have) {
+        res->status = SOLVE_INFEASIBLE;
+    } else if (have && ub - lb <= PK_REL_TOL * fabs(ub) + SOLVE_EPS) {
+        res->status = SOLVE_OPTIMAL;
+        res->bound = res->objective;
+        res->gap = 0;
+    } else {
+        res->status = out->status == SOLVE_CANCELLED ? SOLVE_CANCELLED
+                    : have ? SOLVE_FEASIBLE : SOLVE_TIMEOUT;
+        res->gap = have ? sg_gap(ub, lb) : HUGE_VAL;
+    }
 }
 
 int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_err *err)
@@ -502,60 +1233,37 @@ int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_e
         return -1;
     sg_ctx sc;
     sg_begin(&sc, o);
-    strlcpy0(res->method, "milp", sizeof res->method);
-    size_t nc;
-    combo *c = make_combos(in, &nc);
-    glp_prob *P = gogh_model(in, c, nc, o->write_lp || o->write_mps);
-    res->rows = glp_get_num_rows(P);
-    res->cols = glp_get_num_cols(P);
-    int rc = sg_write(&sc, P, err);
-    double *x0 = rc == 0 ? greedy(in, c, nc) : NULL;
-    double z0 = x0 ? start_cost(c, nc, x0) : HUGE_VAL;
-    res->heur_objective = z0;
-    sg_mip m = {0};
-    m.start_x = o->no_warm_start ? NULL : x0;
-    m.known_lb = -HUGE_VAL;
-    m.cuts = 1;     /* GLPK's MIR/Gomory/cover/clique cuts close the pairing LP gap */
-    if (rc == 0 && nc == 0 && in->njobs > 0)
-        m.status = SOLVE_INFEASIBLE;
-    else if (rc == 0 && in->njobs == 0)
-        m.status = SOLVE_OPTIMAL;
-    else if (rc == 0)
-        rc = sg_solve(&sc, P, &m, err);
+    gsolve s;
+    gsolve_init(&s, in, o->write_lp || o->write_mps);
+    res->rows = glp_get_num_rows(s.P);
+    res->cols = glp_get_num_cols(s.P);
+    int rc = sg_write(&sc, s.P, err);
+    outcome out = {SOLVE_TIMEOUT, NULL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, 0, NULL};
     if (rc == 0) {
-        double *n = xcalloc(nc + 1, sizeof *n);
-        int have = 0;
-        if (m.has_solution && m.obj <= z0 + SOLVE_EPS) {
-            for (size_t q = 0; q < nc; q++)
-                n[q] = glp_mip_col_val(P, c[q].col);
-            have = 1;
-        } else if (x0 && m.status != SOLVE_INFEASIBLE) {
-            for (size_t q = 0; q < nc; q++)
-                n[q] = x0[c[q].col];
-            have = 1;
-        } else if (in->njobs == 0)
-            have = 1;
-        res->has_solution = have;
-        res->nodes = m.nodes;
-        res->lp_bound = m.lp_obj;
-        if (have)
-            write_answer(in, c, nc, n, res);
-        res->bound = fmin(m.bound, have ? res->objective : HUGE_VAL);
-        if (m.status == SOLVE_OPTIMAL && have) {
-            res->status = SOLVE_OPTIMAL;
-            res->bound = res->objective;
-            res->gap = 0;
-        } else if (m.status == SOLVE_INFEASIBLE) {
-            res->status = SOLVE_INFEASIBLE;
+        double *x0 = make_start(&s, o);
+        res->heur_objective = x0 ? reported(in, cost_of(&s, x0)) : HUGE_VAL;
+        if (x0 && !o->no_warm_start) {
+            out.x = x0;
+            out.ub = cost_of(&s, x0);
         } else {
-            res->status = have && m.status == SOLVE_TIMEOUT ? SOLVE_FEASIBLE : m.status;
-            res->gap = have ? sg_gap(res->objective, res->bound) : HUGE_VAL;
+            free(x0);
         }
-        free(n);
+        if (s.nc == 0) {
+            /* nothing runs: every job idle, which only Gavel's objective allows */
+            int idle_ok = in->njobs == 0 || !has_minimum(in);
+            out.status = idle_ok ? SOLVE_OPTIMAL : SOLVE_INFEASIBLE;
+            if (idle_ok && !out.x)
+                out.x = xcalloc(1, sizeof *out.x);
+            out.ub = out.lb = out.lp = 0;
+            out.method = "empty";
+        } else {
+            rc = search(&s, &sc, &out, err);
+        }
     }
-    free(x0);
-    free(c);
-    glp_delete_prob(P);
+    if (rc == 0)
+        finish(&s, &out, res);
+    free(out.x);
+    gsolve_free(&s);
     res->time_s = now_seconds() - sc.t0;
     sg_end(&sc, res);
     return rc;
