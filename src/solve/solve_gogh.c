@@ -339,16 +339,36 @@ typedef struct combo {
     int col;
 } combo;
 
+/* A triangle cut (search section): three classes, how violated it was,
+ * its form and row. */
+typedef struct gcut {
+    int c[3];
+    double viol;
+    int packing;            /* x(pairs within) <= 1, else touching >= 2 */
+    int row;
+} gcut;
+
 /* The data of one solve: instance, classes, combinations, GLPK's model. */
 typedef struct gsolve {
     const gogh_inst *in;
     gclasses g;
     int *cnt;               /* [A] accelerators of each type */
     double *best;           /* [J] best solo throughput of each job */
-    combo *c;
+    double *most;           /* [J] the most a job gets from one GPU, alone or paired */
+    combo *c;               /* every combination; col = its LP column, 0 = none yet */
     size_t nc;
     glp_prob *P;
-    int ntype_rows;
+    int names;              /* name the columns (an LP/MPS file is asked for) */
+    int *row_of;            /* [C] each class's eq. 2b/2c row */
+    int *tput_row;          /* [C] its eq. 2e row, 0 = none */
+    int *half_row;          /* [C] its half row, 0 = none */
+    int *share_row;         /* [C] its fair-share row, 0 = none */
+    gcut *cuts;
+    size_t cuts_cap;
+    int ncuts;
+    int **cuts_of;          /* [C] the cuts each class is in */
+    int *ncuts_of;
+    size_t *cuts_of_cap;
 } gsolve;
 
 /* gamma_a(load) (see the header comment). */
@@ -402,6 +422,18 @@ static void add_combo(gsolve *s, size_t *cap, int a, int c1, int c2, double t1, 
     q->cost = combo_cost(s, q);
 }
 
+/* A combination can be part of job j's service: with its D_j - 1 other
+ * GPUs at their best it reaches the minimum (a presolve: the rest are
+ * dominated by never being usable). */
+static int can_serve(const gsolve *s, int j, double t)
+{
+    const gogh_inst *in = s->in;
+    if (!useful(in, j, t))
+        return 0;
+    return !has_minimum(in) ||
+           t + (in->jobs[j].dmax - 1) * s->most[j] >= in->jobs[j].min_tput - SOLVE_EPS;
+}
+
 /* Every runnable combination, sorted by (a, c1, c2) with singles first. */
 static void make_combos(gsolve *s)
 {
@@ -417,7 +449,7 @@ static void make_combos(gsolve *s)
             double t = gogh_solo(in, a, j);
             if (t <= 0)
                 continue;
-            if (useful(in, j, t))
+            if (can_serve(s, j, t))
                 add_combo(s, &cap, a, c1, -1, t, 0);
             if (in->types[a].theta < 2)
                 continue;   /* eq. 2d */
@@ -428,7 +460,7 @@ static void make_combos(gsolve *s)
                 double tj = gogh_pair(in, a, j, k), tk = gogh_pair(in, a, k, j);
                 if (tj <= 0 || tk <= 0 || gogh_solo(in, a, k) <= 0)
                     continue;
-                if (useful(in, j, tj) && useful(in, k, tk))
+                if (can_serve(s, j, tj) && can_serve(s, k, tk))
                     add_combo(s, &cap, a, c1, c2, tj, tk);
             }
         }
@@ -462,14 +494,24 @@ static int find_combo(const gsolve *s, int a, int c1, int c2)
 
 /* ---- the model ----------------------------------------------------------------------- */
 
-static void set_name(glp_prob *P, const combo *c)
+/* The rows are made first and a combination becomes a column only when
+ * the search wants it (column generation below): with 256 jobs there are
+ * some 30,000 combinations and the LP over all of them is slow, while the
+ * LP over a few thousand, priced against the rest, has the same optimum. */
+
+typedef struct ranked {
+    double key;
+    size_t q;
+} ranked;
+
+static void set_name(glp_prob *P, int col, const combo *c)
 {
     char name[48];
     if (c->c2 < 0)
         snprintf(name, sizeof name, "n_%d_%d", c->a, c->c1);
     else
         snprintf(name, sizeof name, "n_%d_%d_%d", c->a, c->c1, c->c2);
-    glp_set_col_name(P, c->col, name);
+    glp_set_col_name(P, col, name);
 }
 
 /* How many of class c combination q serves (two when it pairs the class). */
@@ -502,19 +544,20 @@ static int need_for(const gogh_inst *in, int j, double t)
     return need < 1 ? 1 : need;
 }
 
-/* The rows of class c: eq. 2b/2c (for a class of interchangeable jobs, each
- * member on exactly one GPU: the members count) and eq. 2e, capped. */
-static void class_rows(gsolve *s, int c, int *ind, double *val)
+static int own_job(const gsolve *s, int c)
+{
+    return s->g.count[c] == 1;
+}
+
+/* The bounds of class c's rows: eq. 2b/2c (a class of interchangeable jobs
+ * runs each member on exactly one GPU: the members count), and for a job
+ * of its own that may use several GPUs, eq. 2e capped and the half row
+ * (class_coefs). */
+static void class_rows(gsolve *s, int c)
 {
     const gogh_inst *in = s->in;
-    int j = s->g.rep[c], len = 0;
-    for (size_t q = 0; q < s->nc; q++)
-        if (members_in(&s->c[q], c)) {
-            ind[++len] = s->c[q].col;
-            val[len] = members_in(&s->c[q], c);
-        }
-    int r = glp_add_rows(s->P, 1);
-    int dmax = in->jobs[j].dmax, m = s->g.count[c];
+    int j = s->g.rep[c], dmax = in->jobs[j].dmax, m = s->g.count[c];
+    int r = s->row_of[c] = glp_add_rows(s->P, 1);
     if (!has_minimum(in)) {
         glp_set_row_bnds(s->P, r, GLP_UP, 0, m * dmax);
     } else if (m > 1) {
@@ -524,78 +567,207 @@ static void class_rows(gsolve *s, int c, int *ind, double *val)
         int need = best > 0 ? need_for(in, j, best) : 1;
         glp_set_row_bnds(s->P, r, need >= dmax ? GLP_FX : GLP_DB, need, dmax);
     }
-    glp_set_mat_row(s->P, r, len, ind, val);
     double tbar = in->jobs[j].min_tput;
     if (!has_minimum(in) || m > 1 || dmax == 1 || tbar <= 0)
         return;     /* every combination left meets a D_j = 1 job's minimum */
-    r = glp_add_rows(s->P, 1);                      /* eq. 2e, capped */
-    glp_set_row_bnds(s->P, r, GLP_LO, tbar, 0);
-    for (int q = 1; q <= len; q++)
-        val[q] = fmin(tput_in(&s->c[ind[q] - 1], c), tbar);
-    glp_set_mat_row(s->P, r, len, ind, val);
+    s->tput_row[c] = glp_add_rows(s->P, 1);
+    glp_set_row_bnds(s->P, s->tput_row[c], GLP_LO, tbar, 0);
+    s->half_row[c] = glp_add_rows(s->P, 1);
+    glp_set_row_bnds(s->P, s->half_row[c], GLP_LO, 1, 0);
+    s->share_row[c] = glp_add_rows(s->P, 1);
+    glp_set_row_bnds(s->P, s->share_row[c], GLP_LO, 1, 0);
 }
 
-static void build_model(gsolve *s, int names)
+/* Class c's coefficients of q in its rows (q serves c); returns the new
+ * length of ind/val. */
+static int class_coefs(const gsolve *s, const combo *q, int c, int len, int *ind, double *val)
+{
+    double t = tput_in(q, c), tbar = s->in->jobs[s->g.rep[c]].min_tput;
+    ind[++len] = s->row_of[c];
+    val[len] = members_in(q, c);
+    if (!s->tput_row[c])
+        return len;
+    ind[++len] = s->tput_row[c];                    /* eq. 2e, capped at T-bar */
+    val[len] = fmin(t, tbar);
+    /* Either one GPU reaching T-bar alone or at least two that do not:
+     * counting the first 1 and the others 1/2 gives at least 1.  Valid for
+     * integer points; the LP otherwise serves such a job on 1.2-1.5 GPUs
+     * of combinations below its minimum, where whole GPUs need 2. */
+    ind[++len] = s->half_row[c];
+    val[len] = t >= tbar - SOLVE_EPS ? 1 : 0.5;
+    /* On at most D_j GPUs, one of them gives at least T-bar / D_j. */
+    if (t >= tbar / s->in->jobs[s->g.rep[c]].dmax - SOLVE_EPS) {
+        ind[++len] = s->share_row[c];
+        val[len] = 1;
+    }
+    return len;
+}
+
+static int cut_coef(const gsolve *s, const combo *q, int k);
+static int in_tri(const gcut *t, int c);
+
+/* Column q's coefficients in every row (type, classes, cuts); returns how
+ * many (GLPK's 1-based ind/val). */
+static int column_coefs(const gsolve *s, const combo *q, int *ind, double *val)
+{
+    int len = 0;
+    ind[++len] = q->a + 1;                          /* eq. 2f, per type */
+    val[len] = 1;
+    len = class_coefs(s, q, q->c1, len, ind, val);
+    if (q->c2 >= 0 && q->c2 != q->c1)
+        len = class_coefs(s, q, q->c2, len, ind, val);
+    for (int e = 0; e < 2; e++) {
+        int c = e ? q->c2 : q->c1;
+        if (c < 0 || (e && c == q->c1))
+            continue;
+        for (int i = 0; i < s->ncuts_of[c]; i++) {
+            int k = s->cuts_of[c][i];
+            if (e && in_tri(&s->cuts[k], q->c1))
+                continue;   /* listed under c1 as well */
+            if (cut_coef(s, q, k)) {
+                ind[++len] = s->cuts[k].row;
+                val[len] = 1;
+            }
+        }
+    }
+    return len;
+}
+
+/* Makes combinations qs[0..n) columns of the LP (those not yet in it). */
+static void add_columns(gsolve *s, const size_t *qs, size_t n)
+{
+    size_t fresh = 0;
+    for (size_t k = 0; k < n; k++)
+        fresh += s->c[qs[k]].col == 0;
+    if (fresh == 0)
+        return;
+    int col = glp_add_cols(s->P, (int)fresh);
+    int *ind = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *ind);
+    double *val = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *val);
+    for (size_t k = 0; k < n; k++) {
+        combo *q = &s->c[qs[k]];
+        if (q->col)
+            continue;
+        q->col = col++;
+        glp_set_col_kind(s->P, q->col, GLP_IV);
+        glp_set_col_bnds(s->P, q->col, q->ub > 0 ? GLP_DB : GLP_FX, 0, q->ub);
+        glp_set_obj_coef(s->P, q->col, q->cost);    /* eq. 2a */
+        if (s->names)
+            set_name(s->P, q->col, q);
+        glp_set_mat_col(s->P, q->col, column_coefs(s, q, ind, val), ind, val);
+    }
+    free(ind);
+    free(val);
+}
+
+/* Makes every combination with x[q] > 0 a column. */
+static void add_used(gsolve *s, const double *x)
+{
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs), n = 0;
+    for (size_t q = 0; q < s->nc; q++)
+        if (x[q] > 0.5)
+            qs[n++] = q;
+    add_columns(s, qs, n);
+    free(qs);
+}
+
+/* The whole model when it is small or is to be written out; else the
+ * singles and, for every class, the few pairs cheapest per job served. */
+#define FULL_MODEL_COLS 3000
+#define PAIRS_PER_CLASS 6
+
+static int cmp_ranked(const void *a, const void *b);
+
+static void initial_columns(gsolve *s)
+{
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs), n = 0;
+    if (s->nc <= FULL_MODEL_COLS || s->names) {
+        for (size_t q = 0; q < s->nc; q++)
+            qs[n++] = q;
+    } else {
+        ranked *r = xmalloc((s->nc + 1) * sizeof *r);
+        size_t np = 0;
+        for (size_t q = 0; q < s->nc; q++) {
+            if (s->c[q].c2 < 0)
+                qs[n++] = q;
+            else
+                r[np++] = (ranked){s->c[q].cost / 2, q};
+        }
+        qsort(r, np, sizeof *r, cmp_ranked);
+        int *taken = xcalloc((size_t)(s->g.n ? s->g.n : 1), sizeof *taken);
+        for (size_t k = 0; k < np; k++) {
+            const combo *cq = &s->c[r[k].q];
+            if (taken[cq->c1] >= PAIRS_PER_CLASS && taken[cq->c2] >= PAIRS_PER_CLASS)
+                continue;
+            taken[cq->c1]++;
+            taken[cq->c2]++;
+            qs[n++] = r[k].q;
+        }
+        free(taken);
+        free(r);
+    }
+    add_columns(s, qs, n);
+    free(qs);
+}
+
+static void build_model(gsolve *s)
 {
     glp_prob *P = s->P = glp_create_prob();
     glp_set_prob_name(P, "gogh_problem1");
     glp_set_obj_dir(P, GLP_MIN);
-    if (s->nc > 0)
-        glp_add_cols(P, (int)s->nc);
-    for (size_t q = 0; q < s->nc; q++) {
-        combo *c = &s->c[q];
-        c->col = (int)q + 1;
-        glp_set_col_kind(P, c->col, GLP_IV);
-        glp_set_col_bnds(P, c->col, c->ub > 0 ? GLP_DB : GLP_FX, 0, c->ub);
-        glp_set_obj_coef(P, c->col, c->cost);       /* eq. 2a */
-        if (names)
-            set_name(P, c);
-    }
-    int *ind = xmalloc((s->nc + 2) * sizeof *ind);
-    double *val = xmalloc((s->nc + 2) * sizeof *val);
-    for (int a = 0; a < (int)s->in->ntypes; a++) {  /* eq. 2f, per type */
-        int len = 0;
-        for (size_t q = 0; q < s->nc; q++)
-            if (s->c[q].a == a) {
-                ind[++len] = s->c[q].col;
-                val[len] = 1;
-            }
-        int r = glp_add_rows(P, 1);
-        glp_set_row_bnds(P, r, GLP_UP, 0, s->cnt[a]);
-        glp_set_mat_row(P, r, len, ind, val);
-    }
-    s->ntype_rows = (int)s->in->ntypes;
+    int A = (int)s->in->ntypes;
+    if (A > 0)
+        glp_add_rows(P, A);
+    for (int a = 0; a < A; a++)                     /* eq. 2f, per type */
+        glp_set_row_bnds(P, a + 1, GLP_UP, 0, s->cnt[a]);
+    size_t C = (size_t)(s->g.n ? s->g.n : 1);
+    s->row_of = xcalloc(C, sizeof *s->row_of);
+    s->tput_row = xcalloc(C, sizeof *s->tput_row);
+    s->half_row = xcalloc(C, sizeof *s->half_row);
+    s->share_row = xcalloc(C, sizeof *s->share_row);
     for (int c = 0; c < s->g.n; c++)
-        class_rows(s, c, ind, val);
-    free(ind);
-    free(val);
+        class_rows(s, c);
+    initial_columns(s);
 }
 
-/* 1 when x (values of columns 1..n) is integral, within its bounds and
- * satisfies every row of P. */
-static int satisfies(glp_prob *P, const double *x)
+/* 1 when x (a count per combination) is integral, within its bounds and
+ * satisfies eq. 2b-2f (checked from the data, not the LP). */
+static int satisfies(const gsolve *s, const double *x)
 {
-    int n = glp_get_num_cols(P), m = glp_get_num_rows(P);
-    for (int j = 1; j <= n; j++)
-        if (x[j] < glp_get_col_lb(P, j) - SOLVE_EPS || x[j] > glp_get_col_ub(P, j) + SOLVE_EPS ||
-            fabs(x[j] - round(x[j])) > SOLVE_EPS)
-            return 0;
-    int *ind = xmalloc(((size_t)n + 1) * sizeof *ind);
-    double *val = xmalloc(((size_t)n + 1) * sizeof *val);
-    int ok = 1;
-    for (int i = 1; i <= m && ok; i++) {
-        int len = glp_get_mat_row(P, i, ind, val), t = glp_get_row_type(P, i);
-        double act = 0, tol = 1e-7;
-        for (int k = 1; k <= len; k++)
-            act += val[k] * x[ind[k]];
-        tol *= 1 + fabs(act);
-        if ((t == GLP_LO || t == GLP_DB || t == GLP_FX) && act < glp_get_row_lb(P, i) - tol)
+    const gogh_inst *in = s->in;
+    int A = (int)in->ntypes, C = s->g.n, ok = 1;
+    int *used = xcalloc((size_t)(A + 1), sizeof *used);
+    int *runs = xcalloc((size_t)(C + 1), sizeof *runs);
+    double *got = xcalloc((size_t)(C + 1), sizeof *got);
+    for (size_t q = 0; q < s->nc && ok; q++) {
+        const combo *cq = &s->c[q];
+        double v = x[q];
+        if (v < -SOLVE_EPS || v > cq->ub + SOLVE_EPS || fabs(v - round(v)) > SOLVE_EPS)
             ok = 0;
-        if ((t == GLP_UP || t == GLP_DB || t == GLP_FX) && act > glp_get_row_ub(P, i) + tol)
-            ok = 0;
+        int n = (int)lround(v);
+        used[cq->a] += n;
+        runs[cq->c1] += n * members_in(cq, cq->c1);
+        got[cq->c1] += n * cq->t1;
+        if (cq->c2 >= 0 && cq->c2 != cq->c1) {
+            runs[cq->c2] += n;
+            got[cq->c2] += n * cq->t2;
+        }
     }
-    free(ind);
-    free(val);
+    for (int a = 0; a < A && ok; a++)
+        ok = used[a] <= s->cnt[a];
+    for (int c = 0; c < C && ok; c++) {
+        const gogh_job *j = &in->jobs[s->g.rep[c]];
+        int m = s->g.count[c];
+        if (!has_minimum(in))
+            ok = runs[c] <= m * j->dmax;
+        else if (m > 1)
+            ok = runs[c] == m;
+        else
+            ok = runs[c] >= 1 && runs[c] <= j->dmax && got[c] >= j->min_tput - 1e-7;
+    }
+    free(used);
+    free(runs);
+    free(got);
     return ok;
 }
 
@@ -603,16 +775,11 @@ static double cost_of(const gsolve *s, const double *x)
 {
     double z = 0;
     for (size_t q = 0; q < s->nc; q++)
-        z += s->c[q].cost * x[s->c[q].col];
+        z += s->c[q].cost * x[q];
     return z;
 }
 
 /* ---- starting solutions -------------------------------------------------------------- */
-
-typedef struct ranked {
-    double key;
-    size_t q;
-} ranked;
 
 static int cmp_ranked(const void *a, const void *b)
 {
@@ -630,11 +797,6 @@ typedef struct gstate {
     double *lack;
     unsigned char *ran;     /* a job of its own class runs somewhere */
 } gstate;
-
-static int own_job(const gsolve *s, int c)
-{
-    return s->g.count[c] == 1;
-}
 
 /* GPUs one copy of q needs for class c's sake (0 = c wants no more). */
 static int gpus_for(const gsolve *s, const gstate *st, const combo *q, int c)
@@ -656,7 +818,7 @@ static int takes(const gsolve *s, const combo *q, int c, int per)
 
 static void take(const gsolve *s, gstate *st, const combo *q, int per, double *x)
 {
-    x[q->col] += per;
+    x[q - s->c] += per;
     for (int k = 0; k < 2; k++) {
         int c = k ? q->c2 : q->c1;
         if (c < 0 || (k && q->c2 == q->c1))
@@ -676,7 +838,7 @@ static int copy_size(const gsolve *s, const gstate *st, const combo *q, const in
         int p2 = gpus_for(s, st, q, q->c2);
         per = per && p2 ? imax(per, p2) : 0;
     }
-    if (per == 0 || left[q->a] < per || x[q->col] + per > q->ub + SOLVE_EPS)
+    if (per == 0 || left[q->a] < per || x[q - s->c] + per > q->ub + SOLVE_EPS)
         return 0;
     if (st->room[q->c1] < takes(s, q, q->c1, per))
         return 0;
@@ -707,9 +869,9 @@ static void greedy_fill(const gsolve *s, const double *key, double *x)
     }
     for (size_t q = 0; q < s->nc; q++) {
         const combo *cq = &s->c[q];
-        int v = (int)lround(x[cq->col]);
+        int v = (int)lround(x[q]);
         left[cq->a] -= v;
-        x[cq->col] = 0;
+        x[q] = 0;
         if (v > 0)
             take(s, &st, cq, v, x);
         double k = key ? key[q] : cq->cost;
@@ -759,8 +921,8 @@ static void start_from_places(const gsolve *s, const solve_place *pl, size_t n, 
         int c1 = s->g.of[on[2 * g]], c2 = k[g] == 2 ? s->g.of[on[2 * g + 1]] : -1;
         int q = find_combo(s, in->accels[g].type, c2 >= 0 ? imin(c1, c2) : c1,
                            c2 >= 0 ? imax(c1, c2) : -1);
-        if (q >= 0 && x[s->c[q].col] < s->c[q].ub)
-            x[s->c[q].col] += 1;
+        if (q >= 0 && x[q] < s->c[q].ub)
+            x[q] += 1;
     }
     free(on);
     free(k);
@@ -775,7 +937,7 @@ static double *make_start(const gsolve *s, const solve_opts *o)
     if (o->start && o->nstart) {
         start_from_places(s, o->start, o->nstart, x);
         greedy_fill(s, NULL, x);
-        if (satisfies(s->P, x)) {
+        if (satisfies(s, x)) {
             best = x;
             x = xcalloc(s->nc + 1, sizeof *x);
         } else {
@@ -783,7 +945,7 @@ static double *make_start(const gsolve *s, const solve_opts *o)
         }
     }
     greedy_fill(s, NULL, x);
-    if (satisfies(s->P, x) && (!best || cost_of(s, x) < cost_of(s, best) - SOLVE_EPS)) {
+    if (satisfies(s, x) && (!best || cost_of(s, x) < cost_of(s, best) - SOLVE_EPS)) {
         free(best);
         return x;
     }
@@ -791,42 +953,48 @@ static double *make_start(const gsolve *s, const solve_opts *o)
     return best;
 }
 
-/* ---- the search ---------------------------------------------------------------------- */
+/* ---- the LP: column generation and cuts ----------------------------------------------- */
 
-/* Odd-set (triangle) cuts.  Jobs of their own class with D_j = 1 run on
- * exactly one GPU, so at most one of the three pairs within any three of
- * them runs: x(pairs of {j, k, l}) <= 1, the smallest blossom inequality
- * of the matching polytope.  The LP relaxation otherwise pairs three such
- * jobs with weight 1/2 each (a fractional triangle), which is most of the
- * gap between it and the integer optimum on instances where most pairs may
- * share.  Separated from the LP solution, a few hundred at a time. */
+/* Odd-set cuts over three jobs.  Each job of its own class needs at least
+ * one combination and a combination holds at most two jobs, so any three
+ * such jobs are touched by at least two combinations:
+ *     sum of n_q over combinations q holding one of {j, k, l} >= 2,
+ * which, for jobs with D_j = 1 (exactly one combination each), is the same
+ * as x(pairs within {j, k, l}) <= 1, the smallest blossom inequality of the
+ * matching polytope (the packing form used then).  The LP relaxation
+ * otherwise pairs three jobs with weight 1/2 each (a fractional triangle:
+ * 1.5 GPUs where 2 are needed).  Separated from the LP solution, a few
+ * hundred at a time. */
 #define CUT_ROUNDS 12
 #define CUTS_PER_ROUND 400
 
-typedef struct tri {
-    int c[3];
-    double viol;
-} tri;
-
-static int cmp_tri(const void *a, const void *b)
+static int in_tri(const gcut *t, int c)
 {
-    double x = ((const tri *)a)->viol, y = ((const tri *)b)->viol;
+    return c >= 0 && (c == t->c[0] || c == t->c[1] || c == t->c[2]);
+}
+
+/* Combination q's coefficient in cut k. */
+static int cut_coef(const gsolve *s, const combo *q, int k)
+{
+    const gcut *t = &s->cuts[k];
+    int inside = in_tri(t, q->c1) + (q->c2 != q->c1 && in_tri(t, q->c2));
+    return t->packing ? inside == 2 : inside > 0;
+}
+
+static int cmp_cut(const void *a, const void *b)
+{
+    double x = ((const gcut *)a)->viol, y = ((const gcut *)b)->viol;
     return (x < y) - (x > y);
 }
 
-static int single_job(const gsolve *s, int c)
-{
-    return c >= 0 && s->g.count[c] == 1 && s->in->jobs[s->g.rep[c]].dmax == 1;
-}
-
-/* LP weight on pairs of classes (dense, C x C). */
+/* LP weight on pairs of jobs of their own classes (dense, C x C). */
 static double *pair_weights(const gsolve *s)
 {
     size_t C = (size_t)s->g.n;
     double *w = xcalloc(C * C + 1, sizeof *w);
     for (size_t q = 0; q < s->nc; q++) {
         const combo *c = &s->c[q];
-        if (c->c2 < 0 || c->c2 == c->c1 || !single_job(s, c->c1) || !single_job(s, c->c2))
+        if (!c->col || c->c2 < 0 || !own_job(s, c->c1) || !own_job(s, c->c2))
             continue;
         double v = glp_get_col_prim(s->P, c->col);
         w[(size_t)c->c1 * C + (size_t)c->c2] += v;
@@ -835,33 +1003,48 @@ static double *pair_weights(const gsolve *s)
     return w;
 }
 
-static void add_cut(gsolve *s, const tri *t, int *ind, double *val)
+/* Cut t as a row over the LP's columns (columns added later get their
+ * coefficient from column_coefs). */
+static void add_cut(gsolve *s, gcut t, int *ind, double *val)
 {
-    int len = 0;
+    t.packing = 1;
+    for (int e = 0; e < 3; e++)
+        t.packing &= s->in->jobs[s->g.rep[t.c[e]]].dmax == 1;
+    t.row = glp_add_rows(s->P, 1);
+    if (t.packing)
+        glp_set_row_bnds(s->P, t.row, GLP_UP, 0, 1);
+    else
+        glp_set_row_bnds(s->P, t.row, GLP_LO, 2, 0);
+    grow_array((void **)&s->cuts, &s->cuts_cap, (size_t)s->ncuts + 1, sizeof *s->cuts);
+    s->cuts[s->ncuts++] = t;
     for (int e = 0; e < 3; e++) {
-        int u = t->c[e], v = t->c[(e + 1) % 3];
-        for (int a = 0; a < (int)s->in->ntypes; a++) {
-            int q = find_combo(s, a, imin(u, v), imax(u, v));
-            if (q >= 0) {
-                ind[++len] = s->c[q].col;
-                val[len] = 1;
-            }
-        }
+        int c = t.c[e];
+        grow_array((void **)&s->cuts_of[c], &s->cuts_of_cap[c], (size_t)s->ncuts_of[c] + 1,
+                   sizeof **s->cuts_of);
+        s->cuts_of[c][s->ncuts_of[c]++] = s->ncuts - 1;
     }
-    int r = glp_add_rows(s->P, 1);
-    glp_set_row_bnds(s->P, r, GLP_UP, 0, 1);
-    glp_set_mat_row(s->P, r, len, ind, val);
+    int len = 0;
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].col && cut_coef(s, &s->c[q], s->ncuts - 1)) {
+            ind[++len] = s->c[q].col;
+            val[len] = 1;
+        }
+    glp_set_mat_row(s->P, t.row, len, ind, val);
 }
 
 /* One round: the most violated triangles of the current LP solution
- * become rows; returns how many. */
+ * become rows; returns how many.  A triangle's combinations touch it
+ * r_j + r_k + r_l - x(pairs within) times, r the jobs' row activities. */
 static int separate(gsolve *s)
 {
     int C = s->g.n;
     double *w = pair_weights(s);
+    double *act = xcalloc((size_t)(C ? C : 1), sizeof *act);
+    for (int c = 0; c < C; c++)
+        act[c] = glp_get_row_prim(s->P, s->row_of[c]);
     int *adj = xmalloc((size_t)(C ? C : 1) * sizeof *adj);
     size_t cap = 64, n = 0;
-    tri *t = xmalloc(cap * sizeof *t);
+    gcut *t = xmalloc(cap * sizeof *t);
     for (int u = 0; u < C; u++) {
         int na = 0;
         for (int v = u + 1; v < C; v++)
@@ -870,25 +1053,27 @@ static int separate(gsolve *s)
         for (int x = 0; x < na; x++)
             for (int y = x + 1; y < na; y++) {
                 int v = adj[x], z = adj[y];
-                double sum = w[(size_t)u * (size_t)C + (size_t)v] +
-                             w[(size_t)u * (size_t)C + (size_t)z] +
-                             w[(size_t)v * (size_t)C + (size_t)z];
-                if (sum <= 1 + 1e-4)
+                double within = w[(size_t)u * (size_t)C + (size_t)v] +
+                                w[(size_t)u * (size_t)C + (size_t)z] +
+                                w[(size_t)v * (size_t)C + (size_t)z];
+                double touch = act[u] + act[v] + act[z] - within;
+                if (touch >= 2 - 1e-4)
                     continue;
                 grow_array((void **)&t, &cap, n + 1, sizeof *t);
-                t[n++] = (tri){{u, v, z}, sum - 1};
+                t[n++] = (gcut){{u, v, z}, 2 - touch, 0, 0};
             }
     }
-    qsort(t, n, sizeof *t, cmp_tri);
+    qsort(t, n, sizeof *t, cmp_cut);
     int add = (int)(n < CUTS_PER_ROUND ? n : CUTS_PER_ROUND);
-    int *ind = xmalloc((size_t)(3 * s->in->ntypes + 2) * sizeof *ind);
-    double *val = xmalloc((size_t)(3 * s->in->ntypes + 2) * sizeof *val);
+    int *ind = xmalloc((s->nc + 2) * sizeof *ind);
+    double *val = xmalloc((s->nc + 2) * sizeof *val);
     for (int k = 0; k < add; k++)
-        add_cut(s, &t[k], ind, val);
+        add_cut(s, t[k], ind, val);
     free(ind);
     free(val);
     free(t);
     free(adj);
+    free(act);
     free(w);
     return add;
 }
@@ -899,36 +1084,99 @@ static int ms_left(const sg_ctx *c)
     return ms >= 1e9 ? 1000000000 : ms < 1 ? 1 : (int)ms;
 }
 
-/* Re-solves the LP after rows were added (dual simplex from the last
- * basis); 0 when optimal. */
-static int resolve_lp(const gsolve *s, sg_ctx *c)
+/* One simplex run from the last basis: the primal after columns were
+ * added, the dual after rows or bounds; 0 optimal, 1 infeasible, -1 time
+ * or failure. */
+static int simplex(const gsolve *s, sg_ctx *c, int dual)
 {
     glp_smcp sp;
     glp_init_smcp(&sp);
     sp.msg_lev = GLP_MSG_OFF;
-    sp.meth = GLP_DUALP;
-    sp.tm_lim = ms_left(c);
-    return glp_simplex(s->P, &sp) == 0 && glp_get_status(s->P) == GLP_OPT ? 0 : -1;
-}
-
-/* The LP relaxation, strengthened by rounds of triangle cuts while they
- * raise it and time allows; *lb gets its value.  Returns 1 when the LP is
- * infeasible, -1 when it could not be solved (time), else 0. */
-static int root_lp(gsolve *s, sg_ctx *c, double *lb)
-{
-    glp_smcp sp;
-    glp_init_smcp(&sp);
-    sp.msg_lev = GLP_MSG_OFF;
+    sp.meth = dual ? GLP_DUALP : GLP_PRIMAL;
     sp.tm_lim = ms_left(c);
     if (glp_simplex(s->P, &sp) != 0)
         return -1;
-    if (glp_get_status(s->P) == GLP_NOFEAS)
-        return 1;
-    if (glp_get_status(s->P) != GLP_OPT)
-        return -1;
+    int st = glp_get_status(s->P);
+    return st == GLP_OPT ? 0 : st == GLP_NOFEAS ? 1 : -1;
+}
+
+/* Reduced cost of every combination under the LP's row duals (GLPK's
+ * d_j = c_j - sum_i a_ij pi_i), in the LP or not. */
+static void price(const gsolve *s, double *rc)
+{
+    int *ind = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *ind);
+    double *val = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *val);
+    int m = glp_get_num_rows(s->P);
+    double *pi = xmalloc(((size_t)m + 1) * sizeof *pi);
+    for (int i = 1; i <= m; i++)
+        pi[i] = glp_get_row_dual(s->P, i);
+    for (size_t q = 0; q < s->nc; q++) {
+        int len = column_coefs(s, &s->c[q], ind, val);
+        double d = s->c[q].cost;
+        for (int k = 1; k <= len; k++)
+            d -= val[k] * pi[ind[k]];
+        rc[q] = d;
+    }
+    free(pi);
+    free(ind);
+    free(val);
+}
+
+/* The LP over every combination: solve over the columns, price the rest,
+ * add the most negative (a few per class), repeat.  rc gets every
+ * combination's reduced cost at the end.  0 optimal, 1 infeasible, -1 out
+ * of time. */
+static int priced_lp(gsolve *s, sg_ctx *c, int dual, double *rc)
+{
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs);
+    ranked *r = xmalloc((s->nc + 1) * sizeof *r);
+    size_t most = (size_t)(2 * s->g.n + 50);
+    int st;
+    while ((st = simplex(s, c, dual)) >= 0) {
+        if (st == 1) {
+            /* infeasible over these columns: only all of them can tell */
+            size_t n = 0;
+            for (size_t q = 0; q < s->nc; q++)
+                if (!s->c[q].col)
+                    qs[n++] = q;
+            if (n == 0)
+                break;
+            add_columns(s, qs, n);
+            dual = 0;
+            continue;
+        }
+        price(s, rc);
+        size_t n = 0;
+        for (size_t q = 0; q < s->nc; q++)
+            if (!s->c[q].col && s->c[q].ub > 0 && rc[q] < -1e-7 * (1 + fabs(s->c[q].cost)))
+                r[n++] = (ranked){rc[q], q};
+        if (n == 0)
+            break;
+        qsort(r, n, sizeof *r, cmp_ranked);
+        n = n < most ? n : most;
+        for (size_t k = 0; k < n; k++)
+            qs[k] = r[k].q;
+        add_columns(s, qs, n);
+        dual = 0;
+    }
+    free(qs);
+    free(r);
+    return st;
+}
+
+/* The LP relaxation over every combination, strengthened by rounds of
+ * triangle cuts while they raise it and time allows; *lb gets its value
+ * and rc every combination's reduced cost.  Returns 1 when the LP is
+ * infeasible, -1 when it could not be solved (time), else 0. */
+static int root_lp(gsolve *s, sg_ctx *c, double *lb, double *rc)
+{
+    int st = priced_lp(s, c, 0, rc);
+    if (st != 0)
+        return st;
     *lb = glp_get_obj_val(s->P);
-    for (int round = 0; round < CUT_ROUNDS && sg_should_stop(c) < 0; round++) {
-        if (separate(s) == 0 || resolve_lp(s, c) != 0)
+    for (int round = 0; has_minimum(s->in) && round < CUT_ROUNDS && sg_should_stop(c) < 0;
+         round++) {
+        if (separate(s) == 0 || priced_lp(s, c, 1, rc) != 0)
             break;
         double v = glp_get_obj_val(s->P);
         int little = v - *lb < 1e-4 * fabs(v);
@@ -936,27 +1184,100 @@ static int root_lp(gsolve *s, sg_ctx *c, double *lb)
         if (little)
             break;
     }
-    return resolve_lp(s, c) == 0 ? 0 : -1;
+    return priced_lp(s, c, 1, rc) == 0 ? 0 : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* ---- the search ------------------------------------------------------------------------ */
+
+/* The LP solution, per combination (0 off the LP). */
+static double lp_value(const gsolve *s, size_t q)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return s->c[q].col ? glp_get_col_prim(s->P, s->c[q].col) : 0;
 }
 
-/* Reduced costs of the LP solution (column order). */
-static double *reduced_costs(const gsolve *s)
+static double *lp_values(const gsolve *s)
 {
-    double *d = xmalloc((s->nc + 1) * sizeof *d);
+    double *v = xmalloc((s->nc + 1) * sizeof *v);
     for (size_t q = 0; q < s->nc; q++)
-        d[q] = glp_get_col_dual(s->P, s->c[q].col);
-    return d;
+        v[q] = lp_value(s, q);
+    return v;
 }
 
-/* Runs branch and bound on P within `seconds` (and the solve's own limit),
- * from start x (may be NULL); improves x/ *ub when it finds better.  Fills
- * m (status, bound).  -1 on a GLPK failure. */
+/* Keeps y when it satisfies the model and beats *ub (takes y either way). */
+static void offer_solution(const gsolve *s, double *y, double **x, double *ub)
+{
+    if (satisfies(s, y) && (!isfinite(*ub) || cost_of(s, y) < *ub - SOLVE_EPS)) {
+        free(*x);
+        *x = y;
+        *ub = cost_of(s, y);
+    } else {
+        free(y);
+    }
+}
+
+/* The LP's whole parts completed greedily (a solution at once, if poor). */
+static void round_down(const gsolve *s, double **x, double *ub)
+{
+    double *y = xcalloc(s->nc + 1, sizeof *y);
+    for (size_t q = 0; q < s->nc; q++)
+        y[q] = floor(lp_value(s, q) + 1e-6);
+    greedy_fill(s, NULL, y);
+    offer_solution(s, y, x, ub);
+}
+
+static void set_lower(const gsolve *s, int col, double lo)
+{
+    double hi = glp_get_col_ub(s->P, col);
+    glp_set_col_bnds(s->P, col, lo >= hi ? GLP_FX : GLP_DB, lo, hi);
+}
+
+/* LP diving: hold the columns the LP already runs at their whole parts
+ * (lower bounds), round the most decided fraction up, re-solve with the
+ * dual simplex from the last basis, and repeat until the LP is integral —
+ * a solution.  When rounding up makes the LP infeasible, that column is
+ * rounded down instead (one step back).  Columns stay as they are (no
+ * pricing: a heuristic); bounds are restored. */
+static void dive(gsolve *s, sg_ctx *c, double **x, double *ub)
+{
+    for (int iter = 0; iter < 4000 && sg_should_stop(c) < 0; iter++) {
+        int best = -1;
+        double best_f = 0;
+        for (size_t q = 0; q < s->nc; q++) {
+            int col = s->c[q].col;
+            if (!col)
+                continue;
+            double v = glp_get_col_prim(s->P, col), f = v - floor(v + 1e-6);
+            if (f > 1e-6 && f < 1 - 1e-6 && f > best_f) {
+                best_f = f;
+                best = col;
+            }
+            if (floor(v + 1e-6) > glp_get_col_lb(s->P, col) + 0.5)
+                set_lower(s, col, floor(v + 1e-6));
+        }
+        if (best < 0) {
+            double *y = xcalloc(s->nc + 1, sizeof *y);
+            for (size_t q = 0; q < s->nc; q++)
+                y[q] = round(lp_value(s, q));
+            offer_solution(s, y, x, ub);
+            break;
+        }
+        double v = glp_get_col_prim(s->P, best), lo = glp_get_col_lb(s->P, best);
+        set_lower(s, best, ceil(v));
+        if (simplex(s, c, 1) == 0)
+            continue;
+        glp_set_col_bnds(s->P, best, floor(v) <= lo ? GLP_FX : GLP_DB, lo, floor(v));
+        if (simplex(s, c, 1) != 0)
+            break;
+    }
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].col)
+            glp_set_col_bnds(s->P, s->c[q].col, s->c[q].ub > 0 ? GLP_DB : GLP_FX, 0,
+                             s->c[q].ub);
+}
+
+/* Runs branch and bound on the LP's columns within `seconds` (and the
+ * solve's own limit), from start x (may be NULL); improves x / *ub when it
+ * finds better.  Fills m (status, bound).  -1 on a GLPK failure. */
 static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, double **x,
                   double *ub, sg_mip *m, gp_err *err)
 {
@@ -968,28 +1289,42 @@ static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, d
     sg_ctx sc = *c;
     sc.o = &sub;
     memset(m, 0, sizeof *m);
-    m->start_x = *x;
+    double *start = NULL;
+    if (*x) {
+        add_used(s, *x);
+        start = xcalloc((size_t)glp_get_num_cols(s->P) + 1, sizeof *start);
+        for (size_t q = 0; q < s->nc; q++)
+            if (s->c[q].col)
+                start[s->c[q].col] = (*x)[q];
+    }
+    m->start_x = start;
     m->known_lb = lb;
     m->cuts = 1;
-    if (sg_solve(&sc, s->P, m, err))
+    int rc = sg_solve(&sc, s->P, m, err);
+    free(start);
+    if (rc)
         return -1;
     if (m->has_solution && (!isfinite(*ub) || m->obj < *ub - SOLVE_EPS * (1 + fabs(*ub)))) {
-        if (!*x)
-            *x = xcalloc(s->nc + 1, sizeof **x);
+        double *y = xcalloc(s->nc + 1, sizeof *y);
         for (size_t q = 0; q < s->nc; q++)
-            (*x)[s->c[q].col] = round(glp_mip_col_val(s->P, s->c[q].col));
-        *ub = cost_of(s, *x);
+            y[q] = s->c[q].col ? round(glp_mip_col_val(s->P, s->c[q].col)) : 0;
+        offer_solution(s, y, x, ub);
     }
     return 0;
 }
 
-/* Price-and-branch heuristic: branch and bound over the columns the LP
- * likes — those it uses, the start's, and the cheapest by reduced cost,
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Price-and-branch heuristic: branch and bound over the combinations the
+ * LP likes — those it uses, the start's, and the cheapest by reduced cost,
  * about eight per class — with every other column held at 0.  A small
- * MILP that GLPK solves fast, and whose optimum is usually within a
- * fraction of a percent of the whole model's. */
-static int restricted(gsolve *s, sg_ctx *c, const double *rc, double **x, double *ub,
-                      gp_err *err)
+ * MILP that GLPK solves fast. */
+static int restricted(gsolve *s, sg_ctx *c, const double *rc, const double *lp, double **x,
+                      double *ub, gp_err *err)
 {
     size_t keep = (size_t)(8 * s->g.n + 16);
     double *sorted = xmalloc((s->nc + 1) * sizeof *sorted);
@@ -997,37 +1332,45 @@ static int restricted(gsolve *s, sg_ctx *c, const double *rc, double **x, double
     qsort(sorted, s->nc, sizeof *sorted, cmp_double);
     double cutoff = s->nc > keep ? sorted[keep] : HUGE_VAL;
     free(sorted);
-    int *held = xcalloc(s->nc + 1, sizeof *held);
-    for (size_t q = 0; q < s->nc; q++) {
-        int col = s->c[q].col;
-        if (rc[q] <= cutoff || glp_get_col_prim(s->P, col) > 1e-9 || (*x && (*x)[col] > 0) ||
-            s->c[q].ub == 0)
-            continue;
-        held[q] = 1;
-        glp_set_col_bnds(s->P, col, GLP_FX, 0, 0);
-    }
-    double budget = fmin(0.4 * sg_remaining(c), 0.5 + 0.002 * (double)s->nc);
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs), n = 0;
+    unsigned char *kept = xcalloc(s->nc + 1, 1);
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].ub > 0 && (rc[q] <= cutoff || lp[q] > 1e-9 || (*x && (*x)[q] > 0))) {
+            kept[q] = 1;
+            qs[n++] = q;
+        }
+    add_columns(s, qs, n);
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].col && !kept[q])
+            glp_set_col_bnds(s->P, s->c[q].col, GLP_FX, 0, 0);
+    double budget = fmin(0.4 * sg_remaining(c), 0.5 + 0.002 * (double)n);
     sg_mip m;
     int rc_ = branch(s, c, budget, c->o->mip_gap / 4, -HUGE_VAL, x, ub, &m, err);
     for (size_t q = 0; q < s->nc; q++)
-        if (held[q])
-            glp_set_col_bnds(s->P, s->c[q].col, GLP_DB, 0, s->c[q].ub);
-    free(held);
+        if (s->c[q].col && !kept[q])
+            glp_set_col_bnds(s->P, s->c[q].col, s->c[q].ub > 0 ? GLP_DB : GLP_FX, 0,
+                             s->c[q].ub);
+    free(kept);
+    free(qs);
     return rc_;
 }
 
 /* Reduced-cost fixing: any solution cheaper than ub costs at least
- * lb + rc_q * n_q, so a column whose reduced cost passes ub - lb is 0 in
- * every better solution and leaves the model.  Returns how many left. */
-static int fix_by_reduced_cost(gsolve *s, const double *rc, double lb, double ub)
+ * lb + rc_q * n_q, so a combination whose reduced cost passes ub - lb is 0
+ * in every better solution: held at 0 in the LP, never added; every other
+ * becomes a column, so branch and bound then searches all that matters. */
+static void fix_by_reduced_cost(gsolve *s, const double *rc, double lb, double ub)
 {
-    int fixed = 0;
-    for (size_t q = 0; q < s->nc; q++)
-        if (s->c[q].ub > 0 && rc[q] > ub - lb + SOLVE_EPS * (1 + fabs(ub))) {
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs), n = 0;
+    double room = ub - lb + SOLVE_EPS * (1 + fabs(ub));
+    for (size_t q = 0; q < s->nc; q++) {
+        if (rc[q] <= room || !isfinite(ub))
+            qs[n++] = q;
+        else if (s->c[q].col)
             glp_set_col_bnds(s->P, s->c[q].col, GLP_FX, 0, 0);
-            fixed++;
-        }
-    return fixed;
+    }
+    add_columns(s, qs, n);
+    free(qs);
 }
 
 /* ---- the answer on the real GPUs -------------------------------------------------- */
@@ -1053,7 +1396,7 @@ static void write_answer(const gsolve *s, const double *x, solve_result *res)
     int *cursor = xcalloc((size_t)(s->g.n ? s->g.n : 1), sizeof *cursor);
     for (size_t q = 0; q < s->nc; q++) {
         const combo *c = &s->c[q];
-        int cnt = x ? (int)lround(x[c->col]) : 0;
+        int cnt = x ? (int)lround(x[q]) : 0;
         for (size_t g = 0; g < in->naccels && cnt > 0; g++) {
             if (busy[g] || in->accels[g].type != c->a)
                 continue;
@@ -1103,6 +1446,7 @@ static void gsolve_init(gsolve *s, const gogh_inst *in, int names)
 {
     memset(s, 0, sizeof *s);
     s->in = in;
+    s->names = names;
     s->cnt = xcalloc(in->ntypes + 1, sizeof *s->cnt);
     for (size_t g = 0; g < in->naccels; g++)
         s->cnt[in->accels[g].type]++;
@@ -1110,19 +1454,41 @@ static void gsolve_init(gsolve *s, const gogh_inst *in, int names)
     for (size_t j = 0; j < in->njobs; j++)
         for (size_t a = 0; a < in->ntypes; a++)
             s->best[j] = fmax(s->best[j], gogh_solo(in, (int)a, (int)j));
+    s->most = xcalloc(in->njobs + 1, sizeof *s->most);
+    for (size_t j = 0; j < in->njobs; j++)
+        for (size_t a = 0; a < in->ntypes; a++) {
+            s->most[j] = fmax(s->most[j], gogh_solo(in, (int)a, (int)j));
+            for (size_t k = 0; k < in->njobs; k++)
+                s->most[j] = fmax(s->most[j], gogh_pair(in, (int)a, (int)j, (int)k));
+        }
     gclasses_build(in, &s->g);
+    size_t C = (size_t)(s->g.n ? s->g.n : 1);
+    s->cuts_of = xcalloc(C, sizeof *s->cuts_of);
+    s->ncuts_of = xcalloc(C, sizeof *s->ncuts_of);
+    s->cuts_of_cap = xcalloc(C, sizeof *s->cuts_of_cap);
     make_combos(s);
-    build_model(s, names);
+    build_model(s);
 }
 
 static void gsolve_free(gsolve *s)
 {
     if (s->P)
         glp_delete_prob(s->P);
+    for (int c = 0; c < s->g.n; c++)
+        free(s->cuts_of[c]);
+    free(s->cuts_of);
+    free(s->ncuts_of);
+    free(s->cuts_of_cap);
+    free(s->cuts);
     gclasses_free(&s->g);
     free(s->c);
+    free(s->row_of);
+    free(s->tput_row);
+    free(s->half_row);
+    free(s->share_row);
     free(s->cnt);
     free(s->best);
+    free(s->most);
 }
 
 /* The search's outcome, in the minimised objective. */
@@ -1159,8 +1525,10 @@ static int search(gsolve *s, sg_ctx *c, outcome *out, gp_err *err)
         out->nodes = m.nodes;
         return 0;
     }
-    int r = root_lp(s, c, &out->lb);
+    double *rc = xmalloc((s->nc + 1) * sizeof *rc);
+    int r = root_lp(s, c, &out->lb, rc);
     if (r != 0) {
+        free(rc);
         out->status = r > 0 ? SOLVE_INFEASIBLE : sg_should_stop(c) >= 0 ? sg_should_stop(c)
                                                                           : SOLVE_TIMEOUT;
         out->lb = -HUGE_VAL;
@@ -1168,16 +1536,28 @@ static int search(gsolve *s, sg_ctx *c, outcome *out, gp_err *err)
     }
     out->lp = out->lb;
     out->method = "lp+cuts";
-    if (closed(o, out->ub, out->lb))
+    if (closed(o, out->ub, out->lb)) {
+        free(rc);
         return 0;
-    double *rc = reduced_costs(s);
-    out->method = "restricted";
-    int rc_ = restricted(s, c, rc, &out->x, &out->ub, err);
-    if (rc_ == 0 && !closed(o, out->ub, out->lb) && sg_should_stop(c) < 0) {
-        if (isfinite(out->ub))
-            fix_by_reduced_cost(s, rc, out->lb, out->ub);
+    }
+    double *lp = lp_values(s);
+    out->method = "dive";
+    round_down(s, &out->x, &out->ub);
+    dive(s, c, &out->x, &out->ub);
+    int rc_ = 0;
+    if (!closed(o, out->ub, out->lb)) {
+        out->method = "restricted";
+        rc_ = restricted(s, c, rc, lp, &out->x, &out->ub, err);
+    }
+    free(lp);
+    /* GLPK overruns its limit by a few tenths on the larger models (its
+     * cut rounds), so the last stage starts only with time to spare. */
+    double left = sg_remaining(c);
+    if (rc_ == 0 && !closed(o, out->ub, out->lb) && left > 0.25) {
+        fix_by_reduced_cost(s, rc, out->lb, out->ub);
         out->method = "milp";
-        rc_ = branch(s, c, 0, o->mip_gap, out->lb, &out->x, &out->ub, &m, err);
+        rc_ = branch(s, c, left < 1e9 ? 0.8 * left : 0, o->mip_gap, out->lb, &out->x, &out->ub,
+                     &m, err);
         if (rc_ == 0) {
             out->nodes = m.nodes;
             out->lb = fmax(out->lb, m.status == SOLVE_OPTIMAL ? out->ub : m.bound);
@@ -1235,8 +1615,6 @@ int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_e
     sg_begin(&sc, o);
     gsolve s;
     gsolve_init(&s, in, o->write_lp || o->write_mps);
-    res->rows = glp_get_num_rows(s.P);
-    res->cols = glp_get_num_cols(s.P);
     int rc = sg_write(&sc, s.P, err);
     outcome out = {SOLVE_TIMEOUT, NULL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, 0, NULL};
     if (rc == 0) {
@@ -1260,6 +1638,8 @@ int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_e
             rc = search(&s, &sc, &out, err);
         }
     }
+    res->rows = glp_get_num_rows(s.P);
+    res->cols = glp_get_num_cols(s.P);
     if (rc == 0)
         finish(&s, &out, res);
     free(out.x);
