@@ -50,6 +50,14 @@ static void random_inst(gogh_inst *in, rng *r, size_t J)
     }
 }
 
+/* Instance `seed` with J jobs (J = 0: one to five, drawn too). */
+static void seeded_inst(gogh_inst *in, uint64_t seed, size_t J)
+{
+    rng r;
+    rng_seed(&r, seed);
+    random_inst(in, &r, J ? J : 1 + rng_below(&r, 5));
+}
+
 /* ---- brute force --------------------------------------------------------------- */
 
 /* What accelerator g runs: -1 idle, else jobs j and k (k = -1: j alone). */
@@ -220,10 +228,8 @@ static int agree_with_brute_force(gogh_objective objective, uint64_t seeds)
 {
     int infeasible = 0;
     for (uint64_t seed = 1; seed <= seeds; seed++) {
-        rng r;
-        rng_seed(&r, seed);
         gogh_inst in;
-        random_inst(&in, &r, 1 + rng_below(&r, 5));
+        seeded_inst(&in, seed, 0);
         in.objective = objective;
         if (seed % 3 == 0 && in.njobs >= 3) {
             copy_job(&in, in.njobs - 1, 0);
@@ -278,10 +284,8 @@ static void test_warm_start(void **state)
     (void)state;
     int started = 0;
     for (uint64_t seed = 1; seed <= 100; seed++) {
-        rng r;
-        rng_seed(&r, seed);
         gogh_inst in;
-        random_inst(&in, &r, 3);
+        seeded_inst(&in, seed, 3);
         solve_opts o;
         solve_opts_default(&o);
         solve_result first, again;
@@ -330,10 +334,8 @@ static void test_lp_file_round_trip(void **state)
     char *lp = xasprintf("%s/g.lp", dir);
     int checked = 0;
     for (uint64_t seed = 31; seed <= 40; seed++) {
-        rng r;
-        rng_seed(&r, seed);
         gogh_inst in;
-        random_inst(&in, &r, 5);
+        seeded_inst(&in, seed, 5);
         solve_opts o;
         solve_opts_default(&o);
         o.write_lp = lp;
@@ -354,81 +356,33 @@ static void test_lp_file_round_trip(void **state)
     free(dir);
 }
 
-/* From model objects: a V100 server, two jobs of the catalog, one colocated
- * pair measured; min throughput half the best solo. */
-static void test_from_catalog(void **state)
+/* ---- instances from model objects ------------------------------------------------ */
+
+/* The built-in profiles, a cluster, a throughput table and a trace, filled
+ * by the helpers below. */
+typedef struct model_fix {
+    catalog *cat;
+    cluster *cl;
+    tput_catalog *tp;
+    gp_trace *tr;
+} model_fix;
+
+static void fix_init(model_fix *f)
 {
-    (void)state;
-    catalog *cat = catalog_new();
-    catalog_add_builtin(cat);
-    cluster *cl = cluster_new("c");
-    node nd;
-    memset(&nd, 0, sizeof nd);
-    strlcpy0(nd.name, "n0", sizeof nd.name);
-    strlcpy0(nd.gpu_model, "V100M16", sizeof nd.gpu_model);
-    nd.gpu_count = 2;
-    cluster_add_node(cl, &nd);
-    tput_catalog *tp = tput_catalog_new("t");
-    tput_entry e;
-    memset(&e, 0, sizeof e);
-    strlcpy0(e.accel, "v100", sizeof e.accel);
-    e.scale = e.co_scale = 1;
-    strlcpy0(e.model, "ResNet-18", sizeof e.model);
-    e.batch_size = 32;
-    e.tput = 10;
-    tput_catalog_add(tp, &e);
-    strlcpy0(e.model, "LM", sizeof e.model);
-    e.batch_size = 20;
-    e.tput = 4;
-    tput_catalog_add(tp, &e);
-    strlcpy0(e.co_model, "ResNet-18", sizeof e.co_model);
-    e.co_batch_size = 32;
-    e.tput = 3;         /* LM beside ResNet-18 */
-    e.co_tput = 8;      /* ResNet-18 beside LM */
-    tput_catalog_add(tp, &e);
-    gp_trace *tr = trace_new("t");
-    task tk;
-    task_init(&tk);
-    strlcpy0(tk.model, "ResNet-18", sizeof tk.model);
-    tk.batch_size = 30;     /* not in the table: nearest batch, 32 */
-    trace_add_task(tr, &tk);
-    strlcpy0(tk.model, "LM", sizeof tk.model);
-    tk.batch_size = 20;
-    trace_add_task(tr, &tk);
-    gogh_inst in;
-    gp_err err = {{0}};
-    assert_int_equal(gogh_inst_from_model(cl, cat, tr, tp, 0, 0.5, &in, &err), 0);
-    assert_int_equal((int)in.njobs, 2);
-    assert_int_equal((int)in.naccels, 2);
-    assert_double_equal(in.solo[0], 10, 0);
-    assert_double_equal(in.pair[0 * 2 + 1], 8, 0);     /* j = 0 beside k = 1 */
-    assert_double_equal(in.pair[1 * 2 + 0], 3, 0);
-    assert_double_equal(in.jobs[0].min_tput, 5, 1e-12);
-    assert_double_equal(in.jobs[1].min_tput, 2, 1e-12);
-    solve_opts o;
-    solve_opts_default(&o);
-    solve_result res;
-    assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
-    assert_int_equal(res.status, SOLVE_OPTIMAL);
-    /* one GPU running the pair: load 8/10 + 3/4 capped at 1: 300 W, less
-     * than two GPUs alone (2 * 300 W) */
-    assert_double_equal(res.objective, 300, 1e-9);
-    assert_int_equal(res.gpus_used, 1);
-    assert_double_equal(res.objective, brute_force(&in), 1e-9);
-    solve_result_free(&res);
-    /* an unknown model is an error that names it */
-    strlcpy0(tr->tasks[1].model, "Nope", sizeof tr->tasks[1].model);
-    gogh_inst bad;
-    assert_int_equal(gogh_inst_from_model(cl, cat, tr, tp, 0, 0.5, &bad, &err), -1);
-    tu_assert_contains(err.msg, "Nope");
-    gogh_inst_free(&in);
-    trace_free(tr);
-    tput_catalog_free(tp);
-    cluster_free(cl);
-    catalog_free(cat);
+    f->cat = catalog_new();
+    catalog_add_builtin(f->cat);
+    f->cl = cluster_new("c");
+    f->tp = tput_catalog_new("t");
+    f->tr = trace_new("t");
 }
 
-/* ---- the two bugs of the first model, each with the case that showed it ---- */
+static void fix_free(model_fix *f)
+{
+    trace_free(f->tr);
+    tput_catalog_free(f->tp);
+    cluster_free(f->cl);
+    catalog_free(f->cat);
+}
 
 static void add_node(cluster *cl, const char *name, const char *model, int gpus)
 {
@@ -470,6 +424,51 @@ static void add_job(gp_trace *tr, const char *model, int batch, double min_tput)
     trace_add_task(tr, &tk);
 }
 
+/* From model objects: a V100 server, two jobs of the catalog, one colocated
+ * pair measured; min throughput half the best solo. */
+static void test_from_catalog(void **state)
+{
+    (void)state;
+    model_fix f;
+    fix_init(&f);
+    add_node(f.cl, "n0", "V100M16", 2);
+    add_entry(f.tp, "ResNet-18", 32, NULL, 0, 10, 0);
+    add_entry(f.tp, "LM", 20, NULL, 0, 4, 0);
+    add_entry(f.tp, "LM", 20, "ResNet-18", 32, 3, 8);   /* LM 3 it/s, ResNet-18 8 */
+    add_job(f.tr, "ResNet-18", 30, 0);  /* not in the table: nearest batch, 32 */
+    add_job(f.tr, "LM", 20, 0);
+    gogh_inst in;
+    gp_err err = {{0}};
+    assert_int_equal(gogh_inst_from_model(f.cl, f.cat, f.tr, f.tp, 0, 0.5, &in, &err), 0);
+    assert_int_equal((int)in.njobs, 2);
+    assert_int_equal((int)in.naccels, 2);
+    assert_double_equal(in.solo[0], 10, 0);
+    assert_double_equal(in.pair[0 * 2 + 1], 8, 0);     /* j = 0 beside k = 1 */
+    assert_double_equal(in.pair[1 * 2 + 0], 3, 0);
+    assert_double_equal(in.jobs[0].min_tput, 5, 1e-12);
+    assert_double_equal(in.jobs[1].min_tput, 2, 1e-12);
+    solve_opts o;
+    solve_opts_default(&o);
+    solve_result res;
+    assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+    assert_int_equal(res.status, SOLVE_OPTIMAL);
+    /* one GPU running the pair: load 8/10 + 3/4 capped at 1: 300 W, less
+     * than two GPUs alone (2 * 300 W) */
+    assert_double_equal(res.objective, 300, 1e-9);
+    assert_int_equal(res.gpus_used, 1);
+    assert_double_equal(res.objective, brute_force(&in), 1e-9);
+    solve_result_free(&res);
+    /* an unknown model is an error that names it */
+    strlcpy0(f.tr->tasks[1].model, "Nope", sizeof f.tr->tasks[1].model);
+    gogh_inst bad;
+    assert_int_equal(gogh_inst_from_model(f.cl, f.cat, f.tr, f.tp, 0, 0.5, &bad, &err), -1);
+    tu_assert_contains(err.msg, "Nope");
+    gogh_inst_free(&in);
+    fix_free(&f);
+}
+
+/* ---- the two bugs of the first model, each with the case that showed it ---- */
+
 /* The watts of a placement from each GPU's own profile, independent of the
  * solver's types: every busy GPU of the cluster at full load (these jobs
  * have no utilization series, so each counts as 1). */
@@ -497,19 +496,16 @@ static double profile_watts(const cluster *cl, const catalog *cat, const solve_r
 static void test_types_per_profile(void **state)
 {
     (void)state;
-    catalog *cat = catalog_new();
-    catalog_add_builtin(cat);
-    cluster *cl = cluster_new("mixed");
-    add_node(cl, "a", "V100", 1);
-    add_node(cl, "b", "V100M16", 3);
-    tput_catalog *tp = tput_catalog_new("t");
-    add_entry(tp, "A", 1, NULL, 0, 10, 0);
-    gp_trace *tr = trace_new("t");
+    model_fix f;
+    fix_init(&f);
+    add_node(f.cl, "a", "V100", 1);
+    add_node(f.cl, "b", "V100M16", 3);
+    add_entry(f.tp, "A", 1, NULL, 0, 10, 0);
     for (int k = 0; k < 3; k++)
-        add_job(tr, "A", 1, 10);    /* the whole solo speed: one GPU each */
+        add_job(f.tr, "A", 1, 10);      /* the whole solo speed: one GPU each */
     gogh_inst in;
     gp_err err = {{0}};
-    assert_int_equal(gogh_inst_from_model(cl, cat, tr, tp, 0, 0.5, &in, &err), 0);
+    assert_int_equal(gogh_inst_from_model(f.cl, f.cat, f.tr, f.tp, 0, 0.5, &in, &err), 0);
     assert_int_equal((int)in.ntypes, 2);
     assert_string_equal(in.types[0].tput_class, "v100");
     assert_string_equal(in.types[1].tput_class, "v100");
@@ -520,14 +516,11 @@ static void test_types_per_profile(void **state)
     assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
     assert_int_equal(res.status, SOLVE_OPTIMAL);
     assert_double_equal(res.objective, 744.8, 1e-9);
-    assert_double_equal(profile_watts(cl, cat, &res), res.objective, 1e-9);
+    assert_double_equal(profile_watts(f.cl, f.cat, &res), res.objective, 1e-9);
     assert_double_equal(res.objective, brute_force(&in), 1e-9);
     solve_result_free(&res);
     gogh_inst_free(&in);
-    trace_free(tr);
-    tput_catalog_free(tp);
-    cluster_free(cl);
-    catalog_free(cat);
+    fix_free(&f);
 }
 
 /* Two jobs of one type sharing a GPU: the table's one entry gives 3 it/s
@@ -536,19 +529,16 @@ static void test_types_per_profile(void **state)
 static void test_same_type_pair(void **state)
 {
     (void)state;
-    catalog *cat = catalog_new();
-    catalog_add_builtin(cat);
-    cluster *cl = cluster_new("one");
-    add_node(cl, "a", "V100M16", 1);
-    tput_catalog *tp = tput_catalog_new("t");
-    add_entry(tp, "A", 1, NULL, 0, 10, 0);
-    add_entry(tp, "A", 1, "A", 1, 3, 7);
-    gp_trace *tr = trace_new("t");
-    add_job(tr, "A", 1, 3);
-    add_job(tr, "A", 1, 6);    /* only the faster half of the pair serves it */
+    model_fix f;
+    fix_init(&f);
+    add_node(f.cl, "a", "V100M16", 1);
+    add_entry(f.tp, "A", 1, NULL, 0, 10, 0);
+    add_entry(f.tp, "A", 1, "A", 1, 3, 7);
+    add_job(f.tr, "A", 1, 3);
+    add_job(f.tr, "A", 1, 6);   /* only the faster half of the pair serves it */
     gogh_inst in;
     gp_err err = {{0}};
-    assert_int_equal(gogh_inst_from_model(cl, cat, tr, tp, 0, 0.5, &in, &err), 0);
+    assert_int_equal(gogh_inst_from_model(f.cl, f.cat, f.tr, f.tp, 0, 0.5, &in, &err), 0);
     double t01 = in.pair[0 * 2 + 1], t10 = in.pair[1 * 2 + 0];
     assert_double_equal(fmin(t01, t10), 3, 0);
     assert_double_equal(fmax(t01, t10), 7, 0);
@@ -561,10 +551,7 @@ static void test_same_type_pair(void **state)
     assert_double_equal(res.objective, 300, 1e-9);
     solve_result_free(&res);
     gogh_inst_free(&in);
-    trace_free(tr);
-    tput_catalog_free(tp);
-    cluster_free(cl);
-    catalog_free(cat);
+    fix_free(&f);
 }
 
 static int teardown(void **state)

@@ -60,6 +60,19 @@ static int default_range(cli_ctx *ctx, plan_params *p, gp_err *err)
     return 0;
 }
 
+/* What both layouts print of a result: tasks run, SLA violations, JCT,
+ * power, CapEx. */
+static void service_cells(table *t, const plan *pl, const plan_result *r)
+{
+    const plan_params *p = &pl->p;
+    table_cell(t, "%zu", r->ran);
+    table_cell(t, "%.2f", plan_value(pl, r, PM_SLA, p));
+    table_cell(t, "%.1f", plan_value(pl, r, PM_JCT, p));
+    table_cell(t, "%.1f", r->jct_p95);
+    table_cell(t, "%.1f", plan_value(pl, r, PM_POWER, p));
+    table_cell(t, "%.0f", plan_value(pl, r, PM_CAPEX, p));
+}
+
 static void print_results(cli_ctx *ctx, const plan *pl)
 {
     const plan_params *p = &pl->p;
@@ -82,12 +95,7 @@ static void print_results(cli_ctx *ctx, const plan *pl)
             table_row(t);
             table_cell(t, "%d", r->gpus);
             table_cell(t, "%s", p->policies[j]);
-            table_cell(t, "%zu", r->ran);
-            table_cell(t, "%.2f", sla);
-            table_cell(t, "%.1f", plan_value(pl, r, PM_JCT, p));
-            table_cell(t, "%.1f", r->jct_p95);
-            table_cell(t, "%.1f", plan_value(pl, r, PM_POWER, p));
-            table_cell(t, "%.0f", capex);
+            service_cells(t, pl, r);
             if (energy) {
                 table_cell(t, "%.0f", cost - capex);
                 table_cell(t, "%.0f", cost);
@@ -121,12 +129,7 @@ static void grid_row(table *t, const plan *pl, int c, int j)
     table_cell(t, "%d", r->gpus);
     table_cell(t, "%d", r->gpus2);
     table_cell(t, "%s", p->policies[j]);
-    table_cell(t, "%zu", r->ran);
-    table_cell(t, "%.2f", sla);
-    table_cell(t, "%.1f", plan_value(pl, r, PM_JCT, p));
-    table_cell(t, "%.1f", r->jct_p95);
-    table_cell(t, "%.1f", plan_value(pl, r, PM_POWER, p));
-    table_cell(t, "%.0f", capex);
+    service_cells(t, pl, r);
     table_cell(t, "%.0f", cost - capex);
     table_cell(t, "%.0f", cost);
     table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");

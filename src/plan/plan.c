@@ -41,14 +41,12 @@ const char *plan_metric_name(plan_metric m)
     return m < PM_NMETRICS ? n[m] : "?";
 }
 
-int plan_counts(const plan_params *p, int *out, int cap)
+/* lo..hi by step, hi included, at most cap counts (the step grown to
+ * fit); returns how many. */
+static int counts_between(int lo, int hi, int step, int *out, int cap)
 {
-    if (p->unbounded) {
-        out[0] = p->per_server > 0 ? p->per_server : 1;
-        return 1;
-    }
-    int lo = p->lo < 1 ? 1 : p->lo, hi = p->hi < lo ? lo : p->hi;
-    int step = p->step < 1 ? 1 : p->step;
+    hi = hi < lo ? lo : hi;
+    step = step < 1 ? 1 : step;
     /* ceil((hi - lo) / step) + 1 counts, hi included, must fit. */
     while ((hi - lo + step - 1) / step + 1 > cap)
         step++;
@@ -60,26 +58,20 @@ int plan_counts(const plan_params *p, int *out, int cap)
     return n;
 }
 
-/* One axis of the grid: lo..hi by step, 0 allowed, hi included. */
-static int axis(int lo, int hi, int step, int *out)
+int plan_counts(const plan_params *p, int *out, int cap)
 {
-    lo = lo < 0 ? 0 : lo;
-    hi = hi < lo ? lo : hi;
-    step = step < 1 ? 1 : step;
-    while ((hi - lo + step - 1) / step + 1 > PLAN_MAX_AXIS)
-        step++;
-    int n = 0;
-    for (int g = lo; g <= hi && n < PLAN_MAX_AXIS; g += step)
-        out[n++] = g;
-    if (out[n - 1] != hi && n < PLAN_MAX_AXIS)
-        out[n++] = hi;
-    return n;
+    if (p->unbounded) {
+        out[0] = p->per_server > 0 ? p->per_server : 1;
+        return 1;
+    }
+    return counts_between(p->lo < 1 ? 1 : p->lo, p->hi, p->step, out, cap);
 }
 
 int plan_grid(const plan_params *p, int *n1, int *n2, int cap)
 {
     int a[PLAN_MAX_AXIS], b[PLAN_MAX_AXIS];
-    int na = axis(p->lo, p->hi, p->step, a), nb = axis(p->lo2, p->hi2, p->step2, b), n = 0;
+    int na = counts_between(p->lo < 0 ? 0 : p->lo, p->hi, p->step, a, PLAN_MAX_AXIS);
+    int nb = counts_between(p->lo2 < 0 ? 0 : p->lo2, p->hi2, p->step2, b, PLAN_MAX_AXIS), n = 0;
     for (int i = 0; i < na; i++)
         for (int k = 0; k < nb && n < cap; k++) {
             if (a[i] + b[k] == 0)
