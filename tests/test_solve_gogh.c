@@ -325,6 +325,33 @@ static void test_warm_start(void **state)
     assert_true(started > 10);
 }
 
+/* Servers are the caller's numbers, which need not be below the GPU count
+ * (the bench numbers them a thousand apart): the count of servers in use
+ * reads them as they are. */
+static void test_server_numbers(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        gogh_inst in;
+        seeded_inst(&in, seed, 3);
+        for (size_t g = 0; g < in.naccels; g++)
+            in.accels[g].node = 1000 * (in.accels[g].type + 1) + (int)g;
+        solve_opts o;
+        solve_opts_default(&o);
+        solve_result res;
+        gp_err err = {{0}};
+        assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+        if (res.has_solution) {
+            assert_int_equal(res.servers_used, res.gpus_used);  /* one GPU per server */
+            checked++;
+        }
+        solve_result_free(&res);
+        gogh_inst_free(&in);
+    }
+    assert_true(checked > 0);
+}
+
 static void test_lp_file_round_trip(void **state)
 {
     (void)state;
@@ -567,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_random_vs_brute_force),
         cmocka_unit_test(test_throughput_vs_brute_force),
         cmocka_unit_test(test_warm_start),
+        cmocka_unit_test(test_server_numbers),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_from_catalog),
         cmocka_unit_test(test_types_per_profile),

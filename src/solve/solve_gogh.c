@@ -1392,7 +1392,12 @@ static void write_answer(const gsolve *s, const double *x, solve_result *res)
     res->gpu_watts = xcalloc(G, sizeof(double));
     res->gpu_freq_mhz = xcalloc(G, sizeof(double));
     res->place = xcalloc(2 * G + 1, sizeof *res->place);
-    unsigned char *busy = xcalloc(G, 1), *srv = xcalloc(G + 1, 1);
+    /* servers are numbered by the caller, not 0..G-1 (the bench's are
+     * thousands apart): one flag per number up to the largest */
+    int top = 0;
+    for (size_t g = 0; g < in->naccels; g++)
+        top = imax(top, in->accels[g].node);
+    unsigned char *busy = xcalloc(G, 1), *srv = xcalloc((size_t)top + 1, 1);
     int *cursor = xcalloc((size_t)(s->g.n ? s->g.n : 1), sizeof *cursor);
     for (size_t q = 0; q < s->nc; q++) {
         const combo *c = &s->c[q];
@@ -1411,7 +1416,7 @@ static void write_answer(const gsolve *s, const double *x, solve_result *res)
         assert(cnt == 0);
     }
     for (size_t g = 0; g < in->naccels; g++)
-        if (busy[g] && !srv[in->accels[g].node]) {
+        if (busy[g] && in->accels[g].node >= 0 && !srv[in->accels[g].node]) {
             srv[in->accels[g].node] = 1;
             res->servers_used++;
         }
