@@ -34,15 +34,21 @@
  *     more than the minimum satisfies the row alone), which tightens its LP;
  *   - eq. 2b's right-hand side becomes ceil(T-bar_j / best throughput of j):
  *     the accelerators j needs at the least;
- *   - for a job with D_j = 1 combinations below its minimum are dropped;
- *   - odd-set (triangle) cuts among jobs with D_j = 1.
+ *   - for a job with D_j = 1 combinations below its minimum are dropped,
+ *     and for any job those no D_j GPUs can complete to it;
+ *   - a job on several GPUs has one reaching T-bar or at least two that do
+ *     not (the half row), and one giving at least T-bar / D_j;
+ *   - odd-set cuts over three jobs (at least two combinations touch them).
  *
  * Search (stopping as soon as the bound meets the gap asked for): a start
  * (the given assignment, e.g. the previous round's, completed greedily, or
- * the greedy alone); the LP bound with cuts; branch and bound over the
- * columns the LP likes (price and branch); reduced-cost fixing; branch and
- * bound over what is left, from the best solution found.  A time limit
- * returns the best solution with its proven gap.
+ * the greedy alone); the LP bound by column generation (a few thousand of
+ * the combinations as columns, the rest priced) with cuts; a dive from the
+ * LP and exchanges between GPUs; branch and bound over the columns the LP
+ * likes (price and branch); reduced-cost fixing; branch and bound over
+ * what is left, from the best solution found.  A time limit returns the
+ * best solution with its proven gap; the stages share it, so what a
+ * time-limited solve returns depends on the machine's speed.
  */
 #include "solve_int.h"
 #include "core/tput.h"
