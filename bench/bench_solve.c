@@ -31,6 +31,17 @@
  *
  * Limit per solve: 60 s, or GPUPLAN_BENCH_LIMIT seconds; argv[1] caps the
  * largest size.  Not a test: it checks nothing.
+ *
+ * First, GOGH rounds as the simulator will solve them (every 360 s of
+ * simulated time, on the active jobs): 64, 128 and 256 jobs on a
+ * K80/P100/V100 cluster, within 1 s and stopping at a 1 % gap, on two kinds
+ * of instance — the random one above (every job different, half of them
+ * on up to two GPUs: the hard case) and jobs of the gavel-like sample
+ * table's ten job types with minimums of 10-50 % of their V100 speed (the
+ * simulator's case) — each solved cold and then as the next round, 10 %
+ * of the jobs replaced, warm-started from the previous placement; then
+ * the cheapest fleet for the gavel-like trace.  `bench_solve rounds` runs
+ * only these.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +49,8 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "core/tput.h"
+#include "samples/samplegen.h"
 #include "solve/solve.h"
 
 static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100"};
@@ -119,7 +132,9 @@ static void gogh_random(gogh_inst *in, size_t n, int seed)
     rng r;
     rng_seed_stream(&r, 20240603, (uint64_t)n * 16 + (uint64_t)seed);
     static const gogh_accel_type types[3] = {
-        {"v100", 2, 30, 300}, {"p100", 2, 25, 250}, {"k80", 2, 25, 150}};
+        {.name = "v100", .theta = 2, .idle_w = 30, .max_w = 300},
+        {.name = "p100", .theta = 2, .idle_w = 25, .max_w = 250},
+        {.name = "k80", .theta = 2, .idle_w = 25, .max_w = 150}};
     size_t per = n / 3 + 2;
     memset(in, 0, sizeof *in);
     in->ntypes = 3;
@@ -146,6 +161,208 @@ static void gogh_random(gogh_inst *in, size_t n, int seed)
     for (size_t j = 0; j < n; j++)
         in->jobs[j] = (gogh_job){in->solo[j] * rng_range(&r, 0.2, 0.9),
                                  1 + (int)rng_below(&r, 2), rng_range(&r, 0.2, 1), (int)j};
+}
+
+/* The gavel-like sample: its table and its K80 profile (with the built-ins). */
+typedef struct gavel_sample {
+    sample_set ss;
+    catalog *cat;
+} gavel_sample;
+
+static int gavel_load(gavel_sample *g)
+{
+    gp_err err = {{0}};
+    if (samplegen_build("gavel-like", SAMPLEGEN_DEFAULT_SEED, &g->ss, &err)) {
+        fprintf(stderr, "bench_solve: %s\n", err.msg);
+        return -1;
+    }
+    g->cat = catalog_new();
+    catalog_add_builtin(g->cat);
+    for (size_t i = 0; i < g->ss.profiles->ngpus; i++)
+        catalog_add_gpu(g->cat, &g->ss.profiles->gpus[i]);
+    return 0;
+}
+
+static void gavel_free(gavel_sample *g)
+{
+    catalog_free(g->cat);
+    sample_set_free(&g->ss);
+}
+
+/* GOGH from the table: n jobs of its job types (a quarter on two GPUs),
+ * minimum 10-50 % of the V100 solo throughput per GPU, on n/3 + 2 each of
+ * K80, P100 and V100M16 in servers of eight. */
+static int gogh_table(const gavel_sample *g, size_t n, int seed, gogh_inst *in)
+{
+    cluster *cl = cluster_new("bench");
+    static const char *const models[3] = {"K80", "P100", "V100M16"};
+    int per = (int)n / 3 + 2;
+    for (int a = 0; a < 3; a++)
+        for (int left = per, k = 0; left > 0; left -= 8, k++) {
+            node nd;
+            memset(&nd, 0, sizeof nd);
+            snprintf(nd.name, sizeof nd.name, "%s-%d", models[a], k);
+            snprintf(nd.gpu_model, sizeof nd.gpu_model, "%s", models[a]);
+            nd.gpu_count = left < 8 ? left : 8;
+            cluster_add_node(cl, &nd);
+        }
+    tput_index *ix = tput_index_new(g->ss.tp);
+    gogh_jobtype jt[64];
+    size_t njt = tput_jobtypes(ix, jt, 64);
+    rng r;
+    rng_seed_stream(&r, 20240604, (uint64_t)n * 16 + (uint64_t)seed);
+    gp_trace *tr = trace_new("bench");
+    for (size_t i = 0; i < n; i++) {
+        const gogh_jobtype *t = &jt[rng_below(&r, njt)];
+        task k;
+        task_init(&k);
+        snprintf(k.name, sizeof k.name, "j%zu", i);
+        snprintf(k.model, sizeof k.model, "%s", t->model);
+        k.batch_size = t->batch_size;
+        k.num_gpu = rng_bernoulli(&r, 0.25) ? 2 : 1;
+        k.min_tput = rng_range(&r, 0.1, 0.5) * tput_solo(ix, "v100", t) * k.num_gpu;
+        trace_add_task(tr, &k);
+        task_release(&k);
+    }
+    gp_err err = {{0}};
+    int rc = gogh_inst_from_model(cl, g->cat, tr, g->ss.tp, 0, 0.5, in, &err);
+    if (rc)
+        fprintf(stderr, "bench_solve: %s\n", err.msg);
+    tput_index_free(ix);
+    trace_free(tr);
+    cluster_free(cl);
+    return rc;
+}
+
+/* Jobs first..first+n-1 of `in` on all its accelerators (a later round). */
+static void gogh_window(const gogh_inst *in, size_t first, size_t n, gogh_inst *out)
+{
+    size_t J = in->njobs, A = in->ntypes;
+    *out = *in;
+    out->njobs = n;
+    out->jobs = xmalloc(n * sizeof *out->jobs);
+    memcpy(out->jobs, in->jobs + first, n * sizeof *out->jobs);
+    out->types = xmalloc(A * sizeof *out->types);
+    memcpy(out->types, in->types, A * sizeof *out->types);
+    out->accels = xmalloc(in->naccels * sizeof *out->accels);
+    memcpy(out->accels, in->accels, in->naccels * sizeof *out->accels);
+    out->solo = xcalloc(A * n, sizeof *out->solo);
+    out->pair = xcalloc(A * n * n, sizeof *out->pair);
+    for (size_t a = 0; a < A; a++)
+        for (size_t j = 0; j < n; j++) {
+            out->solo[a * n + j] = in->solo[a * J + first + j];
+            for (size_t k = 0; k < n; k++)
+                out->pair[(a * n + j) * n + k] = in->pair[(a * J + first + j) * J + first + k];
+        }
+}
+
+typedef struct round_out {
+    double wall_s, gap;
+    const char *status;
+} round_out;
+
+static round_out round_solve(const gogh_inst *in, const solve_place *start, size_t nstart,
+                             solve_result *res)
+{
+    solve_opts o;
+    solve_opts_default(&o);
+    o.time_limit_s = 1;
+    o.mip_gap = 0.01;
+    o.start = start;
+    o.nstart = nstart;
+    gp_err err = {{0}};
+    double t0 = now_seconds();
+    round_out r = {0, HUGE_VAL, "error"};
+    if (solve_gogh(in, &o, res, &err)) {
+        fprintf(stderr, "bench_solve: %s\n", err.msg);
+        return r;
+    }
+    r.wall_s = now_seconds() - t0;
+    r.gap = res->has_solution ? res->gap : HUGE_VAL;
+    r.status = solve_status_name(res->status);
+    return r;
+}
+
+/* Round 1 on jobs 0..n-1, round 2 on jobs n/10..n/10+n-1 started from
+ * round 1's placement (renumbered; the jobs that left dropped). */
+static void run_round_pair(const char *kind, size_t n, int seed, gogh_inst *pool)
+{
+    size_t shift = n / 10;
+    gogh_inst r1, r2;
+    gogh_window(pool, 0, n, &r1);
+    gogh_window(pool, shift, n, &r2);
+    solve_result a, b;
+    round_out o1 = round_solve(&r1, NULL, 0, &a);
+    solve_place *start = xcalloc(a.nplace + 1, sizeof *start);
+    size_t ns = 0;
+    for (size_t q = 0; q < a.nplace; q++)
+        if ((size_t)a.place[q].task >= shift)
+            start[ns++] = (solve_place){a.place[q].task - (int)shift, a.place[q].gpu};
+    round_out o2 = round_solve(&r2, start, ns, &b);
+    printf("%-7s %-5zu %-5d %-8.3f %-10s %-8.2f %-10.0f %-8.3f %-10s %-8.2f %.0f\n", kind, n, seed,
+           o1.wall_s, o1.status, 100 * o1.gap, a.objective, o2.wall_s, o2.status, 100 * o2.gap,
+           b.objective);
+    fflush(stdout);
+    free(start);
+    solve_result_free(&a);
+    solve_result_free(&b);
+    free(r1.jobs), free(r1.types), free(r1.accels), free(r1.solo), free(r1.pair);
+    free(r2.jobs), free(r2.types), free(r2.accels), free(r2.solo), free(r2.pair);
+}
+
+static void run_rounds(const gavel_sample *g)
+{
+    printf("\nGOGH rounds (Problem 1, W): 1 s limit, stop at 1 %% gap; round 2 = 10 %% of "
+           "the jobs replaced, warm-started from round 1\n");
+    printf("%-7s %-5s %-5s %-8s %-10s %-8s %-10s %-8s %-10s %-8s %s\n", "jobs", "n", "seed",
+           "r1_s", "r1_status", "r1_gap%", "r1_W", "r2_s", "r2_status", "r2_gap%", "r2_W");
+    for (size_t n = 64; n <= 256; n *= 2)
+        for (int seed = 0; seed < 3; seed++) {
+            size_t pool_n = n + n / 10;
+            gogh_inst pool;
+            gogh_random(&pool, pool_n, seed);
+            run_round_pair("random", n, seed, &pool);
+            gogh_inst_free(&pool);
+            if (g && gogh_table(g, pool_n, seed, &pool) == 0) {
+                run_round_pair("table", n, seed, &pool);
+                gogh_inst_free(&pool);
+            }
+        }
+}
+
+/* The cheapest fleet for the gavel-like trace (all 40 jobs at once) from
+ * K80, P100 and V100M16 at 2,500, 5,000 and 9,000 USD, energy at 0.15
+ * USD/kWh over three years. */
+static void run_fleet(const gavel_sample *g)
+{
+    const char *names[3] = {"K80", "P100", "V100M16"};
+    double prices[3] = {2500, 5000, 9000};
+    fleet_candidate cand[3];
+    for (int k = 0; k < 3; k++)
+        cand[k] = (fleet_candidate){catalog_gpu(g->cat, names[k]), 0, prices[k]};
+    fleet_params fp = {0.15, 26280, 0.5, 0};
+    gogh_inst in;
+    gp_err err = {{0}};
+    if (fleet_inst_from_model(cand, 3, g->ss.tr, g->ss.tp, &fp, &in, &err)) {
+        fprintf(stderr, "bench_solve: %s\n", err.msg);
+        return;
+    }
+    solve_opts o;
+    solve_opts_default(&o);
+    o.time_limit_s = 60;
+    fleet_result fr;
+    double t0 = now_seconds();
+    if (solve_fleet(&in, &o, &fr, &err) == 0) {
+        printf("\ncheapest fleet, gavel-like trace (%zu jobs, %zu GPUs offered): %s in %.3f s, "
+               "%.2f USD (CapEx %.2f, energy %.2f), bought K80 %d, P100 %d, V100M16 %d\n",
+               in.njobs, in.naccels, solve_status_name(fr.sol.status), now_seconds() - t0,
+               fr.sol.objective, fr.capex_usd, fr.energy_usd, fr.count[0], fr.count[1],
+               fr.count[2]);
+        fleet_result_free(&fr);
+    } else {
+        fprintf(stderr, "bench_solve: %s\n", err.msg);
+    }
+    gogh_inst_free(&in);
 }
 
 /* ---- one solve -------------------------------------------------------------------- */
@@ -347,6 +564,17 @@ int main(int argc, char **argv)
             limit = v;
     }
     size_t max_n = 512;
+    gavel_sample g;
+    int have_gavel = gavel_load(&g) == 0;
+    run_rounds(have_gavel ? &g : NULL);
+    if (have_gavel) {
+        run_fleet(&g);
+        gavel_free(&g);
+    }
+    if (argc > 1 && strcmp(argv[1], "rounds") == 0) {
+        solve_shutdown();
+        return 0;
+    }
     if (argc > 1) {
         long v = strtol(argv[1], NULL, 10);
         if (v >= 2)

@@ -2,7 +2,8 @@
 # End-to-end test of `gpuplan plan`: the CorrGPU motivating example as a
 # CapEx question (unbounded pool: CorrGPU 1 GPU / 2,500 USD, First 2 GPUs /
 # 5,000 USD), a GPU-count sweep with the fewest count meeting the SLA, the
-# threshold options, the output formats, and usage errors.
+# threshold options, a grid over two GPU models with its cost frontier, the
+# output formats, and usage errors.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_plan.sh  (run from the project root)
 set -u
 NAME=e2e_plan
@@ -43,6 +44,40 @@ expect_rc 0 "json" "$G" --format json plan --trace cats-testbed --gpu V100 --fro
 cp "$T/out" "$T/plan.json"
 expect_rc 0 "json parses" sqlite3 :memory: "select json_valid(readfile('$T/plan.json'))"
 contains "$T/out" "1" "json_valid"
+
+# A grid over two models (V100 at 1,500 USD, A100-40GB at its 2,500 USD,
+# energy at 0.15 USD/kWh over three years): five V100s are the cheapest
+# point without violations and on the frontier; 4 V100 + 1 A100 also meets
+# the SLA but costs more, so it is not on the frontier; one V100 is the
+# cheapest point of all and so on the frontier despite its violations.
+expect_rc 0 "two-model grid" "$G" --format csv plan --trace cats-testbed --gpu V100 \
+    --gpu2 A100-40GB --to 6 --to2 3 --per-server 6 --policy first --price 1500 \
+    --usd-per-kwh 0.15 --hours 26280
+contains "$T/out" "gpus,gpus2,policy,ran,sla_viol_pct,jct_mean_s,jct_p95_s,avg_power_w,capex_usd,energy_usd,cost_usd,meets_sla,frontier,cheapest" \
+    "grid columns"
+contains "$T/out" "5,0,first,14,0.00,364.8,398.5,478.7,7500,1887,9387,yes,1,1" \
+    "5 V100: cheapest meeting the SLA, on the frontier"
+contains "$T/out" "4,1,first,14,0.00,364.8,398.5,573.6,8500,2261,10761,yes,0,0" \
+    "4 V100 + 1 A100: dominated"
+contains "$T/out" "1,0,first,14,92.86,1684.8,2528.7,144.8,1500,571,2071,no,1,0" \
+    "the cheapest point is on the frontier"
+if grep -q '^0,0,' "$T/out"; then bad "the grid simulated a cluster without GPUs"
+else ok "no point without GPUs"; fi
+expect_rc 0 "grid, table" "$G" plan --trace cats-testbed --gpu V100 --gpu2 A100-40GB \
+    --to 6 --to2 1 --per-server 6 --policy first --price 1500
+contains "$T/out" "first frontier (V100+A100-40GB: cost USD, SLA violations):" \
+    "the frontier is listed"
+contains "$T/out" "cheapest meeting SLA <= 0% violations:  first 5 V100 + 0 A100-40GB (\$7500)" \
+    "the cheapest point meeting the SLA, CapEx alone"
+expect_rc 0 "one model, energy" "$G" --format csv plan --trace cats-testbed --gpu V100 \
+    --from 5 --to 5 --per-server 6 --policy first --price 1500 --usd-per-kwh 0.15 --hours 26280
+contains "$T/out" "5,first,14,0.00,364.8,398.5,478.7,7500,1887,9387,yes,1" \
+    "one model with an electricity price: energy and cost columns"
+expect_rc 2 "grid and unbounded" "$G" plan --trace cats-testbed --gpu V100 --gpu2 P100 \
+    --unbounded
+expect_rc 2 "one model from 0" "$G" plan --trace cats-testbed --gpu V100 --from 0
+expect_rc 1 "unknown second profile" "$G" plan --trace cats-testbed --gpu V100 --gpu2 Z9 --to 2
+contains "$T/err" "no GPU profile named 'Z9'" "unknown second profile message"
 
 expect_rc 2 "missing --gpu" "$G" plan --trace cats-testbed
 expect_rc 2 "bad number" "$G" plan --trace cats-testbed --gpu V100 --from x

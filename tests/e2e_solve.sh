@@ -3,7 +3,8 @@
 # the CorrGPU motivating example (G* = 1), the CATS testbed's stage 1 (all
 # eight tasks on one V100 at the SLA clock: 23.3 + 0.09 * 1350 * 1.2^(-1/0.91)
 # = 122.741 W), GOGH on the gavel-like sample, the LP files solved again by
-# glpsol to the same objective, the output formats and usage errors.
+# glpsol to the same objective, Gavel's max-sum throughput, the cheapest
+# fleet (GPUs to buy), the output formats and usage errors.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_solve.sh  (run from the project root)
 set -u
 NAME=e2e_solve
@@ -70,6 +71,34 @@ if command -v glpsol >/dev/null; then
     obj=$(sed -n 's/.*"power_w": \([0-9.]*\).*/\1/p' "$T/gogh.json" | head -1)
     same_number "$(glpsol_obj "$T/gogh.lp")" "$obj" "glpsol solves the GOGH LP file"
 fi
+
+# Gavel's max-sum throughput on the same input: proven, and the sum of 40
+# jobs' normalised throughputs is at most 40 (one per job on its best GPU).
+expect_rc 0 "gogh throughput" "$G" --format csv solve gogh --trace gavel-like \
+    --cluster gavel-like --objective throughput --no-heuristics
+contains "$T/out" "solution,status,norm_tput," "the column is normalised throughput"
+if awk -F, '$1 == "optimal" && $2 == "optimal" && $3 > 30 && $3 <= 40 { f = 1 } END { exit !f }' \
+        "$T/out"; then ok "max-sum throughput proven, between 30 and 40"
+else bad "max-sum throughput: $(cat "$T/out")"; fi
+expect_rc 2 "bad --objective" "$G" solve gogh --trace gavel-like --cluster gavel-like \
+    --objective speed
+
+# The cheapest fleet for the gavel-like trace (every job at once): K80s and
+# P100s at 2,500 and 5,000 USD beat any one model; K80s alone cannot give
+# every job its minimum.
+expect_rc 0 "fleet" "$G" --format csv solve fleet --trace gavel-like \
+    --gpus K80,P100@5000,V100M16@9000 --usd-per-kwh 0.15
+contains "$T/out" "cheapest,optimal,7 K80 + 13 P100,20,99427.62,82500.00,16927.62," \
+    "the cheapest mix and its cost split"
+contains "$T/out" "only K80,infeasible," "K80s alone are infeasible"
+contains "$T/out" "only P100,optimal,20 P100,20,119687.02," "the cheapest P100-only fleet"
+expect_rc 0 "fleet, CapEx alone" "$G" solve fleet --trace gavel-like --gpus P100:30@5000
+contains "$T/out" "0 USD/kWh" "no electricity price: CapEx alone"
+contains "$T/out" "100000.00" "20 P100s at 5,000 USD"
+expect_rc 2 "fleet without --gpus" "$G" solve fleet --trace gavel-like
+expect_rc 2 "fleet, unknown profile" "$G" solve fleet --trace gavel-like --gpus Z9
+expect_rc 2 "fleet, bad count" "$G" solve fleet --trace gavel-like --gpus P100:x
+expect_rc 2 "gogh needs a cluster" "$G" solve gogh --trace gavel-like
 
 # The Optimal row of the comparison table (CATS Fig. 7a).
 expect_rc 0 "run with optimal" "$G" --format csv run --trace cats-testbed \

@@ -5,7 +5,8 @@
 #
 #   open → run a comparison on cats-testbed → step three placements forward
 #   and one back → the Step screen explains decision 2 → Cluster, drill into
-#   the chosen GPU → a small planner sweep, and a long one cancelled → Help →
+#   the chosen GPU → a small planner sweep, a grid over two GPU models with
+#   its frontier, and a long sweep cancelled → Help →
 #   resize to 80x24, below the minimum, to 200x60 → Data → quit, terminal
 #   restored; a GPU power cap with PEACE's split next to none (peace-mix),
 #   the split shown in Cluster; then monochrome/ASCII (NO_COLOR, LANG=C, TERM=xterm) and
@@ -157,6 +158,22 @@ keys r
 expect "sweep done" "a small sweep finishes"
 expect "<< fewest" "the smallest GPU count meeting the SLA is marked"
 expect "fewest GPUs meeting SLA" "the answer line"
+# A grid over two models: the second model is the first profile listed, its
+# count 0..2; the frontier chart and the cheapest point meeting the SLA.
+keys End k k k k k Right
+expect "2nd GPU          A10" "a second GPU model is chosen"
+keys j j Left Left Left Left Left Left
+expect "2nd GPUs to      2" "its count range"
+keys r
+expect "frontier: SLA violations % vs cost" "the frontier chart"
+expect "cheapest meeting SLA" "the grid's answer line"
+expect "  2nd policy" "the grid's results name both counts"
+expect "frontier     " "frontier points are marked"
+expect "corrgpu 3+2" "CorrGPU's cheapest point (the profiles cost 0: the first meeting)"
+keys PPage PPage PPage PPage PPage PPage NPage
+expect "<< cheapest" "the cheapest point meeting the SLA is marked"
+keys k k Left Home
+expect "2nd GPU          none (one model)" "back to one model"
 # A long sweep (pai-like, thousands of tasks): progress, then Esc cancels.
 keys Right
 expect "Trace            corrgpu-example" "trace slider moves"

@@ -18,8 +18,9 @@ static void random_inst(gogh_inst *in, rng *r, size_t J)
     memset(in, 0, sizeof *in);
     in->ntypes = 2;
     in->types = xcalloc(2, sizeof *in->types);
-    in->types[0] = (gogh_accel_type){"v100", 2, 30, 300};
-    in->types[1] = (gogh_accel_type){"k80", rng_bernoulli(r, 0.5) ? 1 : 2, 25, 150};
+    in->types[0] = (gogh_accel_type){.name = "v100", .theta = 2, .idle_w = 30, .max_w = 300};
+    in->types[1] = (gogh_accel_type){.name = "k80", .theta = rng_bernoulli(r, 0.5) ? 1 : 2,
+                                     .idle_w = 25, .max_w = 150};
     in->accels = xcalloc(4, sizeof *in->accels);
     for (int a = 0; a < 2; a++) {
         int cnt = 1 + (int)rng_below(r, 2);
@@ -47,6 +48,14 @@ static void random_inst(gogh_inst *in, rng *r, size_t J)
         in->jobs[j].util = rng_range(r, 0.2, 1);
         in->jobs[j].src = (int)j;
     }
+}
+
+/* Instance `seed` with J jobs (J = 0: one to five, drawn too). */
+static void seeded_inst(gogh_inst *in, uint64_t seed, size_t J)
+{
+    rng r;
+    rng_seed(&r, seed);
+    random_inst(in, &r, J ? J : 1 + rng_below(&r, 5));
 }
 
 /* ---- brute force --------------------------------------------------------------- */
@@ -100,10 +109,22 @@ static int runnable(const gogh_inst *in, size_t a, choice c)
            pair_of(in, a, c.k, c.j) > 0;
 }
 
-/* eq. 2b, 2c, 2e for the whole assignment; its power or HUGE_VAL. */
+/* Best solo throughput of job j over the types (Gavel's normaliser). */
+static double best_solo(const gogh_inst *in, int j)
+{
+    double b = 0;
+    for (size_t a = 0; a < in->ntypes; a++)
+        b = fmax(b, solo_of(in, a, j));
+    return b;
+}
+
+/* The assignment's objective, minimised: power (eq. 2b, 2c, 2e hold) or,
+ * for Gavel's max-sum throughput, minus the sum of normalised throughputs
+ * (only eq. 2c); HUGE_VAL when a constraint fails. */
 static double evaluate(const gogh_inst *in, const choice *ch)
 {
-    double w = 0;
+    double w = 0, value = 0;
+    int gavel = in->objective == GOGH_MAX_THROUGHPUT;
     for (size_t j = 0; j < in->njobs; j++) {
         int cnt = 0;
         double t = 0;
@@ -114,12 +135,16 @@ static double evaluate(const gogh_inst *in, const choice *ch)
                 t += x;
             }
         }
-        if (cnt < 1 || cnt > in->jobs[j].dmax || t < in->jobs[j].min_tput - 1e-9)
+        if (cnt > in->jobs[j].dmax)
             return HUGE_VAL;
+        if (!gavel && (cnt < 1 || t < in->jobs[j].min_tput - 1e-9))
+            return HUGE_VAL;
+        if (cnt)
+            value += t / best_solo(in, (int)j);
     }
     for (size_t g = 0; g < in->naccels; g++)
         w += watts(in, (size_t)in->accels[g].type, ch[g]);
-    return w;
+    return gavel ? -value : w;
 }
 
 static void brute_dfs(const gogh_inst *in, size_t g, choice *ch, double *best)
@@ -168,20 +193,49 @@ static void check_answer(const gogh_inst *in, const solve_result *res)
     }
     for (size_t g = 0; g < in->naccels; g++)
         assert_true(runnable(in, (size_t)in->accels[g].type, ch[g]));
-    assert_double_equal(evaluate(in, ch), res->objective, 1e-6);
+    double v = evaluate(in, ch);
+    assert_double_equal(in->objective == GOGH_MAX_THROUGHPUT ? -v : v, res->objective, 1e-6);
 }
 
 /* ---- tests --------------------------------------------------------------------------- */
 
-static void test_random_vs_brute_force(void **state)
+/* Makes job j a copy of job k < j with D = 1 (same throughputs with every
+ * job, same minimum and utilization), so that the solver's classes of
+ * interchangeable jobs are exercised; a pair of two copies gets equal
+ * halves. */
+static void copy_job(gogh_inst *in, size_t j, size_t k)
 {
-    (void)state;
+    size_t J = in->njobs;
+    in->jobs[k].dmax = 1;
+    in->jobs[j] = in->jobs[k];
+    in->jobs[j].src = (int)j;
+    for (size_t a = 0; a < in->ntypes; a++) {
+        in->solo[a * J + j] = in->solo[a * J + k];
+        for (size_t l = 0; l < J; l++) {
+            if (l == j || l == k)
+                continue;
+            in->pair[(a * J + j) * J + l] = in->pair[(a * J + k) * J + l];
+            in->pair[(a * J + l) * J + j] = in->pair[(a * J + l) * J + k];
+        }
+        double both = in->pair[(a * J + k) * J + j];
+        in->pair[(a * J + j) * J + k] = both;
+    }
+}
+
+/* Random instances (some with copies of jobs) for one objective against
+ * the brute force; returns how many were infeasible. */
+static int agree_with_brute_force(gogh_objective objective, uint64_t seeds)
+{
     int infeasible = 0;
-    for (uint64_t seed = 1; seed <= 300; seed++) {
-        rng r;
-        rng_seed(&r, seed);
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
         gogh_inst in;
-        random_inst(&in, &r, 1 + rng_below(&r, 5));
+        seeded_inst(&in, seed, 0);
+        in.objective = objective;
+        if (seed % 3 == 0 && in.njobs >= 3) {
+            copy_job(&in, in.njobs - 1, 0);
+            if (seed % 2)
+                copy_job(&in, in.njobs - 2, 0);
+        }
         double expect = brute_force(&in);
         solve_opts o;
         solve_opts_default(&o);
@@ -195,16 +249,107 @@ static void test_random_vs_brute_force(void **state)
                 fail_msg("seed %llu: expected infeasible, got %s %g", (unsigned long long)seed,
                          solve_status_name(res.status), res.objective);
         } else {
-            if (res.status != SOLVE_OPTIMAL || fabs(res.objective - expect) > 1e-6)
-                fail_msg("seed %llu: brute force %.6f W, solver %s %.6f W",
-                         (unsigned long long)seed, expect, solve_status_name(res.status),
-                         res.objective);
+            double want = objective == GOGH_MAX_THROUGHPUT ? -expect : expect;
+            if (res.status != SOLVE_OPTIMAL || fabs(res.objective - want) > 1e-6)
+                fail_msg("seed %llu: brute force %.6f, solver %s %.6f", (unsigned long long)seed,
+                         want, solve_status_name(res.status), res.objective);
             check_answer(&in, &res);
         }
         solve_result_free(&res);
         gogh_inst_free(&in);
     }
+    return infeasible;
+}
+
+static void test_random_vs_brute_force(void **state)
+{
+    (void)state;
+    int infeasible = agree_with_brute_force(GOGH_MIN_POWER, 300);
     assert_true(infeasible > 0 && infeasible < 250);
+}
+
+/* Gavel's max-sum throughput: every instance is feasible (jobs may wait). */
+static void test_throughput_vs_brute_force(void **state)
+{
+    (void)state;
+    assert_int_equal(agree_with_brute_force(GOGH_MAX_THROUGHPUT, 300), 0);
+}
+
+/* A round started from the previous round's assignment: the same answer,
+ * at once proven when the start is optimal; with a job gone and one new,
+ * the start is completed and still feasible; placements naming jobs or
+ * GPUs that do not exist are ignored. */
+static void test_warm_start(void **state)
+{
+    (void)state;
+    int started = 0;
+    for (uint64_t seed = 1; seed <= 100; seed++) {
+        gogh_inst in;
+        seeded_inst(&in, seed, 3);
+        solve_opts o;
+        solve_opts_default(&o);
+        solve_result first, again;
+        gp_err err = {{0}};
+        assert_int_equal(solve_gogh(&in, &o, &first, &err), 0);
+        if (first.status != SOLVE_OPTIMAL) {
+            solve_result_free(&first);
+            gogh_inst_free(&in);
+            continue;
+        }
+        solve_place *pl = xcalloc(first.nplace + 2, sizeof *pl);
+        memcpy(pl, first.place, first.nplace * sizeof *pl);
+        pl[first.nplace] = (solve_place){99, 0};
+        pl[first.nplace + 1] = (solve_place){0, 99};
+        o.start = pl;
+        o.nstart = first.nplace + 2;
+        assert_int_equal(solve_gogh(&in, &o, &again, &err), 0);
+        assert_int_equal(again.status, SOLVE_OPTIMAL);
+        assert_double_equal(again.heur_objective, first.objective, 1e-6);
+        assert_double_equal(again.objective, first.objective, 1e-6);
+        solve_result_free(&again);
+        /* job 0's placements dropped (as if it were new): a start still */
+        size_t n = 0;
+        for (size_t q = 0; q < first.nplace; q++)
+            if (first.place[q].task != 0)
+                pl[n++] = first.place[q];
+        o.nstart = n;
+        assert_int_equal(solve_gogh(&in, &o, &again, &err), 0);
+        assert_double_equal(again.objective, first.objective, 1e-6);
+        started += isfinite(again.heur_objective);
+        check_answer(&in, &again);
+        solve_result_free(&again);
+        free(pl);
+        solve_result_free(&first);
+        gogh_inst_free(&in);
+    }
+    assert_true(started > 10);
+}
+
+/* Servers are the caller's numbers, which need not be below the GPU count
+ * (the bench numbers them a thousand apart): the count of servers in use
+ * reads them as they are. */
+static void test_server_numbers(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        gogh_inst in;
+        seeded_inst(&in, seed, 3);
+        for (size_t g = 0; g < in.naccels; g++)
+            in.accels[g].node = 1000 * (in.accels[g].type + 1) + (int)g;
+        solve_opts o;
+        solve_opts_default(&o);
+        solve_result res;
+        gp_err err = {{0}};
+        assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+        if (res.has_solution) {
+            assert_int_equal(res.servers_used, res.gpus_used);  /* one GPU per server */
+            checked++;
+        }
+        solve_result_free(&res);
+        gogh_inst_free(&in);
+    }
+    assert_true(checked > 0);
 }
 
 static void test_lp_file_round_trip(void **state)
@@ -216,10 +361,8 @@ static void test_lp_file_round_trip(void **state)
     char *lp = xasprintf("%s/g.lp", dir);
     int checked = 0;
     for (uint64_t seed = 31; seed <= 40; seed++) {
-        rng r;
-        rng_seed(&r, seed);
         gogh_inst in;
-        random_inst(&in, &r, 5);
+        seeded_inst(&in, seed, 5);
         solve_opts o;
         solve_opts_default(&o);
         o.write_lp = lp;
@@ -240,50 +383,90 @@ static void test_lp_file_round_trip(void **state)
     free(dir);
 }
 
+/* ---- instances from model objects ------------------------------------------------ */
+
+/* The built-in profiles, a cluster, a throughput table and a trace, filled
+ * by the helpers below. */
+typedef struct model_fix {
+    catalog *cat;
+    cluster *cl;
+    tput_catalog *tp;
+    gp_trace *tr;
+} model_fix;
+
+static void fix_init(model_fix *f)
+{
+    f->cat = catalog_new();
+    catalog_add_builtin(f->cat);
+    f->cl = cluster_new("c");
+    f->tp = tput_catalog_new("t");
+    f->tr = trace_new("t");
+}
+
+static void fix_free(model_fix *f)
+{
+    trace_free(f->tr);
+    tput_catalog_free(f->tp);
+    cluster_free(f->cl);
+    catalog_free(f->cat);
+}
+
+static void add_node(cluster *cl, const char *name, const char *model, int gpus)
+{
+    node nd;
+    memset(&nd, 0, sizeof nd);
+    strlcpy0(nd.name, name, sizeof nd.name);
+    strlcpy0(nd.gpu_model, model, sizeof nd.gpu_model);
+    nd.gpu_count = gpus;
+    cluster_add_node(cl, &nd);
+}
+
+static void add_entry(tput_catalog *tp, const char *model, int batch, const char *co_model,
+                      int co_batch, double tput, double co_tput)
+{
+    tput_entry e;
+    memset(&e, 0, sizeof e);
+    strlcpy0(e.accel, "v100", sizeof e.accel);
+    strlcpy0(e.model, model, sizeof e.model);
+    e.batch_size = batch;
+    e.scale = 1;
+    if (co_model) {
+        strlcpy0(e.co_model, co_model, sizeof e.co_model);
+        e.co_batch_size = co_batch;
+        e.co_scale = 1;
+    }
+    e.tput = tput;
+    e.co_tput = co_tput;
+    tput_catalog_add(tp, &e);
+}
+
+static void add_job(gp_trace *tr, const char *model, int batch, double min_tput)
+{
+    task tk;
+    task_init(&tk);
+    snprintf(tk.name, sizeof tk.name, "j%zu", tr->ntasks);
+    strlcpy0(tk.model, model, sizeof tk.model);
+    tk.batch_size = batch;
+    tk.min_tput = min_tput;
+    trace_add_task(tr, &tk);
+}
+
 /* From model objects: a V100 server, two jobs of the catalog, one colocated
  * pair measured; min throughput half the best solo. */
 static void test_from_catalog(void **state)
 {
     (void)state;
-    catalog *cat = catalog_new();
-    catalog_add_builtin(cat);
-    cluster *cl = cluster_new("c");
-    node nd;
-    memset(&nd, 0, sizeof nd);
-    strlcpy0(nd.name, "n0", sizeof nd.name);
-    strlcpy0(nd.gpu_model, "V100M16", sizeof nd.gpu_model);
-    nd.gpu_count = 2;
-    cluster_add_node(cl, &nd);
-    tput_catalog *tp = tput_catalog_new("t");
-    tput_entry e;
-    memset(&e, 0, sizeof e);
-    strlcpy0(e.accel, "v100", sizeof e.accel);
-    e.scale = e.co_scale = 1;
-    strlcpy0(e.model, "ResNet-18", sizeof e.model);
-    e.batch_size = 32;
-    e.tput = 10;
-    tput_catalog_add(tp, &e);
-    strlcpy0(e.model, "LM", sizeof e.model);
-    e.batch_size = 20;
-    e.tput = 4;
-    tput_catalog_add(tp, &e);
-    strlcpy0(e.co_model, "ResNet-18", sizeof e.co_model);
-    e.co_batch_size = 32;
-    e.tput = 3;         /* LM beside ResNet-18 */
-    e.co_tput = 8;      /* ResNet-18 beside LM */
-    tput_catalog_add(tp, &e);
-    gp_trace *tr = trace_new("t");
-    task tk;
-    task_init(&tk);
-    strlcpy0(tk.model, "ResNet-18", sizeof tk.model);
-    tk.batch_size = 30;     /* not in the table: nearest batch, 32 */
-    trace_add_task(tr, &tk);
-    strlcpy0(tk.model, "LM", sizeof tk.model);
-    tk.batch_size = 20;
-    trace_add_task(tr, &tk);
+    model_fix f;
+    fix_init(&f);
+    add_node(f.cl, "n0", "V100M16", 2);
+    add_entry(f.tp, "ResNet-18", 32, NULL, 0, 10, 0);
+    add_entry(f.tp, "LM", 20, NULL, 0, 4, 0);
+    add_entry(f.tp, "LM", 20, "ResNet-18", 32, 3, 8);   /* LM 3 it/s, ResNet-18 8 */
+    add_job(f.tr, "ResNet-18", 30, 0);  /* not in the table: nearest batch, 32 */
+    add_job(f.tr, "LM", 20, 0);
     gogh_inst in;
     gp_err err = {{0}};
-    assert_int_equal(gogh_inst_from_model(cl, cat, tr, tp, 0, 0.5, &in, &err), 0);
+    assert_int_equal(gogh_inst_from_model(f.cl, f.cat, f.tr, f.tp, 0, 0.5, &in, &err), 0);
     assert_int_equal((int)in.njobs, 2);
     assert_int_equal((int)in.naccels, 2);
     assert_double_equal(in.solo[0], 10, 0);
@@ -303,15 +486,99 @@ static void test_from_catalog(void **state)
     assert_double_equal(res.objective, brute_force(&in), 1e-9);
     solve_result_free(&res);
     /* an unknown model is an error that names it */
-    strlcpy0(tr->tasks[1].model, "Nope", sizeof tr->tasks[1].model);
+    strlcpy0(f.tr->tasks[1].model, "Nope", sizeof f.tr->tasks[1].model);
     gogh_inst bad;
-    assert_int_equal(gogh_inst_from_model(cl, cat, tr, tp, 0, 0.5, &bad, &err), -1);
+    assert_int_equal(gogh_inst_from_model(f.cl, f.cat, f.tr, f.tp, 0, 0.5, &bad, &err), -1);
     tu_assert_contains(err.msg, "Nope");
     gogh_inst_free(&in);
-    trace_free(tr);
-    tput_catalog_free(tp);
-    cluster_free(cl);
-    catalog_free(cat);
+    fix_free(&f);
+}
+
+/* ---- the two bugs of the first model, each with the case that showed it ---- */
+
+/* The watts of a placement from each GPU's own profile, independent of the
+ * solver's types: every busy GPU of the cluster at full load (these jobs
+ * have no utilization series, so each counts as 1). */
+static double profile_watts(const cluster *cl, const catalog *cat, const solve_result *res)
+{
+    double w = 0;
+    int g0 = 0;
+    for (size_t i = 0; i < cl->nnodes; i++) {
+        const gpu_profile *p = catalog_gpu(cat, cl->nodes[i].gpu_model);
+        for (int d = 0; d < cl->nodes[i].gpu_count; d++) {
+            int busy = 0;
+            for (size_t q = 0; q < res->nplace; q++)
+                busy |= res->place[q].gpu == g0 + d;
+            w += busy ? p->max_w : 0;
+        }
+        g0 += cl->nodes[i].gpu_count;
+    }
+    return w;
+}
+
+/* 1 V100 (23.3/144.8 W) + 3 V100M16 (30/300 W), all of class v100: three
+ * jobs that cannot share need three GPUs, the V100 and two V100M16, which
+ * draw 144.8 + 2 * 300 = 744.8 W.  Merging the types by class gave every
+ * GPU the first node's profile and reported 3 * 144.8 = 434.4 W. */
+static void test_types_per_profile(void **state)
+{
+    (void)state;
+    model_fix f;
+    fix_init(&f);
+    add_node(f.cl, "a", "V100", 1);
+    add_node(f.cl, "b", "V100M16", 3);
+    add_entry(f.tp, "A", 1, NULL, 0, 10, 0);
+    for (int k = 0; k < 3; k++)
+        add_job(f.tr, "A", 1, 10);      /* the whole solo speed: one GPU each */
+    gogh_inst in;
+    gp_err err = {{0}};
+    assert_int_equal(gogh_inst_from_model(f.cl, f.cat, f.tr, f.tp, 0, 0.5, &in, &err), 0);
+    assert_int_equal((int)in.ntypes, 2);
+    assert_string_equal(in.types[0].tput_class, "v100");
+    assert_string_equal(in.types[1].tput_class, "v100");
+    assert_double_equal(in.types[1].max_w, 300, 0);
+    solve_opts o;
+    solve_opts_default(&o);
+    solve_result res;
+    assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+    assert_int_equal(res.status, SOLVE_OPTIMAL);
+    assert_double_equal(res.objective, 744.8, 1e-9);
+    assert_double_equal(profile_watts(f.cl, f.cat, &res), res.objective, 1e-9);
+    assert_double_equal(res.objective, brute_force(&in), 1e-9);
+    solve_result_free(&res);
+    gogh_inst_free(&in);
+    fix_free(&f);
+}
+
+/* Two jobs of one type sharing a GPU: the table's one entry gives 3 it/s
+ * to one and 7 it/s to the other (tput_pair).  Each job's own half must
+ * reach the model; reading the entry once per job gave both 3. */
+static void test_same_type_pair(void **state)
+{
+    (void)state;
+    model_fix f;
+    fix_init(&f);
+    add_node(f.cl, "a", "V100M16", 1);
+    add_entry(f.tp, "A", 1, NULL, 0, 10, 0);
+    add_entry(f.tp, "A", 1, "A", 1, 3, 7);
+    add_job(f.tr, "A", 1, 3);
+    add_job(f.tr, "A", 1, 6);   /* only the faster half of the pair serves it */
+    gogh_inst in;
+    gp_err err = {{0}};
+    assert_int_equal(gogh_inst_from_model(f.cl, f.cat, f.tr, f.tp, 0, 0.5, &in, &err), 0);
+    double t01 = in.pair[0 * 2 + 1], t10 = in.pair[1 * 2 + 0];
+    assert_double_equal(fmin(t01, t10), 3, 0);
+    assert_double_equal(fmax(t01, t10), 7, 0);
+    solve_opts o;
+    solve_opts_default(&o);
+    solve_result res;
+    assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+    /* one GPU for both, the 6 it/s job on the 7 it/s side: 300 W */
+    assert_int_equal(res.status, SOLVE_OPTIMAL);
+    assert_double_equal(res.objective, 300, 1e-9);
+    solve_result_free(&res);
+    gogh_inst_free(&in);
+    fix_free(&f);
 }
 
 static int teardown(void **state)
@@ -325,8 +592,13 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_vs_brute_force),
+        cmocka_unit_test(test_throughput_vs_brute_force),
+        cmocka_unit_test(test_warm_start),
+        cmocka_unit_test(test_server_numbers),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_from_catalog),
+        cmocka_unit_test(test_types_per_profile),
+        cmocka_unit_test(test_same_type_pair),
     };
     return cmocka_run_group_tests_name("solve_gogh", tests, NULL, teardown);
 }

@@ -2,11 +2,15 @@
  * scr_planner.c — the Planner screen (v1): "how many GPUs must I buy?".
  * Left, the parameters: trace, GPU profile, sweep range or unbounded pool,
  * and the sliders — price, correlation threshold, utilization threshold,
- * kappa, SLA target.  Right, the sweep's progress, a chart of GPU count
- * against the chosen metric (one line per policy) and the table of every
- * (count, policy) result with SLA violations, mean JCT, average power and
- * CapEx; the smallest count meeting the SLA target is highlighted per
- * policy.  The sweep runs a slice at a time from the main loop (src/plan/plan.h),
+ * kappa, SLA target; then a second GPU model with its count range and
+ * price, and an electricity price.  Right, the sweep's progress, a chart of
+ * GPU count against the chosen metric (one line per policy) and the table
+ * of every (count, policy) result with SLA violations, mean JCT, average
+ * power and CapEx; the smallest count meeting the SLA target is
+ * highlighted per policy.  With a second model the sweep is a grid of
+ * mixed clusters: the chart shows each policy's frontier (the metric
+ * against cost), the table marks frontier points and the cheapest point
+ * meeting the SLA target.  The sweep runs a slice at a time from the main loop (src/plan/plan.h),
  * so the screen stays live and Esc cancels it.
  *
  * The parameters are set up from Compare's trace and policies when the
@@ -26,14 +30,21 @@
 
 enum {
     P_TRACE, P_GPU, P_MODE, P_LO, P_HI, P_STEP, P_PER, P_PRICE, P_CORR, P_UTIL, P_KAPPA,
-    P_SLA, P_POLICIES, P_NPARAMS
+    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_NPARAMS
 };
 
 static const char *const param_names[P_NPARAMS] = {
     "Trace", "GPU profile", "Mode", "GPUs from", "GPUs to", "Step", "GPUs/server",
     "Price $/GPU", "Corr. threshold", "Util. threshold", "Kappa (SLA)", "SLA target",
-    "Policies",
+    "Policies", "2nd GPU", "2nd GPUs from", "2nd GPUs to", "2nd step", "2nd price $/GPU",
+    "Energy $/kWh",
 };
+
+/* A grid over two models is asked for (the sweep run may differ). */
+static int grid_asked(const app *a)
+{
+    return a->pl.p.gpu2[0] && !a->pl.p.unbounded;
+}
 
 /* --- defaults ---------------------------------------------------------------- */
 
@@ -123,6 +134,16 @@ static int results_rows(const app *a)
 
 /* --- drawing -------------------------------------------------------------------- */
 
+static void price_value(const app *a, const char *gpu, double price, char *buf, size_t len)
+{
+    if (price < 0) {
+        const gpu_profile *g = a->data.cat && gpu[0] ? catalog_gpu(a->data.cat, gpu) : NULL;
+        snprintf(buf, len, "profile's ($%.0f)", g ? g->price_usd : 0);
+    } else {
+        snprintf(buf, len, "%.0f", price);
+    }
+}
+
 static void param_value(const app *a, int i, char *buf, size_t len)
 {
     const plan_params *p = &a->pl.p;
@@ -134,12 +155,17 @@ static void param_value(const app *a, int i, char *buf, size_t len)
     case P_HI: snprintf(buf, len, "%d", p->hi); break;
     case P_STEP: snprintf(buf, len, "%d", p->step); break;
     case P_PER: snprintf(buf, len, "%d", p->per_server); break;
-    case P_PRICE:
-        if (p->price < 0) {
-            const gpu_profile *g = a->data.cat ? catalog_gpu(a->data.cat, p->gpu) : NULL;
-            snprintf(buf, len, "profile's ($%.0f)", g ? g->price_usd : 0);
-        } else
-            snprintf(buf, len, "%.0f", p->price);
+    case P_PRICE: price_value(a, p->gpu, p->price, buf, len); break;
+    case P_GPU2: snprintf(buf, len, "%s", p->gpu2[0] ? p->gpu2 : "none (one model)"); break;
+    case P_LO2: snprintf(buf, len, "%d", p->lo2); break;
+    case P_HI2: snprintf(buf, len, "%d", p->hi2); break;
+    case P_STEP2: snprintf(buf, len, "%d", p->step2); break;
+    case P_PRICE2: price_value(a, p->gpu2, p->price2, buf, len); break;
+    case P_KWH:
+        if (p->usd_per_kwh <= 0)
+            snprintf(buf, len, "none (CapEx alone)");
+        else
+            snprintf(buf, len, "%.3f (simulated span)", p->usd_per_kwh);
         break;
     case P_CORR:
         if (isnan(p->corr_threshold))
@@ -180,7 +206,9 @@ static void param_row(const void *ctx, size_t row, rect r, lv_hl hl)
     char v[160], line[200];
     param_value(a, i, v, sizeof v);
     snprintf(line, sizeof line, " %-16s %s", param_names[i], v);
-    int dim = a->pl.p.unbounded && (i == P_LO || i == P_HI || i == P_STEP);
+    int second = i == P_LO2 || i == P_HI2 || i == P_STEP2 || i == P_PRICE2;
+    int dim = (a->pl.p.unbounded && (i == P_LO || i == P_HI || i == P_STEP || i == P_GPU2)) ||
+              (second && !grid_asked(a));
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, dim ? ui_attr(C_DIM) : A_NORMAL), line);
 }
 
@@ -207,8 +235,13 @@ static void draw_progress_line(const app *a, rect r)
     switch (sw->state) {
     case PLAN_RUNNING: {
         const plan_result *res = &sw->res[sw->job < sw->njobs ? sw->job : sw->njobs - 1];
-        snprintf(label, sizeof label, "Esc cancels  run %d/%d: %s on %d GPUs  %.1fs",
-                 sw->job + 1, sw->njobs, sw->p.policies[res->policy], res->gpus, sw->elapsed);
+        char gpus[48];
+        if (sw->grid)
+            snprintf(gpus, sizeof gpus, "%d+%d", res->gpus, res->gpus2);
+        else
+            snprintf(gpus, sizeof gpus, "%d", res->gpus);
+        snprintf(label, sizeof label, "Esc cancels  run %d/%d: %s on %s GPUs  %.1fs",
+                 sw->job + 1, sw->njobs, sw->p.policies[res->policy], gpus, sw->elapsed);
         draw_progress(r.y, r.x + 1, r.w - 1, plan_progress(sw), label);
         return;
     }
@@ -223,7 +256,8 @@ static void draw_progress_line(const app *a, rect r)
         break;
     default:
         snprintf(label, sizeof label, "press r to sweep %s", a->pl.p.unbounded
-                 ? "in unbounded-pool mode" : "the GPU count");
+                 ? "in unbounded-pool mode" : grid_asked(a) ? "the grid of two models"
+                                                            : "the GPU count");
     }
     draw_text(r.y, r.x + 1, r.w - 1, sw->state == PLAN_FAILED ? ui_attr(C_BAD) : A_BOLD, label);
 }
@@ -233,14 +267,18 @@ static void draw_best(const app *a, rect r)
     const plan *sw = &a->pl.sw;
     int x = r.x + 1;
     char head[64];
-    snprintf(head, sizeof head, "fewest GPUs meeting SLA %s %.1f%%: ", "<=",
-             a->pl.p.sla_target_pct);
+    snprintf(head, sizeof head, "%s meeting SLA %s %.1f%%: ",
+             sw->grid ? "cheapest" : "fewest GPUs", "<=", a->pl.p.sla_target_pct);
     x += draw_text(r.y, x, r.w - 1, A_NORMAL, head);
     for (int j = 0; j < sw->p.npolicies && x < r.x + r.w; j++) {
         int c = plan_best(sw, j, &a->pl.p);
         char t[96];
-        if (c >= 0)
-            snprintf(t, sizeof t, "%s %d  ", sw->p.policies[j], plan_result_at(sw, c, j)->gpus);
+        const plan_result *best = c >= 0 ? plan_result_at(sw, c, j) : NULL;
+        if (best && sw->grid)
+            snprintf(t, sizeof t, "%s %d+%d $%.0f  ", sw->p.policies[j], best->gpus, best->gpus2,
+                     plan_value(sw, best, PM_COST, &a->pl.p));
+        else if (best)
+            snprintf(t, sizeof t, "%s %d  ", sw->p.policies[j], best->gpus);
         else
             snprintf(t, sizeof t, "%s none  ", sw->p.policies[j]);
         x += draw_text(r.y, x, r.x + r.w - x, ui_attr(ui_series_color(j)) | A_BOLD, t);
@@ -278,11 +316,60 @@ static void draw_bars(const app *a, rect box)
     }
 }
 
+typedef struct cost_point {
+    double cost, v;
+} cost_point;
+
+static int cmp_cost(const void *x, const void *y)
+{
+    double a = ((const cost_point *)x)->cost, b = ((const cost_point *)y)->cost;
+    return (a > b) - (a < b);
+}
+
+/* Grid: each policy's frontier, the chart metric against cost. */
+static void draw_frontier(const app *a, rect box)
+{
+    const plan *sw = &a->pl.sw;
+    const planner_ui *pl = &a->pl;
+    static const size_t stride = sizeof(cost_point);
+    cost_point pts[PLAN_MAX_POLICIES][PLAN_MAX_POINTS];
+    ui_series s[PLAN_MAX_POLICIES];
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (int j = 0; j < sw->p.npolicies; j++) {
+        size_t n = 0;
+        for (int c = 0; c < sw->ncounts; c++) {
+            const plan_result *r = plan_result_at(sw, c, j);
+            if (!plan_on_frontier(sw, c, j, &pl->p))
+                continue;
+            pts[j][n++] = (cost_point){plan_value(sw, r, PM_COST, &pl->p),
+                                       plan_value(sw, r, (plan_metric)pl->chart_metric, &pl->p)};
+        }
+        qsort(pts[j], n, sizeof pts[j][0], cmp_cost);
+        for (size_t k = 0; k < n; k++) {
+            lo = fmin(lo, pts[j][k].cost);
+            hi = fmax(hi, pts[j][k].cost);
+        }
+        s[j] = (ui_series){&pts[j][0].cost, &pts[j][0].v, n, stride, ui_series_color(j), 1, 0};
+    }
+    char title[96];
+    snprintf(title, sizeof title, "frontier: %s vs cost $ (m: metric)",
+             plan_metric_name((plan_metric)pl->chart_metric));
+    if (!(lo < hi)) {
+        lo = isfinite(lo) ? lo : 0;
+        hi = lo + 1;
+    }
+    draw_chart(&a->caps, box, title, s, sw->p.npolicies, lo, hi, 0);
+}
+
 static void draw_curve(const app *a, rect box)
 {
     const plan *sw = &a->pl.sw;
     if (sw->p.unbounded && sw->njobs) {
         draw_bars(a, box);
+        return;
+    }
+    if (sw->grid) {
+        draw_frontier(a, box);
         return;
     }
     const planner_ui *pl = &a->pl;
@@ -334,6 +421,38 @@ static const ui_col result_cols[] = {
     {"avg W", 7, 1}, {"CapEx $", 8, 1}, {"SLA", 10, 0},
 };
 
+/* Grid: the second model's count and cost instead of CapEx; the mark
+ * says cheapest meeting the SLA, on the frontier, or meets. */
+static const ui_col grid_cols[] = {
+    {"GPUs", 5, 1}, {"2nd", 4, 1}, {"policy", 12, 0}, {"SLA viol %", 10, 1},
+    {"mean JCT", 9, 1}, {"avg W", 7, 1}, {"Cost $", 8, 1}, {"", 12, 0},
+};
+
+static void grid_row(const app *a, const plan_result *res, int c, rect r)
+{
+    const plan *sw = &a->pl.sw;
+    char v[8][24];
+    snprintf(v[0], 24, "%d", res->gpus);
+    snprintf(v[1], 24, "%d", res->gpus2);
+    snprintf(v[2], 24, "%s", sw->p.policies[res->policy]);
+    for (int k = 3; k < 8; k++)
+        snprintf(v[k], 24, "%s", k == 3 ? "..." : "");
+    int cheapest = 0;
+    if (res->done) {
+        double sla = plan_value(sw, res, PM_SLA, &a->pl.p);
+        cheapest = plan_best(sw, res->policy, &a->pl.p) == c;
+        snprintf(v[3], 24, "%.1f", sla);
+        chart_fmt_time(plan_value(sw, res, PM_JCT, &a->pl.p), v[4], 24);
+        chart_fmt(plan_value(sw, res, PM_POWER, &a->pl.p), v[5], 24);
+        chart_fmt(plan_value(sw, res, PM_COST, &a->pl.p), v[6], 24);
+        snprintf(v[7], 24, "%s", cheapest ? "<< cheapest"
+                                 : plan_on_frontier(sw, c, res->policy, &a->pl.p) ? "frontier"
+                                 : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
+    }
+    const char *cells[8] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+    draw_row(r.y, r.x, r.w, grid_cols, 8, cells, cheapest ? ui_attr(C_CHOSEN) : A_NORMAL);
+}
+
 static void result_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
     (void)hl;
@@ -341,6 +460,10 @@ static void result_row(const void *ctx, size_t i, rect r, lv_hl hl)
     const plan *sw = &a->pl.sw;
     assert(i < (size_t)sw->njobs);
     const plan_result *res = &sw->res[i];
+    if (sw->grid) {
+        grid_row(a, res, (int)i / sw->p.npolicies, r);
+        return;
+    }
     int best = res->done && plan_best(sw, res->policy, &a->pl.p) == (int)i / sw->p.npolicies;
     char v[7][24];
     result_cells(a, res, best, v);
@@ -354,7 +477,10 @@ static void draw_results(const app *a, rect box)
     rect in = layout_inner(box);
     if (in.h < 2)
         return;
-    draw_header(in.y, in.x + 1, in.w - 1, result_cols, 7);
+    if (a->pl.sw.grid)
+        draw_header(in.y, in.x + 1, in.w - 1, grid_cols, 8);
+    else
+        draw_header(in.y, in.x + 1, in.w - 1, result_cols, 7);
     rect rows = {in.y + 1, in.x + 1, in.h - 1, in.w - 1};
     listview v = lv_shown(&a->pl.results, (size_t)a->pl.sw.njobs, rows.h);
     lv_draw(&v, rows, LV_HL_NONE, result_row, a);
@@ -397,6 +523,34 @@ static int clampi(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* A grid may start either model at 0; one model needs a GPU. */
+static int least_count(const app *a)
+{
+    return grid_asked(a) ? 0 : 1;
+}
+
+/* The second model: none, then every profile, round and round. */
+static void cycle_gpu2(app *a, int dir)
+{
+    const ui_list *gl = &a->data.lists[STORE_GPU];
+    plan_params *p = &a->pl.p;
+    size_t n = gl->lv.count, i = 0;
+    while (i < n && strcmp(gl->items[i].name, p->gpu2) != 0)
+        i++;
+    /* positions 0..n-1 are profiles, n is none */
+    size_t pos = p->gpu2[0] && i < n ? i : n;
+    pos = (pos + (dir > 0 ? 1 : n)) % (n + 1);
+    snprintf(p->gpu2, sizeof p->gpu2, "%s", pos == n ? "" : gl->items[pos].name);
+}
+
+/* A price slider: 10 % a step from the set price, else the profile's. */
+static double step_price(const app *a, const char *gpu, double price, int dir)
+{
+    const gpu_profile *g = a->data.cat && gpu[0] ? catalog_gpu(a->data.cat, gpu) : NULL;
+    double base = price >= 0 ? price : g && g->price_usd > 0 ? g->price_usd : 10000;
+    return base * (dir > 0 ? 1.1 : 1 / 1.1);
+}
+
 static void adjust(app *a, int param, int dir)
 {
     plan_params *p = &a->pl.p;
@@ -407,14 +561,19 @@ static void adjust(app *a, int param, int dir)
         break;
     case P_GPU: cycle_name(&a->data.lists[STORE_GPU], p->gpu, sizeof p->gpu, dir); break;
     case P_MODE: p->unbounded = !p->unbounded; break;
-    case P_LO: p->lo = clampi(p->lo + dir, 1, 100000); break;
+    case P_LO: p->lo = clampi(p->lo + dir, least_count(a), 100000); break;
     case P_HI: p->hi = clampi(p->hi + dir, 1, 100000); break;
     case P_STEP: p->step = clampi(p->step + dir, 1, 10000); break;
     case P_PER: p->per_server = clampi(p->per_server + dir, 1, GP_NODE_MAX_GPUS); break;
-    case P_PRICE: {
-        const gpu_profile *g = a->data.cat ? catalog_gpu(a->data.cat, p->gpu) : NULL;
-        double base = p->price >= 0 ? p->price : g && g->price_usd > 0 ? g->price_usd : 10000;
-        p->price = base * (dir > 0 ? 1.1 : 1 / 1.1);
+    case P_PRICE: p->price = step_price(a, p->gpu, p->price, dir); break;
+    case P_GPU2: cycle_gpu2(a, dir); break;
+    case P_LO2: p->lo2 = clampi(p->lo2 + dir, 0, 100000); break;
+    case P_HI2: p->hi2 = clampi(p->hi2 + dir, 0, 100000); break;
+    case P_STEP2: p->step2 = clampi(p->step2 + dir, 1, 10000); break;
+    case P_PRICE2: p->price2 = step_price(a, p->gpu2, p->price2, dir); break;
+    case P_KWH: {
+        double k = p->usd_per_kwh + 0.01 * dir;
+        p->usd_per_kwh = k < 1e-9 ? 0 : k;
         break;
     }
     case P_CORR: {
@@ -459,6 +618,10 @@ static void menu_done(app *a, int ok, const char *text, int choice)
     if (cur_param(a) == P_TRACE) {
         snprintf(p->trace, sizeof p->trace, "%s", a->cmp.traces.items[choice].name);
         set_range_from_trace(a);
+    } else if (cur_param(a) == P_GPU2) {
+        /* item 0 is "none" */
+        snprintf(p->gpu2, sizeof p->gpu2, "%s",
+                 choice == 0 ? "" : a->data.lists[STORE_GPU].items[choice - 1].name);
     } else {
         snprintf(p->gpu, sizeof p->gpu, "%s", a->data.lists[STORE_GPU].items[choice].name);
     }
@@ -504,7 +667,12 @@ static void prompt_done(app *a, int ok, const char *text, int choice)
         return;
     }
     switch (cur_param(a)) {
-    case P_LO: p->lo = clampi((int)v, 1, 100000); break;
+    case P_LO: p->lo = clampi((int)v, least_count(a), 100000); break;
+    case P_LO2: p->lo2 = clampi((int)v, 0, 100000); break;
+    case P_HI2: p->hi2 = clampi((int)v, 0, 100000); break;
+    case P_STEP2: p->step2 = clampi((int)v, 1, 10000); break;
+    case P_PRICE2: p->price2 = v < 0 ? -1 : v; break;
+    case P_KWH: p->usd_per_kwh = v < 0 ? 0 : v; break;
     case P_HI: p->hi = clampi((int)v, 1, 100000); break;
     case P_STEP: p->step = clampi((int)v, 1, 10000); break;
     case P_PER: p->per_server = clampi((int)v, 1, GP_NODE_MAX_GPUS); break;
@@ -517,10 +685,14 @@ static void prompt_done(app *a, int ok, const char *text, int choice)
     }
 }
 
-static void list_menu(app *a, const char *title, const ui_list *l, const char *current)
+/* A menu of the list's names; with none_item, "none" comes first. */
+static void list_menu(app *a, const char *title, const ui_list *l, const char *current,
+                      const char *none_item)
 {
     const char *items[MODAL_MENU_MAX];
     int n = 0, sel = 0;
+    if (none_item)
+        items[n++] = none_item;
     for (size_t i = 0; i < l->lv.count && n < MODAL_MENU_MAX; i++) {
         if (strcmp(l->items[i].name, current) == 0)
             sel = n;
@@ -534,8 +706,12 @@ static ui_rc pl_edit(app *a, int key)
     (void)key;
     char v[256];
     switch (cur_param(a)) {
-    case P_TRACE: list_menu(a, "Trace", &a->cmp.traces, a->pl.p.trace); break;
-    case P_GPU: list_menu(a, "GPU profile", &a->data.lists[STORE_GPU], a->pl.p.gpu); break;
+    case P_TRACE: list_menu(a, "Trace", &a->cmp.traces, a->pl.p.trace, NULL); break;
+    case P_GPU: list_menu(a, "GPU profile", &a->data.lists[STORE_GPU], a->pl.p.gpu, NULL); break;
+    case P_GPU2:
+        list_menu(a, "Second GPU profile (a grid of mixed clusters)", &a->data.lists[STORE_GPU],
+                  a->pl.p.gpu2, "none (one model)");
+        break;
     case P_MODE: adjust(a, P_MODE, 1); break;
     case P_POLICIES:
         param_value(a, P_POLICIES, v, sizeof v);
@@ -587,13 +763,14 @@ static ui_rc pl_metric(app *a, int key)
 
 static const ui_key planner_keys[] = {
     {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "choose a parameter", pl_select},
+    {{KEY_HOME, KEY_END}, "Home End", "first / last parameter", pl_select},
     {{KEY_LEFT, 'h', KEY_RIGHT, 'l'}, "Left Right h l", "adjust it (sliders: price, "
      "thresholds, kappa, SLA)", pl_adjust},
     {{'-', '_', '+', '='}, "- +", "adjust it", pl_adjust},
     {{'\n', '\r', KEY_ENTER}, "Enter", "type a value / choose from a list", pl_edit},
-    {{'r'}, "r", "run the sweep (policies x GPU counts)", pl_run},
+    {{'r'}, "r", "run the sweep (policies x GPU counts, or x the grid of two models)", pl_run},
     {{KEY_ESC}, "Esc", "cancel a running sweep", pl_cancel},
-    {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx", pl_metric},
+    {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx / cost", pl_metric},
     {{KEY_PPAGE, KEY_NPAGE}, "PgUp PgDn", "scroll the results", pl_scroll},
     {{0}, NULL, NULL, NULL},
 };

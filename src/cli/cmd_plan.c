@@ -3,7 +3,10 @@
  * Planner screen runs the same src/plan/plan.c).  For a trace and a GPU
  * profile, simulate each policy on clusters of a range of GPU counts (or
  * once in an unbounded pool) and report SLA violations, JCT, power and
- * CapEx per count, marking the fewest GPUs that meet the SLA target.
+ * CapEx per count, marking the fewest GPUs that meet the SLA target.  With
+ * --gpu2, a grid over the counts of two models: cost (CapEx, and energy
+ * with --usd-per-kwh) against service per point, the frontier marked, and
+ * the cheapest point meeting the SLA target.
  */
 #include "cli.h"
 #include "cli_opt.h"
@@ -22,7 +25,7 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv);
 const cli_cmd cmd_plan = {
     .name = "plan",
     .usage = "--trace NAME --gpu PROFILE [--from N] [--to N] [--step N] [--unbounded] "
-             "[OPTIONS]",
+             "[--gpu2 PROFILE [--from2 N] [--to2 N] [--step2 N]] [OPTIONS]",
     .summary = "How many GPUs does this workload need? (CapEx what-if)",
     .exec = plan_exec,
 };
@@ -57,27 +60,46 @@ static int default_range(cli_ctx *ctx, plan_params *p, gp_err *err)
     return 0;
 }
 
+/* What both layouts print of a result: tasks run, SLA violations, JCT,
+ * power, CapEx. */
+static void service_cells(table *t, const plan *pl, const plan_result *r)
+{
+    const plan_params *p = &pl->p;
+    table_cell(t, "%zu", r->ran);
+    table_cell(t, "%.2f", plan_value(pl, r, PM_SLA, p));
+    table_cell(t, "%.1f", plan_value(pl, r, PM_JCT, p));
+    table_cell(t, "%.1f", r->jct_p95);
+    table_cell(t, "%.1f", plan_value(pl, r, PM_POWER, p));
+    table_cell(t, "%.0f", plan_value(pl, r, PM_CAPEX, p));
+}
+
 static void print_results(cli_ctx *ctx, const plan *pl)
 {
     const plan_params *p = &pl->p;
+    int energy = p->usd_per_kwh > 0;
     table *t = table_new();
     const char *cols[] = {"gpus", "policy", "ran", "sla_viol_pct", "jct_mean_s", "jct_p95_s",
                           "avg_power_w", "capex_usd", "meets_sla", "fewest"};
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 10; i++) {
+        if (i == 8 && energy) {
+            table_col(t, "energy_usd", 1);
+            table_col(t, "cost_usd", 1);
+        }
         table_col(t, cols[i], i != 1 && i != 8);
+    }
     for (int c = 0; c < pl->ncounts; c++) {
         for (int j = 0; j < p->npolicies; j++) {
             const plan_result *r = plan_result_at(pl, c, j);
             double sla = plan_value(pl, r, PM_SLA, p);
+            double capex = plan_value(pl, r, PM_CAPEX, p), cost = plan_value(pl, r, PM_COST, p);
             table_row(t);
             table_cell(t, "%d", r->gpus);
             table_cell(t, "%s", p->policies[j]);
-            table_cell(t, "%zu", r->ran);
-            table_cell(t, "%.2f", sla);
-            table_cell(t, "%.1f", plan_value(pl, r, PM_JCT, p));
-            table_cell(t, "%.1f", r->jct_p95);
-            table_cell(t, "%.1f", plan_value(pl, r, PM_POWER, p));
-            table_cell(t, "%.0f", plan_value(pl, r, PM_CAPEX, p));
+            service_cells(t, pl, r);
+            if (energy) {
+                table_cell(t, "%.0f", cost - capex);
+                table_cell(t, "%.0f", cost);
+            }
             table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
             table_cell(t, "%d", plan_best(pl, j, p) == c);
         }
@@ -97,6 +119,70 @@ static void print_results(cli_ctx *ctx, const plan *pl)
     fputc('\n', ctx->out);
 }
 
+static void grid_row(table *t, const plan *pl, int c, int j)
+{
+    const plan_params *p = &pl->p;
+    const plan_result *r = plan_result_at(pl, c, j);
+    double sla = plan_value(pl, r, PM_SLA, p), cost = plan_value(pl, r, PM_COST, p);
+    double capex = plan_value(pl, r, PM_CAPEX, p);
+    table_row(t);
+    table_cell(t, "%d", r->gpus);
+    table_cell(t, "%d", r->gpus2);
+    table_cell(t, "%s", p->policies[j]);
+    service_cells(t, pl, r);
+    table_cell(t, "%.0f", cost - capex);
+    table_cell(t, "%.0f", cost);
+    table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
+    table_cell(t, "%d", plan_on_frontier(pl, c, j, p));
+    table_cell(t, "%d", plan_best(pl, j, p) == c);
+}
+
+/* Per policy, the frontier's points by cost, and the cheapest meeting
+ * the SLA target. */
+static void grid_summary(cli_ctx *ctx, const plan *pl)
+{
+    const plan_params *p = &pl->p;
+    for (int j = 0; j < p->npolicies; j++) {
+        fprintf(ctx->out, "%s frontier (%s+%s: cost USD, SLA violations):", p->policies[j],
+                pl->prof.name, pl->prof2.name);
+        for (int c = 0; c < pl->ncounts; c++)
+            if (plan_on_frontier(pl, c, j, p)) {
+                const plan_result *r = plan_result_at(pl, c, j);
+                fprintf(ctx->out, "  %d+%d: %.0f, %.1f%%", r->gpus, r->gpus2,
+                        plan_value(pl, r, PM_COST, p), plan_value(pl, r, PM_SLA, p));
+            }
+        fputc('\n', ctx->out);
+    }
+    fprintf(ctx->out, "cheapest meeting SLA <= %g%% violations:", p->sla_target_pct);
+    for (int j = 0; j < p->npolicies; j++) {
+        int c = plan_best(pl, j, p);
+        const plan_result *r = c >= 0 ? plan_result_at(pl, c, j) : NULL;
+        if (r)
+            fprintf(ctx->out, "  %s %d %s + %d %s ($%.0f)", p->policies[j], r->gpus,
+                    pl->prof.name, r->gpus2, pl->prof2.name, plan_value(pl, r, PM_COST, p));
+        else
+            fprintf(ctx->out, "  %s none", p->policies[j]);
+    }
+    fputc('\n', ctx->out);
+}
+
+static void print_grid(cli_ctx *ctx, const plan *pl)
+{
+    table *t = table_new();
+    const char *cols[] = {"gpus", "gpus2", "policy", "ran", "sla_viol_pct", "jct_mean_s",
+                          "jct_p95_s", "avg_power_w", "capex_usd", "energy_usd", "cost_usd",
+                          "meets_sla", "frontier", "cheapest"};
+    for (int i = 0; i < 14; i++)
+        table_col(t, cols[i], i != 2 && i != 11);
+    for (int c = 0; c < pl->ncounts; c++)
+        for (int j = 0; j < pl->p.npolicies; j++)
+            grid_row(t, pl, c, j);
+    table_print(t, ctx->format, ctx->out, NULL);
+    table_free(t);
+    if (ctx->format == FMT_TABLE)
+        grid_summary(ctx, pl);
+}
+
 static int run_plan(cli_ctx *ctx, const plan_params *p)
 {
     plan pl;
@@ -114,7 +200,10 @@ static int run_plan(cli_ctx *ctx, const plan_params *p)
         gp_error(&err, "%s", pl.err);
         rc = cli_fail(&err);
     } else {
-        print_results(ctx, &pl);
+        if (pl.grid)
+            print_grid(ctx, &pl);
+        else
+            print_results(ctx, &pl);
     }
     plan_free(&pl);
     return rc;
@@ -124,25 +213,40 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv)
 {
     plan_params p;
     plan_params_default(&p);
-    const char *trace = NULL, *gpu = NULL, *policies = DEFAULT_POLICIES;
-    int to = 0, code;
+    const char *trace = NULL, *gpu = NULL, *gpu2 = NULL, *policies = DEFAULT_POLICIES;
+    int to = 0, to2 = 0, code;
+    p.lo = p.lo2 = -1;      /* not given: 1, or 0 in a grid */
     const cli_opt opts[] = {
         OPT_STRING("trace", 0, "NAME", &trace, "trace to plan for", .required = 1),
         OPT_STRING("gpu", 0, "PROFILE", &gpu, "GPU profile the clusters are built of",
                    .required = 1),
-        OPT_INT("from", 0, "N", &p.lo, 1, 1e6, "fewest GPUs to try", .def = "1"),
+        OPT_INT("from", 0, "N", &p.lo, 0, 1e6, "fewest GPUs to try", .def = "1; 0 in a grid"),
         OPT_INT("to", 0, "N", &to, 1, 1e6, "most GPUs to try",
                 .def = "the trace's peak demand"),
-        OPT_INT("step", 0, "N", &p.step, 1, 1e6, "count step, grown so at most 64 counts run",
-                .def = "1"),
+        OPT_INT("step", 0, "N", &p.step, 1, 1e6, "count step, grown so at most 64 counts run "
+                "(16 per model in a grid)", .def = "1"),
         OPT_FLAG("unbounded", 0, &p.unbounded, "one run per policy in an unbounded pool "
                  "instead: servers open when nothing fits (CorrGPU's CapEx)"),
+        OPT_STRING("gpu2", 0, "PROFILE", &gpu2, "a second GPU profile: sweep a grid of "
+                   "mixed clusters (--from/--to of the first model, --from2/--to2 of this)"),
+        OPT_INT("from2", 0, "N", &p.lo2, 0, 1e6, "grid: fewest GPUs of the second model",
+                .def = "0"),
+        OPT_INT("to2", 0, "N", &to2, 0, 1e6, "grid: most GPUs of the second model",
+                .def = "--to"),
+        OPT_INT("step2", 0, "N", &p.step2, 1, 1e6, "grid: count step of the second model",
+                .def = "1"),
         OPT_INT("per-server", 0, "N", &p.per_server, 1, GP_NODE_MAX_GPUS, "GPUs per server",
                 .def = "8"),
         OPT_STRING("policy", 0, "LIST", &policies, "up to 6 policies, comma-separated",
                    .def = DEFAULT_POLICIES),
         OPT_DOUBLE("price", 0, "USD", &p.price, 0, 1e9, "price per GPU",
                    .def = "the profile's"),
+        OPT_DOUBLE("price2", 0, "USD", &p.price2, 0, 1e9, "grid: price per GPU of the second "
+                   "model", .def = "the profile's"),
+        OPT_DOUBLE("usd-per-kwh", 0, "X", &p.usd_per_kwh, 0, 1e6, "electricity price: cost "
+                   "adds the energy of each run's average power", .def = "0, CapEx alone"),
+        OPT_DOUBLE("hours", 0, "H", &p.hours, 0, 1e7, "hours that energy is counted over",
+                   .def = "the simulated span"),
         OPT_DOUBLE("kappa", 0, "K", &p.kappa, 1, 100, "SLA factor for every task",
                    .def = "each task's"),
         OPT_DOUBLE("sla-target", 0, "PCT", &p.sla_target_pct, 0, 100,
@@ -158,6 +262,16 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv)
         return code;
     strlcpy0(p.trace, trace, sizeof p.trace);
     strlcpy0(p.gpu, gpu, sizeof p.gpu);
+    if (gpu2)
+        strlcpy0(p.gpu2, gpu2, sizeof p.gpu2);
+    if (p.lo < 0)
+        p.lo = gpu2 ? 0 : 1;
+    if (p.lo2 < 0)
+        p.lo2 = 0;
+    if (!gpu2 && p.lo < 1)
+        return cli_usage_error(&cmd_plan, "--from must be at least 1 with one GPU model");
+    if (gpu2 && p.unbounded)
+        return cli_usage_error(&cmd_plan, "--unbounded is for one GPU model, not with --gpu2");
     if (add_policies(&p, policies, &err))
         return cli_usage_error(&cmd_plan, "%s", err.msg);
     if (!cli_store(ctx))
@@ -166,7 +280,8 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv)
         p.hi = to;
     else if (!p.unbounded && default_range(ctx, &p, &err))
         return cli_fail(&err);
-    if (p.hi < p.lo)
+    p.hi2 = gpu2 && !to2 && p.lo2 <= p.hi ? p.hi : to2;
+    if (p.hi < p.lo || (gpu2 && p.hi2 < p.lo2))
         return cli_usage_error(&cmd_plan, "--to must not be below --from");
     return run_plan(ctx, &p);
 }

@@ -1,7 +1,9 @@
 /*
- * cmd_solve.c — `gpuplan solve cats|corrgpu|gogh`: the exact models of
- * SPEC §5.2 on a trace and a cluster from the store, printed with the
- * heuristics' values on the same input.
+ * cmd_solve.c — `gpuplan solve cats|corrgpu|gogh|fleet`: the exact models
+ * of SPEC §5.2 on a trace and a cluster from the store, printed with the
+ * heuristics' values on the same input; and the cheapest fleet of GPUs to
+ * buy for a trace (GOGH Problem 1 with purchases), next to the cheapest
+ * fleets of one model.
  *
  * The heuristics (CATS, CorrGPU, First, HotCloud, Harmony) place the same
  * tasks one after another on an empty cluster, as if all were submitted at
@@ -34,8 +36,9 @@ static void print_models(FILE *out);
 
 const cli_cmd cmd_solve = {
     .name = "solve",
-    .usage = "MODEL --trace NAME --cluster NAME [OPTIONS]",
-    .summary = "Exact optimum (GLPK) of CATS, CorrGPU or GOGH next to the heuristics",
+    .usage = "MODEL --trace NAME (--cluster NAME | --gpus LIST) [OPTIONS]",
+    .summary = "Exact optimum (GLPK) of CATS, CorrGPU or GOGH next to the heuristics, or "
+               "the cheapest fleet",
     .exec = solve_exec,
     .help_epilogue = print_models,
 };
@@ -51,6 +54,9 @@ static void on_sigint(int sig)
 typedef struct solve_args {
     const struct solver *model;
     const char *trace, *cluster, *tput;
+    const char *objective;  /* gogh: "power" or "throughput" */
+    const char *gpus;       /* fleet: NAME[:MAX][@USD],... */
+    double usd_per_kwh, hours;
     int ntasks;             /* --tasks, 0 = every task */
     double at;              /* --at, NAN = whole trace */
     double alpha, gpu_mem, util_cap, min_frac;
@@ -67,6 +73,7 @@ typedef struct solver {
     int integral;           /* the values are counts */
     int on_cluster;         /* placements are on the cluster's GPUs (node, clock) */
     int needs_tput;         /* solves against a throughput table (--tput) */
+    int no_cluster;         /* buys its GPUs: no --cluster */
     int (*run)(cli_ctx *ctx, solve_args *a, const cli_inputs *in);
 } solver;
 
@@ -110,8 +117,13 @@ static gp_trace *running_at(const gp_trace *tr, double t)
 /* The inputs, the trace cut to the tasks running at --at if given. */
 static int load_inputs(store *st, const solve_args *a, cli_inputs *in, gp_err *err)
 {
-    if (cli_inputs_load(st, a->cluster, a->trace, in, err))
+    if (a->model->no_cluster) {
+        memset(in, 0, sizeof *in);
+        if (store_load_catalog(st, &in->cat, err) || store_get_trace(st, a->trace, &in->tr, err))
+            return -1;
+    } else if (cli_inputs_load(st, a->cluster, a->trace, in, err)) {
         return -1;
+    }
     if (!isnan(a->at)) {
         gp_trace *sub = running_at(in->tr, a->at);
         trace_free(in->tr);
@@ -517,6 +529,7 @@ static int do_gogh(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
         return cli_fail(&err);
     for (size_t t = 0; t < gi.ntypes; t++)
         gi.types[t].theta = a->theta;
+    gi.objective = strcmp(a->objective, "throughput") == 0 ? GOGH_MAX_THROUGHPUT : GOGH_MIN_POWER;
     int *src = xmalloc((gi.njobs + 1) * sizeof *src);
     for (size_t j = 0; j < gi.njobs; j++)
         src[j] = gi.jobs[j].src;
@@ -525,11 +538,139 @@ static int do_gogh(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
     if (rc == 0) {
         heur_row greedy = {.name = "greedy", .placed_all = isfinite(r.heur_objective),
                            .value = r.heur_objective};
-        report(ctx, a, in, gi.njobs, &r, &greedy, 1, src);
+        solver shown = *a->model;
+        if (gi.objective == GOGH_MAX_THROUGHPUT) {
+            shown.headline = "Gavel max-sum throughput (sum of throughput / best solo)";
+            shown.unit = "norm_tput";
+        }
+        solve_args as_run = *a;
+        as_run.model = &shown;
+        report(ctx, &as_run, in, gi.njobs, &r, &greedy, 1, src);
     }
     solve_result_free(&r);
     free(src);
     gogh_inst_free(&gi);
+    return rc ? cli_fail(&err) : EXIT_OK;
+}
+
+/* ---- the cheapest fleet ------------------------------------------------------------- */
+
+#define MAX_FLEET_GPUS 8
+
+/* --gpus: NAME[:MAX][@USD],... against the catalog. */
+static int parse_fleet(const char *list, const catalog *cat, fleet_candidate *cand, size_t *n,
+                       gp_err *err)
+{
+    char *copy = xstrdup(list), *save = NULL;
+    int rc = 0;
+    *n = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+        char *at = strchr(tok, '@'), *colon = strchr(tok, ':'), *end;
+        fleet_candidate c = {NULL, 0, -1};
+        if (at) {
+            *at = 0;
+            c.price_usd = strtod(at + 1, &end);
+            if (end == at + 1 || *end || !(c.price_usd >= 0))
+                rc = gp_error(err, "--gpus: '%s' is not a price in USD", at + 1);
+        }
+        if (colon && !rc) {
+            *colon = 0;
+            long v = strtol(colon + 1, &end, 10);
+            if (end == colon + 1 || *end || v < 1 || v > 100000)
+                rc = gp_error(err, "--gpus: '%s' is not a count from 1 to 100000", colon + 1);
+            c.max_count = (int)v;
+        }
+        if (!rc && !(c.prof = catalog_gpu(cat, tok)))
+            rc = gp_error(err, "--gpus: no GPU profile named '%s'", tok);
+        if (!rc && *n == MAX_FLEET_GPUS)
+            rc = gp_error(err, "--gpus: at most %d models", MAX_FLEET_GPUS);
+        if (!rc)
+            cand[(*n)++] = c;
+    }
+    free(copy);
+    if (!rc && *n == 0)
+        rc = gp_error(err, "--gpus: name at least one GPU profile");
+    return rc;
+}
+
+/* One fleet solved: the candidates given (all, or one for the single-model
+ * comparison). */
+static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
+                     const fleet_candidate *cand, size_t n, const char *label, gp_err *err)
+{
+    fleet_params fp = {a->usd_per_kwh, a->hours, a->min_frac, (size_t)a->ntasks};
+    gogh_inst gi;
+    if (fleet_inst_from_model(cand, n, in->tr, in->tp, &fp, &gi, err))
+        return -1;
+    fleet_result fr;
+    int rc = solve_fleet(&gi, &a->o, &fr, err);
+    if (rc == 0) {
+        strbuf buys = STRBUF_INIT;
+        int gpus = 0;
+        for (size_t k = 0; fr.sol.has_solution && k < fr.ntypes; k++) {
+            gpus += fr.count[k];
+            if (fr.count[k]) {
+                strbuf_sep(&buys, " + ");
+                strbuf_printf(&buys, "%d %s", fr.count[k], gi.types[k].name);
+            }
+        }
+        int have = fr.sol.has_solution;
+        table_row(t);
+        table_cell(t, "%s", label);
+        table_cell(t, "%s", solve_status_name(fr.sol.status));
+        table_cell(t, "%s", have ? strbuf_str(&buys) : "");
+        if (have) {
+            table_cell(t, "%d", gpus);
+            table_cell(t, "%.2f", fr.sol.objective);
+            table_cell(t, "%.2f", fr.capex_usd);
+            table_cell(t, "%.2f", fr.energy_usd);
+            table_cell(t, "%.1f", fr.power_w);
+            table_cell(t, "%.3f", 100 * fr.sol.gap);
+        } else {
+            for (int k = 0; k < 6; k++)
+                table_cell(t, "%s", "");
+        }
+        table_cell(t, "%.3f", fr.sol.time_s);
+        strbuf_free(&buys);
+    }
+    fleet_result_free(&fr);
+    gogh_inst_free(&gi);
+    return rc;
+}
+
+static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
+{
+    gp_err err = {{0}};
+    fleet_candidate cand[MAX_FLEET_GPUS];
+    size_t n;
+    if (!a->gpus)
+        return cli_usage_error(&cmd_solve, "fleet needs --gpus NAME[:MAX][@USD],...");
+    if (parse_fleet(a->gpus, in->cat, cand, &n, &err))
+        return cli_usage_error(&cmd_solve, "%s", err.msg);
+    if (ctx->format == FMT_TABLE) {
+        fprintf(ctx->out, "Cheapest fleet for trace %s with table %s: price + energy at "
+                          "%g USD/kWh over %g h\n", in->tr->name, in->tp->name, a->usd_per_kwh,
+                a->hours);
+        for (size_t k = 0; k < n; k++)
+            if ((cand[k].price_usd < 0 ? cand[k].prof->price_usd : cand[k].price_usd) <= 0)
+                fprintf(ctx->out, "note: %s costs 0 USD (its profile's price is unknown); "
+                                  "give one as %s@USD\n", cand[k].prof->name,
+                        cand[k].prof->name);
+    }
+    table *t = table_new();
+    const char *cols[] = {"fleet", "status", "buy", "gpus", "cost_usd", "capex_usd",
+                          "energy_usd", "power_w", "gap_pct", "time_s"};
+    for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+        table_col(t, cols[c], c >= 3);
+    int rc = fleet_row(t, a, in, cand, n, "cheapest", &err);
+    for (size_t k = 0; k < n && rc == 0 && n > 1; k++) {
+        char label[GP_NAME_MAX + 8];
+        snprintf(label, sizeof label, "only %s", cand[k].prof->name);
+        rc = fleet_row(t, a, in, &cand[k], 1, label, &err);
+    }
+    if (rc == 0)
+        table_print(t, ctx->format, ctx->out, "(nothing)");
+    table_free(t);
     return rc ? cli_fail(&err) : EXIT_OK;
 }
 
@@ -545,6 +686,10 @@ static const solver solvers[] = {
     {.name = "gogh", .title = "GOGH Problem 1: least power meeting minimum throughputs",
      .headline = "GOGH Problem 1 power (W)", .unit = "power_w", .needs_tput = 1,
      .run = do_gogh},
+    {.name = "fleet",
+     .title = "the cheapest mix of GPUs to buy so every job meets its minimum throughput "
+              "(GOGH Problem 1 with purchases: price + energy)",
+     .needs_tput = 1, .no_cluster = 1, .run = do_fleet},
 };
 
 #define NSOLVERS (sizeof solvers / sizeof *solvers)
@@ -581,8 +726,8 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
 {
     const cli_opt opts[] = {
         OPT_STRING("trace", 0, "NAME", &a->trace, "tasks", .required = 1),
-        OPT_STRING("cluster", 0, "NAME", &a->cluster, "cluster; corrgpu uses its GPU memory",
-                   .required = 1),
+        OPT_STRING("cluster", 0, "NAME", &a->cluster, "cluster (all but fleet); corrgpu uses "
+                   "its GPU memory"),
         OPT_INT("tasks", 0, "N", &a->ntasks, 1, 1e6, "only the first N GPU tasks of the trace"),
         OPT_DOUBLE("at", 0, "T", &a->at, -1e12, 1e12, "only the tasks running at time T s "
                    "(arrived, and within kappa * duration of their arrival: the snapshot the "
@@ -608,6 +753,16 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
                    "minimum needs F times its best solo throughput", .def = "0.5"),
         OPT_INT("theta", 0, "N", &a->theta, 1, 2, "gogh: jobs per accelerator, 1 or 2",
                 .def = "2"),
+        OPT_STRING("objective", 0, "power|throughput", &a->objective, "gogh: least power "
+                   "meeting every minimum (Problem 1), or Gavel's max-sum throughput (sum of "
+                   "throughput / best solo, jobs may wait, no minimums)", .def = "power"),
+        OPT_STRING("gpus", 0, "NAME[:MAX][@USD],...", &a->gpus, "fleet: the GPU models to "
+                   "choose from, each at most MAX (default: what the jobs could use) at USD "
+                   "apiece (default: the profile's price)"),
+        OPT_DOUBLE("usd-per-kwh", 0, "X", &a->usd_per_kwh, 0, 1e6, "fleet: electricity price",
+                   .def = "0, CapEx alone"),
+        OPT_DOUBLE("hours", 0, "H", &a->hours, 0, 1e7, "fleet: how long the jobs run on the "
+                   "fleet (energy = watts x H)", .def = "26280, three years"),
         OPT_FLAG("paper", 0, &a->o.paper_model, "solve the paper's formulation as published "
                  "(big-M, the G = 1, 2, ... loop) instead of ours, for comparison"),
         OPT_FLAG("no-warm-start", 0, &a->o.no_warm_start,
@@ -626,11 +781,22 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
     a->at = NAN;
     a->min_frac = 0.5;
     a->theta = 2;
+    a->objective = "power";
+    a->hours = 26280;
     if (cli_parse(ctx, &cmd_solve, opts, argc, argv, &rest, code))
         return -1;
+    if (strcmp(a->objective, "power") != 0 && strcmp(a->objective, "throughput") != 0) {
+        *code = cli_usage_error(&cmd_solve, "--objective: expected power or throughput, got "
+                                            "'%s'", a->objective);
+        return -1;
+    }
     a->o.keep_log = a->log;
     if (!(a->model = find_solver(&rest))) {
         *code = EXIT_USAGE;
+        return -1;
+    }
+    if (!a->cluster && !a->model->no_cluster) {
+        *code = cli_usage_error(&cmd_solve, "%s needs --cluster NAME", a->model->name);
         return -1;
     }
     return 0;

@@ -1,6 +1,6 @@
 /*
- * plan.c — the capacity planner's incremental GPU-count sweep (plan.h), used by
- * the TUI's Planner screen and by `gpuplan plan`.
+ * plan.c — the capacity planner's incremental GPU-count sweep and two-model
+ * grid (plan.h), used by the TUI's Planner screen and by `gpuplan plan`.
  */
 #include "plan.h"
 #include "core/cstate.h"
@@ -24,6 +24,10 @@ void plan_params_default(plan_params *p)
     p->step = 1;
     p->per_server = 8;
     p->price = -1;
+    p->lo2 = 0;
+    p->hi2 = 8;
+    p->step2 = 1;
+    p->price2 = -1;
     p->corr_threshold = NAN;
     p->util_threshold = NAN;
     p->kappa = 0;
@@ -33,18 +37,16 @@ void plan_params_default(plan_params *p)
 const char *plan_metric_name(plan_metric m)
 {
     static const char *const n[] = {"SLA violations %", "mean JCT", "average power W",
-                                    "CapEx USD"};
+                                    "CapEx USD", "cost USD"};
     return m < PM_NMETRICS ? n[m] : "?";
 }
 
-int plan_counts(const plan_params *p, int *out, int cap)
+/* lo..hi by step, hi included, at most cap counts (the step grown to
+ * fit); returns how many. */
+static int counts_between(int lo, int hi, int step, int *out, int cap)
 {
-    if (p->unbounded) {
-        out[0] = p->per_server > 0 ? p->per_server : 1;
-        return 1;
-    }
-    int lo = p->lo < 1 ? 1 : p->lo, hi = p->hi < lo ? lo : p->hi;
-    int step = p->step < 1 ? 1 : p->step;
+    hi = hi < lo ? lo : hi;
+    step = step < 1 ? 1 : step;
     /* ceil((hi - lo) / step) + 1 counts, hi included, must fit. */
     while ((hi - lo + step - 1) / step + 1 > cap)
         step++;
@@ -56,17 +58,38 @@ int plan_counts(const plan_params *p, int *out, int cap)
     return n;
 }
 
-cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server)
+int plan_counts(const plan_params *p, int *out, int cap)
 {
-    if (per_server < 1)
-        per_server = 1;
-    if (per_server > GP_NODE_MAX_GPUS)
-        per_server = GP_NODE_MAX_GPUS;
-    cluster *c = cluster_new("planner");
-    for (int i = 0, left = gpus; left > 0; i++, left -= per_server) {
+    if (p->unbounded) {
+        out[0] = p->per_server > 0 ? p->per_server : 1;
+        return 1;
+    }
+    return counts_between(p->lo < 1 ? 1 : p->lo, p->hi, p->step, out, cap);
+}
+
+int plan_grid(const plan_params *p, int *n1, int *n2, int cap)
+{
+    int a[PLAN_MAX_AXIS], b[PLAN_MAX_AXIS];
+    int na = counts_between(p->lo < 0 ? 0 : p->lo, p->hi, p->step, a, PLAN_MAX_AXIS);
+    int nb = counts_between(p->lo2 < 0 ? 0 : p->lo2, p->hi2, p->step2, b, PLAN_MAX_AXIS), n = 0;
+    for (int i = 0; i < na; i++)
+        for (int k = 0; k < nb && n < cap; k++) {
+            if (a[i] + b[k] == 0)
+                continue;   /* no GPU at all: nothing to simulate */
+            n1[n] = a[i];
+            n2[n++] = b[k];
+        }
+    return n;
+}
+
+/* Servers of per_server GPUs of prof, numbered from *next. */
+static void add_servers(cluster *c, const gpu_profile *prof, int gpus, int per_server,
+                        int *next)
+{
+    for (int left = gpus; left > 0; left -= per_server) {
         node n;
         memset(&n, 0, sizeof n);
-        snprintf(n.name, sizeof n.name, "s%d", i);
+        snprintf(n.name, sizeof n.name, "s%d", (*next)++);
         strlcpy0(n.gpu_model, prof->name, sizeof n.gpu_model);
         n.gpu_count = left < per_server ? left : per_server;
         /* CPU and RAM are not what the planner asks about: plenty of both. */
@@ -74,7 +97,26 @@ cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server)
         n.ram_mib = (int64_t)4 << 20;
         cluster_add_node(c, &n);
     }
+}
+
+cluster *plan_cluster_mixed(const gpu_profile *p1, int n1, const gpu_profile *p2, int n2,
+                            int per_server)
+{
+    if (per_server < 1)
+        per_server = 1;
+    if (per_server > GP_NODE_MAX_GPUS)
+        per_server = GP_NODE_MAX_GPUS;
+    cluster *c = cluster_new("planner");
+    int next = 0;
+    add_servers(c, p1, n1, per_server, &next);
+    if (p2)
+        add_servers(c, p2, n2, per_server, &next);
     return c;
+}
+
+cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server)
+{
+    return plan_cluster_mixed(prof, gpus, NULL, 0, per_server);
 }
 
 void plan_apply_thresholds(policy_spec *sp, double corr, double util_pct)
@@ -93,6 +135,15 @@ static int load(plan *sw, store *st, gp_err *err)
     if (!g)
         return gp_error(err, "no GPU profile named '%s'", sw->p.gpu);
     sw->prof = *g;
+    if (sw->p.gpu2[0]) {
+        const gpu_profile *g2 = catalog_gpu(sw->cat, sw->p.gpu2);
+        if (!g2)
+            return gp_error(err, "no GPU profile named '%s'", sw->p.gpu2);
+        if (sw->p.unbounded)
+            return gp_error(err, "the unbounded pool is for one GPU model, not a grid");
+        sw->prof2 = *g2;
+        sw->grid = 1;
+    }
     for (int j = 0; j < sw->p.npolicies; j++) {
         if (policy_spec_parse(sw->p.policies[j], &sw->spec[j], err))
             return -1;
@@ -111,12 +162,16 @@ int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
         plan_free(sw);
         return -1;
     }
-    sw->ncounts = plan_counts(p, sw->counts, PLAN_MAX_COUNTS);
+    if (sw->grid)
+        sw->ncounts = plan_grid(p, sw->counts, sw->counts2, PLAN_MAX_POINTS);
+    else
+        sw->ncounts = plan_counts(p, sw->counts, PLAN_MAX_COUNTS);
     sw->njobs = sw->ncounts * p->npolicies;
     sw->res = xcalloc((size_t)sw->njobs, sizeof *sw->res);
     for (int i = 0; i < sw->njobs; i++) {
         sw->res[i].policy = i % p->npolicies;
         sw->res[i].gpus = sw->counts[i / p->npolicies];
+        sw->res[i].gpus2 = sw->counts2[i / p->npolicies];
     }
     sw->state = PLAN_RUNNING;
     sw->t_start = now_seconds();
@@ -127,7 +182,8 @@ static int job_begin(plan *sw)
 {
     gp_err err;
     plan_result *r = &sw->res[sw->job];
-    sw->cl = plan_cluster(&sw->prof, r->gpus, sw->p.per_server);
+    sw->cl = plan_cluster_mixed(&sw->prof, r->gpus, sw->grid ? &sw->prof2 : NULL, r->gpus2,
+                                sw->p.per_server);
     sim_config cfg;
     sim_config_default(&cfg);
     cfg.unbounded = sw->p.unbounded;
@@ -163,6 +219,7 @@ static void job_end(plan *sw)
     r->jct_p95 = r->ran ? stats_percentile(ran, r->ran, 95) : NAN;
     free(ran);
     double t_end = rec->npoints ? rec->points[rec->npoints - 1].t_s : 0;
+    r->span_s = rec->npoints ? t_end - rec->points[0].t_s : 0;
     r->avg_w = rec->npoints ? summary_time_mean(&rec->points[0].t_s, &rec->points[0].power_w,
                                                 rec->npoints, sizeof(run_point), t_end)
                             : 0;
@@ -255,6 +312,20 @@ static double sla_pct(const plan *sw, const plan_result *r, double kappa)
     return 100.0 * (double)v / (double)r->ntasks;
 }
 
+static double capex(const plan *sw, const plan_result *r, const plan_params *live)
+{
+    double price = live->price >= 0 ? live->price : sw->prof.price_usd;
+    double price2 = live->price2 >= 0 ? live->price2 : sw->prof2.price_usd;
+    return r->gpus * price + (sw->grid ? r->gpus2 * price2 : 0);
+}
+
+/* Average watts over the horizon (the simulated span when none is set). */
+static double energy_usd(const plan_result *r, const plan_params *live)
+{
+    double hours = live->hours > 0 ? live->hours : r->span_s / 3600;
+    return live->usd_per_kwh > 0 ? r->avg_w / 1000 * hours * live->usd_per_kwh : 0;
+}
+
 double plan_value(const plan *sw, const plan_result *r, plan_metric m,
                    const plan_params *live)
 {
@@ -268,7 +339,9 @@ double plan_value(const plan *sw, const plan_result *r, plan_metric m,
     case PM_POWER:
         return r->avg_w;
     case PM_CAPEX:
-        return r->gpus * (live->price >= 0 ? live->price : sw->prof.price_usd);
+        return capex(sw, r, live);
+    case PM_COST:
+        return capex(sw, r, live) + energy_usd(r, live);
     default:
         return NAN;
     }
@@ -286,12 +359,74 @@ int plan_meets_target(double sla_pct, double target_pct)
     return !isnan(sla_pct) && sla_pct <= target_pct + GP_ROUND_EPS;
 }
 
+/* The cheapest point meeting the target (grid). */
+static int cheapest(const plan *sw, int j, const plan_params *live)
+{
+    int best = -1;
+    double best_cost = HUGE_VAL;
+    for (int c = 0; c < sw->ncounts; c++) {
+        const plan_result *r = plan_result_at(sw, c, j);
+        double cost = plan_value(sw, r, PM_COST, live);
+        if (plan_meets_target(plan_value(sw, r, PM_SLA, live), live->sla_target_pct) &&
+            cost < best_cost - GP_ROUND_EPS) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
 int plan_best(const plan *sw, int j, const plan_params *live)
 {
+    if (sw->grid)
+        return cheapest(sw, j, live);
     for (int c = 0; c < sw->ncounts; c++) {
         const plan_result *r = plan_result_at(sw, c, j);
         if (plan_meets_target(plan_value(sw, r, PM_SLA, live), live->sla_target_pct))
             return c;
     }
     return -1;
+}
+
+/* How well a point serves: SLA violations, then mean JCT (a point where
+ * nothing ran has no JCT and serves worst). */
+typedef struct service {
+    double sla, jct;
+} service;
+
+static service service_of(const plan *sw, const plan_result *r, const plan_params *live)
+{
+    double jct = plan_value(sw, r, PM_JCT, live);
+    return (service){plan_value(sw, r, PM_SLA, live), isnan(jct) ? HUGE_VAL : jct};
+}
+
+/* -1 when a serves better than b, 1 when worse, 0 when alike (within
+ * rounding). */
+static int cmp_service(service a, service b)
+{
+    if (fabs(a.sla - b.sla) > GP_ROUND_EPS)
+        return a.sla < b.sla ? -1 : 1;
+    if (a.jct == b.jct || fabs(a.jct - b.jct) <= GP_ROUND_EPS * (1 + fabs(b.jct)))
+        return 0;
+    return a.jct < b.jct ? -1 : 1;
+}
+
+int plan_on_frontier(const plan *sw, int c, int j, const plan_params *live)
+{
+    const plan_result *r = plan_result_at(sw, c, j);
+    if (!r || !r->done)
+        return 0;
+    double cost = plan_value(sw, r, PM_COST, live);
+    service sv = service_of(sw, r, live);
+    for (int k = 0; k < sw->ncounts; k++) {
+        const plan_result *o = plan_result_at(sw, k, j);
+        if (k == c || !o->done)
+            continue;
+        double oc = plan_value(sw, o, PM_COST, live);
+        int cmp = cmp_service(service_of(sw, o, live), sv);
+        int cheaper = oc < cost - GP_ROUND_EPS, as_cheap = oc <= cost + GP_ROUND_EPS;
+        if (as_cheap && cmp <= 0 && (cheaper || cmp < 0))
+            return 0;
+    }
+    return 1;
 }

@@ -6,6 +6,14 @@
  * when nothing fits; CapEx counts the GPUs ever used), and collect SLA
  * violations, JCT, average power and CapEx.
  *
+ * With a second GPU profile the sweep is a grid: every (n1, n2) of the two
+ * count ranges is a mixed cluster (servers of the first model, then of the
+ * second).  Each point costs CapEx at the profiles' prices plus, with an
+ * electricity price, the energy of its average power over a horizon; per
+ * policy, the frontier is the set of points no other point beats on both
+ * cost and service (SLA violations, then mean JCT), and the answer is the
+ * cheapest point meeting the SLA target.
+ *
  * Long work that never blocks the UI: plan_tick() runs simulation steps
  * for a time budget and returns, so the main loop keeps drawing progress
  * and reading keys (Esc cancels).  No curses here.
@@ -26,17 +34,28 @@
 #include "policy/policy.h"
 
 #define PLAN_MAX_POLICIES 6
-#define PLAN_MAX_COUNTS 64
+#define PLAN_MAX_COUNTS 64      /* counts of one model */
+#define PLAN_MAX_AXIS 16        /* counts of each model in a grid */
+#define PLAN_MAX_POINTS (PLAN_MAX_AXIS * PLAN_MAX_AXIS)
 
-typedef enum plan_metric { PM_SLA, PM_JCT, PM_POWER, PM_CAPEX, PM_NMETRICS } plan_metric;
+typedef enum plan_metric {
+    PM_SLA, PM_JCT, PM_POWER, PM_CAPEX,
+    PM_COST,                    /* CapEx + energy cost */
+    PM_NMETRICS
+} plan_metric;
 
 typedef struct plan_params {
     char trace[GP_NAME_MAX];
     char gpu[GP_NAME_MAX];      /* GPU profile the clusters are made of */
+    char gpu2[GP_NAME_MAX];     /* a second one: the grid; "" = one model */
     int unbounded;
-    int lo, hi, step;           /* GPU counts swept */
+    int lo, hi, step;           /* GPU counts swept (grid: of the first model) */
+    int lo2, hi2, step2;        /* grid: counts of the second model */
     int per_server;
     double price;               /* USD per GPU; < 0 = the profile's */
+    double price2;              /* the same for the second model */
+    double usd_per_kwh;         /* energy price; 0 = cost is CapEx alone */
+    double hours;               /* energy horizon; 0 = the simulated span */
     double corr_threshold;      /* CATS/CorrGPU correlation threshold */
     double util_threshold;      /* percent; the baselines' q, CATS's cap */
     double kappa;               /* SLA factor; 0 = each task's own */
@@ -48,10 +67,12 @@ typedef struct plan_params {
 typedef struct plan_result {
     int policy;                 /* index into params.policies */
     int gpus;                   /* GPUs in the cluster (unbounded: ever used) */
+    int gpus2;                  /* grid: GPUs of the second model */
     int done;
     size_t ntasks, ran;
     double jct_mean, jct_p95;   /* seconds, over tasks that ran */
     double avg_w;
+    double span_s;              /* simulated time, first event to last */
     double *jct;                /* per task, -1 = never ran (kappa what-ifs) */
 } plan_result;
 
@@ -65,10 +86,13 @@ typedef struct plan {
     gp_trace *tr;
     catalog *cat;
     gpu_profile prof;
+    gpu_profile prof2;          /* grid only */
+    int grid;
     policy_spec spec[PLAN_MAX_POLICIES];
-    int counts[PLAN_MAX_COUNTS];
-    int ncounts;
-    plan_result *res;          /* [ncounts * npolicies], count-major */
+    int counts[PLAN_MAX_POINTS];    /* GPUs of the first model at each point */
+    int counts2[PLAN_MAX_POINTS];   /* of the second (grid; else 0) */
+    int ncounts;                    /* points */
+    plan_result *res;          /* [ncounts * npolicies], point-major */
     int njobs, job;
     cluster *cl;                /* the current job's */
     struct sim *sim;
@@ -86,6 +110,13 @@ int plan_counts(const plan_params *p, int *out, int cap);
 
 /* A cluster of `gpus` GPUs of profile prof in servers of per_server. */
 cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server);
+/* The grid's points: every (n1, n2) of the two ranges, lo..hi by step each
+ * (at most PLAN_MAX_AXIS per model, steps grown to fit; 0 allowed), but
+ * not (0, 0); returns how many. */
+int plan_grid(const plan_params *p, int *n1, int *n2, int cap);
+/* n1 GPUs of p1 then n2 of p2, in servers of per_server. */
+cluster *plan_cluster_mixed(const gpu_profile *p1, int n1, const gpu_profile *p2, int n2,
+                            int per_server);
 
 /* Applies the threshold sliders to a policy spec: its options of role
  * OPT_CORR_THRESHOLD get corr, those of OPT_UTIL_THRESHOLD util_pct
@@ -100,8 +131,10 @@ void plan_free(plan *sw);
 /* Fraction done, 0..1. */
 double plan_progress(const plan *sw);
 
-/* A result's metric under the live sliders (price, kappa): SLA violations
- * in % of tasks, mean JCT s, average W, CapEx USD.  NAN when not run. */
+/* A result's metric under the live sliders (prices, kappa, energy price):
+ * SLA violations in % of tasks, mean JCT s, average W, CapEx USD, CapEx +
+ * energy USD (energy = average W over `hours`, else the simulated span).
+ * NAN when not run. */
 double plan_value(const plan *sw, const plan_result *r, plan_metric m,
                    const plan_params *live);
 /* The result of count index c and policy j. */
@@ -109,8 +142,13 @@ const plan_result *plan_result_at(const plan *sw, int c, int j);
 /* 1 when SLA violations of sla_pct percent meet a target of target_pct
  * (both as plan_value computes them; the tolerance forgives rounding). */
 int plan_meets_target(double sla_pct, double target_pct);
-/* The smallest count index whose result meets the SLA target for policy j
- * under the live sliders, -1 when none does. */
+/* The point that meets the SLA target for policy j under the live
+ * sliders: the smallest count (one model), the cheapest (grid; ties to the
+ * lower index); -1 when none does. */
 int plan_best(const plan *sw, int j, const plan_params *live);
+/* 1 when point c is on policy j's frontier: done, and no other point of
+ * the policy is as cheap and serves as well (SLA violations, then mean
+ * JCT), one of the two strictly. */
+int plan_on_frontier(const plan *sw, int c, int j, const plan_params *live);
 
 #endif

@@ -209,10 +209,15 @@ int solve_cats_for_run(const cluster *cl, const catalog *cat, const gp_trace *tr
 
 /* ---- GOGH (GOGH §2.4) ------------------------------------------------ */
 
+/* One accelerator type per GPU profile: power is the profile's, while
+ * throughputs are looked up by class, which several profiles may share
+ * (V100 and V100M16 are both "v100" but draw 144.8 and 300 W at most). */
 typedef struct gogh_accel_type {
-    char name[32];          /* throughput class, e.g. "v100" */
+    char name[32];          /* GPU profile, e.g. "V100M16" */
+    char tput_class[16];    /* throughput class of the table, e.g. "v100" */
     int theta;              /* job capacity theta_a (eq. 2d): 1 or 2 */
     double idle_w, max_w;   /* gamma_a(load) = idle + (max - idle) * load */
+    double price_usd;       /* one accelerator's purchase (GOGH_MIN_COST) */
 } gogh_accel_type;
 
 typedef struct gogh_accel {
@@ -228,7 +233,21 @@ typedef struct gogh_job {
     int src;                /* trace index */
 } gogh_job;
 
+/* What solve_gogh optimises.  Constraints are Problem 1's for the first and
+ * last; Gavel's max-sum throughput keeps the capacities (eq. 2c, 2d, 2f)
+ * and lets a job wait (no eq. 2b, 2e). */
+typedef enum gogh_objective {
+    GOGH_MIN_POWER,         /* eq. 2a: watts of the accelerators in use */
+    GOGH_MAX_THROUGHPUT,    /* Gavel (OSDI'20) "max-sum throughput": the sum over
+                             * jobs of throughput / the job's best solo
+                             * throughput, maximised */
+    GOGH_MIN_COST,          /* the fleet: price_usd of every accelerator in use
+                             * plus usd_per_w times its watts (solve_fleet) */
+} gogh_objective;
+
 typedef struct gogh_inst {
+    gogh_objective objective;   /* 0 = GOGH_MIN_POWER */
+    double usd_per_w;           /* GOGH_MIN_COST: what a watt drawn costs */
     gogh_job *jobs;
     size_t njobs;
     gogh_accel_type *types;
@@ -255,6 +274,51 @@ void gogh_inst_free(gogh_inst *in);
 
 /* Minimum power (W, eq. 2a); placements list each job on each accelerator. */
 int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_err *err);
+
+/* ---- the cheapest fleet (GOGH Problem 1 with purchases) --------------- */
+
+/* Which GPUs to buy, and how many of each, so that every job gets its
+ * minimum throughput (eq. 2b–2f, one or two jobs per GPU) at the least
+ * purchase price plus energy cost over a horizon.  Exact by reduction: a
+ * GPU bought but idle only adds its price, so the cheapest fleet buys
+ * exactly the GPUs its placement uses, and the problem is Problem 1 on
+ * max_count GPUs of every candidate with GOGH_MIN_COST (each GPU in use
+ * costs its price plus usd_per_w times its watts). */
+typedef struct fleet_candidate {
+    const gpu_profile *prof;    /* borrowed: power, price, throughput class */
+    int max_count;              /* at most this many; 0 = as many as the jobs could use */
+    double price_usd;           /* < 0 = the profile's */
+} fleet_candidate;
+
+typedef struct fleet_params {
+    double usd_per_kwh;         /* electricity; 0 = CapEx alone */
+    double hours;               /* how long the placement runs */
+    double min_frac;            /* a job without a minimum needs this x its best solo */
+    size_t ntasks;              /* the first N GPU tasks of the trace, 0 = all */
+} fleet_params;
+
+/* The instance: jobs of tr with throughputs from tp (as
+ * gogh_inst_from_model), one accelerator type per candidate in order, with
+ * max_count accelerators each.  Fails on a candidate without a throughput
+ * class or named twice. */
+int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_trace *tr,
+                          const tput_catalog *tp, const fleet_params *fp, gogh_inst *out,
+                          gp_err *err);
+
+typedef struct fleet_result {
+    solve_result sol;           /* status, cost (USD), bound, gap, the placement */
+    int *count;                 /* [ntypes] GPUs bought of each type */
+    size_t ntypes;
+    double capex_usd, energy_usd;
+    double power_w;             /* the placement's draw */
+} fleet_result;
+
+void fleet_result_free(fleet_result *r);
+
+/* Solves an instance with objective GOGH_MIN_COST (fleet_inst_from_model's,
+ * or one built by hand); counts and the cost split come from the placement.
+ * An infeasible instance is a status, not an error. */
+int solve_fleet(const gogh_inst *in, const solve_opts *o, fleet_result *res, gp_err *err);
 
 /* Frees GLPK's per-thread environment (call at program exit; tests do so
  * to keep leak checkers quiet). */

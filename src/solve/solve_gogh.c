@@ -1,12 +1,18 @@
 /*
  * solve_gogh.c — GOGH Problem 1 (GOGH §2.4, eq. 2a–2g): place combinations
  * of one or two jobs on accelerators so that every job runs on 1..D_j
- * accelerators with at least its minimum throughput, minimising power.
+ * accelerators with at least its minimum throughput, minimising power; with
+ * the same constraints, the cheapest fleet (price of each accelerator in
+ * use plus its energy, for solve_fleet.c); and Gavel's max-sum throughput
+ * (capacities and D_j only, jobs may wait) for the simulator's baseline.
+ * Not here: choosing which jobs a round solves (the simulator does).
  *
  * Interpretation of the paper:
  *   - x_{a,s}^c (eq. 2g) is read per accelerator: one GPU of type a on
  *     server s runs at most one combination (eq. 2f) of at most theta_a jobs
  *     (eq. 2d); theta_a is 2 (GOGH restricts C to sizes one and two);
+ *   - a type is a GPU profile (its power); profiles of one throughput class
+ *     share the table's throughputs;
  *   - eq. 2e sums, over the accelerators a job uses, its throughput T_{a,j}^c
  *     there (a distributed job adds up);
  *   - gamma_a(load) = idle_a + (max_a - idle_a) * load (SPEC §3.2), with
@@ -21,23 +27,47 @@
  * interchangeable in Problem 1, so the model counts them instead of naming
  * them — n[a,c] = how many GPUs of type a run combination c (integer,
  * at most the type's count and the D_j of its jobs) — which removes every
- * relabelling of identical GPUs from the search.  Strengthening, all valid
- * for integer points:
+ * relabelling of identical GPUs from the search.  Jobs with D_j = 1 that
+ * are identical in every number the model reads are counted the same way
+ * (classes, below).  Strengthening, all valid for integer points:
  *   - eq. 2e's coefficients are capped at T-bar_j (one accelerator giving
  *     more than the minimum satisfies the row alone), which tightens its LP;
  *   - eq. 2b's right-hand side becomes ceil(T-bar_j / best throughput of j):
  *     the accelerators j needs at the least;
- *   - for a job with D_j = 1 combinations below its minimum are dropped.
- * A greedy solution (combinations by watts per job, cheapest first) is
- * GLPK's first incumbent.
+ *   - for a job with D_j = 1 combinations below its minimum are dropped,
+ *     and for any job those no D_j GPUs can complete to it;
+ *   - a job on several GPUs has one reaching T-bar or at least two that do
+ *     not (the half row), and one giving at least T-bar / D_j;
+ *   - odd-set cuts over three jobs (at least two combinations touch them).
+ *
+ * Search (stopping as soon as the bound meets the gap asked for): a start
+ * (the given assignment, e.g. the previous round's, completed greedily, or
+ * the greedy alone); the LP bound by column generation (a few thousand of
+ * the combinations as columns, the rest priced) with cuts; a dive from the
+ * LP and exchanges between GPUs; branch and bound over the columns the LP
+ * likes (price and branch); reduced-cost fixing; branch and bound over
+ * what is left, from the best solution found.  A time limit returns the
+ * best solution with its proven gap; the stages share it, so what a
+ * time-limited solve returns depends on the machine's speed.
  */
 #include "solve_int.h"
+#include "core/tput.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static int imin(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+static int imax(int a, int b)
+{
+    return a > b ? a : b;
+}
 
 void gogh_inst_free(gogh_inst *in)
 {
@@ -54,11 +84,11 @@ void gogh_inst_free(gogh_inst *in)
 /* The batch size of the table's job type nearest to (model, batch), for any
  * accelerator: GOGH P1's "most similar known job", kept to the same model.
  * -1 when the table has no such model. */
-static int nearest_batch(const tput_catalog *tp, const char *model, int batch)
+static int nearest_batch(const gogh_jobtype *all, size_t n, const char *model, int batch)
 {
     int best = -1;
-    for (size_t e = 0; e < tp->nentries; e++) {
-        const tput_entry *x = &tp->entries[e];
+    for (size_t e = 0; e < n; e++) {
+        const gogh_jobtype *x = &all[e];
         if (x->scale != 1 || strcmp(x->model, model) != 0)
             continue;
         if (best < 0 || abs(x->batch_size - batch) < abs(best - batch) ||
@@ -68,30 +98,8 @@ static int nearest_batch(const tput_catalog *tp, const char *model, int batch)
     return best;
 }
 
-static double lookup(const tput_catalog *tp, const char *accel, const char *m1, int b1,
-                     const char *m2, int b2, int own)
-{
-    for (size_t e = 0; e < tp->nentries; e++) {
-        const tput_entry *x = &tp->entries[e];
-        if (x->scale != 1 || strcmp(x->accel, accel) != 0)
-            continue;
-        if (!m2) {
-            if (!x->co_model[0] && x->batch_size == b1 && strcmp(x->model, m1) == 0)
-                return x->tput;
-            continue;
-        }
-        if (x->co_scale != 1)
-            continue;
-        if (strcmp(x->model, m1) == 0 && x->batch_size == b1 && strcmp(x->co_model, m2) == 0 &&
-            x->co_batch_size == b2)
-            return own ? x->tput : x->co_tput;
-        if (strcmp(x->model, m2) == 0 && x->batch_size == b2 && strcmp(x->co_model, m1) == 0 &&
-            x->co_batch_size == b1)
-            return own ? x->co_tput : x->tput;
-    }
-    return 0;
-}
-
+/* One type per GPU profile (its power), named by the profile; profiles of
+ * one throughput class share the class for the table's lookups. */
 static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_err *err)
 {
     size_t ng = (size_t)cluster_gpu_total(cl);
@@ -107,14 +115,16 @@ static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_e
         if (!p->tput_class[0])
             continue;   /* no throughput class: GOGH cannot use it */
         size_t t = 0;
-        while (t < out->ntypes && strcmp(out->types[t].name, p->tput_class) != 0)
+        while (t < out->ntypes && strcmp(out->types[t].name, p->name) != 0)
             t++;
         if (t == out->ntypes) {
             gogh_accel_type *ty = &out->types[out->ntypes++];
-            strlcpy0(ty->name, p->tput_class, sizeof ty->name);
+            strlcpy0(ty->name, p->name, sizeof ty->name);
+            strlcpy0(ty->tput_class, p->tput_class, sizeof ty->tput_class);
             ty->theta = 2;
             ty->idle_w = p->idle_w;
             ty->max_w = p->max_w;
+            ty->price_usd = p->price_usd;
         }
         for (int d = 0; d < nd->gpu_count; d++)
             out->accels[out->naccels++] = (gogh_accel){(int)t, (int)i, d};
@@ -123,6 +133,26 @@ static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_e
         return gp_error(err, "cluster %s: no GPU whose profile has a throughput class "
                              "(k80, p100, v100)", cl->name);
     return 0;
+}
+
+/* Solo and pair throughputs of every type; a pair is asked once and each
+ * job gets its own half (tput.h: a same-type pair's two throughputs differ). */
+static void fill_tputs(const tput_index *ix, const gogh_jobtype *jt, gogh_inst *out)
+{
+    size_t J = out->njobs, A = out->ntypes;
+    out->solo = xcalloc(A * J + 1, sizeof *out->solo);
+    out->pair = xcalloc(A * J * J + 1, sizeof *out->pair);
+    for (size_t a = 0; a < A; a++) {
+        const char *cls = out->types[a].tput_class;
+        for (size_t j = 0; j < J; j++) {
+            out->solo[a * J + j] = tput_solo(ix, cls, &jt[j]);
+            for (size_t k = j + 1; k < J; k++) {
+                double tk;
+                out->pair[(a * J + j) * J + k] = tput_pair(ix, cls, &jt[j], &jt[k], &tk);
+                out->pair[(a * J + k) * J + j] = tk;
+            }
+        }
+    }
 }
 
 static int add_jobs(const gp_trace *tr, const tput_catalog *tp, size_t ntasks, double min_frac,
@@ -134,47 +164,46 @@ static int add_jobs(const gp_trace *tr, const tput_catalog *tp, size_t ntasks, d
     if (ntasks && ntasks < n)
         n = ntasks;
     out->jobs = xcalloc(n ? n : 1, sizeof *out->jobs);
-    int *batch = xcalloc(n ? n : 1, sizeof *batch);
-    for (size_t i = 0; i < tr->ntasks && out->njobs < n; i++) {
+    gogh_jobtype *jt = xcalloc(n ? n : 1, sizeof *jt);
+    tput_index *ix = tput_index_new(tp);
+    size_t ntypes_cap = tp->nentries + 1;
+    gogh_jobtype *known = xmalloc(ntypes_cap * sizeof *known);
+    size_t nknown = tput_jobtypes(ix, known, ntypes_cap);
+    int rc = 0;
+    for (size_t i = 0; i < tr->ntasks && out->njobs < n && rc == 0; i++) {
         const task *t = &tr->tasks[i];
         if (t->num_gpu <= 0)
             continue;
-        int b = nearest_batch(tp, t->model, t->batch_size);
+        int b = nearest_batch(known, nknown, t->model, t->batch_size);
         if (b < 0) {
-            free(batch);
-            return gp_error(err, "task %s: the throughput table has no model '%s'", t->name,
-                            t->model);
+            rc = gp_error(err, "task %s: the throughput table has no model '%s'", t->name,
+                          t->model);
+            break;
         }
-        gogh_job *j = &out->jobs[out->njobs];
-        batch[out->njobs++] = b;
+        gogh_jobtype *y = &jt[out->njobs];
+        strlcpy0(y->model, t->model, sizeof y->model);
+        y->batch_size = b;
+        y->scale = 1;
+        gogh_job *j = &out->jobs[out->njobs++];
         j->dmax = t->num_gpu;
         j->util = t->util_mean > 0 ? fmin(1, t->util_mean / 100) : 1;
         j->min_tput = t->min_tput;
         j->src = (int)i;
     }
-    size_t J = out->njobs, A = out->ntypes;
-    out->solo = xcalloc(A * J + 1, sizeof *out->solo);
-    out->pair = xcalloc(A * J * J + 1, sizeof *out->pair);
-    for (size_t a = 0; a < A; a++)
-        for (size_t j = 0; j < J; j++) {
-            const task *tj = &tr->tasks[out->jobs[j].src];
-            out->solo[a * J + j] = lookup(tp, out->types[a].name, tj->model, batch[j], NULL, 0, 1);
-            for (size_t k = 0; k < J; k++) {
-                const task *tk = &tr->tasks[out->jobs[k].src];
-                if (k != j)
-                    out->pair[(a * J + j) * J + k] = lookup(tp, out->types[a].name, tj->model,
-                                                            batch[j], tk->model, batch[k], 1);
-            }
+    if (rc == 0) {
+        fill_tputs(ix, jt, out);
+        for (size_t j = 0; j < out->njobs; j++) {
+            double best = 0;
+            for (size_t a = 0; a < out->ntypes; a++)
+                best = fmax(best, out->solo[a * out->njobs + j]);
+            if (out->jobs[j].min_tput <= 0)
+                out->jobs[j].min_tput = min_frac * best;
         }
-    for (size_t j = 0; j < J; j++) {
-        double best = 0;
-        for (size_t a = 0; a < A; a++)
-            best = fmax(best, out->solo[a * J + j]);
-        if (out->jobs[j].min_tput <= 0)
-            out->jobs[j].min_tput = min_frac * best;
     }
-    free(batch);
-    return 0;
+    tput_index_free(ix);
+    free(known);
+    free(jt);
+    return rc;
 }
 
 int gogh_inst_from_model(const cluster *cl, const catalog *cat, const gp_trace *tr,
@@ -189,16 +218,22 @@ int gogh_inst_from_model(const cluster *cl, const catalog *cat, const gp_trace *
     return 0;
 }
 
-/* ---- combinations ------------------------------------------------------------------ */
+/* ---- interchangeable jobs --------------------------------------------------------- */
 
-typedef struct combo {
-    int a;                  /* accelerator type */
-    int j, k;               /* jobs; k < 0 for a single job */
-    double tj, tk;          /* their throughputs in it */
-    double watts;           /* gamma_a(load) */
-    int ub;                 /* at most this many GPUs of type a run it */
-    int col;
-} combo;
+/* Jobs that run on one accelerator at a time (D_j = 1) and are identical in
+ * everything the model reads — utilization, every throughput with every
+ * other job, and which combinations meet their minimum — are
+ * interchangeable: the model counts how many of them each combination
+ * serves instead of naming them, exactly (a simulator's round has many jobs
+ * of one table job type).  Every other job is a class of its own. */
+typedef struct gclasses {
+    int n;
+    int *of;                /* [J] class of each job */
+    int *count;             /* [n] members */
+    int *rep;               /* [n] its lowest-numbered member */
+    int *members;           /* [J] jobs grouped by class, in job order */
+    int *first;             /* [n + 1] each class's start in members */
+} gclasses;
 
 static double gogh_solo(const gogh_inst *in, int a, int j)
 {
@@ -210,15 +245,139 @@ static double gogh_pair(const gogh_inst *in, int a, int j, int k)
     return in->pair[((size_t)a * in->njobs + (size_t)j) * in->njobs + (size_t)k];
 }
 
-static int type_count(const gogh_inst *in, int a)
+/* Problem 1's minimum throughput rows exist for the power and cost
+ * objectives; Gavel's max-sum throughput has none. */
+static int has_minimum(const gogh_inst *in)
 {
-    int c = 0;
-    for (size_t g = 0; g < in->naccels; g++)
-        c += in->accels[g].type == a;
-    return c;
+    return in->objective != GOGH_MAX_THROUGHPUT;
 }
 
-/* gamma_a(load) of a combination (see the header comment). */
+/* A combination a job with D_j = 1 would use alone must meet its minimum. */
+static int useful(const gogh_inst *in, int j, double t)
+{
+    return !has_minimum(in) || in->jobs[j].dmax > 1 || t >= in->jobs[j].min_tput - SOLVE_EPS;
+}
+
+static int same_use(const gogh_inst *in, int j, int k, double tj, double tk)
+{
+    return tj == tk && useful(in, j, tj) == useful(in, k, tk);
+}
+
+static int interchangeable(const gogh_inst *in, int j, int k)
+{
+    const gogh_job *x = &in->jobs[j], *y = &in->jobs[k];
+    if (x->dmax != 1 || y->dmax != 1 || x->util != y->util)
+        return 0;
+    int J = (int)in->njobs;
+    for (int a = 0; a < (int)in->ntypes; a++) {
+        if (!same_use(in, j, k, gogh_solo(in, a, j), gogh_solo(in, a, k)) ||
+            !same_use(in, j, k, gogh_pair(in, a, j, k), gogh_pair(in, a, k, j)))
+            return 0;
+        for (int l = 0; l < J; l++) {
+            if (l == j || l == k)
+                continue;
+            if (!same_use(in, j, k, gogh_pair(in, a, j, l), gogh_pair(in, a, k, l)) ||
+                gogh_pair(in, a, l, j) != gogh_pair(in, a, l, k))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Cheap necessary condition first: the same solo row and utilization. */
+static int same_solo(const gogh_inst *in, int j, int k)
+{
+    if (in->jobs[j].util != in->jobs[k].util || in->jobs[j].dmax != in->jobs[k].dmax)
+        return 0;
+    for (int a = 0; a < (int)in->ntypes; a++)
+        if (gogh_solo(in, a, j) != gogh_solo(in, a, k))
+            return 0;
+    return 1;
+}
+
+static void gclasses_build(const gogh_inst *in, gclasses *g)
+{
+    int J = (int)in->njobs;
+    size_t n1 = (size_t)(J ? J : 1);
+    g->n = 0;
+    g->of = xmalloc(n1 * sizeof *g->of);
+    g->count = xcalloc(n1, sizeof *g->count);
+    g->rep = xmalloc(n1 * sizeof *g->rep);
+    g->members = xmalloc(n1 * sizeof *g->members);
+    g->first = xcalloc(n1 + 1, sizeof *g->first);
+    for (int j = 0; j < J; j++) {
+        int c = 0;
+        while (c < g->n && !(same_solo(in, g->rep[c], j) && interchangeable(in, g->rep[c], j)))
+            c++;
+        if (c == g->n)
+            g->rep[g->n++] = j;
+        g->of[j] = c;
+        g->count[c]++;
+    }
+    for (int c = 0; c < g->n; c++)
+        g->first[c + 1] = g->first[c] + g->count[c];
+    int *fill = xcalloc(n1, sizeof *fill);
+    for (int j = 0; j < J; j++)
+        g->members[g->first[g->of[j]] + fill[g->of[j]]++] = j;
+    free(fill);
+}
+
+static void gclasses_free(gclasses *g)
+{
+    free(g->of);
+    free(g->count);
+    free(g->rep);
+    free(g->members);
+    free(g->first);
+}
+
+/* ---- combinations ------------------------------------------------------------------ */
+
+/* Combination c on type a: one member of class c1 alone (c2 < 0) or next
+ * to one of c2 (c1 <= c2; c1 == c2 is two members of one class). */
+typedef struct combo {
+    int a;
+    int c1, c2;
+    double t1, t2;          /* a member's throughput in it, of c1 and of c2 */
+    double watts;           /* gamma_a(load) */
+    double cost;            /* its coefficient in the (minimised) objective */
+    int ub;                 /* at most this many GPUs of type a run it */
+    int col;
+} combo;
+
+/* A triangle cut (search section): three classes, how violated it was,
+ * its form and row. */
+typedef struct gcut {
+    int c[3];
+    double viol;
+    int packing;            /* x(pairs within) <= 1, else touching >= 2 */
+    int row;
+} gcut;
+
+/* The data of one solve: instance, classes, combinations, GLPK's model. */
+typedef struct gsolve {
+    const gogh_inst *in;
+    gclasses g;
+    int *cnt;               /* [A] accelerators of each type */
+    double *best;           /* [J] best solo throughput of each job */
+    double *most;           /* [J] the most a job gets from one GPU, alone or paired */
+    combo *c;               /* every combination; col = its LP column, 0 = none yet */
+    size_t nc;
+    glp_prob *P;
+    int names;              /* name the columns (an LP/MPS file is asked for) */
+    int *row_of;            /* [C] each class's eq. 2b/2c row */
+    int *tput_row;          /* [C] its eq. 2e row, 0 = none */
+    int *half_row;          /* [C] its half row, 0 = none */
+    int *share_row;         /* [C] its fair-share row, 0 = none */
+    gcut *cuts;
+    size_t cuts_cap;
+    int ncuts;
+    int **cuts_of;          /* [C] the cuts each class is in */
+    int *ncuts_of;
+    size_t *cuts_of_cap;
+} gsolve;
+
+/* gamma_a(load) (see the header comment). */
 static double combo_watts(const gogh_inst *in, int a, int j, double tj, int k, double tk)
 {
     const gogh_accel_type *ty = &in->types[a];
@@ -229,145 +388,404 @@ static double combo_watts(const gogh_inst *in, int a, int j, double tj, int k, d
     return ty->idle_w + (ty->max_w - ty->idle_w) * load;
 }
 
-/* A combination a job with D_j = 1 would use alone must meet its minimum. */
-static int useful(const gogh_inst *in, int j, double t)
+/* What the objective charges for one accelerator running the combination. */
+static double combo_cost(const gsolve *s, const combo *q)
 {
-    return in->jobs[j].dmax > 1 || t >= in->jobs[j].min_tput - SOLVE_EPS;
+    const gogh_inst *in = s->in;
+    int j = s->g.rep[q->c1], k = q->c2 >= 0 ? s->g.rep[q->c2] : -1;
+    switch (in->objective) {
+    case GOGH_MAX_THROUGHPUT:   /* Gavel: sum of throughput / best solo, maximised */
+        return -(q->t1 / s->best[j] + (k >= 0 ? q->t2 / s->best[k] : 0));
+    case GOGH_MIN_COST:         /* buying the accelerator, and its energy */
+        return in->types[q->a].price_usd + in->usd_per_w * q->watts;
+    case GOGH_MIN_POWER:
+    default:
+        return q->watts;        /* eq. 2a */
+    }
 }
 
-static combo *make_combos(const gogh_inst *in, size_t *ncombo)
+/* How many GPUs a class may use at most (D_j of each member). */
+static int class_uses(const gsolve *s, int c)
 {
-    size_t cap = 64, n = 0;
-    combo *c = xmalloc(cap * sizeof *c);
-    int J = (int)in->njobs;
+    return s->g.count[c] * s->in->jobs[s->g.rep[c]].dmax;
+}
+
+static void add_combo(gsolve *s, size_t *cap, int a, int c1, int c2, double t1, double t2)
+{
+    const gogh_inst *in = s->in;
+    int j = s->g.rep[c1];
+    int k = c2 < 0 ? -1 : c2 == c1 ? s->g.members[s->g.first[c1] + 1] : s->g.rep[c2];
+    int ub = s->cnt[a];
+    if (c2 < 0)
+        ub = imin(ub, class_uses(s, c1));
+    else if (c2 == c1)
+        ub = imin(ub, s->g.count[c1] / 2);
+    else
+        ub = imin(ub, imin(class_uses(s, c1), class_uses(s, c2)));
+    grow_array((void **)&s->c, cap, s->nc + 1, sizeof *s->c);
+    combo *q = &s->c[s->nc++];
+    *q = (combo){a, c1, c2, t1, t2, combo_watts(in, a, j, t1, k, t2), 0, ub, 0};
+    q->cost = combo_cost(s, q);
+}
+
+/* A combination can be part of job j's service: with its D_j - 1 other
+ * GPUs at their best it reaches the minimum (a presolve: the rest are
+ * dominated by never being usable). */
+static int can_serve(const gsolve *s, int j, double t)
+{
+    const gogh_inst *in = s->in;
+    if (!useful(in, j, t))
+        return 0;
+    return !has_minimum(in) ||
+           t + (in->jobs[j].dmax - 1) * s->most[j] >= in->jobs[j].min_tput - SOLVE_EPS;
+}
+
+/* Every runnable combination, sorted by (a, c1, c2) with singles first. */
+static void make_combos(gsolve *s)
+{
+    const gogh_inst *in = s->in;
+    const gclasses *g = &s->g;
+    size_t cap = 64;
+    s->c = xmalloc(cap * sizeof *s->c);
     for (int a = 0; a < (int)in->ntypes; a++) {
-        int cnt = type_count(in, a);
-        for (int j = 0; j < J; j++) {
+        if (s->cnt[a] == 0)
+            continue;
+        for (int c1 = 0; c1 < g->n; c1++) {
+            int j = g->rep[c1];
             double t = gogh_solo(in, a, j);
-            if (t <= 0 || !useful(in, j, t))
+            if (t <= 0)
                 continue;
-            grow_array((void **)&c, &cap, n + 1, sizeof *c);
-            int ub = in->jobs[j].dmax < cnt ? in->jobs[j].dmax : cnt;
-            c[n++] = (combo){a, j, -1, t, 0, combo_watts(in, a, j, t, -1, 0), ub, 0};
-        }
-        if (in->types[a].theta < 2)
-            continue;   /* eq. 2d */
-        for (int j = 0; j < J; j++)
-            for (int k = j + 1; k < J; k++) {
+            if (can_serve(s, j, t))
+                add_combo(s, &cap, a, c1, -1, t, 0);
+            if (in->types[a].theta < 2)
+                continue;   /* eq. 2d */
+            for (int c2 = c1; c2 < g->n; c2++) {
+                if (c2 == c1 && g->count[c1] < 2)
+                    continue;
+                int k = c2 == c1 ? g->members[g->first[c1] + 1] : g->rep[c2];
                 double tj = gogh_pair(in, a, j, k), tk = gogh_pair(in, a, k, j);
-                if (tj <= 0 || tk <= 0 || gogh_solo(in, a, j) <= 0 || gogh_solo(in, a, k) <= 0)
+                if (tj <= 0 || tk <= 0 || gogh_solo(in, a, k) <= 0)
                     continue;
-                if (!useful(in, j, tj) || !useful(in, k, tk))
-                    continue;
-                int ub = in->jobs[j].dmax < in->jobs[k].dmax ? in->jobs[j].dmax : in->jobs[k].dmax;
-                ub = ub < cnt ? ub : cnt;
-                grow_array((void **)&c, &cap, n + 1, sizeof *c);
-                c[n++] = (combo){a, j, k, tj, tk, combo_watts(in, a, j, tj, k, tk), ub, 0};
+                if (can_serve(s, j, tj) && can_serve(s, k, tk))
+                    add_combo(s, &cap, a, c1, c2, tj, tk);
             }
+        }
     }
-    *ncombo = n;
-    return c;
+}
+
+/* The column of combination (a, c1, c2), or -1 (binary search). */
+static int find_combo(const gsolve *s, int a, int c1, int c2)
+{
+    if (c2 >= 0 && c2 < c1) {
+        int t = c1;
+        c1 = c2;
+        c2 = t;
+    }
+    size_t lo = 0, hi = s->nc;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const combo *q = &s->c[mid];
+        int d = q->a != a ? (q->a > a) - (q->a < a)
+                : q->c1 != c1 ? (q->c1 > c1) - (q->c1 < c1)
+                              : (q->c2 > c2) - (q->c2 < c2);
+        if (d == 0)
+            return (int)mid;
+        if (d < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
 }
 
 /* ---- the model ----------------------------------------------------------------------- */
 
-static void set_name(glp_prob *P, int col, const combo *c)
-{
-    char name[48];
-    if (c->k < 0)
-        snprintf(name, sizeof name, "n_%d_%d", c->a, c->j);
-    else
-        snprintf(name, sizeof name, "n_%d_%d_%d", c->a, c->j, c->k);
-    glp_set_col_name(P, col, name);
-}
-
-/* The most a job gets from one GPU, over every combination. */
-static double best_tput(const combo *c, size_t nc, int j)
-{
-    double b = 0;
-    for (size_t q = 0; q < nc; q++) {
-        if (c[q].j == j)
-            b = fmax(b, c[q].tj);
-        if (c[q].k == j)
-            b = fmax(b, c[q].tk);
-    }
-    return b;
-}
-
-static void job_rows(glp_prob *P, const gogh_inst *in, const combo *c, size_t nc, int j,
-                     int *ind, double *val)
-{
-    int len = 0;
-    for (size_t q = 0; q < nc; q++)
-        if (c[q].j == j || c[q].k == j)
-            ind[++len] = c[q].col;
-    double tbar = in->jobs[j].min_tput, best = best_tput(c, nc, j);
-    int need = tbar > 0 && best > 0 ? (int)ceil(tbar / best - SOLVE_EPS) : 1;
-    need = need < 1 ? 1 : need;
-    int r = glp_add_rows(P, 1);                     /* eq. 2b, 2c */
-    glp_set_row_bnds(P, r, need == in->jobs[j].dmax ? GLP_FX : GLP_DB, need,
-                     in->jobs[j].dmax);
-    for (int q = 1; q <= len; q++)
-        val[q] = 1;
-    glp_set_mat_row(P, r, len, ind, val);
-    if (tbar <= 0)
-        return;
-    r = glp_add_rows(P, 1);                         /* eq. 2e, capped */
-    glp_set_row_bnds(P, r, GLP_LO, tbar, 0);
-    len = 0;
-    for (size_t q = 0; q < nc; q++) {
-        if (c[q].j == j)
-            val[++len] = fmin(c[q].tj, tbar);
-        else if (c[q].k == j)
-            val[++len] = fmin(c[q].tk, tbar);
-        else
-            continue;
-        ind[len] = c[q].col;
-    }
-    glp_set_mat_row(P, r, len, ind, val);
-}
-
-static glp_prob *gogh_model(const gogh_inst *in, combo *c, size_t nc, int names)
-{
-    glp_prob *P = glp_create_prob();
-    glp_set_prob_name(P, "gogh_problem1");
-    glp_set_obj_dir(P, GLP_MIN);
-    if (nc > 0)
-        glp_add_cols(P, (int)nc);
-    for (size_t q = 0; q < nc; q++) {
-        c[q].col = (int)q + 1;
-        glp_set_col_kind(P, c[q].col, GLP_IV);
-        glp_set_col_bnds(P, c[q].col, c[q].ub > 0 ? GLP_DB : GLP_FX, 0, c[q].ub);
-        glp_set_obj_coef(P, c[q].col, c[q].watts);  /* eq. 2a */
-        if (names)
-            set_name(P, c[q].col, &c[q]);
-    }
-    int *ind = xmalloc((nc + 2) * sizeof *ind);
-    double *val = xmalloc((nc + 2) * sizeof *val);
-    for (int a = 0; a < (int)in->ntypes; a++) {     /* eq. 2f, per type */
-        int len = 0;
-        for (size_t q = 0; q < nc; q++)
-            if (c[q].a == a) {
-                ind[++len] = c[q].col;
-                val[len] = 1;
-            }
-        int r = glp_add_rows(P, 1);
-        glp_set_row_bnds(P, r, GLP_UP, 0, type_count(in, a));
-        glp_set_mat_row(P, r, len, ind, val);
-    }
-    for (int j = 0; j < (int)in->njobs; j++)
-        job_rows(P, in, c, nc, j, ind, val);
-    free(ind);
-    free(val);
-    return P;
-}
-
-/* ---- greedy start ------------------------------------------------------------------- */
+/* The rows are made first and a combination becomes a column only when
+ * the search wants it (column generation below): with 256 jobs there are
+ * some 30,000 combinations and the LP over all of them is slow, while the
+ * LP over a few thousand, priced against the rest, has the same optimum. */
 
 typedef struct ranked {
     double key;
     size_t q;
 } ranked;
+
+static void set_name(glp_prob *P, int col, const combo *c)
+{
+    char name[48];
+    if (c->c2 < 0)
+        snprintf(name, sizeof name, "n_%d_%d", c->a, c->c1);
+    else
+        snprintf(name, sizeof name, "n_%d_%d_%d", c->a, c->c1, c->c2);
+    glp_set_col_name(P, col, name);
+}
+
+/* How many of class c combination q serves (two when it pairs the class). */
+static int members_in(const combo *q, int c)
+{
+    return (q->c1 == c) + (q->c2 == c);
+}
+
+/* A member of class c's throughput in q (q serves c). */
+static double tput_in(const combo *q, int c)
+{
+    return q->c1 == c ? q->t1 : q->t2;
+}
+
+/* The most a member of class c gets from one GPU, over every combination. */
+static double best_tput(const gsolve *s, int c)
+{
+    double b = 0;
+    for (size_t q = 0; q < s->nc; q++)
+        if (members_in(&s->c[q], c))
+            b = fmax(b, tput_in(&s->c[q], c));
+    return b;
+}
+
+/* GPUs a member of class c needs from a combination giving it t, alone. */
+static int need_for(const gogh_inst *in, int j, double t)
+{
+    double tbar = has_minimum(in) ? in->jobs[j].min_tput : 0;
+    int need = tbar > 0 && t > 0 ? (int)ceil(tbar / t - SOLVE_EPS) : 1;
+    return need < 1 ? 1 : need;
+}
+
+static int own_job(const gsolve *s, int c)
+{
+    return s->g.count[c] == 1;
+}
+
+/* The bounds of class c's rows: eq. 2b/2c (a class of interchangeable jobs
+ * runs each member on exactly one GPU: the members count), and for a job
+ * of its own that may use several GPUs, eq. 2e capped and the half row
+ * (class_coefs). */
+static void class_rows(gsolve *s, int c)
+{
+    const gogh_inst *in = s->in;
+    int j = s->g.rep[c], dmax = in->jobs[j].dmax, m = s->g.count[c];
+    int r = s->row_of[c] = glp_add_rows(s->P, 1);
+    if (!has_minimum(in)) {
+        glp_set_row_bnds(s->P, r, GLP_UP, 0, m * dmax);
+    } else if (m > 1) {
+        glp_set_row_bnds(s->P, r, GLP_FX, m, m);
+    } else {
+        double best = best_tput(s, c);
+        int need = best > 0 ? need_for(in, j, best) : 1;
+        glp_set_row_bnds(s->P, r, need >= dmax ? GLP_FX : GLP_DB, need, dmax);
+    }
+    double tbar = in->jobs[j].min_tput;
+    if (!has_minimum(in) || m > 1 || dmax == 1 || tbar <= 0)
+        return;     /* every combination left meets a D_j = 1 job's minimum */
+    s->tput_row[c] = glp_add_rows(s->P, 1);
+    glp_set_row_bnds(s->P, s->tput_row[c], GLP_LO, tbar, 0);
+    s->half_row[c] = glp_add_rows(s->P, 1);
+    glp_set_row_bnds(s->P, s->half_row[c], GLP_LO, 1, 0);
+    s->share_row[c] = glp_add_rows(s->P, 1);
+    glp_set_row_bnds(s->P, s->share_row[c], GLP_LO, 1, 0);
+}
+
+/* Class c's coefficients of q in its rows (q serves c); returns the new
+ * length of ind/val. */
+static int class_coefs(const gsolve *s, const combo *q, int c, int len, int *ind, double *val)
+{
+    double t = tput_in(q, c), tbar = s->in->jobs[s->g.rep[c]].min_tput;
+    ind[++len] = s->row_of[c];
+    val[len] = members_in(q, c);
+    if (!s->tput_row[c])
+        return len;
+    ind[++len] = s->tput_row[c];                    /* eq. 2e, capped at T-bar */
+    val[len] = fmin(t, tbar);
+    /* Either one GPU reaching T-bar alone or at least two that do not:
+     * counting the first 1 and the others 1/2 gives at least 1.  Valid for
+     * integer points; the LP otherwise serves such a job on 1.2-1.5 GPUs
+     * of combinations below its minimum, where whole GPUs need 2. */
+    ind[++len] = s->half_row[c];
+    val[len] = t >= tbar - SOLVE_EPS ? 1 : 0.5;
+    /* On at most D_j GPUs, one of them gives at least T-bar / D_j. */
+    if (t >= tbar / s->in->jobs[s->g.rep[c]].dmax - SOLVE_EPS) {
+        ind[++len] = s->share_row[c];
+        val[len] = 1;
+    }
+    return len;
+}
+
+static int cut_coef(const gsolve *s, const combo *q, int k);
+static int in_tri(const gcut *t, int c);
+
+/* Column q's coefficients in every row (type, classes, cuts); returns how
+ * many (GLPK's 1-based ind/val). */
+static int column_coefs(const gsolve *s, const combo *q, int *ind, double *val)
+{
+    int len = 0;
+    ind[++len] = q->a + 1;                          /* eq. 2f, per type */
+    val[len] = 1;
+    len = class_coefs(s, q, q->c1, len, ind, val);
+    if (q->c2 >= 0 && q->c2 != q->c1)
+        len = class_coefs(s, q, q->c2, len, ind, val);
+    for (int e = 0; e < 2; e++) {
+        int c = e ? q->c2 : q->c1;
+        if (c < 0 || (e && c == q->c1))
+            continue;
+        for (int i = 0; i < s->ncuts_of[c]; i++) {
+            int k = s->cuts_of[c][i];
+            if (e && in_tri(&s->cuts[k], q->c1))
+                continue;   /* listed under c1 as well */
+            if (cut_coef(s, q, k)) {
+                ind[++len] = s->cuts[k].row;
+                val[len] = 1;
+            }
+        }
+    }
+    return len;
+}
+
+/* Makes combinations qs[0..n) columns of the LP (those not yet in it). */
+static void add_columns(gsolve *s, const size_t *qs, size_t n)
+{
+    size_t fresh = 0;
+    for (size_t k = 0; k < n; k++)
+        fresh += s->c[qs[k]].col == 0;
+    if (fresh == 0)
+        return;
+    int col = glp_add_cols(s->P, (int)fresh);
+    int *ind = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *ind);
+    double *val = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *val);
+    for (size_t k = 0; k < n; k++) {
+        combo *q = &s->c[qs[k]];
+        if (q->col)
+            continue;
+        q->col = col++;
+        glp_set_col_kind(s->P, q->col, GLP_IV);
+        glp_set_col_bnds(s->P, q->col, q->ub > 0 ? GLP_DB : GLP_FX, 0, q->ub);
+        glp_set_obj_coef(s->P, q->col, q->cost);    /* eq. 2a */
+        if (s->names)
+            set_name(s->P, q->col, q);
+        glp_set_mat_col(s->P, q->col, column_coefs(s, q, ind, val), ind, val);
+    }
+    free(ind);
+    free(val);
+}
+
+/* Makes every combination with x[q] > 0 a column. */
+static void add_used(gsolve *s, const double *x)
+{
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs), n = 0;
+    for (size_t q = 0; q < s->nc; q++)
+        if (x[q] > 0.5)
+            qs[n++] = q;
+    add_columns(s, qs, n);
+    free(qs);
+}
+
+/* The whole model when it is small or is to be written out; else the
+ * singles and, for every class, the few pairs cheapest per job served. */
+#define FULL_MODEL_COLS 3000
+#define PAIRS_PER_CLASS 6
+
+static int cmp_ranked(const void *a, const void *b);
+
+static void initial_columns(gsolve *s)
+{
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs), n = 0;
+    if (s->nc <= FULL_MODEL_COLS || s->names) {
+        for (size_t q = 0; q < s->nc; q++)
+            qs[n++] = q;
+    } else {
+        ranked *r = xmalloc((s->nc + 1) * sizeof *r);
+        size_t np = 0;
+        for (size_t q = 0; q < s->nc; q++) {
+            if (s->c[q].c2 < 0)
+                qs[n++] = q;
+            else
+                r[np++] = (ranked){s->c[q].cost / 2, q};
+        }
+        qsort(r, np, sizeof *r, cmp_ranked);
+        int *taken = xcalloc((size_t)(s->g.n ? s->g.n : 1), sizeof *taken);
+        for (size_t k = 0; k < np; k++) {
+            const combo *cq = &s->c[r[k].q];
+            if (taken[cq->c1] >= PAIRS_PER_CLASS && taken[cq->c2] >= PAIRS_PER_CLASS)
+                continue;
+            taken[cq->c1]++;
+            taken[cq->c2]++;
+            qs[n++] = r[k].q;
+        }
+        free(taken);
+        free(r);
+    }
+    add_columns(s, qs, n);
+    free(qs);
+}
+
+static void build_model(gsolve *s)
+{
+    glp_prob *P = s->P = glp_create_prob();
+    glp_set_prob_name(P, "gogh_problem1");
+    glp_set_obj_dir(P, GLP_MIN);
+    int A = (int)s->in->ntypes;
+    if (A > 0)
+        glp_add_rows(P, A);
+    for (int a = 0; a < A; a++)                     /* eq. 2f, per type */
+        glp_set_row_bnds(P, a + 1, GLP_UP, 0, s->cnt[a]);
+    size_t C = (size_t)(s->g.n ? s->g.n : 1);
+    s->row_of = xcalloc(C, sizeof *s->row_of);
+    s->tput_row = xcalloc(C, sizeof *s->tput_row);
+    s->half_row = xcalloc(C, sizeof *s->half_row);
+    s->share_row = xcalloc(C, sizeof *s->share_row);
+    for (int c = 0; c < s->g.n; c++)
+        class_rows(s, c);
+    initial_columns(s);
+}
+
+/* 1 when x (a count per combination) is integral, within its bounds and
+ * satisfies eq. 2b-2f (checked from the data, not the LP). */
+static int satisfies(const gsolve *s, const double *x)
+{
+    const gogh_inst *in = s->in;
+    int A = (int)in->ntypes, C = s->g.n, ok = 1;
+    int *used = xcalloc((size_t)(A + 1), sizeof *used);
+    int *runs = xcalloc((size_t)(C + 1), sizeof *runs);
+    double *got = xcalloc((size_t)(C + 1), sizeof *got);
+    for (size_t q = 0; q < s->nc && ok; q++) {
+        const combo *cq = &s->c[q];
+        double v = x[q];
+        if (v < -SOLVE_EPS || v > cq->ub + SOLVE_EPS || fabs(v - round(v)) > SOLVE_EPS)
+            ok = 0;
+        int n = (int)lround(v);
+        used[cq->a] += n;
+        runs[cq->c1] += n * members_in(cq, cq->c1);
+        got[cq->c1] += n * cq->t1;
+        if (cq->c2 >= 0 && cq->c2 != cq->c1) {
+            runs[cq->c2] += n;
+            got[cq->c2] += n * cq->t2;
+        }
+    }
+    for (int a = 0; a < A && ok; a++)
+        ok = used[a] <= s->cnt[a];
+    for (int c = 0; c < C && ok; c++) {
+        const gogh_job *j = &in->jobs[s->g.rep[c]];
+        int m = s->g.count[c];
+        if (!has_minimum(in))
+            ok = runs[c] <= m * j->dmax;
+        else if (m > 1)
+            ok = runs[c] == m;
+        else
+            ok = runs[c] >= 1 && runs[c] <= j->dmax && got[c] >= j->min_tput - 1e-7;
+    }
+    free(used);
+    free(runs);
+    free(got);
+    return ok;
+}
+
+static double cost_of(const gsolve *s, const double *x)
+{
+    double z = 0;
+    for (size_t q = 0; q < s->nc; q++)
+        z += s->c[q].cost * x[q];
+    return z;
+}
+
+/* ---- starting solutions -------------------------------------------------------------- */
 
 static int cmp_ranked(const void *a, const void *b)
 {
@@ -377,106 +795,766 @@ static int cmp_ranked(const void *a, const void *b)
     return x->q < y->q ? -1 : x->q > y->q;
 }
 
-/* GPUs job j needs from combination q to reach its minimum alone. */
-static int need_of(const gogh_inst *in, const combo *c, int j)
+/* What the greedy knows of a class: GPUs it may still take (D_j left, or
+ * members left for interchangeable jobs) and, for a job of its own class
+ * under a minimum, the throughput it still lacks. */
+typedef struct gstate {
+    int *room;
+    double *lack;
+    unsigned char *ran;     /* a job of its own class runs somewhere */
+} gstate;
+
+/* GPUs one copy of q needs for class c's sake (0 = c wants no more). */
+static int gpus_for(const gsolve *s, const gstate *st, const combo *q, int c)
 {
-    double t = c->j == j ? c->tj : c->tk, tbar = in->jobs[j].min_tput;
-    int need = tbar > 0 && t > 0 ? (int)ceil(tbar / t - SOLVE_EPS) : 1;
-    return need < 1 ? 1 : need;
+    if (!own_job(s, c) || !has_minimum(s->in))
+        return 1;
+    if (st->ran[c] && st->lack[c] <= SOLVE_EPS)
+        return 0;
+    double t = tput_in(q, c);
+    int need = st->lack[c] > SOLVE_EPS ? (int)ceil(st->lack[c] / t - SOLVE_EPS) : 1;
+    return imax(need, 1);
 }
 
-/* Combinations by watts per job (pairs first when cheaper per job); each
- * is taken for jobs not yet served, on as many GPUs as its neediest job
- * requires (within D_j and what is left of the type).  Values of the
- * model's columns, or NULL when some job is left out. */
-static double *greedy(const gogh_inst *in, const combo *c, size_t nc)
+/* Room class c gives up for per GPUs of q. */
+static int takes(const gsolve *s, const combo *q, int c, int per)
 {
-    double *x = xcalloc(nc + 1, sizeof *x);
-    int *left = xmalloc((in->ntypes ? in->ntypes : 1) * sizeof *left);
-    unsigned char *done = xcalloc(in->njobs ? in->njobs : 1, 1);
-    ranked *r = xmalloc((nc ? nc : 1) * sizeof *r);
-    for (int a = 0; a < (int)in->ntypes; a++)
-        left[a] = type_count(in, a);
-    for (size_t q = 0; q < nc; q++) {
-        int need = need_of(in, &c[q], c[q].j);
-        if (c[q].k >= 0) {
-            int nk = need_of(in, &c[q], c[q].k);
-            need = nk > need ? nk : need;
+    return own_job(s, c) ? per : per * members_in(q, c);
+}
+
+static void take(const gsolve *s, gstate *st, const combo *q, int per, double *x)
+{
+    x[q - s->c] += per;
+    for (int k = 0; k < 2; k++) {
+        int c = k ? q->c2 : q->c1;
+        if (c < 0 || (k && q->c2 == q->c1))
+            continue;
+        st->room[c] -= takes(s, q, c, per);
+        st->lack[c] -= per * tput_in(q, c);
+        st->ran[c] = 1;
+    }
+}
+
+/* How many GPUs the next copy of q takes, 0 when it cannot run. */
+static int copy_size(const gsolve *s, const gstate *st, const combo *q, const int *left,
+                     const double *x)
+{
+    int per = gpus_for(s, st, q, q->c1);
+    if (q->c2 >= 0 && q->c2 != q->c1) {
+        int p2 = gpus_for(s, st, q, q->c2);
+        per = per && p2 ? imax(per, p2) : 0;
+    }
+    if (per == 0 || left[q->a] < per || x[q - s->c] + per > q->ub + SOLVE_EPS)
+        return 0;
+    if (st->room[q->c1] < takes(s, q, q->c1, per))
+        return 0;
+    if (q->c2 >= 0 && q->c2 != q->c1 && st->room[q->c2] < takes(s, q, q->c2, per))
+        return 0;
+    return per;
+}
+
+/* Completes x greedily: combinations by cost per job served (pairs first
+ * when cheaper per job; for the throughput objective, most value per GPU;
+ * or by the given keys), each taken while its jobs still need it, on as
+ * many GPUs as its neediest job requires (within D_j and what is left of
+ * the type). */
+static void greedy_fill(const gsolve *s, const double *key, double *x)
+{
+    const gogh_inst *in = s->in;
+    int A = (int)in->ntypes, C = s->g.n;
+    size_t c1 = (size_t)(C ? C : 1);
+    gstate st = {xmalloc(c1 * sizeof *st.room), xcalloc(c1, sizeof *st.lack), xcalloc(c1, 1)};
+    int *left = xmalloc((size_t)(A ? A : 1) * sizeof *left);
+    ranked *r = xmalloc((s->nc ? s->nc : 1) * sizeof *r);
+    for (int a = 0; a < A; a++)
+        left[a] = s->cnt[a];
+    for (int c = 0; c < C; c++) {
+        int j = s->g.rep[c];
+        st.room[c] = own_job(s, c) ? in->jobs[j].dmax : s->g.count[c];
+        st.lack[c] = has_minimum(in) ? in->jobs[j].min_tput : 0;
+    }
+    for (size_t q = 0; q < s->nc; q++) {
+        const combo *cq = &s->c[q];
+        int v = (int)lround(x[q]);
+        left[cq->a] -= v;
+        x[q] = 0;
+        if (v > 0)
+            take(s, &st, cq, v, x);
+        double k = key ? key[q] : cq->cost;
+        int need = need_for(in, s->g.rep[cq->c1], cq->t1);
+        if (cq->c2 >= 0)
+            need = imax(need, need_for(in, s->g.rep[cq->c2], cq->t2));
+        r[q] = (ranked){has_minimum(in) ? need * k / (cq->c2 >= 0 ? 2 : 1) : k, q};
+    }
+    qsort(r, s->nc, sizeof *r, cmp_ranked);
+    for (size_t k = 0; k < s->nc; k++) {
+        const combo *cq = &s->c[r[k].q];
+        int per;
+        while ((per = copy_size(s, &st, cq, left, x)) > 0) {
+            take(s, &st, cq, per, x);
+            left[cq->a] -= per;
         }
-        r[q] = (ranked){need * c[q].watts / (c[q].k >= 0 ? 2 : 1), q};
     }
-    qsort(r, nc, sizeof *r, cmp_ranked);
-    for (size_t k = 0; k < nc; k++) {
-        const combo *cq = &c[r[k].q];
-        if (done[cq->j] || (cq->k >= 0 && done[cq->k]))
-            continue;
-        int need = need_of(in, cq, cq->j);
-        if (cq->k >= 0 && need_of(in, cq, cq->k) > need)
-            need = need_of(in, cq, cq->k);
-        if (need > left[cq->a] || need > cq->ub)
-            continue;
-        x[cq->col] = need;
-        left[cq->a] -= need;
-        done[cq->j] = 1;
-        if (cq->k >= 0)
-            done[cq->k] = 1;
-    }
-    int ok = 1;
-    for (size_t j = 0; j < in->njobs; j++)
-        ok &= done[j];
     free(left);
-    free(done);
+    free(st.room);
+    free(st.lack);
+    free(st.ran);
     free(r);
-    if (!ok) {
-        free(x);
-        return NULL;
-    }
-    return x;
 }
 
-static double start_cost(const combo *c, size_t nc, const double *x)
+/* The given assignment (o->start: jobs on accelerators, e.g. the previous
+ * round's) as column values: each accelerator's one or two jobs name a
+ * combination; entries out of range, accelerators with more than two jobs
+ * and combinations the model does not have are left out. */
+static void start_from_places(const gsolve *s, const solve_place *pl, size_t n, double *x)
 {
-    double z = 0;
-    for (size_t q = 0; q < nc; q++)
-        z += c[q].watts * x[c[q].col];
-    return z;
+    const gogh_inst *in = s->in;
+    int *on = xmalloc(2 * (in->naccels ? in->naccels : 1) * sizeof *on);
+    int *k = xcalloc(in->naccels ? in->naccels : 1, sizeof *k);
+    for (size_t i = 0; i < n; i++) {
+        int g = pl[i].gpu, j = pl[i].task;
+        if (g < 0 || (size_t)g >= in->naccels || j < 0 || (size_t)j >= in->njobs)
+            continue;
+        if ((k[g] >= 1 && on[2 * g] == j) || (k[g] >= 2 && on[2 * g + 1] == j))
+            continue;   /* listed twice */
+        if (k[g] < 2)
+            on[2 * g + k[g]] = j;
+        k[g]++;         /* three or more: not a combination */
+    }
+    for (size_t g = 0; g < in->naccels; g++) {
+        if (k[g] < 1 || k[g] > 2)
+            continue;
+        int c1 = s->g.of[on[2 * g]], c2 = k[g] == 2 ? s->g.of[on[2 * g + 1]] : -1;
+        int q = find_combo(s, in->accels[g].type, c2 >= 0 ? imin(c1, c2) : c1,
+                           c2 >= 0 ? imax(c1, c2) : -1);
+        if (q >= 0 && x[q] < s->c[q].ub)
+            x[q] += 1;
+    }
+    free(on);
+    free(k);
+}
+
+/* The best start: the given assignment completed greedily, else the greedy
+ * alone; NULL when neither satisfies the model. */
+static double *make_start(const gsolve *s, const solve_opts *o)
+{
+    double *x = xcalloc(s->nc + 1, sizeof *x);
+    double *best = NULL;
+    if (o->start && o->nstart) {
+        start_from_places(s, o->start, o->nstart, x);
+        greedy_fill(s, NULL, x);
+        if (satisfies(s, x)) {
+            best = x;
+            x = xcalloc(s->nc + 1, sizeof *x);
+        } else {
+            memset(x, 0, (s->nc + 1) * sizeof *x);
+        }
+    }
+    greedy_fill(s, NULL, x);
+    if (satisfies(s, x) && (!best || cost_of(s, x) < cost_of(s, best) - SOLVE_EPS)) {
+        free(best);
+        return x;
+    }
+    free(x);
+    return best;
+}
+
+/* ---- the LP: column generation and cuts ----------------------------------------------- */
+
+/* Odd-set cuts over three jobs.  Each job of its own class needs at least
+ * one combination and a combination holds at most two jobs, so any three
+ * such jobs are touched by at least two combinations:
+ *     sum of n_q over combinations q holding one of {j, k, l} >= 2,
+ * which, for jobs with D_j = 1 (exactly one combination each), is the same
+ * as x(pairs within {j, k, l}) <= 1, the smallest blossom inequality of the
+ * matching polytope (the packing form used then).  The LP relaxation
+ * otherwise pairs three jobs with weight 1/2 each (a fractional triangle:
+ * 1.5 GPUs where 2 are needed).  Separated from the LP solution, a few
+ * hundred at a time. */
+#define CUT_ROUNDS 12
+#define CUTS_PER_ROUND 400
+
+static int in_tri(const gcut *t, int c)
+{
+    return c >= 0 && (c == t->c[0] || c == t->c[1] || c == t->c[2]);
+}
+
+/* Combination q's coefficient in cut k. */
+static int cut_coef(const gsolve *s, const combo *q, int k)
+{
+    const gcut *t = &s->cuts[k];
+    int inside = in_tri(t, q->c1) + (q->c2 != q->c1 && in_tri(t, q->c2));
+    return t->packing ? inside == 2 : inside > 0;
+}
+
+static int cmp_cut(const void *a, const void *b)
+{
+    double x = ((const gcut *)a)->viol, y = ((const gcut *)b)->viol;
+    return (x < y) - (x > y);
+}
+
+/* LP weight on pairs of jobs of their own classes (dense, C x C). */
+static double *pair_weights(const gsolve *s)
+{
+    size_t C = (size_t)s->g.n;
+    double *w = xcalloc(C * C + 1, sizeof *w);
+    for (size_t q = 0; q < s->nc; q++) {
+        const combo *c = &s->c[q];
+        if (!c->col || c->c2 < 0 || !own_job(s, c->c1) || !own_job(s, c->c2))
+            continue;
+        double v = glp_get_col_prim(s->P, c->col);
+        w[(size_t)c->c1 * C + (size_t)c->c2] += v;
+        w[(size_t)c->c2 * C + (size_t)c->c1] += v;
+    }
+    return w;
+}
+
+/* Cut t as a row over the LP's columns (columns added later get their
+ * coefficient from column_coefs). */
+static void add_cut(gsolve *s, gcut t, int *ind, double *val)
+{
+    t.packing = 1;
+    for (int e = 0; e < 3; e++)
+        t.packing &= s->in->jobs[s->g.rep[t.c[e]]].dmax == 1;
+    t.row = glp_add_rows(s->P, 1);
+    if (t.packing)
+        glp_set_row_bnds(s->P, t.row, GLP_UP, 0, 1);
+    else
+        glp_set_row_bnds(s->P, t.row, GLP_LO, 2, 0);
+    grow_array((void **)&s->cuts, &s->cuts_cap, (size_t)s->ncuts + 1, sizeof *s->cuts);
+    s->cuts[s->ncuts++] = t;
+    for (int e = 0; e < 3; e++) {
+        int c = t.c[e];
+        grow_array((void **)&s->cuts_of[c], &s->cuts_of_cap[c], (size_t)s->ncuts_of[c] + 1,
+                   sizeof **s->cuts_of);
+        s->cuts_of[c][s->ncuts_of[c]++] = s->ncuts - 1;
+    }
+    int len = 0;
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].col && cut_coef(s, &s->c[q], s->ncuts - 1)) {
+            ind[++len] = s->c[q].col;
+            val[len] = 1;
+        }
+    glp_set_mat_row(s->P, t.row, len, ind, val);
+}
+
+/* One round: the most violated triangles of the current LP solution
+ * become rows; returns how many.  A triangle's combinations touch it
+ * r_j + r_k + r_l - x(pairs within) times, r the jobs' row activities. */
+static int separate(gsolve *s)
+{
+    int C = s->g.n;
+    double *w = pair_weights(s);
+    double *act = xcalloc((size_t)(C ? C : 1), sizeof *act);
+    for (int c = 0; c < C; c++)
+        act[c] = glp_get_row_prim(s->P, s->row_of[c]);
+    int *adj = xmalloc((size_t)(C ? C : 1) * sizeof *adj);
+    size_t cap = 64, n = 0;
+    gcut *t = xmalloc(cap * sizeof *t);
+    for (int u = 0; u < C; u++) {
+        int na = 0;
+        for (int v = u + 1; v < C; v++)
+            if (w[(size_t)u * (size_t)C + (size_t)v] > 1e-6)
+                adj[na++] = v;
+        for (int x = 0; x < na; x++)
+            for (int y = x + 1; y < na; y++) {
+                int v = adj[x], z = adj[y];
+                double within = w[(size_t)u * (size_t)C + (size_t)v] +
+                                w[(size_t)u * (size_t)C + (size_t)z] +
+                                w[(size_t)v * (size_t)C + (size_t)z];
+                double touch = act[u] + act[v] + act[z] - within;
+                if (touch >= 2 - 1e-4)
+                    continue;
+                grow_array((void **)&t, &cap, n + 1, sizeof *t);
+                t[n++] = (gcut){{u, v, z}, 2 - touch, 0, 0};
+            }
+    }
+    qsort(t, n, sizeof *t, cmp_cut);
+    int add = (int)(n < CUTS_PER_ROUND ? n : CUTS_PER_ROUND);
+    int *ind = xmalloc((s->nc + 2) * sizeof *ind);
+    double *val = xmalloc((s->nc + 2) * sizeof *val);
+    for (int k = 0; k < add; k++)
+        add_cut(s, t[k], ind, val);
+    free(ind);
+    free(val);
+    free(t);
+    free(adj);
+    free(act);
+    free(w);
+    return add;
+}
+
+static int ms_left(const sg_ctx *c)
+{
+    double ms = sg_remaining(c) * 1000.0;
+    return ms >= 1e9 ? 1000000000 : ms < 1 ? 1 : (int)ms;
+}
+
+/* One simplex run from the last basis: the primal after columns were
+ * added, the dual after rows or bounds; 0 optimal, 1 infeasible, -1 time
+ * or failure. */
+static int simplex(const gsolve *s, sg_ctx *c, int dual)
+{
+    glp_smcp sp;
+    glp_init_smcp(&sp);
+    sp.msg_lev = GLP_MSG_OFF;
+    sp.meth = dual ? GLP_DUALP : GLP_PRIMAL;
+    sp.tm_lim = ms_left(c);
+    if (glp_simplex(s->P, &sp) != 0)
+        return -1;
+    int st = glp_get_status(s->P);
+    return st == GLP_OPT ? 0 : st == GLP_NOFEAS ? 1 : -1;
+}
+
+/* Reduced cost of every combination under the LP's row duals (GLPK's
+ * d_j = c_j - sum_i a_ij pi_i), in the LP or not. */
+static void price(const gsolve *s, double *rc)
+{
+    int *ind = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *ind);
+    double *val = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *val);
+    int m = glp_get_num_rows(s->P);
+    double *pi = xmalloc(((size_t)m + 1) * sizeof *pi);
+    for (int i = 1; i <= m; i++)
+        pi[i] = glp_get_row_dual(s->P, i);
+    for (size_t q = 0; q < s->nc; q++) {
+        int len = column_coefs(s, &s->c[q], ind, val);
+        double d = s->c[q].cost;
+        for (int k = 1; k <= len; k++)
+            d -= val[k] * pi[ind[k]];
+        rc[q] = d;
+    }
+    free(pi);
+    free(ind);
+    free(val);
+}
+
+/* The LP over every combination: solve over the columns, price the rest,
+ * add the most negative (a few per class), repeat.  rc gets every
+ * combination's reduced cost at the end.  0 optimal, 1 infeasible, -1 out
+ * of time. */
+static int priced_lp(gsolve *s, sg_ctx *c, int dual, double *rc)
+{
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs);
+    ranked *r = xmalloc((s->nc + 1) * sizeof *r);
+    size_t most = (size_t)(2 * s->g.n + 50);
+    int st;
+    while ((st = simplex(s, c, dual)) >= 0) {
+        if (st == 1) {
+            /* infeasible over these columns: only all of them can tell */
+            size_t n = 0;
+            for (size_t q = 0; q < s->nc; q++)
+                if (!s->c[q].col)
+                    qs[n++] = q;
+            if (n == 0)
+                break;
+            add_columns(s, qs, n);
+            dual = 0;
+            continue;
+        }
+        price(s, rc);
+        size_t n = 0;
+        for (size_t q = 0; q < s->nc; q++)
+            if (!s->c[q].col && s->c[q].ub > 0 && rc[q] < -1e-7 * (1 + fabs(s->c[q].cost)))
+                r[n++] = (ranked){rc[q], q};
+        if (n == 0)
+            break;
+        qsort(r, n, sizeof *r, cmp_ranked);
+        n = n < most ? n : most;
+        for (size_t k = 0; k < n; k++)
+            qs[k] = r[k].q;
+        add_columns(s, qs, n);
+        dual = 0;
+    }
+    free(qs);
+    free(r);
+    return st;
+}
+
+/* The LP relaxation over every combination, strengthened by rounds of
+ * triangle cuts while they raise it and time allows; *lb gets its value
+ * and rc every combination's reduced cost.  Returns 1 when the LP is
+ * infeasible, -1 when it could not be solved (time), else 0. */
+static int root_lp(gsolve *s, sg_ctx *c, double *lb, double *rc)
+{
+    int st = priced_lp(s, c, 0, rc);
+    if (st != 0)
+        return st;
+    *lb = glp_get_obj_val(s->P);
+    for (int round = 0; has_minimum(s->in) && round < CUT_ROUNDS && sg_should_stop(c) < 0;
+         round++) {
+        if (separate(s) == 0 || priced_lp(s, c, 1, rc) != 0)
+            break;
+        double v = glp_get_obj_val(s->P);
+        int little = v - *lb < 1e-4 * fabs(v);
+        *lb = fmax(*lb, v);
+        if (little)
+            break;
+    }
+    return priced_lp(s, c, 1, rc) == 0 ? 0 : -1;
+}
+
+/* ---- the search ------------------------------------------------------------------------ */
+
+/* The LP solution, per combination (0 off the LP). */
+static double lp_value(const gsolve *s, size_t q)
+{
+    return s->c[q].col ? glp_get_col_prim(s->P, s->c[q].col) : 0;
+}
+
+static double *lp_values(const gsolve *s)
+{
+    double *v = xmalloc((s->nc + 1) * sizeof *v);
+    for (size_t q = 0; q < s->nc; q++)
+        v[q] = lp_value(s, q);
+    return v;
+}
+
+/* Keeps y when it satisfies the model and beats *ub (takes y either way). */
+static void offer_solution(const gsolve *s, double *y, double **x, double *ub)
+{
+    if (satisfies(s, y) && (!isfinite(*ub) || cost_of(s, y) < *ub - SOLVE_EPS)) {
+        free(*x);
+        *x = y;
+        *ub = cost_of(s, y);
+    } else {
+        free(y);
+    }
+}
+
+/* The LP's whole parts completed greedily (a solution at once, if poor). */
+static void round_down(const gsolve *s, double **x, double *ub)
+{
+    double *y = xcalloc(s->nc + 1, sizeof *y);
+    for (size_t q = 0; q < s->nc; q++)
+        y[q] = floor(lp_value(s, q) + 1e-6);
+    greedy_fill(s, NULL, y);
+    offer_solution(s, y, x, ub);
+}
+
+/* ---- local search: exchanges between GPUs ---- */
+
+/* Jobs with D_j = 1 each run on exactly one GPU, and every combination
+ * left for them meets their minimum, so the jobs of any two GPUs may be
+ * re-paired, a pair split over two GPUs or two singles merged, and any
+ * GPU's combination moved to another type, without touching a row but
+ * the types' counts.  Takes every such exchange that lowers the cost,
+ * until none does (the dive and the restricted MILP leave 1-3 % here). */
+typedef struct xstate {
+    gsolve *s;
+    double *x;
+    int *used;              /* [A] GPUs of each type in use */
+} xstate;
+
+static int single_gpu(const gsolve *s, int c)
+{
+    return c < 0 || s->in->jobs[s->g.rep[c]].dmax == 1;
+}
+
+/* The cheapest type for classes (c1, c2) (c2 < 0: alone) with a GPU free
+ * once the GPUs of `freed` (two types, -1 = none) are given back; its
+ * combination, or -1. */
+static int cheapest_home(const xstate *st, int c1, int c2, const int *freed)
+{
+    const gsolve *s = st->s;
+    int best = -1;
+    for (int a = 0; a < (int)s->in->ntypes; a++) {
+        int room = s->cnt[a] - st->used[a] + (freed[0] == a) + (freed[1] == a);
+        if (room < 1)
+            continue;
+        int q = c2 >= 0 ? find_combo(s, a, imin(c1, c2), imax(c1, c2)) : find_combo(s, a, c1, -1);
+        if (q >= 0 && s->c[q].ub > st->x[q] && (best < 0 || s->c[q].cost < s->c[best].cost))
+            best = q;
+    }
+    return best;
+}
+
+/* Replaces GPUs running q1 and q2 (q2 < 0: only q1) by r1 and r2 (r2 < 0:
+ * one GPU) when that is cheaper and the types have room; 1 when done. */
+static int exchange(xstate *st, int q1, int q2, int c1, int c2, int d1, int d2)
+{
+    const gsolve *s = st->s;
+    int freed[2] = {s->c[q1].a, q2 >= 0 ? s->c[q2].a : -1};
+    int r1 = cheapest_home(st, c1, c2, freed);
+    if (r1 < 0)
+        return 0;
+    int r2 = -1;
+    if (d1 >= 0) {
+        st->used[s->c[r1].a]++;     /* r2 must find room besides r1 */
+        r2 = cheapest_home(st, d1, d2, freed);
+        st->used[s->c[r1].a]--;
+        if (r2 < 0)
+            return 0;
+    }
+    double before = s->c[q1].cost + (q2 >= 0 ? s->c[q2].cost : 0);
+    double after = s->c[r1].cost + (r2 >= 0 ? s->c[r2].cost : 0);
+    if (after >= before - 1e-9 * (1 + fabs(before)))
+        return 0;
+    int out[2] = {q1, q2}, in_[2] = {r1, r2};
+    for (int k = 0; k < 2; k++) {
+        if (out[k] >= 0) {
+            st->x[out[k]] -= 1;
+            st->used[s->c[out[k]].a]--;
+        }
+        if (in_[k] >= 0) {
+            st->x[in_[k]] += 1;
+            st->used[s->c[in_[k]].a]++;
+        }
+    }
+    return 1;
+}
+
+/* Every exchange between the GPUs of q1 and q2 (the same combination
+ * twice when it runs on two GPUs); 1 when one was taken. */
+static int improve_pair(xstate *st, int q1, int q2)
+{
+    const combo *a = &st->s->c[q1], *b = &st->s->c[q2];
+    if (q1 == q2 && st->x[q1] < 1.5)
+        return 0;
+    int j = a->c1, k = a->c2, l = b->c1, m = b->c2;
+    if (k >= 0 && m >= 0)                           /* re-pair the four jobs */
+        return exchange(st, q1, q2, j, l, k, m) || exchange(st, q1, q2, j, m, k, l);
+    if (k < 0 && m < 0)                             /* merge two singles */
+        return exchange(st, q1, q2, j, l, -1, -1);
+    if (k < 0)                                      /* a single joins a pair */
+        return exchange(st, q1, q2, j, l, m, -1) || exchange(st, q1, q2, j, m, l, -1);
+    return exchange(st, q1, q2, l, j, k, -1) || exchange(st, q1, q2, l, k, j, -1);
+}
+
+/* One GPU on its own: a cheaper type, or a pair split over two GPUs. */
+static int improve_one(xstate *st, int q)
+{
+    const combo *a = &st->s->c[q];
+    return exchange(st, q, -1, a->c1, a->c2, -1, -1) ||
+           (a->c2 >= 0 && exchange(st, q, -1, a->c1, -1, a->c2, -1));
+}
+
+static void local_search(gsolve *s, sg_ctx *c, double **x, double *ub)
+{
+    if (!*x || !has_minimum(s->in))
+        return;
+    double *y = xmalloc((s->nc + 1) * sizeof *y);
+    memcpy(y, *x, (s->nc + 1) * sizeof *y);
+    xstate st = {s, y, xcalloc(s->in->ntypes + 1, sizeof *st.used)};
+    size_t *on = xmalloc((s->nc + 1) * sizeof *on);
+    for (int pass = 0, better = 1; better && pass < 50 && sg_should_stop(c) < 0; pass++) {
+        size_t n = 0;
+        memset(st.used, 0, (s->in->ntypes + 1) * sizeof *st.used);
+        for (size_t q = 0; q < s->nc; q++) {
+            st.used[s->c[q].a] += (int)lround(y[q]);
+            if (y[q] > 0.5 && single_gpu(s, s->c[q].c1) && single_gpu(s, s->c[q].c2))
+                on[n++] = q;
+        }
+        better = 0;
+        for (size_t u = 0; u < n && !better; u++) {
+            better = y[on[u]] > 0.5 && improve_one(&st, (int)on[u]);
+            for (size_t v = u; v < n && !better; v++)
+                better = y[on[u]] > 0.5 && y[on[v]] > 0.5 && improve_pair(&st, (int)on[u],
+                                                                          (int)on[v]);
+        }
+    }
+    free(on);
+    free(st.used);
+    offer_solution(s, y, x, ub);
+}
+
+static void set_lower(const gsolve *s, int col, double lo)
+{
+    double hi = glp_get_col_ub(s->P, col);
+    glp_set_col_bnds(s->P, col, lo >= hi ? GLP_FX : GLP_DB, lo, hi);
+}
+
+/* LP diving: hold the columns the LP already runs at their whole parts
+ * (lower bounds), round the most decided fraction up, re-solve with the
+ * dual simplex from the last basis, and repeat until the LP is integral —
+ * a solution.  When rounding up makes the LP infeasible, that column is
+ * rounded down instead (one step back).  Columns stay as they are (no
+ * pricing: a heuristic); bounds are restored. */
+static void dive(gsolve *s, sg_ctx *c, double **x, double *ub)
+{
+    for (int iter = 0; iter < 4000 && sg_should_stop(c) < 0; iter++) {
+        int best = -1;
+        double best_f = 0;
+        for (size_t q = 0; q < s->nc; q++) {
+            int col = s->c[q].col;
+            if (!col)
+                continue;
+            double v = glp_get_col_prim(s->P, col), f = v - floor(v + 1e-6);
+            if (f > 1e-6 && f < 1 - 1e-6 && f > best_f) {
+                best_f = f;
+                best = col;
+            }
+            if (floor(v + 1e-6) > glp_get_col_lb(s->P, col) + 0.5)
+                set_lower(s, col, floor(v + 1e-6));
+        }
+        if (best < 0) {
+            double *y = xcalloc(s->nc + 1, sizeof *y);
+            for (size_t q = 0; q < s->nc; q++)
+                y[q] = round(lp_value(s, q));
+            offer_solution(s, y, x, ub);
+            break;
+        }
+        double v = glp_get_col_prim(s->P, best), lo = glp_get_col_lb(s->P, best);
+        set_lower(s, best, ceil(v));
+        if (simplex(s, c, 1) == 0)
+            continue;
+        glp_set_col_bnds(s->P, best, floor(v) <= lo ? GLP_FX : GLP_DB, lo, floor(v));
+        if (simplex(s, c, 1) != 0)
+            break;
+    }
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].col)
+            glp_set_col_bnds(s->P, s->c[q].col, s->c[q].ub > 0 ? GLP_DB : GLP_FX, 0,
+                             s->c[q].ub);
+}
+
+/* Runs branch and bound on the LP's columns within `seconds` (and the
+ * solve's own limit), from start x (may be NULL); improves x / *ub when it
+ * finds better.  Fills m (status, bound).  -1 on a GLPK failure. */
+static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, double **x,
+                  double *ub, sg_mip *m, gp_err *err)
+{
+    solve_opts sub = *c->o;
+    double used = now_seconds() - c->t0;
+    if (seconds > 0 && (sub.time_limit_s <= 0 || used + seconds < sub.time_limit_s))
+        sub.time_limit_s = used + seconds;
+    sub.mip_gap = gap;
+    sg_ctx sc = *c;
+    sc.o = &sub;
+    memset(m, 0, sizeof *m);
+    double *start = NULL;
+    if (*x) {
+        add_used(s, *x);
+        start = xcalloc((size_t)glp_get_num_cols(s->P) + 1, sizeof *start);
+        for (size_t q = 0; q < s->nc; q++)
+            if (s->c[q].col)
+                start[s->c[q].col] = (*x)[q];
+    }
+    m->start_x = start;
+    m->known_lb = lb;
+    m->cuts = 1;
+    int rc = sg_solve(&sc, s->P, m, err);
+    free(start);
+    if (rc)
+        return -1;
+    if (m->has_solution && (!isfinite(*ub) || m->obj < *ub - SOLVE_EPS * (1 + fabs(*ub)))) {
+        double *y = xcalloc(s->nc + 1, sizeof *y);
+        for (size_t q = 0; q < s->nc; q++)
+            y[q] = s->c[q].col ? round(glp_mip_col_val(s->P, s->c[q].col)) : 0;
+        offer_solution(s, y, x, ub);
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Price-and-branch heuristic: branch and bound over the combinations the
+ * LP likes — those it uses, the start's, and the cheapest by reduced cost,
+ * about eight per class — with every other column held at 0.  A small
+ * MILP that GLPK solves fast. */
+static int restricted(gsolve *s, sg_ctx *c, const double *rc, const double *lp, double **x,
+                      double *ub, gp_err *err)
+{
+    size_t keep = (size_t)(8 * s->g.n + 16);
+    double *sorted = xmalloc((s->nc + 1) * sizeof *sorted);
+    memcpy(sorted, rc, s->nc * sizeof *sorted);
+    qsort(sorted, s->nc, sizeof *sorted, cmp_double);
+    double cutoff = s->nc > keep ? sorted[keep] : HUGE_VAL;
+    free(sorted);
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs), n = 0;
+    unsigned char *kept = xcalloc(s->nc + 1, 1);
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].ub > 0 && (rc[q] <= cutoff || lp[q] > 1e-9 || (*x && (*x)[q] > 0))) {
+            kept[q] = 1;
+            qs[n++] = q;
+        }
+    add_columns(s, qs, n);
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].col && !kept[q])
+            glp_set_col_bnds(s->P, s->c[q].col, GLP_FX, 0, 0);
+    double budget = fmin(0.4 * sg_remaining(c), 0.5 + 0.002 * (double)n);
+    sg_mip m;
+    int rc_ = branch(s, c, budget, c->o->mip_gap / 4, -HUGE_VAL, x, ub, &m, err);
+    for (size_t q = 0; q < s->nc; q++)
+        if (s->c[q].col && !kept[q])
+            glp_set_col_bnds(s->P, s->c[q].col, s->c[q].ub > 0 ? GLP_DB : GLP_FX, 0,
+                             s->c[q].ub);
+    free(kept);
+    free(qs);
+    return rc_;
+}
+
+/* Reduced-cost fixing: any solution cheaper than ub costs at least
+ * lb + rc_q * n_q, so a combination whose reduced cost passes ub - lb is 0
+ * in every better solution: held at 0 in the LP, never added; every other
+ * becomes a column, so branch and bound then searches all that matters. */
+static void fix_by_reduced_cost(gsolve *s, const double *rc, double lb, double ub)
+{
+    size_t *qs = xmalloc((s->nc + 1) * sizeof *qs), n = 0;
+    double room = ub - lb + SOLVE_EPS * (1 + fabs(ub));
+    for (size_t q = 0; q < s->nc; q++) {
+        if (rc[q] <= room || !isfinite(ub))
+            qs[n++] = q;
+        else if (s->c[q].col)
+            glp_set_col_bnds(s->P, s->c[q].col, GLP_FX, 0, 0);
+    }
+    add_columns(s, qs, n);
+    free(qs);
 }
 
 /* ---- the answer on the real GPUs -------------------------------------------------- */
 
-static void write_answer(const gogh_inst *in, const combo *c, size_t nc, const double *n,
-                         solve_result *res)
+/* The next member of class c to place (a job of its own class every time). */
+static int next_member(const gsolve *s, int c, int *cursor)
 {
+    if (s->g.count[c] == 1)
+        return s->g.rep[c];
+    assert(cursor[c] < s->g.count[c]);
+    return s->g.members[s->g.first[c] + cursor[c]++];
+}
+
+static void write_answer(const gsolve *s, const double *x, solve_result *res)
+{
+    const gogh_inst *in = s->in;
+    size_t G = in->naccels ? in->naccels : 1;
     res->ngpus = in->naccels;
-    res->gpu_watts = xcalloc(in->naccels ? in->naccels : 1, sizeof(double));
-    res->gpu_freq_mhz = xcalloc(in->naccels ? in->naccels : 1, sizeof(double));
-    res->place = xcalloc(2 * in->naccels + 1, sizeof *res->place);
-    unsigned char *busy = xcalloc(in->naccels ? in->naccels : 1, 1);
-    unsigned char *srv = xcalloc(in->naccels + 1, 1);
-    double total = 0;
-    for (size_t q = 0; q < nc; q++) {
-        int cnt = (int)lround(n[q]);
+    res->gpu_watts = xcalloc(G, sizeof(double));
+    res->gpu_freq_mhz = xcalloc(G, sizeof(double));
+    res->place = xcalloc(2 * G + 1, sizeof *res->place);
+    /* servers are numbered by the caller, not 0..G-1 (the bench's are
+     * thousands apart): one flag per number up to the largest */
+    int top = 0;
+    for (size_t g = 0; g < in->naccels; g++)
+        top = imax(top, in->accels[g].node);
+    unsigned char *busy = xcalloc(G, 1), *srv = xcalloc((size_t)top + 1, 1);
+    int *cursor = xcalloc((size_t)(s->g.n ? s->g.n : 1), sizeof *cursor);
+    for (size_t q = 0; q < s->nc; q++) {
+        const combo *c = &s->c[q];
+        int cnt = x ? (int)lround(x[q]) : 0;
         for (size_t g = 0; g < in->naccels && cnt > 0; g++) {
-            if (busy[g] || in->accels[g].type != c[q].a)
+            if (busy[g] || in->accels[g].type != c->a)
                 continue;
             busy[g] = 1;
             cnt--;
-            res->gpu_watts[g] = c[q].watts;
-            total += c[q].watts;
+            res->gpu_watts[g] = c->watts;
             res->gpus_used++;
-            res->place[res->nplace++] = (solve_place){c[q].j, (int)g};
-            if (c[q].k >= 0)
-                res->place[res->nplace++] = (solve_place){c[q].k, (int)g};
+            res->place[res->nplace++] = (solve_place){next_member(s, c->c1, cursor), (int)g};
+            if (c->c2 >= 0)
+                res->place[res->nplace++] = (solve_place){next_member(s, c->c2, cursor), (int)g};
         }
+        assert(cnt == 0);
     }
     for (size_t g = 0; g < in->naccels; g++)
-        if (busy[g] && !srv[in->accels[g].node]) {
+        if (busy[g] && in->accels[g].node >= 0 && !srv[in->accels[g].node]) {
             srv[in->accels[g].node] = 1;
             res->servers_used++;
         }
-    res->objective = total;
     free(busy);
     free(srv);
+    free(cursor);
 }
 
 static int check_inst(const gogh_inst *in, gp_err *err)
@@ -489,10 +1567,182 @@ static int check_inst(const gogh_inst *in, gp_err *err)
                             in->jobs[j].min_tput);
     }
     for (size_t a = 0; a < in->ntypes; a++)
-        if (in->types[a].theta < 1 || in->types[a].max_w < in->types[a].idle_w)
-            return gp_error(err, "GOGH: accelerator type %s needs theta >= 1 and max >= idle "
-                                 "watts", in->types[a].name);
+        if (in->types[a].theta < 1 || in->types[a].max_w < in->types[a].idle_w ||
+            !(in->types[a].price_usd >= 0))
+            return gp_error(err, "GOGH: accelerator type %s needs theta >= 1, max >= idle "
+                                 "watts and a price >= 0", in->types[a].name);
+    for (size_t g = 0; g < in->naccels; g++)
+        if (in->accels[g].type < 0 || (size_t)in->accels[g].type >= in->ntypes)
+            return gp_error(err, "GOGH: accelerator %zu has no type", g);
+    if ((unsigned)in->objective > GOGH_MIN_COST || !(in->usd_per_w >= 0))
+        return gp_error(err, "GOGH: unknown objective, or a negative energy price");
     return 0;
+}
+
+static void gsolve_init(gsolve *s, const gogh_inst *in, int names)
+{
+    memset(s, 0, sizeof *s);
+    s->in = in;
+    s->names = names;
+    s->cnt = xcalloc(in->ntypes + 1, sizeof *s->cnt);
+    for (size_t g = 0; g < in->naccels; g++)
+        s->cnt[in->accels[g].type]++;
+    s->best = xcalloc(in->njobs + 1, sizeof *s->best);
+    for (size_t j = 0; j < in->njobs; j++)
+        for (size_t a = 0; a < in->ntypes; a++)
+            s->best[j] = fmax(s->best[j], gogh_solo(in, (int)a, (int)j));
+    s->most = xcalloc(in->njobs + 1, sizeof *s->most);
+    for (size_t j = 0; j < in->njobs; j++)
+        for (size_t a = 0; a < in->ntypes; a++) {
+            s->most[j] = fmax(s->most[j], gogh_solo(in, (int)a, (int)j));
+            for (size_t k = 0; k < in->njobs; k++)
+                s->most[j] = fmax(s->most[j], gogh_pair(in, (int)a, (int)j, (int)k));
+        }
+    gclasses_build(in, &s->g);
+    size_t C = (size_t)(s->g.n ? s->g.n : 1);
+    s->cuts_of = xcalloc(C, sizeof *s->cuts_of);
+    s->ncuts_of = xcalloc(C, sizeof *s->ncuts_of);
+    s->cuts_of_cap = xcalloc(C, sizeof *s->cuts_of_cap);
+    make_combos(s);
+    build_model(s);
+}
+
+static void gsolve_free(gsolve *s)
+{
+    if (s->P)
+        glp_delete_prob(s->P);
+    for (int c = 0; c < s->g.n; c++)
+        free(s->cuts_of[c]);
+    free(s->cuts_of);
+    free(s->ncuts_of);
+    free(s->cuts_of_cap);
+    free(s->cuts);
+    gclasses_free(&s->g);
+    free(s->c);
+    free(s->row_of);
+    free(s->tput_row);
+    free(s->half_row);
+    free(s->share_row);
+    free(s->cnt);
+    free(s->best);
+    free(s->most);
+}
+
+/* The search's outcome, in the minimised objective. */
+typedef struct outcome {
+    int status;             /* SOLVE_* */
+    double *x;              /* best solution's columns (owned), NULL = none */
+    double ub, lb, lp;
+    long nodes;
+    const char *method;
+} outcome;
+
+/* 1 when the bound closes the gap as far as the options ask. */
+static int closed(const solve_opts *o, double ub, double lb)
+{
+    if (!isfinite(ub) || !isfinite(lb))
+        return 0;
+    return ub - lb <= fmax(o->mip_gap, 1e-6) * fabs(ub) + 1e-9;
+}
+
+/* LP bound with triangle cuts, the heuristics, the restricted MILP,
+ * reduced-cost fixing, and branch and bound on what is left, stopping as
+ * soon as the bound closes the gap the options ask for. */
+static int search(gsolve *s, sg_ctx *c, outcome *out, gp_err *err)
+{
+    const solve_opts *o = c->o;
+    sg_mip m;
+    if (o->no_bounds) {
+        out->method = "milp";
+        if (branch(s, c, 0, o->mip_gap, -HUGE_VAL, &out->x, &out->ub, &m, err))
+            return -1;
+        out->status = m.status;
+        out->lb = m.bound;
+        out->lp = m.lp_obj;
+        out->nodes = m.nodes;
+        return 0;
+    }
+    double *rc = xmalloc((s->nc + 1) * sizeof *rc);
+    int r = root_lp(s, c, &out->lb, rc);
+    if (r != 0) {
+        free(rc);
+        out->status = r > 0 ? SOLVE_INFEASIBLE : sg_should_stop(c) >= 0 ? sg_should_stop(c)
+                                                                          : SOLVE_TIMEOUT;
+        out->lb = -HUGE_VAL;
+        return 0;
+    }
+    out->lp = out->lb;
+    out->method = "lp+cuts";
+    if (closed(o, out->ub, out->lb)) {
+        free(rc);
+        return 0;
+    }
+    double *lp = lp_values(s);
+    out->method = "dive";
+    round_down(s, &out->x, &out->ub);
+    dive(s, c, &out->x, &out->ub);
+    local_search(s, c, &out->x, &out->ub);
+    int rc_ = 0;
+    if (!closed(o, out->ub, out->lb)) {
+        out->method = "restricted";
+        rc_ = restricted(s, c, rc, lp, &out->x, &out->ub, err);
+        local_search(s, c, &out->x, &out->ub);
+    }
+    free(lp);
+    /* GLPK overruns its limit by a few tenths on the larger models (its
+     * cut rounds), so the last stage starts only with time to spare. */
+    double left = sg_remaining(c);
+    if (rc_ == 0 && !closed(o, out->ub, out->lb) && left > 0.25) {
+        fix_by_reduced_cost(s, rc, out->lb, out->ub);
+        out->method = "milp";
+        rc_ = branch(s, c, left < 1e9 ? 0.8 * left : 0, o->mip_gap, out->lb, &out->x, &out->ub,
+                     &m, err);
+        if (rc_ == 0) {
+            out->nodes = m.nodes;
+            out->lb = fmax(out->lb, m.status == SOLVE_OPTIMAL ? out->ub : m.bound);
+            if (m.status == SOLVE_INFEASIBLE && !out->x)
+                out->status = SOLVE_INFEASIBLE;
+            else if (m.status == SOLVE_CANCELLED)
+                out->status = SOLVE_CANCELLED;
+        }
+    }
+    free(rc);
+    return rc_;
+}
+
+/* The result in the objective's own sense: watts or dollars minimised, or
+ * Gavel's normalised throughput maximised (its bound is then an upper
+ * bound). */
+static double reported(const gogh_inst *in, double v)
+{
+    return in->objective == GOGH_MAX_THROUGHPUT && isfinite(v) ? -v
+         : in->objective == GOGH_MAX_THROUGHPUT ? -v : v;
+}
+
+static void finish(const gsolve *s, const outcome *out, solve_result *res)
+{
+    const gogh_inst *in = s->in;
+    int have = out->x != NULL;
+    res->has_solution = have;
+    res->nodes = out->nodes;
+    res->lp_bound = reported(in, out->lp);
+    strlcpy0(res->method, out->method ? out->method : "none", sizeof res->method);
+    if (have)
+        write_answer(s, out->x, res);
+    double ub = have ? out->ub : HUGE_VAL, lb = fmin(out->lb, ub);
+    res->objective = reported(in, ub);
+    res->bound = reported(in, lb);
+    if (out->status == SOLVE_INFEASIBLE && !have) {
+        res->status = SOLVE_INFEASIBLE;
+    } else if (have && ub - lb <= PK_REL_TOL * fabs(ub) + SOLVE_EPS) {
+        res->status = SOLVE_OPTIMAL;
+        res->bound = res->objective;
+        res->gap = 0;
+    } else {
+        res->status = out->status == SOLVE_CANCELLED ? SOLVE_CANCELLED
+                    : have ? SOLVE_FEASIBLE : SOLVE_TIMEOUT;
+        res->gap = have ? sg_gap(ub, lb) : HUGE_VAL;
+    }
 }
 
 int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_err *err)
@@ -502,60 +1752,37 @@ int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_e
         return -1;
     sg_ctx sc;
     sg_begin(&sc, o);
-    strlcpy0(res->method, "milp", sizeof res->method);
-    size_t nc;
-    combo *c = make_combos(in, &nc);
-    glp_prob *P = gogh_model(in, c, nc, o->write_lp || o->write_mps);
-    res->rows = glp_get_num_rows(P);
-    res->cols = glp_get_num_cols(P);
-    int rc = sg_write(&sc, P, err);
-    double *x0 = rc == 0 ? greedy(in, c, nc) : NULL;
-    double z0 = x0 ? start_cost(c, nc, x0) : HUGE_VAL;
-    res->heur_objective = z0;
-    sg_mip m = {0};
-    m.start_x = o->no_warm_start ? NULL : x0;
-    m.known_lb = -HUGE_VAL;
-    m.cuts = 1;     /* GLPK's MIR/Gomory/cover/clique cuts close the pairing LP gap */
-    if (rc == 0 && nc == 0 && in->njobs > 0)
-        m.status = SOLVE_INFEASIBLE;
-    else if (rc == 0 && in->njobs == 0)
-        m.status = SOLVE_OPTIMAL;
-    else if (rc == 0)
-        rc = sg_solve(&sc, P, &m, err);
+    gsolve s;
+    gsolve_init(&s, in, o->write_lp || o->write_mps);
+    int rc = sg_write(&sc, s.P, err);
+    outcome out = {SOLVE_TIMEOUT, NULL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, 0, NULL};
     if (rc == 0) {
-        double *n = xcalloc(nc + 1, sizeof *n);
-        int have = 0;
-        if (m.has_solution && m.obj <= z0 + SOLVE_EPS) {
-            for (size_t q = 0; q < nc; q++)
-                n[q] = glp_mip_col_val(P, c[q].col);
-            have = 1;
-        } else if (x0 && m.status != SOLVE_INFEASIBLE) {
-            for (size_t q = 0; q < nc; q++)
-                n[q] = x0[c[q].col];
-            have = 1;
-        } else if (in->njobs == 0)
-            have = 1;
-        res->has_solution = have;
-        res->nodes = m.nodes;
-        res->lp_bound = m.lp_obj;
-        if (have)
-            write_answer(in, c, nc, n, res);
-        res->bound = fmin(m.bound, have ? res->objective : HUGE_VAL);
-        if (m.status == SOLVE_OPTIMAL && have) {
-            res->status = SOLVE_OPTIMAL;
-            res->bound = res->objective;
-            res->gap = 0;
-        } else if (m.status == SOLVE_INFEASIBLE) {
-            res->status = SOLVE_INFEASIBLE;
+        double *x0 = make_start(&s, o);
+        res->heur_objective = x0 ? reported(in, cost_of(&s, x0)) : HUGE_VAL;
+        if (x0 && !o->no_warm_start) {
+            out.x = x0;
+            out.ub = cost_of(&s, x0);
         } else {
-            res->status = have && m.status == SOLVE_TIMEOUT ? SOLVE_FEASIBLE : m.status;
-            res->gap = have ? sg_gap(res->objective, res->bound) : HUGE_VAL;
+            free(x0);
         }
-        free(n);
+        if (s.nc == 0) {
+            /* nothing runs: every job idle, which only Gavel's objective allows */
+            int idle_ok = in->njobs == 0 || !has_minimum(in);
+            out.status = idle_ok ? SOLVE_OPTIMAL : SOLVE_INFEASIBLE;
+            if (idle_ok && !out.x)
+                out.x = xcalloc(1, sizeof *out.x);
+            out.ub = out.lb = out.lp = 0;
+            out.method = "empty";
+        } else {
+            rc = search(&s, &sc, &out, err);
+        }
     }
-    free(x0);
-    free(c);
-    glp_delete_prob(P);
+    res->rows = glp_get_num_rows(s.P);
+    res->cols = glp_get_num_cols(s.P);
+    if (rc == 0)
+        finish(&s, &out, res);
+    free(out.x);
+    gsolve_free(&s);
     res->time_s = now_seconds() - sc.t0;
     sg_end(&sc, res);
     return rc;
