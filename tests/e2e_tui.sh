@@ -168,10 +168,10 @@ keys r
 expect "frontier: SLA violations % vs cost" "the frontier chart"
 expect "cheapest meeting SLA" "the grid's answer line"
 expect "  2nd policy" "the grid's results name both counts"
-expect "frontier     " "frontier points are marked"
 expect "corrgpu 3+2" "CorrGPU's cheapest point (the profiles cost 0: the first meeting)"
 keys PPage PPage PPage PPage PPage PPage NPage
 expect "<< cheapest" "the cheapest point meeting the SLA is marked"
+expect "frontier     " "frontier points are marked"
 keys k k Left Home
 expect "2nd GPU          none (one model)" "back to one model"
 # A long sweep (pai-like, thousands of tasks): progress, then Esc cancels.

@@ -58,6 +58,21 @@ static void seeded_inst(gogh_inst *in, uint64_t seed, size_t J)
     random_inst(in, &r, J ? J : 1 + rng_below(&r, 5));
 }
 
+/* A bigger instance than the brute force can check: J jobs on G GPUs of
+ * each of the two types, so that small limits stop the solve early. */
+static void big_inst(gogh_inst *in, uint64_t seed, size_t J, int G)
+{
+    rng r;
+    rng_seed(&r, seed);
+    random_inst(in, &r, J);
+    free(in->accels);
+    in->naccels = 0;
+    in->accels = xcalloc((size_t)(2 * G), sizeof *in->accels);
+    for (int a = 0; a < 2; a++)
+        for (int d = 0; d < G; d++)
+            in->accels[in->naccels++] = (gogh_accel){a, a * G + d, d};
+}
+
 /* ---- brute force --------------------------------------------------------------- */
 
 /* What accelerator g runs: -1 idle, else jobs j and k (k = -1: j alone). */
@@ -588,6 +603,38 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Under a work limit the solve stops after the same simplex iterations
+ * and nodes whatever the machine's speed or load, so two solves of one
+ * instance give the same placements: the simulator's rounds rely on it. */
+static void test_work_limit_is_deterministic(void **state)
+{
+    (void)state;
+    int stopped = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        gogh_inst in;
+        big_inst(&in, seed, 40, 12);
+        solve_opts o;
+        solve_opts_default(&o);
+        o.work_limit_s = 0.02;
+        solve_result a, b;
+        gp_err err = {{0}};
+        assert_int_equal(solve_gogh(&in, &o, &a, &err), 0);
+        assert_int_equal(solve_gogh(&in, &o, &b, &err), 0);
+        assert_int_equal(a.status, b.status);
+        stopped += a.status != SOLVE_OPTIMAL;
+        if (isfinite(a.objective)) {
+            assert_double_equal(a.objective, b.objective, 0);
+            assert_int_equal(a.nplace, b.nplace);
+            assert_memory_equal(a.place, b.place, a.nplace * sizeof *a.place);
+            check_answer(&in, &a);
+        }
+        solve_result_free(&a);
+        solve_result_free(&b);
+        gogh_inst_free(&in);
+    }
+    assert_true(stopped > 0);       /* the limit was reached, not just the optimum */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -599,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_from_catalog),
         cmocka_unit_test(test_types_per_profile),
         cmocka_unit_test(test_same_type_pair),
+        cmocka_unit_test(test_work_limit_is_deterministic),
     };
     return cmocka_run_group_tests_name("solve_gogh", tests, NULL, teardown);
 }

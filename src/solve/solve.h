@@ -59,6 +59,12 @@ typedef struct solve_place {
 
 typedef struct solve_opts {
     double time_limit_s;    /* whole solve, bounds and heuristics included; 0 = none */
+    /* A limit on the solver's work instead of its time, in nominal seconds:
+     * simplex iterations and branch-and-bound nodes counted at fixed rates
+     * (SOLVE_WORK_S_PER_ITER, SOLVE_WORK_ITERS_PER_NODE), so a solve gives
+     * the same answer on any machine under any load (the simulator's
+     * rounds replay).  When > 0 it replaces time_limit_s. */
+    double work_limit_s;
     volatile const int *cancel;     /* polled; nonzero stops the solve (may be NULL) */
     const char *write_lp;   /* write the MILP in CPLEX LP format there (NULL = no) */
     const char *write_mps;  /* the same in free MPS format */

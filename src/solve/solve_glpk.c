@@ -108,11 +108,22 @@ void sg_end(sg_ctx *c, solve_result *res)
     c->loglen = c->logcap = 0;
 }
 
+static int by_work(const sg_ctx *c)
+{
+    return c->o->work_limit_s > 0;
+}
+
+double sg_elapsed(const sg_ctx *c)
+{
+    return by_work(c) ? c->work * SOLVE_WORK_S_PER_ITER : now_seconds() - c->t0;
+}
+
 double sg_remaining(const sg_ctx *c)
 {
-    if (c->o->time_limit_s <= 0)
+    double limit = by_work(c) ? c->o->work_limit_s : c->o->time_limit_s;
+    if (limit <= 0)
         return 1e12;
-    return c->o->time_limit_s - (now_seconds() - c->t0);
+    return limit - sg_elapsed(c);
 }
 
 int sg_should_stop(const sg_ctx *c)
@@ -132,13 +143,33 @@ double sg_gap(double obj, double bound)
     return g < 1e-12 ? 0 : g;
 }
 
-/* GLPK takes limits in integer milliseconds. */
+/* GLPK takes limits in integer milliseconds; under a work limit its own
+ * clock is off (iteration limits and the callback stop it instead). */
 static int ms_left(const sg_ctx *c)
 {
     double ms = sg_remaining(c) * 1000.0;
-    if (ms >= (double)INT_MAX)
+    if (by_work(c) || ms >= (double)INT_MAX)
         return INT_MAX;
     return ms < 1 ? 1 : (int)ms;
+}
+
+/* Simplex iterations left under a work limit (INT_MAX without one). */
+static int it_left(const sg_ctx *c)
+{
+    if (!by_work(c))
+        return INT_MAX;
+    double it = sg_remaining(c) / SOLVE_WORK_S_PER_ITER;
+    return it >= (double)INT_MAX ? INT_MAX : it < 1 ? 1 : (int)it;
+}
+
+int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp)
+{
+    sp->tm_lim = ms_left(c);
+    sp->it_lim = it_left(c);
+    int before = glp_get_it_cnt(P);
+    int rc = glp_simplex(P, sp);
+    c->work += glp_get_it_cnt(P) - before;
+    return rc;
 }
 
 /* State the callback sees. */
@@ -147,11 +178,23 @@ typedef struct sg_cb {
     sg_mip *m;
     int start_given;
     int stopped;            /* SOLVE_* or -1 */
+    double work0;           /* the work clock when glp_intopt began */
+    int it0;                /* P's iteration count then */
 } sg_cb;
+
+/* Branch and bound's work so far onto the clock: its iterations and nodes. */
+static void count_tree(sg_cb *cb, glp_tree *T)
+{
+    int a, n, t;
+    glp_ios_tree_size(T, &a, &n, &t);
+    cb->c->work = cb->work0 + (glp_get_it_cnt(glp_ios_get_prob(T)) - cb->it0) +
+                  (double)t * SOLVE_WORK_ITERS_PER_NODE;
+}
 
 static void sg_callback(glp_tree *T, void *info)
 {
     sg_cb *cb = info;
+    count_tree(cb, T);
     int stop = sg_should_stop(cb->c);
     if (stop >= 0) {
         cb->stopped = stop;
@@ -190,9 +233,8 @@ static int lp_root(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
     glp_smcp sp;
     glp_init_smcp(&sp);
     sp.msg_lev = c->o->keep_log ? GLP_MSG_ON : GLP_MSG_ERR;
-    sp.tm_lim = ms_left(c);
     sp.presolve = GLP_OFF;
-    int rc = glp_simplex(P, &sp);
+    int rc = sg_simplex(c, P, &sp);
     if (rc == GLP_ETMLIM || rc == GLP_EITLIM) {
         m->status = SOLVE_TIMEOUT;
         return 1;
@@ -272,10 +314,12 @@ int sg_solve(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
     ip.presolve = GLP_OFF;
     ip.mip_gap = c->o->mip_gap > 0 ? c->o->mip_gap : 0;
     ip.gmi_cuts = ip.mir_cuts = ip.cov_cuts = ip.clq_cuts = m->cuts ? GLP_ON : GLP_OFF;
-    sg_cb cb = {c, m, 0, -1};
+    sg_cb cb = {c, m, 0, -1, c->work, glp_get_it_cnt(P)};
     ip.cb_func = sg_callback;
     ip.cb_info = &cb;
     int rc = glp_intopt(P, &ip);
+    c->work = fmax(c->work, cb.work0 + (glp_get_it_cnt(P) - cb.it0) +
+                                (double)m->nodes * SOLVE_WORK_ITERS_PER_NODE);
     if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_ESTOP && rc != GLP_EMIPGAP)
         return gp_error(err, "GLPK: branch and bound failed (glp_intopt code %d)", rc);
     read_mip(m, P, rc == GLP_EMIPGAP ? 0 : rc, &cb);

@@ -1084,12 +1084,6 @@ static int separate(gsolve *s)
     return add;
 }
 
-static int ms_left(const sg_ctx *c)
-{
-    double ms = sg_remaining(c) * 1000.0;
-    return ms >= 1e9 ? 1000000000 : ms < 1 ? 1 : (int)ms;
-}
-
 /* One simplex run from the last basis: the primal after columns were
  * added, the dual after rows or bounds; 0 optimal, 1 infeasible, -1 time
  * or failure. */
@@ -1099,8 +1093,7 @@ static int simplex(const gsolve *s, sg_ctx *c, int dual)
     glp_init_smcp(&sp);
     sp.msg_lev = GLP_MSG_OFF;
     sp.meth = dual ? GLP_DUALP : GLP_PRIMAL;
-    sp.tm_lim = ms_left(c);
-    if (glp_simplex(s->P, &sp) != 0)
+    if (sg_simplex(c, s->P, &sp) != 0)
         return -1;
     int st = glp_get_status(s->P);
     return st == GLP_OPT ? 0 : st == GLP_NOFEAS ? 1 : -1;
@@ -1414,7 +1407,7 @@ static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, d
                   double *ub, sg_mip *m, gp_err *err)
 {
     solve_opts sub = *c->o;
-    double used = now_seconds() - c->t0;
+    double used = sg_elapsed(c);
     if (seconds > 0 && (sub.time_limit_s <= 0 || used + seconds < sub.time_limit_s))
         sub.time_limit_s = used + seconds;
     sub.mip_gap = gap;

@@ -52,9 +52,17 @@ static inline double solve_quanta(double v, double quantum)
 /* ---- GLPK plumbing --------------------------------------------------- */
 
 /* One solve's context: options, start time, captured output. */
+/* The work clock of solve_opts.work_limit_s: a simplex iteration is one
+ * unit, a branch-and-bound node SOLVE_WORK_ITERS_PER_NODE units, and a unit
+ * SOLVE_WORK_S_PER_ITER nominal seconds (about this machine's rate on
+ * GOGH's rounds, so that work and time limits mean similar things). */
+#define SOLVE_WORK_S_PER_ITER 3e-4
+#define SOLVE_WORK_ITERS_PER_NODE 50
+
 typedef struct sg_ctx {
     const solve_opts *o;
     double t0;
+    double work;            /* units done (work clock) */
     char *log;
     size_t loglen, logcap;
 } sg_ctx;
@@ -64,8 +72,13 @@ typedef struct sg_ctx {
 void sg_begin(sg_ctx *c, const solve_opts *o);
 /* Stops capturing; hands the log to res when asked, else frees it. */
 void sg_end(sg_ctx *c, solve_result *res);
-/* Seconds left before the time limit (a large number when none). */
+/* Seconds since the solve began: nominal ones under a work limit. */
+double sg_elapsed(const sg_ctx *c);
+/* Seconds left before the time (or work) limit (a large number when none). */
 double sg_remaining(const sg_ctx *c);
+/* Runs glp_simplex on P with GLPK's limits set from ours and counts its
+ * iterations on the work clock; GLPK's return code. */
+int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp);
 /* SOLVE_CANCELLED, SOLVE_TIMEOUT, or -1 when the solve may go on. */
 int sg_should_stop(const sg_ctx *c);
 
