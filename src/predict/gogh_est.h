@@ -17,10 +17,12 @@
  * The networks are FANN feed-forward networks (Debian libfann), trained on
  * a throughput table (Gavel's shape, model/tput_entry) split by job type
  * so that validation and test hold job types never seen in training;
- * inputs and outputs are normalised as the paper does (throughputs by the
- * job's best solo throughput in the table, attributes to [0, 1]).  Weights
- * are initialised from the project's seeded rng, so training is
- * reproducible.
+ * attributes are scaled to [0, 1] and throughputs are divided by the job's
+ * best solo throughput in the table (a new job has none, so its
+ * throughputs are divided by its most similar known job's); loss and MAE
+ * are reported on each job's own scale, where a throughput lies in [0, 1],
+ * as the paper's figures are.  Weights are initialised from the project's
+ * seeded rng, so training is reproducible.
  *
  * The online side is the paper's Catalog (§2.1): a gogh_estimator answers
  * "throughput of j on a with k" from the table for job types it knows, from
