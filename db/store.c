@@ -100,6 +100,36 @@ static const char *const migrations[] = {
     "UPDATE gpu_profile SET speed = CASE name WHEN 'P100' THEN 0.94 WHEN 'T4' THEN 0.5"
     " WHEN 'A10' THEN 1.1 WHEN 'G2' THEN 1.1 WHEN 'G3' THEN 2.0 WHEN 'A100-40GB' THEN 2.0"
     " WHEN 'H100' THEN 4.0 WHEN 'K80' THEN 0.30 ELSE speed END;",
+    /* 3 -> 4: GOGH's trained estimation nets (predict/gogh_est.h), by a
+     * name unique in the store, with the throughput catalog they were
+     * trained on (deleting it deletes them: they describe that table and
+     * no other), a text of their parameters, how many job types each split
+     * had, the training times, the nets as a BLOB, and one row per network
+     * and split of the training report (loss and MAE NULL for a split
+     * without rows). */
+    "CREATE TABLE gogh_nets ("
+    "  id          INTEGER PRIMARY KEY,"
+    "  name        TEXT NOT NULL UNIQUE,"
+    "  catalog_id  INTEGER NOT NULL REFERENCES tput_catalog(id) ON DELETE CASCADE,"
+    "  params      TEXT NOT NULL DEFAULT '',"
+    "  types_train INTEGER NOT NULL CHECK (types_train >= 0),"
+    "  types_val   INTEGER NOT NULL CHECK (types_val >= 0),"
+    "  types_test  INTEGER NOT NULL CHECK (types_test >= 0),"
+    "  p1_s        REAL NOT NULL CHECK (p1_s >= 0),"
+    "  p2_s        REAL NOT NULL CHECK (p2_s >= 0),"
+    "  nets        BLOB NOT NULL,"
+    "  created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))"
+    ");"
+    "CREATE INDEX gogh_nets_catalog ON gogh_nets(catalog_id);"
+    "CREATE TABLE gogh_nets_error ("
+    "  nets_id INTEGER NOT NULL REFERENCES gogh_nets(id) ON DELETE CASCADE,"
+    "  net     TEXT NOT NULL CHECK (net IN ('p1', 'p2')),"
+    "  split   TEXT NOT NULL CHECK (split IN ('train', 'validation', 'test')),"
+    "  loss    REAL CHECK (loss >= 0),"
+    "  mae     REAL CHECK (mae >= 0),"
+    "  rows    INTEGER NOT NULL CHECK (rows >= 0),"
+    "  PRIMARY KEY (nets_id, net, split)"
+    ") WITHOUT ROWID;",
     NULL,
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations) - 1)

@@ -23,7 +23,7 @@
 typedef struct store store;
 
 /* The schema version this build creates and understands. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Where the default database lives: $GPUPLAN_DB, else
  * $XDG_DATA_HOME/gpuplan/gpuplan.db, else ~/.local/share/gpuplan/gpuplan.db.
@@ -121,6 +121,47 @@ void store_peace_model_free(store_peace_model *m);
 int store_list_peace_models(store *s, const char *set, store_peace_model **out, size_t *n,
                             gp_err *err);
 void store_peace_models_free(store_peace_model *m, size_t n);
+
+/* GOGH's trained estimation nets (predict/gogh_est.h; SPEC §5.4): a name
+ * unique in the store, the throughput catalog they were trained on, a text
+ * of their parameters, the figures of their training report and the nets
+ * as bytes (gogh_nets_save(); the store does not look inside).  Deleting
+ * the catalog deletes its nets.  The store keeps the report's figures in
+ * its own types, so db/ needs nothing of predict/. */
+typedef struct store_gogh_err {
+    double loss, mae;           /* NaN for a split without rows */
+    int64_t rows;
+} store_gogh_err;
+
+typedef struct store_gogh_nets {
+    int64_t id;
+    char name[GP_NAME_MAX];
+    char tput[GP_NAME_MAX];     /* the throughput catalog */
+    char created[32];
+    char *params;               /* owned; "" when none */
+    store_gogh_err p1[3], p2[3];        /* train, validation, test */
+    int64_t types[3];           /* job types in each split */
+    double p1_s, p2_s;          /* training times */
+    unsigned char *blob;        /* owned; NULL in listings */
+    size_t len;                 /* the nets' size in bytes, also in listings */
+} store_gogh_nets;
+
+/* Stores nets n->name trained on catalog n->tput (which must exist),
+ * replacing nets of that name (nets are retrained, not versioned); sets
+ * n->id and n->created. */
+int store_put_gogh_nets(store *s, store_gogh_nets *n, gp_err *err);
+/* Loads nets `name` with their bytes; "no GOGH nets named 'x'" when there
+ * are none.  Free with store_gogh_nets_free(). */
+int store_get_gogh_nets(store *s, const char *name, store_gogh_nets **out, gp_err *err);
+void store_gogh_nets_free(store_gogh_nets *n);
+/* Every stored nets (those of catalog tput only, when not NULL; an unknown
+ * catalog is an error), by name, without their bytes (len is set); free
+ * with store_gogh_nets_list_free(). */
+int store_list_gogh_nets(store *s, const char *tput, store_gogh_nets **out, size_t *n,
+                         gp_err *err);
+void store_gogh_nets_list_free(store_gogh_nets *n, size_t count);
+/* "no GOGH nets named 'x'" when there are none. */
+int store_delete_gogh_nets(store *s, const char *name, gp_err *err);
 
 /* One line of a listing. */
 typedef enum store_kind {

@@ -625,6 +625,7 @@ static void test_migrates_version_1(void **state)
         fail_msg("%s", err.msg);
     assert_int_equal(created, 0);
     assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
+    assert_true(STORE_SCHEMA_VERSION >= 2);
     assert_int_equal(tu_count(st, STORE_TRACE), 1);
     assert_int_equal(tu_count(st, STORE_PEACE), 0);
     catalog *cat = catalog_new();

@@ -17,10 +17,12 @@
  * The networks are FANN feed-forward networks (Debian libfann), trained on
  * a throughput table (Gavel's shape, model/tput_entry) split by job type
  * so that validation and test hold job types never seen in training;
- * inputs and outputs are normalised as the paper does (throughputs by the
- * job's best solo throughput in the table, attributes to [0, 1]).  Weights
- * are initialised from the project's seeded rng, so training is
- * reproducible.
+ * attributes are scaled to [0, 1] and throughputs are divided by the job's
+ * best solo throughput in the table (a new job has none, so its
+ * throughputs are divided by its most similar known job's); loss and MAE
+ * are reported on each job's own scale, where a throughput lies in [0, 1],
+ * as the paper's figures are.  Weights are initialised from the project's
+ * seeded rng, so training is reproducible.
  *
  * The online side is the paper's Catalog (§2.1): a gogh_estimator answers
  * "throughput of j on a with k" from the table for job types it knows, from
@@ -74,6 +76,15 @@ typedef struct gogh_nets gogh_nets;
 gogh_nets *gogh_nets_train(const tput_catalog *tp, const gogh_train_params *p,
                            gogh_train_report *rep, gp_err *err);
 void gogh_nets_free(gogh_nets *n);
+/* Measures trained nets again on table tp (the one they were trained on,
+ * or another with their accelerator classes): the same rows per split as
+ * training, the table's scale-1 types the nets never saw counted as test;
+ * the report's times are 0.  -1 with a message when the table has none of
+ * the nets' training types. */
+int gogh_nets_eval(const gogh_nets *n, const tput_catalog *tp, gogh_train_report *rep,
+                   gp_err *err);
+/* "train", "validation", "test" for split 0, 1, 2. */
+const char *gogh_split_name(int s);
 /* The job types the nets were trained on (the estimator's "known" jobs
  * come from here), and the split each type fell in (0 train, 1 val, 2 test);
  * -1 for a type the table did not have. */
@@ -113,5 +124,22 @@ double gogh_estimate(gogh_estimator *e, const char *accel, const gogh_jobtype *j
  * class; the other modes ignore it. */
 void gogh_observe(gogh_estimator *e, const char *accel, const gogh_jobtype *j,
                   const gogh_jobtype *k, double tj, double tk);
+
+/* Where the answers came from so far, so a run can say how much it knew. */
+typedef struct gogh_est_stats {
+    size_t from_table;          /* answers the table gave */
+    size_t from_p1;             /* P1's initial estimates */
+    size_t refined;             /* means of P2's refinements (eq. 4) */
+    size_t measured;            /* observations given back (P1P2) */
+    size_t unanswerable;        /* 0 for want of nets or of the accelerator class */
+    size_t unknown_types;       /* distinct job types asked about that the table
+                                 * does not have at all (estimated by P1) */
+    size_t observations, refinements;
+} gogh_est_stats;
+
+void gogh_estimator_stats(const gogh_estimator *e, gogh_est_stats *out);
+/* 1 when j's throughputs come from estimates (a job type new to the mode,
+ * or one the table does not have), 0 when from the table. */
+int gogh_estimator_estimates(gogh_estimator *e, const gogh_jobtype *j);
 
 #endif
