@@ -154,6 +154,11 @@ int store_put_gogh_nets(store *s, store_gogh_nets *n, gp_err *err);
  * are none.  Free with store_gogh_nets_free(). */
 int store_get_gogh_nets(store *s, const char *name, store_gogh_nets **out, gp_err *err);
 void store_gogh_nets_free(store_gogh_nets *n);
+/* The nets a run uses: those named `name` ("none": none, *out NULL), else
+ * with name NULL those of table `tput` named like it or, failing that, its
+ * only ones (*out NULL when it has none or several). */
+int store_find_gogh_nets_for(store *s, const char *name, const char *tput,
+                             store_gogh_nets **out, gp_err *err);
 /* Every stored nets (those of catalog tput only, when not NULL; an unknown
  * catalog is an error), by name, without their bytes (len is set); free
  * with store_gogh_nets_list_free(). */

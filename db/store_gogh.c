@@ -218,6 +218,32 @@ int store_get_gogh_nets(store *s, const char *name, store_gogh_nets **out, gp_er
     return 0;
 }
 
+int store_find_gogh_nets_for(store *s, const char *name, const char *tput,
+                             store_gogh_nets **out, gp_err *err)
+{
+    assert(out);
+    *out = NULL;
+    if (name)
+        return strcmp(name, "none") == 0 ? 0 : store_get_gogh_nets(s, name, out, err);
+    if (!tput)
+        return 0;
+    store_gogh_nets *l;
+    size_t n;
+    if (store_list_gogh_nets(s, tput, &l, &n, err))
+        return -1;
+    /* The nets named like the table, else its only ones: with several
+     * and none named so, which to use is the user's choice. */
+    const char *pick = NULL;
+    for (size_t i = 0; i < n && !pick; i++)
+        if (strcmp(l[i].name, tput) == 0)
+            pick = l[i].name;
+    if (!pick && n == 1)
+        pick = l[0].name;
+    int rc = pick ? store_get_gogh_nets(s, pick, out, err) : 0;
+    store_gogh_nets_list_free(l, n);
+    return rc;
+}
+
 int store_list_gogh_nets(store *s, const char *tput, store_gogh_nets **out, size_t *n,
                          gp_err *err)
 {

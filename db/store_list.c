@@ -68,7 +68,7 @@ int store_kind_parse(const char *word)
         {"gpu", STORE_GPU}, {"gpus", STORE_GPU}, {"cpu", STORE_CPU}, {"cpus", STORE_CPU},
         {"cluster", STORE_CLUSTER}, {"clusters", STORE_CLUSTER},
         {"trace", STORE_TRACE}, {"traces", STORE_TRACE},
-        {"tput", STORE_TPUT}, {"throughput", STORE_TPUT}, {"throughputs", STORE_TPUT},
+        {"tput", STORE_TPUT}, {"tputs", STORE_TPUT}, {"throughput", STORE_TPUT}, {"throughputs", STORE_TPUT},
         {"snapshot", STORE_SNAPSHOT}, {"snapshots", STORE_SNAPSHOT},
         {"run", STORE_RUN}, {"runs", STORE_RUN},
         {"peace", STORE_PEACE}, {"peace-set", STORE_PEACE}, {"peace-sets", STORE_PEACE},

@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "predict/gogh_est.h"
 #include "samples/seed.h"
 
 #include <getopt.h>
@@ -98,6 +99,7 @@ void cli_inputs_free(cli_inputs *in)
     cluster_free(in->cl);
     trace_free(in->tr);
     tput_catalog_free(in->tp);
+    gogh_nets_free(in->nets);
 }
 
 store *cli_store(cli_ctx *ctx)

@@ -63,14 +63,15 @@ int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind);
 int cli_fail(const gp_err *err);
 
 /* What a simulation or a solve reads from the store: the profile catalog,
- * one cluster and one trace (and a throughput table for the commands that
- * load one, else NULL).  cli_inputs_free() frees whatever was loaded, also
+ * one cluster and one trace (and a throughput table and GOGH's nets for the
+ * commands that load them, else NULL).  cli_inputs_free() frees whatever was loaded, also
  * after a failed load. */
 typedef struct cli_inputs {
     catalog *cat;
     cluster *cl;
     gp_trace *tr;
     tput_catalog *tp;
+    struct gogh_nets *nets;     /* GOGH's estimation nets, or NULL */
 } cli_inputs;
 
 /* Loads the catalog, cluster cluster_name and trace trace_name; 0 or -1

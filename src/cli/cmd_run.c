@@ -14,6 +14,7 @@
 #include "policy/corr_place.h"
 #include "sim/sim.h"
 #include "peace/peace_load.h"
+#include "predict/gogh_load.h"
 #include "solve/optimal.h"
 
 #include <errno.h>
@@ -46,6 +47,7 @@ typedef struct run_opts {
     double gpu_cap;             /* W per GPU, 0 = none (PEACE) */
     const char *peace_set, *peace_model;
     const char *tput;           /* --tput NAME|none, NULL = the trace's own */
+    const char *nets;           /* --gogh-nets NAME|none, NULL = the table's */
 } run_opts;
 
 /* The runs asked for: each a placement policy and, under a GPU cap, the
@@ -173,6 +175,9 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
         OPT_STRING("tput", 0, "NAME", &o->tput, "throughput table timing the tasks that name "
                    "its job types (Gavel's measured solo and pair throughputs); none for no "
                    "table", .def = "the one named like the trace, if any"),
+        OPT_STRING("gogh-nets", 0, "NAME", &o->nets, "GOGH's trained estimation nets "
+                   "(gpuplan estimate train); none for none",
+                   .def = "those trained on the throughput table"),
         OPT_DOUBLE("ref-speed", 0, "X", &cfg->ref_speed, 1e-3, 1e3,
                    "relative GPU speed the durations of tasks without a job type were "
                    "measured at (a V100 = 1; see `gpuplan list gpus`)",
@@ -258,6 +263,7 @@ static run *simulate(const run_opts *o, const cli_inputs *in, const run_specs *r
         cfg.peace.partition = rs->part[i];
     }
     cfg.tput = in->tp;
+    cfg.nets = in->nets;
     sim *s = sim_new(&cfg, in->cl, in->cat, in->tr, &rs->spec[i], err);
     if (!s)
         return NULL;
@@ -514,6 +520,7 @@ static int run_parsed(cli_ctx *ctx, const run_opts *o)
     memset(&in, 0, sizeof in);
     if (st && (cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
                store_find_tput_for(st, o->tput, o->trace, &in.tp, &err) ||
+               gogh_nets_find(st, o->nets, in.tp, &in.nets, &err) ||
                load_peace(st, o, &in, rs, &err)))
         rc = cli_fail(&err);
     else if (st)

@@ -166,11 +166,13 @@ typedef struct alloc_ctx {
 } alloc_ctx;
 
 /* A round's answer: per job its placement (ngpus 0 = it waits; a running
- * job given its cur placement stays) and the throughput the policy
- * expects of it there (it/s, 0 = the policy does not estimate). */
+ * job given its cur placement stays), the throughput the policy expects of
+ * it there and the one it required (it/s, 0 = the policy does not
+ * estimate, or required none). */
 typedef struct alloc_out {
     placement *pl;              /* njobs, caller's */
     double *est;                /* njobs, caller's, zeroed */
+    double *min;                /* njobs, caller's, zeroed */
     double objective;           /* the round's, in obj_unit; 0 when none */
     double gap;                 /* relative MIP gap of the round, 0 proven */
     char obj_unit[16];          /* "W", "norm. it/s", "" */

@@ -88,6 +88,7 @@ typedef struct sim_start {
                                  * it was waiting) */
     double est, truth;          /* it/s: the policy's estimate, the table's
                                  * figure (0 = none) */
+    double min;                 /* it/s the policy required of it (0 = none) */
 } sim_start;
 
 /* What the last round decided, for its decisions' explanations. */

@@ -203,7 +203,7 @@ static int planned_partner(const alloc_job *jobs, const placement *pl, size_t n,
 }
 
 static void queue_start(sim *s, const alloc_job *job, const placement *pl, double est,
-                        double truth)
+                        double min, double truth)
 {
     sim_state *st = &s->st;
     grow_array((void **)&st->starts, &st->starts_cap, st->nstarts + 1, sizeof *st->starts);
@@ -214,6 +214,7 @@ static void queue_start(sim *s, const alloc_job *job, const placement *pl, doubl
     if (job->running)
         a->from = job->cur;
     a->est = est;
+    a->min = min;
     a->truth = truth;
 }
 
@@ -248,7 +249,8 @@ static void apply(sim *s, const alloc_job *jobs, size_t n, const alloc_out *out)
                 ri->moved++;
         }
         if (pl->ngpus > 0)
-            queue_start(s, &jobs[i], pl, out->est[i], truth_of(s, jobs, out->pl, n, i));
+            queue_start(s, &jobs[i], pl, out->est[i], out->min[i],
+                        truth_of(s, jobs, out->pl, n, i));
     }
     ri->placed = st->nstarts - ri->moved;
 }
@@ -265,6 +267,7 @@ void sim_round_run(sim *s)
     memset(&out, 0, sizeof out);
     out.pl = xcalloc(n ? n : 1, sizeof *out.pl);
     out.est = xcalloc(n ? n : 1, sizeof *out.est);
+    out.min = xcalloc(n ? n : 1, sizeof *out.min);
     s->view_t = st->t;
     sim_view_sync(s);
     alloc_ctx ctx = {.cs = st->cs, .tr = s->tr, .jobs = jobs, .njobs = n, .obs = st->obs,
@@ -290,6 +293,7 @@ void sim_round_run(sim *s)
     ri->waiting = st->nwaiting - st->nstarts;
     free(out.pl);
     free(out.est);
+    free(out.min);
     free(jobs);
 }
 
@@ -320,7 +324,7 @@ static void explain_start(sim *s, const sim_start *a)
         explain_cand *c = explain_add(ex, b->pl.node, b->pl.gpus[0]);
         c->term[0] = b->est;
         c->term[1] = b->truth;
-        c->term[2] = s->tr->tasks[b->task].min_tput;
+        c->term[2] = b->min;
         snprintf(c->note, sizeof c->note, "%s%s", s->tr->tasks[b->task].name,
                  b->from.ngpus ? " (moved)" : "");
         if (b == a)

@@ -1,0 +1,22 @@
+/*
+ * gogh_load.h — the GOGH estimation nets a simulation uses, loaded from the
+ * store: named ones, or those trained on the run's throughput table.  The
+ * CLI's `run` and `plan` and the dashboard's Compare screen share it.
+ *
+ * Ownership: the nets returned are freed with gogh_nets_free(); the
+ * simulator borrows them (sim_config.nets).
+ */
+#ifndef GP_GOGH_LOAD_H
+#define GP_GOGH_LOAD_H
+
+#include "db/store.h"
+#include "gogh_est.h"
+
+/* Nets `name` ("none": *out NULL), else with name NULL those of table
+ * `tput` named like it or its only ones (*out NULL when there are none:
+ * the policies that need nets say so; nets that do not fit the table are
+ * refused when an estimator is made of them).  0, or -1 with a message. */
+int gogh_nets_find(store *st, const char *name, const tput_catalog *tput, gogh_nets **out,
+                   gp_err *err);
+
+#endif
