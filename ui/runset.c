@@ -3,6 +3,7 @@
  * The TUI's only caller of sim_new/sim_step/sim_rewind; no curses here.
  */
 #include "runset.h"
+#include "predict/gogh_load.h"
 #include "solve/optimal.h"
 #include "engine.h"
 
@@ -31,6 +32,7 @@ void runset_clear(runset *rs)
     cluster_free(rs->cl);
     catalog_free(rs->cat);
     tput_catalog_free(rs->tp);
+    gogh_nets_free(rs->nets);
     peace_loaded_free(&rs->peace);
     double speed = rs->speed;
     runset_init(rs);
@@ -80,7 +82,8 @@ static int load_inputs(runset *rs, store *st, const char *trace, const char *clu
     strlcpy0(rs->cluster_name, cluster_nm, sizeof rs->cluster_name);
     if (store_get_trace(st, trace, &rs->tr, err) ||
         store_get_cluster(st, cluster_nm, &rs->cl, err) || store_load_catalog(st, &rs->cat, err) ||
-        store_find_tput_for(st, NULL, trace, &rs->tp, err))
+        store_find_tput_for(st, NULL, trace, &rs->tp, err) ||
+        gogh_nets_find(st, NULL, rs->tp, &rs->nets, err))
         return -1;
     rs->t_end_hint = runset_trace_span(rs->tr);
     /* A run at the default speed takes about half a minute to watch. */
@@ -97,6 +100,7 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
     if (seed)
         cfg.seed = seed;
     cfg.tput = rs->tp;
+    cfg.nets = rs->nets;
     if (rs->gpu_cap > 0 && s->part)
         cfg.peace = (sim_peace){.cap_w = rs->gpu_cap, .ix = rs->peace.ix,
                                 .models = rs->peace.has_models ? &rs->peace.models : NULL,

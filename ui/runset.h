@@ -39,6 +39,7 @@ typedef struct runset {
     cluster *cl;
     catalog *cat;
     tput_catalog *tp;           /* the table named like the trace, or NULL */
+    struct gogh_nets *nets;     /* GOGH's nets trained on tp, or NULL */
     sim_config cfg;
     double gpu_cap;             /* W per GPU held by PEACE, 0 = none */
     peace_loaded peace;         /* loaded when gpu_cap > 0 */

@@ -16,7 +16,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
-#include "predict/gogh_est.h"
+#include "predict/gogh_load.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -105,35 +105,6 @@ static const cli_cmd cmd_estimate_train = {
              "name replaces the stored nets.",
 };
 
-static void report_to_store(const gogh_train_report *rep, store_gogh_nets *sn)
-{
-    for (int s = 0; s < 3; s++) {
-        sn->p1[s] = (store_gogh_err){rep->p1[s].loss, rep->p1[s].mae, (int64_t)rep->p1[s].rows};
-        sn->p2[s] = (store_gogh_err){rep->p2[s].loss, rep->p2[s].mae, (int64_t)rep->p2[s].rows};
-        sn->types[s] = (int64_t)rep->types[s];
-    }
-    sn->p1_s = rep->p1_s;
-    sn->p2_s = rep->p2_s;
-}
-
-static int store_nets(cli_ctx *ctx, const char *name, const char *tput, const gogh_nets *n,
-                      const gogh_train_params *p, const gogh_train_report *rep, gp_err *err)
-{
-    store_gogh_nets sn;
-    memset(&sn, 0, sizeof sn);
-    strlcpy0(sn.name, name, sizeof sn.name);
-    strlcpy0(sn.tput, tput, sizeof sn.tput);
-    sn.params = xasprintf("hidden=%d layers=%d epochs=%d rate=%g val=%g test=%g seed=%llu",
-                          p->hidden, p->layers, p->epochs, p->learning_rate, p->val_frac,
-                          p->test_frac, (unsigned long long)p->seed);
-    report_to_store(rep, &sn);
-    sn.blob = gogh_nets_save(n, &sn.len);
-    int rc = store_put_gogh_nets(cli_store(ctx), &sn, err);
-    free(sn.params);
-    free(sn.blob);
-    return rc;
-}
-
 static int train_exec(cli_ctx *ctx, int argc, char **argv)
 {
     gogh_train_params p;
@@ -171,7 +142,7 @@ static int train_exec(cli_ctx *ctx, int argc, char **argv)
     if (rc == 0 && !(n = gogh_nets_train(tp, &p, &rep, &err)))
         rc = -1;
     if (rc == 0)
-        rc = store_nets(ctx, name ? name : tput, tput, n, &p, &rep, &err);
+        rc = gogh_nets_store(cli_store(ctx), name ? name : tput, tput, n, &p, &rep, &err);
     if (rc == 0)
         print_report(ctx, name ? name : tput, &rep, 1);
     gogh_nets_free(n);

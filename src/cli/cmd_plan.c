@@ -214,6 +214,7 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv)
     plan_params p;
     plan_params_default(&p);
     const char *trace = NULL, *gpu = NULL, *gpu2 = NULL, *policies = DEFAULT_POLICIES;
+    const char *tput = NULL, *nets = NULL;
     int to = 0, to2 = 0, code;
     p.lo = p.lo2 = -1;      /* not given: 1, or 0 in a grid */
     const cli_opt opts[] = {
@@ -255,6 +256,11 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv)
                    "CATS/CorrGPU correlation threshold", .def = "the papers'"),
         OPT_DOUBLE("util-threshold", 0, "PCT", &p.util_threshold, 0, 1000,
                    "utilization threshold q", .def = "the papers', 100"),
+        OPT_STRING("tput", 0, "NAME", &tput, "throughput table timing the tasks that name "
+                   "its job types; none for no table",
+                   .def = "the one named like the trace, if any"),
+        OPT_STRING("gogh-nets", 0, "NAME", &nets, "GOGH's trained estimation nets; none for "
+                   "none", .def = "those trained on the throughput table"),
         OPT_END(),
     };
     gp_err err = {{0}};
@@ -262,6 +268,10 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv)
         return code;
     strlcpy0(p.trace, trace, sizeof p.trace);
     strlcpy0(p.gpu, gpu, sizeof p.gpu);
+    if (tput)
+        strlcpy0(p.tput, tput, sizeof p.tput);
+    if (nets)
+        strlcpy0(p.nets, nets, sizeof p.nets);
     if (gpu2)
         strlcpy0(p.gpu2, gpu2, sizeof p.gpu2);
     if (p.lo < 0)

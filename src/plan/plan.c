@@ -6,6 +6,7 @@
 #include "core/cstate.h"
 #include "policy/policy.h"
 #include "power/power.h"
+#include "predict/gogh_load.h"
 #include "core/run.h"
 #include "sim/sim.h"
 #include "core/runsum.h"
@@ -129,7 +130,9 @@ void plan_apply_thresholds(policy_spec *sp, double corr, double util_pct)
 
 static int load(plan *sw, store *st, gp_err *err)
 {
-    if (store_get_trace(st, sw->p.trace, &sw->tr, err) || store_load_catalog(st, &sw->cat, err))
+    if (store_get_trace(st, sw->p.trace, &sw->tr, err) || store_load_catalog(st, &sw->cat, err) ||
+        store_find_tput_for(st, sw->p.tput[0] ? sw->p.tput : NULL, sw->p.trace, &sw->tp, err) ||
+        gogh_nets_find(st, sw->p.nets[0] ? sw->p.nets : NULL, sw->tp, &sw->nets, err))
         return -1;
     const gpu_profile *g = catalog_gpu(sw->cat, sw->p.gpu);
     if (!g)
@@ -187,6 +190,8 @@ static int job_begin(plan *sw)
     sim_config cfg;
     sim_config_default(&cfg);
     cfg.unbounded = sw->p.unbounded;
+    cfg.tput = sw->tp;
+    cfg.nets = sw->nets;
     sw->sim = sim_new(&cfg, sw->cl, sw->cat, sw->tr, &sw->spec[r->policy], &err);
     sw->steps = 0;
     if (!sw->sim) {
@@ -284,6 +289,8 @@ void plan_free(plan *sw)
     free(sw->res);
     trace_free(sw->tr);
     catalog_free(sw->cat);
+    tput_catalog_free(sw->tp);
+    gogh_nets_free(sw->nets);
     memset(sw, 0, sizeof *sw);
 }
 

@@ -62,6 +62,11 @@ typedef struct plan_params {
     double sla_target_pct;      /* violations allowed, % of tasks */
     char policies[PLAN_MAX_POLICIES][GP_NAME_MAX];
     int npolicies;
+    /* Throughput table and GOGH nets ("" = the trace's own table and its
+     * nets, if stored; "none" = none): what the allocation family and
+     * typed tasks on mixed clusters need. */
+    char tput[GP_NAME_MAX];
+    char nets[GP_NAME_MAX];
 } plan_params;
 
 typedef struct plan_result {
@@ -85,6 +90,8 @@ typedef struct plan {
     plan_params p;             /* as started */
     gp_trace *tr;
     catalog *cat;
+    tput_catalog *tp;           /* may be NULL */
+    struct gogh_nets *nets;     /* may be NULL */
     gpu_profile prof;
     gpu_profile prof2;          /* grid only */
     int grid;

@@ -3,7 +3,8 @@
  */
 #include "gogh_load.h"
 
-#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 int gogh_nets_find(store *st, const char *name, const tput_catalog *tput, gogh_nets **out,
                    gp_err *err)
@@ -20,4 +21,70 @@ int gogh_nets_find(store *st, const char *name, const tput_catalog *tput, gogh_n
         return -1;
     *out = n;
     return 0;
+}
+
+static void report_to_store(const gogh_train_report *rep, store_gogh_nets *sn)
+{
+    for (int s = 0; s < 3; s++) {
+        sn->p1[s] = (store_gogh_err){rep->p1[s].loss, rep->p1[s].mae, (int64_t)rep->p1[s].rows};
+        sn->p2[s] = (store_gogh_err){rep->p2[s].loss, rep->p2[s].mae, (int64_t)rep->p2[s].rows};
+        sn->types[s] = (int64_t)rep->types[s];
+    }
+    sn->p1_s = rep->p1_s;
+    sn->p2_s = rep->p2_s;
+}
+
+int gogh_nets_store(store *st, const char *name, const char *tput, const gogh_nets *n,
+                    const gogh_train_params *p, const gogh_train_report *rep, gp_err *err)
+{
+    store_gogh_nets sn;
+    memset(&sn, 0, sizeof sn);
+    strlcpy0(sn.name, name, sizeof sn.name);
+    strlcpy0(sn.tput, tput, sizeof sn.tput);
+    sn.params = xasprintf("hidden=%d layers=%d epochs=%d rate=%g val=%g test=%g seed=%llu",
+                          p->hidden, p->layers, p->epochs, p->learning_rate, p->val_frac,
+                          p->test_frac, (unsigned long long)p->seed);
+    report_to_store(rep, &sn);
+    sn.blob = gogh_nets_save(n, &sn.len);
+    int rc = store_put_gogh_nets(st, &sn, err);
+    free(sn.params);
+    free(sn.blob);
+    return rc;
+}
+
+/* Trains and stores nets for table `name`. */
+static int train_one(store *st, const char *name, gp_err *err)
+{
+    tput_catalog *tp;
+    if (store_get_tput_catalog(st, name, &tp, err))
+        return -1;
+    gogh_train_params p;
+    gogh_train_params_default(&p);
+    gogh_train_report rep;
+    gogh_nets *n = gogh_nets_train(tp, &p, &rep, err);
+    int rc = n ? gogh_nets_store(st, name, name, n, &p, &rep, err) : -1;
+    gogh_nets_free(n);
+    tput_catalog_free(tp);
+    return rc;
+}
+
+int gogh_nets_train_missing(store *st, gp_err *err)
+{
+    store_item *items;
+    size_t n;
+    if (store_list(st, STORE_TPUT, &items, &n, err))
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        store_gogh_nets *l;
+        size_t have;
+        rc = store_list_gogh_nets(st, items[i].name, &l, &have, err);
+        if (rc == 0) {
+            store_gogh_nets_list_free(l, have);
+            if (have == 0)
+                rc = train_one(st, items[i].name, err);
+        }
+    }
+    free(items);
+    return rc;
 }

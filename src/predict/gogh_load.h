@@ -1,7 +1,8 @@
 /*
  * gogh_load.h — the GOGH estimation nets a simulation uses, loaded from the
- * store: named ones, or those trained on the run's throughput table.  The
- * CLI's `run` and `plan` and the dashboard's Compare screen share it.
+ * store: named ones, or those trained on the run's throughput table; and
+ * trained nets stored.  The CLI's `run`, `plan` and `estimate`, the
+ * dashboard and the default database share it.
  *
  * Ownership: the nets returned are freed with gogh_nets_free(); the
  * simulator borrows them (sim_config.nets).
@@ -18,5 +19,15 @@
  * refused when an estimator is made of them).  0, or -1 with a message. */
 int gogh_nets_find(store *st, const char *name, const tput_catalog *tput, gogh_nets **out,
                    gp_err *err);
+
+/* Stores nets n, trained on table `tput` with parameters p to report rep,
+ * under `name` (replacing nets of that name).  0, or -1 with a message. */
+int gogh_nets_store(store *st, const char *name, const char *tput, const gogh_nets *n,
+                    const gogh_train_params *p, const gogh_train_report *rep, gp_err *err);
+
+/* Trains nets with the default parameters on every stored throughput table
+ * that has none, each stored under the table's name: what a new database
+ * gets, so that GOGH runs from the first start.  0, or -1 with a message. */
+int gogh_nets_train_missing(store *st, gp_err *err);
 
 #endif

@@ -5,6 +5,7 @@
 #include "seed.h"
 #include "io/import.h"
 #include "core/model.h"
+#include "predict/gogh_load.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -136,5 +137,9 @@ int seed_default(store *st, gp_err *err)
                         "starting with the built-in profiles only\n");
     int rc = seed_from_dir(st, dir, err);
     free(dir);
+    if (rc == 0 && gogh_nets_train_missing(st, err)) {
+        gp_error_prefix(err, "training GOGH's nets for the default database");
+        return -1;
+    }
     return rc;
 }

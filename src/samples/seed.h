@@ -1,6 +1,7 @@
 /*
  * seed.h — filling a new database: the built-in profile catalog and every
- * set found in the sample-data directory, native or PEACE (SPEC §4.3).
+ * set found in the sample-data directory, native or PEACE (SPEC §4.3), and
+ * GOGH's nets trained on its throughput tables.
  */
 #ifndef GP_SEED_H
 #define GP_SEED_H
@@ -15,7 +16,8 @@ char *seed_sample_dir(void);
 
 /* Stores the built-in profiles and imports every sample set (a
  * subdirectory of the sample directory, in the format its files tell),
- * all in one transaction. */
+ * all in one transaction; then trains GOGH's nets on each throughput table
+ * (well under a second for the samples'), so GOGH runs from the start. */
 int seed_default(store *st, gp_err *err);
 
 /* The same from an explicit directory (tests, `gpuplan import`). */
