@@ -379,6 +379,8 @@ static const bad_bytes bad_cases[] = {
     {"one byte short", CUT_AT, -1, 0, "truncated"},
     {"trailing byte", APPEND_BYTE, 0, 0, "1 bytes follow the nets"},
     {"NaN weight", NAN_LAST, 0, 0, "a weight is not a finite number"},
+    /* A float widened to a double has its low mantissa bits zero. */
+    {"a weight no float holds", SET_BYTE, -8, 1, "which a network's float cannot hold"},
 };
 
 static unsigned char *edited(const unsigned char *good, size_t len, const bad_bytes *c,

@@ -25,8 +25,8 @@
  * parameters or counts out of range, a name empty, too long or holding a
  * control byte, a repeated family, accelerator or type, a split other than
  * 0 to 2 or fewer than two training types, inputs or weight counts that do
- * not fit the shape, a number that is not finite or a weight beyond
- * WEIGHT_MAX.  Counts are checked
+ * not fit the shape, a number that is not finite, a weight beyond
+ * WEIGHT_MAX or one a float cannot hold (FANN's weights are floats).  Counts are checked
  * against the bytes left before anything is allocated for them.  Nets
  * saved, loaded and saved again give the same bytes (weights are FANN's
  * numbers, which f64 holds exactly).
@@ -320,6 +320,11 @@ static gogh_net *read_net(rbuf *b, const gogh_nets *n, int nin, const char *name
         w[i] = r_f64(b, "a weight");
         if (fabs(w[i]) > WEIGHT_MAX)
             r_fail(b, "%s's weight %u is %g, beyond +-%g", name, i, w[i], WEIGHT_MAX);
+        /* FANN keeps floats: a double no float equals would load as
+         * another number and save as other bytes. */
+        else if (!b->failed && (double)(float)w[i] != w[i])
+            r_fail(b, "%s's weight %u is %.17g, which a network's float cannot hold", name,
+                   i, w[i]);
     }
     gogh_net *net = NULL;
     if (!b->failed) {
