@@ -151,7 +151,8 @@ static alloc_job *active_jobs(const sim *s, size_t *n)
     size_t nr = st->nrunning, total = nr + st->nwaiting;
     alloc_job *jobs = xcalloc(total ? total : 1, sizeof *jobs);
     int *byidx = xmalloc((nr ? nr : 1) * sizeof *byidx);
-    memcpy(byidx, st->running, nr * sizeof *byidx);
+    if (nr)                     /* st->running is NULL before any start */
+        memcpy(byidx, st->running, nr * sizeof *byidx);
     qsort(byidx, nr, sizeof *byidx, cmp_int);
     for (size_t i = 0; i < nr; i++) {
         jobs[i].task = byidx[i];
