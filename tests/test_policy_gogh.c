@@ -19,18 +19,6 @@ typedef struct world {
     tput_catalog *tp;
 } world;
 
-static void add_node(world *w, const char *name, const char *model, int ngpus)
-{
-    node n;
-    memset(&n, 0, sizeof n);
-    snprintf(n.name, sizeof n.name, "%s", name);
-    snprintf(n.gpu_model, sizeof n.gpu_model, "%s", model);
-    n.gpu_count = ngpus;
-    n.cpu_milli = 64000;
-    n.ram_mib = 1 << 20;
-    cluster_add_node(w->cl, &n);
-}
-
 /* The built-in V100M16 (30-300 W, class v100) and a K80 (class k80,
  * 25-150 W, 12 GiB).  The table: A (batch 32) 10 it/s alone on a V100 and
  * 5 on a K80; B (batch 64) 8 on a V100 and 1 on a K80; A next to B on a
@@ -52,33 +40,14 @@ static void world_init(world *w)
     w->cl = cluster_new("c");
     w->tr = trace_new("t");
     w->tp = tput_catalog_new("tp");
-    static const struct {
-        const char *accel, *m;
-        int b;
-        const char *co;
-        int cb;
-        double t, ct;
-    } rows[] = {
+    static const tu_tput_row rows[] = {
         {"v100", "A", 32, "", 0, 10, 0}, {"k80", "A", 32, "", 0, 5, 0},
         {"v100", "B", 64, "", 0, 8, 0},  {"k80", "B", 64, "", 0, 1, 0},
         {"v100", "A", 32, "B", 64, 6, 4}, {"v100", "A", 32, "A", 32, 7, 5},
     };
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        tput_entry e;
-        memset(&e, 0, sizeof e);
-        snprintf(e.accel, sizeof e.accel, "%s", rows[i].accel);
-        snprintf(e.model, sizeof e.model, "%s", rows[i].m);
-        snprintf(e.co_model, sizeof e.co_model, "%s", rows[i].co);
-        e.batch_size = rows[i].b;
-        e.scale = 1;
-        e.co_batch_size = rows[i].cb;
-        e.co_scale = rows[i].co[0] ? 1 : 0;
-        e.tput = rows[i].t;
-        e.co_tput = rows[i].ct;
-        tput_catalog_add(w->tp, &e);
-    }
-    add_node(w, "v", "V100M16", 1);
-    add_node(w, "k", "K80", 1);
+    tu_add_tput(w->tp, rows, sizeof rows / sizeof *rows);
+    tu_add_node(w->cl, "v", "V100M16", 1);
+    tu_add_node(w->cl, "k", "K80", 1);
 }
 
 static void world_free(world *w)
@@ -246,7 +215,7 @@ static void test_replays_exactly(void **state)
     (void)state;
     world w;
     world_init(&w);
-    add_node(&w, "v2", "V100M16", 2);
+    tu_add_node(w.cl, "v2", "V100M16", 2);
     for (int i = 0; i < 10; i++)
         add_task(&w, i % 2 ? "A" : "B", i % 2 ? 32 : 64, 300 + 100 * i, 3, 0);
     for (int k = 0; k < 2; k++) {

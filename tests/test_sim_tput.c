@@ -18,18 +18,6 @@ typedef struct world {
     tput_catalog *tp;
 } world;
 
-static void add_node(world *w, const char *name, const char *model, int ngpus)
-{
-    node n;
-    memset(&n, 0, sizeof n);
-    snprintf(n.name, sizeof n.name, "%s", name);
-    snprintf(n.gpu_model, sizeof n.gpu_model, "%s", model);
-    n.gpu_count = ngpus;
-    n.cpu_milli = 64000;
-    n.ram_mib = 1 << 20;
-    cluster_add_node(w->cl, &n);
-}
-
 /* Built-in profiles plus a K80 (speed 0.3, class k80); the table: job A
  * (batch 32) 10 it/s alone on a V100, 2.5 on a K80; B (batch 64) 8 on a
  * V100; A next to B on a V100 6 and 4; A next to A 7 and 5. */
@@ -46,31 +34,12 @@ static void world_init(world *w)
     w->cl = cluster_new("c");
     w->tr = trace_new("t");
     w->tp = tput_catalog_new("tp");
-    static const struct {
-        const char *accel, *m;
-        int b;
-        const char *co;
-        int cb;
-        double t, ct;
-    } rows[] = {
+    static const tu_tput_row rows[] = {
         {"v100", "A", 32, "", 0, 10, 0},  {"k80", "A", 32, "", 0, 2.5, 0},
         {"v100", "B", 64, "", 0, 8, 0},   {"v100", "A", 32, "B", 64, 6, 4},
         {"v100", "A", 32, "A", 32, 7, 5},
     };
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        tput_entry e;
-        memset(&e, 0, sizeof e);
-        snprintf(e.accel, sizeof e.accel, "%s", rows[i].accel);
-        snprintf(e.model, sizeof e.model, "%s", rows[i].m);
-        snprintf(e.co_model, sizeof e.co_model, "%s", rows[i].co);
-        e.batch_size = rows[i].b;
-        e.scale = 1;
-        e.co_batch_size = rows[i].cb;
-        e.co_scale = rows[i].co[0] ? 1 : 0;
-        e.tput = rows[i].t;
-        e.co_tput = rows[i].ct;
-        tput_catalog_add(w->tp, &e);
-    }
+    tu_add_tput(w->tp, rows, sizeof rows / sizeof *rows);
 }
 
 static void world_free(world *w)
@@ -140,7 +109,7 @@ static void test_typed_on_k80(void **state)
     (void)state;
     world w;
     world_init(&w);
-    add_node(&w, "k", "K80", 1);
+    tu_add_node(w.cl, "k", "K80", 1);
     add_task(&w, "A", 32, 0, 100);
     run *r = run_first(&w, 1, 0, NULL);
     assert_double_equal(jct(r, 0), 400, 1e-9);
@@ -155,7 +124,7 @@ static void test_measured_pair(void **state)
     (void)state;
     world w;
     world_init(&w);
-    add_node(&w, "v", "V100M16", 1);
+    tu_add_node(w.cl, "v", "V100M16", 1);
     add_task(&w, "A", 32, 0, 60);
     add_task(&w, "B", 64, 0, 100);
     run *r = run_first(&w, 1, 0, NULL);
@@ -173,7 +142,7 @@ static void test_same_type_pair_halves(void **state)
     (void)state;
     world w;
     world_init(&w);
-    add_node(&w, "v", "V100M16", 1);
+    tu_add_node(w.cl, "v", "V100M16", 1);
     add_task(&w, "A", 32, 0, 70);
     add_task(&w, "A", 32, 0, 100);
     run *r = run_first(&w, 1, 0, NULL);
@@ -190,7 +159,7 @@ static void test_beyond_pairs_shares_by_demand(void **state)
     (void)state;
     world w;
     world_init(&w);
-    add_node(&w, "v", "V100M16", 1);
+    tu_add_node(w.cl, "v", "V100M16", 1);
     add_task(&w, "A", 32, 0, 10);
     add_task(&w, "A", 32, 0, 100);
     add_task(&w, "A", 32, 0, 100);
@@ -208,8 +177,8 @@ static void test_untyped_speed_on_mixed(void **state)
     (void)state;
     world w;
     world_init(&w);
-    add_node(&w, "k", "K80", 1);
-    add_node(&w, "v", "V100M16", 1);
+    tu_add_node(w.cl, "k", "K80", 1);
+    tu_add_node(w.cl, "v", "V100M16", 1);
     add_task(&w, "", 0, 0, 30);
     add_task(&w, "A", 32, 200, 30);
     run *r = run_first(&w, 0, 0, NULL);
@@ -226,7 +195,7 @@ static void test_homogeneous_unchanged(void **state)
     (void)state;
     world w;
     world_init(&w);
-    add_node(&w, "k", "K80", 2);
+    tu_add_node(w.cl, "k", "K80", 2);
     add_task(&w, "", 0, 0, 30);
     run *r = run_first(&w, 0, 0, NULL);
     assert_double_equal(jct(r, 0), 30, 1e-9);
@@ -243,8 +212,8 @@ static void test_unknown_type_counted(void **state)
     (void)state;
     world w;
     world_init(&w);
-    add_node(&w, "k", "K80", 1);
-    add_node(&w, "v", "V100M16", 1);
+    tu_add_node(w.cl, "k", "K80", 1);
+    tu_add_node(w.cl, "v", "V100M16", 1);
     add_task(&w, "C", 16, 0, 30);
     add_task(&w, "A", 32, 200, 30);
     size_t unknown;

@@ -63,6 +63,48 @@ static inline void tu_write(const char *dir, const char *name, const char *conte
     free(p);
 }
 
+/* A node of `ngpus` GPUs of profile `model` with room to spare in CPU and
+ * RAM, added to cl. */
+static inline void tu_add_node(cluster *cl, const char *name, const char *model, int ngpus)
+{
+    node n;
+    memset(&n, 0, sizeof n);
+    strlcpy0(n.name, name, sizeof n.name);
+    strlcpy0(n.gpu_model, model, sizeof n.gpu_model);
+    n.gpu_count = ngpus;
+    n.cpu_milli = 64000;
+    n.ram_mib = 1 << 20;
+    cluster_add_node(cl, &n);
+}
+
+/* One row of a throughput table: job (m, batch, scale 1) on accel alone
+ * (co = "") or next to (co, co_batch), with the pair's two throughputs. */
+typedef struct tu_tput_row {
+    const char *accel, *m;
+    int b;
+    const char *co;
+    int cb;
+    double t, ct;
+} tu_tput_row;
+
+static inline void tu_add_tput(tput_catalog *tp, const tu_tput_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        tput_entry e;
+        memset(&e, 0, sizeof e);
+        strlcpy0(e.accel, rows[i].accel, sizeof e.accel);
+        strlcpy0(e.model, rows[i].m, sizeof e.model);
+        strlcpy0(e.co_model, rows[i].co, sizeof e.co_model);
+        e.batch_size = rows[i].b;
+        e.scale = 1;
+        e.co_batch_size = rows[i].cb;
+        e.co_scale = rows[i].co[0] ? 1 : 0;
+        e.tput = rows[i].t;
+        e.co_tput = rows[i].ct;
+        tput_catalog_add(tp, &e);
+    }
+}
+
 /* A new store in a temporary directory with the built-in profiles;
  * *dir receives the directory (free it and tu_rmrf it). */
 static inline store *tu_store_new(char **dir)
