@@ -282,6 +282,33 @@ else
     ok "PEACE session skipped: no $SAMPLES/peace-mix"
 fi
 
+# --- GOGH, its oracle and the blind baseline on the gavel-like samples ----------
+if [ -d "$SAMPLES/gavel-like" ]; then
+    start 120 40 LANG=C.UTF-8 TERM=tmux-256color
+    expect "Compare setup" "GOGH session opens"
+    keys / gavel-like Enter
+    expect "Run: gavel-like on gavel-like" "the gavel-like trace and cluster"
+    keys Tab Tab x a gogh Enter a gogh-oracle Enter a blind Enter
+    expect "with gogh, gogh-oracle, blind" "GOGH, its oracle and blind are picked"
+    keys Enter
+    expect "3 runs ready" "three allocation runs side by side"
+    keys Right Right
+    expect "decision 2" "two starts"
+    keys 2
+    expect "gogh round " "Step shows the round"
+    expect "est it/s" "estimated throughput"
+    expect "true it/s" "true throughput"
+    expect "objective" "the round's objective"
+    keys 1 End
+    expect "finished" "the runs play to the end"
+    # The energy `gpuplan run` prints for the same runs (27.559, 24.539 kWh).
+    expect "27.6" "GOGH's energy as in the CLI"
+    expect "24.5" "the oracle's energy as in the CLI"
+    quit_clean "GOGH session"
+else
+    ok "GOGH session skipped: no $SAMPLES/gavel-like"
+fi
+
 # --- monochrome, ASCII, TERM=xterm -----------------------------------------
 start 100 30 NO_COLOR=1 LANG=C LC_ALL=C TERM=xterm
 expect "Compare setup" "monochrome ASCII session opens"

@@ -117,7 +117,9 @@ static step_geom step_layout(const app *a, const step_view *v)
 {
     step_geom g;
     rect body = layout_body(a->rows, a->cols);
-    g.task = layout_take_top(&body, 7);
+    /* A round's summary (objective, gap, moves) may take a second line. */
+    int wrap = v->ex && (int)strlen(v->ex->summary) > a->cols - 4;
+    g.task = layout_take_top(&body, 7 + wrap);
     const cs_node *n = v->dec && v->dec->node >= 0 ? &v->cs->nodes[v->dec->node] : NULL;
     int after_h = (n ? n->ngpus : 4) + 3;
     if (after_h > body.h / 2)
@@ -160,6 +162,36 @@ static int gpus_has(const char *list, int dev)
 }
 
 /* --- drawing ---------------------------------------------------------------- */
+
+/* text at (y, x) in w columns; when it is longer and `two` allows, the
+ * rest goes on the next line, broken after the last "; " (else space)
+ * that fits. */
+static void draw_wrapped2(int y, int x, int w, int two, const char *text)
+{
+    int len = (int)strlen(text);
+    if (len <= w || !two || w < 20) {
+        draw_text(y, x, w, A_NORMAL, text);
+        return;
+    }
+    int cut = w;
+    for (int i = w - 1; i > w / 2; i--)
+        if (text[i] == ';' && text[i + 1] == ' ') {
+            cut = i + 1;
+            break;
+        }
+    if (cut == w)
+        for (int i = w - 1; i > w / 2; i--)
+            if (text[i] == ' ') {
+                cut = i;
+                break;
+            }
+    char first[512];
+    snprintf(first, sizeof first, "%.*s", cut, text);
+    draw_text(y, x, w, A_NORMAL, first);
+    while (text[cut] == ' ')
+        cut++;
+    draw_text(y + 1, x, w, A_NORMAL, text + cut);
+}
 
 static void draw_task(const app *a, const step_view *v, rect box)
 {
@@ -207,7 +239,7 @@ static void draw_task(const app *a, const step_view *v, rect box)
                    "%s placed on %s %s%s", sym(SYM_POINTER), v->cs->nodes[v->dec->node].name,
                    v->dec->gpus[0] ? "GPU " : "(no GPU)", v->dec->gpus);
     if (v->ex && in.h > 4)
-        draw_text(in.y + 4, in.x + 1, in.w - 1, A_NORMAL, v->ex->summary);
+        draw_wrapped2(in.y + 4, in.x + 1, in.w - 1, in.h > 5, v->ex->summary);
 }
 
 /* What a candidate row needs: the screen, the decision and the columns. */
