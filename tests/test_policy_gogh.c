@@ -12,34 +12,15 @@
 
 #include "sim/sim.h"
 
-typedef struct world {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
-    tput_catalog *tp;
-} world;
+typedef tu_world world;
 
-/* The built-in V100M16 (30-300 W, class v100) and a K80 (class k80,
- * 25-150 W, 12 GiB).  The table: A (batch 32) 10 it/s alone on a V100 and
+/* tu_world: one built-in V100M16 (30-300 W, class v100) and one K80 (class
+ * k80, 25-150 W, 12 GiB).  The table: A (batch 32) 10 it/s alone on a V100 and
  * 5 on a K80; B (batch 64) 8 on a V100 and 1 on a K80; A next to B on a
  * V100 6 and 4, A next to A 7 and 5. */
 static void world_init(world *w)
 {
-    memset(w, 0, sizeof *w);
-    w->cat = catalog_new();
-    catalog_add_builtin(w->cat);
-    gpu_profile k80 = *catalog_gpu(w->cat, "V100M16");
-    snprintf(k80.name, sizeof k80.name, "K80");
-    snprintf(k80.tput_class, sizeof k80.tput_class, "k80");
-    k80.speed = 0.3;
-    k80.mem_gib = 12;
-    k80.idle_w = 25;
-    k80.max_w = 150;
-    k80.alpha_w_per_mhz = (k80.max_w - k80.idle_w) / k80.f_max_mhz;
-    catalog_add_gpu(w->cat, &k80);
-    w->cl = cluster_new("c");
-    w->tr = trace_new("t");
-    w->tp = tput_catalog_new("tp");
+    tu_world_init(w);
     static const tu_tput_row rows[] = {
         {"v100", "A", 32, "", 0, 10, 0}, {"k80", "A", 32, "", 0, 5, 0},
         {"v100", "B", 64, "", 0, 8, 0},  {"k80", "B", 64, "", 0, 1, 0},
@@ -48,14 +29,6 @@ static void world_init(world *w)
     tu_add_tput(w->tp, rows, sizeof rows / sizeof *rows);
     tu_add_node(w->cl, "v", "V100M16", 1);
     tu_add_node(w->cl, "k", "K80", 1);
-}
-
-static void world_free(world *w)
-{
-    trace_free(w->tr);
-    cluster_free(w->cl);
-    catalog_free(w->cat);
-    tput_catalog_free(w->tp);
 }
 
 /* A one-GPU task of job type (m, batch), arriving at 0 for dur seconds on
@@ -109,15 +82,6 @@ static int first_node(const run *r, int ti)
     return -1;
 }
 
-static const run_outcome *outcome(const run *r, int ti)
-{
-    for (size_t i = 0; i < r->noutcomes; i++)
-        if (r->outcomes[i].task == ti)
-            return &r->outcomes[i];
-    fail_msg("no outcome for task %d", ti);
-    return NULL;
-}
-
 /* Problem 1 with one job A: needing 4 it/s, the K80 (5 it/s, at most
  * 150 W) draws less than the V100 (300 W) and is chosen; needing 6 it/s,
  * only the V100 (10) meets it.  On the K80 the 100 s job runs at 5/10 of
@@ -130,19 +94,19 @@ static void test_oracle_fewest_watts(void **state)
     add_task(&w, "A", 32, 100, 2, 4);
     run *r = run_policy(&w, "gogh-oracle");
     assert_int_equal(first_node(r, 0), 1);
-    const run_outcome *o = outcome(r, 0);
+    const run_outcome *o = tu_outcome(r, 0);
     assert_double_equal(o->end_s - o->start_s, 200, 1e-6);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 
     world_init(&w);
     add_task(&w, "A", 32, 100, 2, 6);
     r = run_policy(&w, "gogh-oracle");
     assert_int_equal(first_node(r, 0), 0);
-    o = outcome(r, 0);
+    o = tu_outcome(r, 0);
     assert_double_equal(o->end_s - o->start_s, 100, 1e-6);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* Gavel, max-sum throughput on A and B: A on the K80 and B on the V100
@@ -159,7 +123,7 @@ static void test_gavel_max_throughput(void **state)
     assert_int_equal(first_node(r, 0), 1);
     assert_int_equal(first_node(r, 1), 0);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* Two A jobs needing 4 it/s: sharing the V100 (7 and 5 it/s) draws less
@@ -177,11 +141,11 @@ static void test_memory_keeps_pairs_apart(void **state)
     for (size_t i = 0; i < r->ndecisions; i++)
         if (r->decisions[i].reason && strstr(r->decisions[i].reason, "invalid placement"))
             fail_msg("refused start: %s", r->decisions[i].reason);
-    assert_double_equal(outcome(r, 0)->start_s, 0, 1e-9);
-    assert_double_equal(outcome(r, 1)->start_s, 0, 1e-9);
+    assert_double_equal(tu_outcome(r, 0)->start_s, 0, 1e-9);
+    assert_double_equal(tu_outcome(r, 1)->start_s, 0, 1e-9);
     assert_int_not_equal(first_node(r, 0), first_node(r, 1));
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 
     /* At 6 and 8 GiB they fit: one V100 for both. */
     world_init(&w);
@@ -191,7 +155,7 @@ static void test_memory_keeps_pairs_apart(void **state)
     assert_int_equal(first_node(r, 0), 0);
     assert_int_equal(first_node(r, 1), 0);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* The blind baseline ignores throughputs: first fit by memory puts A on
@@ -205,7 +169,7 @@ static void test_blind_first_fit(void **state)
     run *r = run_policy(&w, "blind");
     assert_int_equal(first_node(r, 0), 0);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* Ten jobs of both types: two runs agree to the bit (the solver's work
@@ -228,7 +192,7 @@ static void test_replays_exactly(void **state)
         run_free(a);
         run_free(b);
     }
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* What the policies need and say they miss. */
@@ -248,7 +212,7 @@ static void test_needs(void **state)
     s = new_sim(&w, "gogh-oracle", &err);
     assert_null(s);
     assert_non_null(strstr(err.msg, "throughput table"));
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 int main(void)

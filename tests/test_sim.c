@@ -81,16 +81,6 @@ static sim *sim_for(world *w, const sim_config *cfg, const char *policy, const c
     return s;
 }
 
-/* The outcome of task ti in the run record. */
-static const run_outcome *outcome(const run *r, int ti)
-{
-    for (size_t i = 0; i < r->noutcomes; i++)
-        if (r->outcomes[i].task == ti)
-            return &r->outcomes[i];
-    fail_msg("no outcome for task %d", ti);
-    return NULL;
-}
-
 static sim_config quiet_config(void)
 {
     sim_config c;
@@ -154,7 +144,7 @@ static void test_eq5_jct_at_frequencies(void **state)
         sim_run(s, NULL);
         sim_finish(s);
         double expect = 100 * pow(1350 / fmins[i], 0.91);     /* eq. 5, beta 0.91 */
-        assert_double_equal(outcome(sim_run_record(s), 0)->jct_s, expect, 1e-6);
+        assert_double_equal(tu_outcome(sim_run_record(s), 0)->jct_s, expect, 1e-6);
         assert_double_equal(run_metric_get(sim_run_record(s), "mean_freq_mhz", -1), fmins[i],
                             1e-9);
         sim_free(s);
@@ -216,7 +206,7 @@ static void test_alg4_settles_in_run(void **state)
     sim_run(s, NULL);
     sim_finish(s);
     /* 13 ticks of 0.1 s on the way down, then 1155 MHz to the end. */
-    double jct = outcome(sim_run_record(s), 0)->jct_s;
+    double jct = tu_outcome(sim_run_record(s), 0)->jct_s;
     assert_true(jct > 100 * pow(1350.0 / 1170, 0.91) && jct < 100 * pow(1350.0 / 1155, 0.91));
     assert_true(jct <= 1.2 * 100);
     sim_free(s);
@@ -288,13 +278,13 @@ static void test_processor_sharing(void **state)
     sim_run(s, NULL);
     sim_finish(s);
     const run *r = sim_run_record(s);
-    assert_int_equal(outcome(r, 0)->node, 0);
-    assert_string_equal(outcome(r, 0)->gpus, outcome(r, 1)->gpus);
-    assert_double_equal(outcome(r, 1)->jct_s, 75, 1e-9);
-    assert_double_equal(outcome(r, 0)->jct_s, 125, 1e-9);
-    assert_double_equal(outcome(r, 0)->slowdown, 1.25, 1e-12);
-    assert_int_equal(outcome(r, 0)->sla_violated, 1);      /* 125 > 1.2 * 100 */
-    assert_int_equal(outcome(r, 1)->sla_violated, 1);      /* 75 > 60 */
+    assert_int_equal(tu_outcome(r, 0)->node, 0);
+    assert_string_equal(tu_outcome(r, 0)->gpus, tu_outcome(r, 1)->gpus);
+    assert_double_equal(tu_outcome(r, 1)->jct_s, 75, 1e-9);
+    assert_double_equal(tu_outcome(r, 0)->jct_s, 125, 1e-9);
+    assert_double_equal(tu_outcome(r, 0)->slowdown, 1.25, 1e-12);
+    assert_int_equal(tu_outcome(r, 0)->sla_violated, 1);      /* 125 > 1.2 * 100 */
+    assert_int_equal(tu_outcome(r, 1)->sla_violated, 1);      /* 75 > 60 */
     sim_free(s);
     /* Below 100 % nobody slows down: 40 % + 50 %. */
     w.tr->tasks[0].util_mean = 40;
@@ -302,7 +292,7 @@ static void test_processor_sharing(void **state)
     s = sim_for(&w, &c, "hotcloud", "q=200");
     sim_run(s, NULL);
     sim_finish(s);
-    assert_double_equal(outcome(sim_run_record(s), 0)->jct_s, 100, 1e-9);
+    assert_double_equal(tu_outcome(sim_run_record(s), 0)->jct_s, 100, 1e-9);
     sim_free(s);
     world_free(&w);
 }
@@ -327,8 +317,8 @@ static void test_demand_changes_at_sample_boundary(void **state)
     assert_double_equal(sim_progress(s)[1], 10, 1e-9);
     sim_run(s, NULL);
     sim_finish(s);
-    assert_double_equal(outcome(sim_run_record(s), 0)->jct_s, 25, 1e-9);
-    assert_double_equal(outcome(sim_run_record(s), 1)->jct_s, 25, 1e-9);
+    assert_double_equal(tu_outcome(sim_run_record(s), 0)->jct_s, 25, 1e-9);
+    assert_double_equal(tu_outcome(sim_run_record(s), 1)->jct_s, 25, 1e-9);
     sim_free(s);
     world_free(&w);
 }
@@ -349,8 +339,8 @@ static void test_series_repeats(void **state)
     sim_finish(s);
     /* U = 2 while a is in a 100 % sample (rate 1/2), 1 otherwise: a's four
      * samples take 20, 10, 20, 10 s... b shares the same clock: 60 s. */
-    assert_double_equal(outcome(sim_run_record(s), 0)->jct_s, 60, 1e-9);
-    assert_double_equal(outcome(sim_run_record(s), 1)->jct_s, 60, 1e-9);
+    assert_double_equal(tu_outcome(sim_run_record(s), 0)->jct_s, 60, 1e-9);
+    assert_double_equal(tu_outcome(sim_run_record(s), 1)->jct_s, 60, 1e-9);
     sim_free(s);
     world_free(&w);
 }
@@ -372,9 +362,9 @@ static void test_queue_and_fail(void **state)
     sim_run(s, NULL);
     sim_finish(s);
     const run *r = sim_run_record(s);
-    assert_double_equal(outcome(r, 1)->wait_s, 99, 1e-9);
-    assert_double_equal(outcome(r, 1)->start_s, 100, 1e-9);
-    assert_double_equal(outcome(r, 2)->start_s, 100, 1e-9);     /* behind b, then shares */
+    assert_double_equal(tu_outcome(r, 1)->wait_s, 99, 1e-9);
+    assert_double_equal(tu_outcome(r, 1)->start_s, 100, 1e-9);
+    assert_double_equal(tu_outcome(r, 2)->start_s, 100, 1e-9);     /* behind b, then shares */
     assert_double_equal(run_metric_get(r, "failed_tasks", -1), 0, 0);
     assert_true(strstr(r->decisions[1].reason, "queued") != NULL);
     sim_free(s);
@@ -384,8 +374,8 @@ static void test_queue_and_fail(void **state)
     sim_finish(s);
     r = sim_run_record(s);
     assert_double_equal(run_metric_get(r, "failed_tasks", -1), 1, 0);
-    assert_int_equal(outcome(r, 1)->node, -1);
-    assert_double_equal(outcome(r, 2)->start_s, 2, 1e-9);
+    assert_int_equal(tu_outcome(r, 1)->node, -1);
+    assert_double_equal(tu_outcome(r, 2)->start_s, 2, 1e-9);
     sim_free(s);
     world_free(&w);
 }
@@ -410,8 +400,8 @@ static void test_unbounded_pool(void **state)
     assert_double_equal(run_metric_get(r, "capex_usd", -1), 3 * 2500, 0);
     assert_double_equal(run_metric_get(r, "opened_servers", -1), 2, 0);
     assert_double_equal(run_metric_get(r, "failed_tasks", -1), 1, 0);
-    assert_int_equal(outcome(r, 3)->node, -1);
-    assert_double_equal(outcome(r, 2)->jct_s, 100, 1e-9);
+    assert_int_equal(tu_outcome(r, 3)->node, -1);
+    assert_double_equal(tu_outcome(r, 2)->jct_s, 100, 1e-9);
     sim_free(s);
     world_free(&w);
 }

@@ -11,47 +11,16 @@
 
 #include "sim/sim.h"
 
-typedef struct world {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
-    tput_catalog *tp;
-} world;
+typedef tu_world world;
 
 /* One server of n V100M16 GPUs; a table with job A (batch 32) at 10 it/s
  * alone on a V100. */
 static void world_init(world *w, int ngpus)
 {
-    memset(w, 0, sizeof *w);
-    w->cat = catalog_new();
-    catalog_add_builtin(w->cat);
-    w->cl = cluster_new("c");
-    node n;
-    memset(&n, 0, sizeof n);
-    strcpy(n.name, "srv");
-    strcpy(n.gpu_model, "V100M16");
-    n.gpu_count = ngpus;
-    n.cpu_milli = 64000;
-    n.ram_mib = 1 << 20;
-    cluster_add_node(w->cl, &n);
-    w->tr = trace_new("t");
-    w->tp = tput_catalog_new("tp");
-    tput_entry e;
-    memset(&e, 0, sizeof e);
-    strcpy(e.accel, "v100");
-    strcpy(e.model, "A");
-    e.batch_size = 32;
-    e.scale = 1;
-    e.tput = 10;
-    tput_catalog_add(w->tp, &e);
-}
-
-static void world_free(world *w)
-{
-    trace_free(w->tr);
-    cluster_free(w->cl);
-    catalog_free(w->cat);
-    tput_catalog_free(w->tp);
+    tu_world_init(w);
+    tu_add_node(w->cl, "srv", "V100M16", ngpus);
+    static const tu_tput_row rows[] = {{"v100", "A", 32, "", 0, 10, 0}};
+    tu_add_tput(w->tp, rows, 1);
 }
 
 static void add_task(world *w, const char *model, double arrival, double dur, double mem)
@@ -158,15 +127,6 @@ static sim *sim_with(world *w, const policy_ops *ops)
     return s;
 }
 
-static const run_outcome *outcome(const run *r, int ti)
-{
-    for (size_t i = 0; i < r->noutcomes; i++)
-        if (r->outcomes[i].task == ti)
-            return &r->outcomes[i];
-    fail_msg("no outcome for task %d", ti);
-    return NULL;
-}
-
 static run *run_all(sim *s)
 {
     sim_run(s, NULL);
@@ -194,13 +154,13 @@ static void test_waits_for_rounds(void **state)
     sim *s = sim_new(&c, w.cl, w.cat, w.tr, &sp, &err);
     assert_non_null(s);
     run *r = run_all(s);
-    assert_double_equal(outcome(r, 0)->end_s, 500, 1e-9);
-    assert_double_equal(outcome(r, 1)->start_s, 720, 1e-9);
-    assert_double_equal(outcome(r, 1)->end_s, 1220, 1e-9);
-    assert_double_equal(outcome(r, 1)->wait_s, 620, 1e-9);
+    assert_double_equal(tu_outcome(r, 0)->end_s, 500, 1e-9);
+    assert_double_equal(tu_outcome(r, 1)->start_s, 720, 1e-9);
+    assert_double_equal(tu_outcome(r, 1)->end_s, 1220, 1e-9);
+    assert_double_equal(tu_outcome(r, 1)->wait_s, 620, 1e-9);
     run_free(r);
     sim_free(s);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* One 1000 s task moved at every round (360 s apart), 60 s to restart:
@@ -215,14 +175,14 @@ static void test_moves_cost_restart(void **state)
     policy_ops ops = test_ops("mover", mover);
     sim *s = sim_with(&w, &ops);
     run *r = run_all(s);
-    assert_double_equal(outcome(r, 0)->end_s, 1180, 1e-9);
-    assert_double_equal(outcome(r, 0)->start_s, 0, 1e-9);
+    assert_double_equal(tu_outcome(r, 0)->end_s, 1180, 1e-9);
+    assert_double_equal(tu_outcome(r, 0)->start_s, 0, 1e-9);
     assert_double_equal(run_metric_get(r, "moves", -1), 3, 0);
     assert_int_equal(r->ndecisions, 4);       /* the start and three moves */
     assert_non_null(strstr(r->decisions[1].reason, "round 2"));
     run_free(r);
     sim_free(s);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* A task no round places fails once nothing runs or arrives. */
@@ -239,7 +199,7 @@ static void test_never_placed_fails(void **state)
     assert_non_null(strstr(r->decisions[0].reason, "never placed"));
     run_free(r);
     sim_free(s);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* Three tasks asked onto one GPU: two run, the third waits with the
@@ -256,11 +216,11 @@ static void test_two_per_gpu(void **state)
     sim *s = sim_with(&w, &ops);
     run *r = run_all(s);
     assert_non_null(strstr(r->decisions[2].reason, "already runs two tasks"));
-    assert_double_equal(outcome(r, 2)->start_s, 360, 1e-9);
+    assert_double_equal(tu_outcome(r, 2)->start_s, 360, 1e-9);
     assert_double_equal(run_metric_get(r, "failed_tasks", -1), 0, 0);
     run_free(r);
     sim_free(s);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* A typed task alone on a V100: the round after its start measures it at
@@ -282,7 +242,7 @@ static void test_measurements(void **state)
     assert_double_equal(seen_tput, 10, 1e-9);
     run_free(r);
     sim_free(s);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* Rewinding into a run of rounds and replaying gives the same decisions
@@ -312,7 +272,7 @@ static void test_rewind_replays(void **state)
     assert_double_equal(run_metric_get(r, "jct_mean_s", -1), jct, 0);
     free(last);
     sim_free(s);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 int main(void)

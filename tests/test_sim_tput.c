@@ -11,43 +11,20 @@
 
 #include "sim/sim.h"
 
-typedef struct world {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
-    tput_catalog *tp;
-} world;
+typedef tu_world world;
 
-/* Built-in profiles plus a K80 (speed 0.3, class k80); the table: job A
+/* tu_world (a K80 of speed 0.3, class k80); the table: job A
  * (batch 32) 10 it/s alone on a V100, 2.5 on a K80; B (batch 64) 8 on a
  * V100; A next to B on a V100 6 and 4; A next to A 7 and 5. */
 static void world_init(world *w)
 {
-    memset(w, 0, sizeof *w);
-    w->cat = catalog_new();
-    catalog_add_builtin(w->cat);
-    gpu_profile k80 = *catalog_gpu(w->cat, "V100M16");
-    snprintf(k80.name, sizeof k80.name, "K80");
-    snprintf(k80.tput_class, sizeof k80.tput_class, "k80");
-    k80.speed = 0.3;
-    catalog_add_gpu(w->cat, &k80);
-    w->cl = cluster_new("c");
-    w->tr = trace_new("t");
-    w->tp = tput_catalog_new("tp");
+    tu_world_init(w);
     static const tu_tput_row rows[] = {
         {"v100", "A", 32, "", 0, 10, 0},  {"k80", "A", 32, "", 0, 2.5, 0},
         {"v100", "B", 64, "", 0, 8, 0},   {"v100", "A", 32, "B", 64, 6, 4},
         {"v100", "A", 32, "A", 32, 7, 5},
     };
     tu_add_tput(w->tp, rows, sizeof rows / sizeof *rows);
-}
-
-static void world_free(world *w)
-{
-    trace_free(w->tr);
-    cluster_free(w->cl);
-    catalog_free(w->cat);
-    tput_catalog_free(w->tp);
 }
 
 /* A one-GPU task of model m ("" = untyped) using its whole GPU. */
@@ -95,11 +72,8 @@ static run *run_first(world *w, int with_table, double ref_speed, size_t *unknow
 
 static double jct(const run *r, int ti)
 {
-    for (size_t i = 0; i < r->noutcomes; i++)
-        if (r->outcomes[i].task == ti)
-            return r->outcomes[i].end_s - r->outcomes[i].start_s;
-    fail_msg("no outcome for task %d", ti);
-    return 0;
+    const run_outcome *o = tu_outcome(r, ti);
+    return o->end_s - o->start_s;
 }
 
 /* A 100 s job (on a V100) alone on a K80 runs at 2.5 / 10 it/s of its
@@ -114,7 +88,7 @@ static void test_typed_on_k80(void **state)
     run *r = run_first(&w, 1, 0, NULL);
     assert_double_equal(jct(r, 0), 400, 1e-9);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* A (60 s) and B (100 s) share one V100 from t = 0: A at 6/10, B at 4/8.
@@ -131,7 +105,7 @@ static void test_measured_pair(void **state)
     assert_double_equal(jct(r, 0), 100, 1e-9);
     assert_double_equal(jct(r, 1), 150, 1e-9);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* Two A jobs (70 s and 100 s): the lower index gets 7/10, the other 5/10.
@@ -149,7 +123,7 @@ static void test_same_type_pair_halves(void **state)
     assert_double_equal(jct(r, 0), 100, 1e-9);
     assert_double_equal(jct(r, 1), 150, 1e-9);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* Three A jobs on one V100: no measured triple, so each runs at its solo
@@ -166,7 +140,7 @@ static void test_beyond_pairs_shares_by_demand(void **state)
     run *r = run_first(&w, 1, 0, NULL);
     assert_double_equal(jct(r, 0), 30, 1e-9);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* Untyped work on a mixed cluster: a 30 s task (measured on a V100) on the
@@ -185,7 +159,7 @@ static void test_untyped_speed_on_mixed(void **state)
     assert_double_equal(jct(r, 0), 100, 1e-9);
     assert_double_equal(jct(r, 1), 100, 1e-9);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* A cluster of K80s only runs as before: its durations are its own. An
@@ -203,7 +177,7 @@ static void test_homogeneous_unchanged(void **state)
     r = run_first(&w, 0, 1, NULL);
     assert_double_equal(jct(r, 0), 100, 1e-9);
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 /* A job type the table lacks is counted and runs at its GPU's speed. */
@@ -222,7 +196,7 @@ static void test_unknown_type_counted(void **state)
     assert_double_equal(jct(r, 0), 100, 1e-9);        /* the K80's speed, 0.3 */
     assert_double_equal(jct(r, 1), 120, 1e-9);        /* the table's 2.5 of 10 it/s */
     run_free(r);
-    world_free(&w);
+    tu_world_free(&w);
 }
 
 int main(void)

@@ -105,6 +105,53 @@ static inline void tu_add_tput(tput_catalog *tp, const tu_tput_row *rows, size_t
     }
 }
 
+/* What a simulation on heterogeneous GPUs reads: the built-in profiles
+ * plus a K80 (class k80, speed 0.3, 12 GiB, 25-150 W), an empty cluster
+ * "c", an empty trace "t" and an empty throughput table "tp". */
+typedef struct tu_world {
+    catalog *cat;
+    cluster *cl;
+    gp_trace *tr;
+    tput_catalog *tp;
+} tu_world;
+
+static inline void tu_world_init(tu_world *w)
+{
+    memset(w, 0, sizeof *w);
+    w->cat = catalog_new();
+    catalog_add_builtin(w->cat);
+    gpu_profile k80 = *catalog_gpu(w->cat, "V100M16");
+    strlcpy0(k80.name, "K80", sizeof k80.name);
+    strlcpy0(k80.tput_class, "k80", sizeof k80.tput_class);
+    k80.speed = 0.3;
+    k80.mem_gib = 12;
+    k80.idle_w = 25;
+    k80.max_w = 150;
+    k80.alpha_w_per_mhz = (k80.max_w - k80.idle_w) / k80.f_max_mhz;
+    catalog_add_gpu(w->cat, &k80);
+    w->cl = cluster_new("c");
+    w->tr = trace_new("t");
+    w->tp = tput_catalog_new("tp");
+}
+
+static inline void tu_world_free(tu_world *w)
+{
+    trace_free(w->tr);
+    cluster_free(w->cl);
+    catalog_free(w->cat);
+    tput_catalog_free(w->tp);
+}
+
+/* The outcome of task ti in run r (fails the test when there is none). */
+static inline const run_outcome *tu_outcome(const run *r, int ti)
+{
+    for (size_t i = 0; i < r->noutcomes; i++)
+        if (r->outcomes[i].task == ti)
+            return &r->outcomes[i];
+    fail_msg("no outcome for task %d", ti);
+    return NULL;
+}
+
 /* A new store in a temporary directory with the built-in profiles;
  * *dir receives the directory (free it and tu_rmrf it). */
 static inline store *tu_store_new(char **dir)

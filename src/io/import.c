@@ -62,6 +62,20 @@ int import_run(store *st, const importer *imp, const char *const *paths, size_t 
     return store_commit(st, err);
 }
 
+int import_detect_each(const char *const *paths, size_t npaths, size_t max_paths,
+                       int (*score_file)(const char *path))
+{
+    if (npaths < 1 || npaths > max_paths)
+        return 0;
+    int score = 100;
+    for (size_t i = 0; i < npaths; i++) {
+        int s = score_file(paths[i]);
+        if (s < score)
+            score = s;
+    }
+    return score;
+}
+
 void import_base_name(const char *path, char *buf, size_t len)
 {
     size_t l = strlen(path);

@@ -57,6 +57,11 @@ int import_run(store *st, const importer *imp, const char *const *paths, size_t 
 /* Helpers shared by importers. */
 /* The base name of path without directory and extension, into buf. */
 void import_base_name(const char *path, char *buf, size_t len);
+/* A detect() score for formats of one to max_paths files: the lowest of
+ * score_file() over the paths (every file must look right), 0 for another
+ * number of paths. */
+int import_detect_each(const char *const *paths, size_t npaths, size_t max_paths,
+                       int (*score_file)(const char *path));
 /* The first line of a file (without newline) into buf; 0 or -1. */
 int import_first_line(const char *path, char *buf, size_t len);
 /* 1 when path names a directory. */

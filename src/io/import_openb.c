@@ -386,15 +386,7 @@ static int path_score(const char *path)
 
 static int openb_detect(const char *const *paths, size_t npaths)
 {
-    if (npaths < 1 || npaths > 2)
-        return 0;
-    int score = 100;
-    for (size_t i = 0; i < npaths; i++) {
-        int s = path_score(paths[i]);
-        if (s < score)
-            score = s;
-    }
-    return score;
+    return import_detect_each(paths, npaths, 2, path_score);
 }
 
 const importer import_openb = {
