@@ -359,8 +359,8 @@ static int solve_once(const gogh_inst *inst, const alloc_ctx *ctx, const size_t 
  * of its jobs runs on when that GPU is of the group's type, the others
  * take the type's remaining GPUs in order.  gpu_of[j] = the GPU of job j
  * of the instance (-1: it waits). */
-static void map_solution(const gogh_round *r, const gogh_inst *inst, const solve_result *res,
-                         const alloc_ctx *ctx, const size_t *sel, const int *gpus, int *gpu_of)
+static void map_solution(const gogh_inst *inst, const solve_result *res, const alloc_ctx *ctx,
+                         const size_t *sel, const int *gpus, int *gpu_of)
 {
     size_t n = inst->njobs, na = inst->naccels;
     int *group = xmalloc((na ? na : 1) * sizeof *group);     /* solver accel -> real GPU */
@@ -402,7 +402,6 @@ static void map_solution(const gogh_round *r, const gogh_inst *inst, const solve
     }
     for (size_t j = 0; j < n; j++)
         gpu_of[j] = gpu_of[j] >= 0 && group[gpu_of[j]] >= 0 ? gpus[group[gpu_of[j]]] : -1;
-    (void)r;
     free(group);
     free(taken);
     free(first);
@@ -453,7 +452,7 @@ static int try_solve(gogh_round *r, est_cache *c, const alloc_ctx *ctx,
     if (ok) {
         for (size_t j = 0; j < n; j++)
             gpu_of[j] = -1;
-        map_solution(r, &inst, res, ctx, w->sel, w->gpus, gpu_of);
+        map_solution(&inst, res, ctx, w->sel, w->gpus, gpu_of);
         /* Each job's estimate where it goes: alone, or next to the other. */
         for (size_t j = 0; j < n; j++) {
             est_of[j] = 0;
@@ -535,8 +534,9 @@ static void describe(const gogh_round *r, const gogh_round_params *p, const roun
                   gogh_est_mode_name(p->mode), admitted, w->nsel, solved, rest);
     if (solves > 1)
         strbuf_printf(&b, ", %d solves", solves);
+    /* No wall time here: the note is part of the run, which replays exactly. */
     if (res->has_solution)
-        strbuf_printf(&b, ", %s %.2f s", solve_status_name(res->status), res->time_s);
+        strbuf_printf(&b, ", %s", solve_status_name(res->status));
     if (es.unknown_types)
         strbuf_printf(&b, ", %zu types not in the table: estimated", es.unknown_types);
     strbuf_copy_to(&b, out->note, sizeof out->note);

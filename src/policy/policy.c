@@ -15,8 +15,8 @@
  * here (and one extern above it). */
 extern const policy_ops policy_cats, policy_corrgpu, policy_first, policy_hotcloud,
     policy_harmony, policy_fgd, policy_bestfit, policy_dotprod, policy_gpupacking,
-    policy_gpuclustering, policy_random, policy_pwr, policy_pwr_fgd, policy_gogh, policy_gogh_p1, policy_gogh_oracle,
-    policy_gavel, policy_blind;
+    policy_gpuclustering, policy_random, policy_pwr, policy_pwr_fgd, policy_gogh, policy_gogh_p1,
+    policy_gogh_oracle, policy_gavel, policy_blind;
 
 /* Within a family, table order is the order of comparison tables (the
  * fragmentation family in the FGD paper's order). */

@@ -14,7 +14,9 @@ static const policy_option gavel_options[] = {
     {"round", OPT_ROUND_S, 360, 1, 86400, "seconds between rounds (Gavel's 6 min)"},
     {"restart", OPT_RESTART_S, 30, 0, 86400,
      "seconds a moved or resumed job holds its GPU before it progresses again"},
-    {"time", OPT_TUNING, 1, 0.01, 3600, "time limit of each round's solve, s"},
+    {"time", OPT_TUNING, 1, 0.01, 3600,
+     "work limit of each round's solve in nominal seconds (simplex iterations and nodes, "
+     "so a run replays exactly)"},
     {"gap", OPT_TUNING, 0.01, 0, 1, "relative MIP gap each round's solve stops at"},
     {NULL, 0, 0, 0, 0, NULL},
 };

@@ -19,7 +19,9 @@ static const policy_option gogh_options[] = {
      "seconds a moved or resumed job holds its GPU before it progresses again"},
     {"min_frac", OPT_TUNING, 0.5, 0, 1,
      "a job without its own minimum throughput: this share of its best estimated solo one"},
-    {"time", OPT_TUNING, 1, 0.01, 3600, "time limit of each round's solve, s"},
+    {"time", OPT_TUNING, 1, 0.01, 3600,
+     "work limit of each round's solve in nominal seconds (simplex iterations and nodes, "
+     "so a run replays exactly)"},
     {"gap", OPT_TUNING, 0.01, 0, 1, "relative MIP gap each round's solve stops at"},
     {NULL, 0, 0, 0, 0, NULL},
 };

@@ -127,7 +127,8 @@ static void describe_config(const sim *s, char *buf, size_t len)
              "sample=%g%s%s",
              pol, pol[0] ? " " : "", power_model_name(s->pmodel), s->sleep_on ? "on" : "off",
              s->dfs_on ? "on" : "off", s->cfg.tau_s, s->cfg.delta_f_mhz, kappa,
-             s->cfg.full == SIM_FAIL ? "fail" : "queue", s->cfg.unbounded, s->sample_s, peace, tput);
+             s->cfg.full == SIM_FAIL ? "fail" : "queue", s->cfg.unbounded, s->sample_s, peace,
+             tput);
 }
 
 static int check_config(const sim_config *cfg, const policy_spec *pol, gp_err *err)
