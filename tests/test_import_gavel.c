@@ -73,6 +73,33 @@ static void test_good_table(void **state)
     tu_store_free(st, dir);
 }
 
+/* A byte-order mark in front of the JSON (as Windows editors save it)
+ * changes nothing; jansson alone refuses one. */
+static void test_byte_order_mark(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *bom = xasprintf("%s/bom.json", dir);
+    tu_copy_with_bom(good_json, bom);
+    import_result res;
+    gp_err err = {{0}};
+    if (import_path(st, bom, "bom", &res, &err))
+        fail_msg("%s", err.msg);
+    tput_catalog *c;
+    assert_int_equal(store_get_tput_catalog(st, "bom", &c, &err), 0);
+    size_t n = sizeof lab_entries / sizeof *lab_entries;
+    assert_int_equal(c->nentries, n);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(c->entries[i].accel, lab_entries[i].accel);
+        assert_string_equal(c->entries[i].model, lab_entries[i].model);
+        assert_double_equal(c->entries[i].tput, lab_entries[i].tput, 0);
+    }
+    tput_catalog_free(c);
+    free(bom);
+    tu_store_free(st, dir);
+}
+
 static void test_detect(void **state)
 {
     (void)state;
@@ -264,6 +291,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_table),
+        cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_locate),

@@ -88,6 +88,33 @@ static void test_good_series(void **state)
 }
 
 /* --period 120: slots of 120 s hold the mean of their rows. */
+/* Both series files with a byte-order mark import as without. */
+static void test_byte_order_mark(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *bom = xasprintf("%s/bom", dir);
+    tu_copy_with_bom(FIX, bom);
+    char *duty = xasprintf("%s/pod_gpu_duty_cycle_lab.csv", bom);
+    char *mem = xasprintf("%s/pod_gpu_memory_used_bytes_lab.csv", bom);
+    const char *plain[] = {duty_fix, mem_fix}, *marked[] = {duty, mem};
+    assert_int_equal(import_genai.detect(marked, 2), 95);
+    import_result res;
+    gp_err err = {{0}};
+    import_opts o = {.name = "plain"};
+    if (import_run(st, &import_genai, plain, 2, &o, &res, &err))
+        fail_msg("%s", err.msg);
+    o.name = "bom";
+    if (import_run(st, &import_genai, marked, 2, &o, &res, &err))
+        fail_msg("%s", err.msg);
+    tu_assert_same_trace(st, "plain", "bom");
+    free(duty);
+    free(mem);
+    free(bom);
+    tu_store_free(st, dir);
+}
+
 static void test_period_override(void **state)
 {
     (void)state;
@@ -282,6 +309,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_series),
+        cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_period_override),
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_malformed),

@@ -6,7 +6,11 @@
 #include "testutil.h"
 
 #include "io/export.h"
+#include "io/csvread.h"
 #include "io/import.h"
+#include "core/strbuf.h"
+
+#include <sys/stat.h>
 
 static const char *const good_dir = "tests/fixtures/native/lab";
 
@@ -118,7 +122,17 @@ static const tu_bad_case bad_cases[] = {
     {"wrong encoding", "tasks.csv", "name,arrival_s,duration_s\nt\xe9st,0,10\n",
      "tasks.csv:2:2: invalid UTF-8 byte 0xe9"},
     {"unterminated quote", "tasks.csv", "name,arrival_s,duration_s\n\"x,0,10\n",
-     "unterminated quoted field"},
+     "tasks.csv:2:1: unterminated quoted field"},
+    {"unterminated quote, later field", "tasks.csv",
+     "name,arrival_s,duration_s\nx,0,10\ny,\"0,10\nz,0,1\n",
+     "tasks.csv:3:3: unterminated quoted field"},
+    {"quote inside a field", "tasks.csv", "name,arrival_s,duration_s\nx,0,10\nx2,1\"0,10\n",
+     "tasks.csv:3:4: malformed CSV field: a quote inside an unquoted field"},
+    {"text after a closing quote", "tasks.csv", "name,arrival_s,duration_s\n\"x\" y,0,10\n",
+     "tasks.csv:2:1: malformed CSV field: text after the field's closing quote"},
+    {"row after a field of two lines", "tasks.csv",
+     "name,arrival_s,duration_s\n\"a\nb\",soon,10\n",
+     "tasks.csv:2:2: column 'arrival_s': expected a finite number, got 'soon'"},
     {"bad gpu share", "tasks.csv", "name,arrival_s,duration_s,num_gpu,gpu_milli\nx,0,1,2,500\n",
      "tasks.csv:2:5: gpu_milli 500 does not go with num_gpu 2"},
     {"unknown task in util", "util.csv", "task,sample,pct\nzz,0,5\n",
@@ -154,6 +168,90 @@ static void test_malformed(void **state)
 {
     (void)state;
     tu_run_bad_cases(NULL, bad_cases, import_bad, NULL);
+}
+
+/* Every file of the set with a byte-order mark imports as without. */
+static void test_byte_order_mark(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *bom = xasprintf("%s/bom", dir);
+    tu_copy_with_bom(good_dir, bom);
+    gp_err err = {{0}};
+    if (import_dir(st, good_dir, "plain", 0, &err) || import_dir(st, bom, "bom", 0, &err))
+        fail_msg("%s", err.msg);
+    tu_assert_same_trace(st, "plain", "bom");
+    cluster *a, *b;
+    assert_int_equal(store_get_cluster(st, "plain", &a, &err), 0);
+    assert_int_equal(store_get_cluster(st, "bom", &b, &err), 0);
+    assert_int_equal(a->nnodes, b->nnodes);
+    assert_memory_equal(a->nodes, b->nodes, a->nnodes * sizeof *a->nodes);
+    cluster_free(a);
+    cluster_free(b);
+    free(bom);
+    tu_store_free(st, dir);
+}
+
+/* A field over CSV_FIELD_MAX is refused where it starts, before the
+ * rest of it is read; one byte less gets as far as the column's own
+ * check. */
+static void test_field_limit(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    char *set = xasprintf("%s/set", dir);
+    assert_int_equal(mkdir(set, 0755), 0);
+    for (size_t len = CSV_FIELD_MAX; len <= CSV_FIELD_MAX + 1; len++) {
+        char *field = xmalloc(len - 2 + 1);   /* quoted: the quotes count */
+        memset(field, 'a', len - 2);
+        field[len - 2] = '\0';
+        char *content = xasprintf("name,arrival_s,duration_s\nx,0,1\ny,0,\"%s\"\n", field);
+        tu_write(set, "tasks.csv", content);
+        assert_int_equal(import_dir(st, set, "big", 0, &err), -1);
+        tu_assert_contains(err.msg, len > CSV_FIELD_MAX
+                           ? "tasks.csv:3:5: field longer than 1048576 bytes"
+                           : "tasks.csv:3:3: column 'duration_s': expected a finite number");
+        free(content);
+        free(field);
+    }
+    free(set);
+    tu_store_free(st, dir);
+}
+
+/* The reader takes the file in 64 KiB pieces: a UTF-8 character cut by
+ * the edge of one is still one character. */
+static void test_character_across_chunks(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    char *set = xasprintf("%s/set", dir);
+    assert_int_equal(mkdir(set, 0755), 0);
+    strbuf b = STRBUF_INIT;
+    strbuf_puts(&b, "name,arrival_s,duration_s,model\n");
+    for (int i = 0; b.len < 65536 - 60; i++)
+        strbuf_printf(&b, "t%d,0,1,m\n", i);
+    size_t pad = 65535 - (b.len + strlen("last,0,1,"));     /* "é" at byte 65535 */
+    strbuf_puts(&b, "last,0,1,");
+    for (size_t i = 0; i < pad; i++)
+        strbuf_puts(&b, "x");
+    strbuf_puts(&b, "\xC3\xA9\n");
+    assert_int_equal(memcmp(strbuf_str(&b) + 65535, "\xC3\xA9", 2), 0);
+    tu_write(set, "tasks.csv", strbuf_str(&b));
+    if (import_dir(st, set, "edge", 0, &err))
+        fail_msg("%s", err.msg);
+    gp_trace *t;
+    assert_int_equal(store_get_trace(st, "edge", &t, &err), 0);
+    const char *model = t->tasks[t->ntasks - 1].model;
+    assert_string_equal(model + strlen(model) - 2, "\xC3\xA9");
+    trace_free(t);
+    strbuf_free(&b);
+    free(set);
+    tu_store_free(st, dir);
 }
 
 static void test_not_a_set(void **state)
@@ -226,6 +324,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_set),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_byte_order_mark),
+        cmocka_unit_test(test_field_limit),
+        cmocka_unit_test(test_character_across_chunks),
         cmocka_unit_test(test_not_a_set),
         cmocka_unit_test(test_export_round_trip),
     };

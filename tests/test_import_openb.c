@@ -165,6 +165,15 @@ static void test_byte_order_mark(void **state)
         fail_msg("%s", err.msg);
     assert_int_equal(res.nodes, 1);
     free(path);
+    /* the pod list too, imported as without */
+    char *bom = xasprintf("%s/bom.csv", dir);
+    tu_copy_with_bom(good_pods, bom);
+    const char *plain[1] = {good_pods}, *marked[1] = {bom};
+    if (import_paths(st, plain, 1, "plain", &res, &err) ||
+        import_paths(st, marked, 1, "bom", &res, &err))
+        fail_msg("%s", err.msg);
+    tu_assert_same_trace(st, "plain", "bom");
+    free(bom);
     tu_store_free(st, dir);
 }
 
@@ -265,7 +274,7 @@ static const tu_bad_case bad_alone[] = {
     {"gpus without model", "nodes.csv", NODE_HDR "n,1,1,2,\n",
      "nodes.csv:2:5: column 'model': expected a GPU model for 2 GPUs"},
     {"unterminated quote", "pods.csv", POD_HDR "\"p,1,1,0,0,,LS,Running,0,5,0\n",
-     "pods.csv:2: unterminated quoted field"},
+     "pods.csv:2:1: unterminated quoted field"},
 };
 
 /* Pod lists imported with the good node list. */

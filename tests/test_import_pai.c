@@ -169,6 +169,27 @@ static void test_directory_and_detect(void **state)
     tu_store_free(st, dir);
 }
 
+/* The released tables have no header: a byte-order mark in front of each
+ * must not become part of the first job name (it broke the joins: a task's
+ * utilization read 0 and its arrival moved). */
+static void test_byte_order_mark(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *bom = xasprintf("%s/bom", dir);
+    tu_copy_with_bom(FIX, bom);
+    const char *plain[] = {FIX}, *marked[] = {bom};
+    import_result res;
+    gp_err err = {{0}};
+    if (run_import(st, plain, 1, "plain", 0, &res, &err) ||
+        run_import(st, marked, 1, "bom", 0, &res, &err))
+        fail_msg("%s", err.msg);
+    tu_assert_same_trace(st, "plain", "bom");
+    free(bom);
+    tu_store_free(st, dir);
+}
+
 /* A headered file (with a byte-order mark, columns in another order) under
  * another name is found by its header and read by column name. */
 static void test_headered_reordered(void **state)
@@ -303,7 +324,20 @@ static const tu_bad_case bad_cases[] = {
     {"invalid UTF-8", "pai_task_table.csv", "j\xff,t,1.0,Terminated,1,2,3,4,5,V100\n",
      "pai_task_table.csv:1:2: invalid UTF-8 byte 0xff (expected UTF-8 text)"},
     {"unterminated quote", "pai_task_table.csv", TASK_OK "\"j,t,1.0\n",
-     "pai_task_table.csv:2: unterminated quoted field"},
+     "pai_task_table.csv:2:1: unterminated quoted field"},
+    /* headerless: the first record is on line 1, and a field's errors name
+     * where the field starts */
+    {"unterminated quote, first line", "pai_task_table.csv", "\"j,t,1.0\n",
+     "pai_task_table.csv:1:1: unterminated quoted field"},
+    {"unterminated quote, later field", "pai_task_table.csv",
+     "j,t,1.0,Terminated,1010.0,1910.0,600.0,29.3,100.0,V100\nj,\"t,1.0\n",
+     "pai_task_table.csv:2:3: unterminated quoted field"},
+    {"quote inside a field", "pai_task_table.csv",
+     "j,t,1.0,Terminated,1010.0,1910.0,600.0,2\"9,100.0,V100\n",
+     "pai_task_table.csv:1:40: malformed CSV field: a quote inside an unquoted field"},
+    {"text after a closing quote", "pai_task_table.csv",
+     "j,\"t\"x,1.0,Terminated,1010.0,1910.0,600.0,29.3,100.0,V100\n",
+     "pai_task_table.csv:1:3: malformed CSV field: text after the field's closing quote"},
     {"empty job_name", "pai_task_table.csv", ",t,1.0,Terminated,1,2,3,4,5,V100\n",
      "pai_task_table.csv:1:1: column 'job_name': expected a job name"},
     /* the other tables (a good task table comes along) */
@@ -398,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_fixture),
         cmocka_unit_test(test_task_table_only),
         cmocka_unit_test(test_directory_and_detect),
+        cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_headered_reordered),
         cmocka_unit_test(test_names_unique_and_cut),
         cmocka_unit_test(test_bad_inputs),

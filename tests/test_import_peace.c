@@ -331,6 +331,32 @@ static void test_incomplete_set(void **state)
 }
 
 /* A set on a GPU the database knows needs no gpus.csv. */
+/* Every file of the set with a byte-order mark imports as without. */
+static void test_byte_order_mark(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *bom = xasprintf("%s/bom", dir);
+    tu_copy_with_bom(good_dir, bom);
+    gp_err err = {{0}};
+    if (import_dir(st, good_dir, "plain", 0, &err) || import_dir(st, bom, "bom", 0, &err))
+        fail_msg("%s", err.msg);
+    peace_set *a, *b;
+    assert_int_equal(store_get_peace_set(st, "plain", &a, &err), 0);
+    assert_int_equal(store_get_peace_set(st, "bom", &b, &err), 0);
+    assert_string_equal(a->gpu, b->gpu);
+    assert_int_equal(a->nwl, b->nwl);
+    assert_int_equal(a->nprof, b->nprof);
+    assert_int_equal(a->nco, b->nco);
+    for (size_t w = 0; w < a->nwl; w++)
+        assert_string_equal(a->wl[w].name, b->wl[w].name);
+    peace_set_free(a);
+    peace_set_free(b);
+    free(bom);
+    tu_store_free(st, dir);
+}
+
 static void test_gpu_from_database(void **state)
 {
     (void)state;
@@ -421,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_incomplete_set),
         cmocka_unit_test(test_gpu_from_database),
+        cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_export_round_trip),
     };
     return cmocka_run_group_tests_name("import_peace", tests, NULL, NULL);

@@ -112,6 +112,27 @@ static void test_fixture(void **state)
     tu_store_free(st, dir);
 }
 
+/* A byte-order mark in front of the JSON job log and of the utilization
+ * CSV (as Windows editors save them) changes nothing; jansson alone
+ * refuses one. */
+static void test_byte_order_mark(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *bom = xasprintf("%s/bom", dir);
+    tu_copy_with_bom(FIX, bom);
+    const char *plain[] = {FIX}, *marked[] = {bom};
+    import_result res;
+    gp_err err = {{0}};
+    if (run_import(st, plain, 1, "plain", 0, 0, &res, &err) ||
+        run_import(st, marked, 1, "bom", 0, 0, &res, &err))
+        fail_msg("%s", err.msg);
+    tu_assert_same_trace(st, "plain", "bom");
+    free(bom);
+    tu_store_free(st, dir);
+}
+
 static void test_job_log_only(void **state)
 {
     (void)state;
@@ -315,7 +336,7 @@ static const tu_bad_case bad_cases[] = {
     {"util invalid UTF-8", "cluster_gpu_util", UTIL_HEAD ROW_T ",m\xe9,10.0,1\n",
      "cluster_gpu_util:2:26: invalid UTF-8 byte 0xe9 (expected UTF-8 text)"},
     {"util unterminated quote", "cluster_gpu_util", UTIL_HEAD "\"" ROW_T ",m1,10.0,1\n",
-     "cluster_gpu_util:2: unterminated quoted field"},
+     "cluster_gpu_util:2:1: unterminated quoted field"},
 };
 
 static int import_bad(store *st, const tu_bad_run *r, gp_err *err)
@@ -401,6 +422,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixture),
+        cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_job_log_only),
         cmocka_unit_test(test_period_override),
         cmocka_unit_test(test_directory_and_detect),

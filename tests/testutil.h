@@ -63,6 +63,44 @@ static inline void tu_write(const char *dir, const char *name, const char *conte
     free(p);
 }
 
+/* Copies the file or directory src to dst with a UTF-8 byte-order mark in
+ * front of every regular file, as spreadsheet programs save CSV. */
+static inline void tu_copy_with_bom(const char *src, const char *dst)
+{
+    char *cmd = xasprintf("cp -R '%s' '%s' && find '%s' -type f -exec sh -c 'for f; do "
+                          "{ printf \"\\357\\273\\277\"; cat \"$f\"; } > \"$f.bom\" && "
+                          "mv \"$f.bom\" \"$f\"; done' sh {} +", src, dst, dst);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+}
+
+/* Asserts that the store's traces a and b hold the same tasks, field by
+ * field (utilization series included). */
+static inline void tu_assert_same_trace(store *st, const char *a, const char *b)
+{
+    gp_err err = {{0}};
+    gp_trace *ta, *tb;
+    if (store_get_trace(st, a, &ta, &err) || store_get_trace(st, b, &tb, &err))
+        fail_msg("store_get_trace: %s", err.msg);
+    assert_int_equal(ta->ntasks, tb->ntasks);
+    for (size_t i = 0; i < ta->ntasks; i++) {
+        const task *x = &ta->tasks[i], *y = &tb->tasks[i];
+        assert_string_equal(x->name, y->name);
+        assert_double_equal(x->arrival_s, y->arrival_s, 0);
+        assert_double_equal(x->duration_s, y->duration_s, 0);
+        assert_int_equal(x->num_gpu, y->num_gpu);
+        assert_int_equal(x->gpu_milli, y->gpu_milli);
+        assert_double_equal(x->gpu_mem_gib, y->gpu_mem_gib, 0);
+        assert_string_equal(x->gpu_spec ? x->gpu_spec : "", y->gpu_spec ? y->gpu_spec : "");
+        assert_double_equal(x->util_mean, y->util_mean, 0);
+        assert_int_equal(x->util.len, y->util.len);
+        if (x->util.len)
+            assert_memory_equal(x->util.pct, y->util.pct, x->util.len * sizeof(float));
+    }
+    trace_free(ta);
+    trace_free(tb);
+}
+
 /* A node of `ngpus` GPUs of profile `model` with room to spare in CPU and
  * RAM, added to cl. */
 static inline void tu_add_node(cluster *cl, const char *name, const char *model, int ngpus)

@@ -1,6 +1,14 @@
 /*
- * csvread.c — libcsv-driven record reader with line tracking and strict
+ * csvread.c — libcsv-driven record reader with position tracking and strict
  * field conversion (see csvread.h).
+ *
+ * The file is read in chunks and handed to libcsv a line (or, for a line
+ * longer than a chunk, a piece of it) at a time.  Beside libcsv runs a small
+ * position tracker: it follows the quoting only to know where the current
+ * record and field began, so that every error names the line and column of
+ * the field at fault, and so that a field longer than CSV_FIELD_MAX is
+ * refused after at most a chunk more than that has been buffered.  Whether
+ * the input is valid CSV is libcsv's to judge, not the tracker's.
  */
 #include "csvread.h"
 
@@ -11,18 +19,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CSV_CHUNK 65536         /* bytes read from the file at a time */
+
+/* Where the quoting stands after the bytes fed so far, as libcsv reads
+ * RFC 4180 (spaces before a field and after a closing quote are skipped). */
+typedef enum track_state {
+    AT_RECORD_START,            /* between records */
+    AT_FIELD_START,             /* after a delimiter */
+    IN_UNQUOTED,
+    IN_QUOTED,
+    QUOTE_IN_QUOTED,            /* a quote in a quoted field: doubled or closing */
+} track_state;
+
+typedef struct csv_pos {
+    track_state state;
+    long line;                  /* 1-based line of the next byte */
+    size_t col;                 /* bytes of that line before the next byte */
+    long field_line;            /* where the current (or last) field starts */
+    size_t field_col;           /* 1-based byte column */
+    size_t field_bytes;         /* bytes of that field so far, quotes included */
+    int too_long;               /* a field went past CSV_FIELD_MAX ... */
+    long long_line;             /* ... and started here */
+    size_t long_col;
+} csv_pos;
+
 struct csv_reader {
     char *name;
     FILE *fp;
     struct csv_parser parser;
-    long line;                  /* physical line being fed */
-    int eof;
+    csv_pos pos;
+    char *chunk;                /* CSV_CHUNK bytes */
+    size_t carry;               /* an incomplete UTF-8 character kept for the next read */
+    int started, eof;
+    long seg_line;              /* line of the piece being parsed */
+    long rec_line;              /* line where the record being parsed starts */
+    gp_err deferred;            /* an error found past records still queued */
+    int failed;
     /* the record being assembled by the callbacks */
     char **field;
     size_t *flen;
     size_t nfield, cap;
-    long rec_line;
-    int rec_started;
     /* completed records waiting to be handed out */
     struct pending {
         char **field;
@@ -39,10 +75,6 @@ struct csv_reader {
 static void on_field(void *data, size_t len, void *ctx)
 {
     csv_reader *r = ctx;
-    if (!r->rec_started) {
-        r->rec_started = 1;
-        r->rec_line = r->line;
-    }
     if (r->nfield == r->cap) {
         r->cap = r->cap ? r->cap * 2 : 16;
         r->field = xrealloc(r->field, r->cap * sizeof *r->field);
@@ -72,9 +104,11 @@ static void on_record(int term, void *ctx)
     memcpy(p->field, r->field, r->nfield * sizeof *p->field);
     memcpy(p->len, r->flen, r->nfield * sizeof *p->len);
     p->n = r->nfield;
-    p->line = r->rec_started ? r->rec_line : r->line;
+    p->line = r->rec_line;
+    /* a record ending here is followed by one starting on this line (after
+     * a bare CR) or on a later one (reset when that line is fed) */
+    r->rec_line = r->seg_line;
     r->nfield = 0;
-    r->rec_started = 0;
 }
 
 static void free_row(csv_row *row)
@@ -90,6 +124,9 @@ static csv_reader *reader_new(const char *name)
 {
     csv_reader *r = xcalloc(1, sizeof *r);
     r->name = xstrdup(name);
+    r->chunk = xmalloc(CSV_CHUNK);
+    r->pos.line = 1;
+    r->rec_line = 1;
     /* CSV_APPEND_NULL: fields arrive NUL-terminated (we copy anyway);
      * CSV_STRICT(_FINI): a stray or unterminated quote is an error, not a
      * silently different field. */
@@ -115,56 +152,181 @@ void csv_close(csv_reader *r)
     free(r->queue);
     free_row(&r->current);
     free_row(&r->header);
+    free(r->chunk);
     free(r->name);
     free(r);
 }
 
-/* Reads one physical line (with its newline) from the file. */
-static char *next_line(csv_reader *r, size_t *len, char **buf, size_t *cap)
+/* ---- positions ---------------------------------------------------------- */
+
+static void field_begins(csv_pos *p, track_state state)
 {
-    ssize_t n = getline(buf, cap, r->fp);
-    if (n < 0)
-        return NULL;
-    *len = (size_t)n;
-    return *buf;
+    p->state = state;
+    p->field_line = p->line;
+    p->field_col = p->col + 1;
+    p->field_bytes = 0;
 }
 
-/* Feeds lines to libcsv until at least one record is queued or input ends. */
-static int fill(csv_reader *r, gp_err *err)
+/* Follows the quoting over n bytes (see track_state). */
+static void track(csv_pos *p, const char *s, size_t n)
 {
-    char *buf = NULL;
-    size_t cap = 0, len;
-    int rc = 0;
-    while (r->qlen == 0 && !r->eof) {
-        char *l = next_line(r, &len, &buf, &cap);
-        if (!l) {
-            if (ferror(r->fp)) {
-                rc = gp_error(err, "%s: read error: %s", r->name, strerror(errno));
-                break;
-            }
-            r->eof = 1;
-            r->line++;
-            if (csv_fini(&r->parser, on_field, on_record, r) != 0)
-                rc = gp_error(err, "%s:%ld: unterminated quoted field (started on line %ld)",
-                              r->name, r->line - 1, r->rec_line);
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        int term = c == '\n' || c == '\r';
+        switch (p->state) {
+        case AT_RECORD_START:
+        case AT_FIELD_START:
+            if (c == ',')
+                p->state = AT_FIELD_START;
+            else if (term)
+                p->state = AT_RECORD_START;
+            else if (c != ' ' && c != '\t')
+                field_begins(p, c == '"' ? IN_QUOTED : IN_UNQUOTED);
+            break;
+        case IN_UNQUOTED:
+            if (c == ',' || term)
+                p->state = term ? AT_RECORD_START : AT_FIELD_START;
+            break;
+        case IN_QUOTED:
+            if (c == '"')
+                p->state = QUOTE_IN_QUOTED;
+            break;
+        case QUOTE_IN_QUOTED:
+            if (c == '"')
+                p->state = IN_QUOTED;
+            else if (c == ',' || term)
+                p->state = term ? AT_RECORD_START : AT_FIELD_START;
             break;
         }
-        r->line++;
-        size_t bad;
-        if (!utf8_valid(l, len, &bad)) {
-            rc = gp_error(err, "%s:%ld:%zu: invalid UTF-8 byte 0x%02x (expected UTF-8 text)",
-                          r->name, r->line, bad + 1, (unsigned char)l[bad]);
-            break;
+        if (p->state >= IN_UNQUOTED && ++p->field_bytes > CSV_FIELD_MAX && !p->too_long) {
+            p->too_long = 1;
+            p->long_line = p->field_line;
+            p->long_col = p->field_col;
         }
-        if (csv_parse(&r->parser, l, len, on_field, on_record, r) != len) {
-            rc = gp_error(err, "%s:%ld: malformed CSV: %s", r->name, r->line,
-                          csv_strerror(csv_error(&r->parser)));
-            break;
+        if (c == '\n') {
+            p->line++;
+            p->col = 0;
+        } else {
+            p->col++;
         }
     }
-    if (r->fp)
-        free(buf);
-    return rc;
+}
+
+/* The error of a piece libcsv refused after its first `done` bytes: named
+ * at the start of the field it was reading. */
+static int parse_error(csv_reader *r, const char *s, size_t done, gp_err *err)
+{
+    track(&r->pos, s, done);
+    const csv_pos *p = &r->pos;
+    const char *what = csv_strerror(csv_error(&r->parser));
+    if (csv_error(&r->parser) == CSV_EPARSE && p->state == IN_UNQUOTED)
+        what = "a quote inside an unquoted field (expected the whole field in quotes, "
+               "with the quote doubled)";
+    else if (csv_error(&r->parser) == CSV_EPARSE && p->state == QUOTE_IN_QUOTED)
+        what = "text after the field's closing quote (expected ',' or the end of the line; "
+               "a quote inside a quoted field is written twice)";
+    return gp_error(err, "%s:%ld:%zu: malformed CSV field: %s", r->name, p->field_line,
+                    p->field_col, what);
+}
+
+/* Parses one piece of a line (a line at most): checks its encoding, feeds
+ * it to libcsv and follows it with the tracker. */
+static int feed_piece(csv_reader *r, const char *s, size_t len, gp_err *err)
+{
+    size_t bad;
+    if (!utf8_valid(s, len, &bad)) {
+        track(&r->pos, s, bad);
+        return gp_error(err, "%s:%ld:%zu: invalid UTF-8 byte 0x%02x (expected UTF-8 text)",
+                        r->name, r->pos.line, r->pos.col + 1, (unsigned char)s[bad]);
+    }
+    r->seg_line = r->pos.line;
+    if (r->pos.state == AT_RECORD_START)
+        r->rec_line = r->pos.line;
+    /* Tracked before libcsv sees the piece, so that a record holding a
+     * field over the limit is never queued. */
+    csv_pos before = r->pos;
+    track(&r->pos, s, len);
+    if (r->pos.too_long)
+        return gp_error(err, "%s:%ld:%zu: field longer than %u bytes (expected at most %u; "
+                        "the limit keeps a damaged file from filling memory)", r->name,
+                        r->pos.long_line, r->pos.long_col, CSV_FIELD_MAX, CSV_FIELD_MAX);
+    size_t done = csv_parse(&r->parser, s, len, on_field, on_record, r);
+    if (done != len) {
+        r->pos = before;
+        return parse_error(r, s, done, err);
+    }
+    return 0;
+}
+
+/* Feeds n bytes line by line. */
+static int feed(csv_reader *r, const char *s, size_t n, gp_err *err)
+{
+    while (n > 0) {
+        const char *nl = memchr(s, '\n', n);
+        size_t len = nl ? (size_t)(nl - s) + 1 : n;
+        if (feed_piece(r, s, len, err))
+            return -1;
+        s += len;
+        n -= len;
+    }
+    return 0;
+}
+
+/* Bytes at the end of buf[0..n) that begin a UTF-8 character the next read
+ * completes. */
+static size_t utf8_tail(const char *buf, size_t n)
+{
+    size_t i = n;
+    while (i > 0 && n - i < 3 && ((unsigned char)buf[i - 1] & 0xC0) == 0x80)
+        i--;
+    if (i == 0)
+        return 0;
+    unsigned char lead = (unsigned char)buf[i - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return n - (i - 1) < need ? n - (i - 1) : 0;
+}
+
+/* Reads and feeds one chunk, or finishes the input at its end. */
+static int feed_chunk(csv_reader *r, gp_err *err)
+{
+    size_t got = fread(r->chunk + r->carry, 1, CSV_CHUNK - r->carry, r->fp);
+    if (got == 0 && ferror(r->fp))
+        return gp_error(err, "%s: read error: %s", r->name, strerror(errno));
+    size_t n = r->carry + got, skip = 0;
+    if (got == 0) {
+        r->eof = 1;
+        if (feed(r, r->chunk, n, err))
+            return -1;
+        if (csv_fini(&r->parser, on_field, on_record, r) != 0)
+            return gp_error(err, "%s:%ld:%zu: unterminated quoted field (the quote opened "
+                            "here is never closed; expected a closing '\"')", r->name,
+                            r->pos.field_line, r->pos.field_col);
+        return 0;
+    }
+    /* A UTF-8 byte-order mark is not part of the first field. */
+    if (!r->started && n >= 3 && memcmp(r->chunk, "\xEF\xBB\xBF", 3) == 0)
+        skip = 3;
+    r->started = 1;
+    size_t tail = utf8_tail(r->chunk, n);
+    if (feed(r, r->chunk + skip, n - skip - tail, err))
+        return -1;
+    memmove(r->chunk, r->chunk + n - tail, tail);
+    r->carry = tail;
+    return 0;
+}
+
+/* Feeds chunks until at least one record is queued or input ends.  An error
+ * waits until the records before it have been handed out. */
+static int fill(csv_reader *r, gp_err *err)
+{
+    while (r->qlen == 0 && !r->eof && !r->failed)
+        if (feed_chunk(r, &r->deferred))
+            r->failed = 1;
+    if (r->failed && r->qlen == 0) {
+        *err = r->deferred;
+        return -1;
+    }
+    return 0;
 }
 
 static int is_blank(const struct pending *p)
@@ -265,10 +427,6 @@ static int has_name(const char *const *names, const char *s)
 int csv_require(const csv_reader *r, const char *const *names, int *idx,
                 const char *const *optional, int *opt_idx, int allow_extra, gp_err *err)
 {
-    const char *bom = "\xEF\xBB\xBF";
-    /* A UTF-8 byte-order mark before the first column name is tolerated. */
-    if (r->header.n && strncmp(r->header.field[0], bom, 3) == 0)
-        memmove(r->header.field[0], r->header.field[0] + 3, strlen(r->header.field[0]) - 2);
     for (int i = 0; names[i]; i++) {
         idx[i] = csv_col(r, names[i]);
         if (idx[i] < 0)

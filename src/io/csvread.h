@@ -5,7 +5,9 @@
  * importers share.
  *
  * Not a parser: libcsv does the RFC 4180 work (quotes, embedded commas and
- * newlines); this file only tracks positions and validates encoding.
+ * newlines); this file only tracks positions, validates encoding, drops a
+ * UTF-8 byte-order mark at the start of a file (for every importer, with or
+ * without a header line) and bounds the length of a field.
  */
 #ifndef GP_CSVREAD_H
 #define GP_CSVREAD_H
@@ -16,6 +18,11 @@
 #include "core/util.h"
 
 typedef struct csv_reader csv_reader;
+
+/* The longest field read, in bytes as written in the file (quotes
+ * included): a longer one is an error naming the line and column where it
+ * starts, raised before much more than this is held in memory. */
+#define CSV_FIELD_MAX (1u << 20)
 
 /* One record: fields are owned by the reader and valid until the next call
  * to csv_next(). */
@@ -33,7 +40,9 @@ csv_reader *csv_open(const char *path, int header, gp_err *err);
 void csv_close(csv_reader *r);
 
 /* Reads the next record: 1 = a row, 0 = end of file, -1 = error (malformed
- * quoting, invalid UTF-8, I/O).  Blank lines are skipped. */
+ * quoting, invalid UTF-8, a field over CSV_FIELD_MAX, I/O), named at the
+ * line and byte column where the field at fault starts.  Blank lines are
+ * skipped. */
 int csv_next(csv_reader *r, csv_row *row, gp_err *err);
 
 const csv_row *csv_header(const csv_reader *r);

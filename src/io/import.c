@@ -106,6 +106,8 @@ int import_first_line(const char *path, char *buf, size_t len)
     }
     fclose(f);
     buf[strcspn(buf, "\r\n")] = '\0';
+    if (strncmp(buf, "\xEF\xBB\xBF", 3) == 0)      /* as csvread.c drops it */
+        memmove(buf, buf + 3, strlen(buf + 3) + 1);
     return 0;
 }
 

@@ -62,7 +62,8 @@ void import_base_name(const char *path, char *buf, size_t len);
  * number of paths. */
 int import_detect_each(const char *const *paths, size_t npaths, size_t max_paths,
                        int (*score_file)(const char *path));
-/* The first line of a file (without newline) into buf; 0 or -1. */
+/* The first line of a file (without newline, without a UTF-8 byte-order
+ * mark) into buf; 0 or -1. */
 int import_first_line(const char *path, char *buf, size_t len);
 /* 1 when path names a directory. */
 int import_is_dir(const char *path);

@@ -301,6 +301,7 @@ static int gavel_run(store *st, const char *const *paths, size_t npaths,
     char *text = read_file(d.path, &d.len, err);
     if (!text)
         return -1;
+    jsonpos_strip_bom(text, &d.len);
     d.text = text;
     char name[GP_NAME_MAX];
     import_base_name(d.path, name, sizeof name);

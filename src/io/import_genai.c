@@ -480,8 +480,7 @@ static int path_score(const char *path)
     if (import_is_dir(path))
         return 0;
     if (import_first_line(path, line, sizeof line) == 0) {
-        const char *h = strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line;
-        if (strcmp(h, GENAI_DUTY_HEADER) == 0 || strcmp(h, GENAI_MEM_HEADER) == 0)
+        if (strcmp(line, GENAI_DUTY_HEADER) == 0 || strcmp(line, GENAI_MEM_HEADER) == 0)
             return 95;
     }
     import_base_name(path, base, sizeof base);

@@ -293,8 +293,7 @@ static int parse_file(const char *path, const char *name_opt, const catalog *cat
     csv_reader *r = csv_open(path, 1, err);
     if (!r)
         return -1;
-    /* "gpu" too: a byte-order mark hides "sn" until csv_require() strips it. */
-    int is_node = csv_col(r, "sn") >= 0 || csv_col(r, "gpu") >= 0;
+    int is_node = csv_col(r, "sn") >= 0;
     int is_pod = csv_col(r, "num_gpu") >= 0;
     char name[GP_NAME_MAX];
     if (name_opt)
@@ -373,9 +372,8 @@ static int path_score(const char *path)
     if (import_is_dir(path))
         return 0;
     if (import_first_line(path, line, sizeof line) == 0) {
-        const char *h = strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line;
-        if (strcmp(h, OPENB_NODE_HEADER) == 0 || strcmp(h, OPENB_POD_HEADER) == 0 ||
-            strcmp(h, OPENB_POD_HEADER_SHORT) == 0)
+        if (strcmp(line, OPENB_NODE_HEADER) == 0 || strcmp(line, OPENB_POD_HEADER) == 0 ||
+            strcmp(line, OPENB_POD_HEADER_SHORT) == 0)
             return 95;
     }
     import_base_name(path, base, sizeof base);

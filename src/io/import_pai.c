@@ -141,15 +141,10 @@ typedef struct pai_reader {
     int has[PAI_MAX_COLS];      /* 0 when the numeric field is empty */
 } pai_reader;
 
-static const char *skip_bom(const char *s)
-{
-    return strncmp(s, "\xEF\xBB\xBF", 3) == 0 ? s + 3 : s;
-}
-
 static int find_column(const csv_row *h, const char *name)
 {
     for (size_t i = 0; i < h->n; i++)
-        if (strcmp(i ? h->field[i] : skip_bom(h->field[i]), name) == 0)
+        if (strcmp(h->field[i], name) == 0)
             return (int)i;
     return -1;
 }
@@ -172,7 +167,7 @@ static int map_header(pai_reader *pr, const csv_row *h, gp_err *err)
                             pr->tab->cols[c].name, pr->tab->name);
     }
     for (size_t i = 0; i < h->n; i++)
-        if (!documented(pr->tab, i ? h->field[i] : skip_bom(h->field[i])))
+        if (!documented(pr->tab, h->field[i]))
             return csv_fail(pr->csv, h, (int)i, err, "unknown column '%.40s' (not in the "
                             "documented columns of %s)", h->field[i], pr->tab->name);
     pr->width = h->n;
@@ -191,7 +186,7 @@ static int reader_open(pai_reader *pr, int table, const char *path, gp_err *err)
     if (rc <= 0)
         return rc < 0 ? -1 : gp_error(err, "%s:1:1: empty file (expected rows of %s: %s,...)",
                                       path, pr->tab->name, pr->tab->cols[0].name);
-    if (strcmp(skip_bom(first.field[0]), pr->tab->cols[0].name) == 0)
+    if (strcmp(first.field[0], pr->tab->cols[0].name) == 0)
         return map_header(pr, &first, err);
     for (int c = 0; c < pr->tab->ncols; c++)
         pr->field[c] = c;
@@ -663,7 +658,7 @@ static int classify(const char *path)
     if (r && csv_next(r, &row, &ignore) == 1) {
         for (int t = 0; t < NTABLES && found < 0; t++) {
             const pai_table *tab = &tables[t];
-            int header = strcmp(skip_bom(row.field[0]), tab->cols[0].name) == 0 &&
+            int header = strcmp(row.field[0], tab->cols[0].name) == 0 &&
                          row.n > 2 && find_column(&row, tab->cols[1].name) == 1 &&
                          find_column(&row, tab->cols[2].name) == 2;
             if (header || row.n == (size_t)tab->ncols)
@@ -774,7 +769,7 @@ static int pai_detect(const char *const *paths, size_t npaths)
         } else if (strcmp(base, tables[TASK_TABLE].name) == 0) {
             score = 95;
         } else if (import_first_line(paths[i], line, sizeof line) == 0 &&
-                   strncmp(skip_bom(line), "job_name,task_name,inst_num,", 28) == 0) {
+                   strncmp(line, "job_name,task_name,inst_num,", 28) == 0) {
             score = 95;
         } else {
             for (int t = 0; t < NTABLES; t++)

@@ -434,6 +434,7 @@ static int parse_job_log(philly_log *lg, gp_err *err)
     lg->text = read_file(lg->path, &lg->len, err);
     if (!lg->text)
         return -1;
+    jsonpos_strip_bom(lg->text, &lg->len);
     if (jsonpos_skip_ws(lg->text, lg->len, 0) == lg->len)
         return gp_error(err, "%s:1:1: empty file (expected a JSON array of jobs)", lg->path);
     json_error_t je;
@@ -512,12 +513,6 @@ static int cmp_machine_name(const void *key, const void *elem)
     return strcmp(key, ((const machine_windows *)elem)->name);
 }
 
-static const char *header_name(const csv_row *h, size_t i)
-{
-    const char *s = h->field[i];
-    return i == 0 && strncmp(s, "\xEF\xBB\xBF", 3) == 0 ? s + 3 : s;
-}
-
 /* time, machineId and gpuN_util columns, in any order; a trailing empty
  * column (the published rows end with a comma) is allowed. */
 static int util_columns(util_reader *u, gp_err *err)
@@ -529,7 +524,7 @@ static int util_columns(util_reader *u, gp_err *err)
         u->gpu_col[g] = -1;
     u->width = h->n;
     for (size_t i = 0; i < h->n; i++) {
-        const char *name = header_name(h, i);
+        const char *name = h->field[i];
         size_t l = strlen(name);
         int g;
         if (strcmp(name, "time") == 0) {
@@ -578,10 +573,10 @@ static int util_value(const util_reader *u, const csv_row *row, int col, double 
         return 0;
     if (parse_double(s, v))
         return csv_fail(u->csv, row, col, err, "column '%s': expected a percentage 0..100 or "
-                        "NA, got '%.40s'", header_name(csv_header(u->csv), (size_t)col), s);
+                        "NA, got '%.40s'", csv_header(u->csv)->field[col], s);
     if (*v < 0 || *v > 100)
         return csv_fail(u->csv, row, col, err, "column '%s': %g is out of range [0, 100]",
-                        header_name(csv_header(u->csv), (size_t)col), *v);
+                        csv_header(u->csv)->field[col], *v);
     *has = 1;
     return 0;
 }
@@ -813,7 +808,7 @@ static int is_util_file(const char *path)
 {
     char line[64];
     return import_first_line(path, line, sizeof line) == 0 &&
-           (strncmp(line, "time,", 5) == 0 || strncmp(line, "\xEF\xBB\xBFtime,", 8) == 0);
+           strncmp(line, "time,", 5) == 0;
 }
 
 /* Named cluster_gpu_util, or (named otherwise) starting with its header. */

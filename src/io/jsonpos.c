@@ -195,6 +195,14 @@ void jsonpos_line_col(const char *text, size_t len, size_t off, long *line, long
     }
 }
 
+void jsonpos_strip_bom(char *text, size_t *len)
+{
+    if (*len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(text, text + 3, *len - 3 + 1);
+        *len -= 3;
+    }
+}
+
 const char *jsonpos_type_name(const json_t *v)
 {
     switch (json_typeof(v)) {

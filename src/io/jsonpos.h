@@ -84,6 +84,12 @@ void jsonpos_line_col(const char *text, size_t len, size_t off, long *line, long
  * most); a text is blank when jsonpos_skip_ws(text, len, 0) == len. */
 size_t jsonpos_skip_ws(const char *text, size_t len, size_t off);
 
+/* Removes a UTF-8 byte-order mark from the start of a NUL-terminated text
+ * read from a file (jansson refuses one; editors on Windows write one), so
+ * the JSON importers accept what the CSV reader accepts.  Offsets and
+ * columns then count from after it, as an editor shows the text. */
+void jsonpos_strip_bom(char *text, size_t *len);
+
 /* A value's JSON type in words for messages: "an object", "an array", "a
  * string", "an integer", "a number", "true", "false" or "null". */
 const char *jsonpos_type_name(const json_t *v);
