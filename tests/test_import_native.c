@@ -254,6 +254,39 @@ static void test_character_across_chunks(void **state)
     tu_store_free(st, dir);
 }
 
+/* A file of the input directory that is there but cannot be read is an
+ * error naming it, whether the set could do without it (util.csv, gpus.csv) or not
+ * (tasks.csv, which util.csv needs): before, an unreadable optional file was skipped and the
+ * import succeeded without it. */
+static void test_unreadable_files(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"util.csv", "gpus.csv", "tasks.csv"};
+    char *dir;
+    store *st = tu_store_new(&dir);
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        for (int how = 0; how < TU_UNREADABLE_COUNT; how++) {
+            char *set = xasprintf("%s/set", dir);
+            char *cmd = xasprintf("rm -rf '%s' && cp -R '%s' '%s'", set, good_dir, set);
+            assert_int_equal(system(cmd), 0);
+            char *path = xasprintf("%s/%s", set, files[f]);
+            if (tu_make_unreadable(path, (tu_unreadable)how) == 0) {
+                gp_err err = {{0}};
+                int rc = import_dir(st, set, "x", 0, &err);
+                if (rc == 0)
+                    fail_msg("%s made unreadable (way %d): import succeeded", files[f], how);
+                tu_assert_contains(err.msg, path);
+                tu_assert_contains(err.msg, tu_unreadable_words((tu_unreadable)how));
+            }
+            free(path);
+            free(cmd);
+            free(set);
+        }
+    }
+    assert_int_equal(tu_count(st, STORE_TRACE), 0);
+    tu_store_free(st, dir);
+}
+
 static void test_not_a_set(void **state)
 {
     (void)state;
@@ -328,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_field_limit),
         cmocka_unit_test(test_character_across_chunks),
         cmocka_unit_test(test_not_a_set),
+        cmocka_unit_test(test_unreadable_files),
         cmocka_unit_test(test_export_round_trip),
     };
     return cmocka_run_group_tests_name("import_native", tests, NULL, NULL);

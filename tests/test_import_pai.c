@@ -190,6 +190,41 @@ static void test_byte_order_mark(void **state)
     tu_store_free(st, dir);
 }
 
+/* A file of the input directory that is there but cannot be read is an
+ * error naming it, whether the set could do without it (the sensor, instance and job tables) or not
+ * (the task table): before, an unreadable optional file was skipped and the
+ * import succeeded without it. */
+static void test_unreadable_files(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"pai_sensor_table.csv", "pai_task_table.csv", "pai_job_table.csv"};
+    char *dir;
+    store *st = tu_store_new(&dir);
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        for (int how = 0; how < TU_UNREADABLE_COUNT; how++) {
+            char *set = xasprintf("%s/set", dir);
+            char *cmd = xasprintf("rm -rf '%s' && cp -R '%s' '%s'", set, FIX, set);
+            assert_int_equal(system(cmd), 0);
+            char *path = xasprintf("%s/%s", set, files[f]);
+            if (tu_make_unreadable(path, (tu_unreadable)how) == 0) {
+                gp_err err = {{0}};
+                import_result res;
+                const char *paths[1] = {set};
+                int rc = run_import(st, paths, 1, "x", 0, &res, &err);
+                if (rc == 0)
+                    fail_msg("%s made unreadable (way %d): import succeeded", files[f], how);
+                tu_assert_contains(err.msg, path);
+                tu_assert_contains(err.msg, tu_unreadable_words((tu_unreadable)how));
+            }
+            free(path);
+            free(cmd);
+            free(set);
+        }
+    }
+    assert_int_equal(tu_count(st, STORE_TRACE), 0);
+    tu_store_free(st, dir);
+}
+
 /* A headered file (with a byte-order mark, columns in another order) under
  * another name is found by its header and read by column name. */
 static void test_headered_reordered(void **state)
@@ -432,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_fixture),
         cmocka_unit_test(test_task_table_only),
         cmocka_unit_test(test_directory_and_detect),
+        cmocka_unit_test(test_unreadable_files),
         cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_headered_reordered),
         cmocka_unit_test(test_names_unique_and_cut),

@@ -357,6 +357,39 @@ static void test_byte_order_mark(void **state)
     tu_store_free(st, dir);
 }
 
+/* A file of the input directory that is there but cannot be read is an
+ * error naming it, whether the set could do without it (gpus.csv) or not
+ * (peace.csv, peace_profiles.csv): before, an unreadable optional file was skipped and the
+ * import succeeded without it. */
+static void test_unreadable_files(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"gpus.csv", "peace.csv", "peace_profiles.csv"};
+    char *dir;
+    store *st = tu_store_new(&dir);
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        for (int how = 0; how < TU_UNREADABLE_COUNT; how++) {
+            char *set = xasprintf("%s/set", dir);
+            char *cmd = xasprintf("rm -rf '%s' && cp -R '%s' '%s'", set, good_dir, set);
+            assert_int_equal(system(cmd), 0);
+            char *path = xasprintf("%s/%s", set, files[f]);
+            if (tu_make_unreadable(path, (tu_unreadable)how) == 0) {
+                gp_err err = {{0}};
+                int rc = import_dir(st, set, "x", 0, &err);
+                if (rc == 0)
+                    fail_msg("%s made unreadable (way %d): import succeeded", files[f], how);
+                tu_assert_contains(err.msg, path);
+                tu_assert_contains(err.msg, tu_unreadable_words((tu_unreadable)how));
+            }
+            free(path);
+            free(cmd);
+            free(set);
+        }
+    }
+    assert_int_equal(tu_count(st, STORE_PEACE), 0);
+    tu_store_free(st, dir);
+}
+
 static void test_gpu_from_database(void **state)
 {
     (void)state;
@@ -447,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_incomplete_set),
         cmocka_unit_test(test_gpu_from_database),
+        cmocka_unit_test(test_unreadable_files),
         cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_export_round_trip),
     };

@@ -74,6 +74,37 @@ static inline void tu_copy_with_bom(const char *src, const char *dst)
     free(cmd);
 }
 
+/* Ways an input can be there and yet unreadable. */
+typedef enum tu_unreadable {
+    TU_LOOP,                    /* a symbolic link to itself (any user) */
+    TU_DIRECTORY,               /* a directory where a file is expected */
+    TU_NO_PERMISSION,           /* mode 000 (not for root, who reads anyway) */
+    TU_UNREADABLE_COUNT
+} tu_unreadable;
+
+/* Makes the file at path unreadable in the given way: 0, or -1 after
+ * saying why the case is skipped (mode 000 when running as root). */
+static inline int tu_make_unreadable(const char *path, tu_unreadable how)
+{
+    if (how == TU_NO_PERMISSION && geteuid() == 0) {
+        printf("skipped: mode 000 does not keep root from reading %s\n", path);
+        return -1;
+    }
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char *cmd = how == TU_LOOP ? xasprintf("rm -rf '%s' && ln -s '%s' '%s'", path, base, path)
+              : how == TU_DIRECTORY ? xasprintf("rm -rf '%s' && mkdir '%s'", path, path)
+              : xasprintf("chmod 000 '%s'", path);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    return 0;
+}
+
+/* The words an importer's message must hold for a file made unreadable. */
+static inline const char *tu_unreadable_words(tu_unreadable how)
+{
+    return how == TU_DIRECTORY ? "is a directory (expected a file)" : "cannot read";
+}
+
 /* Asserts that the store's traces a and b hold the same tasks, field by
  * field (utilization series included). */
 static inline void tu_assert_same_trace(store *st, const char *a, const char *b)

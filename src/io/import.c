@@ -4,6 +4,8 @@
  */
 #include "import.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -115,6 +117,37 @@ int import_is_dir(const char *path)
 {
     struct stat sb;
     return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+int import_present(const char *path)
+{
+    struct stat sb;
+    return lstat(path, &sb) == 0;
+}
+
+int import_dir_file(const char *dir, const char *file, char **path, gp_err *err)
+{
+    char *p = xasprintf("%s/%s", dir, file);
+    struct stat sb;
+    *path = NULL;
+    if (lstat(p, &sb) != 0 && errno == ENOENT) {
+        free(p);
+        return 0;
+    }
+    FILE *f = fopen(p, "rb");
+    int rc = 0;
+    if (!f)
+        rc = gp_error(err, "%s: cannot read: %s", p, strerror(errno));
+    else if (fstat(fileno(f), &sb) != 0 || S_ISDIR(sb.st_mode))
+        rc = gp_error(err, "%s: is a directory (expected a file)", p);
+    if (f)
+        fclose(f);
+    if (rc) {
+        free(p);
+        return -1;
+    }
+    *path = p;
+    return 0;
 }
 
 void import_copy_utf8(char *dst, size_t len, const char *s)

@@ -67,6 +67,14 @@ int import_detect_each(const char *const *paths, size_t npaths, size_t max_paths
 int import_first_line(const char *path, char *buf, size_t len);
 /* 1 when path names a directory. */
 int import_is_dir(const char *path);
+/* 1 when there is an entry at path, readable or not (for detect()). */
+int import_present(const char *path);
+/* The file `file` of a directory input: 0 with *path set (the caller frees
+ * it) when it can be read, 0 with *path NULL when there is no such entry,
+ * -1 with a message naming it when it is there but cannot be read
+ * (permission, I/O error, a directory, a broken link) — an input that is
+ * present is never taken for absent. */
+int import_dir_file(const char *dir, const char *file, char **path, gp_err *err);
 /* Copies s into dst (size len, at least 1), cut when too long between UTF-8
  * characters, so a name or a word from the input stays valid UTF-8. */
 void import_copy_utf8(char *dst, size_t len, const char *s);

@@ -14,19 +14,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define BIG 1e12                /* "huge" bound for counts and sizes */
-
-static char *set_file(const char *dir, const char *file)
-{
-    return xasprintf("%s/%s", dir, file);
-}
-
-static int exists(const char *path)
-{
-    return access(path, R_OK) == 0;
-}
 
 static int gpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
                    const int *o, gp_err *err)
@@ -388,10 +377,11 @@ static int store_profiles(store *st, catalog *cat, import_result *res, gp_err *e
 int import_native_profiles(store *st, const char *dir, import_result *res, gp_err *err)
 {
     catalog *cat = catalog_new();
-    char *gpus = set_file(dir, "gpus.csv"), *cpus = set_file(dir, "cpus.csv");
-    int rc = (exists(gpus) && parse_gpus(gpus, cat, err)) ||
-             (exists(cpus) && parse_cpus(cpus, cat, err)) || store_profiles(st, cat, res, err)
-                 ? -1 : 0;
+    char *gpus = NULL, *cpus = NULL;
+    int rc = import_dir_file(dir, "gpus.csv", &gpus, err) ||
+             import_dir_file(dir, "cpus.csv", &cpus, err) ||
+             (gpus && parse_gpus(gpus, cat, err)) || (cpus && parse_cpus(cpus, cat, err)) ||
+             store_profiles(st, cat, res, err) ? -1 : 0;
     free(gpus);
     free(cpus);
     catalog_free(cat);
@@ -420,18 +410,14 @@ static int parse_set(const char *dir, const char *name, native_set *s, gp_err *e
 {
     static const char *const files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
                                         "util.csv", "tput.csv", "placements.csv"};
-    char *p[7];
+    char *p[7] = {NULL};
     int any = 0, rc = 0;
-    for (int i = 0; i < 7; i++) {
-        p[i] = set_file(dir, files[i]);
-        if (!exists(p[i])) {
-            free(p[i]);
-            p[i] = NULL;
-        }
+    for (int i = 0; i < 7 && !rc; i++) {
+        rc = import_dir_file(dir, files[i], &p[i], err);
         any |= p[i] != NULL;
     }
     s->cat = catalog_new();
-    if (!any)
+    if (!rc && !any)
         rc = gp_error(err, "%s: no native files (gpus.csv, cpus.csv, nodes.csv, tasks.csv, "
                       "util.csv, tput.csv, placements.csv)", dir);
     if (!rc && p[4] && !p[3])
@@ -514,8 +500,8 @@ static int native_detect(const char *const *paths, size_t npaths)
         return 0;
     static const char *const files[] = {"nodes.csv", "tasks.csv", "gpus.csv", "tput.csv"};
     for (int i = 0; i < 4; i++) {
-        char *p = set_file(paths[0], files[i]);
-        int ok = exists(p);
+        char *p = xasprintf("%s/%s", paths[0], files[i]);
+        int ok = import_present(p);
         free(p);
         if (ok)
             return 90;

@@ -677,10 +677,13 @@ static int find_inputs(const char *const *paths, size_t npaths, char **file, gp_
         char *found[NTABLES] = {NULL};
         if (import_is_dir(paths[i])) {
             for (int t = 0; t < NTABLES; t++) {
-                found[t] = xasprintf("%s/%s.csv", paths[i], tables[t].name);
-                if (access(found[t], R_OK) != 0) {
-                    free(found[t]);
-                    found[t] = NULL;
+                char *base = xasprintf("%s.csv", tables[t].name);
+                int rc = import_dir_file(paths[i], base, &found[t], err);
+                free(base);
+                if (rc) {
+                    for (int k = 0; k < t; k++)
+                        free(found[k]);
+                    return -1;
                 }
             }
         } else if (access(paths[i], R_OK) != 0) {
@@ -764,7 +767,7 @@ static int pai_detect(const char *const *paths, size_t npaths)
         import_base_name(paths[i], base, sizeof base);
         if (import_is_dir(paths[i])) {
             char *p = xasprintf("%s/%s.csv", paths[i], tables[TASK_TABLE].name);
-            score = access(p, R_OK) == 0 ? 95 : 0;
+            score = import_present(p) ? 95 : 0;
             free(p);
         } else if (strcmp(base, tables[TASK_TABLE].name) == 0) {
             score = 95;

@@ -287,8 +287,10 @@ static int read_set(const char *dir, peace_read *pr, gp_err *err)
 {
     const csv_row_fn fns[NFILES] = {head_row, workload_row, profile_row, coloc_row};
     for (int f = 0; f < NFILES; f++) {
-        char *path = xasprintf("%s/%s", dir, set_files[f]);
-        int missing = access(path, R_OK) != 0;
+        char *path;
+        if (import_dir_file(dir, set_files[f], &path, err))
+            return -1;
+        int missing = !path;
         free(path);
         if (missing)
             return gp_error(err, "%s: no %s (a PEACE set is peace.csv, peace_workloads.csv, "
@@ -340,7 +342,7 @@ static int peace_detect(const char *const *paths, size_t npaths)
     if (npaths != 1 || !import_is_dir(paths[0]))
         return 0;
     char *p = xasprintf("%s/%s", paths[0], set_files[F_HEAD]);
-    int ok = access(p, R_OK) == 0;
+    int ok = import_present(p);
     free(p);
     /* Above the native set's 90: a PEACE directory may carry gpus.csv. */
     return ok ? 95 : 0;

@@ -830,13 +830,11 @@ static int find_inputs(const char *const *paths, size_t npaths, char **log, char
     for (size_t i = 0; i < npaths; i++) {
         char *p[2] = {NULL, NULL};
         if (import_is_dir(paths[i])) {
-            p[0] = xasprintf("%s/%s", paths[i], PHILLY_JOB_LOG);
-            p[1] = xasprintf("%s/%s", paths[i], PHILLY_GPU_UTIL);
-            for (int k = 0; k < 2; k++)
-                if (access(p[k], R_OK) != 0) {
-                    free(p[k]);
-                    p[k] = NULL;
-                }
+            if (import_dir_file(paths[i], PHILLY_JOB_LOG, &p[0], err) ||
+                import_dir_file(paths[i], PHILLY_GPU_UTIL, &p[1], err)) {
+                free(p[0]);
+                return -1;
+            }
             if (!p[0] && !p[1]) {
                 return gp_error(err, "%s: no %s or %s in this directory", paths[i],
                                 PHILLY_JOB_LOG, PHILLY_GPU_UTIL);
@@ -916,7 +914,7 @@ static int philly_detect(const char *const *paths, size_t npaths)
         int score = 0;
         if (import_is_dir(paths[i])) {
             char *p = xasprintf("%s/%s", paths[i], PHILLY_JOB_LOG);
-            score = access(p, R_OK) == 0 ? 95 : 0;
+            score = import_present(p) ? 95 : 0;
             free(p);
         } else if (strcmp(base, PHILLY_JOB_LOG) == 0) {
             score = 95;
