@@ -162,6 +162,37 @@ void import_copy_utf8(char *dst, size_t len, const char *s)
     dst[n] = '\0';
 }
 
+static int cmp_import_name(const void *a, const void *b)
+{
+    const import_name *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+int import_check_unique(const char *path, const char *what, import_name *v, size_t n,
+                        gp_err *err)
+{
+    if (n < 2)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_import_name);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(v[i].name, v[i - 1].name) == 0)
+            return gp_error(err, "%s:%ld:1: duplicate %s name '%s' (first on line %ld; "
+                            "expected unique names)", path, v[i].line, what, v[i].name,
+                            v[i - 1].line);
+    return 0;
+}
+
+static int cmp_name_key(const void *key, const void *elem)
+{
+    return strcmp(key, ((const import_name *)elem)->name);
+}
+
+const import_name *import_find_name(const import_name *v, size_t n, const char *name)
+{
+    return n ? bsearch(name, v, n, sizeof *v, cmp_name_key) : NULL;
+}
+
 int import_put_cluster(store *st, cluster *c, int replace, import_result *res, gp_err *err)
 {
     if (store_put_cluster(st, c, replace, err))

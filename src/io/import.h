@@ -78,6 +78,22 @@ int import_dir_file(const char *dir, const char *file, char **path, gp_err *err)
 /* Copies s into dst (size len, at least 1), cut when too long between UTF-8
  * characters, so a name or a word from the input stays valid UTF-8. */
 void import_copy_utf8(char *dst, size_t len, const char *s);
+/* A name with the line of the row it came from and the position of what
+ * the row made among its kind: for duplicate checks and lookups by name.
+ * The name is borrowed (from the model object, once its array has stopped
+ * growing). */
+typedef struct import_name {
+    const char *name;
+    long line;
+    size_t index;
+} import_name;
+/* Sorts v by name (then line) and fails naming the second row of a
+ * repeated name: "path:line:1: duplicate WHAT name 'x' (first on line N;
+ * expected unique names)".  O(n log n). */
+int import_check_unique(const char *path, const char *what, import_name *v, size_t n,
+                        gp_err *err);
+/* The entry named name in v (sorted by import_check_unique), or NULL. */
+const import_name *import_find_name(const import_name *v, size_t n, const char *name);
 /* Store what an importer made (inside the caller's transaction) and
  * account for it in res: counts and the "kind 'name'" note. */
 int import_put_cluster(store *st, cluster *c, int replace, import_result *res, gp_err *err);

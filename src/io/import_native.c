@@ -6,6 +6,13 @@
  * placements.csv turns the tasks into a snapshot of the cluster.  All are
  * named after the directory unless --name is given.
  *
+ * Names are unique within their file (GPU and CPU profiles, nodes, tasks),
+ * and nodes.csv and tasks.csv, when present, hold at least one row: a
+ * repeated name would leave which row counts to chance, an empty table
+ * would make an empty cluster or trace.  util.csv and placements.csv find
+ * their tasks and nodes through the sorted names, so an import is
+ * O(n log n) in the rows.
+ *
  * This is the format of sample-data/ and of `gpuplan export`.
  */
 #include "import.h"
@@ -16,6 +23,67 @@
 #include <string.h>
 
 #define BIG 1e12                /* "huge" bound for counts and sizes */
+
+/* A table being read into dest (a catalog, cluster or trace), with each
+ * row's line kept for the checks by name made once the table is read (the
+ * model's arrays move while they grow, so names are taken afterwards). */
+typedef struct table_read {
+    void *dest;
+    import_name *names;         /* one per row, sorted by name once read */
+    size_t n, cap;
+} table_read;
+
+static void note_row(table_read *t, const csv_row *row)
+{
+    grow_array((void **)&t->names, &t->cap, t->n + 1, sizeof *t->names);
+    t->names[t->n] = (import_name){NULL, row->line, t->n};
+    t->n++;
+}
+
+/* The name of item i of a table's dest. */
+typedef const char *(*item_name_fn)(const void *dest, size_t i);
+
+/* Once a table is read: at least one row when need_rows, and unique
+ * names (which leaves t->names sorted for lookups). */
+static int check_table(table_read *t, const char *path, const char *what, int need_rows,
+                       item_name_fn name_of, gp_err *err)
+{
+    if (need_rows && t->n == 0)
+        return gp_error(err, "%s:2:1: no rows (expected %s rows after the header)", path,
+                        what);
+    for (size_t i = 0; i < t->n; i++)
+        t->names[i].name = name_of(t->dest, i);
+    return import_check_unique(path, what, t->names, t->n, err);
+}
+
+static const char *gpu_name(const void *dest, size_t i)
+{
+    return ((const catalog *)dest)->gpus[i].name;
+}
+
+static const char *cpu_name(const void *dest, size_t i)
+{
+    return ((const catalog *)dest)->cpus[i].name;
+}
+
+static const char *node_name(const void *dest, size_t i)
+{
+    return ((const cluster *)dest)->nodes[i].name;
+}
+
+static const char *task_name(const void *dest, size_t i)
+{
+    return ((const gp_trace *)dest)->tasks[i].name;
+}
+
+/* csv_each() over one table of the set, then check_table(). */
+static int read_table(const char *path, const char *const *req, const char *const *opt,
+                      csv_row_fn fn, table_read *t, const char *what, int need_rows,
+                      item_name_fn name_of, gp_err *err)
+{
+    return csv_each(path, req, opt, fn, t, err) ||
+           check_table(t, path, what, need_rows, name_of, err) ? -1 : 0;
+}
 
 static int gpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
                    const int *o, gp_err *err)
@@ -40,7 +108,9 @@ static int gpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int
         return csv_fail(r, row, c[0], err, "column 'name': expected a profile name");
     if (o[1] < 0)   /* no slope given: reach max_w at f_max */
         g.alpha_w_per_mhz = (g.max_w - g.idle_w) / g.f_max_mhz;
-    catalog_add_gpu(ctx, &g);
+    table_read *t = ctx;
+    note_row(t, row);
+    catalog_add_gpu(t->dest, &g);
     return 0;
 }
 
@@ -50,7 +120,10 @@ static int parse_gpus(const char *path, catalog *cat, gp_err *err)
                                       "f_max_mhz", NULL};
     static const char *const opt[] = {"sleep_w", "alpha_w_per_mhz", "beta", "price_usd",
                                       "tput_class", "speed", NULL};
-    return csv_each(path, req, opt, gpu_row, cat, err);
+    table_read t = {cat, NULL, 0, 0};
+    int rc = read_table(path, req, opt, gpu_row, &t, "GPU profile", 0, gpu_name, err);
+    free(t.names);
+    return rc;
 }
 
 static int cpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
@@ -65,14 +138,21 @@ static int cpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int
         csv_real(r, row, c[3], p.idle_w, 1e5, &p.max_w, err))
         return -1;
     p.cores = (int)cores;
-    catalog_add_cpu(ctx, &p);
+    if (!p.name[0])
+        return csv_fail(r, row, c[0], err, "column 'name': expected a profile name");
+    table_read *t = ctx;
+    note_row(t, row);
+    catalog_add_cpu(t->dest, &p);
     return 0;
 }
 
 static int parse_cpus(const char *path, catalog *cat, gp_err *err)
 {
     static const char *const req[] = {"name", "cores", "idle_w", "max_w", NULL};
-    return csv_each(path, req, NULL, cpu_row, cat, err);
+    table_read t = {cat, NULL, 0, 0};
+    int rc = read_table(path, req, NULL, cpu_row, &t, "CPU profile", 0, cpu_name, err);
+    free(t.names);
+    return rc;
 }
 
 /* "16|16|32" into per-device memory; the count must match gpu_count. */
@@ -121,16 +201,21 @@ static int node_row(void *ctx, const csv_reader *r, const csv_row *row, const in
     if (count > 0 && !n.gpu_model[0])
         return csv_fail(r, row, c[1], err, "column 'gpu_model': expected a GPU model for %d "
                         "GPUs", n.gpu_count);
-    cluster_add_node(ctx, &n);
+    if (!n.name[0])
+        return csv_fail(r, row, c[0], err, "column 'name': expected a node name");
+    table_read *t = ctx;
+    note_row(t, row);
+    cluster_add_node(t->dest, &n);
     return 0;
 }
 
-static int parse_nodes(const char *path, cluster *cl, gp_err *err)
+/* nodes.csv into t->dest (a cluster); t->names then finds nodes by name. */
+static int parse_nodes(const char *path, table_read *t, gp_err *err)
 {
     static const char *const req[] = {"name", "gpu_model", "gpu_count", "cpu_milli",
                                       "ram_mib", NULL};
     static const char *const opt[] = {"cpu_model", "static_w", "other_w", "gpu_mem_gib", NULL};
-    return csv_each(path, req, opt, node_row, cl, err);
+    return read_table(path, req, opt, node_row, t, "node", 1, node_name, err);
 }
 
 enum { T_NAME, T_ARRIVAL, T_DURATION };
@@ -198,36 +283,37 @@ static int task_row(void *ctx, const csv_reader *r, const csv_row *row, const in
     else if (!k.name[0])
         csv_fail(r, row, c[T_NAME], err, "column 'name': expected a task name");
     else {
-        trace_add_task(ctx, &k);
+        table_read *t = ctx;
+        note_row(t, row);
+        trace_add_task(t->dest, &k);
         rc = 0;
     }
     task_release(&k);
     return rc;
 }
 
-static int parse_tasks(const char *path, gp_trace *t, gp_err *err)
+/* tasks.csv into t->dest (a trace); t->names then finds tasks by name. */
+static int parse_tasks(const char *path, table_read *t, gp_err *err)
 {
     static const char *const req[] = {"name", "arrival_s", "duration_s", NULL};
     static const char *const opt[] = {"num_gpu", "gpu_milli", "gpu_mem_gib", "cpu_milli",
                                       "ram_mib", "gpu_spec", "qos", "kappa", "model",
                                       "batch_size", "min_tput", "util_mean", "util_peak",
                                       "util_first", "util_period_s", NULL};
-    return csv_each(path, req, opt, task_row, t, err);
+    return read_table(path, req, opt, task_row, t, "task", 1, task_name, err);
 }
 
-static int find_task(const gp_trace *t, const char *name, size_t hint)
+/* The index of the item named name in a table read, or -1. */
+static int find_row(const table_read *t, const char *name)
 {
-    if (hint < t->ntasks && strcmp(t->tasks[hint].name, name) == 0)
-        return (int)hint;
-    for (size_t i = 0; i < t->ntasks; i++)
-        if (strcmp(t->tasks[i].name, name) == 0)
-            return (int)i;
-    return -1;
+    const import_name *e = import_find_name(t->names, t->n, name);
+    return e ? (int)e->index : -1;
 }
 
 /* util.csv's reading state: the task whose block is being read. */
 typedef struct util_read {
     gp_trace *t;
+    const table_read *tasks;    /* tasks.csv's names */
     float *buf;
     size_t len, cap;
     int cur;
@@ -249,7 +335,8 @@ static int util_row(void *ctx, const csv_reader *r, const csv_row *row, const in
     if (csv_int(r, row, c[1], 0, (int64_t)BIG, &sample, err) ||
         csv_real(r, row, c[2], 0, 100, &pct, err))
         return -1;
-    int ti = find_task(u->t, row->field[c[0]], u->cur < 0 ? 0 : (size_t)u->cur);
+    int ti = u->cur >= 0 && strcmp(u->t->tasks[u->cur].name, row->field[c[0]]) == 0
+             ? u->cur : find_row(u->tasks, row->field[c[0]]);
     if (ti < 0)
         return csv_fail(r, row, c[0], err, "column 'task': no task named '%.40s' in "
                         "tasks.csv", row->field[c[0]]);
@@ -270,10 +357,11 @@ static int util_row(void *ctx, const csv_reader *r, const csv_row *row, const in
 }
 
 /* util.csv: task,sample,pct with samples 0,1,2,... in order per task. */
-static int parse_util(const char *path, gp_trace *t, gp_err *err)
+static int parse_util(const char *path, const table_read *tasks, gp_err *err)
 {
     static const char *const req[] = {"task", "sample", "pct", NULL};
-    util_read u = {t, NULL, 0, 0, -1};
+    gp_trace *t = tasks->dest;
+    util_read u = {t, tasks, NULL, 0, 0, -1};
     int rc = csv_each(path, req, NULL, util_row, &u, err);
     if (rc == 0)
         util_flush(&u);
@@ -316,17 +404,10 @@ static int parse_tput(const char *path, tput_catalog *cat, gp_err *err)
     return csv_each(path, req, opt, tput_row, cat, err);
 }
 
-static int find_node(const cluster *c, const char *name)
-{
-    for (size_t i = 0; i < c->nnodes; i++)
-        if (strcmp(c->nodes[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
 typedef struct place_read {
     const cluster *cl;
     snapshot *sn;
+    const table_read *nodes, *tasks;     /* their names */
 } place_read;
 
 static int place_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
@@ -336,8 +417,8 @@ static int place_row(void *ctx, const csv_reader *r, const csv_row *row, const i
     const place_read *pr = ctx;
     placement_row p;
     int64_t gpu, milli;
-    p.task = find_task(pr->sn->tasks, row->field[c[0]], 0);
-    p.node = find_node(pr->cl, row->field[c[1]]);
+    p.task = find_row(pr->tasks, row->field[c[0]]);
+    p.node = find_row(pr->nodes, row->field[c[1]]);
     if (p.task < 0)
         return csv_fail(r, row, c[0], err, "column 'task': no task named '%.40s'",
                         row->field[c[0]]);
@@ -354,10 +435,11 @@ static int place_row(void *ctx, const csv_reader *r, const csv_row *row, const i
 }
 
 /* placements.csv: task,node,gpu,gpu_milli — where each running task sits. */
-static int parse_placements(const char *path, const cluster *cl, snapshot *sn, gp_err *err)
+static int parse_placements(const char *path, const table_read *nodes,
+                            const table_read *tasks, snapshot *sn, gp_err *err)
 {
     static const char *const req[] = {"task", "node", "gpu", "gpu_milli", NULL};
-    place_read pr = {cl, sn};
+    place_read pr = {nodes->dest, sn, nodes, tasks};
     return csv_each(path, req, NULL, place_row, &pr, err);
 }
 
@@ -394,10 +476,13 @@ typedef struct native_set {
     gp_trace *tr;
     tput_catalog *tp;
     snapshot *sn;
+    table_read nodes, tasks;    /* the names of cl's nodes and tr's tasks */
 } native_set;
 
 static void set_free(native_set *s)
 {
+    free(s->nodes.names);
+    free(s->tasks.names);
     catalog_free(s->cat);
     cluster_free(s->cl);
     trace_free(s->tr);
@@ -431,15 +516,17 @@ static int parse_set(const char *dir, const char *name, native_set *s, gp_err *e
     if (!rc && p[2]) {
         s->cl = cluster_new(name);
         s->cl->source = xstrdup(dir);
-        rc = parse_nodes(p[2], s->cl, err);
+        s->nodes.dest = s->cl;
+        rc = parse_nodes(p[2], &s->nodes, err);
     }
     if (!rc && p[3]) {
         s->tr = trace_new(name);
         s->tr->source = xstrdup(dir);
-        rc = parse_tasks(p[3], s->tr, err);
+        s->tasks.dest = s->tr;
+        rc = parse_tasks(p[3], &s->tasks, err);
     }
     if (!rc && p[4])
-        rc = parse_util(p[4], s->tr, err);
+        rc = parse_util(p[4], &s->tasks, err);
     if (!rc && p[5]) {
         s->tp = tput_catalog_new(name);
         s->tp->source = xstrdup(dir);
@@ -451,7 +538,7 @@ static int parse_set(const char *dir, const char *name, native_set *s, gp_err *e
         trace_free(s->sn->tasks);
         s->sn->tasks = s->tr;
         s->tr = NULL;
-        rc = parse_placements(p[6], s->cl, s->sn, err);
+        rc = parse_placements(p[6], &s->nodes, &s->tasks, s->sn, err);
     }
     for (int i = 0; i < 7; i++)
         free(p[i]);

@@ -51,41 +51,12 @@
 #define BIG 1e12                            /* bound for counts and sizes */
 #define MAX_TIME_S 1e10                     /* ~317 years of seconds */
 
-/* A name with the line it came from, for the duplicate check. */
-typedef struct named_line {
-    const char *name;
-    long line;
-} named_line;
-
-static int cmp_named_line(const void *a, const void *b)
-{
-    const named_line *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->line > y->line) - (x->line < y->line);
-}
-
-/* Fails naming the second occurrence of a repeated name; sorts v.  O(n log n)
- * so 8k pods stay instant. */
-static int check_unique(const char *path, const char *what, named_line *v, size_t n,
-                        gp_err *err)
-{
-    if (n < 2)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_named_line);
-    for (size_t i = 1; i < n; i++)
-        if (strcmp(v[i].name, v[i - 1].name) == 0)
-            return gp_error(err, "%s:%ld:1: duplicate %s name '%s' (first on line %ld; "
-                            "expected unique names)", path, v[i].line, what, v[i].name,
-                            v[i - 1].line);
-    return 0;
-}
-
 /* Remembers the line of row n; its name is filled in once parsing is done
  * (the item arrays move while they grow). */
-static void push_line(named_line **v, size_t *cap, size_t n, long line)
+static void push_line(import_name **v, size_t *cap, size_t n, long line)
 {
     grow_array((void **)v, cap, n + 1, sizeof **v);
-    (*v)[n] = (named_line){NULL, line};
+    (*v)[n] = (import_name){NULL, line, n};
 }
 
 /* --- node list ---------------------------------------------------------- */
@@ -121,7 +92,7 @@ static int parse_nodes(csv_reader *r, const catalog *cat, cluster *cl, gp_err *e
     int c[5];
     if (csv_require(r, req, c, NULL, NULL, 0, err))
         return -1;
-    named_line *lines = NULL;
+    import_name *lines = NULL;
     size_t lines_cap = 0;
     csv_row row;
     int rc;
@@ -140,7 +111,7 @@ static int parse_nodes(csv_reader *r, const catalog *cat, cluster *cl, gp_err *e
     for (size_t i = 0; rc == 0 && i < cl->nnodes; i++)
         lines[i].name = cl->nodes[i].name;
     if (rc == 0)
-        rc = check_unique(csv_name(r), "node", lines, cl->nnodes, err);
+        rc = import_check_unique(csv_name(r), "node", lines, cl->nnodes, err);
     free(lines);
     return rc;
 }
@@ -250,7 +221,7 @@ static int parse_pods(csv_reader *r, gp_trace *t, gp_err *err)
     int c[P_NREQ], o[P_NOPT];
     if (csv_require(r, req, c, opt, o, 0, err))
         return -1;
-    named_line *lines = NULL;
+    import_name *lines = NULL;
     size_t lines_cap = 0;
     csv_row row;
     int rc;
@@ -271,7 +242,7 @@ static int parse_pods(csv_reader *r, gp_trace *t, gp_err *err)
     for (size_t i = 0; rc == 0 && i < t->ntasks; i++)
         lines[i].name = t->tasks[i].name;
     if (rc == 0)
-        rc = check_unique(csv_name(r), "pod", lines, t->ntasks, err);
+        rc = import_check_unique(csv_name(r), "pod", lines, t->ntasks, err);
     free(lines);
     return rc;
 }
