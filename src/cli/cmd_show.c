@@ -239,8 +239,11 @@ static size_t *rows_per_workload(const peace_set *ps)
 /* The set's summary line: clocks, groups and rows per group size, models. */
 static void peace_summary(store *st, const peace_set *ps, const peace_index *ix, strbuf *note)
 {
-    strbuf_printf(note, "PEACE set '%s' on %s, caps %g-%g W; %zu profile rows at", ps->name,
-                  ps->gpu, ps->cap_min_w, ps->cap_max_w, ps->nprof);
+    char *name = text_printable(ps->name), *gpu = text_printable(ps->gpu);
+    strbuf_printf(note, "PEACE set '%s' on %s, caps %g-%g W; %zu profile rows at", name, gpu,
+                  ps->cap_min_w, ps->cap_max_w, ps->nprof);
+    free(name);
+    free(gpu);
     for (int fi = 0; fi < peace_nfreqs(ix); fi++)
         strbuf_printf(note, "%s %g", fi ? "," : "", peace_freq(ix, fi));
     strbuf_puts(note, " MHz; co-location rows:");

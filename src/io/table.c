@@ -2,6 +2,7 @@
  * table.c — aligned text, CSV and JSON rendering of simple tables.
  */
 #include "table.h"
+#include "core/strbuf.h"
 #include "core/util.h"
 
 #include <jansson.h>
@@ -107,6 +108,47 @@ void csv_put(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* Whether any byte of s may need an escape (the common case is no). */
+static int needs_escape(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7F)
+            return 1;
+    return 0;
+}
+
+/* The character at s (n bytes left) onto b, escaped when it must be;
+ * returns how many bytes it took. */
+static size_t put_printable(strbuf *b, const char *s, size_t n)
+{
+    unsigned char c = (unsigned char)s[0];
+    size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2, bad;
+    if (c == '\n' || c == '\r' || c == '\t') {
+        strbuf_puts(b, c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t");
+        return 1;
+    }
+    if (c < 0x20 || c == 0x7F || (c >= 0x80 && (len > n || !utf8_valid(s, len, &bad)))) {
+        strbuf_printf(b, "\\x%02x", c);
+        return 1;
+    }
+    if (c == 0xC2 && (unsigned char)s[1] < 0xA0) {     /* C1: U+0080..U+009F */
+        strbuf_printf(b, "\\u%04x", (unsigned char)s[1]);
+        return 2;
+    }
+    strbuf_printf(b, "%.*s", (int)len, s);
+    return len;
+}
+
+char *text_printable(const char *s)
+{
+    if (!needs_escape(s))
+        return xstrdup(s);
+    strbuf b = STRBUF_INIT;
+    for (size_t i = 0, n = strlen(s); i < n;)
+        i += put_printable(&b, s + i, n - i);
+    return strbuf_take(&b);
+}
+
 /* Display width of a UTF-8 string (code points; good enough for names). */
 static size_t text_width(const char *s)
 {
@@ -118,18 +160,21 @@ static size_t text_width(const char *s)
 
 static void print_text(const table *t, FILE *out, size_t rows)
 {
+    /* the header row, then the cells, as they may be shown on a terminal */
+    size_t nshown = (rows + 1) * t->ncols;
+    char **shown = xmalloc((nshown ? nshown : 1) * sizeof *shown);
+    for (size_t i = 0; i < nshown; i++)
+        shown[i] = text_printable(i < t->ncols ? t->names[i] : t->cells[i - t->ncols]);
     size_t *w = xcalloc(t->ncols, sizeof *w);
-    for (size_t c = 0; c < t->ncols; c++) {
-        w[c] = text_width(t->names[c]);
-        for (size_t r = 0; r < rows; r++) {
-            size_t l = text_width(t->cells[r * t->ncols + c]);
+    for (size_t c = 0; c < t->ncols; c++)
+        for (size_t r = 0; r <= rows; r++) {
+            size_t l = text_width(shown[r * t->ncols + c]);
             if (l > w[c])
                 w[c] = l;
         }
-    }
     for (size_t r = 0; r <= rows; r++) {
         for (size_t c = 0; c < t->ncols; c++) {
-            const char *s = r == 0 ? t->names[c] : t->cells[(r - 1) * t->ncols + c];
+            const char *s = shown[r * t->ncols + c];
             size_t pad = w[c] - text_width(s);
             int last = c + 1 == t->ncols;
             if (t->numeric[c])
@@ -140,6 +185,9 @@ static void print_text(const table *t, FILE *out, size_t rows)
         }
     }
     free(w);
+    for (size_t i = 0; i < nshown; i++)
+        free(shown[i]);
+    free(shown);
 }
 
 static void print_json(const table *t, FILE *out, size_t rows)

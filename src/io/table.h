@@ -26,6 +26,14 @@ size_t table_rows(const table *t);
 /* Writes the table; for FMT_TABLE an empty table prints `empty_msg`. */
 void table_print(const table *t, out_format f, FILE *out, const char *empty_msg);
 
+/* s as it may be shown on a terminal: control characters (C0, DEL and the
+ * C1 range U+0080..U+009F) and bytes that are not UTF-8 are written as
+ * escapes ("\n", "\r", "\t", "\x1b", "\u009b", "\xff"), so a name read from a
+ * file cannot clear the screen, set the window title or hide a line.
+ * Newly allocated.  Every name the text format prints goes through it;
+ * CSV and JSON keep the bytes (quoted, or escaped by jansson). */
+char *text_printable(const char *s);
+
 /* Writes one CSV field with RFC 4180 quoting when needed. */
 void csv_put(FILE *out, const char *s);
 /* Shortest text that reads back to the same double / float. */
