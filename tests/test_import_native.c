@@ -165,6 +165,12 @@ static const tu_bad_case bad_cases[] = {
     /* the gpu_spec copy is released on this path too (make asan) */
     {"empty task name with a spec", "tasks.csv", "name,arrival_s,duration_s,gpu_spec\n,0,10,V100\n",
      "tasks.csv:2:1: column 'name': expected a task name"},
+    /* messages quote the file's text with its control characters escaped */
+    {"escape in a bad value", "tasks.csv", "name,arrival_s,duration_s\nx,\x1b[2J,10\n",
+     "tasks.csv:2:2: column 'arrival_s': expected a finite number, got '\\x1b[2J'"},
+    {"escape in a repeated name", "tasks.csv",
+     "name,arrival_s,duration_s\n\"a\x1b]0;t\x07\",0,1\n\"a\x1b]0;t\x07\",0,1\n",
+     "tasks.csv:3:1: duplicate task name 'a\\x1b]0;t\\x07'"},
     {"profile max below idle", "gpus.csv",
      "name,mem_gib,idle_w,max_w,f_min_mhz,f_max_mhz\nG,1,50,40,1,2\n",
      "gpus.csv:2:4: column 'max_w': 40 is out of range [50, 100000]"},

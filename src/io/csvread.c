@@ -11,6 +11,7 @@
  * the input is valid CSV is libcsv's to judge, not the tracker's.
  */
 #include "csvread.h"
+#include "table.h"
 
 #include <csv.h>
 #include <assert.h>
@@ -413,7 +414,11 @@ int csv_fail(const csv_reader *r, const csv_row *row, int col, gp_err *err,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return gp_error(err, "%s:%ld:%d: %s", r->name, row ? row->line : 1L, col + 1, msg);
+    /* the message quotes the file's text, which goes to a terminal */
+    char *shown = text_printable(msg);
+    gp_error(err, "%s:%ld:%d: %s", r->name, row ? row->line : 1L, col + 1, shown);
+    free(shown);
+    return -1;
 }
 
 static int has_name(const char *const *names, const char *s)

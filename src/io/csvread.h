@@ -85,7 +85,8 @@ int csv_real(const csv_reader *r, const csv_row *row, int col, double min, doubl
 /* Copies the field into buf (size len); too long is an error. */
 int csv_text(const csv_reader *r, const csv_row *row, int col, char *buf, size_t len,
              gp_err *err);
-/* Writes "file:line:col: " + message into err; returns -1. */
+/* Writes "file:line:col: " + message into err, the message with control
+ * characters escaped (text_printable: it quotes the file); returns -1. */
 int csv_fail(const csv_reader *r, const csv_row *row, int col, gp_err *err,
              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 

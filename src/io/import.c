@@ -3,6 +3,7 @@
  * wrapper every import runs in.
  */
 #include "import.h"
+#include "table.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -176,10 +177,13 @@ int import_check_unique(const char *path, const char *what, import_name *v, size
         return 0;
     qsort(v, n, sizeof *v, cmp_import_name);
     for (size_t i = 1; i < n; i++)
-        if (strcmp(v[i].name, v[i - 1].name) == 0)
-            return gp_error(err, "%s:%ld:1: duplicate %s name '%s' (first on line %ld; "
-                            "expected unique names)", path, v[i].line, what, v[i].name,
-                            v[i - 1].line);
+        if (strcmp(v[i].name, v[i - 1].name) == 0) {
+            char *shown = text_printable(v[i].name);
+            gp_error(err, "%s:%ld:1: duplicate %s name '%s' (first on line %ld; expected "
+                     "unique names)", path, v[i].line, what, shown, v[i - 1].line);
+            free(shown);
+            return -1;
+        }
     return 0;
 }
 
