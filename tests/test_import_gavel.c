@@ -82,6 +82,8 @@ static void test_byte_order_mark(void **state)
     store *st = tu_store_new(&dir);
     char *bom = xasprintf("%s/bom.json", dir);
     tu_copy_with_bom(good_json, bom);
+    const char *paths[1] = {bom};
+    assert_int_equal(import_gavel.detect(paths, 1), 95);
     import_result res;
     gp_err err = {{0}};
     if (import_path(st, bom, "bom", &res, &err))

@@ -129,6 +129,12 @@ static void test_byte_order_mark(void **state)
         run_import(st, marked, 1, "bom", 0, 0, &res, &err))
         fail_msg("%s", err.msg);
     tu_assert_same_trace(st, "plain", "bom");
+    char *log = xasprintf("%s/cluster_job_log", bom), *other = xasprintf("%s/jobs.json", bom);
+    assert_int_equal(rename(log, other), 0);
+    const char *by_content[] = {other};
+    assert_int_equal(import_philly.detect(by_content, 1), 90);     /* by its first bytes */
+    free(log);
+    free(other);
     free(bom);
     tu_store_free(st, dir);
 }

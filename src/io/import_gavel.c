@@ -331,6 +331,7 @@ static int gavel_detect(const char *const *paths, size_t npaths)
         fclose(f);
     }
     head[n] = '\0';
+    jsonpos_strip_bom(head, &n);
     const char *s = head + strspn(head, " \t\r\n");
     if (*s == '{' && strstr(s, "\"('") && strstr(s, "\"null\""))
         return 95;

@@ -928,6 +928,7 @@ static int philly_detect(const char *const *paths, size_t npaths)
             if (f)
                 fclose(f);
             head[n] = '\0';
+            jsonpos_strip_bom(head, &n);
             size_t at = jsonpos_skip_ws(head, n, 0);
             score = at < n && head[at] == '[' && strstr(head, "\"jobid\"") &&
                     strstr(head, "\"attempts\"") ? 90 : 0;
