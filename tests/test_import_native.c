@@ -246,6 +246,32 @@ static void test_field_limit(void **state)
     tu_store_free(st, dir);
 }
 
+/* A record of more fields than CSV_RECORD_MAX_FIELDS is refused on its
+ * line, with or without a newline after it (a line of empty fields would
+ * otherwise be held field by field). */
+static void test_record_width_limit(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    char *set = xasprintf("%s/set", dir);
+    assert_int_equal(mkdir(set, 0755), 0);
+    for (int newline = 0; newline <= 1; newline++) {
+        strbuf b = STRBUF_INIT;
+        strbuf_puts(&b, "name,arrival_s,duration_s\nx,0,1\n");
+        for (int i = 0; i < 3 * CSV_RECORD_MAX_FIELDS; i++)
+            strbuf_puts(&b, ",");
+        strbuf_puts(&b, newline ? "\n" : "");
+        tu_write(set, "tasks.csv", strbuf_str(&b));
+        assert_int_equal(import_dir(st, set, "wide", 0, &err), -1);
+        tu_assert_contains(err.msg, "tasks.csv:3:1: record of more than 1024 fields");
+        strbuf_free(&b);
+    }
+    free(set);
+    tu_store_free(st, dir);
+}
+
 /* The reader takes the file in 64 KiB pieces: a UTF-8 character cut by
  * the edge of one is still one character. */
 static void test_character_across_chunks(void **state)
@@ -385,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_byte_order_mark),
         cmocka_unit_test(test_field_limit),
         cmocka_unit_test(test_character_across_chunks),
+        cmocka_unit_test(test_record_width_limit),
         cmocka_unit_test(test_not_a_set),
         cmocka_unit_test(test_unreadable_files),
         cmocka_unit_test(test_export_round_trip),

@@ -54,6 +54,7 @@ struct csv_reader {
     int started, eof;
     long seg_line;              /* line of the piece being parsed */
     long rec_line;              /* line where the record being parsed starts */
+    long wide_line;             /* a record over CSV_RECORD_MAX_FIELDS starts here */
     gp_err deferred;            /* an error found past records still queued */
     int failed;
     /* the record being assembled by the callbacks */
@@ -76,6 +77,11 @@ struct csv_reader {
 static void on_field(void *data, size_t len, void *ctx)
 {
     csv_reader *r = ctx;
+    if (r->nfield == CSV_RECORD_MAX_FIELDS) {    /* refused once the piece is parsed */
+        if (!r->wide_line)
+            r->wide_line = r->rec_line;
+        return;
+    }
     if (r->nfield == r->cap) {
         r->cap = r->cap ? r->cap * 2 : 16;
         r->field = xrealloc(r->field, r->cap * sizeof *r->field);
@@ -90,6 +96,12 @@ static void on_record(int term, void *ctx)
 {
     (void)term;
     csv_reader *r = ctx;
+    if (r->wide_line) {         /* not handed out: the piece's error follows */
+        for (size_t i = 0; i < r->nfield; i++)
+            free(r->field[i]);
+        r->nfield = 0;
+        return;
+    }
     if (r->qhead + r->qlen == r->qcap) {
         if (r->qhead > 0) {
             memmove(r->queue, r->queue + r->qhead, r->qlen * sizeof *r->queue);
@@ -230,6 +242,15 @@ static int parse_error(csv_reader *r, const char *s, size_t done, gp_err *err)
                     p->field_col, what);
 }
 
+/* The error of a record cut at CSV_RECORD_MAX_FIELDS, if one was. */
+static int check_width(const csv_reader *r, gp_err *err)
+{
+    if (!r->wide_line)
+        return 0;
+    return gp_error(err, "%s:%ld:1: record of more than %d fields (expected at most %d)",
+                    r->name, r->wide_line, CSV_RECORD_MAX_FIELDS, CSV_RECORD_MAX_FIELDS);
+}
+
 /* Parses one piece of a line (a line at most): checks its encoding, feeds
  * it to libcsv and follows it with the tracker. */
 static int feed_piece(csv_reader *r, const char *s, size_t len, gp_err *err)
@@ -256,7 +277,7 @@ static int feed_piece(csv_reader *r, const char *s, size_t len, gp_err *err)
         r->pos = before;
         return parse_error(r, s, done, err);
     }
-    return 0;
+    return check_width(r, err);
 }
 
 /* Feeds n bytes line by line. */
@@ -302,7 +323,7 @@ static int feed_chunk(csv_reader *r, gp_err *err)
             return gp_error(err, "%s:%ld:%zu: unterminated quoted field (the quote opened "
                             "here is never closed; expected a closing '\"')", r->name,
                             r->pos.field_line, r->pos.field_col);
-        return 0;
+        return check_width(r, err);
     }
     /* A UTF-8 byte-order mark is not part of the first field. */
     if (!r->started && n >= 3 && memcmp(r->chunk, "\xEF\xBB\xBF", 3) == 0)

@@ -23,6 +23,9 @@ typedef struct csv_reader csv_reader;
  * included): a longer one is an error naming the line and column where it
  * starts, raised before much more than this is held in memory. */
 #define CSV_FIELD_MAX (1u << 20)
+/* The most fields a record may have (the formats read have a few dozen):
+ * so a line of a billion empty fields is refused, not held. */
+#define CSV_RECORD_MAX_FIELDS 1024
 
 /* One record: fields are owned by the reader and valid until the next call
  * to csv_next(). */
@@ -40,7 +43,8 @@ csv_reader *csv_open(const char *path, int header, gp_err *err);
 void csv_close(csv_reader *r);
 
 /* Reads the next record: 1 = a row, 0 = end of file, -1 = error (malformed
- * quoting, invalid UTF-8, a field over CSV_FIELD_MAX, I/O), named at the
+ * quoting, invalid UTF-8, a field over CSV_FIELD_MAX, a record of more than
+ * CSV_RECORD_MAX_FIELDS fields, I/O), named at the
  * line and byte column where the field at fault starts.  Blank lines are
  * skipped. */
 int csv_next(csv_reader *r, csv_row *row, gp_err *err);
