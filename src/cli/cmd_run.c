@@ -518,7 +518,9 @@ static int run_parsed(cli_ctx *ctx, const run_opts *o)
     gp_err err = {{0}};
     int rc = EXIT_RUNTIME;
     memset(&in, 0, sizeof in);
-    if (st && (cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
+    /* A store that cannot take the runs is said before simulating them. */
+    if (st && ((!o->no_save && store_check_writable(st, &err)) ||
+               cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
                store_find_tput_for(st, o->tput, o->trace, &in.tp, &err) ||
                gogh_nets_find(st, o->nets, in.tp, &in.nets, &err) ||
                load_peace(st, o, &in, rs, &err)))

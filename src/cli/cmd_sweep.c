@@ -512,20 +512,16 @@ static int sweep_run(cli_ctx *ctx, const sweep_opts *o, sweep *sw)
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
-    if (load_inputs(st, o, sw, &err) || parse_policies(o->policies, sw, &err) ||
+    if ((o->save && store_check_writable(st, &err)) || load_inputs(st, o, sw, &err) ||
+        parse_policies(o->policies, sw, &err) ||
         (o->events && open_events(sw, o->events, o->explain, &err)))
         return cli_fail(&err);
     sw->agg = xmalloc(sw->npol * sizeof *sw->agg);
     for (size_t p = 0; p < sw->npol; p++)
         infl_agg_init(&sw->agg[p]);
-    if (o->save && store_begin(st, &err))
-        return cli_fail(&err);
-    if (run_all(ctx, o, sw, &err)) {
-        if (o->save)
-            store_rollback(st);
-        return cli_fail(&err);
-    }
-    if ((o->save && store_commit(st, &err)) || (o->out && write_curves(o->out, sw, o, &err)))
+    /* Each run is committed as it is saved: a sweep holding the write lock
+     * for all its runs kept every other writer waiting that long. */
+    if (run_all(ctx, o, sw, &err) || (o->out && write_curves(o->out, sw, o, &err)))
         return cli_fail(&err);
     print_table(ctx, o, sw);
     return EXIT_OK;
