@@ -9,7 +9,9 @@
  * `migrations` below and run in order inside one transaction.
  */
 #include "store_int.h"
+#include "core/strbuf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -450,35 +452,60 @@ static char *dir_of(const char *path)
     return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
 }
 
+/* "file:" URI of path opened read-only and immutable (no locks, no
+ * journal), its bytes percent-encoded where a URI could misread them. */
+static char *immutable_uri(const char *path)
+{
+    strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (isalnum(*p) || strchr("/-._~", *p))
+            strbuf_printf(&b, "%c", *p);
+        else
+            strbuf_printf(&b, "%%%02X", *p);
+    }
+    strbuf_printf(&b, "?immutable=1");
+    return strbuf_take(&b);
+}
+
 /* SQLite keeps a database's journal (-wal, -shm) beside it: in a directory
  * it cannot write to, an existing database is opened for reading only and
- * *why says so; a new one cannot be made. */
-static int open_flags(const char *path, const char *dir, int *flags, char **why,
-                      gp_err *err)
+ * s->readonly_why says so; a new one cannot be made (-1 with a message;
+ * else SQLite's code).  Without a -wal file
+ * left there, SQLite cannot even read a WAL database it may not journal,
+ * but then every page is in the file, which nobody can change without
+ * making a -wal file in that directory: it is read as immutable. */
+static int open_readonly_dir(store *s, const char *dir, gp_err *err)
 {
-    *flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    *why = NULL;
-    if (access(dir, W_OK) == 0)
-        return 0;
-    if (access(path, F_OK) != 0)
+    if (access(s->path, F_OK) != 0)
         return gp_error(err, "%s: cannot create the database: directory %s cannot be "
-                        "written (%s)", path, dir, strerror(errno));
-    *flags = SQLITE_OPEN_READONLY;
-    *why = xasprintf("its directory %s cannot be written (SQLite keeps the database's "
-                     "journal there)", dir);
-    return 0;
+                        "written (%s)", s->path, dir, strerror(errno));
+    s->readonly_why = xasprintf("its directory %s cannot be written (SQLite keeps the "
+                                "database's journal there)", dir);
+    char *wal = xasprintf("%s-wal", s->path);
+    int has_wal = access(wal, F_OK) == 0;
+    free(wal);
+    char *uri = has_wal ? NULL : immutable_uri(s->path);
+    int rc = sqlite3_open_v2(uri ? uri : s->path, &s->db,
+                             SQLITE_OPEN_READONLY | (uri ? SQLITE_OPEN_URI : 0), NULL);
+    free(uri);
+    return rc;
 }
 
 static int open_db(store *s, const store_open_opts *o, gp_err *err)
 {
     char *dir = dir_of(s->path);
-    int flags, rc = -1;
-    if (mkdir_p(dir, err) == 0 && open_flags(s->path, dir, &flags, &s->readonly_why, err) == 0)
-        rc = 0;
+    /* -1: refused with a message; else SQLite's code. */
+    int rc = mkdir_p(dir, err);
+    if (rc == 0)
+        rc = access(dir, W_OK) != 0
+                 ? open_readonly_dir(s, dir, err)
+                 : sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                   NULL);
     free(dir);
-    if (rc)
+    if (rc < 0)
         return -1;
-    if (sqlite3_open_v2(s->path, &s->db, flags, NULL) != SQLITE_OK)
+    if (rc != SQLITE_OK)
         return gp_error(err, "%s: cannot open database: %s", s->path,
                         s->db ? sqlite3_errmsg(s->db) : "out of memory");
     /* SQLite opens a file it may not write read-only without a word. */
