@@ -112,7 +112,7 @@ static int train_exec(cli_ctx *ctx, int argc, char **argv)
     const char *tput = NULL, *name = NULL;
     const cli_opt opts[] = {
         OPT_STRING("tput", 0, "NAME", &tput, "the throughput table to train on", .required = 1),
-        OPT_STRING("name", 0, "NETS", &name, "name the nets are stored under",
+        OPT_NAME("name", 0, "NETS", &name, "name the nets are stored under",
                    .def = "the table's name"),
         OPT_INT("hidden", 0, "N", &p.hidden, 1, 1024, "neurons per hidden layer", .def = "32"),
         OPT_INT("layers", 0, "N", &p.layers, 1, 8, "hidden layers", .def = "2"),

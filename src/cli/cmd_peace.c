@@ -187,7 +187,7 @@ static int train_exec(cli_ctx *ctx, int argc, char **argv)
     const char *model = "default", *without = NULL;
     int size = 2;
     const cli_opt opts[] = {
-        OPT_STRING("model", 0, "NAME", &model, "name the models are stored under",
+        OPT_NAME("model", 0, "NAME", &model, "name the models are stored under",
                    .def = "default"),
         OPT_INT("size", 0, "N", &size, 0, PEACE_MAX_COLOC,
                 "train on co-locations of N workloads, 0 = every size",

@@ -198,6 +198,9 @@ static int add_spec(const run_opts *o, const char *text, run_specs *rs, gp_err *
     const peace_policy *part;
     if (rs->n == MAX_POLICIES)
         return gp_error(err, "too many policies");
+    if (strlen(text) >= sizeof rs->spec[rs->n].label)
+        return gp_error(err, "'%.24s...': a policy as written is at most %zu bytes "
+                        "(it names the run)", text, sizeof rs->spec[rs->n].label - 1);
     if (peace_split_spec(text, name, sizeof name, &part, err) ||
         policy_spec_parse(name, &rs->spec[rs->n], err))
         return -1;
