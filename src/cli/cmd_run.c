@@ -11,13 +11,13 @@
 #include "cli.h"
 #include "cli_opt.h"
 #include "core/runsum.h"
+#include "io/export_file.h"
 #include "policy/corr_place.h"
 #include "sim/sim.h"
 #include "peace/peace_load.h"
 #include "predict/gogh_load.h"
 #include "solve/optimal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,8 +298,8 @@ static void print_explain(FILE *out, run *const *runs, size_t n, const gp_trace 
     fprintf(out, "\n");
 }
 
-/* Writes the timelines into f (opened before simulating, so a bad path
- * fails fast) and closes it. */
+/* Writes the timelines into f (opened by out_file_open() before
+ * simulating, so a bad path fails fast) and puts the file in place. */
 static int write_timeline(FILE *f, const char *path, run *const *runs, size_t n, gp_err *err)
 {
     fprintf(f, "policy,t_s,active_gpus,awake_gpus,active_servers,power_w,gpu_w,cpu_w,"
@@ -314,9 +314,7 @@ static int write_timeline(FILE *f, const char *path, run *const *runs, size_t n,
                     p->mean_freq_mhz);
         }
     }
-    if (fclose(f) != 0)
-        return gp_error(err, "%s: write failed", path);
-    return 0;
+    return out_file_close(f, path, err);
 }
 
 /* ---- the comparison table --------------------------------------------------------- */
@@ -438,10 +436,8 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
     run *runs[MAX_POLICIES] = {0};
     gp_err err = {{0}};
     FILE *tl = NULL;
-    if (o->timeline && !(tl = fopen(o->timeline, "w"))) {
-        gp_error(&err, "%s: cannot write (%s)", o->timeline, strerror(errno));
+    if (o->timeline && !(tl = out_file_open(o->timeline, &err)))
         return cli_fail(&err);
-    }
     int rc = EXIT_OK;
     size_t done = 0;
     for (; done < n; done++)
@@ -449,7 +445,7 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
             break;
     FILE *to_write = done == n ? tl : NULL;   /* write_timeline() closes it */
     if (tl && !to_write)
-        fclose(tl);
+        out_file_discard(tl, o->timeline);
     tl = NULL;
     if (done < n)
         rc = cli_fail(&err);
