@@ -54,6 +54,8 @@ full "solve --write-mps" "$G" solve corrgpu --trace s --cluster s --write-mps /d
 full "export --format json --out" "$G" --format json export trace w --out /dev/full
 expect_rc 1 "export JSON on a full stdout" sh -c "'$G' export trace w >/dev/full"
 contains "$T/err" "stdout: writing failed" "a full stdout is named"
+expect_rc 1 "a table on a full stdout" sh -c "'$G' list traces >/dev/full"
+contains "$T/err" "stdout: writing failed: No space left on device" "list says stdout is full"
 
 # The file-size limit cuts a write short (EFBIG once SIGXFSZ is ignored):
 # the old file stays, no temporary file is left.

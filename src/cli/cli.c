@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "io/export_file.h"
 #include "predict/gogh_est.h"
 #include "samples/seed.h"
 
@@ -203,6 +204,10 @@ int cli_main(int argc, char **argv, cli_tui_fn tui)
             rc = cmd->exec(&ctx, argc - first, argv + first);
         }
     }
+    /* Output that never arrived (a full disk behind stdout) is a failure. */
+    gp_err err = {{0}};
+    if (rc == EXIT_OK && out_stream_check(stdout, "stdout", &err))
+        rc = cli_fail(&err);
     store_close(ctx.st);
     free(ctx.db_path);
     return rc;
