@@ -156,8 +156,8 @@ int store_sql_error(store *s, gp_err *err, const char *what)
     int code = sqlite3_errcode(s->db);
     if (code == SQLITE_BUSY)
         return gp_error(err, "%s: %s: another program has been writing to the database for "
-                        "more than %d s; try again when it is done", s->path, what,
-                        STORE_WAIT_S);
+                        "more than %g s; try again when it is done", s->path, what,
+                        s->wait_limit);
     if (code == SQLITE_READONLY && s->readonly_why)
         return gp_error(err, "%s: %s: cannot write: %s", s->path, what, s->readonly_why);
     return gp_error(err, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
@@ -425,7 +425,7 @@ fail:
 }
 
 /* SQLite tells a waiting write here (sqlite3_busy_handler): it waits up
- * to STORE_WAIT_S, telling the user once after STORE_WAIT_NOTICE_S. */
+ * to s->wait_limit, telling the user once after STORE_WAIT_NOTICE_S. */
 static int wait_for_writer(void *arg, int count)
 {
     store *s = arg;
@@ -433,7 +433,7 @@ static int wait_for_writer(void *arg, int count)
     if (count == 0)
         s->wait_since = now;
     double waited = now - s->wait_since;
-    if (waited >= STORE_WAIT_S)
+    if (waited >= s->wait_limit)
         return 0;
     if (waited >= STORE_WAIT_NOTICE_S && !s->wait_told && s->on_wait) {
         s->wait_told = 1;
@@ -530,6 +530,7 @@ int store_open_with(const char *path, const store_open_opts *o, store **out, int
     *created = 0;
     store *s = xcalloc(1, sizeof *s);
     s->path = xstrdup(path);
+    s->wait_limit = STORE_WAIT_S;
     /* WAL lets the TUI read while a CLI import writes (a read-only store
      * reads in whatever mode the file is); foreign keys keep nodes, tasks
      * and runs from outliving their parents. */
@@ -543,6 +544,12 @@ int store_open_with(const char *path, const store_open_opts *o, store **out, int
     }
     *out = s;
     return 0;
+}
+
+void store_set_wait_limit(store *s, double seconds)
+{
+    assert(s && seconds >= 0);
+    s->wait_limit = seconds;
 }
 
 int store_open(const char *path, store **out, int *created, gp_err *err)

@@ -61,6 +61,10 @@ int store_open(const char *path, store **out, int *created, gp_err *err);
 /* The same with options (o may be NULL). */
 int store_open_with(const char *path, const store_open_opts *o, store **out, int *created,
                     gp_err *err);
+/* How long a write waits for another program's from now on, in seconds
+ * (STORE_WAIT_S at first): a front end that must not freeze (the
+ * dashboard) waits less and says so itself. */
+void store_set_wait_limit(store *s, double seconds);
 /* 0 when the store can be written, else -1 with why: a command that
  * computes before it saves asks first. */
 int store_check_writable(store *s, gp_err *err);

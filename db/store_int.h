@@ -35,6 +35,7 @@ struct store {
     void *wait_ctx;
     int wait_told;
     double wait_since;          /* when the current wait began */
+    double wait_limit;          /* seconds a write waits at most */
 };
 
 /* ---- statements (store.c) ---- */

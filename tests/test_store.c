@@ -573,6 +573,49 @@ static void test_write_after_other_commit(void **state)
     tu_store_free(st, dir);
 }
 
+static void count_waits(const char *path, void *calls)
+{
+    (void)path;
+    (*(int *)calls)++;
+}
+
+/* Another program holds the write lock: a write waits, tells the front end
+ * once, and gives up after the limit with a message saying why (not
+ * "database is locked"); nothing is half written, and once the lock is
+ * free the same write goes through. */
+static void test_write_waits_then_gives_up(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *path = xasprintf("%s/w.db", dir);
+    int waits = 0;
+    store_open_opts o = {.on_wait = count_waits, .wait_ctx = &waits};
+    store *st;
+    gp_err err = {{0}};
+    assert_int_equal(store_open_with(path, &o, &st, NULL, &err), 0);
+    store_set_wait_limit(st, 0.5);
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    assert_int_equal(store_put_gpu_profile(st, &cat->gpus[0], &err), -1);
+    tu_assert_contains(err.msg, "another program has been writing to the database for more "
+                                "than 0.5 s");
+    assert_int_equal(waits, 1);
+    assert_int_equal(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    assert_int_equal(tu_count(st, STORE_GPU), 0);
+    assert_int_equal(store_put_gpu_profile(st, &cat->gpus[0], &err), 0);
+    assert_int_equal(tu_count(st, STORE_GPU), 1);
+    assert_int_equal(waits, 1);
+    catalog_free(cat);
+    store_close(st);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 /* ---- the messages of entities found by name ------------------------------
  *
  * Every reader, writer and deleter words a missing or taken name the same
@@ -839,6 +882,7 @@ int main(void)
         cmocka_unit_test(test_empty_file_gets_schema),
         cmocka_unit_test(test_init_in_creating_transaction),
         cmocka_unit_test(test_write_after_other_commit),
+        cmocka_unit_test(test_write_waits_then_gives_up),
         cmocka_unit_test(test_truncated_db_refused),
         cmocka_unit_test(test_profile_upsert_and_delete),
         cmocka_unit_test(test_cluster_round_trip),
