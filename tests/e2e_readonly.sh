@@ -2,8 +2,8 @@
 # End-to-end test of databases gpuplan may read but not write: one in a
 # directory that cannot be written (SQLite cannot make its journal there)
 # reads as usual and refuses writes naming why; a read-only file makes
-# `run` fail before it simulates, saying so; a new database cannot be made
-# in such a directory.  Permissions mean nothing to root, so as root the
+# `run`, `sweep` and `estimate train` fail before they compute, saying so;
+# a new database cannot be made in such a directory.  Permissions mean nothing to root, so as root the
 # commands run as nobody (setpriv); without setpriv the test skips.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_readonly.sh  (run from the project root)
 set -u
@@ -37,6 +37,9 @@ printf 'name,arrival_s,duration_s,num_gpu,gpu_milli\nt0,0,100,1,1000\nt1,5,50,2,
 chmod -R a+rX "$T/set"
 # shellcheck disable=SC2086
 expect_rc 0 "import into a new database" $AS "$G" import --type native --name base "$T/set"
+# shellcheck disable=SC2086
+expect_rc 0 "import a throughput table" $AS "$G" import --type native --name tp \
+    "$PWD/sample-data/gavel-like"
 
 # A directory that cannot be written: reading works, writing says why.
 chmod 555 "$D"
@@ -73,6 +76,11 @@ else ok "run refused before simulating"; fi
 expect_rc 1 "sweep on a read-only file" $AS "$G" sweep inflation --trace base \
     --cluster base --policy random -q
 contains "$T/err" "cannot write: the file is read-only" "sweep says the file is read-only"
+# shellcheck disable=SC2086
+expect_rc 1 "estimate train on a read-only file" $AS "$G" estimate train --tput tp
+contains "$T/err" "cannot write: the file is read-only" "training says so before training"
+if grep -q "train_s" "$T/out"; then bad "the nets were trained before refusing"
+else ok "nothing trained"; fi
 # shellcheck disable=SC2086
 expect_rc 0 "list on a read-only file" $AS "$G" list runs
 

@@ -69,7 +69,7 @@ static int gen_trace_exec(cli_ctx *ctx, int argc, char **argv)
                    "table", .def = "none (the policy's)"),
         OPT_CALLBACK("seed", 0, "N", &p.seed, cli_parse_seed, "random seed", .def = "42"),
         OPT_NAME("name", 'n', "NAME", &name, "name of the trace",
-                   .def = "TABLE-JOBS, e.g. gavel-60"),
+                 .def = "TABLE-JOBS, e.g. gavel-60"),
         OPT_FLAG("replace", 'r', &replace, "replace a trace of that name"),
         OPT_END(),
     };

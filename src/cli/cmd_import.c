@@ -81,7 +81,7 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
         OPT_STRING("type", 't', "FORMAT", &type, "input format, one of the formats below",
                    .def = "detected from names and headers"),
         OPT_NAME("name", 'n', "NAME", &io.name, "name of what is imported",
-                   .def = "from the file name"),
+                 .def = "from the file name"),
         OPT_STRING("cluster", 0, "NAME", &io.cluster, "cluster a snapshot refers to"),
         OPT_FLAG("replace", 'r', &io.replace, "replace an existing entity of the same name"),
         OPT_DOUBLE("period", 0, "S", &io.period_s, 0, INFINITY,
