@@ -71,6 +71,15 @@ expect_rc 0 "sweep --events without a limit" "$G" sweep inflation --trace w --cl
     --seeds 1 --no-save -q --events "$T/events.tsv"
 contains "$T/events.tsv" "policy	seed	event" "the new file replaced the old"
 
+# A file replaced keeps its permissions.
+echo "old" >"$T/private.json"
+chmod 600 "$T/private.json"
+expect_rc 0 "export over a private file" "$G" --format json export trace w --out "$T/private.json"
+case "$(ls -l "$T/private.json")" in
+    -rw-------*) ok "the replaced file keeps mode 600" ;;
+    *) bad "the replaced file's mode changed: $(ls -l "$T/private.json")" ;;
+esac
+
 # A symbolic link at the path is refused; its target is left alone.
 echo "precious" >"$T/target"
 ln -s "$T/target" "$T/link.json"

@@ -38,7 +38,9 @@ static int in_place(const char *path)
 FILE *out_file_open(const char *path, gp_err *err)
 {
     struct stat sb;
+    int replaces = 0;           /* a regular file is there: keep its mode */
     if (lstat(path, &sb) == 0) {
+        replaces = S_ISREG(sb.st_mode);
         if (S_ISLNK(sb.st_mode)) {
             gp_error(err, "%s: is a symbolic link; gpuplan does not write through a link "
                      "it did not make (remove it or give another path)", path);
@@ -61,6 +63,8 @@ FILE *out_file_open(const char *path, gp_err *err)
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0 && replaces)
+        (void)fchmod(fd, sb.st_mode & 07777);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
     if (!f) {
         gp_error(err, "%s: cannot write: %s", path, strerror(errno));
