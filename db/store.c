@@ -389,6 +389,15 @@ static int upgrade(store *s, int v, gp_err *err)
     return 0;
 }
 
+/* Before anything changes the file (its journal mode first): is it ours,
+ * or empty?  migrate() asks again under the write lock. */
+static int check_ours(store *s, gp_err *err)
+{
+    int v;
+    return read_version(s, &v, err) || check_version(s, v, err) ||
+           (v == 0 && refuse_foreign(s, err)) ? -1 : 0;
+}
+
 /* Brings the schema to STORE_SCHEMA_VERSION, and fills a new database
  * (o->init), in one transaction. */
 static int migrate(store *s, const store_open_opts *o, int *created, gp_err *err)
@@ -536,6 +545,7 @@ int store_open_with(const char *path, const store_open_opts *o, store **out, int
      * and runs from outliving their parents. */
     if (open_db(s, o, err) ||
         store_exec(s, "PRAGMA foreign_keys = ON", err) ||
+        check_ours(s, err) ||
         (!s->readonly_why && store_exec(s, "PRAGMA journal_mode = WAL", err)) ||
         store_exec(s, "PRAGMA synchronous = NORMAL", err) ||
         migrate(s, o, created, err)) {

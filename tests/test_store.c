@@ -104,6 +104,15 @@ static void test_foreign_database_refused(void **state)
     tu_assert_contains(err.msg, "not a gpuplan database");
     tu_assert_contains(err.msg, "table 'notes'");
     assert_int_equal(schema_objects(path), 1);
+    /* Not even its journal mode was changed. */
+    sqlite3 *db;
+    sqlite3_stmt *st2;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st2, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st2), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st2, 0), "delete");
+    sqlite3_finalize(st2);
+    sqlite3_close(db);
     free(path);
     tu_rmrf(dir);
     free(dir);
