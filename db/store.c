@@ -9,10 +9,14 @@
  * `migrations` below and run in order inside one transaction.
  */
 #include "store_int.h"
+#include "core/strbuf.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern const char store_schema_sql[];
 
@@ -149,6 +153,13 @@ char *store_default_path(void)
 int store_sql_error(store *s, gp_err *err, const char *what)
 {
     assert(s && s->db && what);
+    int code = sqlite3_errcode(s->db);
+    if (code == SQLITE_BUSY)
+        return gp_error(err, "%s: %s: another program has been writing to the database for "
+                        "more than %g s; try again when it is done", s->path, what,
+                        s->wait_limit);
+    if (code == SQLITE_READONLY && s->readonly_why)
+        return gp_error(err, "%s: %s: cannot write: %s", s->path, what, s->readonly_why);
     return gp_error(err, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
@@ -234,21 +245,54 @@ int store_lookup_int(store *s, const char *sql, const char *name, int64_t *value
     return 0;
 }
 
+int store_write_lock(store *s, gp_err *err)
+{
+    assert(s && s->db);
+    if (s->txn_open)
+        return 0;
+    if (store_check_writable(s, err))
+        return -1;
+    /* IMMEDIATE takes the write lock now, through the busy handler; a
+     * deferred transaction would read first and then be refused at once
+     * when another program wrote meanwhile. */
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return store_sql_error(s, err, "starting a write");
+    s->txn_open = 1;
+    return 0;
+}
+
+int store_check_writable(store *s, gp_err *err)
+{
+    assert(s);
+    if (s->readonly_why)
+        return gp_error(err, "%s: cannot write: %s", s->path, s->readonly_why);
+    return 0;
+}
+
+/* The outermost level only asks for a transaction (the first write opens
+ * it); a nested level is a savepoint inside the open one. */
 int store_begin(store *s, gp_err *err)
 {
-    if (store_exec(s, "SAVEPOINT gp", err))
+    assert(s);
+    if (s->txn_depth > 0 && (store_write_lock(s, err) || store_exec(s, "SAVEPOINT gp", err)))
         return -1;
     s->txn_depth++;
     return 0;
 }
 
-/* A failed RELEASE leaves the transaction open, so the depth stays for the
- * caller's store_rollback(). */
+/* A failed COMMIT or RELEASE leaves the transaction open, so the depth
+ * stays for the caller's store_rollback(). */
 int store_commit(store *s, gp_err *err)
 {
-    assert(s && s->txn_depth > 0);
-    if (store_exec(s, "RELEASE gp", err))
-        return -1;
+    assert(s && s->txn_depth > 0 && s->write_depth == 0);
+    if (s->txn_depth > 1) {
+        if (store_exec(s, "RELEASE gp", err))
+            return -1;
+    } else if (s->txn_open) {
+        if (store_exec(s, "COMMIT", err))
+            return -1;
+        s->txn_open = 0;
+    }
     s->txn_depth--;
     return 0;
 }
@@ -256,7 +300,12 @@ int store_commit(store *s, gp_err *err)
 void store_rollback(store *s)
 {
     assert(s && s->txn_depth > 0);
-    sqlite3_exec(s->db, "ROLLBACK TO gp; RELEASE gp", NULL, NULL, NULL);
+    if (s->txn_depth > 1) {
+        sqlite3_exec(s->db, "ROLLBACK TO gp; RELEASE gp", NULL, NULL, NULL);
+    } else if (s->txn_open) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        s->txn_open = 0;
+    }
     s->txn_depth--;
 }
 
@@ -273,6 +322,51 @@ int store_schema_version(store *s)
     return v;
 }
 
+/* The file's schema version into *v; an error (not an SQLite file, say)
+ * apart from any value, since another program may store a negative one. */
+static int read_version(store *s, int *v, gp_err *err)
+{
+    sqlite3_stmt *st;
+    if (store_prepare(s, "PRAGMA user_version", &st, err))
+        return -1;
+    int rc = sqlite3_step(st);
+    *v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : store_sql_error(s, err, "reading the schema version");
+}
+
+static int check_version(store *s, int v, gp_err *err)
+{
+    if (v < 0)
+        return gp_error(err, "%s: not a gpuplan database: its schema version is %d, which "
+                        "gpuplan never writes", s->path, v);
+    if (v > STORE_SCHEMA_VERSION)
+        return gp_error(err, "%s: schema version %d is newer than this gpuplan "
+                        "understands (%d); upgrade gpuplan", s->path, v,
+                        STORE_SCHEMA_VERSION);
+    return 0;
+}
+
+/* A file without a schema version is new to gpuplan, but only an empty
+ * one is ours to fill: another program's tables are refused rather than
+ * joined by gpuplan's schema and sample data. */
+static int refuse_foreign(store *s, gp_err *err)
+{
+    sqlite3_stmt *st;
+    if (store_prepare(s, "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+                      " ORDER BY rowid LIMIT 1", &st, err))
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        gp_error(err, "%s: not a gpuplan database: it holds another program's data (table "
+                 "'%s') and no gpuplan schema version; give gpuplan a file of its own "
+                 "(--db PATH)", s->path, store_col_text(st, 0));
+    else if (rc != SQLITE_DONE)
+        store_sql_error(s, err, "reading the schema");
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static int set_version(store *s, int v, gp_err *err)
 {
     /* PRAGMA takes no bound parameters; v is an integer we produce. */
@@ -281,65 +375,180 @@ static int set_version(store *s, int v, gp_err *err)
     return store_exec(s, sql, err);
 }
 
-/* Brings the schema to STORE_SCHEMA_VERSION in one transaction. */
-static int migrate(store *s, int *created, gp_err *err)
+/* Version v to STORE_SCHEMA_VERSION: schema.sql for an empty file, then
+ * each migration; the caller holds the write transaction. */
+static int upgrade(store *s, int v, gp_err *err)
 {
-    int v = store_schema_version(s);
-    if (v < 0)
-        return store_sql_error(s, err, "not a gpuplan database");
-    if (v > STORE_SCHEMA_VERSION)
-        return gp_error(err, "%s: schema version %d is newer than this gpuplan "
-                        "understands (%d); upgrade gpuplan", s->path, v,
-                        STORE_SCHEMA_VERSION);
-    *created = (v == 0);
-    if (v == STORE_SCHEMA_VERSION)
-        return 0;
-    if (store_exec(s, "BEGIN IMMEDIATE", err))
-        return -1;
     if (v == 0 && (store_exec(s, store_schema_sql, err) || set_version(s, 1, err)))
-        goto fail;
+        return -1;
     for (int from = v ? v : 1; from < STORE_SCHEMA_VERSION; from++) {
         if (from - 1 >= NMIGRATIONS || store_exec(s, migrations[from - 1], err) ||
             set_version(s, from + 1, err))
-            goto fail;
+            return -1;
     }
-    return store_exec(s, "COMMIT", err);
+    return 0;
+}
+
+/* Before anything changes the file (its journal mode first): is it ours,
+ * or empty?  migrate() asks again under the write lock. */
+static int check_ours(store *s, gp_err *err)
+{
+    int v;
+    return read_version(s, &v, err) || check_version(s, v, err) ||
+           (v == 0 && refuse_foreign(s, err)) ? -1 : 0;
+}
+
+/* Brings the schema to STORE_SCHEMA_VERSION, and fills a new database
+ * (o->init), in one transaction. */
+static int migrate(store *s, const store_open_opts *o, int *created, gp_err *err)
+{
+    int v;
+    *created = 0;
+    if (read_version(s, &v, err) || check_version(s, v, err))
+        return -1;
+    if (v == STORE_SCHEMA_VERSION)
+        return 0;
+    if (s->readonly_why)
+        return gp_error(err, "%s: %s, and it cannot be written: %s", s->path,
+                        v ? "its schema needs upgrading" : "it has no gpuplan schema yet",
+                        s->readonly_why);
+    if (store_begin(s, err))
+        return -1;
+    /* Another program may have created or upgraded it while we waited. */
+    if (store_write_lock(s, err) || read_version(s, &v, err) || check_version(s, v, err) ||
+        (v == 0 && refuse_foreign(s, err)))
+        goto fail;
+    if (v < STORE_SCHEMA_VERSION && upgrade(s, v, err)) {
+        gp_error_prefix(err, "migrating to schema version %d", STORE_SCHEMA_VERSION);
+        goto fail;
+    }
+    *created = (v == 0);
+    if (*created && o && o->init && o->init(s, o->init_ctx, err))
+        goto fail;
+    if (store_commit(s, err) == 0)
+        return 0;
 fail:
-    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    gp_error_prefix(err, "migrating to schema version %d", STORE_SCHEMA_VERSION);
+    store_rollback(s);
+    *created = 0;
     return -1;
 }
 
-int store_open(const char *path, store **out, int *created, gp_err *err)
+/* SQLite tells a waiting write here (sqlite3_busy_handler): it waits up
+ * to s->wait_limit, telling the user once after STORE_WAIT_NOTICE_S. */
+static int wait_for_writer(void *arg, int count)
+{
+    store *s = arg;
+    double now = now_seconds();
+    if (count == 0)
+        s->wait_since = now;
+    double waited = now - s->wait_since;
+    if (waited >= s->wait_limit)
+        return 0;
+    if (waited >= STORE_WAIT_NOTICE_S && !s->wait_told && s->on_wait) {
+        s->wait_told = 1;
+        s->on_wait(s->path, s->wait_ctx);
+    }
+    sqlite3_sleep(count < 20 ? 5 : 50);
+    return 1;
+}
+
+/* The directory of path ("." for a bare name). */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+/* "file:" URI of path opened read-only and immutable (no locks, no
+ * journal), its bytes percent-encoded where a URI could misread them. */
+static char *immutable_uri(const char *path)
+{
+    strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (isalnum(*p) || strchr("/-._~", *p))
+            strbuf_printf(&b, "%c", *p);
+        else
+            strbuf_printf(&b, "%%%02X", *p);
+    }
+    strbuf_printf(&b, "?immutable=1");
+    return strbuf_take(&b);
+}
+
+/* SQLite keeps a database's journal (-wal, -shm) beside it: in a directory
+ * it cannot write to, an existing database is opened for reading only and
+ * s->readonly_why says so; a new one cannot be made (-1 with a message;
+ * else SQLite's code).  Without a -wal file
+ * left there, SQLite cannot even read a WAL database it may not journal,
+ * but then every page is in the file, which nobody can change without
+ * making a -wal file in that directory: it is read as immutable. */
+static int open_readonly_dir(store *s, const char *dir, gp_err *err)
+{
+    if (access(s->path, F_OK) != 0)
+        return gp_error(err, "%s: cannot create the database: directory %s cannot be "
+                        "written (%s)", s->path, dir, strerror(errno));
+    s->readonly_why = xasprintf("its directory %s cannot be written (SQLite keeps the "
+                                "database's journal there)", dir);
+    char *wal = xasprintf("%s-wal", s->path);
+    int has_wal = access(wal, F_OK) == 0;
+    free(wal);
+    char *uri = has_wal ? NULL : immutable_uri(s->path);
+    int rc = sqlite3_open_v2(uri ? uri : s->path, &s->db,
+                             SQLITE_OPEN_READONLY | (uri ? SQLITE_OPEN_URI : 0), NULL);
+    free(uri);
+    return rc;
+}
+
+static int open_db(store *s, const store_open_opts *o, gp_err *err)
+{
+    char *dir = dir_of(s->path);
+    /* -1: refused with a message; else SQLite's code. */
+    int rc = mkdir_p(dir, err);
+    if (rc == 0)
+        rc = access(dir, W_OK) != 0
+                 ? open_readonly_dir(s, dir, err)
+                 : sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                   NULL);
+    free(dir);
+    if (rc < 0)
+        return -1;
+    if (rc != SQLITE_OK)
+        return gp_error(err, "%s: cannot open database: %s", s->path,
+                        s->db ? sqlite3_errmsg(s->db) : "out of memory");
+    /* SQLite opens a file it may not write read-only without a word. */
+    if (!s->readonly_why && sqlite3_db_readonly(s->db, "main") == 1)
+        s->readonly_why = xstrdup("the file is read-only");
+    if (o) {
+        s->on_wait = o->on_wait;
+        s->wait_ctx = o->wait_ctx;
+    }
+    sqlite3_busy_handler(s->db, wait_for_writer, s);
+    return 0;
+}
+
+int store_open_with(const char *path, const store_open_opts *o, store **out, int *created,
+                    gp_err *err)
 {
     assert(path && out);
     int dummy;
     if (!created)
         created = &dummy;
     *out = NULL;
-    const char *slash = strrchr(path, '/');
-    if (slash && slash != path) {
-        char *dir = xstrndup(path, (size_t)(slash - path));
-        int rc = mkdir_p(dir, err);
-        free(dir);
-        if (rc)
-            return -1;
-    }
+    *created = 0;
     store *s = xcalloc(1, sizeof *s);
     s->path = xstrdup(path);
-    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-        gp_error(err, "%s: cannot open database: %s", path,
-                 s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        store_close(s);
-        return -1;
-    }
-    sqlite3_busy_timeout(s->db, 5000);
-    /* WAL lets the TUI read while a CLI import writes; foreign keys keep
-     * nodes, tasks and runs from outliving their parents. */
-    if (store_exec(s, "PRAGMA foreign_keys = ON", err) ||
-        store_exec(s, "PRAGMA journal_mode = WAL", err) ||
+    s->wait_limit = STORE_WAIT_S;
+    /* WAL lets the TUI read while a CLI import writes (a read-only store
+     * reads in whatever mode the file is); foreign keys keep nodes, tasks
+     * and runs from outliving their parents. */
+    if (open_db(s, o, err) ||
+        store_exec(s, "PRAGMA foreign_keys = ON", err) ||
+        check_ours(s, err) ||
+        (!s->readonly_why && store_exec(s, "PRAGMA journal_mode = WAL", err)) ||
         store_exec(s, "PRAGMA synchronous = NORMAL", err) ||
-        migrate(s, created, err)) {
+        migrate(s, o, created, err)) {
         store_close(s);
         return -1;
     }
@@ -347,13 +556,26 @@ int store_open(const char *path, store **out, int *created, gp_err *err)
     return 0;
 }
 
+void store_set_wait_limit(store *s, double seconds)
+{
+    assert(s && seconds >= 0);
+    s->wait_limit = seconds;
+}
+
+int store_open(const char *path, store **out, int *created, gp_err *err)
+{
+    return store_open_with(path, NULL, out, created, err);
+}
+
 void store_close(store *s)
 {
     if (!s)
         return;
-    /* Write functions release their savepoints before they return. */
+    /* Write functions release their savepoints before they return; a
+     * transaction left open by a failed commit is rolled back by closing. */
     assert(s->write_depth == 0);
     sqlite3_close(s->db);
+    free(s->readonly_why);
     free(s->path);
     free(s);
 }
@@ -369,11 +591,23 @@ const char *store_path(const store *s)
     return s->path;
 }
 
-/* Wraps one write function in a savepoint of its own. */
+/* Wraps one write function in a savepoint of its own.  Outside any
+ * transaction it is a write on its own: it takes the write lock and its
+ * store_release() commits. */
 int store_savepoint(store *s, gp_err *err)
 {
-    if (store_exec(s, "SAVEPOINT w", err))
+    assert(s);
+    int lone = s->write_depth == 0 && s->txn_depth == 0 && !s->txn_open;
+    if (store_write_lock(s, err))
         return -1;
+    if (store_exec(s, "SAVEPOINT w", err)) {
+        if (lone) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            s->txn_open = 0;
+        }
+        return -1;
+    }
+    s->txn_own |= lone;
     s->write_depth++;
     return 0;
 }
@@ -382,10 +616,18 @@ int store_savepoint(store *s, gp_err *err)
  * released even when RELEASE fails: the error goes up and nothing retries. */
 int store_release(store *s, int rc, gp_err *err)
 {
-    assert(s && s->write_depth > 0);
+    assert(s && s->write_depth > 0 && s->txn_open);
     s->write_depth--;
     if (rc == 0)
-        return store_exec(s, "RELEASE w", err);
-    sqlite3_exec(s->db, "ROLLBACK TO w; RELEASE w", NULL, NULL, NULL);
+        rc = store_exec(s, "RELEASE w", err);
+    else
+        sqlite3_exec(s->db, "ROLLBACK TO w; RELEASE w", NULL, NULL, NULL);
+    if (s->write_depth > 0 || !s->txn_own)
+        return rc ? -1 : 0;
+    s->txn_own = 0;
+    s->txn_open = 0;
+    if (rc == 0 && store_exec(s, "COMMIT", err) == 0)
+        return 0;
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return -1;
 }

@@ -30,16 +30,53 @@ typedef struct store store;
  * Returns an allocated string. */
 char *store_default_path(void);
 
+/* Writers wait for each other: a write takes the database's write lock
+ * when it starts (never upgrading a read, which SQLite would refuse at
+ * once) and, while another program holds it, waits up to STORE_WAIT_S
+ * seconds; after STORE_WAIT_NOTICE_S it tells store_open_opts.on_wait, once
+ * per store.  Past the bound the write fails with a message saying so. */
+#define STORE_WAIT_S 600
+#define STORE_WAIT_NOTICE_S 0.25
+
+/* Told that a write is waiting for another program's (path: the database). */
+typedef void (*store_wait_fn)(const char *path, void *ctx);
+
+typedef struct store_open_opts {
+    /* Fills a database that had no schema, inside the transaction that
+     * creates it, so no other program sees it empty; NULL = nothing. */
+    int (*init)(store *s, void *ctx, gp_err *err);
+    void *init_ctx;
+    store_wait_fn on_wait;      /* NULL = wait silently */
+    void *wait_ctx;
+} store_open_opts;
+
 /* Opens (creating if needed, with parent directories) and migrates the
- * database at path.  *created is set to 1 when the file had no schema yet. */
+ * database at path.  *created is set to 1 when the file had no schema yet.
+ * Refused: a file that is not an SQLite database, one whose schema version
+ * gpuplan never wrote (negative or newer), and another program's database
+ * (version 0 with tables of its own).  A database in a directory that
+ * cannot be written, or a read-only file, opens for reading only (SQLite
+ * cannot create its journal there); writes then fail naming why. */
 int store_open(const char *path, store **out, int *created, gp_err *err);
+/* The same with options (o may be NULL). */
+int store_open_with(const char *path, const store_open_opts *o, store **out, int *created,
+                    gp_err *err);
+/* How long a write waits for another program's from now on, in seconds
+ * (STORE_WAIT_S at first): a front end that must not freeze (the
+ * dashboard) waits less and says so itself. */
+void store_set_wait_limit(store *s, double seconds);
+/* 0 when the store can be written, else -1 with why: a command that
+ * computes before it saves asks first. */
+int store_check_writable(store *s, gp_err *err);
 void store_close(store *s);
 const char *store_path(const store *s);
 int store_schema_version(store *s);
 /* The SQLite library version in use. */
 const char *store_sqlite_version(void);
 
-/* Groups several writes into one transaction (nestable). */
+/* Groups several writes into one transaction (nestable).  The write lock
+ * is taken by the first write, not by store_begin(): what a caller reads
+ * and computes before its first write does not hold other writers back. */
 int store_begin(store *s, gp_err *err);
 int store_commit(store *s, gp_err *err);
 void store_rollback(store *s);

@@ -22,6 +22,20 @@ struct store {
     char *path;
     int txn_depth;              /* store_begin()s not yet committed or rolled back */
     int write_depth;            /* store_savepoint()s not yet released */
+    /* A write transaction (BEGIN IMMEDIATE) is open.  store_begin() only
+     * asks for one; the first write takes the lock (store_write_lock()),
+     * so whatever a caller reads and parses before writing runs unlocked. */
+    int txn_open;
+    int txn_own;                /* the open one is a lone write's, committed by
+                                 * its store_release() */
+    /* Why the database cannot be written (a read-only file or directory),
+     * or NULL when it can. */
+    char *readonly_why;
+    store_wait_fn on_wait;      /* told once when a write has to wait */
+    void *wait_ctx;
+    int wait_told;
+    double wait_since;          /* when the current wait began */
+    double wait_limit;          /* seconds a write waits at most */
 };
 
 /* ---- statements (store.c) ---- */
@@ -43,6 +57,10 @@ int store_step_insert(store *s, sqlite3_stmt *st, int64_t *id, const char *what,
  * when no row. */
 int store_lookup_int(store *s, const char *sql, const char *name, int64_t *value,
                      gp_err *err);
+/* Opens the write transaction (BEGIN IMMEDIATE, waiting for another
+ * program's to end) unless one is open; refuses a read-only database with
+ * why. */
+int store_write_lock(store *s, gp_err *err);
 /* store_savepoint() opens a nested transaction for one write function;
  * store_release(s, rc, err) commits it when rc == 0, else rolls it back,
  * and returns 0 or -1.  Every savepoint is released exactly once. */

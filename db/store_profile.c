@@ -20,7 +20,7 @@ static int step_upsert(store *s, sqlite3_stmt *st, store_kind kind, const char *
     return 0;
 }
 
-int store_put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
+static int put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
 {
     assert(g);
     static const char sql[] =
@@ -48,7 +48,7 @@ int store_put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
     return step_upsert(s, st, STORE_GPU, g->name, &g->id, err);
 }
 
-int store_put_cpu_profile(store *s, cpu_profile *p, gp_err *err)
+static int put_cpu_profile(store *s, cpu_profile *p, gp_err *err)
 {
     assert(p);
     static const char sql[] =
@@ -62,6 +62,22 @@ int store_put_cpu_profile(store *s, cpu_profile *p, gp_err *err)
     sqlite3_bind_double(st, 3, p->idle_w);
     sqlite3_bind_double(st, 4, p->max_w);
     return step_upsert(s, st, STORE_CPU, p->name, &p->id, err);
+}
+
+/* Each write in a savepoint of its own, so a lone one takes the write lock
+ * before it reads (store_savepoint()). */
+int store_put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
+{
+    if (store_savepoint(s, err))
+        return -1;
+    return store_release(s, put_gpu_profile(s, g, err), err);
+}
+
+int store_put_cpu_profile(store *s, cpu_profile *p, gp_err *err)
+{
+    if (store_savepoint(s, err))
+        return -1;
+    return store_release(s, put_cpu_profile(s, p, err), err);
 }
 
 static void read_gpu(sqlite3_stmt *st, void *cat)
@@ -115,9 +131,9 @@ int store_load_catalog(store *s, catalog **out, gp_err *err)
  * `peace_set`, for GPUs) refuse while a node or set uses it, which we turn
  * into a message that says so.  sql_used counts the users; users_are
  * follows their count in the message. */
-static int delete_profile(store *s, store_kind kind, const char *sql_used,
-                          const char *users_are, const char *sql_delete, const char *name,
-                          gp_err *err)
+static int delete_profile_row(store *s, store_kind kind, const char *sql_used,
+                              const char *users_are, const char *sql_delete,
+                              const char *name, gp_err *err)
 {
     int64_t id, users;
     if (store_need_id(s, kind, name, &id, err) ||
@@ -133,6 +149,16 @@ static int delete_profile(store *s, store_kind kind, const char *sql_used,
     int rc = store_step_done(s, st, err);
     sqlite3_finalize(st);
     return rc;
+}
+
+static int delete_profile(store *s, store_kind kind, const char *sql_used,
+                          const char *users_are, const char *sql_delete, const char *name,
+                          gp_err *err)
+{
+    if (store_savepoint(s, err))
+        return -1;
+    return store_release(s, delete_profile_row(s, kind, sql_used, users_are, sql_delete,
+                                               name, err), err);
 }
 
 int store_delete_gpu_profile(store *s, const char *name, gp_err *err)

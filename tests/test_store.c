@@ -47,6 +47,145 @@ static void test_future_version_refused(void **state)
     free(dir);
 }
 
+/* A file of the given SQL made by "another program". */
+static char *foreign_db(const char *dir, const char *sql)
+{
+    char *path = xasprintf("%s/other.db", dir);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    return path;
+}
+
+/* How many tables and indexes the file at path has. */
+static int schema_objects(const char *path)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st,
+                                        NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+static void test_negative_version_refused(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *path = foreign_db(dir, "PRAGMA user_version = -5");
+    store *st;
+    gp_err err = {{0}};
+    assert_int_equal(store_open(path, &st, NULL, &err), -1);
+    tu_assert_contains(err.msg, "not a gpuplan database: its schema version is -5");
+    assert_null(strstr(err.msg, "not an error"));
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+/* Version 0 with tables of its own: refused, and left as it was (no
+ * gpuplan schema added to it). */
+static void test_foreign_database_refused(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *path = foreign_db(dir, "CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT);"
+                                 "INSERT INTO notes(text) VALUES ('keep me')");
+    store *st;
+    gp_err err = {{0}};
+    int created = 1;
+    assert_int_equal(store_open(path, &st, &created, &err), -1);
+    assert_int_equal(created, 0);
+    tu_assert_contains(err.msg, "not a gpuplan database");
+    tu_assert_contains(err.msg, "table 'notes'");
+    assert_int_equal(schema_objects(path), 1);
+    /* Not even its journal mode was changed. */
+    sqlite3 *db;
+    sqlite3_stmt *st2;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st2, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st2), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st2, 0), "delete");
+    sqlite3_finalize(st2);
+    sqlite3_close(db);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+/* An empty file is new to gpuplan, not foreign. */
+static void test_empty_file_gets_schema(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    tu_write(dir, "empty.db", "");
+    char *path = xasprintf("%s/empty.db", dir);
+    store *st;
+    gp_err err = {{0}};
+    int created = 0;
+    assert_int_equal(store_open(path, &st, &created, &err), 0);
+    assert_int_equal(created, 1);
+    store_close(st);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+static int count_init(store *st, void *calls, gp_err *err)
+{
+    (*(int *)calls)++;
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    int rc = store_put_gpu_profile(st, &cat->gpus[0], err);
+    catalog_free(cat);
+    return rc;
+}
+
+static int failing_init(store *st, void *unused, gp_err *err)
+{
+    (void)unused;
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    store_put_gpu_profile(st, &cat->gpus[0], err);
+    catalog_free(cat);
+    return gp_error(err, "no samples");
+}
+
+/* A new database is filled in the transaction that creates its schema: a
+ * failed fill leaves no schema behind (the next open starts over), and a
+ * database with a schema is never filled again. */
+static void test_init_in_creating_transaction(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *path = xasprintf("%s/new.db", dir);
+    store *st;
+    gp_err err = {{0}};
+    int calls = 0, created = 0;
+    store_open_opts bad = {.init = failing_init};
+    assert_int_equal(store_open_with(path, &bad, &st, &created, &err), -1);
+    tu_assert_contains(err.msg, "no samples");
+    assert_int_equal(schema_objects(path), 0);
+    store_open_opts good = {.init = count_init, .init_ctx = &calls};
+    assert_int_equal(store_open_with(path, &good, &st, &created, &err), 0);
+    assert_int_equal(created, 1);
+    assert_int_equal(calls, 1);
+    assert_int_equal(tu_count(st, STORE_GPU), 1);
+    store_close(st);
+    assert_int_equal(store_open_with(path, &good, &st, &created, &err), 0);
+    assert_int_equal(created, 0);
+    assert_int_equal(calls, 1);
+    store_close(st);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 static void test_garbage_file_refused(void **state)
 {
     (void)state;
@@ -414,6 +553,78 @@ static void test_transaction_rolls_back(void **state)
     tu_store_free(st, dir);
 }
 
+/* A transaction that reads before it writes, while another program
+ * commits in between, still writes: the write lock is taken at the first
+ * write, not by upgrading the read (which SQLite refuses at once). */
+static void test_write_after_other_commit(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    catalog *cat;
+    assert_int_equal(store_begin(st, &err), 0);
+    assert_int_equal(store_load_catalog(st, &cat, &err), 0);
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(store_path(st), &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "INSERT INTO cpu_profile(name, cores, idle_w, max_w)"
+                                         " VALUES ('other', 8, 10, 100)", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(other);
+    cluster *c = make_cluster("after");
+    if (store_put_cluster(st, c, 0, &err))
+        fail_msg("store_put_cluster: %s", err.msg);
+    assert_int_equal(store_commit(st, &err), 0);
+    assert_int_equal(tu_count(st, STORE_CLUSTER), 1);
+    assert_int_equal(tu_count(st, STORE_CPU), 2);
+    cluster_free(c);
+    catalog_free(cat);
+    tu_store_free(st, dir);
+}
+
+static void count_waits(const char *path, void *calls)
+{
+    (void)path;
+    (*(int *)calls)++;
+}
+
+/* Another program holds the write lock: a write waits, tells the front end
+ * once, and gives up after the limit with a message saying why (not
+ * "database is locked"); nothing is half written, and once the lock is
+ * free the same write goes through. */
+static void test_write_waits_then_gives_up(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *path = xasprintf("%s/w.db", dir);
+    int waits = 0;
+    store_open_opts o = {.on_wait = count_waits, .wait_ctx = &waits};
+    store *st;
+    gp_err err = {{0}};
+    assert_int_equal(store_open_with(path, &o, &st, NULL, &err), 0);
+    store_set_wait_limit(st, 0.5);
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    assert_int_equal(store_put_gpu_profile(st, &cat->gpus[0], &err), -1);
+    tu_assert_contains(err.msg, "another program has been writing to the database for more "
+                                "than 0.5 s");
+    assert_int_equal(waits, 1);
+    assert_int_equal(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    assert_int_equal(tu_count(st, STORE_GPU), 0);
+    assert_int_equal(store_put_gpu_profile(st, &cat->gpus[0], &err), 0);
+    assert_int_equal(tu_count(st, STORE_GPU), 1);
+    assert_int_equal(waits, 1);
+    catalog_free(cat);
+    store_close(st);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 /* ---- the messages of entities found by name ------------------------------
  *
  * Every reader, writer and deleter words a missing or taken name the same
@@ -675,6 +886,12 @@ int main(void)
         cmocka_unit_test(test_open_creates_schema),
         cmocka_unit_test(test_future_version_refused),
         cmocka_unit_test(test_garbage_file_refused),
+        cmocka_unit_test(test_negative_version_refused),
+        cmocka_unit_test(test_foreign_database_refused),
+        cmocka_unit_test(test_empty_file_gets_schema),
+        cmocka_unit_test(test_init_in_creating_transaction),
+        cmocka_unit_test(test_write_after_other_commit),
+        cmocka_unit_test(test_write_waits_then_gives_up),
         cmocka_unit_test(test_truncated_db_refused),
         cmocka_unit_test(test_profile_upsert_and_delete),
         cmocka_unit_test(test_cluster_round_trip),

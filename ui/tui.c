@@ -401,6 +401,9 @@ int tui_main(cli_ctx *ctx)
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
+    /* The screen must not freeze while another program writes: a save
+     * waits a few seconds, then fails with a message saying why. */
+    store_set_wait_limit(st, 5);
     app *a = xcalloc(1, sizeof *a);
     a->ctx = ctx;
     a->st = st;

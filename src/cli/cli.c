@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "io/export_file.h"
 #include "predict/gogh_est.h"
 #include "samples/seed.h"
 
@@ -102,28 +103,37 @@ void cli_inputs_free(cli_inputs *in)
     gogh_nets_free(in->nets);
 }
 
+/* A write waiting for another program's says so, once, rather than
+ * failing. */
+static void tell_waiting(const char *path, void *unused)
+{
+    (void)unused;
+    fprintf(stderr, "gpuplan: waiting for the database: another program is writing to %s "
+            "(up to %d s)\n", path, STORE_WAIT_S);
+}
+
+/* A new database is filled in the transaction that creates its schema. */
+static int seed_new(store *st, void *unused, gp_err *err)
+{
+    (void)unused;
+    return seed_default(st, err);
+}
+
 store *cli_store(cli_ctx *ctx)
 {
     if (ctx->st)
         return ctx->st;
     gp_err err = {{0}};
     int created = 0;
-    if (store_open(ctx->db_path, &ctx->st, &created, &err)) {
+    const store_open_opts opts = {.init = seed_new, .on_wait = tell_waiting};
+    double t0 = now_seconds();
+    if (store_open_with(ctx->db_path, &opts, &ctx->st, &created, &err)) {
         cli_fail(&err);
         return NULL;
     }
-    if (created) {
-        double t0 = now_seconds();
-        if (seed_default(ctx->st, &err)) {
-            cli_fail(&err);
-            store_close(ctx->st);
-            ctx->st = NULL;
-            remove(ctx->db_path);
-            return NULL;
-        }
+    if (created)
         fprintf(stderr, "gpuplan: created %s from the sample data (%.2f s)\n", ctx->db_path,
                 now_seconds() - t0);
-    }
     return ctx->st;
 }
 
@@ -194,6 +204,10 @@ int cli_main(int argc, char **argv, cli_tui_fn tui)
             rc = cmd->exec(&ctx, argc - first, argv + first);
         }
     }
+    /* Output that never arrived (a full disk behind stdout) is a failure. */
+    gp_err err = {{0}};
+    if (rc == EXIT_OK && out_stream_check(stdout, "stdout", &err))
+        rc = cli_fail(&err);
     store_close(ctx.st);
     free(ctx.db_path);
     return rc;

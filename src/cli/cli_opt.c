@@ -125,7 +125,12 @@ static int apply(const cli_opt *o, const char *arg, gp_err *err)
 {
     switch (o->kind) {
     case CLI_OPT_FLAG: *(int *)o->value = o->set_to; return 0;
-    case CLI_OPT_STRING: *(const char **)o->value = arg; return 0;
+    case CLI_OPT_STRING:
+        if (o->max_len && strlen(arg) > o->max_len)
+            return gp_error(err, "--%s: at most %zu bytes, got %zu", o->long_name, o->max_len,
+                            strlen(arg));
+        *(const char **)o->value = arg;
+        return 0;
     case CLI_OPT_LIST: list_add(o->value, arg); return 0;
     case CLI_OPT_INT:
     case CLI_OPT_INT64:
@@ -412,6 +417,8 @@ static void help_option(FILE *out, const cli_opt *o, size_t col)
     strbuf_puts(&text, o->help);
     if (o->kind == CLI_OPT_LIST)
         strbuf_puts(&text, " (repeatable)");
+    if (o->max_len)
+        strbuf_printf(&text, " (at most %zu bytes)", o->max_len);
     if (o->required)
         strbuf_puts(&text, " (required)");
     if (o->def)

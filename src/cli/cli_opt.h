@@ -65,6 +65,7 @@ typedef struct cli_opt {
     int set_to;                 /* CLI_OPT_FLAG: the value stored */
     double min, max;            /* numbers: bounds, +-INFINITY = none */
     int min_open;               /* numbers: min itself is refused */
+    size_t max_len;             /* strings: the most bytes accepted; 0 = any */
     cli_opt_parse_fn parse;     /* CLI_OPT_CALLBACK */
 } cli_opt;
 
@@ -110,6 +111,10 @@ typedef struct cli_args {
 #define OPT_DOUBLE(l, s, arg, var, lo, hi, ...) \
     {.kind = CLI_OPT_DOUBLE, .long_name = (l), .short_name = (s), .arg_name = (arg), \
      .value = CLI_TYPED(double *, var), .min = (lo), .max = (hi), .help = __VA_ARGS__}
+/* The name of something the command stores: refused, not cut, when longer
+ * than the store keeps (GP_NAME_MAX - 1 bytes). */
+#define OPT_NAME(l, s, arg, var, ...) \
+    OPT_STRING(l, s, arg, var, __VA_ARGS__, .max_len = GP_NAME_MAX - 1)
 #define OPT_LIST(l, s, arg, var, ...) \
     {.kind = CLI_OPT_LIST, .long_name = (l), .short_name = (s), .arg_name = (arg), \
      .value = CLI_TYPED(cli_list *, var), .help = __VA_ARGS__}

@@ -112,8 +112,8 @@ static int train_exec(cli_ctx *ctx, int argc, char **argv)
     const char *tput = NULL, *name = NULL;
     const cli_opt opts[] = {
         OPT_STRING("tput", 0, "NAME", &tput, "the throughput table to train on", .required = 1),
-        OPT_STRING("name", 0, "NETS", &name, "name the nets are stored under",
-                   .def = "the table's name"),
+        OPT_NAME("name", 0, "NETS", &name, "name the nets are stored under",
+                 .def = "the table's name"),
         OPT_INT("hidden", 0, "N", &p.hidden, 1, 1024, "neurons per hidden layer", .def = "32"),
         OPT_INT("layers", 0, "N", &p.layers, 1, 8, "hidden layers", .def = "2"),
         OPT_INT("epochs", 0, "N", &p.epochs, 0, 1000000, "passes over the training rows",
@@ -139,6 +139,9 @@ static int train_exec(cli_ctx *ctx, int argc, char **argv)
     gogh_train_report rep;
     gogh_nets *n = NULL;
     int rc = load_table(ctx, tput, &tp, &err);
+    /* A store that cannot keep the nets is said before training them. */
+    if (rc == 0)
+        rc = store_check_writable(cli_store(ctx), &err);
     if (rc == 0 && !(n = gogh_nets_train(tp, &p, &rep, &err)))
         rc = -1;
     if (rc == 0)

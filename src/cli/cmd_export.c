@@ -6,9 +6,9 @@
 #include "cli.h"
 #include "cli_opt.h"
 #include "io/export.h"
+#include "io/export_file.h"
 #include "peace/peace.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,14 +103,18 @@ static int export_exec(cli_ctx *ctx, int argc, char **argv)
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
-    FILE *out = ctx->out;
-    if (json && outp && !(out = fopen(outp, "w"))) {
-        fprintf(stderr, "gpuplan export: %s: %s\n", outp, strerror(errno));
-        return EXIT_RUNTIME;
-    }
     gp_err err = {{0}};
+    FILE *out = ctx->out;
+    if (json && outp && !(out = out_file_open(outp, &err)))
+        return cli_fail(&err);
     int rc = export_one(st, kind, rest.argv[1], json, out, outp, &err);
-    if (out != ctx->out && fclose(out) != 0 && rc == 0)
-        rc = gp_error(&err, "%s: write error", outp);
+    if (json && outp) {
+        if (rc)
+            out_file_discard(out, outp);
+        else
+            rc = out_file_close(out, outp, &err);
+    } else if (json && rc == 0) {
+        rc = out_stream_check(out, "stdout", &err);
+    }
     return rc ? cli_fail(&err) : EXIT_OK;
 }

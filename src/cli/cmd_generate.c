@@ -68,8 +68,8 @@ static int gen_trace_exec(cli_ctx *ctx, int argc, char **argv)
                    "each job's minimum throughput: this share of its best solo one in the "
                    "table", .def = "none (the policy's)"),
         OPT_CALLBACK("seed", 0, "N", &p.seed, cli_parse_seed, "random seed", .def = "42"),
-        OPT_STRING("name", 'n', "NAME", &name, "name of the trace",
-                   .def = "TABLE-JOBS, e.g. gavel-60"),
+        OPT_NAME("name", 'n', "NAME", &name, "name of the trace",
+                 .def = "TABLE-JOBS, e.g. gavel-60"),
         OPT_FLAG("replace", 'r', &replace, "replace a trace of that name"),
         OPT_END(),
     };
@@ -105,7 +105,7 @@ static int gen_cluster_exec(cli_ctx *ctx, int argc, char **argv)
     const cli_opt opts[] = {
         OPT_STRING("gpus", 0, "LIST", &gpus, "GPU models and counts, e.g. K80:4,V100M16:8",
                    .required = 1),
-        OPT_STRING("name", 'n', "NAME", &name, "name of the cluster", .required = 1),
+        OPT_NAME("name", 'n', "NAME", &name, "name of the cluster", .required = 1),
         OPT_INT("per-node", 0, "N", &per_node, 1, GP_NODE_MAX_GPUS, "GPUs per server",
                 .def = "4"),
         OPT_FLAG("replace", 'r', &replace, "replace a cluster of that name"),

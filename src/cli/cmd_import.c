@@ -80,8 +80,8 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
     const cli_opt opts[] = {
         OPT_STRING("type", 't', "FORMAT", &type, "input format, one of the formats below",
                    .def = "detected from names and headers"),
-        OPT_STRING("name", 'n', "NAME", &io.name, "name of what is imported",
-                   .def = "from the file name"),
+        OPT_NAME("name", 'n', "NAME", &io.name, "name of what is imported",
+                 .def = "from the file name"),
         OPT_STRING("cluster", 0, "NAME", &io.cluster, "cluster a snapshot refers to"),
         OPT_FLAG("replace", 'r', &io.replace, "replace an existing entity of the same name"),
         OPT_DOUBLE("period", 0, "S", &io.period_s, 0, INFINITY,

@@ -187,8 +187,8 @@ static int train_exec(cli_ctx *ctx, int argc, char **argv)
     const char *model = "default", *without = NULL;
     int size = 2;
     const cli_opt opts[] = {
-        OPT_STRING("model", 0, "NAME", &model, "name the models are stored under",
-                   .def = "default"),
+        OPT_NAME("model", 0, "NAME", &model, "name the models are stored under",
+                 .def = "default"),
         OPT_INT("size", 0, "N", &size, 0, PEACE_MAX_COLOC,
                 "train on co-locations of N workloads, 0 = every size",
                 .def = "2, the paper's pairs"),
@@ -203,7 +203,9 @@ static int train_exec(cli_ctx *ctx, int argc, char **argv)
         return code;
     loaded l;
     gp_err err = {{0}};
-    if (load(ctx, rest.argv[0], NULL, &l, &err)) {
+    /* A store that cannot keep the models is said before training them. */
+    if (load(ctx, rest.argv[0], NULL, &l, &err) ||
+        store_check_writable(cli_store(ctx), &err)) {
         loaded_free(&l);
         return cli_fail(&err);
     }

@@ -11,13 +11,13 @@
 #include "cli.h"
 #include "cli_opt.h"
 #include "core/runsum.h"
+#include "io/export_file.h"
 #include "policy/corr_place.h"
 #include "sim/sim.h"
 #include "peace/peace_load.h"
 #include "predict/gogh_load.h"
 #include "solve/optimal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +198,9 @@ static int add_spec(const run_opts *o, const char *text, run_specs *rs, gp_err *
     const peace_policy *part;
     if (rs->n == MAX_POLICIES)
         return gp_error(err, "too many policies");
+    if (strlen(text) >= sizeof rs->spec[rs->n].label)
+        return gp_error(err, "'%.24s...': a policy as written is at most %zu bytes "
+                        "(it names the run)", text, sizeof rs->spec[rs->n].label - 1);
     if (peace_split_spec(text, name, sizeof name, &part, err) ||
         policy_spec_parse(name, &rs->spec[rs->n], err))
         return -1;
@@ -295,8 +298,8 @@ static void print_explain(FILE *out, run *const *runs, size_t n, const gp_trace 
     fprintf(out, "\n");
 }
 
-/* Writes the timelines into f (opened before simulating, so a bad path
- * fails fast) and closes it. */
+/* Writes the timelines into f (opened by out_file_open() before
+ * simulating, so a bad path fails fast) and puts the file in place. */
 static int write_timeline(FILE *f, const char *path, run *const *runs, size_t n, gp_err *err)
 {
     fprintf(f, "policy,t_s,active_gpus,awake_gpus,active_servers,power_w,gpu_w,cpu_w,"
@@ -311,9 +314,7 @@ static int write_timeline(FILE *f, const char *path, run *const *runs, size_t n,
                     p->mean_freq_mhz);
         }
     }
-    if (fclose(f) != 0)
-        return gp_error(err, "%s: write failed", path);
-    return 0;
+    return out_file_close(f, path, err);
 }
 
 /* ---- the comparison table --------------------------------------------------------- */
@@ -435,10 +436,8 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
     run *runs[MAX_POLICIES] = {0};
     gp_err err = {{0}};
     FILE *tl = NULL;
-    if (o->timeline && !(tl = fopen(o->timeline, "w"))) {
-        gp_error(&err, "%s: cannot write (%s)", o->timeline, strerror(errno));
+    if (o->timeline && !(tl = out_file_open(o->timeline, &err)))
         return cli_fail(&err);
-    }
     int rc = EXIT_OK;
     size_t done = 0;
     for (; done < n; done++)
@@ -446,7 +445,7 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
             break;
     FILE *to_write = done == n ? tl : NULL;   /* write_timeline() closes it */
     if (tl && !to_write)
-        fclose(tl);
+        out_file_discard(tl, o->timeline);
     tl = NULL;
     if (done < n)
         rc = cli_fail(&err);
@@ -518,7 +517,9 @@ static int run_parsed(cli_ctx *ctx, const run_opts *o)
     gp_err err = {{0}};
     int rc = EXIT_RUNTIME;
     memset(&in, 0, sizeof in);
-    if (st && (cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
+    /* A store that cannot take the runs is said before simulating them. */
+    if (st && ((!o->no_save && store_check_writable(st, &err)) ||
+               cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
                store_find_tput_for(st, o->tput, o->trace, &in.tp, &err) ||
                gogh_nets_find(st, o->nets, in.tp, &in.nets, &err) ||
                load_peace(st, o, &in, rs, &err)))

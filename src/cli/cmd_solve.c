@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "cli_opt.h"
 #include "core/strbuf.h"
+#include "io/export_file.h"
 #include "policy/policy.h"
 #include "solve/solve.h"
 
@@ -425,9 +426,7 @@ static void footer(cli_ctx *ctx, const solve_args *a, const solve_result *r)
         else    /* the bounds (or column generation's own tree) closed it */
             fprintf(ctx->out, "model: closed without the compact MILP (%s, %ld nodes)",
                     r->method, r->nodes);
-        fprintf(ctx->out, "%s%s%s%s\n", a->o.write_lp ? "; LP written to " : "",
-                a->o.write_lp ? a->o.write_lp : "", a->o.write_mps ? "; MPS written to " : "",
-                a->o.write_mps ? a->o.write_mps : "");
+        fprintf(ctx->out, "\n");
     }
     if (a->log && r->log)
         fputs(r->log, stderr);
@@ -802,6 +801,65 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
     return 0;
 }
 
+/* --write-lp and --write-mps.  GLPK writes by name and ignores a failed
+ * last write (its fclose), so it writes into memory and the files are
+ * copied out with every write checked (export_file.h). */
+typedef struct model_files {
+    const char *path[2];        /* LP, MPS; NULL = not asked for */
+    out_scratch scratch[2];
+} model_files;
+
+static const char *const model_file_kind[2] = {"LP", "MPS"};
+
+/* Checks that the files can be written (before solving) and points GLPK
+ * at the scratch files; 0 or -1. */
+static int model_files_open(solve_args *a, model_files *m, gp_err *err)
+{
+    const char **opt[2] = {&a->o.write_lp, &a->o.write_mps};
+    for (int i = 0; i < 2; i++) {
+        m->path[i] = *opt[i];
+        m->scratch[i].fd = -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!m->path[i])
+            continue;
+        FILE *f = out_file_open(m->path[i], err);
+        if (!f)
+            return -1;
+        out_file_discard(f, m->path[i]);
+        if (out_scratch_open(&m->scratch[i], err))
+            return -1;
+        *opt[i] = m->scratch[i].name;
+    }
+    return 0;
+}
+
+/* Copies what GLPK wrote to the files asked for and says so; a model that
+ * closed without GLPK writes nothing.  0 or -1. */
+static int model_files_save(cli_ctx *ctx, const model_files *m, gp_err *err)
+{
+    for (int i = 0; i < 2; i++) {
+        if (!m->path[i])
+            continue;
+        if (out_scratch_size(&m->scratch[i]) == 0) {
+            fprintf(stderr, "gpuplan solve: no %s model was built (the bounds closed it); "
+                    "nothing written to %s\n", model_file_kind[i], m->path[i]);
+            continue;
+        }
+        if (out_scratch_save(&m->scratch[i], m->path[i], err))
+            return -1;
+        if (ctx->format == FMT_TABLE)
+            fprintf(ctx->out, "%s written to %s\n", model_file_kind[i], m->path[i]);
+    }
+    return 0;
+}
+
+static void model_files_close(model_files *m)
+{
+    for (int i = 0; i < 2; i++)
+        out_scratch_close(&m->scratch[i]);
+}
+
 static int solve_exec(cli_ctx *ctx, int argc, char **argv)
 {
     solve_args a;
@@ -812,10 +870,13 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     if (!st)
         return EXIT_RUNTIME;
     cli_inputs in;
+    memset(&in, 0, sizeof in);
+    model_files files;
     gp_err err = {{0}};
-    if (load_inputs(st, &a, &in, &err) ||
+    if (model_files_open(&a, &files, &err) || load_inputs(st, &a, &in, &err) ||
         (a.model->needs_tput && load_tput(st, &a, &in, &err))) {
         cli_inputs_free(&in);
+        model_files_close(&files);
         return cli_fail(&err);
     }
     solve_cancelled = 0;
@@ -823,6 +884,9 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     void (*old)(int) = signal(SIGINT, on_sigint);
     int rc = a.model->run(ctx, &a, &in);
     signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
+    if (rc == EXIT_OK && model_files_save(ctx, &files, &err))
+        rc = cli_fail(&err);
+    model_files_close(&files);
     cli_inputs_free(&in);
     solve_shutdown();
     return rc;

@@ -9,9 +9,9 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "io/export_file.h"
 #include "sim/inflation.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +50,8 @@ typedef struct sweep {
     policy_spec pol[MAX_POLICIES];
     size_t npol;
     infl_agg *agg;              /* npol */
-    FILE *events;
+    FILE *events;               /* --events, put in place by close_events() */
+    const char *events_path;
 } sweep;
 
 /* --- arguments ---------------------------------------------------------------- */
@@ -196,8 +197,8 @@ static void sweep_free(sweep *sw)
     free(sw->order);
     free(sw->rank);
     free(sw->agg);
-    if (sw->events)
-        fclose(sw->events);
+    if (sw->events)     /* a sweep that failed leaves no partial log */
+        out_file_discard(sw->events, sw->events_path);
 }
 
 /* --- per-run output ------------------------------------------------------------------ */
@@ -481,29 +482,35 @@ static void write_json(FILE *f, const sweep *sw, const sweep_opts *o)
 
 static int write_curves(const char *path, const sweep *sw, const sweep_opts *o, gp_err *err)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = out_file_open(path, err);
     if (!f)
-        return gp_error(err, "%s: cannot write (%s)", path, strerror(errno));
+        return -1;
     size_t l = strlen(path);
     if (l > 5 && strcmp(path + l - 5, ".json") == 0)
         write_json(f, sw, o);
     else
         write_csv(f, sw);
-    if (fclose(f))
-        return gp_error(err, "%s: write failed", path);
-    return 0;
+    return out_file_close(f, path, err);
 }
 
 /* --- the command ------------------------------------------------------------------------ */
 
 static int open_events(sweep *sw, const char *path, int with_why, gp_err *err)
 {
-    if (!(sw->events = fopen(path, "w")))
-        return gp_error(err, "%s: cannot write (%s)", path, strerror(errno));
+    if (!(sw->events = out_file_open(path, err)))
+        return -1;
+    sw->events_path = path;
     fprintf(sw->events, "policy\tseed\tevent\ttask\tnode\tgpus\tarrived_milli\tused_milli\t"
                         "frag_milli\tfrag_ratio_pct\teopc_w\teopc_cpu_w\teopc_gpu_w\tfailed%s\n",
             with_why ? "\twhy" : "");
     return 0;
+}
+
+static int close_events(sweep *sw, gp_err *err)
+{
+    FILE *f = sw->events;
+    sw->events = NULL;
+    return out_file_close(f, sw->events_path, err);
 }
 
 static int sweep_run(cli_ctx *ctx, const sweep_opts *o, sweep *sw)
@@ -512,20 +519,17 @@ static int sweep_run(cli_ctx *ctx, const sweep_opts *o, sweep *sw)
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
-    if (load_inputs(st, o, sw, &err) || parse_policies(o->policies, sw, &err) ||
+    if ((o->save && store_check_writable(st, &err)) || load_inputs(st, o, sw, &err) ||
+        parse_policies(o->policies, sw, &err) ||
         (o->events && open_events(sw, o->events, o->explain, &err)))
         return cli_fail(&err);
     sw->agg = xmalloc(sw->npol * sizeof *sw->agg);
     for (size_t p = 0; p < sw->npol; p++)
         infl_agg_init(&sw->agg[p]);
-    if (o->save && store_begin(st, &err))
-        return cli_fail(&err);
-    if (run_all(ctx, o, sw, &err)) {
-        if (o->save)
-            store_rollback(st);
-        return cli_fail(&err);
-    }
-    if ((o->save && store_commit(st, &err)) || (o->out && write_curves(o->out, sw, o, &err)))
+    /* Each run is committed as it is saved: a sweep holding the write lock
+     * for all its runs kept every other writer waiting that long. */
+    if (run_all(ctx, o, sw, &err) || (sw->events && close_events(sw, &err)) ||
+        (o->out && write_curves(o->out, sw, o, &err)))
         return cli_fail(&err);
     print_table(ctx, o, sw);
     return EXIT_OK;

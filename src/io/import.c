@@ -52,11 +52,39 @@ const importer *importer_detect(const char *const *paths, size_t npaths)
     return best;
 }
 
+/* Names are at most GP_NAME_MAX - 1 bytes, and a longer one is refused
+ * rather than cut: a cut name could be another entity's, which --replace
+ * would then replace.  Without --name, the importers name things after
+ * their paths. */
+static int import_check_name(const import_opts *opts, const char *const *paths,
+                             size_t npaths, gp_err *err)
+{
+    if (opts->name) {
+        size_t n = strlen(opts->name);
+        if (n >= GP_NAME_MAX)
+            return gp_error(err, "--name: a name is at most %d bytes; '%.20s...' has %zu",
+                            GP_NAME_MAX - 1, opts->name, n);
+        return 0;
+    }
+    for (size_t i = 0; i < npaths; i++) {
+        char base[4 * GP_NAME_MAX];
+        import_base_name(paths[i], base, sizeof base);
+        if (strlen(base) >= GP_NAME_MAX)
+            return gp_error(err, "%s: a name is at most %d bytes and this file's has %zu; "
+                            "give one with --name", paths[i], GP_NAME_MAX - 1, strlen(base));
+    }
+    return 0;
+}
+
 int import_run(store *st, const importer *imp, const char *const *paths, size_t npaths,
                const import_opts *opts, import_result *res, gp_err *err)
 {
     memset(res, 0, sizeof *res);
-    if (store_begin(st, err))
+    /* The transaction takes the write lock at the importer's first write,
+     * after it has parsed its files: a long parse holds nobody back, and
+     * nobody's commit meanwhile can void it. */
+    if (store_check_writable(st, err) || import_check_name(opts, paths, npaths, err) ||
+        store_begin(st, err))
         return -1;
     if (imp->run(st, paths, npaths, opts, res, err)) {
         store_rollback(st);

@@ -113,6 +113,10 @@ static int set_value(policy_spec *sp, int idx, const char *value, gp_err *err)
 int policy_spec_parse(const char *text, policy_spec *out, gp_err *err)
 {
     memset(out, 0, sizeof *out);
+    /* The label names the runs made; refused, not cut, when too long. */
+    if (strlen(text) >= sizeof out->label)
+        return gp_error(err, "'%.24s...': a policy as written is at most %zu bytes "
+                        "(it names the runs)", text, sizeof out->label - 1);
     strlcpy0(out->label, text, sizeof out->label);
     char name[GP_NAME_MAX];
     const char *colon = strchr(text, ':');
