@@ -2,9 +2,9 @@
 # End-to-end test of the limit on names: a name is at most 63 bytes, and a
 # longer one is refused on every command that stores one, never cut (a cut
 # name could be another entity's, which --replace would replace).
-# Usage: GPUPLAN=./gpuplan sh tests/e2e_names.sh  (run from the project root)
+# Usage: GPUPLAN=./gpuplan sh tests/e2e_name_limit.sh  (run from the project root)
 set -u
-NAME=e2e_names
+NAME=e2e_name_limit
 . tests/lib_e2e.sh
 no_samples
 
