@@ -261,9 +261,8 @@ static int plot_option(const char *arg, int *takes_value)
 
 static int plan_metric_of(const char *name, plan_metric *m)
 {
-    static const char *const names[PM_NMETRICS] = {"sla", "jct", "power", "capex", "cost"};
     for (int i = 0; i < PM_NMETRICS; i++)
-        if (strcmp(names[i], name ? name : "sla") == 0) {
+        if (strcmp(plan_metric_word((plan_metric)i), name ? name : "sla") == 0) {
             *m = (plan_metric)i;
             return 0;
         }

@@ -278,11 +278,21 @@ static void text_at(cairo_t *cr, double x, double y, const char *s)
     cairo_show_text(cr, s);
 }
 
+/* 1 when word stands in text as a whole word. */
+static int has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); n && p; p = strstr(p + 1, word))
+        if ((p == text || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+            return 1;
+    return 0;
+}
+
 /* "label (unit)", or the label alone when it names its unit already
  * ("active GPUs", not "active GPUs (GPUs)"). */
 static void axis_title(const plot_axis *ax, const scale *s, char *buf, size_t len)
 {
-    if (s->unit[0] && !strstr(ax->label, s->unit))
+    if (s->unit[0] && !has_word(ax->label, s->unit))
         snprintf(buf, len, "%s (%s)", ax->label, s->unit);
     else
         snprintf(buf, len, "%s", ax->label);

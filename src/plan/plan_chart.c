@@ -4,6 +4,7 @@
  * plan_meets_target() so they agree with the table `gpuplan plan` prints.
  */
 #include "plan_chart.h"
+#include "core/strbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -161,4 +162,52 @@ plot_chart *plan_chart(const plan *pl, plan_metric m, const plan_params *live)
     snprintf(ch->note, sizeof ch->note, "cheapest meeting SLA violations <= %g %%: %s",
              live->sla_target_pct, answer);
     return ch;
+}
+
+const char *plan_metric_word(plan_metric m)
+{
+    static const char *const words[PM_NMETRICS] = {"sla", "jct", "power", "capex", "cost"};
+    return m < PM_NMETRICS ? words[m] : "sla";
+}
+
+void plan_cli_options(const plan_params *p, strbuf *b)
+{
+    plan_params d;
+    plan_params_default(&d);
+    strbuf_printf(b, "--trace %s --gpu %s", p->trace, p->gpu);
+    if (p->unbounded)
+        strbuf_puts(b, " --unbounded");
+    else
+        strbuf_printf(b, " --from %d --to %d --step %d", p->lo, p->hi, p->step);
+    if (p->per_server != d.per_server)
+        strbuf_printf(b, " --per-server %d", p->per_server);
+    if (p->price >= 0)
+        strbuf_printf(b, " --price %g", p->price);
+    if (p->gpu2[0] && !p->unbounded) {
+        strbuf_printf(b, " --gpu2 %s --from2 %d --to2 %d --step2 %d", p->gpu2, p->lo2, p->hi2,
+                      p->step2);
+        if (p->price2 >= 0)
+            strbuf_printf(b, " --price2 %g", p->price2);
+    }
+    if (p->usd_per_kwh > 0)
+        strbuf_printf(b, " --usd-per-kwh %g", p->usd_per_kwh);
+    if (p->hours > 0)
+        strbuf_printf(b, " --hours %g", p->hours);
+    if (p->kappa > 0)
+        strbuf_printf(b, " --kappa %g", p->kappa);
+    if (p->sla_target_pct != d.sla_target_pct)
+        strbuf_printf(b, " --sla-target %g", p->sla_target_pct);
+    if (!isnan(p->corr_threshold))
+        strbuf_printf(b, " --corr-threshold %g", p->corr_threshold);
+    if (!isnan(p->util_threshold))
+        strbuf_printf(b, " --util-threshold %g", p->util_threshold);
+    if (p->npolicies > 0) {
+        strbuf_puts(b, " --policy ");
+        for (int j = 0; j < p->npolicies; j++)
+            strbuf_printf(b, "%s%s", j ? "," : "", p->policies[j]);
+    }
+    if (p->tput[0])
+        strbuf_printf(b, " --tput %s", p->tput);
+    if (p->nets[0])
+        strbuf_printf(b, " --gogh-nets %s", p->nets);
 }

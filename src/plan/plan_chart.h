@@ -9,6 +9,9 @@
  * A grid of two models: each point's metric against its cost, the
  * cheapest point meeting the target marked.
  *
+ * And the command line that sweeps the same (plan_cli_options), which the
+ * dashboard shows next to what it exports.
+ *
  * Ownership: plan_chart() returns a new chart (plot_free()).
  */
 #ifndef GP_PLAN_CHART_H
@@ -29,6 +32,13 @@ void plan_answer(const plan *pl, const plan_params *live, int utf8, char *buf, s
 
 /* A policy's short name: its title up to " (" ("CorrGPU"). */
 void plan_policy_short(const plan *pl, int j, char *buf, size_t len);
+
+/* The options of `gpuplan plan` (and `gpuplan plot plan`) that sweep p:
+ * "--trace T --gpu G --from 1 --to 8 ...", the defaults left out. */
+struct strbuf;
+void plan_cli_options(const plan_params *p, struct strbuf *out);
+/* The --metric word of `gpuplan plot plan` for m: sla, jct, ... */
+const char *plan_metric_word(plan_metric m);
 
 /* The metric's axis label and unit ("SLA violations", "% of tasks"). */
 void plan_metric_axis(plan_metric m, const char **label, const char **unit);
