@@ -231,9 +231,9 @@ static int plot_sweep(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
         return cli_fail(&err);
     for (int i = 0; i < n; i++)
         if (!plot_run_is_inflation(runs[i])) {
-            free_runs(runs, n);
             gp_error(&err, "run %lld is not an inflation run (plot it with 'gpuplan plot run')",
                      (long long)runs[i]->id);
+            free_runs(runs, n);
             return cli_fail(&err);
         }
     plot_chart *c = plot_sweep_chart((const run *const *)runs, n, (plot_metric)m);
