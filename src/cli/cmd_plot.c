@@ -126,6 +126,9 @@ static int plot_runs(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
     int m, code;
     if (rest->argc < 2)
         return cli_usage_error(&cmd_plot, "plot run: expected one or more run IDs");
+    if (o->trace || o->cluster || o->policies)
+        return cli_usage_error(&cmd_plot, "plot run: --trace, --cluster and --policy choose "
+                               "a sweep's runs; a run is named by its ID");
     if (rest->argc - 1 > PLOT_MAX_SERIES)
         return cli_usage_error(&cmd_plot, "plot run: at most %d runs", PLOT_MAX_SERIES);
     if ((code = metric_arg(o, "gpus", &m)) != EXIT_OK)
@@ -245,8 +248,14 @@ static int plot_sweep(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
 
 /* --- plan: the plot's options taken out, the rest is `gpuplan plan`'s ----- */
 
+/* 1 when arg is one of plot's own options (its help among them, so `plot
+ * plan --help` describes plot). */
 static int plot_option(const char *arg, int *takes_value)
 {
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        *takes_value = 0;
+        return 1;
+    }
     static const char *const own[] = {"--out", "-o", "--format", "--metric", "--width",
                                       "--height"};
     for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
