@@ -68,6 +68,11 @@ tm new-session -d -s tui -x 140 -y 40 -c "$OUT" \
 
 # --- Compare: the run table and the four charts ------------------------------------
 expect "Compare setup" "opens on the Compare setup"
+keys X Enter
+expect "wrote 3 files in $OUT: gpuplan-compare-{traces.csv, clusters.csv, policies.csv}" \
+    "the setup exports its lists"
+file_has "$OUT/gpuplan-compare-traces.csv" "cats-testbed" "the traces listed"
+file_has "$OUT/gpuplan-compare-policies.csv" "cats,\"CATS (correlation-aware" "the picked policies listed"
 keys Enter
 expect "3 runs ready at t=0" "comparison starts"
 keys Right Right Right

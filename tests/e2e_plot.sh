@@ -103,6 +103,8 @@ expect_rc 2 "plan with a run metric" "$G" plot plan --trace corrgpu-example --gp
 expect_rc 2 "plot run with a sweep's selection" "$G" plot run 1 --trace x --out "$T/x.svg"
 expect_rc 0 "plot plan --help describes plot" "$G" plot plan --help
 contains "$T/out" "usage: gpuplan plot" "the help of plot"
+if grep -q "output: table, csv or json" "$T/out"; then bad "plot's --format is listed once"
+else ok "plot's --format is listed once"; fi
 expect_rc 2 "an unknown plot" "$G" plot pie --out "$T/x.svg"
 expect_rc 1 "a directory that does not exist" "$G" plot run 1 --out "$T/no/such/x.svg"
 contains "$T/err" "cannot write" "says it cannot write"

@@ -71,6 +71,44 @@ static void compare_cli(const app *a, const run *const *runs, int n, char *buf, 
     strbuf_free(&b);
 }
 
+/* The rows of a list of stored entities, as `gpuplan list --format csv`. */
+static void items_table(const ui_list *l, table *t)
+{
+    static const char *const cols[] = {"id", "name", "count", "count2", "detail", "created"};
+    for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+        table_col(t, cols[c], c == 0 || c == 2 || c == 3);
+    for (size_t i = 0; i < l->lv.count; i++) {
+        const store_item *it = &l->items[i];
+        table_row(t);
+        table_cell(t, "%lld", (long long)it->id);
+        table_cell(t, "%s", it->name);
+        table_cell(t, "%lld", (long long)it->count);
+        table_cell(t, "%lld", (long long)it->count2);
+        table_cell(t, "%s", it->detail);
+        table_cell(t, "%s", it->created);
+    }
+}
+
+/* The setup, before any run: the traces, the clusters and the policies
+ * picked. */
+static void setup_export(const app *a, export_view *v)
+{
+    items_table(&a->cmp.traces, export_add_table(v, "traces"));
+    items_table(&a->cmp.clusters, export_add_table(v, "clusters"));
+    table *t = export_add_table(v, "policies");
+    table_col(t, "policy", 0);
+    table_col(t, "title", 0);
+    for (int i = 0; i < a->cmp.npicked; i++) {
+        policy_spec sp;
+        gp_err err;
+        table_row(t);
+        table_cell(t, "%s", a->cmp.picked[i]);
+        table_cell(t, "%s", policy_spec_parse(a->cmp.picked[i], &sp, &err) == 0 && sp.ops->title
+                   ? sp.ops->title : "");
+    }
+    snprintf(v->cli, sizeof v->cli, "gpuplan list traces clusters --format csv");
+}
+
 void compare_export(const app *a, export_view *v)
 {
     const run *runs[RS_MAX];
@@ -79,8 +117,7 @@ void compare_export(const app *a, export_view *v)
         if (runset_record(&a->rs, i))
             runs[n++] = runset_record(&a->rs, i);
     if (n == 0) {
-        snprintf(v->empty, sizeof v->empty, "no runs on Compare yet: pick policies and "
-                 "press Enter");
+        setup_export(a, v);
         return;
     }
     compare_table(a, export_add_table(v, "runs"));
@@ -208,20 +245,6 @@ void data_export(const app *a, export_view *v)
     store_kind k = (store_kind)a->data.kinds.cursor;
     if (k >= STORE_KIND_COUNT)
         return;
-    const ui_list *l = &a->data.lists[k];
-    table *t = export_add_table(v, store_kind_name(k));
-    static const char *const cols[] = {"id", "name", "count", "count2", "detail", "created"};
-    for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
-        table_col(t, cols[c], c == 0 || c == 2 || c == 3);
-    for (size_t i = 0; i < l->lv.count; i++) {
-        const store_item *it = &l->items[i];
-        table_row(t);
-        table_cell(t, "%lld", (long long)it->id);
-        table_cell(t, "%s", it->name);
-        table_cell(t, "%lld", (long long)it->count);
-        table_cell(t, "%lld", (long long)it->count2);
-        table_cell(t, "%s", it->detail);
-        table_cell(t, "%s", it->created);
-    }
+    items_table(&a->data.lists[k], export_add_table(v, store_kind_name(k)));
     snprintf(v->cli, sizeof v->cli, "gpuplan list %ss --format csv", store_kind_name(k));
 }
