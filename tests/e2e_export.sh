@@ -53,7 +53,8 @@ expect() {      # expect TEXT DESCRIPTION
 }
 keys() { tm send-keys -t tui "$@"; }
 has_file() {    # has_file PATH MIN_BYTES DESCRIPTION
-    if [ -f "$1" ] && [ "$(wc -c < "$1")" -gt "$2" ]; then ok "$3 ($(wc -c < "$1" | tr -d ' ') bytes)"
+    if [ -f "$1" ] && [ "$(wc -c < "$1")" -gt "$2" ]; then
+        ok "$3 ($(wc -c < "$1" | tr -d ' ') bytes)"
     else bad "$3: $1 missing or not over $2 bytes"; ls -la "$(dirname "$1")"; fi
 }
 file_has() {    # file_has PATH TEXT DESCRIPTION
@@ -72,7 +73,8 @@ keys X Enter
 expect "wrote 3 files in $OUT: gpuplan-compare-{traces.csv, clusters.csv, policies.csv}" \
     "the setup exports its lists"
 file_has "$OUT/gpuplan-compare-traces.csv" "cats-testbed" "the traces listed"
-file_has "$OUT/gpuplan-compare-policies.csv" "cats,\"CATS (correlation-aware" "the picked policies listed"
+file_has "$OUT/gpuplan-compare-policies.csv" "cats,\"CATS (correlation-aware" \
+    "the picked policies listed"
 keys Enter
 expect "3 runs ready at t=0" "comparison starts"
 keys Right Right Right
@@ -121,7 +123,8 @@ expect "wrote 3 files in $OUT: gpuplan-planner-{results.csv, sla.svg, sla.png}" 
 file_has "$OUT/gpuplan-planner-results.csv" "gpus,gpus2,policy,ran,sla_viol_pct" "results CSV"
 has_file "$OUT/gpuplan-planner-sla.svg" 20000 "Planner chart as SVG"
 has_file "$OUT/gpuplan-planner-sla.png" 10000 "Planner chart as PNG"
-file_has "$OUT/gpuplan-planner-sla.svg" "cheapest meeting SLA violations" "the SVG carries the answer"
+file_has "$OUT/gpuplan-planner-sla.svg" "cheapest meeting SLA violations" \
+    "the SVG carries the answer"
 keys X Down Down Enter
 expect "CLI: gpuplan plot plan --trace cats-testbed --gpu V100" "Planner's equivalent command"
 # The SLA target slider (row 12) up by 2, then back to its default.

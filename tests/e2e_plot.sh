@@ -18,7 +18,8 @@ bigger() {      # bigger FILE BYTES DESCRIPTION
 # png_is FILE W H DESCRIPTION: the PNG signature and IHDR's width and height.
 png_is() {
     sig=$(od -An -tx1 -N8 "$1" | tr -d ' \n')
-    dims=$(od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}')
+    dims=$(od -An -tu1 -j16 -N8 "$1" |
+        awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}')
     if [ "$sig" = 89504e470d0a1a0a ] && [ "$dims" = "$2x$3" ]; then ok "$4: PNG $dims"
     else bad "$4: signature $sig, IHDR $dims (wanted $2x$3)"; fi
 }
@@ -59,7 +60,8 @@ expect_rc 0 "plot sweep: SVG" "$G" plot sweep --trace openb-like --cluster openb
 contains "$T/out" "2 series, 202 points" "plot sweep: one mean curve per policy"
 bigger "$T/sweep.svg" 20000 "sweep SVG written"
 svg_ok "$T/sweep.svg" "sweep SVG"
-contains "$T/sweep.svg" "mean of 2 seeds per policy (4 saved runs)" "sweep SVG says what it averages"
+contains "$T/sweep.svg" "mean of 2 seeds per policy (4 saved runs)" \
+    "sweep SVG says what it averages"
 contains "$T/sweep.svg" "series: fgd; bestfit" "sweep SVG names its series"
 expect_rc 0 "plot sweep: fragmentation as PNG" "$G" plot sweep --trace openb-like \
     --cluster openb-like --metric frag --policy bestfit --out "$T/sweep.png"
