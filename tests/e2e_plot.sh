@@ -92,6 +92,9 @@ png_is "$T/plan.png" 960 540 "plan PNG"
 # --- usage and runtime errors -------------------------------------------------------------
 expect_rc 2 "an image name without svg/png" "$G" plot run 1 --out "$T/x.pdf"
 contains "$T/err" "cannot tell the image format" "says so"
+expect_rc 2 "plot plan refuses the image name before sweeping" "$G" plot plan \
+    --trace pai-like --gpu V100 --out "$T/x.pdf"
+contains "$T/err" "cannot tell the image format" "says so"
 expect_rc 2 "an unknown --format" "$G" plot run 1 --format jpeg --out "$T/x.svg"
 expect_rc 2 "no --out" "$G" plot run 1
 expect_rc 2 "no run ID" "$G" plot run --out "$T/x.svg"

@@ -37,6 +37,7 @@ const cli_cmd cmd_plot = {
 typedef struct plot_opts {
     const char *out, *format, *metric, *trace, *cluster, *policies;
     int width, height;
+    plot_format fmt;            /* from --format or --out's name (image_format) */
 } plot_opts;
 
 static int parse_format(void *value, const char *arg, gp_err *err)
@@ -70,13 +71,21 @@ static int parse_plot_opts(cli_ctx *ctx, int argc, char **argv, plot_opts *o, cl
     return cli_parse(ctx, &cmd_plot, opts, argc, argv, rest, code);
 }
 
+/* The image format, settled before any work (a plan may sweep for
+ * minutes); EXIT_OK or the usage error. */
+static int image_format(plot_opts *o)
+{
+    gp_err err = {{0}};
+    if (plot_format_of(o->out, o->format, &o->fmt, &err))
+        return cli_usage_error(&cmd_plot, "%s", err.msg);
+    return EXIT_OK;
+}
+
 /* Draws c into o->out and says what was written. */
 static int write_chart(cli_ctx *ctx, const plot_opts *o, const plot_chart *c)
 {
     gp_err err = {{0}};
-    plot_format f;
-    if (plot_format_of(o->out, o->format, &f, &err))
-        return cli_usage_error(&cmd_plot, "%s", err.msg);
+    plot_format f = o->fmt;
     if (plot_write(c, o->out, f, o->width, o->height, &err))
         return cli_fail(&err);
     struct stat sb;
@@ -329,7 +338,7 @@ static int plot_plan(cli_ctx *ctx, int argc, char **argv)
     plan_params p;
     cli_args none = CLI_ARGS(0, 0, NULL);
     if (parse_plot_opts(ctx, nm, mine, &o, &none, &code) == 0 &&
-        cmd_plan_parse(ctx, nt, theirs, &p, &code) == 0)
+        (code = image_format(&o)) == EXIT_OK && cmd_plan_parse(ctx, nt, theirs, &p, &code) == 0)
         code = draw_plan(ctx, &o, &p);
     free(mine);
     free(theirs);
@@ -344,6 +353,8 @@ static int plot_exec(cli_ctx *ctx, int argc, char **argv)
     cli_args rest = CLI_ARGS(0, -1, NULL);
     int code;
     if (parse_plot_opts(ctx, argc, argv, &o, &rest, &code))
+        return code;
+    if ((code = image_format(&o)) != EXIT_OK)
         return code;
     if (rest.argc == 0)
         return cli_usage_error(&cmd_plot, "expected what to plot: run, sweep or plan");
