@@ -271,28 +271,41 @@ static void draw_progress_line(const app *a, rect r)
     draw_text(r.y, r.x + 1, r.w - 1, sw->state == PLAN_FAILED ? ui_attr(C_BAD) : A_BOLD, label);
 }
 
+/* One policy's legend entry: its name and its best point. */
+static void legend_entry(const app *a, int j, char *t, size_t len)
+{
+    const plan *sw = &a->pl.sw;
+    int c = plan_best(sw, j, &a->pl.p);
+    const plan_result *best = c >= 0 ? plan_result_at(sw, c, j) : NULL;
+    if (best && sw->grid)
+        snprintf(t, len, "%s %d+%d $%.0f  ", sw->p.policies[j], best->gpus, best->gpus2,
+                 plan_value(sw, best, PM_COST, &a->pl.p));
+    else if (best)
+        snprintf(t, len, "%s %d  ", sw->p.policies[j], best->gpus);
+    else
+        snprintf(t, len, "%s none  ", sw->p.policies[j]);
+}
+
+/* The legend: each policy in its colour with its fewest GPUs (grid: its
+ * cheapest point) meeting the SLA; the heading only when all fits. */
 static void draw_best(const app *a, rect r)
 {
     const plan *sw = &a->pl.sw;
+    char t[PLAN_MAX_POLICIES][96], head[64];
+    int need = 0;
+    for (int j = 0; j < sw->p.npolicies; j++) {
+        legend_entry(a, j, t[j], sizeof t[j]);
+        need += 2 + text_width(t[j]);
+    }
+    snprintf(head, sizeof head, "%s meeting SLA <= %.1f%%: ",
+             sw->grid ? "cheapest" : "fewest GPUs", a->pl.p.sla_target_pct);
     int x = r.x + 1;
-    char head[64];
-    snprintf(head, sizeof head, "%s meeting SLA %s %.1f%%: ",
-             sw->grid ? "cheapest" : "fewest GPUs", "<=", a->pl.p.sla_target_pct);
-    x += draw_text(r.y, x, r.w - 1, A_NORMAL, head);
+    if (need + text_width(head) < r.w)
+        x += draw_text(r.y, x, r.w - 1, A_NORMAL, head);
     for (int j = 0; j < sw->p.npolicies && x < r.x + r.w; j++) {
-        int c = plan_best(sw, j, &a->pl.p);
-        char t[96];
-        const plan_result *best = c >= 0 ? plan_result_at(sw, c, j) : NULL;
-        if (best && sw->grid)
-            snprintf(t, sizeof t, "%s %d+%d $%.0f  ", sw->p.policies[j], best->gpus, best->gpus2,
-                     plan_value(sw, best, PM_COST, &a->pl.p));
-        else if (best)
-            snprintf(t, sizeof t, "%s %d  ", sw->p.policies[j], best->gpus);
-        else
-            snprintf(t, sizeof t, "%s none  ", sw->p.policies[j]);
-        x += draw_text(r.y, x, r.x + r.w - x, ui_attr(ui_series_color(j)) | A_BOLD,
-                       a->caps.utf8 ? "■ " : "# ");
-        x += draw_text(r.y, x, r.x + r.w - x, ui_attr(ui_series_color(j)) | A_BOLD, t);
+        attr_t at = ui_attr(ui_series_color(j)) | A_BOLD;
+        x += draw_text(r.y, x, r.x + r.w - x, at, a->caps.utf8 ? "■ " : "# ");
+        x += draw_text(r.y, x, r.x + r.w - x, at, t[j]);
     }
 }
 
