@@ -72,6 +72,11 @@ expect_rc 0 "plot sweep: by run IDs" "$G" plot sweep 3 4 --out "$T/sweep2.svg"
 expect_rc 1 "plot sweep of a run that is not an inflation run" \
     "$G" plot sweep 1 --out "$T/x.svg"
 contains "$T/err" "run 1 is not an inflation run" "says which run"
+expect_rc 1 "an inflation run and a timed run on one chart" "$G" plot run 1 3 --out "$T/x.svg"
+contains "$T/err" "cannot share a chart" "says why"
+expect_rc 1 "an inflation run has no JCT curve" "$G" plot run 3 --metric jct --out "$T/x.svg"
+contains "$T/err" "run 3 is an inflation run: it has no jct curve" "says which"
+expect_rc 2 "a sweep has no clock curve" "$G" plot sweep 3 --metric freq --out "$T/x.svg"
 expect_rc 1 "plot sweep with no saved sweep" "$G" plot sweep --trace pai-like \
     --cluster pai-like --out "$T/x.svg"
 contains "$T/err" "no saved inflation runs" "says there is none"

@@ -130,6 +130,24 @@ static int load_runs(store *st, char **args, int n, run ***out, gp_err *err)
     return 0;
 }
 
+/* Runs drawn together share an axis: all over time, or all inflation runs
+ * over the arrived share, which have no JCT, servers or clock curves. */
+static int check_axes(run *const *runs, int n, plot_metric m, gp_err *err)
+{
+    for (int i = 0; i < n; i++) {
+        int infl = plot_run_is_inflation(runs[i]);
+        if (infl != plot_run_is_inflation(runs[0]))
+            return gp_error(err, "runs %lld and %lld cannot share a chart: one is an "
+                            "inflation run, drawn against the arrived share, the other over "
+                            "time", (long long)runs[0]->id, (long long)runs[i]->id);
+        if (infl && !plot_metric_in_inflation(m))
+            return gp_error(err, "run %lld is an inflation run: it has no %s curve (it has "
+                            "gpus, alloc, frag, power and queue)", (long long)runs[i]->id,
+                            plot_metric_name(m));
+    }
+    return 0;
+}
+
 static int plot_runs(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
 {
     int m, code;
@@ -149,6 +167,10 @@ static int plot_runs(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
     gp_err err = {{0}};
     if (load_runs(st, rest->argv + 1, rest->argc - 1, &runs, &err))
         return cli_fail(&err);
+    if (check_axes(runs, rest->argc - 1, (plot_metric)m, &err)) {
+        free_runs(runs, rest->argc - 1);
+        return cli_fail(&err);
+    }
     plot_chart *c = plot_runs_chart((const run *const *)runs, rest->argc - 1, (plot_metric)m);
     code = write_chart(ctx, o, c);
     plot_free(c);
@@ -230,6 +252,9 @@ static int plot_sweep(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
     int m, code, n = rest->argc - 1;
     if ((code = metric_arg(o, "alloc", &m)) != EXIT_OK)
         return code;
+    if (!plot_metric_in_inflation((plot_metric)m))
+        return cli_usage_error(&cmd_plot, "plot sweep: --metric %s has no inflation curve "
+                               "(expected gpus, alloc, frag, power or queue)", o->metric);
     if (n == 0 && (!o->trace || !o->cluster))
         return cli_usage_error(&cmd_plot, "plot sweep: give run IDs, or --trace and --cluster "
                                "of the saved sweep");

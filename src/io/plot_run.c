@@ -135,10 +135,9 @@ static void label_chart(plot_chart *c, const run *first, plot_metric m, int infl
     c->y_from_zero = 1;
 }
 
-/* Whether metric m has a curve in an inflation run. */
-static int infl_has(plot_metric m)
+int plot_metric_in_inflation(plot_metric m)
 {
-    return infl_def(m)->infl_label != NULL;
+    return m < PLOT_M_COUNT && infl_def(m)->infl_label != NULL;
 }
 
 plot_chart *plot_runs_chart(const run *const *runs, int n, plot_metric m)
@@ -146,7 +145,7 @@ plot_chart *plot_runs_chart(const run *const *runs, int n, plot_metric m)
     plot_chart *c = plot_new("");
     if (n <= 0)
         return c;
-    int infl = plot_run_is_inflation(runs[0]) && infl_has(m);
+    int infl = plot_run_is_inflation(runs[0]) && plot_metric_in_inflation(m);
     label_chart(c, runs[0], m, infl);
     for (int i = 0; i < n; i++)
         add_series(c, runs[i], m, infl);
@@ -202,7 +201,7 @@ plot_chart *plot_sweep_chart(const run *const *runs, int n, plot_metric m)
     plot_chart *c = plot_new("");
     if (n <= 0)
         return c;
-    if (!infl_has(m))
+    if (!plot_metric_in_inflation(m))
         m = PLOT_M_ALLOC;
     label_chart(c, runs[0], m, 1);
     const char *pols[PLOT_MAX_SERIES];

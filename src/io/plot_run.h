@@ -29,6 +29,10 @@ const char *plot_metric_list(void);
  * the arrived share, 0..100 %, not over time). */
 int plot_run_is_inflation(const run *r);
 
+/* 1 when metric m has a curve in an inflation run (gpus, alloc, frag,
+ * power, queue; not jct, servers, freq). */
+int plot_metric_in_inflation(plot_metric m);
+
 /* The metric of runs[0..n) over time (or over the arrived share for
  * inflation runs), one series each named by its policy; title names the
  * trace and cluster of the first. */
