@@ -107,7 +107,10 @@ file_has "$OUT/gpuplan-step-candidates.csv" "candidate," "candidates CSV header"
 keys 3
 expect "Cluster" "Cluster screen"
 keys X Enter
-expect "gpuplan-cluster-{gpus.csv}" "Cluster writes its GPU table"
+expect "gpuplan-cluster-{gpus.csv, heat.svg, heat.png}" "Cluster writes its GPU table and heatmap"
+has_file "$OUT/gpuplan-cluster-heat.png" 5000 "the heatmap as PNG"
+file_has "$OUT/gpuplan-cluster-heat.svg" "GPU allocation by server: cats on cats-testbed" \
+    "the heatmap's title"
 file_has "$OUT/gpuplan-cluster-gpus.csv" "node,gpu,model,alloc_milli" "GPU table CSV header"
 
 # --- Planner: a sweep, its answer, its chart, a slider reset ----------------------------

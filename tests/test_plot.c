@@ -5,8 +5,8 @@
  * naming the chart and its series; the PNG's signature, its IHDR
  * dimensions, and pixels drawn in the series' colour, read back with
  * cairo); the format taken from the name or --format; the planner's
- * one-line answer and command line; and the dashboard's CSV export of a
- * table (ui/export.c).
+ * one-line answer and command line; a heatmap (the Cluster screen's);
+ * and the dashboard's CSV export of a table (ui/export.c).
  */
 #include "testutil.h"
 
@@ -381,6 +381,39 @@ static void test_time_axis_unit(void **state)
     free(dir);
 }
 
+/* A heatmap of 40 servers of up to 8 GPUs, every level used. */
+static void test_heatmap_files(void **state)
+{
+    (void)state;
+    plot_chart *c = plot_new("GPU allocation by server: test");
+    plot_axes(c, "GPU on the server", "", "server", "");
+    plot_heat *h = plot_heat_new(c, 40, 8);
+    static const char *const names[PLOT_HEAT_LEVELS] = {"asleep", "0", "up to 1/3",
+                                                        "up to 2/3", "full", "over"};
+    for (int i = 0; i < PLOT_HEAT_LEVELS; i++)
+        snprintf(h->level_name[i], sizeof h->level_name[i], "%s", names[i]);
+    for (int r = 0; r < 40; r++) {
+        snprintf(h->row_name[r], sizeof h->row_name[r], "node-%02d", r);
+        for (int k = 0; k < (r % 4 == 3 ? 4 : 8); k++)    /* every 4th has 4 GPUs */
+            h->cell[r * 8 + k] = (signed char)((r + k) % 6 - 1);
+    }
+    assert_int_equal(h->cell[3 * 8 + 5], PLOT_HEAT_NOCELL);
+    assert_int_equal(plot_npoints(c), 320);
+    char *dir = tu_tmpdir(), *svg = xasprintf("%s/h.svg", dir), *png = xasprintf("%s/h.png", dir);
+    gp_err err = {{0}};
+    assert_int_equal(plot_write(c, svg, PLOT_SVG, PLOT_WIDTH, PLOT_HEIGHT, &err), 0);
+    assert_int_equal(plot_write(c, png, PLOT_PNG, PLOT_WIDTH, PLOT_HEIGHT, &err), 0);
+    static const char *const words[] = {"GPU allocation by server: test",
+                                        "levels: asleep; 0; up to 1/3; up to 2/3; full; over"};
+    assert_svg(svg, PLOT_WIDTH, PLOT_HEIGHT, words, 2);
+    assert_png(png, PLOT_WIDTH, PLOT_HEIGHT, 0x2171b5);    /* level 3, "full" */
+    plot_free(c);
+    free(svg);
+    free(png);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 /* --- the dashboard's CSV ----------------------------------------------------------- */
 
 static void test_export_csv(void **state)
@@ -426,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_format_of),
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_time_axis_unit),
+        cmocka_unit_test(test_heatmap_files),
         cmocka_unit_test(test_export_csv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
  */
 #include "export.h"
 #include "engine.h"
+#include "gpuinfo.h"
 #include "io/plot_run.h"
 
 #include <math.h>
@@ -221,16 +222,60 @@ static void gpu_table(const cstate *cs, table *t)
     }
 }
 
+/* The heatmap as the screen shows it: a row per server, a cell per GPU,
+ * at the level of the current view (ui/gpuinfo.c), the legend's names. */
+static plot_chart *heat_chart(const app *a, const cstate *cs, const gp_trace *tr,
+                              const double *progress, const char *what)
+{
+    static const char *const views[HEAT_NVIEWS] = {
+        [HEAT_ALLOC] = "allocation", [HEAT_UTIL] = "utilization", [HEAT_POWER] = "power state",
+        [HEAT_FREQ] = "frequency", [HEAT_MEM] = "memory",
+    };
+    heat_view view = a->cl.view < HEAT_NVIEWS ? a->cl.view : HEAT_ALLOC;
+    char title[160];
+    snprintf(title, sizeof title, "GPU %s by server: %s", views[view], what);
+    plot_chart *c = plot_new(title);
+    plot_axes(c, "GPU on the server", "", "server", "");
+    int cols = 1;
+    for (size_t n = 0; n < cs->nnodes; n++)
+        cols = cs->nodes[n].ngpus > cols ? cs->nodes[n].ngpus : cols;
+    plot_heat *h = plot_heat_new(c, cs->nnodes ? (int)cs->nnodes : 1, cols);
+    for (size_t n = 0; n < cs->nnodes; n++) {
+        snprintf(h->row_name[n], sizeof h->row_name[n], "%s", cs->nodes[n].name);
+        for (int k = 0; k < cs->nodes[n].ngpus; k++)
+            h->cell[n * (size_t)cols + (size_t)k] = (signed char)gpu_heat_level(
+                cs, tr, progress, cs->nodes[n].gpu0 + k, (int)view);
+    }
+    static const char *const fill[PLOT_HEAT_LEVELS] = {"", "0", "up to 1/3", "up to 2/3",
+                                                       "full", "over"};
+    static const char *const power[PLOT_HEAT_LEVELS] = {"asleep", "idle", "", "", "active", ""};
+    static const char *const freq[PLOT_HEAT_LEVELS] = {"asleep", "", "at most half",
+                                                       "above half", "full clock", ""};
+    const char *const *names = view == HEAT_POWER ? power : view == HEAT_FREQ ? freq : fill;
+    for (int i = 0; i < PLOT_HEAT_LEVELS; i++)
+        snprintf(h->level_name[i], sizeof h->level_name[i], "%s", names[i]);
+    return c;
+}
+
 void cluster_export(const app *a, export_view *v)
 {
     const sim *s = runset_focus_sim(&a->rs);
     int snap = a->cl.snap_cs && (a->cl.from_snapshot || !s);
     if (snap) {
         gpu_table(a->cl.snap_cs, export_add_table(v, "gpus"));
+        char what[96];
+        snprintf(what, sizeof what, "snapshot %s", a->cl.snap_name);
+        export_add_chart(v, "heat", heat_chart(a, a->cl.snap_cs, a->cl.snap->tasks, NULL,
+                                               what));
         snprintf(v->cli, sizeof v->cli, "gpuplan show snapshot %s; gpuplan export snapshot %s "
                  "--out DIR", a->cl.snap_name, a->cl.snap_name);
     } else if (s) {
         gpu_table(sim_cstate(s), export_add_table(v, "gpus"));
+        char what[96];
+        snprintf(what, sizeof what, "%s on %s at t=%.0f s", a->rs.slot[a->rs.focus].spec.label,
+                 a->rs.cluster_name, sim_now(s));
+        export_add_chart(v, "heat", heat_chart(a, sim_cstate(s), sim_trace(s),
+                                               sim_progress(s), what));
         snprintf(v->cli, sizeof v->cli, "gpuplan snapshot --run ID --at %.0f --name NAME; "
                  "then gpuplan export snapshot NAME --out DIR", sim_now(s));
     } else {

@@ -11,6 +11,7 @@
 #include "plot.h"
 #include "core/strbuf.h"
 
+#include <assert.h>
 #include <cairo.h>
 #include <cairo-svg.h>
 #include <errno.h>
@@ -34,6 +35,11 @@ void plot_free(plot_chart *c)
 {
     if (!c)
         return;
+    if (c->heat) {
+        free(c->heat->cell);
+        free(c->heat->row_name);
+        free(c->heat);
+    }
     for (int i = 0; i < c->nseries; i++) {
         free(c->series[i].x);
         free(c->series[i].y);
@@ -95,8 +101,23 @@ void plot_marker_add(plot_chart *c, int series, double x, double y, const char *
     strlcpy0(m->label, label ? label : "", sizeof m->label);
 }
 
+plot_heat *plot_heat_new(plot_chart *c, int rows, int cols)
+{
+    assert(!c->heat && rows > 0 && cols > 0);
+    plot_heat *h = xcalloc(1, sizeof *h);
+    h->rows = rows;
+    h->cols = cols;
+    h->cell = xmalloc((size_t)rows * (size_t)cols);
+    memset(h->cell, PLOT_HEAT_NOCELL, (size_t)rows * (size_t)cols);
+    h->row_name = xcalloc((size_t)rows, sizeof *h->row_name);
+    c->heat = h;
+    return h;
+}
+
 size_t plot_npoints(const plot_chart *c)
 {
+    if (c->heat)
+        return (size_t)c->heat->rows * (size_t)c->heat->cols;
     size_t n = 0;
     for (int i = 0; i < c->nseries; i++)
         n += c->series[i].n;
@@ -499,10 +520,98 @@ static void draw_markers(cairo_t *cr, const plot_chart *c, const frame *f)
     }
 }
 
+/* --- heatmaps ------------------------------------------------------------- */
+
+/* Level -1 (asleep) grey, 0 (empty, idle) pale, 1-3 light to dark blue,
+ * 4 (oversubscribed) red. */
+static void set_level_colour(cairo_t *cr, int level)
+{
+    static const double rgb[PLOT_HEAT_LEVELS][3] = {
+        {0.62, 0.62, 0.62}, {0.95, 0.95, 0.95}, {0.776, 0.859, 0.937},
+        {0.420, 0.682, 0.839}, {0.129, 0.443, 0.710}, {0.796, 0.094, 0.114},
+    };
+    int i = level < -1 ? 0 : level > 4 ? 5 : level + 1;
+    cairo_set_source_rgb(cr, rgb[i][0], rgb[i][1], rgb[i][2]);
+}
+
+/* Labels every k-th of n slots of size px, so labels of 12 px never touch. */
+static int label_every(double px)
+{
+    return px >= 13 ? 1 : (int)ceil(13 / (px > 0 ? px : 1));
+}
+
+static void draw_heat_cells(cairo_t *cr, const plot_heat *h, const frame *f)
+{
+    double cw = (f->right - f->left) / h->cols, ch = (f->bottom - f->top) / h->rows;
+    double gap = cw >= 6 && ch >= 6 ? 1 : 0;
+    for (int r = 0; r < h->rows; r++)
+        for (int k = 0; k < h->cols; k++) {
+            int lv = h->cell[(size_t)r * (size_t)h->cols + (size_t)k];
+            if (lv == PLOT_HEAT_NOCELL)
+                continue;
+            set_level_colour(cr, lv);
+            cairo_rectangle(cr, f->left + k * cw + gap / 2, f->top + r * ch + gap / 2, cw - gap,
+                            ch - gap);
+            cairo_fill(cr);
+        }
+    char buf[32];
+    font(cr, 12, 0);
+    cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+    for (int r = 0, e = label_every(ch); r < h->rows; r += e)
+        text_at(cr, f->left - 6 - text_w(cr, h->row_name[r]), f->top + (r + 0.5) * ch + 4,
+                h->row_name[r]);
+    for (int k = 0, e = label_every(cw / 2); k < h->cols; k += e) {
+        snprintf(buf, sizeof buf, "%d", k);
+        text_at(cr, f->left + (k + 0.5) * cw - text_w(cr, buf) / 2, f->bottom + 16, buf);
+    }
+}
+
+/* The levels named, as swatches in a row under the axes. */
+static void draw_heat_legend(cairo_t *cr, const plot_heat *h, double left, double y)
+{
+    font(cr, 12, 0);
+    for (int i = 0; i < PLOT_HEAT_LEVELS; i++) {
+        if (!h->level_name[i][0])
+            continue;
+        set_level_colour(cr, i - 1);
+        cairo_rectangle(cr, left, y - 10, 14, 12);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        text_at(cr, left + 20, y, h->level_name[i]);
+        left += 20 + text_w(cr, h->level_name[i]) + 18;
+    }
+}
+
+static void draw_heat_chart(cairo_t *cr, const plot_chart *c, int width, int height)
+{
+    const plot_heat *h = c->heat;
+    frame f;
+    memset(&f, 0, sizeof f);
+    f.sx.div = f.sy.div = 1;
+    font(cr, 12, 0);
+    double name_w = 0;
+    for (int r = 0; r < h->rows; r++)
+        name_w = fmax(name_w, text_w(cr, h->row_name[r]));
+    f.left = 34 + fmin(name_w, width / 3.0) + 8;
+    f.right = width - 24;
+    f.top = c->note[0] ? 64 : 46;
+    f.bottom = height - 66;
+    /* Cells at most 90 x 36 px, so a small cluster reads as a grid. */
+    f.right = f.left + h->cols * fmin((f.right - f.left) / h->cols, 90);
+    f.bottom = f.top + h->rows * fmin((f.bottom - f.top) / h->rows, 36);
+    draw_heat_cells(cr, h, &f);
+    draw_titles(cr, c, &f);
+    draw_heat_legend(cr, h, f.left, f.bottom + 62);
+}
+
 static void draw_chart(cairo_t *cr, const plot_chart *c, int width, int height)
 {
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
+    if (c->heat) {
+        draw_heat_chart(cr, c, width, height);
+        return;
+    }
     frame f;
     layout(cr, c, width, height, &f);
     draw_axes(cr, &f);
@@ -560,6 +669,11 @@ static char *svg_with_words(const plot_chart *c, const char *svg)
         strbuf_puts(&b, i ? "; " : c->note[0] ? " | series: " : "series: ");
         xml_escaped(&b, c->series[i].name);
     }
+    for (int i = 0, k = 0; c->heat && i < PLOT_HEAT_LEVELS; i++)
+        if (c->heat->level_name[i][0]) {
+            strbuf_puts(&b, k++ ? "; " : c->note[0] ? " | levels: " : "levels: ");
+            xml_escaped(&b, c->heat->level_name[i]);
+        }
     strbuf_puts(&b, "</desc>");
     strbuf_puts(&b, end + 1);
     return strbuf_take(&b);

@@ -50,6 +50,18 @@ typedef struct plot_marker {
     char label[48];
 } plot_marker;
 
+/* A heatmap drawn in place of series (the Cluster screen's servers ×
+ * GPUs): each cell a level, named in the legend. */
+#define PLOT_HEAT_NOCELL (-2)   /* no GPU there (a server with fewer) */
+#define PLOT_HEAT_LEVELS 6      /* levels -1 .. 4 */
+
+typedef struct plot_heat {
+    int rows, cols;
+    signed char *cell;          /* rows * cols levels, -1 .. 4, or PLOT_HEAT_NOCELL */
+    char (*row_name)[32];       /* rows */
+    char level_name[PLOT_HEAT_LEVELS][24];  /* [level + 1]; "" = not in the legend */
+} plot_heat;
+
 typedef struct plot_chart {
     char title[160];
     char note[160];             /* one line under the title, "" = none */
@@ -62,6 +74,7 @@ typedef struct plot_chart {
     int nhlines;
     plot_marker markers[PLOT_MAX_SERIES * 2];
     int nmarkers;
+    plot_heat *heat;            /* NULL, or a heatmap instead of series */
 } plot_chart;
 
 plot_chart *plot_new(const char *title);
@@ -75,6 +88,10 @@ void plot_point(plot_chart *c, int series, double x, double y);
 void plot_hline_add(plot_chart *c, double y, const char *label);
 /* A labelled point in a series' colour; ignored past the array. */
 void plot_marker_add(plot_chart *c, int series, double x, double y, const char *label);
+/* Makes c a heatmap of rows × cols cells, all PLOT_HEAT_NOCELL, and
+ * returns it (c owns it); the caller sets cells, row names and the names
+ * of the levels used.  The axes' labels title the columns and rows. */
+plot_heat *plot_heat_new(plot_chart *c, int rows, int cols);
 /* Points of every series (for tests and "nothing to draw" messages). */
 size_t plot_npoints(const plot_chart *c);
 
