@@ -101,7 +101,9 @@ expect "CLI: gpuplan run --trace cats-testbed --cluster cats-testbed --policy ca
 keys 2
 expect "Decision 3 of cats" "Step screen"
 keys X Enter
-expect "gpuplan-step-{candidates.csv, decisions.csv}" "Step writes candidates and decisions"
+expect "gpuplan-step-{candidates.csv, decisions.csv, util.svg, util.png}" \
+    "Step writes candidates, decisions and the task's utilization"
+file_has "$OUT/gpuplan-step-util.svg" "GPU utilization of task" "the utilization chart's title"
 file_has "$OUT/gpuplan-step-decisions.csv" "seq,t_s,task,node,gpus,reason" "decisions CSV header"
 file_has "$OUT/gpuplan-step-candidates.csv" "candidate," "candidates CSV header"
 keys 3

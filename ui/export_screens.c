@@ -180,6 +180,24 @@ static void decision_table(const run *r, const gp_trace *tr, const cstate *cs, t
     }
 }
 
+/* The incoming task's utilization series (Step's sparkline), when it
+ * has one. */
+static void task_util_chart(const gp_trace *tr, int ti, export_view *v)
+{
+    if (ti < 0 || (size_t)ti >= tr->ntasks || tr->tasks[ti].util.len == 0)
+        return;
+    const task *tk = &tr->tasks[ti];
+    char title[160];
+    snprintf(title, sizeof title, "GPU utilization of task %s (%s)", tk->name, tr->name);
+    plot_chart *c = plot_new(title);
+    plot_axes(c, "time since the task started", "s", "GPU utilization", "%");
+    c->y_from_zero = 1;
+    int s = plot_series_add(c, tk->name);
+    for (size_t k = 0; k < tk->util.len; k++)
+        plot_point(c, s, (double)k * tk->util.period_s, tk->util.pct[k]);
+    export_add_chart(v, "util", c);
+}
+
 void step_export(const app *a, export_view *v)
 {
     const sim *s = runset_focus_sim(&a->rs);
@@ -190,8 +208,10 @@ void step_export(const app *a, export_view *v)
     const explain *ex = sim_last_explain(s);
     if (ex && ex->ncands)
         cand_table(ex, sim_cstate(s), export_add_table(v, "candidates"));
-    decision_table(sim_run_record(s), sim_trace(s), sim_cstate(s),
-                   export_add_table(v, "decisions"));
+    const run *rec = sim_run_record(s);
+    decision_table(rec, sim_trace(s), sim_cstate(s), export_add_table(v, "decisions"));
+    if (rec->ndecisions)
+        task_util_chart(sim_trace(s), rec->decisions[rec->ndecisions - 1].task, v);
     snprintf(v->cli, sizeof v->cli, "gpuplan run --trace %s --cluster %s --policy %s "
              "--explain; then gpuplan export run ID --out DIR (decisions.csv)",
              a->rs.trace_name, a->rs.cluster_name, a->rs.slot[a->rs.focus].spec.label);
