@@ -1,8 +1,9 @@
 /*
- * export_screens.c — what Compare, Step, Cluster and Data show, as an
- * export_view (export.h): the same state the screens draw from, put in
- * tables and charts, and the `gpuplan` command that gives the same from
- * the shell.  Reading only: nothing here changes the app.
+ * export_screens.c — what Compare (its setup or its runs), Step, Cluster
+ * and Data show, as an export_view (export.h): the same state the screens
+ * draw from, put in tables and charts (Cluster's heatmap at the levels of
+ * ui/gpuinfo.c), and the `gpuplan` command that gives the same from the
+ * shell.  Reading only: nothing here changes the app.
  */
 #include "export.h"
 #include "engine.h"
