@@ -21,13 +21,13 @@ OPT      ?= -O2 -g
 SAN      ?=
 
 # Debian packages the build and the tests need; `make deps` installs the
-# missing ones when run as root.  (pkg-config finds ncursesw, sqlite3,
-# jansson, fann and cmocka; GLPK and libcsv ship no .pc file, so they are
+# missing ones when run as root.  (pkg-config finds ncursesw, sqlite3, cairo,
+# fontconfig, jansson, fann and cmocka; GLPK and libcsv ship no .pc file, so they are
 # linked by name.)
 DEB_PKGS := gcc libc6-dev make pkg-config libncurses-dev libsqlite3-dev libglpk-dev \
             glpk-utils libcmocka-dev libjansson-dev libcsv-dev libfann-dev tmux sqlite3 \
-            ncurses-term
-PC_LIBS  := ncursesw sqlite3 jansson fann
+            ncurses-term libcairo2-dev libfontconfig-dev
+PC_LIBS  := ncursesw sqlite3 jansson fann cairo fontconfig
 
 # -Wformat-truncation is off: snprintf into fixed display and message
 # buffers truncates on purpose.
@@ -39,7 +39,7 @@ ENG_DEFS := -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=700
 # layer ("core/model.h", "sim/sim.h"), store and UI headers by theirs
 # ("db/store.h", "ui/app.h").
 INCS     := -I. -Isrc
-PC_CFLAGS = $(shell pkg-config --cflags sqlite3 jansson fann 2>/dev/null)
+PC_CFLAGS = $(shell pkg-config --cflags sqlite3 jansson fann cairo fontconfig 2>/dev/null)
 UI_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null) -D_XOPEN_SOURCE_EXTENDED
 CFLAGS_ALL = $(WARN) $(OPT) $(SAN) $(DEFS) $(INCS) $(CFLAGS)
 LIBS      = $(shell pkg-config --libs $(PC_LIBS) 2>/dev/null) -lglpk -lcsv -lm

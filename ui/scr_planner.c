@@ -7,7 +7,11 @@
  * GPU count against the chosen metric (one line per policy) and the table
  * of every (count, policy) result with SLA violations, mean JCT, average
  * power and CapEx; the smallest count meeting the SLA target is
- * highlighted per policy.  With a second model the sweep is a grid of
+ * highlighted per policy.  Above the chart, the one-line answer (the
+ * cheapest policy meeting the SLA target, "CorrGPU: 1 × A100-40GB, 2,500
+ * USD") and the legend; on the SLA chart the target is a line and each
+ * policy's fewest GPUs meeting it a marker.  `d` puts a parameter back to
+ * its default.  With a second model the sweep is a grid of
  * mixed clusters: the chart shows each policy's frontier (the metric
  * against cost), the table marks frontier points and the cheapest point
  * meeting the SLA target.  The sweep runs a slice at a time from the main loop (src/plan/plan.h),
@@ -18,7 +22,9 @@
  */
 #include "app.h"
 #include "draw.h"
+#include "export.h"
 #include "core/runsum.h"
+#include "plan/plan_chart.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -76,6 +82,8 @@ static void default_gpu(app *a)
         snprintf(p->gpu, sizeof p->gpu, "%s", gl->items[0].name);
 }
 
+static void default_policies(app *a);
+
 static void planner_ensure(app *a)
 {
     planner_ui *pl = &a->pl;
@@ -86,8 +94,7 @@ static void planner_ensure(app *a)
              a->cmp.traces.items[a->cmp.traces.lv.cursor].name);
     default_gpu(a);
     set_range_from_trace(a);
-    for (int i = 0; i < a->cmp.npicked && i < PLAN_MAX_POLICIES; i++)
-        snprintf(pl->p.policies[pl->p.npolicies++], GP_NAME_MAX, "%s", a->cmp.picked[i]);
+    default_policies(a);
 }
 
 void planner_free(planner_ui *p)
@@ -104,7 +111,7 @@ static int cur_param(const app *a)
 /* --- geometry (drawing and keys both ask) ----------------------------------------- */
 
 typedef struct planner_geom {
-    rect params, progress, best, chart, results;
+    rect params, progress, answer, best, chart, results;
 } planner_geom;
 
 static planner_geom planner_layout(const app *a)
@@ -113,6 +120,7 @@ static planner_geom planner_layout(const app *a)
     rect body = layout_body(a->rows, a->cols), right;
     layout_split(body, 42, 38, &g.params, &right);
     g.progress = layout_take_top(&right, 1);
+    g.answer = layout_take_top(&right, 1);
     g.best = layout_take_top(&right, 1);
     g.chart = layout_take_top(&right, right.h / 2 > 8 ? right.h / 2 : 8);
     g.results = right;
@@ -222,7 +230,8 @@ static void draw_params(const app *a, rect box)
     int y = in.y + P_NPARAMS + 1;
     static const char *const help[] = {
         "Left/Right or -/+ adjust", "Enter type a value / choose", "r run the sweep",
-        "Esc cancel a running sweep", "m chart metric",
+        "Esc cancel a running sweep", "m chart metric", "d back to the default",
+        "X export CSV, SVG, PNG",
     };
     for (size_t k = 0; k < sizeof help / sizeof *help && y < in.y + in.h; k++)
         draw_text(y++, in.x + 1, in.w - 1, ui_attr(C_DIM), help[k]);
@@ -262,27 +271,53 @@ static void draw_progress_line(const app *a, rect r)
     draw_text(r.y, r.x + 1, r.w - 1, sw->state == PLAN_FAILED ? ui_attr(C_BAD) : A_BOLD, label);
 }
 
+/* One policy's legend entry: its name and its best point. */
+static void legend_entry(const app *a, int j, char *t, size_t len)
+{
+    const plan *sw = &a->pl.sw;
+    int c = plan_best(sw, j, &a->pl.p);
+    const plan_result *best = c >= 0 ? plan_result_at(sw, c, j) : NULL;
+    if (best && sw->grid)
+        snprintf(t, len, "%s %d+%d $%.0f  ", sw->p.policies[j], best->gpus, best->gpus2,
+                 plan_value(sw, best, PM_COST, &a->pl.p));
+    else if (best)
+        snprintf(t, len, "%s %d  ", sw->p.policies[j], best->gpus);
+    else
+        snprintf(t, len, "%s none  ", sw->p.policies[j]);
+}
+
+/* The legend: each policy in its colour with its fewest GPUs (grid: its
+ * cheapest point) meeting the SLA; the heading only when all fits. */
 static void draw_best(const app *a, rect r)
 {
     const plan *sw = &a->pl.sw;
-    int x = r.x + 1;
-    char head[64];
-    snprintf(head, sizeof head, "%s meeting SLA %s %.1f%%: ",
-             sw->grid ? "cheapest" : "fewest GPUs", "<=", a->pl.p.sla_target_pct);
-    x += draw_text(r.y, x, r.w - 1, A_NORMAL, head);
-    for (int j = 0; j < sw->p.npolicies && x < r.x + r.w; j++) {
-        int c = plan_best(sw, j, &a->pl.p);
-        char t[96];
-        const plan_result *best = c >= 0 ? plan_result_at(sw, c, j) : NULL;
-        if (best && sw->grid)
-            snprintf(t, sizeof t, "%s %d+%d $%.0f  ", sw->p.policies[j], best->gpus, best->gpus2,
-                     plan_value(sw, best, PM_COST, &a->pl.p));
-        else if (best)
-            snprintf(t, sizeof t, "%s %d  ", sw->p.policies[j], best->gpus);
-        else
-            snprintf(t, sizeof t, "%s none  ", sw->p.policies[j]);
-        x += draw_text(r.y, x, r.x + r.w - x, ui_attr(ui_series_color(j)) | A_BOLD, t);
+    char t[PLAN_MAX_POLICIES][96], head[64];
+    int need = 0;
+    for (int j = 0; j < sw->p.npolicies; j++) {
+        legend_entry(a, j, t[j], sizeof t[j]);
+        need += 2 + text_width(t[j]);
     }
+    snprintf(head, sizeof head, "%s meeting SLA <= %.1f%%: ",
+             sw->grid ? "cheapest" : "fewest GPUs", a->pl.p.sla_target_pct);
+    int x = r.x + 1;
+    if (need + text_width(head) < r.w)
+        x += draw_text(r.y, x, r.w - 1, A_NORMAL, head);
+    for (int j = 0; j < sw->p.npolicies && x < r.x + r.w; j++) {
+        attr_t at = ui_attr(ui_series_color(j)) | A_BOLD;
+        x += draw_text(r.y, x, r.x + r.w - x, at, a->caps.utf8 ? "■ " : "# ");
+        x += draw_text(r.y, x, r.x + r.w - x, at, t[j]);
+    }
+}
+
+/* The one-line answer: which policy meets the SLA target cheapest. */
+static void draw_answer(const app *a, rect r)
+{
+    const plan *sw = &a->pl.sw;
+    if (sw->state != PLAN_DONE && sw->state != PLAN_CANCELLED)
+        return;
+    char line[160];
+    plan_answer(sw, &a->pl.p, a->caps.utf8, line, sizeof line);
+    draw_textf(r.y, r.x + 1, r.w - 1, A_BOLD, "Answer: %s", line);
 }
 
 /* Unbounded pool: one number per policy (the GPUs it ended up using), so
@@ -361,6 +396,36 @@ static void draw_frontier(const app *a, rect box)
     draw_chart(&a->caps, box, title, s, sw->p.npolicies, lo, hi, 0);
 }
 
+/* Each policy's fewest GPUs meeting the target, marked on the chart.  The
+ * y range is worked out as draw_chart() does (0 to the nice top of the
+ * largest value shown), so the marks land on the curves. */
+static void draw_fewest_marks(const app *a, rect box, const ui_series *s, int ns, double xlo,
+                              double xhi)
+{
+    const plan *sw = &a->pl.sw;
+    chart_layout L = layout_chart(box);
+    if (L.plot.h < 1 || L.plot.w < 2)
+        return;
+    double ylo = 0, yhi = 0;
+    for (int i = 0; i < ns; i++)
+        for (size_t k = 0; k < s[i].n; k++) {
+            double v = *(const double *)(const void *)((const char *)s[i].y + k * s[i].stride);
+            if (isfinite(v) && v > yhi)
+                yhi = v;
+        }
+    chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
+    for (int j = 0; j < sw->p.npolicies; j++) {
+        int c = plan_best(sw, j, &a->pl.p);
+        if (c < 0)
+            continue;
+        const plan_result *r = plan_result_at(sw, c, j);
+        double v = plan_value(sw, r, (plan_metric)a->pl.chart_metric, &a->pl.p);
+        int col = L.plot.x + chart_scale(r->gpus, xlo, xhi, L.plot.w);
+        int row = L.plot.y + L.plot.h - 1 - chart_scale(v, ylo, yhi, L.plot.h);
+        draw_glyph(row, col, a->caps.utf8 ? 0x25C6u : '@', ui_attr(ui_series_color(j)) | A_BOLD);
+    }
+}
+
 static void draw_curve(const app *a, rect box)
 {
     const plan *sw = &a->pl.sw;
@@ -375,7 +440,7 @@ static void draw_curve(const app *a, rect box)
     const planner_ui *pl = &a->pl;
     double curve_x[PLAN_MAX_POLICIES][PLAN_MAX_COUNTS];
     double curve_y[PLAN_MAX_POLICIES][PLAN_MAX_COUNTS];
-    ui_series s[PLAN_MAX_POLICIES];
+    ui_series s[PLAN_MAX_POLICIES + 1];
     int ns = 0;
     for (int j = 0; j < sw->p.npolicies; j++) {
         size_t n = 0;
@@ -394,7 +459,14 @@ static void draw_curve(const app *a, rect box)
     snprintf(title, sizeof title, "%s vs GPUs (m: metric)",
              plan_metric_name((plan_metric)pl->chart_metric));
     double xlo = sw->ncounts ? sw->counts[0] : 0, xhi = sw->ncounts ? sw->counts[sw->ncounts - 1] : 1;
-    draw_chart(&a->caps, box, title, s, ns, xlo, xhi > xlo ? xhi : xlo + 1, 0);
+    xhi = xhi > xlo ? xhi : xlo + 1;
+    /* The SLA target is one more series, a flat line, so the chart's own
+     * scaling makes room for it. */
+    double sla_x[2] = {xlo, xhi}, sla_y[2] = {pl->p.sla_target_pct, pl->p.sla_target_pct};
+    if (pl->chart_metric == PM_SLA && ns < PLAN_MAX_POLICIES + 1)
+        s[ns++] = (ui_series){sla_x, sla_y, 2, sizeof(double), C_BAD, 1, 0};
+    draw_chart(&a->caps, box, title, s, ns, xlo, xhi, 0);
+    draw_fewest_marks(a, box, s, ns, xlo, xhi);
 }
 
 static void result_cells(const app *a, const plan_result *r, int best, char v[7][24])
@@ -491,10 +563,12 @@ static void planner_draw(const app *a)
     planner_geom g = planner_layout(a);
     draw_params(a, g.params);
     draw_progress_line(a, g.progress);
+    draw_answer(a, g.answer);
     draw_best(a, g.best);
     draw_curve(a, g.chart);
     draw_results(a, g.results);
-    draw_status(a, "Planner", "j/k param  Left/Right adjust  Enter edit  r run  Esc cancel  ? help");
+    draw_status(a, "Planner", "j/k param  Left/Right adjust  Enter edit  d default  r run  "
+                "Esc cancel  X export  ? help");
 }
 
 /* --- keys ----------------------------------------------------------------------- */
@@ -761,6 +835,61 @@ static ui_rc pl_metric(app *a, int key)
     return UI_DONE;
 }
 
+/* The policies picked on Compare, as the Planner starts with. */
+static void default_policies(app *a)
+{
+    plan_params *p = &a->pl.p;
+    p->npolicies = 0;
+    for (int i = 0; i < a->cmp.npicked && i < PLAN_MAX_POLICIES; i++)
+        snprintf(p->policies[p->npolicies++], GP_NAME_MAX, "%s", a->cmp.picked[i]);
+}
+
+/* Puts parameter param back where a new Planner starts it: the sliders at
+ * each policy's (or profile's, or task's) own value, the range from the
+ * trace. */
+static void reset_param(app *a, int param)
+{
+    plan_params *p = &a->pl.p, d;
+    plan_params_default(&d);
+    switch (param) {
+    case P_TRACE:
+        if (a->cmp.traces.lv.count)
+            snprintf(p->trace, sizeof p->trace, "%s",
+                     a->cmp.traces.items[a->cmp.traces.lv.cursor].name);
+        set_range_from_trace(a);
+        break;
+    case P_GPU: default_gpu(a); break;
+    case P_MODE: p->unbounded = d.unbounded; break;
+    case P_LO: case P_HI: case P_STEP: set_range_from_trace(a); break;
+    case P_PER: p->per_server = d.per_server; break;
+    case P_PRICE: p->price = d.price; break;
+    case P_CORR: p->corr_threshold = d.corr_threshold; break;
+    case P_UTIL: p->util_threshold = d.util_threshold; break;
+    case P_KAPPA: p->kappa = d.kappa; break;
+    case P_SLA: p->sla_target_pct = d.sla_target_pct; break;
+    case P_POLICIES: default_policies(a); break;
+    case P_GPU2: p->gpu2[0] = '\0'; break;
+    case P_LO2: p->lo2 = d.lo2; break;
+    case P_HI2: p->hi2 = d.hi2; break;
+    case P_STEP2: p->step2 = d.step2; break;
+    case P_PRICE2: p->price2 = d.price2; break;
+    case P_KWH: p->usd_per_kwh = d.usd_per_kwh; break;
+    default: break;
+    }
+}
+
+static ui_rc pl_default(app *a, int key)
+{
+    (void)key;
+    planner_ensure(a);
+    int i = cur_param(a);
+    reset_param(a, i);
+    char v[160];
+    param_value(a, i, v, sizeof v);
+    app_msg(a, "%s back to the default: %s", param_names[i], v);
+    return UI_DONE;
+}
+
 static const ui_key planner_keys[] = {
     {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "choose a parameter", pl_select},
     {{KEY_HOME, KEY_END}, "Home End", "first / last parameter", pl_select},
@@ -771,6 +900,8 @@ static const ui_key planner_keys[] = {
     {{'r'}, "r", "run the sweep (policies x GPU counts, or x the grid of two models)", pl_run},
     {{KEY_ESC}, "Esc", "cancel a running sweep", pl_cancel},
     {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx / cost", pl_metric},
+    {{'d'}, "d", "this parameter back to its default (sliders: the policy's, profile's or "
+     "task's own value)", pl_default},
     {{KEY_PPAGE, KEY_NPAGE}, "PgUp PgDn", "scroll the results", pl_scroll},
     {{0}, NULL, NULL, NULL},
 };
@@ -807,3 +938,57 @@ const ui_screen scr_planner = {
     .name = "Planner", .hotkey = '4', .fkey = 5, .draw = planner_draw, .key = planner_key,
     .keys = planner_keytab, .tick = planner_tick, .enter = planner_ensure,
 };
+
+/* --- export --------------------------------------------------------------------- */
+
+/* The results as `gpuplan plan --format csv` writes them. */
+static void results_table(const plan *sw, const plan_params *live, table *t)
+{
+    static const char *const cols[] = {"gpus", "gpus2", "policy", "ran", "sla_viol_pct",
+                                       "jct_mean_s", "jct_p95_s", "avg_power_w", "capex_usd",
+                                       "cost_usd", "meets_sla", "best"};
+    for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+        table_col(t, cols[c], c != 2 && c != 10);
+    for (int c = 0; c < sw->ncounts; c++)
+        for (int j = 0; j < sw->p.npolicies; j++) {
+            const plan_result *r = plan_result_at(sw, c, j);
+            if (!r->done)
+                continue;
+            double sla = plan_value(sw, r, PM_SLA, live);
+            table_row(t);
+            table_cell(t, "%d", r->gpus);
+            table_cell(t, "%d", r->gpus2);
+            table_cell(t, "%s", sw->p.policies[j]);
+            table_cell(t, "%zu", r->ran);
+            table_cell(t, "%.2f", sla);
+            table_cell(t, "%.1f", plan_value(sw, r, PM_JCT, live));
+            table_cell(t, "%.1f", r->jct_p95);
+            table_cell(t, "%.1f", plan_value(sw, r, PM_POWER, live));
+            table_cell(t, "%.0f", plan_value(sw, r, PM_CAPEX, live));
+            table_cell(t, "%.0f", plan_value(sw, r, PM_COST, live));
+            table_cell(t, "%s", plan_meets_target(sla, live->sla_target_pct) ? "yes" : "no");
+            table_cell(t, "%d", plan_best(sw, j, live) == c);
+        }
+}
+
+void planner_export(const app *a, export_view *v)
+{
+    const plan *sw = &a->pl.sw;
+    strbuf b = STRBUF_INIT;
+    strbuf_puts(&b, "gpuplan plot plan ");
+    plan_cli_options(&a->pl.p, &b);
+    strbuf_printf(&b, " --metric %s --out planner.svg",
+                  plan_metric_word((plan_metric)a->pl.chart_metric));
+    strbuf_copy_to(&b, v->cli, sizeof v->cli);
+    strbuf_free(&b);
+    if (sw->njobs == 0 || (sw->state != PLAN_DONE && sw->state != PLAN_CANCELLED)) {
+        snprintf(v->empty, sizeof v->empty, "no finished sweep to export: press r to run one");
+        return;
+    }
+    /* Read under the live sliders (price, kappa, SLA target, energy), as
+     * the screen shows the results. */
+    const plan_params *live = &a->pl.p;
+    results_table(sw, live, export_add_table(v, "results"));
+    export_add_chart(v, plan_metric_word((plan_metric)a->pl.chart_metric),
+                     plan_chart(sw, (plan_metric)a->pl.chart_metric, live));
+}

@@ -18,6 +18,7 @@
 #include "tui.h"
 #include "app.h"
 #include "draw.h"
+#include "export.h"
 #include "termguard.h"
 
 #include <assert.h>
@@ -103,6 +104,8 @@ static const ui_key global_keys[] = {
     {{KEY_ESC}, "Esc", "back to the previous screen", key_back},
     {{12}, "^L", "redraw the terminal", key_redraw},
     {{'G'}, "G", "chart style: braille / blocks / ascii", key_style},
+    {{'X'}, "X", "export what the screen shows: tables as CSV, charts as SVG and PNG; "
+     "or show the gpuplan command for the same", export_key},
     {{'q', 'Q', KEY_F(10)}, "q F10", "quit", key_quit},
     {{0}, NULL, NULL, NULL},
 };

@@ -61,8 +61,18 @@ static cli_opt *merge_opts(const cli_opt *opts, cli_ctx *ctx, size_t *n)
     cli_opt *all = xmalloc((own + N_COMMON) * sizeof *all);
     if (own)
         memcpy(all, opts, own * sizeof *all);
-    common_opts(all + own, ctx);
-    *n = own + N_COMMON;
+    cli_opt common[N_COMMON];
+    common_opts(common, ctx);
+    *n = own;
+    /* A command may give a common option a meaning of its own (plot's
+     * --format svg|png); its own then stands alone in parsing and help. */
+    for (size_t c = 0; c < N_COMMON; c++) {
+        size_t k = 0;
+        while (k < own && strcmp(all[k].long_name, common[c].long_name) != 0)
+            k++;
+        if (k == own)
+            all[(*n)++] = common[c];
+    }
     for (size_t i = 0; i < *n; i++)
         check_opt(&all[i]);
     return all;

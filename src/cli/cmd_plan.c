@@ -209,13 +209,22 @@ static int run_plan(cli_ctx *ctx, const plan_params *p)
     return rc;
 }
 
-static int plan_exec(cli_ctx *ctx, int argc, char **argv)
+/* The command is done (help, usage or runtime error) with exit code c. */
+static int stop(int *code, int c)
+{
+    *code = c;
+    return -1;
+}
+
+/* `gpuplan plan`'s options into *out (`gpuplan plot plan` takes them too);
+ * 0 to go on, -1 with *code when the command is done. */
+int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *code)
 {
     plan_params p;
     plan_params_default(&p);
     const char *trace = NULL, *gpu = NULL, *gpu2 = NULL, *policies = DEFAULT_POLICIES;
     const char *tput = NULL, *nets = NULL;
-    int to = 0, to2 = 0, code;
+    int to = 0, to2 = 0;
     p.lo = p.lo2 = -1;      /* not given: 1, or 0 in a grid */
     const cli_opt opts[] = {
         OPT_STRING("trace", 0, "NAME", &trace, "trace to plan for", .required = 1),
@@ -264,8 +273,8 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv)
         OPT_END(),
     };
     gp_err err = {{0}};
-    if (cli_parse(ctx, &cmd_plan, opts, argc, argv, NULL, &code))
-        return code;
+    if (cli_parse(ctx, &cmd_plan, opts, argc, argv, NULL, code))
+        return -1;
     strlcpy0(p.trace, trace, sizeof p.trace);
     strlcpy0(p.gpu, gpu, sizeof p.gpu);
     if (tput)
@@ -279,19 +288,31 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv)
     if (p.lo2 < 0)
         p.lo2 = 0;
     if (!gpu2 && p.lo < 1)
-        return cli_usage_error(&cmd_plan, "--from must be at least 1 with one GPU model");
+        return stop(code, cli_usage_error(&cmd_plan, "--from must be at least 1 with one GPU "
+                                          "model"));
     if (gpu2 && p.unbounded)
-        return cli_usage_error(&cmd_plan, "--unbounded is for one GPU model, not with --gpu2");
+        return stop(code, cli_usage_error(&cmd_plan, "--unbounded is for one GPU model, not "
+                                          "with --gpu2"));
     if (add_policies(&p, policies, &err))
-        return cli_usage_error(&cmd_plan, "%s", err.msg);
+        return stop(code, cli_usage_error(&cmd_plan, "%s", err.msg));
     if (!cli_store(ctx))
-        return EXIT_RUNTIME;
+        return stop(code, EXIT_RUNTIME);
     if (to)
         p.hi = to;
     else if (!p.unbounded && default_range(ctx, &p, &err))
-        return cli_fail(&err);
+        return stop(code, cli_fail(&err));
     p.hi2 = gpu2 && !to2 && p.lo2 <= p.hi ? p.hi : to2;
     if (p.hi < p.lo || (gpu2 && p.hi2 < p.lo2))
-        return cli_usage_error(&cmd_plan, "--to must not be below --from");
+        return stop(code, cli_usage_error(&cmd_plan, "--to must not be below --from"));
+    *out = p;
+    return 0;
+}
+
+static int plan_exec(cli_ctx *ctx, int argc, char **argv)
+{
+    plan_params p;
+    int code;
+    if (cmd_plan_parse(ctx, argc, argv, &p, &code))
+        return code;
     return run_plan(ctx, &p);
 }

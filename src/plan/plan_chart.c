@@ -1,0 +1,213 @@
+/*
+ * plan_chart.c — the planner's chart and one-line answer (plan_chart.h),
+ * read from a plan's results with plan_value(), plan_best() and
+ * plan_meets_target() so they agree with the table `gpuplan plan` prints.
+ */
+#include "plan_chart.h"
+#include "core/strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void plan_metric_axis(plan_metric m, const char **label, const char **unit)
+{
+    static const char *const labels[PM_NMETRICS][2] = {
+        [PM_SLA] = {"SLA violations", "% of tasks"},
+        [PM_JCT] = {"mean JCT", "s"},
+        [PM_POWER] = {"average power", "W"},
+        [PM_CAPEX] = {"CapEx", "USD"},
+        [PM_COST] = {"CapEx + energy", "USD"},
+    };
+    *label = m < PM_NMETRICS ? labels[m][0] : "?";
+    *unit = m < PM_NMETRICS ? labels[m][1] : "";
+}
+
+void plan_policy_short(const plan *pl, int j, char *buf, size_t len)
+{
+    const policy_ops *ops = pl->spec[j].ops;
+    const char *t = ops && ops->title ? ops->title : pl->p.policies[j];
+    const char *paren = strstr(t, " (");
+    snprintf(buf, len, "%.*s", paren ? (int)(paren - t) : (int)strlen(t), t);
+}
+
+/* 12345.6 as "12,346". */
+static void thousands(double v, char *buf, size_t len)
+{
+    char digits[48];
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    size_t n = strlen(digits), o = 0;
+    if (v < 0 && o + 1 < len)
+        buf[o++] = '-';
+    for (size_t i = 0; i < n && o + 2 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+}
+
+/* The policy whose best point costs least; -1 when none meets the target. */
+static int cheapest_policy(const plan *pl, const plan_params *live, int *point)
+{
+    int best = -1;
+    double best_cost = INFINITY;
+    for (int j = 0; j < pl->p.npolicies; j++) {
+        int c = plan_best(pl, j, live);
+        if (c < 0)
+            continue;
+        double cost = plan_value(pl, plan_result_at(pl, c, j), PM_COST, live);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = j;
+            *point = c;
+        }
+    }
+    return best;
+}
+
+void plan_answer(const plan *pl, const plan_params *live, int utf8, char *buf, size_t len)
+{
+    int c = -1, j = cheapest_policy(pl, live, &c);
+    const char *times = utf8 ? "×" : "x";
+    if (j < 0) {
+        snprintf(buf, len, "no policy meets SLA violations <= %g %% in the range swept",
+                 live->sla_target_pct);
+        return;
+    }
+    const plan_result *r = plan_result_at(pl, c, j);
+    char name[64], usd[48];
+    plan_policy_short(pl, j, name, sizeof name);
+    thousands(plan_value(pl, r, PM_COST, live), usd, sizeof usd);
+    if (pl->grid)
+        snprintf(buf, len, "%s: %d %s %s + %d %s %s, %s USD", name, r->gpus, times,
+                 pl->prof.name, r->gpus2, times, pl->prof2.name, usd);
+    else
+        snprintf(buf, len, "%s: %d %s %s, %s USD", name, r->gpus, times, pl->prof.name, usd);
+}
+
+/* One model: the metric against the GPU count, the fewest meeting the
+ * target marked. */
+static void count_series(plot_chart *ch, const plan *pl, plan_metric m,
+                         const plan_params *live)
+{
+    for (int j = 0; j < pl->p.npolicies; j++) {
+        int s = plot_series_add(ch, pl->p.policies[j]);
+        for (int c = 0; c < pl->ncounts; c++) {
+            const plan_result *r = plan_result_at(pl, c, j);
+            if (r->done)
+                plot_point(ch, s, r->gpus, plan_value(pl, r, m, live));
+        }
+        int b = plan_best(pl, j, live);
+        if (b >= 0) {
+            const plan_result *r = plan_result_at(pl, b, j);
+            char lab[48];
+            snprintf(lab, sizeof lab, "%s: fewest %d", pl->p.policies[j], r->gpus);
+            plot_marker_add(ch, s, r->gpus, plan_value(pl, r, m, live), lab);
+        }
+    }
+}
+
+/* A grid: each point's metric against its cost, the cheapest meeting the
+ * target marked. */
+static void grid_series(plot_chart *ch, const plan *pl, plan_metric m,
+                        const plan_params *live)
+{
+    ch->style = PLOT_POINTS;
+    for (int j = 0; j < pl->p.npolicies; j++) {
+        int s = plot_series_add(ch, pl->p.policies[j]);
+        for (int c = 0; c < pl->ncounts; c++) {
+            const plan_result *r = plan_result_at(pl, c, j);
+            if (r->done)
+                plot_point(ch, s, plan_value(pl, r, PM_COST, live), plan_value(pl, r, m, live));
+        }
+        int b = plan_best(pl, j, live);
+        if (b >= 0) {
+            const plan_result *r = plan_result_at(pl, b, j);
+            char lab[48];
+            snprintf(lab, sizeof lab, "%s: cheapest %d+%d", pl->p.policies[j], r->gpus,
+                     r->gpus2);
+            plot_marker_add(ch, s, plan_value(pl, r, PM_COST, live), plan_value(pl, r, m, live),
+                            lab);
+        }
+    }
+}
+
+plot_chart *plan_chart(const plan *pl, plan_metric m, const plan_params *live)
+{
+    const char *label, *unit;
+    plan_metric_axis(m, &label, &unit);
+    plot_chart *ch = plot_new("");
+    ch->y_from_zero = 1;
+    if (pl->grid) {
+        snprintf(ch->title, sizeof ch->title, "%s against cost: %s on %s + %s", label,
+                 pl->p.trace, pl->prof.name, pl->prof2.name);
+        plot_axes(ch, "CapEx + energy", "USD", label, unit);
+        grid_series(ch, pl, m, live);
+    } else {
+        snprintf(ch->title, sizeof ch->title, "%s by GPU count: %s on %s", label, pl->p.trace,
+                 pl->prof.name);
+        plot_axes(ch, pl->p.unbounded ? "GPUs ever used" : "GPUs in the cluster", "GPUs",
+                  label, unit);
+        ch->x.integer = 1;
+        count_series(ch, pl, m, live);
+    }
+    if (m == PM_SLA) {
+        char lab[64];
+        snprintf(lab, sizeof lab, "SLA target %g %%", live->sla_target_pct);
+        plot_hline_add(ch, live->sla_target_pct, lab);
+    }
+    char answer[128];
+    plan_answer(pl, live, 1, answer, sizeof answer);
+    snprintf(ch->note, sizeof ch->note, "cheapest meeting SLA violations <= %g %%: %s",
+             live->sla_target_pct, answer);
+    return ch;
+}
+
+const char *plan_metric_word(plan_metric m)
+{
+    static const char *const words[PM_NMETRICS] = {"sla", "jct", "power", "capex", "cost"};
+    return m < PM_NMETRICS ? words[m] : "sla";
+}
+
+void plan_cli_options(const plan_params *p, strbuf *b)
+{
+    plan_params d;
+    plan_params_default(&d);
+    strbuf_printf(b, "--trace %s --gpu %s", p->trace, p->gpu);
+    if (p->unbounded)
+        strbuf_puts(b, " --unbounded");
+    else
+        strbuf_printf(b, " --from %d --to %d --step %d", p->lo, p->hi, p->step);
+    if (p->per_server != d.per_server)
+        strbuf_printf(b, " --per-server %d", p->per_server);
+    if (p->price >= 0)
+        strbuf_printf(b, " --price %g", p->price);
+    if (p->gpu2[0] && !p->unbounded) {
+        strbuf_printf(b, " --gpu2 %s --from2 %d --to2 %d --step2 %d", p->gpu2, p->lo2, p->hi2,
+                      p->step2);
+        if (p->price2 >= 0)
+            strbuf_printf(b, " --price2 %g", p->price2);
+    }
+    if (p->usd_per_kwh > 0)
+        strbuf_printf(b, " --usd-per-kwh %g", p->usd_per_kwh);
+    if (p->hours > 0)
+        strbuf_printf(b, " --hours %g", p->hours);
+    if (p->kappa > 0)
+        strbuf_printf(b, " --kappa %g", p->kappa);
+    if (p->sla_target_pct != d.sla_target_pct)
+        strbuf_printf(b, " --sla-target %g", p->sla_target_pct);
+    if (!isnan(p->corr_threshold))
+        strbuf_printf(b, " --corr-threshold %g", p->corr_threshold);
+    if (!isnan(p->util_threshold))
+        strbuf_printf(b, " --util-threshold %g", p->util_threshold);
+    if (p->npolicies > 0) {
+        strbuf_puts(b, " --policy ");
+        for (int j = 0; j < p->npolicies; j++)
+            strbuf_printf(b, "%s%s", j ? "," : "", p->policies[j]);
+    }
+    if (p->tput[0])
+        strbuf_printf(b, " --tput %s", p->tput);
+    if (p->nets[0])
+        strbuf_printf(b, " --gogh-nets %s", p->nets);
+}

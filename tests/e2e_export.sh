@@ -1,0 +1,161 @@
+#!/bin/sh
+# End-to-end test of the dashboard's export key (X): on Compare, Planner,
+# Data, Step and Cluster it writes the screen's tables as CSV and its charts
+# as SVG and PNG into the directory the dashboard was started in (or one
+# typed), names the files on the status line, and shows the gpuplan command
+# for the same; on Help it says there is nothing to export.  The Planner
+# shows its one-line answer and puts a slider back to its default with d.
+# Drives the real binary in a private tmux server, as e2e_tui.sh does.
+#
+# Usage: GPUPLAN=./gpuplan sh tests/e2e_export.sh  (run from the project root)
+set -u
+G=${GPUPLAN:-./gpuplan}
+case "$G" in /*) ;; *) G="$PWD/$G" ;; esac
+SAMPLES=${GPUPLAN_SAMPLES:-$PWD/sample-data}
+WAIT=${E2E_TUI_WAIT:-30}
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "e2e_export: skipped: tmux is not installed"
+    echo "e2e_export: 0 failed"
+    exit 0
+fi
+if [ ! -d "$SAMPLES/cats-testbed" ]; then
+    echo "e2e_export: skipped: no $SAMPLES/cats-testbed sample set"
+    echo "e2e_export: 0 failed"
+    exit 0
+fi
+T=$(mktemp -d /tmp/gpuplan-e2e-export-XXXXXX)
+SOCK=gpuplan-export-$$
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    tm kill-server >/dev/null 2>&1
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+    rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+export GPUPLAN_DB="$T/db.sqlite"
+export GPUPLAN_SAMPLES="$SAMPLES"
+fails=0
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
+cap() { tm capture-pane -p -J -t tui > "$T/screen" 2>/dev/null; }
+show() { echo "---- screen ----"; cat "$T/screen"; echo "----------------"; }
+wait_for() {
+    end=$(( $(date +%s) + WAIT ))
+    while :; do
+        cap
+        grep -qF -- "$1" "$T/screen" && return 0
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.2
+    done
+}
+expect() {      # expect TEXT DESCRIPTION
+    if wait_for "$1"; then ok "$2"; else bad "$2: no '$1' on screen"; show; fi
+}
+keys() { tm send-keys -t tui "$@"; }
+has_file() {    # has_file PATH MIN_BYTES DESCRIPTION
+    if [ -f "$1" ] && [ "$(wc -c < "$1")" -gt "$2" ]; then
+        ok "$3 ($(wc -c < "$1" | tr -d ' ') bytes)"
+    else bad "$3: $1 missing or not over $2 bytes"; ls -la "$(dirname "$1")"; fi
+}
+file_has() {    # file_has PATH TEXT DESCRIPTION
+    if grep -qF -- "$2" "$1" 2>/dev/null; then ok "$3"; else bad "$3: no '$2' in $1"; fi
+}
+
+"$G" list >/dev/null 2>"$T/seed.err" || { cat "$T/seed.err"; bad "database created"; }
+OUT="$T/out"
+mkdir -p "$OUT"
+tm new-session -d -s tui -x 140 -y 40 -c "$OUT" \
+    "env LANG=C.UTF-8 TERM=tmux-256color GPUPLAN_TUI_LOG='$T/tui.log' '$G'; sleep 600"
+
+# --- Compare: the run table and the four charts ------------------------------------
+expect "Compare setup" "opens on the Compare setup"
+keys X Enter
+expect "wrote 3 files in $OUT: gpuplan-compare-{traces.csv, clusters.csv, policies.csv}" \
+    "the setup exports its lists"
+file_has "$OUT/gpuplan-compare-traces.csv" "cats-testbed" "the traces listed"
+file_has "$OUT/gpuplan-compare-policies.csv" "cats,\"CATS (correlation-aware" \
+    "the picked policies listed"
+keys Enter
+expect "3 runs ready at t=0" "comparison starts"
+keys Right Right Right
+expect "decision 3" "three placements made"
+keys X
+expect "Export Compare" "X opens the export menu"
+expect "Write CSV, SVG and PNG into $OUT" "the menu names the current directory"
+keys Enter
+expect "wrote 9 files in $OUT: gpuplan-compare-{runs.csv, gpus.svg, gpus.png" \
+    "the status line names the files written"
+has_file "$OUT/gpuplan-compare-runs.csv" 100 "Compare's run table as CSV"
+file_has "$OUT/gpuplan-compare-runs.csv" "policy,run_id,t_s,avg_gpus" "CSV header"
+file_has "$OUT/gpuplan-compare-runs.csv" "cats," "CSV row of cats"
+for m in gpus power frag queue; do
+    has_file "$OUT/gpuplan-compare-$m.svg" 5000 "Compare's $m chart as SVG"
+    has_file "$OUT/gpuplan-compare-$m.png" 5000 "Compare's $m chart as PNG"
+done
+file_has "$OUT/gpuplan-compare-gpus.svg" "series: cats; corrgpu; first" "SVG names the policies"
+keys X Down Down Enter
+expect "CLI: gpuplan run --trace cats-testbed --cluster cats-testbed --policy cats,corrgpu,first" \
+    "the equivalent command on the status line"
+
+# --- Step and Cluster: their tables ------------------------------------------------------
+keys 2
+expect "Decision 3 of cats" "Step screen"
+keys X Enter
+expect "gpuplan-step-{candidates.csv, decisions.csv, util.svg, util.png}" \
+    "Step writes candidates, decisions and the task's utilization"
+file_has "$OUT/gpuplan-step-util.svg" "GPU utilization of task" "the utilization chart's title"
+file_has "$OUT/gpuplan-step-decisions.csv" "seq,t_s,task,node,gpus,reason" "decisions CSV header"
+file_has "$OUT/gpuplan-step-candidates.csv" "candidate," "candidates CSV header"
+keys 3
+expect "Cluster" "Cluster screen"
+keys X Enter
+expect "gpuplan-cluster-{gpus.csv, heat.svg, heat.png}" "Cluster writes its GPU table and heatmap"
+has_file "$OUT/gpuplan-cluster-heat.png" 5000 "the heatmap as PNG"
+file_has "$OUT/gpuplan-cluster-heat.svg" "GPU allocation by server: cats on cats-testbed" \
+    "the heatmap's title"
+file_has "$OUT/gpuplan-cluster-gpus.csv" "node,gpu,model,alloc_milli" "GPU table CSV header"
+
+# --- Planner: a sweep, its answer, its chart, a slider reset ----------------------------
+keys 4
+expect "press r to sweep" "Planner screen"
+keys r
+expect "sweep done" "the sweep finishes"
+expect "Answer: " "the one-line answer"
+expect "× V100" "the answer names the GPUs"
+keys X Enter
+expect "wrote 3 files in $OUT: gpuplan-planner-{results.csv, sla.svg, sla.png}" \
+    "Planner writes its results and its chart"
+file_has "$OUT/gpuplan-planner-results.csv" "gpus,gpus2,policy,ran,sla_viol_pct" "results CSV"
+has_file "$OUT/gpuplan-planner-sla.svg" 20000 "Planner chart as SVG"
+has_file "$OUT/gpuplan-planner-sla.png" 10000 "Planner chart as PNG"
+file_has "$OUT/gpuplan-planner-sla.svg" "cheapest meeting SLA violations" \
+    "the SVG carries the answer"
+keys X Down Down Enter
+expect "CLI: gpuplan plot plan --trace cats-testbed --gpu V100" "Planner's equivalent command"
+# The SLA target slider (row 12) up by 2, then back to its default.
+keys End
+for i in 1 2 3 4 5 6 7; do keys Up; done
+keys + +
+expect "<= 2.0% violations" "the SLA target slider moved"
+keys d
+expect "SLA target back to the default: <= 0.0% violations" "d puts it back"
+
+# --- into a directory typed -------------------------------------------------------------
+keys X Down Enter
+expect "Directory to write" "the directory prompt"
+keys "$T/typed" Enter
+expect "wrote 3 files in $T/typed" "written into the directory typed"
+has_file "$T/typed/gpuplan-planner-results.csv" 50 "the typed directory is made"
+
+# --- Data: the list shown; Help: nothing ---------------------------------------------------
+keys 5
+expect "Data" "Data screen"
+keys X Enter
+expect "wrote 1 file in $OUT: gpuplan-data-{" "Data writes its list"
+keys ?
+expect "export what the screen shows" "Help lists the export key"
+keys X Enter
+expect "Help has no table or chart to export" "Help says there is nothing to export"
+keys q
+echo "e2e_export: $fails failed"
+[ "$fails" -eq 0 ]
