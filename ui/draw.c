@@ -6,6 +6,7 @@
  * from everywhere need not pass them along.
  */
 #include "draw.h"
+#include "textfit.h"
 
 #include <assert.h>
 #include <langinfo.h>
@@ -276,19 +277,62 @@ void draw_glyph(int y, int x, uint32_t cp, attr_t a)
     mvadd_wch(y, x, &cc);
 }
 
-static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
-                       const char *const *cells, attr_t a)
+/* The width each column gets in a row of w columns: as declared, but the
+ * last column takes the rest of the row (a note or reason reads whole on
+ * a wide terminal), and when it would be left too narrow the first column
+ * (a name, cut in the middle) gives up columns to it.  Columns that do not
+ * fit at all get 0. */
+static void cell_widths(int w, const ui_col *cols, int ncols, int *cw)
 {
+    int used = 0;
+    for (int i = 0; i < ncols; i++) {
+        int room = w - used;
+        cw[i] = cols[i].w <= room ? cols[i].w : 0;
+        if (i == ncols - 1 && !cols[i].right && room > 0)
+            cw[i] = room;
+        used += cw[i] ? cw[i] + 1 : 0;
+    }
+    int last = ncols - 1, want = last > 0 ? cols[last].w < 30 ? cols[last].w : 30 : 0;
+    if (last > 0 && !cols[last].right && !cols[0].right && cw[last] < want && cw[0] > 10) {
+        int give = want - cw[last] < cw[0] - 10 ? want - cw[last] : cw[0] - 10;
+        cw[0] -= give;
+        cw[last] += give;
+    }
+}
+
+static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
+                       const char *const *cells, attr_t a, int sort_col, int sort_desc)
+{
+    int cw[32];
+    if (ncols > 32)
+        ncols = 32;
+    cell_widths(w, cols, ncols, cw);
     int cx = x;
     for (int i = 0; i < ncols; i++) {
-        int cw = cols[i].w;
-        if (cx + cw > x + w)
-            break;
+        if (cw[i] <= 0)
+            continue;
         const char *s = cells[i] ? cells[i] : "";
-        int tw = text_width(s);
-        int pad = cols[i].right && tw < cw ? cw - tw : 0;
-        draw_text(y, cx + pad, cw - pad, a, s);
-        cx += cw + 1;
+        char fit[512], cell[512];
+        if (i == sort_col) {
+            /* The column the rows are ordered by, marked in the header. */
+            snprintf(cell, sizeof cell, "%s%s", s, sort_desc ? (caps && caps->utf8 ? "▼" : "v")
+                                                             : (caps && caps->utf8 ? "▲" : "^"));
+            s = cell;
+        }
+        /* Numbers are never cut; names lose their middle, the last
+         * column (prose) its end. */
+        if (cols[i].right && textfit_is_number(s))
+            textfit_number(s, cw[i], fit, sizeof fit);
+        else
+            textfit(s, cw[i], i == ncols - 1 ? TEXTFIT_END : TEXTFIT_MIDDLE, sym(SYM_ELLIPSIS),
+                    fit, sizeof fit);
+        int tw = text_width(fit);
+        int pad = cols[i].right && tw < cw[i] ? cw[i] - tw : 0;
+        /* A number wider than its column even when compact is shown
+         * whole, reaching into the gap and the column to its left. */
+        int nx = cx + pad - (tw > cw[i] ? tw - cw[i] : 0);
+        draw_text(y, nx < x ? x : nx, tw > cw[i] ? tw : cw[i] - pad, a, fit);
+        cx += cw[i] + 1;
     }
 }
 
@@ -297,15 +341,22 @@ void draw_row(int y, int x, int w, const ui_col *cols, int ncols, const char *co
 {
     if (a != A_NORMAL)
         draw_line(y, x, w, a, "");
-    draw_cells(y, x, w, cols, ncols, cells, a);
+    draw_cells(y, x, w, cols, ncols, cells, a, -1, 0);
 }
 
-void draw_header(int y, int x, int w, const ui_col *cols, int ncols)
+void draw_header_sorted(int y, int x, int w, const ui_col *cols, int ncols, int sort_col,
+                        int sort_desc)
 {
     const char *heads[32];
     for (int i = 0; i < ncols && i < 32; i++)
         heads[i] = cols[i].head;
-    draw_cells(y, x, w, cols, ncols < 32 ? ncols : 32, heads, A_BOLD | A_UNDERLINE);
+    draw_cells(y, x, w, cols, ncols < 32 ? ncols : 32, heads, A_BOLD | A_UNDERLINE, sort_col,
+               sort_desc);
+}
+
+void draw_header(int y, int x, int w, const ui_col *cols, int ncols)
+{
+    draw_header_sorted(y, x, w, cols, ncols, -1, 0);
 }
 
 void draw_spark(int y, int x, int w, const float *v, size_t n, double lo, double hi,

@@ -62,8 +62,11 @@ void draw_box(rect r, const char *title, int focused);
 /* One code point at (y, x). */
 void draw_glyph(int y, int x, uint32_t cp, attr_t a);
 
-/* Table columns: a header, a width and alignment; a row draws the columns
- * that fit in w and skips the rest. */
+/* Table columns: a header, a width and alignment (right = a number); a
+ * row draws the columns that fit in w and skips the rest, except that the
+ * last column takes what is left of the row.  Text too wide for its column
+ * is cut with an ellipsis (names in the middle, the last column at its
+ * end); numbers are never cut (textfit.h). */
 typedef struct ui_col {
     const char *head;
     int w;
@@ -72,6 +75,10 @@ typedef struct ui_col {
 void draw_row(int y, int x, int w, const ui_col *cols, int ncols, const char *const *cells,
               attr_t a);
 void draw_header(int y, int x, int w, const ui_col *cols, int ncols);
+/* The header with column sort_col (-1: none) marked as the one the rows
+ * are ordered by, ascending or descending. */
+void draw_header_sorted(int y, int x, int w, const ui_col *cols, int ncols, int sort_col,
+                        int sort_desc);
 
 void draw_spark(int y, int x, int w, const float *v, size_t n, double lo, double hi,
                 attr_t a);
