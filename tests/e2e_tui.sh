@@ -42,6 +42,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 export GPUPLAN_DB="$T/db.sqlite"
 export GPUPLAN_SAMPLES="$SAMPLES"
+export XDG_CONFIG_HOME="$T/config"   # no settings of the user's
 fails=0
 ok() { printf 'ok   %s\n' "$1"; }
 bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }

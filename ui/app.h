@@ -214,6 +214,7 @@ struct app {
     planner_ui pl;
     data_ui data;
     listview help;              /* a viewer: the Help lines shown */
+    int quit;                   /* set by a confirmation: the loop ends */
 };
 
 /* Status line messages (shown until the next key). */

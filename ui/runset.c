@@ -106,6 +106,7 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
                                 .models = rs->peace.has_models ? &rs->peace.models : NULL,
                                 .partition = s->part};
     rs->cfg = cfg;
+    s->stored_id = 0;
     s->sim = sim_new(&cfg, rs->cl, rs->cat, rs->tr, &s->spec, err);
     if (!s->sim)
         gp_error_prefix(err, "%s", s->spec.label);
@@ -459,6 +460,27 @@ static run *run_copy(const run *src)
     return r;
 }
 
+/* The error of a save with nothing new: which saved runs hold them. */
+static int already_saved(const runset *rs, gp_err *err)
+{
+    char ids[128] = "";
+    for (int i = 0; i < rs->n; i++)
+        if (rs->slot[i].stored_id) {
+            size_t l = strlen(ids);
+            snprintf(ids + l, sizeof ids - l, "%s#%lld", l ? ", " : "",
+                     (long long)rs->slot[i].stored_id);
+        }
+    return gp_error(err, "already saved (runs %s); r restarts them", ids);
+}
+
+int runset_unsaved(const runset *rs)
+{
+    int n = 0;
+    for (int i = 0; i < rs->n; i++)
+        n += rs->slot[i].sim && !rs->slot[i].stored_id && runset_decisions(rs, i) > 0;
+    return n;
+}
+
 int runset_save(runset *rs, store *st, int *saved, gp_err *err)
 {
     *saved = 0;
@@ -468,7 +490,7 @@ int runset_save(runset *rs, store *st, int *saved, gp_err *err)
         return gp_error(err, "the runs are not finished: play them to the end (End) first");
     for (int i = 0; i < rs->n; i++) {
         sim *s = rs->slot[i].sim;
-        if (!s)
+        if (!s || rs->slot[i].stored_id)
             continue;
         sim_finish(s);
         run *r = run_copy(sim_run_record(s));
@@ -482,10 +504,13 @@ int runset_save(runset *rs, store *st, int *saved, gp_err *err)
             r->options = xstrdup(opts);
         }
         int rc = store_put_run(st, r, err);
+        rs->slot[i].stored_id = rc ? 0 : r->id;
         run_free(r);
         if (rc)
             return -1;
         (*saved)++;
     }
+    if (*saved == 0)
+        return already_saved(rs, err);
     return 0;
 }

@@ -18,6 +18,7 @@
 #include "tui.h"
 #include "app.h"
 #include "draw.h"
+#include "settings.h"
 #include "termguard.h"
 
 #include <assert.h>
@@ -37,11 +38,40 @@ const ui_screen *ui_screen_of(scr_id id)
     return id < SCR_COUNT ? all[id] : all[0];
 }
 
+static void quit_done(app *a, int ok, const char *text, int choice)
+{
+    (void)text;
+    (void)choice;
+    a->quit = ok;
+}
+
+/* What quitting would throw away: unsaved runs, a sweep's results (the
+ * Planner keeps them only on screen).  "" when nothing. */
+static void unsaved_work(const app *a, char *what, size_t len)
+{
+    int runs = runset_unsaved(&a->rs);
+    int sweep = a->pl.sw.state == PLAN_DONE || a->pl.sw.state == PLAN_RUNNING;
+    what[0] = '\0';
+    if (runs)
+        snprintf(what, len, "%d unsaved run%s (S in Compare saves finished ones)", runs,
+                 runs == 1 ? "" : "s");
+    if (sweep) {
+        size_t l = strlen(what);
+        snprintf(what + l, len - l, "%sthe Planner's %s sweep", l ? " and " : "",
+                 a->pl.sw.state == PLAN_DONE ? "finished" : "running");
+    }
+}
+
 static ui_rc key_quit(app *a, int key)
 {
-    (void)a;
     (void)key;
-    return UI_QUIT;
+    char what[160], q[200];
+    unsaved_work(a, what, sizeof what);
+    if (!what[0])
+        return UI_QUIT;
+    snprintf(q, sizeof q, "Quit and throw away %s?", what);
+    modal_confirm(a, q, quit_done);
+    return UI_DONE;
 }
 
 static ui_rc key_help(app *a, int key)
@@ -360,7 +390,59 @@ static void app_free(app *a)
     free(a);
 }
 
-static void loop(app *a)
+/* --- remembered settings --------------------------------------------------- */
+
+/* What the app shows now, as settings. */
+static void settings_of(const app *a, ui_settings *s)
+{
+    const compare_ui *c = &a->cmp;
+    memset(s, 0, sizeof *s);
+    strlcpy0(s->chart_style, chart_style_name(a->caps.style), sizeof s->chart_style);
+    if (c->traces.lv.count)
+        strlcpy0(s->trace, c->traces.items[c->traces.lv.cursor].name, sizeof s->trace);
+    if (c->clusters.lv.count)
+        strlcpy0(s->cluster, c->clusters.items[c->clusters.lv.cursor].name, sizeof s->cluster);
+    for (int i = 0; i < c->npicked && i < SETTINGS_MAX_POLICIES; i++)
+        strlcpy0(s->policies[s->npolicies++], c->picked[i], GP_NAME_MAX);
+}
+
+/* Starts from the remembered settings: what no longer exists (a deleted
+ * trace, a policy not in this build) is left at its default. */
+static void settings_apply(app *a, const ui_settings *s)
+{
+    for (int st = 0; st < CHART_NSTYLES; st++)
+        if (strcmp(s->chart_style, chart_style_name((chart_style)st)) == 0 &&
+            (a->caps.utf8 || st == CHART_ASCII))
+            a->caps.style = (chart_style)st;
+    compare_ui *c = &a->cmp;
+    for (int i = 0; i < s->npolicies && c->npicked < RS_MAX; i++)
+        if (policy_find(s->policies[i]))
+            strlcpy0(c->picked[c->npicked++], s->policies[i], GP_NAME_MAX);
+    compare_set_input(a, s->trace[0] ? s->trace : NULL, s->cluster[0] ? s->cluster : NULL);
+    c->pane = 0;
+}
+
+typedef struct remembered {
+    char *path;
+    ui_settings last;           /* as last read or written */
+} remembered;
+
+/* Writes the settings when they differ from the last ones written. */
+static void remember(app *a, remembered *r)
+{
+    ui_settings now;
+    settings_of(a, &now);
+    if (settings_equal(&now, &r->last))
+        return;
+    gp_err err;
+    if (settings_save(r->path, &now, &err))
+        app_err(a, "settings not kept: %s", err.msg);
+    r->last = now;
+}
+
+/* --- the loop ------------------------------------------------------------------ */
+
+static void loop(app *a, remembered *r)
 {
     double last = now_seconds();
     for (;;) {
@@ -383,8 +465,9 @@ static void loop(app *a)
             clearok(curscr, TRUE);
             continue;
         }
-        if (handle_key(a, ch) == UI_QUIT)
+        if (handle_key(a, ch) == UI_QUIT || a->quit)
             break;
+        remember(a, r);
     }
 }
 
@@ -415,8 +498,17 @@ int tui_main(cli_ctx *ctx)
     atexit(restore_at_exit);
     draw_init(&a->caps);
     data_reload(a);
-    compare_set_input(a, NULL, NULL);
-    loop(a);
+    remembered r;
+    memset(&r, 0, sizeof r);
+    r.path = settings_path();
+    gp_err err;
+    if (settings_load(r.path, &r.last, &err))
+        app_err(a, "settings ignored: %s", err.msg);
+    settings_apply(a, &r.last);
+    /* Written only when something changes from here. */
+    settings_of(a, &r.last);
+    loop(a, &r);
+    free(r.path);
     term_close(&io);
     app_free(a);
     return EXIT_OK;
