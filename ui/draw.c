@@ -214,6 +214,12 @@ int text_wrap_lines(int w, int max_lines, const char *s)
 
 void draw_line(int y, int x, int w, attr_t a, const char *s)
 {
+    /* A row too long for its pane says so with an ellipsis. */
+    char fit[1024];
+    if (w > 0 && text_width(s) > w) {
+        textfit(s, w, TEXTFIT_END, sym(SYM_ELLIPSIS), fit, sizeof fit);
+        s = fit;
+    }
     int used = draw_text(y, x, w, a, s);
     if (used < w) {
         attr_t old;
@@ -476,14 +482,42 @@ void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *
 
 /* --- frame ------------------------------------------------------------- */
 
+/* The tab bar's pieces: " gpuplan " then " 1 Compare " ...; tab_start
+ * gives where tab i begins (i = SCR_COUNT: where the tabs end), so the
+ * drawing and a mouse click agree. */
+static void tab_title(int i, char *t, size_t len)
+{
+    const ui_screen *s = ui_screen_of((scr_id)i);
+    snprintf(t, len, " %c %s ", s->hotkey, s->name);
+}
+
+static int tab_start(int i)
+{
+    int x = text_width(" gpuplan ") + 1;
+    for (int k = 0; k < i; k++) {
+        char t[32];
+        tab_title(k, t, sizeof t);
+        x += text_width(t);
+    }
+    return x;
+}
+
+int draw_tab_at(const app *a, int x)
+{
+    for (int i = 0; i < SCR_COUNT; i++)
+        if (x >= tab_start(i) && x < tab_start(i + 1) && tab_start(i + 1) <= a->cols)
+            return i;
+    return -1;
+}
+
 void draw_tabs(const app *a)
 {
     draw_line(0, 0, a->cols, ui_attr(C_BAR), "");
-    int x = draw_text(0, 0, a->cols, ui_attr(C_BAR) | A_BOLD, " gpuplan ") + 1;
+    draw_text(0, 0, a->cols, ui_attr(C_BAR) | A_BOLD, " gpuplan ");
+    int x = tab_start(0);
     for (int i = 0; i < SCR_COUNT; i++) {
-        const ui_screen *s = ui_screen_of((scr_id)i);
         char t[32];
-        snprintf(t, sizeof t, " %c %s ", s->hotkey, s->name);
+        tab_title(i, t, sizeof t);
         int on = (scr_id)i == a->scr;
         x += draw_text(0, x, a->cols - x, ui_attr(on ? C_TAB_ON : C_BAR) | (on ? A_BOLD : 0), t);
     }

@@ -101,6 +101,8 @@ void draw_chart(const ui_caps *caps, rect box, const char *title, const ui_serie
 
 /* The tab bar (row 0) and the status line (last row). */
 void draw_tabs(const app *a);
+/* The screen whose tab is at column x of the tab bar, or -1. */
+int draw_tab_at(const app *a, int x);
 void draw_status(const app *a, const char *context, const char *hints);
 /* A screen with nothing to show yet: its name on a box over the body, a
  * message saying where to go, and the status line. */

@@ -259,8 +259,11 @@ static void draw_too_small(const app *a)
     draw_text(y + 1 > 0 ? y + 1 : 1, 0, a->cols, A_NORMAL, "Enlarge the window, or press q to quit.");
 }
 
-static void draw_frame(const app *a)
+/* Paints the frame into curses' buffer, recording where lists went;
+ * draw_frame() then sends it to the terminal. */
+static void compose_frame(const app *a, lv_hits *hits)
 {
+    lv_hits_record(hits);
     /* Every layout is computed from the size the loop just read. */
     assert(a->rows == getmaxy(stdscr) && a->cols == getmaxx(stdscr));
     erase();
@@ -276,6 +279,12 @@ static void draw_frame(const app *a)
                 curs_set(1);
         }
     }
+    lv_hits_record(NULL);
+}
+
+static void draw_frame(const app *a, lv_hits *hits)
+{
+    compose_frame(a, hits);
     refresh();
 }
 
@@ -292,6 +301,63 @@ static ui_rc handle_key(app *a, int key)
     if (rc == UI_PASS)
         rc = ui_dispatch(a, global_keys, key);
     return rc;
+}
+
+/* --- mouse ------------------------------------------------------------------ */
+
+/* A click on a list row becomes the keys that do it by keyboard: Tab until
+ * the list's pane has the keys (when another pane has them), then Up or
+ * Down to the row; a double click adds Enter. */
+static void click_row(app *a, lv_hits *hits, int y, int x, int twice)
+{
+    const lv_hit *h = lv_hit_at(hits, y, x);
+    if (!h)
+        return;
+    for (int tries = 0; h && h->hl != LV_HL_FOCUSED && tries < 3; tries++) {
+        int other_focused = 0;
+        for (int i = 0; i < hits->n; i++)
+            other_focused |= hits->hit[i].hl == LV_HL_FOCUSED;
+        if (!other_focused || handle_key(a, '\t') == UI_QUIT)
+            return;
+        compose_frame(a, hits);
+        h = lv_hit_at(hits, y, x);
+    }
+    if (!h || h->hl != LV_HL_FOCUSED)
+        return;
+    size_t row = h->first + (size_t)(y - h->r.y);
+    if (row >= h->count)
+        return;
+    long steps = (long)row - (long)h->cursor;
+    for (long i = 0; i < labs(steps); i++)
+        handle_key(a, steps > 0 ? KEY_DOWN : KEY_UP);
+    if (twice)
+        handle_key(a, '\n');
+}
+
+static void mouse_event(app *a, lv_hits *hits)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK || layout_too_small(a->rows, a->cols))
+        return;
+    int wheel = ev.bstate & BUTTON4_PRESSED ? KEY_UP
+              : ev.bstate & BUTTON5_PRESSED ? KEY_DOWN : 0;
+    if (wheel) {
+        for (int i = 0; i < 3; i++)
+            handle_key(a, wheel);
+        return;
+    }
+    int click = ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED);
+    int twice = ev.bstate & BUTTON1_DOUBLE_CLICKED;
+    if (!click && !twice)
+        return;
+    if (ev.y == 0 && a->m.kind == MODAL_NONE) {
+        int tab = draw_tab_at(a, ev.x);
+        if (tab >= 0)
+            app_goto(a, (scr_id)tab);
+        return;
+    }
+    a->status[0] = '\0';
+    click_row(a, hits, ev.y, ev.x, twice);
 }
 
 /* Playback and sweeps go on whichever screen is showing. */
@@ -348,6 +414,10 @@ static int term_open(term_io *io)
     nonl();
     keypad(stdscr, TRUE);
     set_escdelay(25);
+    /* Clicks and the wheel; a click stays a click (no drag selection of
+     * the terminal's own while the dashboard runs; Shift still gives it). */
+    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
+              BUTTON5_PRESSED, NULL);
     curs_set(0);
     if (tty_ok)
         termguard_arm(io->saved_out, io->saved_err);
@@ -444,6 +514,8 @@ static void remember(app *a, remembered *r)
 
 static void loop(app *a, remembered *r)
 {
+    lv_hits hits;
+    memset(&hits, 0, sizeof hits);
     double last = now_seconds();
     for (;;) {
         /* Tick before drawing, so the frame shows what the tick did (a
@@ -453,7 +525,7 @@ static void loop(app *a, remembered *r)
         last = now;
         int busy = tick_all(a, dt > 0.25 ? 0.25 : dt);
         getmaxyx(stdscr, a->rows, a->cols);
-        draw_frame(a);
+        draw_frame(a, &hits);
         /* Block while nothing moves; tick at ~25 frames/s while it does. */
         timeout(busy ? 40 : -1);
         int ch = getch();
@@ -465,7 +537,11 @@ static void loop(app *a, remembered *r)
             clearok(curscr, TRUE);
             continue;
         }
-        if (handle_key(a, ch) == UI_QUIT || a->quit)
+        if (ch == KEY_MOUSE)
+            mouse_event(a, &hits);
+        else if (handle_key(a, ch) == UI_QUIT)
+            break;
+        if (a->quit)
             break;
         remember(a, r);
     }
