@@ -94,6 +94,7 @@ typedef struct modal {
     char items[MODAL_MENU_MAX][96];
     int nitems;
     listview menu;              /* the menu's cursor */
+    int complete_paths;         /* prompt: Tab completes file paths */
     modal_done_fn done;
 } modal;
 

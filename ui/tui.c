@@ -18,6 +18,7 @@
 #include "tui.h"
 #include "app.h"
 #include "draw.h"
+#include "pathcomp.h"
 #include "settings.h"
 #include "termguard.h"
 
@@ -173,6 +174,19 @@ static void modal_close(app *a, int ok, int choice)
         m.done(a, ok, m.text, choice);
 }
 
+/* Tab in a prompt for paths: completes the word before the cursor; when
+ * several names match, the status line lists them. */
+static void complete_prompt(app *a)
+{
+    modal *m = &a->m;
+    char shown[200];
+    int n = path_complete(m->text, sizeof m->text, &m->cursor, shown, sizeof shown);
+    if (n == 0)
+        app_err(a, "no file matches");
+    else if (n > 1)
+        app_msg(a, "%d match: %s", n, shown);
+}
+
 static void modal_key(app *a, int key)
 {
     modal *m = &a->m;
@@ -184,6 +198,8 @@ static void modal_key(app *a, int key)
     case MODAL_PROMPT:
         if (key == '\n' || key == '\r' || key == KEY_ENTER)
             modal_close(a, 1, -1);
+        else if (key == '\t' && m->complete_paths)
+            complete_prompt(a);
         else
             lineedit_key(m->text, sizeof m->text, &m->cursor, key);
         break;
