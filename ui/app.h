@@ -27,6 +27,7 @@
 #include "layout.h"
 #include "listview.h"
 #include "runset.h"
+#include "tablesort.h"
 #include "core/runsum.h"
 #include "plan/plan.h"
 
@@ -133,6 +134,7 @@ typedef struct compare_ui {
     int queue_metric;           /* 4th chart: 0 queued tasks, 1 mean JCT */
     double gpu_cap;             /* W per GPU held by PEACE for the next run, 0 = none */
     listview runs;              /* run table cursor (Enter focuses it) */
+    table_sort runs_sort;       /* the run table's order (o, O) */
     /* The outcome half of each run's summary, recomputed by the tick only
      * when the run's finished-task count changes (run_summarize_outcomes). */
     run_summary outc[RS_MAX];

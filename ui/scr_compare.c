@@ -758,12 +758,43 @@ static void run_cells(const app *a, int i, char v[16][24])
     }
 }
 
+/* The text of run i's cell col (tablesort.h), for ordering the table. */
+static const char *run_cell(const void *ctx, size_t i, int col, char *buf, size_t len)
+{
+    char v[16][24];
+    run_cells(ctx, (int)i, v);
+    snprintf(buf, len, "%s", v[col]);
+    return buf;
+}
+
+/* The runs in the table's order: order[row] is the slot shown there. */
+static void run_order(const app *a, size_t *order)
+{
+    tablesort_order((size_t)a->rs.n, a->cmp.runs_sort, run_cell, a, order);
+}
+
+/* The table row showing slot i. */
+static size_t row_of_run(const app *a, int i)
+{
+    size_t order[RS_MAX], row = 0;
+    run_order(a, order);
+    while (row + 1 < (size_t)a->rs.n && order[row] != (size_t)i)
+        row++;
+    return row;
+}
+
+typedef struct run_table {
+    const app *a;
+    size_t order[RS_MAX];
+} run_table;
+
 /* One run's row: the focus marker and series mark, then the figures. */
 static void run_row_draw(const void *ctx, size_t row, rect r, lv_hl hl)
 {
-    const app *a = ctx;
+    const run_table *t = ctx;
+    const app *a = t->a;
     assert(row < (size_t)a->rs.n);
-    int i = (int)row;
+    int i = (int)t->order[row];
     char v[16][24];
     run_cells(a, i, v);
     const char *cells[16];
@@ -792,10 +823,13 @@ static void draw_table(const app *a, rect box)
     rect in = layout_inner(box);
     if (in.h < 1)
         return;
-    draw_header(in.y, in.x + 2, in.w - 2, run_cols, NRUN_COLS);
+    draw_header_sorted(in.y, in.x + 2, in.w - 2, run_cols, NRUN_COLS, a->cmp.runs_sort.col,
+                       a->cmp.runs_sort.desc);
     rect rows = {in.y + 1, in.x, in.h - 1, in.w};
     listview v = lv_shown(&a->cmp.runs, (size_t)a->rs.n, rows.h);
-    lv_draw(&v, rows, LV_HL_FOCUSED, run_row_draw, a);
+    run_table t = {a, {0}};
+    run_order(a, t.order);
+    lv_draw(&v, rows, LV_HL_FOCUSED, run_row_draw, &t);
     if (a->rs.has_opt && a->rs.n + 1 < in.h)
         draw_optimal_row(&a->rs.opt, in.y + 1 + a->rs.n, in.x + 2, in.w - 2, run_cols,
                          NRUN_COLS);
@@ -872,7 +906,7 @@ void compare_focus(app *a, int i)
 {
     a->rs.focus = i;
     lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
-    lv_select(&a->cmp.runs, (size_t)i, run_table_rows(a));
+    lv_select(&a->cmp.runs, row_of_run(a, i), run_table_rows(a));
     step_reset(a);
 }
 
@@ -883,7 +917,9 @@ static ui_rc run_focus(app *a, int key)
     size_t row = lv_shown(&a->cmp.runs, (size_t)a->rs.n, 1).cursor;
     if (key == '\t')
         row = (row + 1) % (size_t)a->rs.n;
-    compare_focus(a, (int)row);
+    size_t order[RS_MAX];
+    run_order(a, order);
+    compare_focus(a, (int)order[row]);
     app_msg(a, "focus: %s (Step and Cluster show it)", a->rs.slot[a->rs.focus].spec.label);
     return UI_DONE;
 }
@@ -927,6 +963,25 @@ static ui_rc run_jct(app *a, int key)
     return UI_DONE;
 }
 
+/* o: order the run table by the next column; O: reverse it.  The cursor
+ * stays on the run it was on. */
+static ui_rc run_sort(app *a, int key)
+{
+    size_t order[RS_MAX];
+    run_order(a, order);
+    int at = a->rs.n ? (int)order[lv_shown(&a->cmp.runs, (size_t)a->rs.n, 1).cursor] : 0;
+    tablesort_next(&a->cmp.runs_sort, NRUN_COLS, key == 'O');
+    lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
+    if (a->rs.n)
+        lv_select(&a->cmp.runs, row_of_run(a, at), run_table_rows(a));
+    if (a->cmp.runs_sort.col >= 0)
+        app_msg(a, "runs by %s, %s", run_cols[a->cmp.runs_sort.col].head,
+                a->cmp.runs_sort.desc ? "largest first" : "smallest first");
+    else
+        app_msg(a, "runs in the order they were picked");
+    return UI_DONE;
+}
+
 static const ui_key run_keys[] = {
     {{' '}, "space", "play / pause (simulated time advances at the speed)", run_play},
     {{KEY_RIGHT, 'l'}, "Right l", "one placement forward (focused policy; others follow)",
@@ -940,6 +995,7 @@ static const ui_key run_keys[] = {
     {{KEY_END, 'e'}, "End e", "run every policy to the end", run_end},
     {{'S'}, "S", "save the finished runs to the database", run_save},
     {{'J'}, "J", "fourth chart: queued tasks / mean JCT", run_jct},
+    {{'o', 'O'}, "o O", "order the run table by the next column / reverse it", run_sort},
     {{'s'}, "s", "back to the setup (trace, cluster, policies)", run_setup},
     {{0}, NULL, NULL, NULL},
 };
