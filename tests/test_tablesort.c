@@ -30,21 +30,21 @@ static void check(table_sort s, const size_t *want)
     tablesort_order(NROWS, s, cell, NULL, order);
     for (size_t i = 0; i < NROWS; i++)
         if (order[i] != want[i])
-            fail_msg("col %d desc %d: row %zu is %zu, wanted %zu", s.col, s.desc, i, order[i],
+            fail_msg("by %d desc %d: row %zu is %zu, wanted %zu", s.by, s.desc, i, order[i],
                      want[i]);
 }
 
 static void test_order(void **state)
 {
     (void)state;
-    check((table_sort){-1, 0}, (const size_t[]){0, 1, 2, 3, 4});
-    check((table_sort){0, 0}, (const size_t[]){3, 0, 1, 4, 2});
+    check((table_sort){0, 0}, (const size_t[]){0, 1, 2, 3, 4});
+    check((table_sort){1, 0}, (const size_t[]){3, 0, 1, 4, 2});
     /* 950 < 1.2k < 12k; the two 950s keep their order; "-" last. */
-    check((table_sort){1, 0}, (const size_t[]){1, 4, 0, 3, 2});
-    check((table_sort){1, 1}, (const size_t[]){3, 0, 1, 4, 2});
+    check((table_sort){2, 0}, (const size_t[]){1, 4, 0, 3, 2});
+    check((table_sort){2, 1}, (const size_t[]){3, 0, 1, 4, 2});
     /* 45s < 40 min < 2 h < 1 day; "-" last reversed too. */
-    check((table_sort){2, 0}, (const size_t[]){2, 1, 4, 0, 3});
-    check((table_sort){2, 1}, (const size_t[]){0, 4, 1, 2, 3});
+    check((table_sort){3, 0}, (const size_t[]){2, 1, 4, 0, 3});
+    check((table_sort){3, 1}, (const size_t[]){0, 4, 1, 2, 3});
 }
 
 static void test_values(void **state)
@@ -65,19 +65,20 @@ static void test_values(void **state)
 static void test_next(void **state)
 {
     (void)state;
-    table_sort s = TABLE_SORT_NONE;
+    table_sort s = {0, 0};
     tablesort_next(&s, 3, 1);           /* nothing to reverse yet */
-    assert_int_equal(s.col, -1);
+    assert_int_equal(s.by, 0);
+    assert_int_equal(s.desc, 0);
     tablesort_next(&s, 3, 0);
-    assert_int_equal(s.col, 0);
+    assert_int_equal(s.by, 1);
     tablesort_next(&s, 3, 1);
     assert_int_equal(s.desc, 1);
     tablesort_next(&s, 3, 0);           /* the next column starts ascending */
-    assert_int_equal(s.col, 1);
+    assert_int_equal(s.by, 2);
     assert_int_equal(s.desc, 0);
     tablesort_next(&s, 3, 0);
     tablesort_next(&s, 3, 0);           /* after the last: the table's own order */
-    assert_int_equal(s.col, -1);
+    assert_int_equal(s.by, 0);
 }
 
 int main(void)

@@ -823,7 +823,7 @@ static void draw_table(const app *a, rect box)
     rect in = layout_inner(box);
     if (in.h < 1)
         return;
-    draw_header_sorted(in.y, in.x + 2, in.w - 2, run_cols, NRUN_COLS, a->cmp.runs_sort.col,
+    draw_header_sorted(in.y, in.x + 2, in.w - 2, run_cols, NRUN_COLS, a->cmp.runs_sort.by - 1,
                        a->cmp.runs_sort.desc);
     rect rows = {in.y + 1, in.x, in.h - 1, in.w};
     listview v = lv_shown(&a->cmp.runs, (size_t)a->rs.n, rows.h);
@@ -974,8 +974,8 @@ static ui_rc run_sort(app *a, int key)
     lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
     if (a->rs.n)
         lv_select(&a->cmp.runs, row_of_run(a, at), run_table_rows(a));
-    if (a->cmp.runs_sort.col >= 0)
-        app_msg(a, "runs by %s, %s", run_cols[a->cmp.runs_sort.col].head,
+    if (a->cmp.runs_sort.by > 0)
+        app_msg(a, "runs by %s, %s", run_cols[a->cmp.runs_sort.by - 1].head,
                 a->cmp.runs_sort.desc ? "largest first" : "smallest first");
     else
         app_msg(a, "runs in the order they were picked");

@@ -80,14 +80,14 @@ void tablesort_order(size_t n, table_sort s, tablesort_cell_fn cell, const void 
 {
     for (size_t i = 0; i < n; i++)
         order[i] = i;
-    if (s.col < 0)
+    if (s.by <= 0)
         return;
     char ba[256], bb[256];
     for (size_t i = 1; i < n; i++) {
         size_t cur = order[i], j = i;
         for (; j > 0; j--) {
-            const char *x = cell(ctx, cur, s.col, ba, sizeof ba);
-            const char *y = cell(ctx, order[j - 1], s.col, bb, sizeof bb);
+            const char *x = cell(ctx, cur, s.by - 1, ba, sizeof ba);
+            const char *y = cell(ctx, order[j - 1], s.by - 1, bb, sizeof bb);
             int bx = is_blank(x), by = is_blank(y);
             int c = bx != by ? (bx ? 1 : -1) : bx ? 0 : tablesort_cmp(x, y) * (s.desc ? -1 : 1);
             if (c >= 0)
@@ -101,10 +101,10 @@ void tablesort_order(size_t n, table_sort s, tablesort_cell_fn cell, const void 
 void tablesort_next(table_sort *s, int ncols, int reverse)
 {
     if (reverse) {
-        if (s->col >= 0)
+        if (s->by > 0)
             s->desc = !s->desc;
         return;
     }
-    s->col = s->col + 1 < ncols ? s->col + 1 : -1;
+    s->by = s->by < ncols ? s->by + 1 : 0;
     s->desc = 0;
 }

@@ -13,12 +13,11 @@
 
 #include <stddef.h>
 
+/* Zeroed, the table's own order. */
 typedef struct table_sort {
-    int col;                    /* -1: the table's own order */
+    int by;                     /* 1 + the column the rows are ordered by; 0: none */
     int desc;
 } table_sort;
-
-#define TABLE_SORT_NONE {-1, 0}
 
 /* The text of row's cell in column col. */
 typedef const char *(*tablesort_cell_fn)(const void *ctx, size_t row, int col, char *buf,
