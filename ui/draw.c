@@ -415,19 +415,34 @@ static double series_max(const ui_series *s, int ns, double xhi)
     return m;
 }
 
+/* Tick labels of a value axis: numbers, or durations in one unit. */
+static void fmt_tick(double v, double span, int time, char *buf, size_t len)
+{
+    if (time)
+        chart_fmt_time_in(v, span, buf, len);
+    else
+        chart_fmt(v, buf, len);
+}
+
 static void chart_axes(const chart_layout *L, double xlo, double xhi, double ylo, double yhi,
-                       int time_axis)
+                       int time_axis, const ui_axes *ax)
 {
     double t[16];
-    int n = chart_ticks(ylo, yhi, L->plot.h > 6 ? 4 : 2, t, 16);
+    int y_time = ax && ax->y_time;
+    double yunit = y_time ? chart_time_unit(yhi - ylo) : 1;
+    int n = chart_ticks(ylo / yunit, yhi / yunit, L->plot.h > 6 ? 4 : 2, t, 16);
     for (int i = 0; i < n; i++) {
+        t[i] *= yunit;
         int row = L->plot.y + L->plot.h - 1 - chart_scale(t[i], ylo, yhi, L->plot.h);
         char buf[16];
-        chart_fmt(t[i], buf, sizeof buf);
+        fmt_tick(t[i], yhi - ylo, y_time, buf, sizeof buf);
         int tw = (int)strlen(buf);
         draw_text(row, L->ylab.x + (tw < L->ylab.w - 1 ? L->ylab.w - 1 - tw : 0),
                   L->ylab.w - 1, ui_attr(C_DIM), buf);
     }
+    /* The y axis's unit under its labels, where the x labels' row starts. */
+    if (ax && ax->y_unit && L->xlab.h > 0)
+        draw_text(L->xlab.y, L->ylab.x, L->ylab.w - 1, ui_attr(C_DIM) | A_BOLD, ax->y_unit);
     double unit = time_axis ? chart_time_unit(xhi - xlo) : 1;
     n = chart_ticks(xlo / unit, xhi / unit, L->plot.w / 10 > 1 ? L->plot.w / 10 : 1, t, 16);
     for (int i = 0; i < n; i++)
@@ -436,10 +451,7 @@ static void chart_axes(const chart_layout *L, double xlo, double xhi, double ylo
     for (int i = 0; i < n; i++) {
         int col = L->xlab.x + chart_scale(t[i], xlo, xhi, L->plot.w);
         char buf[16];
-        if (time_axis)
-            chart_fmt_time_in(t[i], xhi - xlo, buf, sizeof buf);
-        else
-            chart_fmt(t[i], buf, sizeof buf);
+        fmt_tick(t[i], xhi - xlo, time_axis, buf, sizeof buf);
         int tw = (int)strlen(buf);
         if (col + tw > L->xlab.x + L->xlab.w)
             col = L->xlab.x + L->xlab.w - tw;
@@ -448,17 +460,34 @@ static void chart_axes(const chart_layout *L, double xlo, double xhi, double ylo
         draw_text(L->xlab.y, col, tw, ui_attr(C_DIM), buf);
         next_free = col + tw + 1;
     }
+    /* The x axis's unit on the box's bottom border, right (a time axis's
+     * ticks carry theirs). */
+    const char *xu = ax && ax->x_unit ? ax->x_unit : NULL;
+    if (xu && L->box.w > 12) {
+        char lab[32];
+        snprintf(lab, sizeof lab, " %s ", xu);
+        int w = text_width(lab);
+        draw_text(L->box.y + L->box.h - 1, L->box.x + L->box.w - 2 - w, w, ui_attr(C_DIM), lab);
+    }
 }
 
-void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *s, int ns,
-                double xlo, double xhi, int time_axis)
+void draw_chart_axes(const ui_caps *c, rect box, const char *title, const ui_series *s, int ns,
+                     double xlo, double xhi, int time_axis, const ui_axes *ax)
 {
     draw_box(box, title, 0);
     chart_layout L = layout_chart(box);
     if (L.plot.h < 1 || L.plot.w < 2)
         return;
     double ylo = 0, yhi = series_max(s, ns, xhi);
-    chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
+    if (ax && ax->y_time) {
+        /* Nice steps in the unit the ticks read in (10h 20h, not 7.2h). */
+        double u = chart_time_unit(yhi);
+        yhi /= u;
+        chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
+        yhi *= u;
+    } else {
+        chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
+    }
     if (!(xhi > xlo))
         xhi = xlo + 1;
     chart_grid *g = chart_grid_new(L.plot.w, L.plot.h, c->style);
@@ -477,7 +506,13 @@ void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *
                            ui_attr(s[own - 1].color));
         }
     chart_grid_free(g);
-    chart_axes(&L, xlo, xhi, ylo, yhi, time_axis);
+    chart_axes(&L, xlo, xhi, ylo, yhi, time_axis, ax);
+}
+
+void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *s, int ns,
+                double xlo, double xhi, int time_axis)
+{
+    draw_chart_axes(c, box, title, s, ns, xlo, xhi, time_axis, NULL);
 }
 
 /* --- frame ------------------------------------------------------------- */

@@ -98,6 +98,17 @@ typedef struct ui_series {
 } ui_series;
 void draw_chart(const ui_caps *caps, rect box, const char *title, const ui_series *s,
                 int ns, double xlo, double xhi, int time_axis);
+/* The units of a chart's axes: the y axis's under its labels ("W",
+ * "GPUs"), or its values as durations (y_time: ticks such as 10h 20h);
+ * the x axis's on the bottom border (a time axis's ticks carry theirs).
+ * NULL = none. */
+typedef struct ui_axes {
+    const char *y_unit;
+    int y_time;
+    const char *x_unit;
+} ui_axes;
+void draw_chart_axes(const ui_caps *caps, rect box, const char *title, const ui_series *s,
+                     int ns, double xlo, double xhi, int time_axis, const ui_axes *ax);
 
 /* The tab bar (row 0) and the status line (last row). */
 void draw_tabs(const app *a);

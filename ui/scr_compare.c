@@ -598,9 +598,14 @@ static void draw_charts(const app *a, const compare_layout *L)
             s[ns++] = (ui_series){r->npoints ? &r->points[0].t_s : NULL, y, r->npoints,
                                   sizeof(run_point), ui_series_color(i), 0, a->rs.t};
         }
-        const char *title = ch == 3 && a->cmp.queue_metric ? "Mean JCT of finished tasks (s)"
+        const char *title = ch == 3 && a->cmp.queue_metric ? "Mean JCT of finished tasks"
                                                            : charts[ch].title;
-        draw_chart(&a->caps, L->charts[ch], title, s, ns, 0, xhi, 1);
+        /* Every axis says its unit: time along x, these up y. */
+        static const ui_axes units[4] = {{"GPUs", 0, NULL}, {"W", 0, NULL},
+                                         {"mGPU", 0, NULL}, {"tasks", 0, NULL}};
+        static const ui_axes jct_units = {NULL, 1, NULL};
+        draw_chart_axes(&a->caps, L->charts[ch], title, s, ns, 0, xhi, 1,
+                        ch == 3 && a->cmp.queue_metric ? &jct_units : &units[ch]);
     }
     for (int i = 0; i < RS_MAX; i++) {
         free(jct_x[i]);
