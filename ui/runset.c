@@ -200,6 +200,22 @@ static void saved_spec(runset *rs, const run *r, rs_slot *s)
     strlcpy0(s->spec.label, r->name[0] ? r->name : r->policy, sizeof s->spec.label);
 }
 
+/* An inflation experiment's run (sim/inflation.h): its timeline is sampled
+ * by the share of the tasks arrived, not by simulated time. */
+static int is_inflation_run(const run *r)
+{
+    return r->options && strstr(r->options, "inflation=") != NULL;
+}
+
+/* 1 when every saved run is an inflation run; -1 when they are mixed. */
+static int saved_by_arrival(const runset *rs)
+{
+    int infl = 0;
+    for (int i = 0; i < rs->n; i++)
+        infl += rs->slot[i].saved && is_inflation_run(rs->slot[i].saved);
+    return infl == 0 ? 0 : infl == rs->n ? 1 : -1;
+}
+
 int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *err)
 {
     runset_clear(rs);
@@ -218,6 +234,9 @@ int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *
         else
             saved_spec(rs, s->saved, s);
     }
+    if (!rc && (rs->by_arrival = saved_by_arrival(rs)) < 0)
+        rc = gp_error(err, "inflation runs (by tasks arrived) and timed runs cannot share "
+                      "the charts' axis: open them apart");
     if (!rc)
         rc = load_inputs(rs, st, rs->slot[0].saved->trace_name,
                          rs->slot[0].saved->cluster_name, err);
@@ -233,6 +252,10 @@ int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *
     for (int i = 0; i < rs->n; i++)
         if (runset_time(rs, i) > rs->t)
             rs->t = runset_time(rs, i);
+    if (rs->by_arrival) {
+        rs->t_end_hint = rs->t;     /* the axis ends at the last % arrived */
+        return 0;                   /* no Optimal row: it is an optimum over time */
+    }
     runset_optimal(rs);
     return 0;
 }
@@ -253,6 +276,11 @@ int runset_restart(runset *rs, store *st, gp_err *err)
             return -1;
         run_free(s->saved);
         s->saved = NULL;
+    }
+    /* Re-simulated, an inflation run's policy plays in time like any. */
+    if (rs->by_arrival) {
+        rs->by_arrival = 0;
+        rs->t_end_hint = runset_trace_span(rs->tr);
     }
     rs->t = 0;
     rs->playing = 0;

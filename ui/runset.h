@@ -50,6 +50,8 @@ typedef struct runset {
     double t;                   /* the lockstep clock, simulated seconds */
     double t_end_hint;          /* last arrival + longest task: the x axis */
     double speed;               /* simulated seconds per wall-clock second */
+    int by_arrival;             /* saved inflation runs: samples by % of the tasks arrived,
+                                 * not by time (t and t_end_hint are percents) */
     int playing;
     /* CATS's optimum over the whole trace (the papers' Optimal bar), when
      * the trace is small and every policy is measured in CATS watts */

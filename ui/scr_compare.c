@@ -604,8 +604,11 @@ static void draw_charts(const app *a, const compare_layout *L)
         static const ui_axes units[4] = {{"GPUs", 0, NULL}, {"W", 0, NULL},
                                          {"mGPU", 0, NULL}, {"tasks", 0, NULL}};
         static const ui_axes jct_units = {NULL, 1, NULL};
-        draw_chart_axes(&a->caps, L->charts[ch], title, s, ns, 0, xhi, 1,
-                        ch == 3 && a->cmp.queue_metric ? &jct_units : &units[ch]);
+        ui_axes ax = ch == 3 && a->cmp.queue_metric ? jct_units : units[ch];
+        /* Inflation runs are sampled by the share of the tasks arrived. */
+        if (a->rs.by_arrival)
+            ax.x_unit = "% of tasks arrived";
+        draw_chart_axes(&a->caps, L->charts[ch], title, s, ns, 0, xhi, !a->rs.by_arrival, &ax);
     }
     for (int i = 0; i < RS_MAX; i++) {
         free(jct_x[i]);
@@ -634,18 +637,23 @@ static void draw_legend(const app *a, rect r)
 static void draw_info(const app *a, rect r)
 {
     const runset *rs = &a->rs;
-    char t[24], span[24];
+    char t[24], span[24], speed[24];
     chart_fmt_time(rs->t, t, sizeof t);
     chart_fmt_time(rs->t_end_hint, span, sizeof span);
+    chart_fmt_time(rs->speed, speed, sizeof speed);
+    if (rs->by_arrival) {
+        snprintf(t, sizeof t, "%.0f%% arrived", rs->t);
+        snprintf(span, sizeof span, "%.0f%%", rs->t_end_hint);
+    }
     const char *state = !runset_live(rs) ? "saved runs" : runset_done(rs) ? "finished"
                       : rs->playing ? "playing" : "paused";
     char cap[32] = "";
     if (rs->gpu_cap > 0)
         snprintf(cap, sizeof cap, " %s GPU cap %g W", sym(SYM_DOT), rs->gpu_cap);
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %.3g s/s %s focus %s, decision %zu",
+               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %s/s %s focus %s, decision %zu",
                rs->trace_name, rs->cluster_name, cap, sym(SYM_DOT), t, span, sym(SYM_DOT),
-               rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT), rs->speed,
+               rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT), speed,
                sym(SYM_DOT), rs->n ? rs->slot[rs->focus].spec.label : "-",
                runset_decisions(rs, rs->focus));
 }
@@ -885,7 +893,9 @@ static ui_rc run_speed(app *a, int key)
     if (s > 1e7)
         s = 1e7;
     a->rs.speed = s;
-    app_msg(a, "speed: %.4g simulated seconds per second", s);
+    char per[24];
+    chart_fmt_time(s, per, sizeof per);
+    app_msg(a, "speed: %s of simulated time per second", per);
     return UI_DONE;
 }
 
