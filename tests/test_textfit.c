@@ -76,6 +76,13 @@ static void test_numbers(void **state)
     assert_string_equal(out, "12k");
     textfit_number("92.59", 5, out, sizeof out);      /* fits: unchanged */
     assert_string_equal(out, "92.59");
+    /* Tiny values: a shorter exponent, never a cut one. */
+    textfit_number("1.9e-05", 6, out, sizeof out);
+    assert_string_equal(out, "1.9e-5");
+    textfit_number("1.9e-05", 5, out, sizeof out);
+    assert_string_equal(out, "2e-5");
+    textfit_number("0.00012345", 6, out, sizeof out);
+    assert_string_equal(out, "1.2e-4");
     /* Never cut: with a unit it cannot be rewritten, so it stays whole. */
     textfit_number("123456 W", 4, out, sizeof out);
     assert_string_equal(out, "123456 W");

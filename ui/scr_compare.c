@@ -11,6 +11,7 @@
 #include "app.h"
 #include "draw.h"
 #include "engine.h"
+#include "textfit.h"
 #include "core/runsum.h"
 
 #include <assert.h>
@@ -193,12 +194,14 @@ static void input_row(const void *ctx, size_t i, rect r, lv_hl hl)
     assert(i < p->l->lv.count);
     const store_item *it = &p->l->items[i];
     int nw = r.w / 2 < 20 ? r.w / 2 : 20;
-    char line[160];
+    /* A name cut in its middle keeps the ends that tell names apart. */
+    char name[GP_NAME_MAX * 2], line[200];
+    int cols = textfit(it->name, nw, TEXTFIT_MIDDLE, sym(SYM_ELLIPSIS), name, sizeof name);
     if (p->clusters)
-        snprintf(line, sizeof line, " %-*.*s %lld nodes, %lld GPUs", nw, nw, it->name,
+        snprintf(line, sizeof line, " %s%*s %lld nodes, %lld GPUs", name, nw - cols, "",
                  (long long)it->count, (long long)it->count2);
     else
-        snprintf(line, sizeof line, " %-*.*s %lld tasks", nw, nw, it->name,
+        snprintf(line, sizeof line, " %s%*s %lld tasks", name, nw - cols, "",
                  (long long)it->count);
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
 }
@@ -639,8 +642,9 @@ static void draw_info(const app *a, rect r)
     const runset *rs = &a->rs;
     char t[24], span[24], speed[24];
     chart_fmt_time(rs->t, t, sizeof t);
-    chart_fmt_time(rs->t_end_hint, span, sizeof span);
-    chart_fmt_time(rs->speed, speed, sizeof speed);
+    /* The span is an estimate: its own unit is precise enough ("~6h"). */
+    chart_fmt_time_in(rs->t_end_hint, rs->t_end_hint, span, sizeof span);
+    chart_fmt(rs->speed, speed, sizeof speed);  /* 717, 18k: never 1.85e+04 */
     if (rs->by_arrival) {
         snprintf(t, sizeof t, "%.0f%% arrived", rs->t);
         snprintf(span, sizeof span, "%.0f%%", rs->t_end_hint);
@@ -651,7 +655,7 @@ static void draw_info(const app *a, rect r)
     if (rs->gpu_cap > 0)
         snprintf(cap, sizeof cap, " %s GPU cap %g W", sym(SYM_DOT), rs->gpu_cap);
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %s/s %s focus %s, decision %zu",
+               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %s s/s %s focus %s, decision %zu",
                rs->trace_name, rs->cluster_name, cap, sym(SYM_DOT), t, span, sym(SYM_DOT),
                rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT), speed,
                sym(SYM_DOT), rs->n ? rs->slot[rs->focus].spec.label : "-",

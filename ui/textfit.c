@@ -157,6 +157,29 @@ int textfit_is_number(const char *s)
     return digits > 0 && *s == '\0';
 }
 
+/* v in scientific notation as short as it gets, within w characters if
+ * any precision allows: 1.9e-05 -> 1.9e-5 -> 2e-5. */
+static void short_exponent(double v, int w, char *out, size_t len)
+{
+    for (int prec = 2; prec >= 0; prec--) {
+        char buf[32], *e;
+        snprintf(buf, sizeof buf, "%.*e", prec, v);
+        if ((e = strchr(buf, 'e'))) {
+            char *d = e + 1;
+            int neg = *d == '-';
+            if (*d == '+' || *d == '-')
+                d++;
+            while (*d == '0' && d[1])
+                d++;
+            snprintf(out, len, "%.*se%s%s", (int)(e - buf), buf, neg ? "-" : "", d);
+        } else {
+            snprintf(out, len, "%s", buf);
+        }
+        if ((int)strlen(out) <= w)
+            return;
+    }
+}
+
 void textfit_number(const char *s, int w, char *out, size_t len)
 {
     if (textfit_width(s) <= w || !textfit_is_number(s)) {
@@ -178,5 +201,7 @@ void textfit_number(const char *s, int w, char *out, size_t len)
     }
     char compact[32];
     chart_fmt(v, compact, sizeof compact);
+    if (textfit_width(compact) > w)
+        short_exponent(v, w, compact, sizeof compact);
     snprintf(out, len, "%s", textfit_width(compact) < textfit_width(s) ? compact : s);
 }

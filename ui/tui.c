@@ -350,7 +350,16 @@ static void click_row(app *a, lv_hits *hits, int y, int x, int twice)
         handle_key(a, '\n');
 }
 
-static void mouse_event(app *a, lv_hits *hits)
+/* The last press, to tell a double click: a second press on the same cell
+ * soon after (curses' own double clicks ignore where they land). */
+typedef struct mouse_state {
+    int y, x;
+    double t;
+} mouse_state;
+
+#define DOUBLE_CLICK_S 0.4
+
+static void mouse_event(app *a, lv_hits *hits, mouse_state *last)
 {
     MEVENT ev;
     if (getmouse(&ev) != OK || layout_too_small(a->rows, a->cols))
@@ -362,10 +371,11 @@ static void mouse_event(app *a, lv_hits *hits)
             handle_key(a, wheel);
         return;
     }
-    int click = ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED);
-    int twice = ev.bstate & BUTTON1_DOUBLE_CLICKED;
-    if (!click && !twice)
+    if (!(ev.bstate & BUTTON1_PRESSED))
         return;
+    double now = now_seconds();
+    int twice = ev.y == last->y && ev.x == last->x && now - last->t < DOUBLE_CLICK_S;
+    *last = twice ? (mouse_state){-1, -1, 0} : (mouse_state){ev.y, ev.x, now};
     if (ev.y == 0 && a->m.kind == MODAL_NONE) {
         int tab = draw_tab_at(a, ev.x);
         if (tab >= 0)
@@ -432,8 +442,8 @@ static int term_open(term_io *io)
     set_escdelay(25);
     /* Clicks and the wheel; a click stays a click (no drag selection of
      * the terminal's own while the dashboard runs; Shift still gives it). */
-    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
-              BUTTON5_PRESSED, NULL);
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);           /* presses at once; double clicks are told apart here */
     curs_set(0);
     if (tty_ok)
         termguard_arm(io->saved_out, io->saved_err);
@@ -532,6 +542,7 @@ static void loop(app *a, remembered *r)
 {
     lv_hits hits;
     memset(&hits, 0, sizeof hits);
+    mouse_state last_press = {-1, -1, 0};
     double last = now_seconds();
     for (;;) {
         /* Tick before drawing, so the frame shows what the tick did (a
@@ -554,7 +565,7 @@ static void loop(app *a, remembered *r)
             continue;
         }
         if (ch == KEY_MOUSE)
-            mouse_event(a, &hits);
+            mouse_event(a, &hits, &last_press);
         else if (handle_key(a, ch) == UI_QUIT)
             break;
         if (a->quit)
