@@ -329,6 +329,9 @@ static void click_row(app *a, lv_hits *hits, int y, int x, int twice)
     const lv_hit *h = lv_hit_at(hits, y, x);
     if (!h)
         return;
+    /* A modal takes the keys: only its own menu (drawn last) is clickable. */
+    if (a->m.kind != MODAL_NONE && (a->m.kind != MODAL_MENU || h != &hits->hit[hits->n - 1]))
+        return;
     for (int tries = 0; h && h->hl != LV_HL_FOCUSED && tries < 3; tries++) {
         int other_focused = 0;
         for (int i = 0; i < hits->n; i++)
