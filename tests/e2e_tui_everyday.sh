@@ -155,6 +155,18 @@ expect "of f range" "and the threshold of the levels below"
 keys 1 q y
 expect "EXITED rc=0" "y throws the runs away and quits"
 
+# --- a settings file written by hand: specs come back, unknown names do not ---
+mkdir -p "$T/config/gpuplan"
+printf 'chart_style = ascii\npolicies = first, corrgpu:0.2, nosuchpolicy\n' \
+    > "$T/config/gpuplan/settings"
+start 120 40 LANG=C.UTF-8 TERM=tmux-256color
+expect "with first, corrgpu:0.2" "picked policies and specs are restored"
+expect_not "nosuchpolicy" "a policy not in this build is left out"
+keys q
+expect "EXITED rc=0" "quits"
+grep -q "chart_style = ascii" "$T/config/gpuplan/settings" &&
+    ok "an unchanged setting is not rewritten away" || bad "settings rewritten"
+
 # --- import prompt and a new cluster in Data ----------------------------------
 mkdir -p "$T/files/lab-set"
 cp "$SAMPLES/cats-testbed/"*.csv "$T/files/lab-set/"

@@ -18,6 +18,7 @@
 #include "tui.h"
 #include "app.h"
 #include "draw.h"
+#include "engine.h"
 #include "pathcomp.h"
 #include "settings.h"
 #include "termguard.h"
@@ -505,6 +506,20 @@ static void settings_of(const app *a, ui_settings *s)
         strlcpy0(s->policies[s->npolicies++], c->picked[i], GP_NAME_MAX);
 }
 
+/* 1 when label reads as a policy spec: its first word a policy with its
+ * options, perhaps with a PEACE partition (as Compare's `a` checks). */
+static int custom_spec_ok(const char *label)
+{
+    char word[GP_NAME_MAX], name[GP_NAME_MAX];
+    const peace_policy *part;
+    policy_spec sp;
+    gp_err err;
+    snprintf(word, sizeof word, "%s", label);
+    word[strcspn(word, " ")] = '\0';
+    return peace_split_spec(word, name, sizeof name, &part, &err) == 0 &&
+           policy_spec_parse(name, &sp, &err) == 0;
+}
+
 /* Starts from the remembered settings: what no longer exists (a deleted
  * trace, a policy not in this build) is left at its default. */
 static void settings_apply(app *a, const ui_settings *s)
@@ -514,9 +529,16 @@ static void settings_apply(app *a, const ui_settings *s)
             (a->caps.utf8 || st == CHART_ASCII))
             a->caps.style = (chart_style)st;
     compare_ui *c = &a->cmp;
-    for (int i = 0; i < s->npolicies && c->npicked < RS_MAX; i++)
-        if (policy_find(s->policies[i]))
-            strlcpy0(c->picked[c->npicked++], s->policies[i], GP_NAME_MAX);
+    for (int i = 0; i < s->npolicies && c->npicked < RS_MAX; i++) {
+        const char *label = s->policies[i];
+        if (!policy_find(label)) {
+            /* A spec once added with `a` (corrgpu:0.2, cats@nopart) comes back. */
+            if (!custom_spec_ok(label) || c->ncustom == CMP_MAX_CUSTOM)
+                continue;
+            strlcpy0(c->custom[c->ncustom++], label, GP_NAME_MAX);
+        }
+        strlcpy0(c->picked[c->npicked++], label, GP_NAME_MAX);
+    }
     compare_set_input(a, s->trace[0] ? s->trace : NULL, s->cluster[0] ? s->cluster : NULL);
     c->pane = 0;
 }
