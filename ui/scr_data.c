@@ -163,7 +163,9 @@ static void draw_profile_fields(const void *prof, const profile_field *f, rect i
     for (; f->key && y < in.y + in.h; f++) {
         char v[64];
         profile_get(prof, f, v, sizeof v);
-        draw_textf(y++, in.x, in.w, A_NORMAL, "%-16s %-10s %s", f->key, v, f->help);
+        char line[256];
+        snprintf(line, sizeof line, "%-16s %-10s %s", f->key, v, f->help);
+        draw_line(y++, in.x, in.w, A_NORMAL, line);     /* too long: ends in … */
     }
 }
 
@@ -184,7 +186,7 @@ static void draw_detail(const app *a, rect box)
         return;
     int y = in.y;
     draw_textf(y++, in.x, in.w, A_BOLD, "%s %s", it->name, it->created[0] ? it->created : "");
-    draw_text(y++, in.x, in.w, A_NORMAL, it->detail);
+    draw_line(y++, in.x, in.w, A_NORMAL, it->detail);
     draw_text(y++, in.x, in.w, ui_attr(C_DIM), enter_does[cur_kind(a)]);
     const catalog *cat = a->data.cat;
     if (cur_kind(a) == STORE_GPU && cat && catalog_gpu(cat, it->name))
