@@ -602,7 +602,10 @@ void draw_status(const app *a, const char *context, const char *hints)
     int ctx_w = text_width(context) + 2;
     fit_hints(h, a->cols - (ctx_w < 24 ? ctx_w : 24) - 2);
     int hw = text_width(h);
-    draw_textf(y, 0, a->cols - hw - 2, ui_attr(C_BAR), " %s", context);
+    /* A long context (a database path) keeps both its ends. */
+    char ctx[512];
+    textfit(context, a->cols - hw - 3, TEXTFIT_MIDDLE, sym(SYM_ELLIPSIS), ctx, sizeof ctx);
+    draw_textf(y, 0, a->cols - hw - 2, ui_attr(C_BAR), " %s", ctx);
     if (hw)
         draw_text(y, a->cols - hw - 1, hw, ui_attr(C_BAR), h);
 }
