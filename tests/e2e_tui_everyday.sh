@@ -149,7 +149,11 @@ keys Right Right Right Right Right
 keys 2
 expect "Decision 5 of cats" "five placements"
 expect "rho 0.20 > 0" "Step's rejection reason is visible at 80 columns"
-keys 3 f
+y=$(row_of "testbed/1 ")
+click 6 "$y"
+keys Enter
+expect "testbed/1  V100" "a click on a candidate puts the cursor there (Enter opens its GPU)"
+keys f
 expect "f_max" "the frequency legend names the f_max level"
 expect "of f range" "and the threshold of the levels below"
 keys 1 q y
