@@ -358,7 +358,10 @@ static void draw_frontier(const app *a, rect box)
         lo = isfinite(lo) ? lo : 0;
         hi = lo + 1;
     }
-    draw_chart(&a->caps, box, title, s, sw->p.npolicies, lo, hi, 0);
+    /* Units on both axes: the metric's (JCT as durations) against dollars. */
+    static const char *const y_units[PM_NMETRICS] = {"%", NULL, "W", "$", "$"};
+    ui_axes ax = {y_units[pl->chart_metric], pl->chart_metric == PM_JCT, "USD"};
+    draw_chart_axes(&a->caps, box, title, s, sw->p.npolicies, lo, hi, 0, &ax);
 }
 
 static void draw_curve(const app *a, rect box)
@@ -394,7 +397,9 @@ static void draw_curve(const app *a, rect box)
     snprintf(title, sizeof title, "%s vs GPUs (m: metric)",
              plan_metric_name((plan_metric)pl->chart_metric));
     double xlo = sw->ncounts ? sw->counts[0] : 0, xhi = sw->ncounts ? sw->counts[sw->ncounts - 1] : 1;
-    draw_chart(&a->caps, box, title, s, ns, xlo, xhi > xlo ? xhi : xlo + 1, 0);
+    static const char *const y_units[PM_NMETRICS] = {"%", NULL, "W", "$", "$"};
+    ui_axes ax = {y_units[pl->chart_metric], pl->chart_metric == PM_JCT, "GPUs"};
+    draw_chart_axes(&a->caps, box, title, s, ns, xlo, xhi > xlo ? xhi : xlo + 1, 0, &ax);
 }
 
 static void result_cells(const app *a, const plan_result *r, int best, char v[7][24])
