@@ -83,6 +83,19 @@ static void test_numbers(void **state)
     assert_string_equal(out, "2e-5");
     textfit_number("0.00012345", 6, out, sizeof out);
     assert_string_equal(out, "1.2e-4");
+    /* A clock too wide reads in its largest unit. */
+    textfit_number("1d 02:15:00", 9, out, sizeof out);
+    assert_string_equal(out, "26h");
+    textfit_number("3d 02:15:00", 9, out, sizeof out);
+    assert_string_equal(out, "3.1d");
+    textfit_number("02:15:00", 6, out, sizeof out);
+    assert_string_equal(out, "2.2h");
+    textfit_number("02:15:00", 8, out, sizeof out);      /* fits: unchanged */
+    assert_string_equal(out, "02:15:00");
+    double v;
+    assert_true(textfit_clock_seconds("1d 00:00:01", &v));
+    assert_double_equal(v, 86401, 0);
+    assert_false(textfit_clock_seconds("12:30", &v));
     /* Never cut: with a unit it cannot be rewritten, so it stays whole. */
     textfit_number("123456 W", 4, out, sizeof out);
     assert_string_equal(out, "123456 W");

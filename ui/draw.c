@@ -313,7 +313,7 @@ static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
     if (ncols > 32)
         ncols = 32;
     cell_widths(w, cols, ncols, cw);
-    int cx = x;
+    int cx = x, prev_end = x;   /* just after the text drawn last */
     for (int i = 0; i < ncols; i++) {
         if (cw[i] <= 0)
             continue;
@@ -325,9 +325,9 @@ static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
                                                              : (caps && caps->utf8 ? "▲" : "^"));
             s = cell;
         }
-        /* Numbers are never cut; names lose their middle, the last
-         * column (prose) its end. */
-        if (cols[i].right && textfit_is_number(s))
+        /* Numbers (and the durations of right-aligned columns) are never
+         * cut; names lose their middle, the last column (prose) its end. */
+        if (cols[i].right)
             textfit_number(s, cw[i], fit, sizeof fit);
         else
             textfit(s, cw[i], i == ncols - 1 ? TEXTFIT_END : TEXTFIT_MIDDLE, sym(SYM_ELLIPSIS),
@@ -335,9 +335,15 @@ static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
         int tw = text_width(fit);
         int pad = cols[i].right && tw < cw[i] ? cw[i] - tw : 0;
         /* A number wider than its column even when compact is shown
-         * whole, reaching into the gap and the column to its left. */
+         * whole, reaching left into the gap and whatever the cell before
+         * it left blank (never over that cell's text). */
         int nx = cx + pad - (tw > cw[i] ? tw - cw[i] : 0);
-        draw_text(y, nx < x ? x : nx, tw > cw[i] ? tw : cw[i] - pad, a, fit);
+        int leftmost = prev_end > x ? prev_end + 1 : x;  /* one blank after it */
+        if (nx < leftmost)
+            nx = leftmost < cx ? leftmost : cx;
+        int room = cx + cw[i] - nx;
+        draw_text(y, nx, tw > cw[i] ? room : cw[i] - pad, a, fit);
+        prev_end = nx + (tw < room ? tw : room);
         cx += cw[i] + 1;
     }
 }

@@ -11,28 +11,11 @@
 
 #include "textfit.h"
 
-/* "1d 02:15:00" or "02:15:00" as seconds; 0 when s is not a clock. */
-static int clock_value(const char *s, double *v)
-{
-    long d = 0, h, m, sec;
-    int n = 0;
-    if (sscanf(s, "%ldd %ld:%ld:%ld%n", &d, &h, &m, &sec, &n) == 4 && !s[n]) {
-        *v = d * 86400.0 + h * 3600.0 + m * 60.0 + sec;
-        return 1;
-    }
-    d = 0;
-    if (sscanf(s, "%ld:%ld:%ld%n", &h, &m, &sec, &n) == 3 && !s[n]) {
-        *v = h * 3600.0 + m * 60.0 + sec;
-        return 1;
-    }
-    return 0;
-}
-
 int tablesort_value(const char *s, double *v)
 {
     while (*s == ' ')
         s++;
-    if (clock_value(s, v))
+    if (textfit_clock_seconds(s, v))
         return 1;
     if (!textfit_is_number(s))
         return 0;

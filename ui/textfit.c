@@ -180,8 +180,31 @@ static void short_exponent(double v, int w, char *out, size_t len)
     }
 }
 
+int textfit_clock_seconds(const char *s, double *v)
+{
+    long d = 0, h, m, sec;
+    int n = 0;
+    while (*s == ' ')
+        s++;
+    if (sscanf(s, "%ldd %ld:%ld:%ld%n", &d, &h, &m, &sec, &n) == 4 && !s[n]) {
+        *v = d * 86400.0 + h * 3600.0 + m * 60.0 + sec;
+        return 1;
+    }
+    if (sscanf(s, "%ld:%ld:%ld%n", &h, &m, &sec, &n) == 3 && !s[n]) {
+        *v = h * 3600.0 + m * 60.0 + sec;
+        return 1;
+    }
+    return 0;
+}
+
 void textfit_number(const char *s, int w, char *out, size_t len)
 {
+    double secs;
+    if (textfit_width(s) > w && textfit_clock_seconds(s, &secs)) {
+        /* A clock too wide for its column reads in its largest unit. */
+        chart_fmt_time_in(secs, secs, out, len);
+        return;
+    }
     if (textfit_width(s) <= w || !textfit_is_number(s)) {
         snprintf(out, len, "%s", s);
         return;

@@ -32,8 +32,13 @@ int textfit(const char *s, int w, textfit_mode mode, const char *ell, char *out,
 int textfit_is_number(const char *s);
 
 /* A number cell for w columns: s itself when it fits; else the same value
- * in fewer characters (chart_fmt: "123456" → "123k"); else s unchanged
- * (a number is shown whole rather than cut).  out[len]. */
+ * in fewer characters (chart_fmt: "123456" → "123k"; a duration such as
+ * "3d 02:15:00" → "3.1d"); else s unchanged (a number is shown whole
+ * rather than cut).  out[len]. */
 void textfit_number(const char *s, int w, char *out, size_t len);
+
+/* The seconds of a duration written as chart_fmt_time writes clocks,
+ * "1d 02:15:00" or "02:15:00"; 0 when s is not one. */
+int textfit_clock_seconds(const char *s, double *v);
 
 #endif
