@@ -5,6 +5,11 @@
  * planner sweeps.  Every turn redraws the whole screen from the app state;
  * curses sends only what changed.
  *
+ * The mouse is turned into keys here (a click on a list row: the keys that
+ * move the cursor there; see listview.h's hits), the settings the
+ * dashboard remembers (settings.h) are applied at start and written after
+ * any key that changed them, and q asks before throwing unsaved work away.
+ *
  * The terminal is reached through its own file descriptor: while the
  * dashboard runs, file descriptors 1 and 2 point at /dev/null (or at
  * $GPUPLAN_TUI_LOG), so no library can scribble over the screen; errors
@@ -444,8 +449,8 @@ static int term_open(term_io *io)
     nonl();
     keypad(stdscr, TRUE);
     set_escdelay(25);
-    /* Clicks and the wheel; a click stays a click (no drag selection of
-     * the terminal's own while the dashboard runs; Shift still gives it). */
+    /* Clicks and the wheel (the terminal's own selection is Shift+drag
+     * meanwhile). */
     mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);           /* presses at once; double clicks are told apart here */
     curs_set(0);
