@@ -75,7 +75,7 @@ start() {
     shift 2
     tm kill-session -t tui >/dev/null 2>&1
     rm -f "$T/stty"
-    rm -rf "$XDG_CONFIG_HOME"   # every session starts from the defaults
+    rm -rf "$XDG_CONFIG_HOME"   # every start is from the defaults
     tm new-session -d -s tui -x "$w" -y "$h" \
         "env $* GPUPLAN_TUI_LOG='$T/tui.log' '$G'; echo \"EXITED rc=\$?\"; stty -a > '$T/stty'; sleep 600"
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # End-to-end test of the dashboard's everyday conveniences, through tmux:
 #   mouse (a click on a tab, on a list row in another pane, the wheel),
-#   settings kept in $XDG_CONFIG_HOME/gpuplan/settings between sessions,
+#   settings kept in $XDG_CONFIG_HOME/gpuplan/settings from one start to the next,
 #   the run table ordered by a column with the header marking it,
 #   q asking before it throws away unsaved runs, S not saving twice,
 #   Step's rejection reason at 80 columns, names cut with an ellipsis,
@@ -94,7 +94,7 @@ else
     bad "settings file lacks the cluster"; cat "$T/config/gpuplan/settings"
 fi
 start 120 40 LANG=C.UTF-8 TERM=tmux-256color
-expect "Run: cats-testbed on pai-like" "the next session starts from the kept cluster"
+expect "Run: cats-testbed on pai-like" "the next start begins with the kept cluster"
 x=$(col_of "cats-testbed       1 nodes"); y=$(row_of "cats-testbed       1 nodes")
 click "$x" "$y"
 expect "Run: cats-testbed on cats-testbed" "and clicks back"

@@ -1,6 +1,7 @@
 /*
- * settings.h — what the dashboard remembers between sessions: the chart
- * style and the last trace, cluster and policies picked in Compare.  Kept
+ * settings.h — what the dashboard remembers from one start to the next:
+ * the chart style and the last trace, cluster and policies picked in
+ * Compare.  Kept
  * in $XDG_CONFIG_HOME/gpuplan/settings (else ~/.config/gpuplan/settings)
  * as `key = value` lines; read once at start, written when one changes.
  *
