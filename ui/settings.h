@@ -1,9 +1,9 @@
 /*
  * settings.h — what the dashboard remembers from one start to the next:
  * the chart style and the last trace, cluster and policies picked in
- * Compare.  Kept
- * in $XDG_CONFIG_HOME/gpuplan/settings (else ~/.config/gpuplan/settings)
- * as `key = value` lines; read once at start, written when one changes.
+ * Compare.  Kept in $XDG_CONFIG_HOME/gpuplan/settings (else
+ * ~/.config/gpuplan/settings) as `key = value` lines; read once at start,
+ * written when one changes.
  *
  * Unknown keys and blank or `#` lines are skipped (a newer version's file
  * still loads); a malformed line is an error naming its line.  No curses
