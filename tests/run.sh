@@ -6,6 +6,11 @@ PROG=${2:-./gpuplan}
 pass=0
 fail=0
 failed=""
+# The dashboard keeps settings under $XDG_CONFIG_HOME: the tests get their
+# own, so neither the user's nor one test's choices leak into another.
+XDG_CONFIG_HOME=$(mktemp -d /tmp/gpuplan-config-XXXXXX)
+export XDG_CONFIG_HOME
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 for t in "$B"/tests/test_*; do
     [ -x "$t" ] || continue
     if "$t"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed="$failed $t"; fi
