@@ -42,7 +42,10 @@ static const struct {
         " 0, printf('cluster %s at t=%gs', c.name, s.time_s), s.created FROM snapshot s"
         " JOIN cluster c ON c.id = s.cluster_id ORDER BY s.name"},
     [STORE_RUN] = {"run",
-        "SELECT r.id, r.name, (SELECT count(*) FROM run_outcome o WHERE o.run_id = r.id),"
+        /* An inflation run keeps no per-task outcomes: its task count is a metric. */
+        "SELECT r.id, r.name, max((SELECT count(*) FROM run_outcome o WHERE o.run_id = r.id),"
+        " coalesce((SELECT CAST(m.value AS INTEGER) FROM run_metric m"
+        "  WHERE m.run_id = r.id AND m.key = 'tasks'), 0)),"
         " (SELECT count(*) FROM run_decision d WHERE d.run_id = r.id),"
         " printf('%s on %s / %s, seed %d', r.policy, t.name, c.name, r.seed), r.created"
         " FROM run r JOIN trace t ON t.id = r.trace_id JOIN cluster c ON c.id = r.cluster_id"

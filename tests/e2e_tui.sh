@@ -42,6 +42,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 export GPUPLAN_DB="$T/db.sqlite"
 export GPUPLAN_SAMPLES="$SAMPLES"
+export XDG_CONFIG_HOME="$T/config"   # no settings of the user's
 fails=0
 ok() { printf 'ok   %s\n' "$1"; }
 bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
@@ -74,6 +75,7 @@ start() {
     shift 2
     tm kill-session -t tui >/dev/null 2>&1
     rm -f "$T/stty"
+    rm -rf "$XDG_CONFIG_HOME"   # every start is from the defaults
     tm new-session -d -s tui -x "$w" -y "$h" \
         "env $* GPUPLAN_TUI_LOG='$T/tui.log' '$G'; echo \"EXITED rc=\$?\"; stty -a > '$T/stty'; sleep 600"
 }
@@ -89,8 +91,13 @@ expect_exit() {
         ok "$1: terminal modes restored"
     fi
 }
-quit_clean() {  # quit_clean DESCRIPTION
+quit_clean() {  # quit_clean DESCRIPTION (says yes when q asks about unsaved work)
     keys q
+    end=$(( $(date +%s) + WAIT ))
+    while cap && ! grep -qF "EXITED rc=" "$T/screen" && [ "$(date +%s)" -lt "$end" ]; do
+        if grep -qF "Quit and throw away" "$T/screen"; then keys y; break; fi
+        sleep 0.2
+    done
     expect_exit "$1" 0 "quits with status 0"
 }
 # tui_pid: the dashboard's process (the child of the shell in the pane).

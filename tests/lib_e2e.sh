@@ -7,6 +7,7 @@ G=${GPUPLAN:-./gpuplan}
 T=$(mktemp -d "/tmp/gpuplan-$NAME-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export GPUPLAN_DB="$T/db.sqlite"
+export XDG_CONFIG_HOME="$T/config"
 fails=0
 ok() { printf 'ok   %s\n' "$1"; }
 bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }

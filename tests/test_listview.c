@@ -262,6 +262,37 @@ static void test_draw(void **state)
     assert_int_equal(d.n, 0);
 }
 
+/* Where lists were drawn, for the mouse: the view as shown (first row
+ * recomputed), the topmost list at a point, nothing outside, nothing
+ * recorded once recording stops. */
+static void test_hits(void **state)
+{
+    (void)state;
+    drawn d = {{0}, {0}, {0}, 0};
+    lv_hits hits;
+    lv_hits_record(&hits);
+    const listview lv = {8, 6, 0};
+    lv_draw(&lv, (rect){3, 2, 4, 30}, LV_HL_FOCUSED, record_row, &d);
+    const listview menu = {3, 1, 0};
+    lv_draw(&menu, (rect){4, 10, 3, 30}, LV_HL_UNFOCUSED, record_row, &d);
+    lv_hits_record(NULL);
+    lv_draw(&lv, (rect){20, 0, 4, 30}, LV_HL_FOCUSED, record_row, &d);
+    assert_int_equal(hits.n, 2);
+    const lv_hit *h = lv_hit_at(&hits, 3, 2);
+    assert_non_null(h);
+    assert_int_equal(h->first, 3);
+    assert_int_equal(h->cursor, 6);
+    assert_int_equal(h->count, 8);
+    assert_int_equal(h->hl, LV_HL_FOCUSED);
+    h = lv_hit_at(&hits, 5, 12);         /* the menu, drawn later, is on top */
+    assert_non_null(h);
+    assert_int_equal(h->hl, LV_HL_UNFOCUSED);
+    assert_null(lv_hit_at(&hits, 7, 2));  /* below the list */
+    assert_null(lv_hit_at(&hits, 3, 32)); /* right of it */
+    assert_null(lv_hit_at(&hits, 5, 40)); /* right of both */
+    assert_null(lv_hit_at(&hits, 20, 0)); /* drawn after recording stopped */
+}
+
 static void test_valid(void **state)
 {
     (void)state;
@@ -286,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_scroll),
         cmocka_unit_test(test_find),
         cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_hits),
         cmocka_unit_test(test_valid),
     };
     return cmocka_run_group_tests_name("listview", tests, NULL, NULL);

@@ -27,6 +27,7 @@
 #include "layout.h"
 #include "listview.h"
 #include "runset.h"
+#include "tablesort.h"
 #include "core/runsum.h"
 #include "plan/plan.h"
 
@@ -94,6 +95,7 @@ typedef struct modal {
     char items[MODAL_MENU_MAX][96];
     int nitems;
     listview menu;              /* the menu's cursor */
+    int complete_paths;         /* prompt: Tab completes file paths */
     modal_done_fn done;
 } modal;
 
@@ -132,6 +134,7 @@ typedef struct compare_ui {
     int queue_metric;           /* 4th chart: 0 queued tasks, 1 mean JCT */
     double gpu_cap;             /* W per GPU held by PEACE for the next run, 0 = none */
     listview runs;              /* run table cursor (Enter focuses it) */
+    table_sort runs_sort;       /* the run table's order (o, O) */
     /* The outcome half of each run's summary, recomputed by the tick only
      * when the run's finished-task count changes (run_summarize_outcomes). */
     run_summary outc[RS_MAX];
@@ -214,6 +217,7 @@ struct app {
     planner_ui pl;
     data_ui data;
     listview help;              /* a viewer: the Help lines shown */
+    int quit;                   /* set by a confirmation: the loop ends */
 };
 
 /* Status line messages (shown until the next key). */

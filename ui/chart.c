@@ -173,8 +173,21 @@ void chart_fmt_time(double s, char *buf, size_t len)
         snprintf(buf, len, "-");
         return;
     }
-    int k = s < 60 ? 0 : s < 3600 ? 1 : s < 86400 ? 2 : 3;
-    fmt_in_unit(s, k, buf, len);
+    /* Under a minute a clock would read 00:00:00 for sub-second times. */
+    if (fabs(s) < 59.5) {
+        fmt_in_unit(s, 0, buf, len);
+        return;
+    }
+    /* Whole seconds: 1d 02:15:00 reads at a glance, 3e+06 s does not. */
+    double r = floor(fabs(s) + 0.5);
+    long long days = (long long)(r / 86400);
+    long rest = (long)(r - (double)days * 86400);
+    const char *sign = s < 0 ? "-" : "";
+    if (days > 0)
+        snprintf(buf, len, "%s%lldd %02ld:%02ld:%02ld", sign, days, rest / 3600, rest / 60 % 60,
+                 rest % 60);
+    else
+        snprintf(buf, len, "%s%02ld:%02ld:%02ld", sign, rest / 3600, rest / 60 % 60, rest % 60);
 }
 
 /* --- the cell grid -------------------------------------------------------- */

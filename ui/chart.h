@@ -52,7 +52,8 @@ int chart_scale(double v, double lo, double hi, int n);
  * 0.25; at most 6 characters for |v| < 1e15. */
 void chart_fmt(double v, char *buf, size_t len);
 
-/* Seconds as a short duration: 45s, 12m, 3.5h, 2.1d. */
+/* Seconds as a duration people read: 45s and 2.5s under a minute, then a
+ * clock, 02:15:00, with whole days before it, 1d 02:15:00. */
 void chart_fmt_time(double s, char *buf, size_t len);
 /* The same in the one unit that suits an axis spanning `span` seconds
  * (s below 2 min, m below 2 h, h below 2 d, else d), so every tick of an

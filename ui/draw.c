@@ -6,6 +6,7 @@
  * from everywhere need not pass them along.
  */
 #include "draw.h"
+#include "textfit.h"
 
 #include <assert.h>
 #include <langinfo.h>
@@ -213,6 +214,12 @@ int text_wrap_lines(int w, int max_lines, const char *s)
 
 void draw_line(int y, int x, int w, attr_t a, const char *s)
 {
+    /* A row too long for its pane says so with an ellipsis. */
+    char fit[1024];
+    if (w > 0 && text_width(s) > w) {
+        textfit(s, w, TEXTFIT_END, sym(SYM_ELLIPSIS), fit, sizeof fit);
+        s = fit;
+    }
     int used = draw_text(y, x, w, a, s);
     if (used < w) {
         attr_t old;
@@ -276,19 +283,68 @@ void draw_glyph(int y, int x, uint32_t cp, attr_t a)
     mvadd_wch(y, x, &cc);
 }
 
-static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
-                       const char *const *cells, attr_t a)
+/* The width each column gets in a row of w columns: as declared, but the
+ * last column takes the rest of the row (a note or reason reads whole on
+ * a wide terminal), and when it would be left too narrow the first column
+ * (a name, cut in the middle) gives up columns to it.  Columns that do not
+ * fit at all get 0. */
+static void cell_widths(int w, const ui_col *cols, int ncols, int *cw)
 {
-    int cx = x;
+    int used = 0;
     for (int i = 0; i < ncols; i++) {
-        int cw = cols[i].w;
-        if (cx + cw > x + w)
-            break;
+        int room = w - used;
+        cw[i] = cols[i].w <= room ? cols[i].w : 0;
+        if (i == ncols - 1 && !cols[i].right && room > 0)
+            cw[i] = room;
+        used += cw[i] ? cw[i] + 1 : 0;
+    }
+    int last = ncols - 1, want = last > 0 ? cols[last].w < 30 ? cols[last].w : 30 : 0;
+    if (last > 0 && !cols[last].right && !cols[0].right && cw[last] < want && cw[0] > 10) {
+        int give = want - cw[last] < cw[0] - 10 ? want - cw[last] : cw[0] - 10;
+        cw[0] -= give;
+        cw[last] += give;
+    }
+}
+
+static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
+                       const char *const *cells, attr_t a, int sort_col, int sort_desc)
+{
+    int cw[32];
+    if (ncols > 32)
+        ncols = 32;
+    cell_widths(w, cols, ncols, cw);
+    int cx = x, prev_end = x;   /* just after the text drawn last */
+    for (int i = 0; i < ncols; i++) {
+        if (cw[i] <= 0)
+            continue;
         const char *s = cells[i] ? cells[i] : "";
-        int tw = text_width(s);
-        int pad = cols[i].right && tw < cw ? cw - tw : 0;
-        draw_text(y, cx + pad, cw - pad, a, s);
-        cx += cw + 1;
+        char fit[512], cell[512];
+        if (i == sort_col) {
+            /* The column the rows are ordered by, marked in the header. */
+            snprintf(cell, sizeof cell, "%s%s", s, sort_desc ? (caps && caps->utf8 ? "▼" : "v")
+                                                             : (caps && caps->utf8 ? "▲" : "^"));
+            s = cell;
+        }
+        /* Numbers (and the durations of right-aligned columns) are never
+         * cut; names lose their middle, the last column (prose) its end. */
+        if (cols[i].right)
+            textfit_number(s, cw[i], fit, sizeof fit);
+        else
+            textfit(s, cw[i], i == ncols - 1 ? TEXTFIT_END : TEXTFIT_MIDDLE, sym(SYM_ELLIPSIS),
+                    fit, sizeof fit);
+        int tw = text_width(fit);
+        int pad = cols[i].right && tw < cw[i] ? cw[i] - tw : 0;
+        /* A number wider than its column even when compact is shown
+         * whole, reaching left into the gap and whatever the cell before
+         * it left blank (never over that cell's text). */
+        int nx = cx + pad - (tw > cw[i] ? tw - cw[i] : 0);
+        int leftmost = prev_end > x ? prev_end + 1 : x;  /* one blank after it */
+        if (nx < leftmost)
+            nx = leftmost < cx ? leftmost : cx;
+        int room = cx + cw[i] - nx;
+        draw_text(y, nx, tw > cw[i] ? room : cw[i] - pad, a, fit);
+        prev_end = nx + (tw < room ? tw : room);
+        cx += cw[i] + 1;
     }
 }
 
@@ -297,15 +353,22 @@ void draw_row(int y, int x, int w, const ui_col *cols, int ncols, const char *co
 {
     if (a != A_NORMAL)
         draw_line(y, x, w, a, "");
-    draw_cells(y, x, w, cols, ncols, cells, a);
+    draw_cells(y, x, w, cols, ncols, cells, a, -1, 0);
 }
 
-void draw_header(int y, int x, int w, const ui_col *cols, int ncols)
+void draw_header_sorted(int y, int x, int w, const ui_col *cols, int ncols, int sort_col,
+                        int sort_desc)
 {
     const char *heads[32];
     for (int i = 0; i < ncols && i < 32; i++)
         heads[i] = cols[i].head;
-    draw_cells(y, x, w, cols, ncols < 32 ? ncols : 32, heads, A_BOLD | A_UNDERLINE);
+    draw_cells(y, x, w, cols, ncols < 32 ? ncols : 32, heads, A_BOLD | A_UNDERLINE, sort_col,
+               sort_desc);
+}
+
+void draw_header(int y, int x, int w, const ui_col *cols, int ncols)
+{
+    draw_header_sorted(y, x, w, cols, ncols, -1, 0);
 }
 
 void draw_spark(int y, int x, int w, const float *v, size_t n, double lo, double hi,
@@ -358,19 +421,34 @@ static double series_max(const ui_series *s, int ns, double xhi)
     return m;
 }
 
+/* Tick labels of a value axis: numbers, or durations in one unit. */
+static void fmt_tick(double v, double span, int time, char *buf, size_t len)
+{
+    if (time)
+        chart_fmt_time_in(v, span, buf, len);
+    else
+        chart_fmt(v, buf, len);
+}
+
 static void chart_axes(const chart_layout *L, double xlo, double xhi, double ylo, double yhi,
-                       int time_axis)
+                       int time_axis, const ui_axes *ax)
 {
     double t[16];
-    int n = chart_ticks(ylo, yhi, L->plot.h > 6 ? 4 : 2, t, 16);
+    int y_time = ax && ax->y_time;
+    double yunit = y_time ? chart_time_unit(yhi - ylo) : 1;
+    int n = chart_ticks(ylo / yunit, yhi / yunit, L->plot.h > 6 ? 4 : 2, t, 16);
     for (int i = 0; i < n; i++) {
+        t[i] *= yunit;
         int row = L->plot.y + L->plot.h - 1 - chart_scale(t[i], ylo, yhi, L->plot.h);
         char buf[16];
-        chart_fmt(t[i], buf, sizeof buf);
+        fmt_tick(t[i], yhi - ylo, y_time, buf, sizeof buf);
         int tw = (int)strlen(buf);
         draw_text(row, L->ylab.x + (tw < L->ylab.w - 1 ? L->ylab.w - 1 - tw : 0),
                   L->ylab.w - 1, ui_attr(C_DIM), buf);
     }
+    /* The y axis's unit under its labels, where the x labels' row starts. */
+    if (ax && ax->y_unit && L->xlab.h > 0)
+        draw_text(L->xlab.y, L->ylab.x, L->ylab.w - 1, ui_attr(C_DIM) | A_BOLD, ax->y_unit);
     double unit = time_axis ? chart_time_unit(xhi - xlo) : 1;
     n = chart_ticks(xlo / unit, xhi / unit, L->plot.w / 10 > 1 ? L->plot.w / 10 : 1, t, 16);
     for (int i = 0; i < n; i++)
@@ -379,10 +457,7 @@ static void chart_axes(const chart_layout *L, double xlo, double xhi, double ylo
     for (int i = 0; i < n; i++) {
         int col = L->xlab.x + chart_scale(t[i], xlo, xhi, L->plot.w);
         char buf[16];
-        if (time_axis)
-            chart_fmt_time_in(t[i], xhi - xlo, buf, sizeof buf);
-        else
-            chart_fmt(t[i], buf, sizeof buf);
+        fmt_tick(t[i], xhi - xlo, time_axis, buf, sizeof buf);
         int tw = (int)strlen(buf);
         if (col + tw > L->xlab.x + L->xlab.w)
             col = L->xlab.x + L->xlab.w - tw;
@@ -391,17 +466,34 @@ static void chart_axes(const chart_layout *L, double xlo, double xhi, double ylo
         draw_text(L->xlab.y, col, tw, ui_attr(C_DIM), buf);
         next_free = col + tw + 1;
     }
+    /* The x axis's unit on the box's bottom border, right (a time axis's
+     * ticks carry theirs). */
+    const char *xu = ax && ax->x_unit ? ax->x_unit : NULL;
+    if (xu && L->box.w > 12) {
+        char lab[32];
+        snprintf(lab, sizeof lab, " %s ", xu);
+        int w = text_width(lab);
+        draw_text(L->box.y + L->box.h - 1, L->box.x + L->box.w - 2 - w, w, ui_attr(C_DIM), lab);
+    }
 }
 
-void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *s, int ns,
-                double xlo, double xhi, int time_axis)
+void draw_chart_axes(const ui_caps *c, rect box, const char *title, const ui_series *s, int ns,
+                     double xlo, double xhi, int time_axis, const ui_axes *ax)
 {
     draw_box(box, title, 0);
     chart_layout L = layout_chart(box);
     if (L.plot.h < 1 || L.plot.w < 2)
         return;
     double ylo = 0, yhi = series_max(s, ns, xhi);
-    chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
+    if (ax && ax->y_time) {
+        /* Nice steps in the unit the ticks read in (10h 20h, not 7.2h). */
+        double u = chart_time_unit(yhi);
+        yhi /= u;
+        chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
+        yhi *= u;
+    } else {
+        chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
+    }
     if (!(xhi > xlo))
         xhi = xlo + 1;
     chart_grid *g = chart_grid_new(L.plot.w, L.plot.h, c->style);
@@ -420,19 +512,53 @@ void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *
                            ui_attr(s[own - 1].color));
         }
     chart_grid_free(g);
-    chart_axes(&L, xlo, xhi, ylo, yhi, time_axis);
+    chart_axes(&L, xlo, xhi, ylo, yhi, time_axis, ax);
+}
+
+void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *s, int ns,
+                double xlo, double xhi, int time_axis)
+{
+    draw_chart_axes(c, box, title, s, ns, xlo, xhi, time_axis, NULL);
 }
 
 /* --- frame ------------------------------------------------------------- */
 
+/* The tab bar's pieces: " gpuplan " then " 1 Compare " ...; tab_start
+ * gives where tab i begins (i = SCR_COUNT: where the tabs end), so the
+ * drawing and a mouse click agree. */
+static void tab_title(int i, char *t, size_t len)
+{
+    const ui_screen *s = ui_screen_of((scr_id)i);
+    snprintf(t, len, " %c %s ", s->hotkey, s->name);
+}
+
+static int tab_start(int i)
+{
+    int x = text_width(" gpuplan ") + 1;
+    for (int k = 0; k < i; k++) {
+        char t[32];
+        tab_title(k, t, sizeof t);
+        x += text_width(t);
+    }
+    return x;
+}
+
+int draw_tab_at(const app *a, int x)
+{
+    for (int i = 0; i < SCR_COUNT; i++)
+        if (x >= tab_start(i) && x < tab_start(i + 1) && tab_start(i + 1) <= a->cols)
+            return i;
+    return -1;
+}
+
 void draw_tabs(const app *a)
 {
     draw_line(0, 0, a->cols, ui_attr(C_BAR), "");
-    int x = draw_text(0, 0, a->cols, ui_attr(C_BAR) | A_BOLD, " gpuplan ") + 1;
+    draw_text(0, 0, a->cols, ui_attr(C_BAR) | A_BOLD, " gpuplan ");
+    int x = tab_start(0);
     for (int i = 0; i < SCR_COUNT; i++) {
-        const ui_screen *s = ui_screen_of((scr_id)i);
         char t[32];
-        snprintf(t, sizeof t, " %c %s ", s->hotkey, s->name);
+        tab_title(i, t, sizeof t);
         int on = (scr_id)i == a->scr;
         x += draw_text(0, x, a->cols - x, ui_attr(on ? C_TAB_ON : C_BAR) | (on ? A_BOLD : 0), t);
     }
@@ -482,7 +608,10 @@ void draw_status(const app *a, const char *context, const char *hints)
     int ctx_w = text_width(context) + 2;
     fit_hints(h, a->cols - (ctx_w < 24 ? ctx_w : 24) - 2);
     int hw = text_width(h);
-    draw_textf(y, 0, a->cols - hw - 2, ui_attr(C_BAR), " %s", context);
+    /* A long context (a database path) keeps both its ends. */
+    char ctx[512];
+    textfit(context, a->cols - hw - 3, TEXTFIT_MIDDLE, sym(SYM_ELLIPSIS), ctx, sizeof ctx);
+    draw_textf(y, 0, a->cols - hw - 2, ui_attr(C_BAR), " %s", ctx);
     if (hw)
         draw_text(y, a->cols - hw - 1, hw, ui_attr(C_BAR), h);
 }

@@ -62,8 +62,11 @@ void draw_box(rect r, const char *title, int focused);
 /* One code point at (y, x). */
 void draw_glyph(int y, int x, uint32_t cp, attr_t a);
 
-/* Table columns: a header, a width and alignment; a row draws the columns
- * that fit in w and skips the rest. */
+/* Table columns: a header, a width and alignment (right = a number); a
+ * row draws the columns that fit in w and skips the rest, except that the
+ * last column takes what is left of the row.  Text too wide for its column
+ * is cut with an ellipsis (names in the middle, the last column at its
+ * end); numbers are never cut (textfit.h). */
 typedef struct ui_col {
     const char *head;
     int w;
@@ -72,6 +75,10 @@ typedef struct ui_col {
 void draw_row(int y, int x, int w, const ui_col *cols, int ncols, const char *const *cells,
               attr_t a);
 void draw_header(int y, int x, int w, const ui_col *cols, int ncols);
+/* The header with column sort_col (-1: none) marked as the one the rows
+ * are ordered by, ascending or descending. */
+void draw_header_sorted(int y, int x, int w, const ui_col *cols, int ncols, int sort_col,
+                        int sort_desc);
 
 void draw_spark(int y, int x, int w, const float *v, size_t n, double lo, double hi,
                 attr_t a);
@@ -91,9 +98,22 @@ typedef struct ui_series {
 } ui_series;
 void draw_chart(const ui_caps *caps, rect box, const char *title, const ui_series *s,
                 int ns, double xlo, double xhi, int time_axis);
+/* The units of a chart's axes: the y axis's under its labels ("W",
+ * "GPUs"), or its values as durations (y_time: ticks such as 10h 20h);
+ * the x axis's on the bottom border (a time axis's ticks carry theirs).
+ * NULL = none. */
+typedef struct ui_axes {
+    const char *y_unit;
+    int y_time;
+    const char *x_unit;
+} ui_axes;
+void draw_chart_axes(const ui_caps *caps, rect box, const char *title, const ui_series *s,
+                     int ns, double xlo, double xhi, int time_axis, const ui_axes *ax);
 
 /* The tab bar (row 0) and the status line (last row). */
 void draw_tabs(const app *a);
+/* The screen whose tab is at column x of the tab bar, or -1. */
+int draw_tab_at(const app *a, int x);
 void draw_status(const app *a, const char *context, const char *hints);
 /* A screen with nothing to show yet: its name on a box over the body, a
  * message saying where to go, and the status line. */

@@ -107,7 +107,7 @@ int gpu_heat_level(const cstate *cs, const gp_trace *tr, const double *progress,
             return -1;
         double span = p ? p->f_max_mhz - p->f_min_mhz : 0;
         double f = span > 0 ? (g->freq_mhz - p->f_min_mhz) / span : 1;
-        return f >= 0.999 ? 3 : f > 0.5 ? 2 : 1;
+        return f >= 0.999 ? 3 : f > GPU_FREQ_HIGH_FRAC ? 2 : 1;
     }
     case HEAT_MEM:
         return level_of(g->mem_gib > 0 ? g->mem_used_gib / g->mem_gib : 0);

@@ -32,6 +32,10 @@ size_t gpu_agg_series(const cstate *cs, const gp_trace *tr, const double *progre
  * else idle_w. */
 double gpu_watts(const cstate *cs, int gpu, int eopc);
 
+/* The frequency view's levels: 1 up to this fraction of the way from
+ * f_min to f_max, 2 above it, 3 at f_max (the legend says the same). */
+#define GPU_FREQ_HIGH_FRAC 0.5
+
 /* Heatmap level of a GPU for a view, 0 (empty/cold) .. 4 (full/over),
  * and -1 for asleep in the power and frequency views.  view is heat_view
  * (allocation, utilization, power state, frequency, memory). */

@@ -146,10 +146,34 @@ int lv_search(listview *lv, const char *text, lv_name_fn name, const void *ctx, 
     return 1;
 }
 
+/* The table lv_hits_record() named: it lives in the dashboard's loop (the
+ * top-level state); this is only where drawing finds it. */
+static lv_hits *recording;
+
+void lv_hits_record(lv_hits *h)
+{
+    recording = h;
+    if (h)
+        h->n = 0;
+}
+
+const lv_hit *lv_hit_at(const lv_hits *h, int y, int x)
+{
+    /* Drawn later is on top (a modal's menu over the screen). */
+    for (int i = h->n - 1; i >= 0; i--) {
+        rect r = h->hit[i].r;
+        if (y >= r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w)
+            return &h->hit[i];
+    }
+    return NULL;
+}
+
 void lv_draw(const listview *lv, rect r, lv_hl hl, lv_row_fn row, const void *ctx)
 {
     assert(r.h >= 0 && r.w >= 0);
     listview v = lv_shown(lv, lv->count, r.h);
+    if (recording && recording->n < LV_HITS_MAX && r.h > 0 && r.w > 0)
+        recording->hit[recording->n++] = (lv_hit){r, v.first, v.cursor, v.count, hl};
     for (int k = 0; k < r.h && v.first + (size_t)k < v.count; k++) {
         size_t i = v.first + (size_t)k;
         rect line = {r.y + k, r.x, 1, r.w};

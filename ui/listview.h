@@ -88,6 +88,26 @@ size_t lv_find_next(size_t count, size_t start, const char *text, lv_name_fn nam
  * (the cursor stays). */
 int lv_search(listview *lv, const char *text, lv_name_fn name, const void *ctx, int rows);
 
+/* Where lists were drawn in the last frame, for the mouse: a click on a
+ * row becomes the keys that move the list's cursor there. */
+#define LV_HITS_MAX 24
+typedef struct lv_hit {
+    rect r;                     /* the rows' rectangle */
+    size_t first, cursor, count;
+    lv_hl hl;                   /* LV_HL_FOCUSED: the list has the keys */
+} lv_hit;
+typedef struct lv_hits {
+    lv_hit hit[LV_HITS_MAX];
+    int n;
+} lv_hits;
+
+/* From now on lv_draw() records every list it draws into *h (emptied
+ * here); NULL stops recording.  The table belongs to the caller (the
+ * dashboard's loop), which reads it between frames. */
+void lv_hits_record(lv_hits *h);
+/* The last-drawn list whose rows contain (y, x), or NULL. */
+const lv_hit *lv_hit_at(const lv_hits *h, int y, int x);
+
 /* Draws the rows shown in r (r.h of them at most) with row(); the cursor's
  * row gets hl, the others LV_HL_NONE. */
 void lv_draw(const listview *lv, rect r, lv_hl hl, lv_row_fn row, const void *ctx);

@@ -106,6 +106,7 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
                                 .models = rs->peace.has_models ? &rs->peace.models : NULL,
                                 .partition = s->part};
     rs->cfg = cfg;
+    s->stored_id = 0;
     s->sim = sim_new(&cfg, rs->cl, rs->cat, rs->tr, &s->spec, err);
     if (!s->sim)
         gp_error_prefix(err, "%s", s->spec.label);
@@ -199,6 +200,22 @@ static void saved_spec(runset *rs, const run *r, rs_slot *s)
     strlcpy0(s->spec.label, r->name[0] ? r->name : r->policy, sizeof s->spec.label);
 }
 
+/* An inflation experiment's run (sim/inflation.h): its timeline is sampled
+ * by the share of the tasks arrived, not by simulated time. */
+static int is_inflation_run(const run *r)
+{
+    return r->options && strstr(r->options, "inflation=") != NULL;
+}
+
+/* 1 when every saved run is an inflation run; -1 when they are mixed. */
+static int saved_by_arrival(const runset *rs)
+{
+    int infl = 0;
+    for (int i = 0; i < rs->n; i++)
+        infl += rs->slot[i].saved && is_inflation_run(rs->slot[i].saved);
+    return infl == 0 ? 0 : infl == rs->n ? 1 : -1;
+}
+
 int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *err)
 {
     runset_clear(rs);
@@ -217,6 +234,9 @@ int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *
         else
             saved_spec(rs, s->saved, s);
     }
+    if (!rc && (rs->by_arrival = saved_by_arrival(rs)) < 0)
+        rc = gp_error(err, "inflation runs (by tasks arrived) and timed runs cannot share "
+                      "the charts' axis: open them apart");
     if (!rc)
         rc = load_inputs(rs, st, rs->slot[0].saved->trace_name,
                          rs->slot[0].saved->cluster_name, err);
@@ -232,6 +252,10 @@ int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *
     for (int i = 0; i < rs->n; i++)
         if (runset_time(rs, i) > rs->t)
             rs->t = runset_time(rs, i);
+    if (rs->by_arrival) {
+        rs->t_end_hint = rs->t;     /* the axis ends at the last % arrived */
+        return 0;                   /* no Optimal row: it is an optimum over time */
+    }
     runset_optimal(rs);
     return 0;
 }
@@ -252,6 +276,11 @@ int runset_restart(runset *rs, store *st, gp_err *err)
             return -1;
         run_free(s->saved);
         s->saved = NULL;
+    }
+    /* Re-simulated, an inflation run's policy plays in time like any. */
+    if (rs->by_arrival) {
+        rs->by_arrival = 0;
+        rs->t_end_hint = runset_trace_span(rs->tr);
     }
     rs->t = 0;
     rs->playing = 0;
@@ -459,6 +488,27 @@ static run *run_copy(const run *src)
     return r;
 }
 
+/* The error of a save with nothing new: which saved runs hold them. */
+static int already_saved(const runset *rs, gp_err *err)
+{
+    char ids[128] = "";
+    for (int i = 0; i < rs->n; i++)
+        if (rs->slot[i].stored_id) {
+            size_t l = strlen(ids);
+            snprintf(ids + l, sizeof ids - l, "%s#%lld", l ? ", " : "",
+                     (long long)rs->slot[i].stored_id);
+        }
+    return gp_error(err, "already saved (runs %s); r restarts them", ids);
+}
+
+int runset_unsaved(const runset *rs)
+{
+    int n = 0;
+    for (int i = 0; i < rs->n; i++)
+        n += rs->slot[i].sim && !rs->slot[i].stored_id && runset_decisions(rs, i) > 0;
+    return n;
+}
+
 int runset_save(runset *rs, store *st, int *saved, gp_err *err)
 {
     *saved = 0;
@@ -468,7 +518,7 @@ int runset_save(runset *rs, store *st, int *saved, gp_err *err)
         return gp_error(err, "the runs are not finished: play them to the end (End) first");
     for (int i = 0; i < rs->n; i++) {
         sim *s = rs->slot[i].sim;
-        if (!s)
+        if (!s || rs->slot[i].stored_id)
             continue;
         sim_finish(s);
         run *r = run_copy(sim_run_record(s));
@@ -482,10 +532,13 @@ int runset_save(runset *rs, store *st, int *saved, gp_err *err)
             r->options = xstrdup(opts);
         }
         int rc = store_put_run(st, r, err);
+        rs->slot[i].stored_id = rc ? 0 : r->id;
         run_free(r);
         if (rc)
             return -1;
         (*saved)++;
     }
+    if (*saved == 0)
+        return already_saved(rs, err);
     return 0;
 }

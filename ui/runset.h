@@ -30,6 +30,7 @@ typedef struct rs_slot {
     const peace_policy *part;   /* its GPUs' SM partition under the cap, or NULL */
     sim *sim;                   /* live simulation, or NULL */
     run *saved;                 /* reopened saved run (owned), or NULL */
+    int64_t stored_id;          /* the store's id of this sim's run once saved, else 0 */
 } rs_slot;
 
 typedef struct runset {
@@ -49,6 +50,8 @@ typedef struct runset {
     double t;                   /* the lockstep clock, simulated seconds */
     double t_end_hint;          /* last arrival + longest task: the x axis */
     double speed;               /* simulated seconds per wall-clock second */
+    int by_arrival;             /* saved inflation runs: samples by % of the tasks arrived,
+                                 * not by time (t and t_end_hint are percents) */
     int playing;
     /* CATS's optimum over the whole trace (the papers' Optimal bar), when
      * the trace is small and every policy is measured in CATS watts */
@@ -73,6 +76,9 @@ int runset_restart(runset *rs, store *st, gp_err *err);
 
 int runset_live(const runset *rs);     /* any slot has a sim */
 int runset_done(const runset *rs);     /* every sim has finished */
+/* Live runs that made a decision and are not in the store: what quitting
+ * would throw away. */
+int runset_unsaved(const runset *rs);
 
 /* Advances the clock by wall_dt * speed and every live sim to it; stops
  * playing when all are done.  Returns 1 when anything changed. */
@@ -92,7 +98,8 @@ int runset_settle(runset *rs, gp_err *err);
 /* Runs every live sim to its end. */
 void runset_finish_all(runset *rs);
 /* Saves a copy of every finished live run to the store (the sims go on,
- * so they can still be stepped); *saved counts them. */
+ * so they can still be stepped); *saved counts them.  A run saved before
+ * is not saved again: when every one was, it is an error naming them. */
 int runset_save(runset *rs, store *st, int *saved, gp_err *err);
 
 /* The run record of slot i (live or saved); NULL when empty. */

@@ -327,6 +327,20 @@ static void draw_legend(const app *a, rect r)
         }
         return;
     }
+    if (a->cl.view == HEAT_FREQ) {
+        /* gpu_heat_level's frequency levels, named by their thresholds. */
+        char mid[32];
+        snprintf(mid, sizeof mid, "<=%.0f%% of f range ", GPU_FREQ_HIGH_FRAC * 100);
+        const char *const names[4] = {"asleep ", mid, "higher ", "f_max "};
+        for (int lv = -1; lv <= 3; lv++) {
+            if (lv == 0)
+                continue;           /* an awake GPU is at least at f_min: level 1 */
+            draw_glyph(r.y, x, level_glyph(lv, a->caps.utf8),
+                       lv < 0 ? ui_attr(C_ASLEEP) : ui_attr((ui_color)(C_HEAT0 + lv)));
+            x += 1 + draw_text(r.y, x + 1, r.x + r.w - x - 1, A_NORMAL, names[lv < 0 ? 0 : lv]);
+        }
+        return;
+    }
     static const char *const lv_names[5] = {"0 ", "<1/3 ", "<2/3 ", "full ", "over "};
     for (int lv = 0; lv < 5; lv++) {
         draw_glyph(r.y, x, level_glyph(lv, a->caps.utf8), ui_attr((ui_color)(C_HEAT0 + lv)));

@@ -11,6 +11,7 @@
 #include "app.h"
 #include "draw.h"
 #include "engine.h"
+#include "textfit.h"
 #include "core/runsum.h"
 
 #include <assert.h>
@@ -193,12 +194,14 @@ static void input_row(const void *ctx, size_t i, rect r, lv_hl hl)
     assert(i < p->l->lv.count);
     const store_item *it = &p->l->items[i];
     int nw = r.w / 2 < 20 ? r.w / 2 : 20;
-    char line[160];
+    /* A name cut in its middle keeps the ends that tell names apart. */
+    char name[GP_NAME_MAX * 2], line[200];
+    int cols = textfit(it->name, nw, TEXTFIT_MIDDLE, sym(SYM_ELLIPSIS), name, sizeof name);
     if (p->clusters)
-        snprintf(line, sizeof line, " %-*.*s %lld nodes, %lld GPUs", nw, nw, it->name,
+        snprintf(line, sizeof line, " %s%*s %lld nodes, %lld GPUs", name, nw - cols, "",
                  (long long)it->count, (long long)it->count2);
     else
-        snprintf(line, sizeof line, " %-*.*s %lld tasks", nw, nw, it->name,
+        snprintf(line, sizeof line, " %s%*s %lld tasks", name, nw - cols, "",
                  (long long)it->count);
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
 }
@@ -598,9 +601,17 @@ static void draw_charts(const app *a, const compare_layout *L)
             s[ns++] = (ui_series){r->npoints ? &r->points[0].t_s : NULL, y, r->npoints,
                                   sizeof(run_point), ui_series_color(i), 0, a->rs.t};
         }
-        const char *title = ch == 3 && a->cmp.queue_metric ? "Mean JCT of finished tasks (s)"
+        const char *title = ch == 3 && a->cmp.queue_metric ? "Mean JCT of finished tasks"
                                                            : charts[ch].title;
-        draw_chart(&a->caps, L->charts[ch], title, s, ns, 0, xhi, 1);
+        /* Every axis says its unit: time along x, these up y. */
+        static const ui_axes units[4] = {{"GPUs", 0, NULL}, {"W", 0, NULL},
+                                         {"mGPU", 0, NULL}, {"tasks", 0, NULL}};
+        static const ui_axes jct_units = {NULL, 1, NULL};
+        ui_axes ax = ch == 3 && a->cmp.queue_metric ? jct_units : units[ch];
+        /* Inflation runs are sampled by the share of the tasks arrived. */
+        if (a->rs.by_arrival)
+            ax.x_unit = "% of tasks arrived";
+        draw_chart_axes(&a->caps, L->charts[ch], title, s, ns, 0, xhi, !a->rs.by_arrival, &ax);
     }
     for (int i = 0; i < RS_MAX; i++) {
         free(jct_x[i]);
@@ -629,18 +640,24 @@ static void draw_legend(const app *a, rect r)
 static void draw_info(const app *a, rect r)
 {
     const runset *rs = &a->rs;
-    char t[24], span[24];
+    char t[24], span[24], speed[24];
     chart_fmt_time(rs->t, t, sizeof t);
-    chart_fmt_time(rs->t_end_hint, span, sizeof span);
+    /* The span is an estimate: its own unit is precise enough ("~6h"). */
+    chart_fmt_time_in(rs->t_end_hint, rs->t_end_hint, span, sizeof span);
+    chart_fmt(rs->speed, speed, sizeof speed);  /* 717, 18k: never 1.85e+04 */
+    if (rs->by_arrival) {
+        snprintf(t, sizeof t, "%.0f%% arrived", rs->t);
+        snprintf(span, sizeof span, "%.0f%%", rs->t_end_hint);
+    }
     const char *state = !runset_live(rs) ? "saved runs" : runset_done(rs) ? "finished"
                       : rs->playing ? "playing" : "paused";
     char cap[32] = "";
     if (rs->gpu_cap > 0)
         snprintf(cap, sizeof cap, " %s GPU cap %g W", sym(SYM_DOT), rs->gpu_cap);
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %.3g s/s %s focus %s, decision %zu",
+               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %s s/s %s focus %s, decision %zu",
                rs->trace_name, rs->cluster_name, cap, sym(SYM_DOT), t, span, sym(SYM_DOT),
-               rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT), rs->speed,
+               rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT), speed,
                sym(SYM_DOT), rs->n ? rs->slot[rs->focus].spec.label : "-",
                runset_decisions(rs, rs->focus));
 }
@@ -758,12 +775,43 @@ static void run_cells(const app *a, int i, char v[16][24])
     }
 }
 
+/* The text of run i's cell col (tablesort.h), for ordering the table. */
+static const char *run_cell(const void *ctx, size_t i, int col, char *buf, size_t len)
+{
+    char v[16][24];
+    run_cells(ctx, (int)i, v);
+    snprintf(buf, len, "%s", v[col]);
+    return buf;
+}
+
+/* The runs in the table's order: order[row] is the slot shown there. */
+static void run_order(const app *a, size_t *order)
+{
+    tablesort_order((size_t)a->rs.n, a->cmp.runs_sort, run_cell, a, order);
+}
+
+/* The table row showing slot i. */
+static size_t row_of_run(const app *a, int i)
+{
+    size_t order[RS_MAX], row = 0;
+    run_order(a, order);
+    while (row + 1 < (size_t)a->rs.n && order[row] != (size_t)i)
+        row++;
+    return row;
+}
+
+typedef struct run_table {
+    const app *a;
+    size_t order[RS_MAX];
+} run_table;
+
 /* One run's row: the focus marker and series mark, then the figures. */
 static void run_row_draw(const void *ctx, size_t row, rect r, lv_hl hl)
 {
-    const app *a = ctx;
+    const run_table *t = ctx;
+    const app *a = t->a;
     assert(row < (size_t)a->rs.n);
-    int i = (int)row;
+    int i = (int)t->order[row];
     char v[16][24];
     run_cells(a, i, v);
     const char *cells[16];
@@ -792,10 +840,13 @@ static void draw_table(const app *a, rect box)
     rect in = layout_inner(box);
     if (in.h < 1)
         return;
-    draw_header(in.y, in.x + 2, in.w - 2, run_cols, NRUN_COLS);
+    draw_header_sorted(in.y, in.x + 2, in.w - 2, run_cols, NRUN_COLS, a->cmp.runs_sort.by - 1,
+                       a->cmp.runs_sort.desc);
     rect rows = {in.y + 1, in.x, in.h - 1, in.w};
     listview v = lv_shown(&a->cmp.runs, (size_t)a->rs.n, rows.h);
-    lv_draw(&v, rows, LV_HL_FOCUSED, run_row_draw, a);
+    run_table t = {a, {0}};
+    run_order(a, t.order);
+    lv_draw(&v, rows, LV_HL_FOCUSED, run_row_draw, &t);
     if (a->rs.has_opt && a->rs.n + 1 < in.h)
         draw_optimal_row(&a->rs.opt, in.y + 1 + a->rs.n, in.x + 2, in.w - 2, run_cols,
                          NRUN_COLS);
@@ -846,7 +897,9 @@ static ui_rc run_speed(app *a, int key)
     if (s > 1e7)
         s = 1e7;
     a->rs.speed = s;
-    app_msg(a, "speed: %.4g simulated seconds per second", s);
+    char per[24];
+    chart_fmt_time(s, per, sizeof per);
+    app_msg(a, "speed: %s of simulated time per second", per);
     return UI_DONE;
 }
 
@@ -872,7 +925,7 @@ void compare_focus(app *a, int i)
 {
     a->rs.focus = i;
     lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
-    lv_select(&a->cmp.runs, (size_t)i, run_table_rows(a));
+    lv_select(&a->cmp.runs, row_of_run(a, i), run_table_rows(a));
     step_reset(a);
 }
 
@@ -883,7 +936,9 @@ static ui_rc run_focus(app *a, int key)
     size_t row = lv_shown(&a->cmp.runs, (size_t)a->rs.n, 1).cursor;
     if (key == '\t')
         row = (row + 1) % (size_t)a->rs.n;
-    compare_focus(a, (int)row);
+    size_t order[RS_MAX];
+    run_order(a, order);
+    compare_focus(a, (int)order[row]);
     app_msg(a, "focus: %s (Step and Cluster show it)", a->rs.slot[a->rs.focus].spec.label);
     return UI_DONE;
 }
@@ -927,6 +982,25 @@ static ui_rc run_jct(app *a, int key)
     return UI_DONE;
 }
 
+/* o: order the run table by the next column; O: reverse it.  The cursor
+ * stays on the run it was on. */
+static ui_rc run_sort(app *a, int key)
+{
+    size_t order[RS_MAX];
+    run_order(a, order);
+    int at = a->rs.n ? (int)order[lv_shown(&a->cmp.runs, (size_t)a->rs.n, 1).cursor] : 0;
+    tablesort_next(&a->cmp.runs_sort, NRUN_COLS, key == 'O');
+    lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
+    if (a->rs.n)
+        lv_select(&a->cmp.runs, row_of_run(a, at), run_table_rows(a));
+    if (a->cmp.runs_sort.by > 0)
+        app_msg(a, "runs by %s, %s", run_cols[a->cmp.runs_sort.by - 1].head,
+                a->cmp.runs_sort.desc ? "largest first" : "smallest first");
+    else
+        app_msg(a, "runs in the order they were picked");
+    return UI_DONE;
+}
+
 static const ui_key run_keys[] = {
     {{' '}, "space", "play / pause (simulated time advances at the speed)", run_play},
     {{KEY_RIGHT, 'l'}, "Right l", "one placement forward (focused policy; others follow)",
@@ -940,6 +1014,7 @@ static const ui_key run_keys[] = {
     {{KEY_END, 'e'}, "End e", "run every policy to the end", run_end},
     {{'S'}, "S", "save the finished runs to the database", run_save},
     {{'J'}, "J", "fourth chart: queued tasks / mean JCT", run_jct},
+    {{'o', 'O'}, "o O", "order the run table by the next column / reverse it", run_sort},
     {{'s'}, "s", "back to the setup (trace, cluster, policies)", run_setup},
     {{0}, NULL, NULL, NULL},
 };

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/clspec.h"
 #include "io/import.h"
 #include "core/profile.h"
 
@@ -161,7 +163,9 @@ static void draw_profile_fields(const void *prof, const profile_field *f, rect i
     for (; f->key && y < in.y + in.h; f++) {
         char v[64];
         profile_get(prof, f, v, sizeof v);
-        draw_textf(y++, in.x, in.w, A_NORMAL, "%-16s %-10s %s", f->key, v, f->help);
+        char line[256];
+        snprintf(line, sizeof line, "%-16s %-10s %s", f->key, v, f->help);
+        draw_line(y++, in.x, in.w, A_NORMAL, line);     /* too long: ends in … */
     }
 }
 
@@ -182,7 +186,7 @@ static void draw_detail(const app *a, rect box)
         return;
     int y = in.y;
     draw_textf(y++, in.x, in.w, A_BOLD, "%s %s", it->name, it->created[0] ? it->created : "");
-    draw_text(y++, in.x, in.w, A_NORMAL, it->detail);
+    draw_line(y++, in.x, in.w, A_NORMAL, it->detail);
     draw_text(y++, in.x, in.w, ui_attr(C_DIM), enter_does[cur_kind(a)]);
     const catalog *cat = a->data.cat;
     if (cur_kind(a) == STORE_GPU && cat && catalog_gpu(cat, it->name))
@@ -253,7 +257,7 @@ static void data_draw(const app *a)
     draw_detail(a, g.detail);
     char ctx[96];
     snprintf(ctx, sizeof ctx, "Data %s %s", sym(SYM_DOT), store_path(a->st));
-    draw_status(a, ctx, "Enter open  i import  e edit  d delete  / search  ? help");
+    draw_status(a, ctx, "Enter open  i import  c new cluster  e edit  d delete  / search  ? help");
 }
 
 /* --- browsing keys ------------------------------------------------------------------ */
@@ -489,6 +493,28 @@ static void format_done(app *a, int ok, const char *text, int choice)
     run_import(a, imp);
 }
 
+/* What the import prompt must refuse before formats are asked about: no
+ * file, a file that is not there, a name with '/'.  0 when fine. */
+static int import_args_bad(app *a, const import_args *ia)
+{
+    if (ia->npaths == 0) {
+        app_err(a, "no file named");
+        return -1;
+    }
+    for (size_t i = 0; i < ia->npaths; i++)
+        if (access(ia->paths[i], F_OK) != 0) {
+            app_err(a, "%s: no such file or directory", ia->paths[i]);
+            return -1;
+        }
+    const char *names[2] = {ia->opts.name, ia->opts.cluster};
+    for (int i = 0; i < 2; i++)
+        if (names[i] && strchr(names[i], '/')) {
+            app_err(a, "a name cannot contain '/': '%s'", names[i]);
+            return -1;
+        }
+    return 0;
+}
+
 static void paths_done(app *a, int ok, const char *text, int choice)
 {
     (void)choice;
@@ -499,10 +525,8 @@ static void paths_done(app *a, int ok, const char *text, int choice)
     import_args ia;
     snprintf(buf, sizeof buf, "%s", text);
     parse_import(buf, &ia);
-    if (ia.npaths == 0) {
-        app_err(a, "no file named");
+    if (import_args_bad(a, &ia))
         return;
-    }
     const importer *guess = importer_detect(ia.paths, ia.npaths);
     char items[MODAL_MENU_MAX][96];
     const char *ptrs[MODAL_MENU_MAX];
@@ -521,8 +545,10 @@ static void paths_done(app *a, int ok, const char *text, int choice)
 static ui_rc d_import(app *a, int key)
 {
     (void)key;
-    modal_prompt(a, "Import: file or directory paths [name=NAME] [cluster=C] [replace]",
-                 a->data.import_paths, paths_done);
+    /* Starts empty: the last import's paths are rarely the next one's. */
+    modal_prompt(a, "Import: file or directory paths (Tab completes) [name=NAME] [cluster=C] "
+                 "[replace]", "", paths_done);
+    a->m.complete_paths = 1;
     return UI_DONE;
 }
 
@@ -548,6 +574,50 @@ static ui_rc d_search(app *a, int key)
     return UI_DONE;
 }
 
+/* --- a new cluster ------------------------------------------------------------------ */
+
+static void cluster_done(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    if (!ok || !*text)
+        return;
+    clspec sp;
+    gp_err err;
+    cluster *cl = NULL;
+    int rc = clspec_parse_text(text, &sp, &err);
+    if (rc == 0 && !(cl = clspec_build(&sp, a->data.cat, &err)))
+        rc = -1;
+    if (rc == 0) {
+        cl->source = xstrdup("the dashboard");
+        rc = store_put_cluster(a->st, cl, 0, &err);
+    }
+    if (rc) {
+        app_err(a, "no cluster made: %s", err.msg);
+        cluster_free(cl);
+        return;
+    }
+    app_msg(a, "cluster '%s': %zu servers, %lld GPUs (Enter on it uses it in Compare)",
+            cl->name, cl->nnodes, (long long)cluster_gpu_total(cl));
+    data_reload(a);
+    compare_set_input(a, NULL, NULL);
+    lv_set_count(&a->data.kinds, STORE_KIND_COUNT);
+    lv_select(&a->data.kinds, STORE_CLUSTER, kinds_rows(a));
+    ui_list *l = &a->data.lists[STORE_CLUSTER];
+    for (size_t i = 0; i < l->lv.count; i++)
+        if (strcmp(l->items[i].name, cl->name) == 0)
+            lv_select(&l->lv, i, items_rows(a));
+    a->data.pane = 1;
+    cluster_free(cl);
+}
+
+static ui_rc d_cluster(app *a, int key)
+{
+    (void)key;
+    modal_prompt(a, "New cluster: NAME --gpu MODEL --servers N --per-server N [--cpus N] "
+                 "[--ram-gib N] [--gpu ...]", "", cluster_done);
+    return UI_DONE;
+}
+
 static ui_rc d_reload(app *a, int key)
 {
     (void)key;
@@ -564,6 +634,7 @@ static const ui_key browse_keys[] = {
      "show a snapshot, reopen runs", d_enter},
     {{' '}, "space", "mark a saved run (reopen several side by side)", d_mark},
     {{'i'}, "i", "import files (format detected or chosen)", d_import},
+    {{'c'}, "c", "new cluster: NAME --gpu H100 --servers 24 --per-server 8", d_cluster},
     {{'e'}, "e", "edit the GPU/CPU profile", d_edit},
     {{'d', KEY_DC}, "d Del", "delete (asks first)", d_delete},
     {{'/', 'n'}, "/ n", "search by name / next match", d_search},

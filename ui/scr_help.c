@@ -40,6 +40,15 @@ static int collect(const app *a, help_line *out, int cap, char *title, size_t tl
         out[n++] = (help_line){NULL, "Everywhere"};
     for (const ui_key *k = ui_global_keys(); k->fn && n < cap; k++)
         out[n++] = (help_line){k->label, k->help};
+    /* What no key table holds: the mouse and what is remembered. */
+    static const help_line more[] = {
+        {"mouse", "click a tab to open it, a row to put the cursor there (its pane takes "
+                  "the keys); double click: Enter; wheel: up / down"},
+        {"settings", "the chart style and the last trace, cluster and policies are kept in "
+                     "$XDG_CONFIG_HOME/gpuplan/settings (else ~/.config/gpuplan/settings)"},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof *more && n < cap; i++)
+        out[n++] = more[i];
     return n;
 }
 

@@ -393,7 +393,10 @@ static void draw_frontier(const app *a, rect box)
         lo = isfinite(lo) ? lo : 0;
         hi = lo + 1;
     }
-    draw_chart(&a->caps, box, title, s, sw->p.npolicies, lo, hi, 0);
+    /* Units on both axes: the metric's (JCT as durations) against dollars. */
+    static const char *const y_units[PM_NMETRICS] = {"%", NULL, "W", "$", "$"};
+    ui_axes ax = {y_units[pl->chart_metric], pl->chart_metric == PM_JCT, "USD"};
+    draw_chart_axes(&a->caps, box, title, s, sw->p.npolicies, lo, hi, 0, &ax);
 }
 
 /* Each policy's fewest GPUs meeting the target, marked on the chart.  The
@@ -465,7 +468,9 @@ static void draw_curve(const app *a, rect box)
     double sla_x[2] = {xlo, xhi}, sla_y[2] = {pl->p.sla_target_pct, pl->p.sla_target_pct};
     if (pl->chart_metric == PM_SLA && ns < PLAN_MAX_POLICIES + 1)
         s[ns++] = (ui_series){sla_x, sla_y, 2, sizeof(double), C_BAD, 1, 0};
-    draw_chart(&a->caps, box, title, s, ns, xlo, xhi, 0);
+    static const char *const y_units[PM_NMETRICS] = {"%", NULL, "W", "$", "$"};
+    ui_axes ax = {y_units[pl->chart_metric], pl->chart_metric == PM_JCT, "GPUs"};
+    draw_chart_axes(&a->caps, box, title, s, ns, xlo, xhi, 0, &ax);
     draw_fewest_marks(a, box, s, ns, xlo, xhi);
 }
 

@@ -297,7 +297,8 @@ static void draw_cands(const app *a, const step_view *v, const size_t *order, re
         cols[nc++] = (ui_col){ex->term_name[t] ? ex->term_name[t] : "?", 10, 1};
     cols[nc++] = (ui_col){"", 4, 0};
     cols[nc++] = (ui_col){"note", 30, 0};
-    draw_header(in.y, in.x + 2, in.w - 2, cols, nc);
+    /* o orders by the last term (column nterms): the header marks it. */
+    draw_header_sorted(in.y, in.x + 2, in.w - 2, cols, nc, a->step.sort ? ex->nterms : -1, 0);
     rect rows = {in.y + 1, in.x, in.h > 1 ? in.h - 1 : 0, in.w};
     listview lv = lv_shown(&a->step.cands, ex->ncands, rows.h);
     cand_table t = {v, order, cols, nc};

@@ -5,6 +5,11 @@
  * planner sweeps.  Every turn redraws the whole screen from the app state;
  * curses sends only what changed.
  *
+ * The mouse is turned into keys here (a click on a list row: the keys that
+ * move the cursor there; see listview.h's hits), the settings the
+ * dashboard remembers (settings.h) are applied at start and written after
+ * any key that changed them, and q asks before throwing unsaved work away.
+ *
  * The terminal is reached through its own file descriptor: while the
  * dashboard runs, file descriptors 1 and 2 point at /dev/null (or at
  * $GPUPLAN_TUI_LOG), so no library can scribble over the screen; errors
@@ -18,7 +23,10 @@
 #include "tui.h"
 #include "app.h"
 #include "draw.h"
+#include "engine.h"
 #include "export.h"
+#include "pathcomp.h"
+#include "settings.h"
 #include "termguard.h"
 
 #include <assert.h>
@@ -38,11 +46,40 @@ const ui_screen *ui_screen_of(scr_id id)
     return id < SCR_COUNT ? all[id] : all[0];
 }
 
+static void quit_done(app *a, int ok, const char *text, int choice)
+{
+    (void)text;
+    (void)choice;
+    a->quit = ok;
+}
+
+/* What quitting would throw away: unsaved runs, a sweep's results (the
+ * Planner keeps them only on screen).  "" when nothing. */
+static void unsaved_work(const app *a, char *what, size_t len)
+{
+    int runs = runset_unsaved(&a->rs);
+    int sweep = a->pl.sw.state == PLAN_DONE || a->pl.sw.state == PLAN_RUNNING;
+    what[0] = '\0';
+    if (runs)
+        snprintf(what, len, "%d unsaved run%s (S in Compare saves finished ones)", runs,
+                 runs == 1 ? "" : "s");
+    if (sweep) {
+        size_t l = strlen(what);
+        snprintf(what + l, len - l, "%sthe Planner's %s sweep", l ? " and " : "",
+                 a->pl.sw.state == PLAN_DONE ? "finished" : "running");
+    }
+}
+
 static ui_rc key_quit(app *a, int key)
 {
-    (void)a;
     (void)key;
-    return UI_QUIT;
+    char what[160], q[200];
+    unsaved_work(a, what, sizeof what);
+    if (!what[0])
+        return UI_QUIT;
+    snprintf(q, sizeof q, "Quit and throw away %s?", what);
+    modal_confirm(a, q, quit_done);
+    return UI_DONE;
 }
 
 static ui_rc key_help(app *a, int key)
@@ -146,6 +183,19 @@ static void modal_close(app *a, int ok, int choice)
         m.done(a, ok, m.text, choice);
 }
 
+/* Tab in a prompt for paths: completes the word before the cursor; when
+ * several names match, the status line lists them. */
+static void complete_prompt(app *a)
+{
+    modal *m = &a->m;
+    char shown[200];
+    int n = path_complete(m->text, sizeof m->text, &m->cursor, shown, sizeof shown);
+    if (n == 0)
+        app_err(a, "no file matches");
+    else if (n > 1)
+        app_msg(a, "%d match: %s", n, shown);
+}
+
 static void modal_key(app *a, int key)
 {
     modal *m = &a->m;
@@ -157,6 +207,8 @@ static void modal_key(app *a, int key)
     case MODAL_PROMPT:
         if (key == '\n' || key == '\r' || key == KEY_ENTER)
             modal_close(a, 1, -1);
+        else if (key == '\t' && m->complete_paths)
+            complete_prompt(a);
         else
             lineedit_key(m->text, sizeof m->text, &m->cursor, key);
         break;
@@ -232,8 +284,11 @@ static void draw_too_small(const app *a)
     draw_text(y + 1 > 0 ? y + 1 : 1, 0, a->cols, A_NORMAL, "Enlarge the window, or press q to quit.");
 }
 
-static void draw_frame(const app *a)
+/* Paints the frame into curses' buffer, recording where lists went;
+ * draw_frame() then sends it to the terminal. */
+static void compose_frame(const app *a, lv_hits *hits)
 {
+    lv_hits_record(hits);
     /* Every layout is computed from the size the loop just read. */
     assert(a->rows == getmaxy(stdscr) && a->cols == getmaxx(stdscr));
     erase();
@@ -249,6 +304,12 @@ static void draw_frame(const app *a)
                 curs_set(1);
         }
     }
+    lv_hits_record(NULL);
+}
+
+static void draw_frame(const app *a, lv_hits *hits)
+{
+    compose_frame(a, hits);
     refresh();
 }
 
@@ -265,6 +326,76 @@ static ui_rc handle_key(app *a, int key)
     if (rc == UI_PASS)
         rc = ui_dispatch(a, global_keys, key);
     return rc;
+}
+
+/* --- mouse ------------------------------------------------------------------ */
+
+/* A click on a list row becomes the keys that do it by keyboard: Tab until
+ * the list's pane has the keys (when another pane has them), then Up or
+ * Down to the row; a double click adds Enter. */
+static void click_row(app *a, lv_hits *hits, int y, int x, int twice)
+{
+    const lv_hit *h = lv_hit_at(hits, y, x);
+    if (!h)
+        return;
+    /* A modal takes the keys: only its own menu (drawn last) is clickable. */
+    if (a->m.kind != MODAL_NONE && (a->m.kind != MODAL_MENU || h != &hits->hit[hits->n - 1]))
+        return;
+    for (int tries = 0; h && h->hl != LV_HL_FOCUSED && tries < 3; tries++) {
+        int other_focused = 0;
+        for (int i = 0; i < hits->n; i++)
+            other_focused |= hits->hit[i].hl == LV_HL_FOCUSED;
+        if (!other_focused || handle_key(a, '\t') == UI_QUIT)
+            return;
+        compose_frame(a, hits);
+        h = lv_hit_at(hits, y, x);
+    }
+    if (!h || h->hl != LV_HL_FOCUSED)
+        return;
+    size_t row = h->first + (size_t)(y - h->r.y);
+    if (row >= h->count)
+        return;
+    long steps = (long)row - (long)h->cursor;
+    for (long i = 0; i < labs(steps); i++)
+        handle_key(a, steps > 0 ? KEY_DOWN : KEY_UP);
+    if (twice)
+        handle_key(a, '\n');
+}
+
+/* The last press, to tell a double click: a second press on the same cell
+ * soon after (curses' own double clicks ignore where they land). */
+typedef struct mouse_state {
+    int y, x;
+    double t;
+} mouse_state;
+
+#define DOUBLE_CLICK_S 0.4
+
+static void mouse_event(app *a, lv_hits *hits, mouse_state *last)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK || layout_too_small(a->rows, a->cols))
+        return;
+    int wheel = ev.bstate & BUTTON4_PRESSED ? KEY_UP
+              : ev.bstate & BUTTON5_PRESSED ? KEY_DOWN : 0;
+    if (wheel) {
+        for (int i = 0; i < 3; i++)
+            handle_key(a, wheel);
+        return;
+    }
+    if (!(ev.bstate & BUTTON1_PRESSED))
+        return;
+    double now = now_seconds();
+    int twice = ev.y == last->y && ev.x == last->x && now - last->t < DOUBLE_CLICK_S;
+    *last = twice ? (mouse_state){-1, -1, 0} : (mouse_state){ev.y, ev.x, now};
+    if (ev.y == 0 && a->m.kind == MODAL_NONE) {
+        int tab = draw_tab_at(a, ev.x);
+        if (tab >= 0)
+            app_goto(a, (scr_id)tab);
+        return;
+    }
+    a->status[0] = '\0';
+    click_row(a, hits, ev.y, ev.x, twice);
 }
 
 /* Playback and sweeps go on whichever screen is showing. */
@@ -321,6 +452,10 @@ static int term_open(term_io *io)
     nonl();
     keypad(stdscr, TRUE);
     set_escdelay(25);
+    /* Clicks and the wheel (the terminal's own selection is Shift+drag
+     * meanwhile). */
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);           /* presses at once; double clicks are told apart here */
     curs_set(0);
     if (tty_ok)
         termguard_arm(io->saved_out, io->saved_err);
@@ -363,8 +498,84 @@ static void app_free(app *a)
     free(a);
 }
 
-static void loop(app *a)
+/* --- remembered settings --------------------------------------------------- */
+
+/* What the app shows now, as settings. */
+static void settings_of(const app *a, ui_settings *s)
 {
+    const compare_ui *c = &a->cmp;
+    memset(s, 0, sizeof *s);
+    strlcpy0(s->chart_style, chart_style_name(a->caps.style), sizeof s->chart_style);
+    if (c->traces.lv.count)
+        strlcpy0(s->trace, c->traces.items[c->traces.lv.cursor].name, sizeof s->trace);
+    if (c->clusters.lv.count)
+        strlcpy0(s->cluster, c->clusters.items[c->clusters.lv.cursor].name, sizeof s->cluster);
+    for (int i = 0; i < c->npicked && i < SETTINGS_MAX_POLICIES; i++)
+        strlcpy0(s->policies[s->npolicies++], c->picked[i], GP_NAME_MAX);
+}
+
+/* 1 when label reads as a policy spec: its first word a policy with its
+ * options, perhaps with a PEACE partition (as Compare's `a` checks). */
+static int custom_spec_ok(const char *label)
+{
+    char word[GP_NAME_MAX], name[GP_NAME_MAX];
+    const peace_policy *part;
+    policy_spec sp;
+    gp_err err;
+    snprintf(word, sizeof word, "%s", label);
+    word[strcspn(word, " ")] = '\0';
+    return peace_split_spec(word, name, sizeof name, &part, &err) == 0 &&
+           policy_spec_parse(name, &sp, &err) == 0;
+}
+
+/* Starts from the remembered settings: what no longer exists (a deleted
+ * trace, a policy not in this build) is left at its default. */
+static void settings_apply(app *a, const ui_settings *s)
+{
+    for (int st = 0; st < CHART_NSTYLES; st++)
+        if (strcmp(s->chart_style, chart_style_name((chart_style)st)) == 0 &&
+            (a->caps.utf8 || st == CHART_ASCII))
+            a->caps.style = (chart_style)st;
+    compare_ui *c = &a->cmp;
+    for (int i = 0; i < s->npolicies && c->npicked < RS_MAX; i++) {
+        const char *label = s->policies[i];
+        if (!policy_find(label)) {
+            /* A spec once added with `a` (corrgpu:0.2, cats@nopart) comes back. */
+            if (!custom_spec_ok(label) || c->ncustom == CMP_MAX_CUSTOM)
+                continue;
+            strlcpy0(c->custom[c->ncustom++], label, GP_NAME_MAX);
+        }
+        strlcpy0(c->picked[c->npicked++], label, GP_NAME_MAX);
+    }
+    compare_set_input(a, s->trace[0] ? s->trace : NULL, s->cluster[0] ? s->cluster : NULL);
+    c->pane = 0;
+}
+
+typedef struct remembered {
+    char *path;
+    ui_settings last;           /* as last read or written */
+} remembered;
+
+/* Writes the settings when they differ from the last ones written. */
+static void remember(app *a, remembered *r)
+{
+    ui_settings now;
+    settings_of(a, &now);
+    if (settings_equal(&now, &r->last))
+        return;
+    gp_err err;
+    if (settings_save(r->path, &now, &err))
+        app_err(a, "settings not kept: %s", err.msg);
+    r->last = now;
+}
+
+/* --- the loop ------------------------------------------------------------------ */
+
+static void loop(app *a, remembered *r)
+{
+    lv_hits hits;
+    memset(&hits, 0, sizeof hits);
+    mouse_state last_press = {-1, -1, 0};
     double last = now_seconds();
     for (;;) {
         /* Tick before drawing, so the frame shows what the tick did (a
@@ -374,7 +585,7 @@ static void loop(app *a)
         last = now;
         int busy = tick_all(a, dt > 0.25 ? 0.25 : dt);
         getmaxyx(stdscr, a->rows, a->cols);
-        draw_frame(a);
+        draw_frame(a, &hits);
         /* Block while nothing moves; tick at ~25 frames/s while it does. */
         timeout(busy ? 40 : -1);
         int ch = getch();
@@ -386,8 +597,13 @@ static void loop(app *a)
             clearok(curscr, TRUE);
             continue;
         }
-        if (handle_key(a, ch) == UI_QUIT)
+        if (ch == KEY_MOUSE)
+            mouse_event(a, &hits, &last_press);
+        else if (handle_key(a, ch) == UI_QUIT)
             break;
+        if (a->quit)
+            break;
+        remember(a, r);
     }
 }
 
@@ -421,8 +637,17 @@ int tui_main(cli_ctx *ctx)
     atexit(restore_at_exit);
     draw_init(&a->caps);
     data_reload(a);
-    compare_set_input(a, NULL, NULL);
-    loop(a);
+    remembered r;
+    memset(&r, 0, sizeof r);
+    r.path = settings_path();
+    gp_err err;
+    if (settings_load(r.path, &r.last, &err))
+        app_err(a, "settings ignored: %s", err.msg);
+    settings_apply(a, &r.last);
+    /* Written only when something changes from here. */
+    settings_of(a, &r.last);
+    loop(a, &r);
+    free(r.path);
     term_close(&io);
     app_free(a);
     return EXIT_OK;

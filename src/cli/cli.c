@@ -14,11 +14,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd_profile,
     cmd_samples, cmd_run, cmd_sweep, cmd_plan, cmd_snapshot;
 extern const cli_cmd cmd_solve, cmd_peace, cmd_estimate, cmd_generate;
 extern const cli_cmd cmd_plot;
+extern const cli_cmd cmd_cluster;
 
 const cli_cmd *const cli_commands[] = {
     &cmd_import,
@@ -27,6 +29,7 @@ const cli_cmd *const cli_commands[] = {
     &cmd_export,
     &cmd_delete,
     &cmd_profile,
+    &cmd_cluster,
     &cmd_run,
     &cmd_sweep,
     &cmd_plan,
@@ -64,11 +67,13 @@ static void main_usage(FILE *out)
 int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "gpuplan %s: ", cmd ? cmd->name : "");
+    /* Without a command: "gpuplan: ...", never "gpuplan : ...". */
+    const char *name = cmd ? cmd->name : "", *sep = cmd ? " " : "";
+    fprintf(stderr, "gpuplan%s%s: ", sep, name);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n(see 'gpuplan %s --help')\n", cmd ? cmd->name : "");
+    fprintf(stderr, "\n(see 'gpuplan%s%s --help')\n", sep, name);
     return EXIT_USAGE;
 }
 
@@ -121,12 +126,50 @@ static int seed_new(store *st, void *unused, gp_err *err)
     return seed_default(st, err);
 }
 
+/* The database's own default place (no $GPUPLAN_DB): the one path whose
+ * directory is made when missing.  Caller frees. */
+static char *xdg_default_path(void)
+{
+    const char *xdg = getenv("XDG_DATA_HOME");
+    if (xdg && *xdg)
+        return xasprintf("%s/gpuplan/gpuplan.db", xdg);
+    const char *home = getenv("HOME");
+    return xasprintf("%s/.local/share/gpuplan/gpuplan.db", home && *home ? home : ".");
+}
+
+/* A path given by --db or $GPUPLAN_DB must be in a directory that exists:
+ * a typo would otherwise make a fresh database, and the data would look
+ * lost.  0, or -1 with err. */
+static int check_db_dir(const char *path, gp_err *err)
+{
+    char *def = xdg_default_path();
+    int is_default = strcmp(path, def) == 0;
+    free(def);
+    const char *slash = strrchr(path, '/');
+    if (is_default || !slash || slash == path)
+        return 0;
+    char *dir = xstrndup(path, (size_t)(slash - path));
+    struct stat sb;
+    int rc = 0;
+    if (stat(dir, &sb) != 0)
+        rc = gp_error(err, "%s: no such directory %s (a database is made in an existing "
+                      "directory; only the default one is created)", path, dir);
+    else if (!S_ISDIR(sb.st_mode))
+        rc = gp_error(err, "%s: %s is not a directory", path, dir);
+    free(dir);
+    return rc;
+}
+
 store *cli_store(cli_ctx *ctx)
 {
     if (ctx->st)
         return ctx->st;
     gp_err err = {{0}};
     int created = 0;
+    if (check_db_dir(ctx->db_path, &err)) {
+        cli_fail(&err);
+        return NULL;
+    }
     const store_open_opts opts = {.init = seed_new, .on_wait = tell_waiting};
     double t0 = now_seconds();
     if (store_open_with(ctx->db_path, &opts, &ctx->st, &created, &err)) {
@@ -153,33 +196,39 @@ static int parse_global(cli_ctx *ctx, int argc, char **argv, int *first, int *ex
     gp_err err = {{0}};
     int c;
     optind = 0;
-    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    opterr = 0;                 /* the messages below name the program as every other does */
+    while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'D':
             cli_parse_db(&ctx->db_path, optarg, &err);
             break;
         case 'F':
             if (cli_parse_format(&ctx->format, optarg, &err)) {
-                fprintf(stderr, "gpuplan: --format: %s\n(see 'gpuplan --help')\n", err.msg);
-                *exit_code = EXIT_USAGE;
+                *exit_code = cli_usage_error(NULL, "--format: %s", err.msg);
                 return -1;
             }
             break;
         case 'h':
+            opterr = 1;
             main_usage(stdout);
             *exit_code = EXIT_OK;
             return -1;
         case 'V':
+            opterr = 1;
             printf("gpuplan %s (SQLite %s, schema %d)\n", GP_VERSION, store_sqlite_version(),
                    STORE_SCHEMA_VERSION);
             *exit_code = EXIT_OK;
             return -1;
+        case ':':
+            *exit_code = cli_usage_error(NULL, "%s: missing %s", argv[optind - 1],
+                                         optopt == 'D' ? "PATH" : "FMT");
+            return -1;
         default:
-            fprintf(stderr, "(see 'gpuplan --help')\n");
-            *exit_code = EXIT_USAGE;
+            *exit_code = cli_usage_error(NULL, "unknown option '%s'", argv[optind - 1]);
             return -1;
         }
     }
+    opterr = 1;
     *first = optind;
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int import_exec(cli_ctx *ctx, int argc, char **argv);
 static void print_formats(FILE *out);
@@ -95,6 +96,14 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
         return code;
     const char *const *paths = (const char *const *)rest.argv;
     size_t npaths = (size_t)rest.argc;
+    if (io.name && strchr(io.name, '/'))
+        return cli_usage_error(&cmd_import, "--name: a name cannot contain '/': '%s'", io.name);
+    /* A missing file is the user's typo, not an unknown format. */
+    for (size_t i = 0; i < npaths; i++)
+        if (access(paths[i], F_OK) != 0) {
+            fprintf(stderr, "gpuplan import: %s: no such file or directory\n", paths[i]);
+            return EXIT_RUNTIME;
+        }
     const importer *imp = type ? importer_find(type) : importer_detect(paths, npaths);
     if (!imp) {
         if (type)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DEFAULT_POLICIES "cats,corrgpu,first,hotcloud,harmony"
 
@@ -192,9 +193,14 @@ static int run_plan(cli_ctx *ctx, const plan_params *p)
         plan_free(&pl);
         return cli_fail(&err);
     }
+    /* The percentage rewrites itself with \r: only a terminal shows that
+     * as progress; in a log or a pipe it is noise. */
+    int tty = isatty(STDERR_FILENO);
     while (plan_tick(&pl, 0.5))
-        fprintf(stderr, "\rgpuplan plan: %3.0f%%", 100 * plan_progress(&pl));
-    fprintf(stderr, "\r");
+        if (tty)
+            fprintf(stderr, "\rgpuplan plan: %3.0f%%", 100 * plan_progress(&pl));
+    if (tty)
+        fprintf(stderr, "\r                  \r");
     int rc = EXIT_OK;
     if (pl.state == PLAN_FAILED) {
         gp_error(&err, "%s", pl.err);

@@ -166,9 +166,15 @@ static table *show_snapshot(store *st, const char *name, gp_err *err)
     snapshot *sn;
     if (store_get_snapshot(st, name, &sn, err))
         return NULL;
+    /* Node names from the snapshot's cluster (an index alone means little). */
+    cluster *cl = NULL;
+    gp_err cl_err;
+    if (store_get_cluster(st, sn->cluster_name, &cl, &cl_err))
+        cl = NULL;
     table *t = table_new();
     table_col(t, "task", 0);
     table_col(t, "node", 1);
+    table_col(t, "node_name", 0);
     table_col(t, "gpu", 1);
     table_col(t, "gpu_milli", 1);
     for (size_t i = 0; i < sn->nrows; i++) {
@@ -177,9 +183,12 @@ static table *show_snapshot(store *st, const char *name, gp_err *err)
         table_cell(t, "%s", r->task >= 0 && (size_t)r->task < sn->tasks->ntasks
                                 ? sn->tasks->tasks[r->task].name : "?");
         table_cell(t, "%d", r->node);
+        table_cell(t, "%s", cl && r->node >= 0 && (size_t)r->node < cl->nnodes
+                                ? cl->nodes[r->node].name : "?");
         table_cell(t, "%d", r->gpu);
         table_cell(t, "%d", r->gpu_milli);
     }
+    cluster_free(cl);
     snapshot_free(sn);
     return t;
 }

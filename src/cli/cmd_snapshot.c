@@ -18,7 +18,8 @@ const cli_cmd cmd_snapshot = {
     .name = "snapshot",
     .usage = "--run ID --at SECONDS [--name NAME] [--replace]",
     .summary = "Save a run's cluster state at one instant as a snapshot",
-    .notes = "Tasks running at that instant (started, not yet ended) are kept with their "
+    .notes = "An instant past the run's last event is an error. "
+             "Tasks running at that instant (started, not yet ended) are kept with their "
              "placements; servers a run opened beyond its cluster (--unbounded) are left out, "
              "with a count on stderr.",
     .exec = snapshot_exec,
@@ -62,6 +63,19 @@ static size_t collect(const run *r, const gp_trace *tr, const cluster *cl, doubl
     return skipped;
 }
 
+/* The run's last event: its last completion or timeline sample. */
+static double run_end_time(const run *r)
+{
+    double end = 0;
+    for (size_t i = 0; i < r->noutcomes; i++)
+        if (r->outcomes[i].end_s > end)
+            end = r->outcomes[i].end_s;
+    for (size_t i = 0; i < r->npoints; i++)
+        if (r->points[i].t_s > end)
+            end = r->points[i].t_s;
+    return end;
+}
+
 static int make_snapshot(cli_ctx *ctx, int64_t id, double at, const char *name, int replace)
 {
     store *st = cli_store(ctx);
@@ -76,6 +90,12 @@ static int make_snapshot(cli_ctx *ctx, int64_t id, double at, const char *name, 
     if (store_get_run(st, id, &r, &err) || store_get_trace(st, r->trace_name, &tr, &err) ||
         store_get_cluster(st, r->cluster_name, &cl, &err))
         goto out;
+    double end = run_end_time(r);
+    if (at > end) {
+        gp_error(&err, "--at %g: past the end of run %lld (its last event is at t=%g s)", at,
+                 (long long)id, end);
+        goto out;
+    }
     char defname[GP_NAME_MAX];
     snprintf(defname, sizeof defname, "%s-%lld-t%g", r->policy, (long long)id, at);
     sn = snapshot_new(name ? name : defname);

@@ -1,0 +1,230 @@
+/*
+ * textfit.c — ellipsis and number fitting for table cells and names
+ * (textfit.h).  Pure: no curses, no locale setup of its own.
+ */
+#include "textfit.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "chart.h"
+
+/* The code point at s and its byte length (an invalid byte counts as one
+ * character of its own, shown by the drawing code as '?'). */
+static size_t next_char(const char *s, wchar_t *wc)
+{
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x80) {
+        *wc = c;
+        return 1;
+    }
+    int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+    if (n == 0) {
+        *wc = L'?';
+        return 1;
+    }
+    unsigned long cp = c & (0x3F >> (n - 1));
+    for (int i = 1; i < n; i++) {
+        unsigned char k = (unsigned char)s[i];
+        if ((k & 0xC0) != 0x80) {
+            *wc = L'?';
+            return 1;
+        }
+        cp = cp << 6 | (k & 0x3F);
+    }
+    *wc = (wchar_t)cp;
+    return (size_t)n;
+}
+
+static int char_cols(wchar_t wc)
+{
+    int w = wcwidth(wc);
+    return w < 0 ? 1 : w;
+}
+
+int textfit_width(const char *s)
+{
+    int cols = 0;
+    wchar_t wc;
+    for (size_t k; *s; s += k) {
+        k = next_char(s, &wc);
+        cols += char_cols(wc);
+    }
+    return cols;
+}
+
+/* Bytes of the longest prefix of s within w columns; *cols gets its width. */
+static size_t prefix_bytes(const char *s, int w, int *cols)
+{
+    size_t b = 0;
+    int c = 0;
+    wchar_t wc;
+    while (s[b]) {
+        size_t k = next_char(s + b, &wc);
+        int cw = char_cols(wc);
+        if (c + cw > w)
+            break;
+        c += cw;
+        b += k;
+    }
+    *cols = c;
+    return b;
+}
+
+/* Byte offset of the shortest suffix of s that is at most w columns wide
+ * and as wide as possible; *cols gets its width. */
+static size_t suffix_start(const char *s, int w, int *cols)
+{
+    size_t n = strlen(s), start = n;
+    int c = 0;
+    size_t b = 0;
+    wchar_t wc;
+    /* Character starts, walked forward; keep the first whose rest fits. */
+    int total = textfit_width(s);
+    while (s[b]) {
+        if (total - c <= w) {
+            start = b;
+            break;
+        }
+        size_t k = next_char(s + b, &wc);
+        c += char_cols(wc);
+        b += k;
+    }
+    *cols = start == n ? 0 : total - c;
+    return start;
+}
+
+int textfit(const char *s, int w, textfit_mode mode, const char *ell, char *out, size_t len)
+{
+    if (len == 0)
+        return 0;
+    int tw = textfit_width(s), ew = textfit_width(ell), pc, sc;
+    if (w < 0)
+        w = 0;
+    if (tw <= w) {
+        snprintf(out, len, "%s", s);
+        return tw;
+    }
+    if (w <= ew) {
+        size_t pb = prefix_bytes(s, w, &pc);
+        snprintf(out, len, "%.*s", (int)pb, s);
+        return pc;
+    }
+    int room = w - ew;
+    /* The middle cut keeps a little more of the start, which usually
+     * carries the kind of thing named. */
+    int head = mode == TEXTFIT_MIDDLE ? room - room / 2 : room;
+    size_t pb = prefix_bytes(s, head, &pc);
+    size_t ss = mode == TEXTFIT_MIDDLE ? suffix_start(s, room - pc, &sc) : strlen(s);
+    if (mode != TEXTFIT_MIDDLE)
+        sc = 0;
+    snprintf(out, len, "%.*s%s%s", (int)pb, s, ell, s + ss);
+    return pc + ew + sc;
+}
+
+int textfit_is_number(const char *s)
+{
+    while (*s == ' ')
+        s++;
+    if (*s == '-' || *s == '+')
+        s++;
+    if (!isdigit((unsigned char)*s) && !(*s == '.' && isdigit((unsigned char)s[1])))
+        return 0;
+    int digits = 0;
+    for (; *s; s++) {
+        if (isdigit((unsigned char)*s))
+            digits++;
+        else if (*s == '.' || *s == ',')
+            continue;
+        else if ((*s == 'e' || *s == 'E') && (s[1] == '+' || s[1] == '-' ||
+                                              isdigit((unsigned char)s[1])))
+            s += s[1] == '+' || s[1] == '-';
+        else
+            break;
+    }
+    /* At most one unit after the digits, perhaps after a space: k M G T %
+     * x or a word of up to 3 characters (kW, GiB). */
+    if (*s == ' ')
+        s++;
+    int unit = 0;
+    for (; *s && *s != ' '; s++)
+        if (++unit > 3)
+            return 0;
+    return digits > 0 && *s == '\0';
+}
+
+/* v in scientific notation as short as it gets, within w characters if
+ * any precision allows: 1.9e-05 -> 1.9e-5 -> 2e-5. */
+static void short_exponent(double v, int w, char *out, size_t len)
+{
+    for (int prec = 2; prec >= 0; prec--) {
+        char buf[32], *e;
+        snprintf(buf, sizeof buf, "%.*e", prec, v);
+        if ((e = strchr(buf, 'e'))) {
+            char *d = e + 1;
+            int neg = *d == '-';
+            if (*d == '+' || *d == '-')
+                d++;
+            while (*d == '0' && d[1])
+                d++;
+            snprintf(out, len, "%.*se%s%s", (int)(e - buf), buf, neg ? "-" : "", d);
+        } else {
+            snprintf(out, len, "%s", buf);
+        }
+        if ((int)strlen(out) <= w)
+            return;
+    }
+}
+
+int textfit_clock_seconds(const char *s, double *v)
+{
+    long d = 0, h, m, sec;
+    int n = 0;
+    while (*s == ' ')
+        s++;
+    if (sscanf(s, "%ldd %ld:%ld:%ld%n", &d, &h, &m, &sec, &n) == 4 && !s[n]) {
+        *v = d * 86400.0 + h * 3600.0 + m * 60.0 + sec;
+        return 1;
+    }
+    if (sscanf(s, "%ld:%ld:%ld%n", &h, &m, &sec, &n) == 3 && !s[n]) {
+        *v = h * 3600.0 + m * 60.0 + sec;
+        return 1;
+    }
+    return 0;
+}
+
+void textfit_number(const char *s, int w, char *out, size_t len)
+{
+    double secs;
+    if (textfit_width(s) > w && textfit_clock_seconds(s, &secs)) {
+        /* A clock too wide for its column reads in its largest unit. */
+        chart_fmt_time_in(secs, secs, out, len);
+        return;
+    }
+    if (textfit_width(s) <= w || !textfit_is_number(s)) {
+        snprintf(out, len, "%s", s);
+        return;
+    }
+    char plain[64];
+    size_t k = 0;
+    for (const char *p = s; *p && k + 1 < sizeof plain; p++)
+        if (*p != ',' && *p != ' ')
+            plain[k++] = *p;
+    plain[k] = '\0';
+    char *end;
+    double v = strtod(plain, &end);
+    /* Only a bare number can be re-written; one with a unit keeps it. */
+    if (end == plain || *end != '\0' || !isfinite(v)) {
+        snprintf(out, len, "%s", s);
+        return;
+    }
+    char compact[32];
+    chart_fmt(v, compact, sizeof compact);
+    if (textfit_width(compact) > w)
+        short_exponent(v, w, compact, sizeof compact);
+    snprintf(out, len, "%s", textfit_width(compact) < textfit_width(s) ? compact : s);
+}
