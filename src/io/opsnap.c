@@ -1,0 +1,401 @@
+/*
+ * opsnap.c — building an operator's snapshot (opsnap.h): servers by host,
+ * GPU models to profiles, placements on free devices, the monitors'
+ * readings, and the writing of it all.
+ *
+ * A GPU model no profile matches becomes a profile of what was reported:
+ * its memory, its power limit as max_w (300 W when not reported), its top
+ * SM clock as f_max (1410 MHz when not), and what a report cannot say
+ * assumed from the built-in profiles of the same generation: idle at
+ * 12.5 % of max_w (A100 50/400 W, H100 70/700 W, T4 10/70 W), f_min
+ * 210 MHz, CATS's beta 0.91, a V100's speed (1).  `gpuplan show gpu NAME`
+ * shows them; edit them in Data when the card is known better.
+ */
+#include "opsnap.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define NEW_PROFILE_IDLE_SHARE 0.125
+#define NEW_PROFILE_MAX_W 300.0
+#define NEW_PROFILE_F_MAX 1410.0
+#define NEW_PROFILE_F_MIN 210.0
+#define NEW_PROFILE_MEM_GIB 16.0
+#define MEM_MATCH_TOLERANCE 0.10
+
+int opsnap_init(opsnap *o, store *st, const char *name, gp_err *err)
+{
+    memset(o, 0, sizeof *o);
+    import_copy_utf8(o->name, sizeof o->name, name);
+    if (store_load_catalog(st, &o->cat, err))
+        return -1;
+    o->cat_stored = o->cat->ngpus;
+    o->cl = cluster_new(o->name);
+    o->sn = snapshot_new(o->name);
+    strlcpy0(o->sn->cluster_name, o->name, sizeof o->sn->cluster_name);
+    char qname[GP_NAME_MAX + 16];
+    snprintf(qname, sizeof qname, "%s-pending", o->name);
+    o->queue = trace_new(qname);
+    return 0;
+}
+
+void opsnap_release(opsnap *o)
+{
+    catalog_free(o->cat);
+    cluster_free(o->cl);
+    snapshot_free(o->sn);
+    trace_free(o->queue);
+    free(o->gpus);
+    free(o->apps);
+    memset(o, 0, sizeof *o);
+}
+
+int opsnap_node(const opsnap *o, const char *host)
+{
+    for (size_t i = 0; i < o->cl->nnodes; i++)
+        if (strcmp(o->cl->nodes[i].name, host) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* --- GPU models to profiles ------------------------------------------------ */
+
+/* 1 when the product, cut into words at anything not a letter or digit,
+ * has the word w (case-insensitive). */
+static int has_word(const char *product, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = product; *p;) {
+        while (*p && !isalnum((unsigned char)*p))
+            p++;
+        const char *start = p;
+        while (*p && isalnum((unsigned char)*p))
+            p++;
+        if ((size_t)(p - start) == n && n > 0 && strncasecmp(start, w, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The model word of a profile's name: "A100-40GB" -> "A100". */
+static void model_word(const char *name, char *buf, size_t len)
+{
+    size_t n = strcspn(name, "- _");
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, name, n);
+    buf[n] = '\0';
+}
+
+static int mem_matches(const gpu_profile *g, double mem_mib)
+{
+    if (isnan(mem_mib))
+        return 1;
+    double have = g->mem_gib * 1024;
+    return fabs(have - mem_mib) <= MEM_MATCH_TOLERANCE * have;
+}
+
+static const gpu_profile *match_profile(const opsnap *o, const char *product, double mem_mib)
+{
+    const gpu_profile *exact = catalog_gpu(o->cat, product);
+    if (exact)
+        return exact;
+    for (size_t i = 0; i < o->cat->ngpus; i++) {
+        const gpu_profile *g = &o->cat->gpus[i];
+        char word[GP_NAME_MAX];
+        model_word(g->name, word, sizeof word);
+        if (has_word(product, word) && mem_matches(g, mem_mib))
+            return g;
+    }
+    return NULL;
+}
+
+/* "NVIDIA A100-SXM4-80GB" -> "A100-SXM4-80GB": the vendor and brand words
+ * dropped, spaces as '-'. */
+static void product_name(const char *product, char *buf, size_t len)
+{
+    static const char *const drop[] = {"NVIDIA", "Tesla", "GeForce"};
+    const char *p = product;
+    for (int again = 1; again;) {
+        again = 0;
+        p += strspn(p, " -_");
+        for (size_t i = 0; i < sizeof drop / sizeof *drop; i++) {
+            size_t n = strlen(drop[i]);
+            if (strncasecmp(p, drop[i], n) == 0 && (p[n] == ' ' || p[n] == '-')) {
+                p += n;
+                again = 1;
+            }
+        }
+    }
+    import_copy_utf8(buf, len, *p ? p : product);
+    for (char *c = buf; *c; c++)
+        if (*c == ' ')
+            *c = '-';
+}
+
+static const gpu_profile *new_profile(opsnap *o, const char *product, double mem_mib,
+                                      double power_limit_w, double clock_max_mhz)
+{
+    gpu_profile g;
+    memset(&g, 0, sizeof g);
+    product_name(product, g.name, sizeof g.name);
+    g.mem_gib = isnan(mem_mib) || mem_mib <= 0 ? NEW_PROFILE_MEM_GIB : mem_mib / 1024;
+    if (catalog_gpu(o->cat, g.name)) {          /* same name, other memory */
+        size_t n = strlen(g.name);
+        snprintf(g.name + n, sizeof g.name - n, "-%.0fGB", g.mem_gib);
+    }
+    const gpu_profile *again = catalog_gpu(o->cat, g.name);
+    if (again)
+        return again;
+    g.max_w = isnan(power_limit_w) || power_limit_w <= 0 ? NEW_PROFILE_MAX_W : power_limit_w;
+    g.idle_w = NEW_PROFILE_IDLE_SHARE * g.max_w;
+    g.f_max_mhz = isnan(clock_max_mhz) || clock_max_mhz <= NEW_PROFILE_F_MIN
+                      ? NEW_PROFILE_F_MAX : clock_max_mhz;
+    g.f_min_mhz = NEW_PROFILE_F_MIN;
+    g.alpha_w_per_mhz = (g.max_w - g.idle_w) / g.f_max_mhz;
+    g.beta = 0.91;
+    g.speed = 1;
+    return catalog_add_gpu(o->cat, &g);
+}
+
+void opsnap_profile(opsnap *o, const char *product, double mem_mib, double power_limit_w,
+                    double clock_max_mhz, char *buf, size_t len)
+{
+    const gpu_profile *g = match_profile(o, product, mem_mib);
+    if (!g)
+        g = new_profile(o, product, mem_mib, power_limit_w, clock_max_mhz);
+    strlcpy0(buf, g->name, len);
+}
+
+/* --- nodes from readings ------------------------------------------------------ */
+
+void opsnap_nodes_from_readings(opsnap *o)
+{
+    for (size_t i = 0; i < o->ngpus; i++) {
+        const opsnap_gpu *r = &o->gpus[i];
+        int k = opsnap_node(o, r->host);
+        if (k < 0) {
+            node n;
+            memset(&n, 0, sizeof n);
+            strlcpy0(n.name, r->host, sizeof n.name);
+            opsnap_profile(o, r->product[0] ? r->product : "unknown", r->mem_total_mib,
+                           r->power_limit_w, r->clock_max_mhz, n.gpu_model,
+                           sizeof n.gpu_model);
+            cluster_add_node(o->cl, &n);
+            k = (int)o->cl->nnodes - 1;
+        }
+        node *n = &o->cl->nodes[k];
+        if (r->index + 1 > n->gpu_count && r->index < GP_NODE_MAX_GPUS)
+            n->gpu_count = r->index + 1;
+    }
+}
+
+/* --- placements ------------------------------------------------------------- */
+
+static double device_mem_gib(const opsnap *o, int node_idx, int dev)
+{
+    const node *n = &o->cl->nodes[node_idx];
+    if (n->gpu_mem_gib[dev] > 0)
+        return n->gpu_mem_gib[dev];
+    const gpu_profile *g = catalog_gpu(o->cat, n->gpu_model);
+    return g ? g->mem_gib : 0;
+}
+
+/* Share (milli) and memory (GiB) the snapshot's tasks hold on a device. */
+static void device_used(const opsnap *o, int node_idx, int dev, int *milli, double *mem)
+{
+    *milli = 0;
+    *mem = 0;
+    for (size_t i = 0; i < o->sn->nrows; i++) {
+        const placement_row *r = &o->sn->rows[i];
+        if (r->node == node_idx && r->gpu == dev) {
+            *milli += r->gpu_milli;
+            *mem += o->sn->tasks->tasks[r->task].gpu_mem_gib;
+        }
+    }
+}
+
+static int device_fits(const opsnap *o, const task *tk, int node_idx, int dev)
+{
+    int milli;
+    double mem;
+    device_used(o, node_idx, dev, &milli, &mem);
+    return milli + task_gpu_share(tk) <= 1000 &&
+           mem + tk->gpu_mem_gib <= device_mem_gib(o, node_idx, dev) + GP_MEM_EPS_GIB;
+}
+
+/* The first want devices of the node with room for tk, into devs. */
+static int free_devices(const opsnap *o, const task *tk, int node_idx, int *devs, int want)
+{
+    int n = 0;
+    const node *nd = &o->cl->nodes[node_idx];
+    for (int d = 0; d < nd->gpu_count && n < want; d++)
+        if (device_fits(o, tk, node_idx, d))
+            devs[n++] = d;
+    return n;
+}
+
+int opsnap_place(opsnap *o, const task *tk, int node_idx, const int *devs, int ndev,
+                 gp_err *err)
+{
+    const node *nd = &o->cl->nodes[node_idx];
+    int want = task_gpus(tk), chosen[GP_NODE_MAX_GPUS];
+    if (ndev > 0) {
+        for (int k = 0; k < ndev; k++)
+            if (devs[k] < 0 || devs[k] >= nd->gpu_count)
+                return gp_error(err, "%s: GPU %d of node %s does not exist (it has %d)",
+                                tk->name, devs[k], nd->name, nd->gpu_count);
+        memcpy(chosen, devs, (size_t)ndev * sizeof *devs);
+    } else if (want > 0 && free_devices(o, tk, node_idx, chosen, want) < want) {
+        return gp_error(err, "%s: node %s has no %d GPU(s) with room for %d milli-GPU and "
+                        "%.2f GiB each", tk->name, nd->name, want, task_gpu_share(tk),
+                        tk->gpu_mem_gib);
+    }
+    int n = ndev > 0 ? ndev : want;
+    trace_add_task(o->sn->tasks, tk);
+    placement_row r = {(int)o->sn->tasks->ntasks - 1, node_idx, -1, 0};
+    if (n == 0)
+        snapshot_add_row(o->sn, &r);
+    for (int k = 0; k < n; k++) {
+        r.gpu = chosen[k];
+        r.gpu_milli = task_gpu_share(tk);
+        snapshot_add_row(o->sn, &r);
+    }
+    return 0;
+}
+
+/* --- readings ----------------------------------------------------------------- */
+
+/* The reading a uuid names, or NULL. */
+static const opsnap_gpu *gpu_by_uuid(const opsnap *o, const char *uuid)
+{
+    for (size_t i = 0; i < o->ngpus; i++)
+        if (uuid[0] && strcmp(o->gpus[i].uuid, uuid) == 0)
+            return &o->gpus[i];
+    return NULL;
+}
+
+/* Where an app runs: node and device, 0; -1 when its GPU is unknown. */
+static int app_device(const opsnap *o, const opsnap_app *a, int *node_idx, int *dev)
+{
+    const char *host = a->host;
+    *dev = a->index;
+    if (!host[0]) {
+        const opsnap_gpu *g = gpu_by_uuid(o, a->uuid);
+        if (!g)
+            return -1;
+        host = g->host;
+        *dev = g->index;
+    }
+    *node_idx = opsnap_node(o, host);
+    return *node_idx >= 0 && *dev >= 0 && *dev < o->cl->nodes[*node_idx].gpu_count ? 0 : -1;
+}
+
+static void place_apps(opsnap *o, size_t *unmatched)
+{
+    size_t n0 = o->sn->nrows;   /* devices holding tasks before the apps */
+    int *node_of = xmalloc((o->napps ? o->napps : 1) * sizeof *node_of);
+    int *dev_of = xmalloc((o->napps ? o->napps : 1) * sizeof *dev_of);
+    for (size_t i = 0; i < o->napps; i++)
+        if (app_device(o, &o->apps[i], &node_of[i], &dev_of[i])) {
+            node_of[i] = -1;
+            (*unmatched)++;
+        }
+    for (size_t i = 0; i < o->napps; i++) {
+        if (node_of[i] < 0)
+            continue;
+        int sharing = 0, held = 0;
+        for (size_t k = 0; k < n0; k++)
+            held |= o->sn->rows[k].node == node_of[i] && o->sn->rows[k].gpu == dev_of[i];
+        if (held)               /* a pod already says what runs there */
+            continue;
+        for (size_t j = 0; j < o->napps; j++)
+            sharing += node_of[j] == node_of[i] && dev_of[j] == dev_of[i];
+        task tk;
+        task_init(&tk);
+        import_copy_utf8(tk.name, sizeof tk.name, o->apps[i].name);
+        tk.duration_s = OPSNAP_DEFAULT_REMAINING_S;
+        tk.gpu_milli = sharing > 1 ? 1000 / sharing : 1000;
+        tk.gpu_mem_gib = isnan(o->apps[i].mem_used_mib) ? 0 : o->apps[i].mem_used_mib / 1024;
+        placement_row r = {0, node_of[i], dev_of[i], tk.gpu_milli};
+        trace_add_task(o->sn->tasks, &tk);
+        r.task = (int)o->sn->tasks->ntasks - 1;
+        snapshot_add_row(o->sn, &r);
+    }
+    free(node_of);
+    free(dev_of);
+}
+
+/* Tasks without a series get their GPU's utilization, split evenly among
+ * the tasks there, as one sample. */
+static void util_from_readings(opsnap *o)
+{
+    for (size_t i = 0; i < o->sn->nrows; i++) {
+        const placement_row *r = &o->sn->rows[i];
+        task *tk = &o->sn->tasks->tasks[r->task];
+        const gpu_reading *g = r->gpu >= 0 ? snapshot_reading(o->sn, r->node, r->gpu) : NULL;
+        if (!g || isnan(g->util_pct) || tk->util.len)
+            continue;
+        int n = 0;
+        for (size_t k = 0; k < o->sn->nrows; k++)
+            n += o->sn->rows[k].node == r->node && o->sn->rows[k].gpu == r->gpu;
+        float pct = (float)(g->util_pct / (n ? n : 1));
+        task_set_util(tk, &pct, 1, tk->duration_s > 0 ? tk->duration_s : 1);
+    }
+}
+
+void opsnap_apply_readings(opsnap *o, size_t *unmatched)
+{
+    *unmatched = 0;
+    for (size_t i = 0; i < o->ngpus; i++) {
+        const opsnap_gpu *g = &o->gpus[i];
+        int k = opsnap_node(o, g->host);
+        if (k < 0 || g->index < 0 || g->index >= o->cl->nodes[k].gpu_count ||
+            snapshot_reading(o->sn, k, g->index)) {
+            (*unmatched)++;
+            continue;
+        }
+        gpu_reading r = {k, g->index, g->util_pct, g->power_w, g->clock_mhz, g->mem_used_mib};
+        snapshot_add_reading(o->sn, &r);
+    }
+    place_apps(o, unmatched);
+    util_from_readings(o);
+}
+
+/* --- reading a monitor's file by its kind --------------------------------------- */
+
+int opsnap_read_monitor(opsnap *o, const char *path, gp_err *err)
+{
+    if (smi_is_gpu_csv(path))
+        return smi_read_gpus(o, path, err);
+    if (smi_is_apps_csv(path))
+        return smi_read_apps(o, path, err);
+    if (dcgm_is_text(path))
+        return dcgm_read(o, path, err);
+    return gp_error(err, "%s:1:1: expected nvidia-smi --query-gpu or --query-compute-apps CSV, "
+                    "or DCGM exporter metrics", path);
+}
+
+/* --- writing ------------------------------------------------------------------- */
+
+int opsnap_store(opsnap *o, store *st, int replace, import_result *res, gp_err *err)
+{
+    for (size_t i = o->cat_stored; i < o->cat->ngpus; i++) {
+        if (store_put_gpu_profile(st, &o->cat->gpus[i], err))
+            return -1;
+        res->gpu_profiles++;
+        import_note(res, "GPU profile", o->cat->gpus[i].name);
+    }
+    if (import_put_cluster(st, o->cl, replace, res, err) ||
+        store_put_snapshot(st, o->sn, replace, err))
+        return -1;
+    res->snapshots++;
+    res->tasks += o->sn->tasks->ntasks;
+    import_note(res, "snapshot", o->sn->name);
+    if (o->queue->ntasks && import_put_trace(st, o->queue, replace, res, err))
+        return -1;
+    return 0;
+}
