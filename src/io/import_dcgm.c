@@ -164,7 +164,7 @@ static int dcgm_run(store *st, const char *const *paths, size_t npaths,
                     const import_opts *opts, import_result *res, gp_err *err)
 {
     char name[GP_NAME_MAX];
-    import_copy_utf8(name, sizeof name, opts->name ? opts->name : "dcgm");
+    opsnap_default_name(opts, paths[0], "dcgm", name, sizeof name);
     opsnap o;
     if (opsnap_init(&o, st, name, err))
         return -1;

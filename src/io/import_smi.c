@@ -316,10 +316,7 @@ static int smi_run(store *st, const char *const *paths, size_t npaths,
                    const import_opts *opts, import_result *res, gp_err *err)
 {
     char name[GP_NAME_MAX];
-    if (opts->name)
-        import_copy_utf8(name, sizeof name, opts->name);
-    else
-        strlcpy0(name, "smi", sizeof name);
+    opsnap_default_name(opts, paths[0], "smi", name, sizeof name);
     opsnap o;
     if (opsnap_init(&o, st, name, err))
         return -1;

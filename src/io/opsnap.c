@@ -26,6 +26,29 @@
 #define NEW_PROFILE_MEM_GIB 16.0
 #define MEM_MATCH_TOLERANCE 0.10
 
+void opsnap_default_name(const import_opts *opts, const char *first_path, const char *fallback,
+                         char *buf, size_t len)
+{
+    if (opts->name) {
+        import_copy_utf8(buf, len, opts->name);
+        return;
+    }
+    const char *slash = strrchr(first_path, '/');
+    if (!slash || slash == first_path) {
+        import_copy_utf8(buf, len, fallback);
+        return;
+    }
+    char dir[4096];
+    size_t n = (size_t)(slash - first_path);
+    if (n >= sizeof dir)
+        n = sizeof dir - 1;
+    memcpy(dir, first_path, n);
+    dir[n] = '\0';
+    import_base_name(dir, buf, len);
+    if (!buf[0] || strcmp(buf, ".") == 0 || strcmp(buf, "..") == 0)
+        import_copy_utf8(buf, len, fallback);
+}
+
 int opsnap_init(opsnap *o, store *st, const char *name, gp_err *err)
 {
     memset(o, 0, sizeof *o);
@@ -330,19 +353,24 @@ static void place_apps(opsnap *o, size_t *unmatched)
 }
 
 /* Tasks without a series get their GPU's utilization, split evenly among
- * the tasks there, as one sample. */
-static void util_from_readings(opsnap *o)
+ * the tasks there, as one sample; tasks that did not ask for an amount of
+ * GPU memory (whole GPUs) get their share of what the GPU has in use. */
+static void fill_from_readings(opsnap *o)
 {
     for (size_t i = 0; i < o->sn->nrows; i++) {
         const placement_row *r = &o->sn->rows[i];
         task *tk = &o->sn->tasks->tasks[r->task];
         const gpu_reading *g = r->gpu >= 0 ? snapshot_reading(o->sn, r->node, r->gpu) : NULL;
-        if (!g || isnan(g->util_pct) || tk->util.len)
+        if (!g)
             continue;
         int n = 0;
         for (size_t k = 0; k < o->sn->nrows; k++)
             n += o->sn->rows[k].node == r->node && o->sn->rows[k].gpu == r->gpu;
-        float pct = (float)(g->util_pct / (n ? n : 1));
+        if (!isnan(g->mem_used_mib) && tk->gpu_mem_gib == 0)
+            tk->gpu_mem_gib = g->mem_used_mib / 1024 / n;
+        if (isnan(g->util_pct) || tk->util.len)
+            continue;
+        float pct = (float)(g->util_pct / n);
         task_set_util(tk, &pct, 1, tk->duration_s > 0 ? tk->duration_s : 1);
     }
 }
@@ -362,7 +390,7 @@ void opsnap_apply_readings(opsnap *o, size_t *unmatched)
         snapshot_add_reading(o->sn, &r);
     }
     place_apps(o, unmatched);
-    util_from_readings(o);
+    fill_from_readings(o);
 }
 
 /* --- reading a monitor's file by its kind --------------------------------------- */

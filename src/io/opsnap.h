@@ -64,6 +64,12 @@ typedef struct opsnap {
     size_t napps, apps_cap;
 } opsnap;
 
+/* The name of what an import makes when --name is not given: the
+ * directory holding the first file ("lab/nodes.json" -> "lab"), else
+ * fallback.  Into buf. */
+void opsnap_default_name(const import_opts *opts, const char *first_path, const char *fallback,
+                         char *buf, size_t len);
+
 /* Loads the store's profiles; name names the cluster, snapshot and queue. */
 int opsnap_init(opsnap *o, store *st, const char *name, gp_err *err);
 void opsnap_release(opsnap *o);
