@@ -18,6 +18,7 @@ extern const importer import_peace;
 extern const importer import_k8s;
 extern const importer import_smi;
 extern const importer import_dcgm;
+extern const importer import_promrange;
 
 const importer *const importers[] = {
     &import_native,
@@ -30,6 +31,7 @@ const importer *const importers[] = {
     &import_k8s,
     &import_smi,
     &import_dcgm,
+    &import_promrange,
     NULL,
 };
 

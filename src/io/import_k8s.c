@@ -10,9 +10,11 @@
  * (import_smi.c, import_dcgm.c: a file per node, named after it) for each
  * GPU's utilization, power, clock and memory.
  *
- * Nodes: name; GPUs from status.allocatable (else capacity) nvidia.com/gpu;
+ * Nodes: name; GPUs from status.allocatable (else capacity) nvidia.com/gpu
+ * (or alibabacloud.com/gpu-count, as the FGD simulator's nodes have it);
  * their model from the GPU feature discovery labels nvidia.com/gpu.product
- * and nvidia.com/gpu.memory (MiB), else from the cloud's instance type
+ * and nvidia.com/gpu.memory (MiB), else alibabacloud.com/gpu-card-model,
+ * else from the cloud's instance type
  * (node.kubernetes.io/instance-type: a few known GPU types below, others
  * a profile named after the type); vCPU and memory from the same list.
  * Pods: requests (limits where a request is absent) summed over the
@@ -173,8 +175,12 @@ static int node_gpu_model(opsnap *o, const k8s_doc *d, const jsonpos_path *p,
     double mem_mib = NAN;
     int has_mem;
     if (member_string(d, &lp, labels, "nvidia.com/gpu.product", &product, err) ||
-        member_quantity(d, &lp, labels, "nvidia.com/gpu.memory", &mem_mib, &has_mem, err))
+        member_quantity(d, &lp, labels, "nvidia.com/gpu.memory", &mem_mib, &has_mem, err) ||
+        (!product &&
+         member_string(d, &lp, labels, "alibabacloud.com/gpu-card-model", &product, err)))
         return -1;
+    if (!has_mem)
+        mem_mib = NAN;
     if (!product && (member_string(d, &lp, labels, "node.kubernetes.io/instance-type", &type,
                                    err) ||
                      (!type && member_string(d, &lp, labels,
@@ -212,7 +218,10 @@ static int read_node(opsnap *o, const k8s_doc *d, const jsonpos_path *p, const j
     double gpus = 0, cpu = 0, mem = 0;
     if (res) {
         jsonpos_path rp = jsonpos_key(&sp, which);
-        if (member_quantity(d, &rp, res, "nvidia.com/gpu", &gpus, NULL, err) ||
+        int has_gpus;
+        if (member_quantity(d, &rp, res, "nvidia.com/gpu", &gpus, &has_gpus, err) ||
+            (!has_gpus &&
+             member_quantity(d, &rp, res, "alibabacloud.com/gpu-count", &gpus, NULL, err)) ||
             member_quantity(d, &rp, res, "cpu", &cpu, NULL, err) ||
             member_quantity(d, &rp, res, "memory", &mem, NULL, err))
             return -1;

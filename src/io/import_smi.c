@@ -12,7 +12,8 @@
  * several hosts in one file with a first column "host" (a header "host,
  * index, ..." or, without a header, 11 fields).  With a header the columns
  * may come in any order and any subset that has index and name; without
- * one they are the order above.  Units ("81920 MiB", "35 %", "61.23 W",
+ * one they are the order above.  Other columns (a full --query-gpu,
+ * timestamps) are left.  Units ("81920 MiB", "35 %", "61.23 W",
  * "1410 MHz") are dropped; "[N/A]" and "[Not Supported]" are "not said".
  *
  * Makes a cluster of one server per host (its GPUs of the model reported,
@@ -48,10 +49,11 @@ static const char *const app_fields[A_NFIELDS] = {"pid", "gpu_uuid", "used_memor
 
 /* --- sniffing the first line --------------------------------------------------- */
 
-/* The first line's comma-separated words, trimmed, into w (at most max). */
+/* The first line's comma-separated words, trimmed and without their unit,
+ * into w (at most max). */
 static int first_words(const char *path, char w[][64], int max)
 {
-    char line[1024];
+    char line[8192];
     if (import_first_line(path, line, sizeof line))
         return 0;
     int n = 0;
@@ -79,11 +81,22 @@ static int all_digits(const char *s)
     return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* 1 when one of the n words is word. */
+static int has_word(char w[][64], int n, const char *word)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(w[i], word) == 0)
+            return 1;
+    return 0;
+}
+
+#define SNIFF_WORDS 256
+
 int smi_is_gpu_csv(const char *path)
 {
-    char w[16][64];
-    int n = first_words(path, w, 16), h = n > 0 && is_host_word(w[0]);
-    if (n > h && strcmp(w[h], "index") == 0)
+    char w[SNIFF_WORDS][64];
+    int n = first_words(path, w, SNIFF_WORDS);
+    if (has_word(w, n, "index") && (has_word(w, n, "name") || has_word(w, n, "uuid")))
         return 1;
     /* noheader: index, GPU-uuid, name, ... with or without a host first */
     return (n == Q_NFIELDS || n == Q_NFIELDS + 1) && all_digits(w[n - Q_NFIELDS]) &&
@@ -92,9 +105,9 @@ int smi_is_gpu_csv(const char *path)
 
 int smi_is_apps_csv(const char *path)
 {
-    char w[8][64];
-    int n = first_words(path, w, 8), h = n > 0 && is_host_word(w[0]);
-    if (n > h + 1 && strcmp(w[h], "pid") == 0 && strcmp(w[h + 1], "gpu_uuid") == 0)
+    char w[SNIFF_WORDS][64];
+    int n = first_words(path, w, SNIFF_WORDS);
+    if (has_word(w, n, "pid") && has_word(w, n, "gpu_uuid"))
         return 1;
     return (n == A_NFIELDS || n == A_NFIELDS + 1) && all_digits(w[n - A_NFIELDS]) &&
            strncmp(w[n - A_NFIELDS + 1], "GPU-", 4) == 0;
@@ -144,6 +157,18 @@ static int field_number(const csv_reader *r, const csv_row *row, int col, double
     return 0;
 }
 
+/* The names nvidia-smi writes in its header for what was queried by
+ * another: clocks.sm is printed clocks.current.sm, used_memory
+ * used_gpu_memory. */
+static int is_alias(const char *const *fields, int i, const char *w)
+{
+    if (fields == query_fields && i == Q_CLOCK)
+        return strcmp(w, "clocks.current.sm") == 0;
+    if (fields == app_fields && i == A_MEM)
+        return strcmp(w, "used_gpu_memory") == 0;
+    return 0;
+}
+
 /* Column indices of a header row: fields[i]'s column or -1; host the host
  * column or -1.  A header word is a field's name, its unit dropped. */
 static void header_columns(const csv_row *row, const char *const *fields, int nf, int *col,
@@ -159,8 +184,7 @@ static void header_columns(const csv_row *row, const char *const *fields, int nf
         if (is_host_word(w))
             *host = (int)c;
         for (int i = 0; i < nf; i++)
-            if (strcmp(w, fields[i]) == 0 ||
-                (fields == app_fields && i == A_MEM && strcmp(w, "used_gpu_memory") == 0))
+            if (strcmp(w, fields[i]) == 0 || is_alias(fields, i, w))
                 col[i] = (int)c;
     }
 }
@@ -174,14 +198,17 @@ static void fixed_columns(const csv_row *row, int nf, int *col, int *host)
         col[i] = h + i;
 }
 
-/* 1 when row is a header: its first word (after a host column) is word. */
+/* 1 when row is a header: one of its fields, without its unit, is word. */
 static int is_header(const csv_row *row, const char *word)
 {
-    char w[64];
-    trimmed(row, 0, w, sizeof w);
-    if (is_host_word(w) && row->n > 1)
-        trimmed(row, 1, w, sizeof w);
-    return strcmp(w, word) == 0;
+    for (size_t c = 0; c < row->n; c++) {
+        char w[64];
+        trimmed(row, (int)c, w, sizeof w);
+        w[strcspn(w, " [")] = '\0';
+        if (strcmp(w, word) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* Reads a file's rows after its header (if any): the columns found, then
