@@ -229,6 +229,31 @@ static void test_smi_hosts_new_profiles(void **state)
     tu_store_free(st, dir);
 }
 
+/* A host name with dots keeps them: only the file's ending is dropped. */
+static void test_smi_dotted_host(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *tmp = tu_tmpdir();
+    tu_write(tmp, "ip-10-0-0-1.ec2.internal.csv", "index, name\n0, NVIDIA L4\n1, NVIDIA L4\n");
+    char *path = xasprintf("%s/ip-10-0-0-1.ec2.internal.csv", tmp);
+    gp_err err = {{0}};
+    import_result res;
+    const char *paths[] = {path};
+    if (import_files(st, &import_smi, paths, 1, "ec2", &res, &err))
+        fail_msg("%s", err.msg);
+    cluster *cl;
+    assert_int_equal(store_get_cluster(st, "ec2", &cl, &err), 0);
+    assert_string_equal(cl->nodes[0].name, "ip-10-0-0-1.ec2.internal");
+    assert_int_equal(cl->nodes[0].gpu_count, 2);
+    cluster_free(cl);
+    free(path);
+    tu_rmrf(tmp);
+    free(tmp);
+    tu_store_free(st, dir);
+}
+
 /* --- DCGM ------------------------------------------------------------------------- */
 
 static void test_dcgm_scrapes(void **state)
@@ -518,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_k8s_openb_conventions),
         cmocka_unit_test(test_smi_h100_capture),
         cmocka_unit_test(test_smi_hosts_new_profiles),
+        cmocka_unit_test(test_smi_dotted_host),
         cmocka_unit_test(test_dcgm_scrapes),
         cmocka_unit_test(test_dcgm_readme_sample),
         cmocka_unit_test(test_promrange),

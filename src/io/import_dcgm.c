@@ -132,7 +132,7 @@ static int on_sample(void *ctx, const prom_sample *s, gp_err *err)
 int dcgm_read(opsnap *o, const char *path, gp_err *err)
 {
     dcgm_read_ctx c = {o, path, "", NULL, o->ngpus};
-    import_base_name(path, c.file_host, sizeof c.file_host);
+    opsnap_host_of_file(path, c.file_host, sizeof c.file_host);
     int rc = prom_each(path, on_sample, &c, err);
     for (size_t i = c.first; !rc && i < o->ngpus; i++)
         if (!isnan(o->gpus[i].mem_used_mib) && !isnan(c.fb_extra[i]))

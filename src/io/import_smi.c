@@ -8,7 +8,7 @@
  *   nvidia-smi --query-compute-apps=pid,gpu_uuid,used_memory
  *       --format=csv > HOST.apps.csv
  *
- * one file per host (the host is the file's name up to its first dot), or
+ * one file per host (the host is the file's name without .csv or .apps.csv), or
  * several hosts in one file with a first column "host" (a header "host,
  * index, ..." or, without a header, 11 fields).  With a header the columns
  * may come in any order and any subset that has index and name; without
@@ -223,7 +223,7 @@ static int read_rows(opsnap *o, const char *path, const char *const *fields, int
     if (!r)
         return -1;
     char file_host[GP_NAME_MAX];
-    import_base_name(path, file_host, sizeof file_host);
+    opsnap_host_of_file(path, file_host, sizeof file_host);
     csv_row row;
     int col[Q_NFIELDS], host = -1, first = 1, rc, fail = 0;
     while (!fail && (rc = csv_next(r, &row, err)) == 1) {

@@ -49,6 +49,27 @@ void opsnap_default_name(const import_opts *opts, const char *first_path, const 
         import_copy_utf8(buf, len, fallback);
 }
 
+void opsnap_host_of_file(const char *path, char *buf, size_t len)
+{
+    static const char *const endings[] = {".apps.csv", ".csv", ".prom", ".metrics", ".txt"};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    for (size_t i = 0; i < sizeof endings / sizeof *endings; i++) {
+        size_t e = strlen(endings[i]);
+        if (n > e && strcmp(base + n - e, endings[i]) == 0) {
+            n -= e;
+            break;
+        }
+    }
+    char host[GP_NAME_MAX];
+    if (n >= sizeof host)
+        n = sizeof host - 1;
+    memcpy(host, base, n);
+    host[n] = '\0';
+    import_copy_utf8(buf, len, host);
+}
+
 int opsnap_init(opsnap *o, store *st, const char *name, gp_err *err)
 {
     memset(o, 0, sizeof *o);

@@ -70,6 +70,11 @@ typedef struct opsnap {
 void opsnap_default_name(const import_opts *opts, const char *first_path, const char *fallback,
                          char *buf, size_t len);
 
+/* The host a monitor's file is of: its name without the directory and
+ * the ending .apps.csv, .csv, .prom, .metrics or .txt (a host name may have
+ * dots: "ip-10-0-0-1.ec2.internal.csv").  Into buf. */
+void opsnap_host_of_file(const char *path, char *buf, size_t len);
+
 /* Loads the store's profiles; name names the cluster, snapshot and queue. */
 int opsnap_init(opsnap *o, store *st, const char *name, gp_err *err);
 void opsnap_release(opsnap *o);
