@@ -752,8 +752,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
     const cli_opt opts[] = {
         OPT_STRING("trace", 0, "NAME", &a->trace, "tasks (required but with "
                    "--from-snapshot)"),
-        OPT_STRING("from-snapshot", 0, "NAME", &a->wi.snapshot, "the snapshot's tasks and "
-                   "the trace's (if any), on the snapshot's cluster"),
+        CLI_WHATIF_OPTS(&a->wi),
         OPT_STRING("cluster", 0, "NAME", &a->cluster, "cluster (all but fleet); corrgpu uses "
                    "its GPU memory"),
         OPT_INT("tasks", 0, "N", &a->ntasks, 1, 1e6, "only the first N GPU tasks of the trace"),
