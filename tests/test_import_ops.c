@@ -159,6 +159,48 @@ static void test_k8s_openb_conventions(void **state)
     tu_store_free(st, dir);
 }
 
+/* The GPU operator's time-slicing: 8 replicas of 2 GPUs, pods of 1 and 2
+ * replicas take a quarter and a half of one GPU. */
+static void test_k8s_time_slicing(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *tmp = tu_tmpdir();
+    tu_write(tmp, "ts.json",
+             "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n"
+             " {\"kind\": \"Node\", \"metadata\": {\"name\": \"ts\", \"labels\": {"
+             "\"nvidia.com/gpu.product\": \"Tesla-T4\", \"nvidia.com/gpu.replicas\": \"4\"}},"
+             " \"status\": {\"allocatable\": {\"nvidia.com/gpu\": \"8\"}}},\n"
+             " {\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}, \"spec\": {\"nodeName\": "
+             "\"ts\", \"containers\": [{\"resources\": {\"limits\": {\"nvidia.com/gpu\": \"1\"}}}]},"
+             " \"status\": {\"phase\": \"Running\"}},\n"
+             " {\"kind\": \"Pod\", \"metadata\": {\"name\": \"b\"}, \"spec\": {\"nodeName\": "
+             "\"ts\", \"containers\": [{\"resources\": {\"limits\": {\"nvidia.com/gpu\": \"2\"}}}]},"
+             " \"status\": {\"phase\": \"Running\"}}]}\n");
+    char *path = xasprintf("%s/ts.json", tmp);
+    gp_err err = {{0}};
+    import_result res;
+    const char *paths[] = {path};
+    if (import_files(st, &import_k8s, paths, 1, "ts", &res, &err))
+        fail_msg("%s", err.msg);
+    cluster *cl;
+    assert_int_equal(store_get_cluster(st, "ts", &cl, &err), 0);
+    assert_int_equal(cl->nodes[0].gpu_count, 2);
+    cluster_free(cl);
+    snapshot *sn;
+    assert_int_equal(store_get_snapshot(st, "ts", &sn, &err), 0);
+    assert_int_equal(sn->nrows, 2);
+    assert_int_equal(sn->rows[0].gpu_milli, 250);
+    assert_int_equal(sn->rows[1].gpu_milli, 500);
+    assert_int_equal(sn->rows[1].gpu, 0);       /* both fit on the first GPU */
+    snapshot_free(sn);
+    free(path);
+    tu_rmrf(tmp);
+    free(tmp);
+    tu_store_free(st, dir);
+}
+
 /* --- nvidia-smi alone ------------------------------------------------------------ */
 
 /* A real H100 capture: a full --query-gpu header, three processes. */
@@ -541,6 +583,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_k8s_with_smi),
         cmocka_unit_test(test_k8s_openb_conventions),
+        cmocka_unit_test(test_k8s_time_slicing),
         cmocka_unit_test(test_smi_h100_capture),
         cmocka_unit_test(test_smi_hosts_new_profiles),
         cmocka_unit_test(test_smi_dotted_host),

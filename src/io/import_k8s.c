@@ -24,7 +24,10 @@
  *     share of each GPU in milli and how many (the openb trace's fields);
  *   aliyun.com/gpu-mem, GiB of one GPU (Alibaba's GPU sharing), its device
  *     in the annotation ALIYUN_COM_GPU_MEM_IDX;
- *   nvidia.com/gpumem (MiB) and nvidia.com/gpucores (%) of each GPU (HAMi).
+ *   nvidia.com/gpumem (MiB) and nvidia.com/gpucores (%) of each GPU (HAMi);
+ *   the GPU operator's time-slicing: a node labelled nvidia.com/gpu.replicas
+ *     R counts R GPUs per physical one, and a pod asking n of them takes
+ *     n/R of one GPU.
  * A Running pod bound to a node is a task of the snapshot on that node
  * (whole GPUs on its first free devices: the API does not say which); a
  * Pending pod is a task of the queue, a trace "<name>-pending"; other
@@ -145,6 +148,32 @@ static json_t *member_object(const json_t *obj, const char *key)
 
 /* --- nodes -------------------------------------------------------------------------- */
 
+/* Per node, in the cluster's order: how many pods share each GPU in turn
+ * (the GPU operator's time-slicing: allocatable nvidia.com/gpu counts
+ * replicas, the label nvidia.com/gpu.replicas says how many per GPU). */
+typedef struct k8s_slices {
+    int *per_gpu;
+    size_t n, cap;
+} k8s_slices;
+
+/* The node's replicas per GPU, 1 without time-slicing. */
+static int node_replicas(const k8s_doc *d, const jsonpos_path *mp, const json_t *labels,
+                         int *out, gp_err *err)
+{
+    double r = 1;
+    int found = 0;
+    jsonpos_path lp = jsonpos_key(mp, "labels");
+    *out = 1;
+    if (labels && member_quantity(d, &lp, labels, "nvidia.com/gpu.replicas", &r, &found, err))
+        return -1;
+    if (found && (r < 1 || r > 1000 || r != floor(r))) {
+        jsonpos_path rp = jsonpos_key(&lp, "nvidia.com/gpu.replicas");
+        return k8s_fail(d, &rp, err, "expected 1..1000 replicas per GPU, got %g", r);
+    }
+    *out = (int)r;
+    return 0;
+}
+
 /* GPU instance types of the clouds whose nodes may lack GFD labels. */
 static const struct { const char *prefix, *product; double mem_mib; } instance_gpus[] = {
     {"p4d.", "A100-SXM4-40GB", 40960}, {"p4de.", "A100-SXM4-80GB", 81920},
@@ -194,8 +223,8 @@ static int node_gpu_model(opsnap *o, const k8s_doc *d, const jsonpos_path *p,
     return 0;
 }
 
-static int read_node(opsnap *o, const k8s_doc *d, const jsonpos_path *p, const json_t *item,
-                     gp_err *err)
+static int read_node(opsnap *o, k8s_slices *sl, const k8s_doc *d, const jsonpos_path *p,
+                     const json_t *item, gp_err *err)
 {
     jsonpos_path mp = jsonpos_key(p, "metadata"), sp = jsonpos_key(p, "status");
     const json_t *meta = member_object(item, "metadata"), *status = member_object(item, "status");
@@ -216,6 +245,10 @@ static int read_node(opsnap *o, const k8s_doc *d, const jsonpos_path *p, const j
         which = "capacity";
     }
     double gpus = 0, cpu = 0, mem = 0;
+    const json_t *labels = member_object(meta, "labels");
+    int replicas;
+    if (node_replicas(d, &mp, labels, &replicas, err))
+        return -1;
     if (res) {
         jsonpos_path rp = jsonpos_key(&sp, which);
         int has_gpus;
@@ -225,21 +258,23 @@ static int read_node(opsnap *o, const k8s_doc *d, const jsonpos_path *p, const j
             member_quantity(d, &rp, res, "cpu", &cpu, NULL, err) ||
             member_quantity(d, &rp, res, "memory", &mem, NULL, err))
             return -1;
+        gpus /= replicas;       /* time slices of the physical GPUs */
         if (gpus != floor(gpus) || gpus > GP_NODE_MAX_GPUS) {
             jsonpos_path gp = jsonpos_key(&rp, "nvidia.com/gpu");
-            return k8s_fail(d, &gp, err, "expected 0..%d whole GPUs, got %g", GP_NODE_MAX_GPUS,
-                            gpus);
+            return k8s_fail(d, &gp, err, "expected 0..%d whole GPUs (times the %d replicas "
+                            "of each), got %g", GP_NODE_MAX_GPUS, replicas, gpus * replicas);
         }
     }
     n.gpu_count = (int)gpus;
     n.cpu_milli = (int64_t)llround(cpu * 1000);
     n.ram_mib = (int64_t)(mem / 1048576.0);
-    const json_t *labels = member_object(meta, "labels");
     if (n.gpu_count > 0 && labels && node_gpu_model(o, d, &mp, labels, &n, err))
         return -1;
     if (n.gpu_count > 0 && !n.gpu_model[0])
         opsnap_profile(o, "GPU", NAN, NAN, NAN, n.gpu_model, sizeof n.gpu_model);
     cluster_add_node(o->cl, &n);
+    grow_array((void **)&sl->per_gpu, &sl->cap, sl->n + 1, sizeof *sl->per_gpu);
+    sl->per_gpu[sl->n++] = replicas;
     return 0;
 }
 
@@ -353,8 +388,8 @@ static int pod_device(const json_t *pod)
 
 enum { SKIP_FINISHED, SKIP_NO_NODE, SKIP_N };
 
-static int read_pod(opsnap *o, const k8s_doc *d, const jsonpos_path *p, const json_t *item,
-                    size_t *skipped, gp_err *err)
+static int read_pod(opsnap *o, const k8s_slices *sl, const k8s_doc *d,
+                    const jsonpos_path *p, const json_t *item, size_t *skipped, gp_err *err)
 {
     jsonpos_path mp = jsonpos_key(p, "metadata"), sp = jsonpos_key(p, "spec");
     jsonpos_path stp = jsonpos_key(p, "status");
@@ -390,6 +425,12 @@ static int read_pod(opsnap *o, const k8s_doc *d, const jsonpos_path *p, const js
     if (nd >= 0) {
         const gpu_profile *g = catalog_gpu(o->cat, o->cl->nodes[nd].gpu_model);
         dev_mem = g ? g->mem_gib : 0;
+    }
+    /* on a time-sliced node, n replicas are n slices of one GPU */
+    if (nd >= 0 && sl->per_gpu[nd] > 1 && a.gpus > 0 && a.milli == 0 && a.gpu_mem_gib == 0 &&
+        a.hami_cores == 0 && a.hami_mem_mib == 0) {
+        a.hami_cores = fmin(100, 100.0 * a.gpus / sl->per_gpu[nd]);
+        a.gpus = 1;
     }
     if (ask_task(d, p, &a, dev_mem, &tk, err))
         return -1;
@@ -444,8 +485,8 @@ static const char *item_kind(const json_t *root, const json_t *item)
 }
 
 /* Every item of kind `kind` of every document. */
-static int read_items(opsnap *o, k8s_doc *docs, size_t n, const char *kind, size_t *skipped,
-                      gp_err *err)
+static int read_items(opsnap *o, k8s_slices *sl, k8s_doc *docs, size_t n, const char *kind,
+                      size_t *skipped, gp_err *err)
 {
     for (size_t k = 0; k < n; k++) {
         jsonpos_path ip = jsonpos_key(&(jsonpos_path){0}, "items");
@@ -458,8 +499,8 @@ static int read_items(opsnap *o, k8s_doc *docs, size_t n, const char *kind, size
                                 jsonpos_type_name(item));
             if (strcmp(item_kind(docs[k].root, item), kind) != 0)
                 continue;
-            int rc = kind[0] == 'N' ? read_node(o, &docs[k], &p, item, err)
-                                    : read_pod(o, &docs[k], &p, item, skipped, err);
+            int rc = kind[0] == 'N' ? read_node(o, sl, &docs[k], &p, item, err)
+                                    : read_pod(o, sl, &docs[k], &p, item, skipped, err);
             if (rc)
                 return -1;
         }
@@ -484,16 +525,17 @@ static int k8s_run(store *st, const char *const *paths, size_t npaths,
         return -1;
     k8s_doc *docs = xcalloc(npaths, sizeof *docs);
     size_t ndocs = 0, skipped[SKIP_N + 1] = {0};
+    k8s_slices sl = {NULL, 0, 0};
     int rc = 0;
     for (size_t i = 0; i < npaths && !rc; i++)
         rc = is_json(paths[i]) ? load_doc(&docs[ndocs++], paths[i], err)
                                : opsnap_read_monitor(&o, paths[i], err);
     if (!rc)
-        rc = read_items(&o, docs, ndocs, "Node", skipped, err);
+        rc = read_items(&o, &sl, docs, ndocs, "Node", skipped, err);
     if (!rc && o.cl->nnodes == 0)
         rc = gp_error(err, "k8s: no Node in %s (expected kubectl get nodes -o json)", paths[0]);
     if (!rc)
-        rc = read_items(&o, docs, ndocs, "Pod", skipped, err);
+        rc = read_items(&o, &sl, docs, ndocs, "Pod", skipped, err);
     if (!rc) {
         opsnap_apply_readings(&o, &skipped[SKIP_N]);
         rc = opsnap_store(&o, st, opts->replace, res, err);
@@ -506,6 +548,7 @@ static int k8s_run(store *st, const char *const *paths, size_t npaths,
     for (size_t i = 0; i < ndocs; i++)
         free_doc(&docs[i]);
     free(docs);
+    free(sl.per_gpu);
     opsnap_release(&o);
     return rc;
 }
