@@ -130,6 +130,30 @@ static void test_k8s_with_smi(void **state)
     tu_store_free(st, dir);
 }
 
+/* A range query next to the lists: the pods run with their series. */
+static void test_k8s_with_series(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    import_result res;
+    const char *paths[] = {F "nodes.json", F "pods.json", F "gpu-a100-0.csv",
+                           F "util-range.json"};
+    assert_ptr_equal(importer_detect(paths, 4), &import_k8s);
+    if (import_files(st, &import_k8s, paths, 4, "lab", &res, &err))
+        fail_msg("%s", err.msg);
+    snapshot *sn;
+    assert_int_equal(store_get_snapshot(st, "lab", &sn, &err), 0);
+    const task *llm = &sn->tasks->tasks[find_task(sn->tasks, "ml/llm-train-0")];
+    assert_int_equal(llm->util.len, 4);                 /* its series, not a reading */
+    assert_double_equal(llm->util.period_s, 60, 0);
+    const task *ht = &sn->tasks->tasks[find_task(sn->tasks, "default/gpu-test")];
+    assert_int_equal(ht->util.len, 0);                  /* no series, no reading here */
+    snapshot_free(sn);
+    tu_store_free(st, dir);
+}
+
 /* The FGD simulator's example nodes and pod (alibabacloud.com conventions). */
 static void test_k8s_openb_conventions(void **state)
 {
@@ -582,6 +606,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_k8s_with_smi),
+        cmocka_unit_test(test_k8s_with_series),
         cmocka_unit_test(test_k8s_openb_conventions),
         cmocka_unit_test(test_k8s_time_slicing),
         cmocka_unit_test(test_smi_h100_capture),

@@ -8,7 +8,8 @@
  * (a List, NodeList or PodList; both lists may also be one file), with,
  * optionally, nvidia-smi CSV or DCGM metrics of the nodes next to them
  * (import_smi.c, import_dcgm.c: a file per node, named after it) for each
- * GPU's utilization, power, clock and memory.
+ * GPU's utilization, power, clock and memory, and a Prometheus range query
+ * of the pods' utilization (import_promrange.c) for their series.
  *
  * Nodes: name; GPUs from status.allocatable (else capacity) nvidia.com/gpu
  * (or alibabacloud.com/gpu-count, as the FGD simulator's nodes have it);
@@ -526,10 +527,16 @@ static int k8s_run(store *st, const char *const *paths, size_t npaths,
     k8s_doc *docs = xcalloc(npaths, sizeof *docs);
     size_t ndocs = 0, skipped[SKIP_N + 1] = {0};
     k8s_slices sl = {NULL, 0, 0};
+    gp_trace *series = trace_new("series");
     int rc = 0;
-    for (size_t i = 0; i < npaths && !rc; i++)
-        rc = is_json(paths[i]) ? load_doc(&docs[ndocs++], paths[i], err)
-                               : opsnap_read_monitor(&o, paths[i], err);
+    for (size_t i = 0; i < npaths && !rc; i++) {
+        if (promrange_is_json(paths[i]))
+            rc = promrange_read(paths[i], opts->period_s, series, err);
+        else if (is_json(paths[i]))
+            rc = load_doc(&docs[ndocs++], paths[i], err);
+        else
+            rc = opsnap_read_monitor(&o, paths[i], err);
+    }
     if (!rc)
         rc = read_items(&o, &sl, docs, ndocs, "Node", skipped, err);
     if (!rc && o.cl->nnodes == 0)
@@ -537,6 +544,7 @@ static int k8s_run(store *st, const char *const *paths, size_t npaths,
     if (!rc)
         rc = read_items(&o, &sl, docs, ndocs, "Pod", skipped, err);
     if (!rc) {
+        opsnap_take_series(&o, series);     /* before a reading's one sample */
         opsnap_apply_readings(&o, &skipped[SKIP_N]);
         rc = opsnap_store(&o, st, opts->replace, res, err);
     }
@@ -549,16 +557,22 @@ static int k8s_run(store *st, const char *const *paths, size_t npaths,
         free_doc(&docs[i]);
     free(docs);
     free(sl.per_gpu);
+    trace_free(series);
     opsnap_release(&o);
     return rc;
 }
 
-/* 95 for a kubectl list of nodes or pods, 90 for a monitor's file that
- * comes with one (the smi and dcgm importers score those alone). */
+#define K8S_LIST_SCORE 96
+
+/* K8S_LIST_SCORE for a kubectl list of nodes or pods, 90 for a monitor's file or a
+ * range query that comes with one (their own importers score those
+ * alone higher). */
 static int k8s_score_file(const char *path)
 {
     if (import_is_dir(path))
         return 0;
+    if (promrange_is_json(path))
+        return 90;
     if (!is_json(path))
         return smi_is_gpu_csv(path) || smi_is_apps_csv(path) || dcgm_is_text(path) ? 90 : 0;
     char head[4096];
@@ -573,15 +587,16 @@ static int k8s_score_file(const char *path)
                strstr(head, "\"PodList\"");
     int items = strstr(head, "\"Node\"") || strstr(head, "\"Pod\"") ||
                 strstr(head, "\"NodeList\"") || strstr(head, "\"PodList\"");
-    return list && items && strstr(head, "\"apiVersion\"") ? 96 : 0;
+    return list && items && strstr(head, "\"apiVersion\"") ? K8S_LIST_SCORE : 0;
 }
 
+/* Every path a kubectl list or what may come with one, one a list at least. */
 static int k8s_detect(const char *const *paths, size_t npaths)
 {
-    int any_json = 0;
+    int any_list = 0;
     for (size_t i = 0; i < npaths; i++)
-        any_json |= is_json(paths[i]);
-    return any_json ? import_detect_each(paths, npaths, 4096, k8s_score_file) : 0;
+        any_list |= k8s_score_file(paths[i]) == K8S_LIST_SCORE;
+    return any_list ? import_detect_each(paths, npaths, 4096, k8s_score_file) : 0;
 }
 
 const importer import_k8s = {

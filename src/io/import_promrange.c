@@ -19,10 +19,14 @@
  * sample before (0 first).  The period is the query's step (the gap
  * between a series' first two samples), or --period.
  *
+ * The kubectl importer takes the same file next to its lists: the pods
+ * then run with their series (promrange_read).
+ *
  * jansson parses; a bad value is located in the text with jsonpos.h.
  */
 #include "import.h"
 #include "jsonpos.h"
+#include "opsnap.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -234,12 +238,9 @@ static int read_result(const prom_doc *d, json_t *root, series **out, size_t *no
     return 0;
 }
 
-static int promrange_run(store *st, const char *const *paths, size_t npaths,
-                         const import_opts *opts, import_result *res, gp_err *err)
+int promrange_read(const char *path, double period_s, gp_trace *tr, gp_err *err)
 {
-    if (npaths != 1)
-        return gp_error(err, "promrange: expected one JSON file, got %zu paths", npaths);
-    prom_doc d = {paths[0], NULL, 0};
+    prom_doc d = {path, NULL, 0};
     if (!(d.text = read_file(d.path, &d.len, err)))
         return -1;
     json_error_t je;
@@ -250,40 +251,52 @@ static int promrange_run(store *st, const char *const *paths, size_t npaths,
     if (!root)
         rc = gp_error(err, "%s:%d:%d: %s (expected valid JSON)", d.path, je.line,
                       je.column > 0 ? je.column : 1, je.text);
-    char name[GP_NAME_MAX];
-    import_base_name(d.path, name, sizeof name);
-    gp_trace *tr = trace_new(opts->name ? opts->name : name);
-    tr->source = xstrdup(d.path);
     if (!rc)
         rc = read_result(&d, root, &s, &n, err);
     if (!rc)
-        rc = build_trace(s, n, opts->period_s, tr, err);
-    if (!rc)
-        rc = import_put_trace(st, tr, opts->replace, res, err);
+        rc = build_trace(s, n, period_s, tr, err);
     for (size_t i = 0; i < n; i++)
         free(s[i].v);
     free(s);
-    trace_free(tr);
     json_decref(root);
     free(d.text);
     return rc;
 }
 
-/* 95 for a JSON answer of a range query over DCGM metrics. */
-static int promrange_detect(const char *const *paths, size_t npaths)
+static int promrange_run(store *st, const char *const *paths, size_t npaths,
+                         const import_opts *opts, import_result *res, gp_err *err)
 {
-    if (npaths != 1 || import_is_dir(paths[0]))
-        return 0;
+    if (npaths != 1)
+        return gp_error(err, "promrange: expected one JSON file, got %zu paths", npaths);
+    char name[GP_NAME_MAX];
+    import_base_name(paths[0], name, sizeof name);
+    gp_trace *tr = trace_new(opts->name ? opts->name : name);
+    tr->source = xstrdup(paths[0]);
+    int rc = promrange_read(paths[0], opts->period_s, tr, err);
+    if (!rc)
+        rc = import_put_trace(st, tr, opts->replace, res, err);
+    trace_free(tr);
+    return rc;
+}
+
+int promrange_is_json(const char *path)
+{
     char head[4096];
     size_t n = 0;
-    FILE *f = fopen(paths[0], "rb");
+    FILE *f = fopen(path, "rb");
     if (f) {
         n = fread(head, 1, sizeof head - 1, f);
         fclose(f);
     }
     head[n] = '\0';
     return strstr(head, "\"resultType\"") && strstr(head, "\"matrix\"") &&
-           strstr(head, "DCGM_FI_DEV_") ? 95 : 0;
+           strstr(head, "DCGM_FI_DEV_");
+}
+
+/* 95 for a JSON answer of a range query over DCGM metrics. */
+static int promrange_detect(const char *const *paths, size_t npaths)
+{
+    return npaths == 1 && !import_is_dir(paths[0]) && promrange_is_json(paths[0]) ? 95 : 0;
 }
 
 const importer import_promrange = {

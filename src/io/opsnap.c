@@ -414,6 +414,29 @@ void opsnap_apply_readings(opsnap *o, size_t *unmatched)
     fill_from_readings(o);
 }
 
+/* --- measured series ------------------------------------------------------------- */
+
+static size_t take_series(gp_trace *tr, const gp_trace *series)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tr->ntasks; i++) {
+        task *tk = &tr->tasks[i];
+        for (size_t k = 0; k < series->ntasks && !tk->util.len; k++) {
+            const task *s = &series->tasks[k];
+            if (strcmp(s->name, tk->name) == 0 && s->util.len) {
+                task_set_util(tk, s->util.pct, s->util.len, s->util.period_s);
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+size_t opsnap_take_series(opsnap *o, const gp_trace *series)
+{
+    return take_series(o->sn->tasks, series) + take_series(o->queue, series);
+}
+
 /* --- reading a monitor's file by its kind --------------------------------------- */
 
 int opsnap_read_monitor(opsnap *o, const char *path, gp_err *err)

@@ -124,6 +124,16 @@ int smi_read_gpus(opsnap *o, const char *path, gp_err *err);
 int smi_read_apps(opsnap *o, const char *path, gp_err *err);
 int dcgm_is_text(const char *path);
 int dcgm_read(opsnap *o, const char *path, gp_err *err);
+/* A Prometheus range query of DCGM utilization (import_promrange.c): 1
+ * when path is one; its tasks (one per pod, with its series, period_s 0 =
+ * the query's step) appended to tr. */
+int promrange_is_json(const char *path);
+int promrange_read(const char *path, double period_s, gp_trace *tr, gp_err *err);
+/* Gives each task of the snapshot and the queue without a series the
+ * series of the task of the same name in series (a pod's measured
+ * utilization); returns how many got one. */
+size_t opsnap_take_series(opsnap *o, const gp_trace *series);
+
 /* Reads any of the three by its kind; -1 with a message naming the file
  * when it is none of them. */
 int opsnap_read_monitor(opsnap *o, const char *path, gp_err *err);
