@@ -14,6 +14,7 @@
 #include "io/promtext.h"
 
 #include <math.h>
+#include <sqlite3.h>
 
 extern const importer import_k8s;
 extern const importer import_smi;
@@ -539,6 +540,45 @@ static void test_all_or_nothing(void **state)
     tu_store_free(st, dir);
 }
 
+/* A version-4 database (before GPU readings) opens at the current version
+ * and takes a snapshot with readings. */
+static void test_migrates_version_4(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *path = xasprintf("%s/v4.db", dir);
+    store *st;
+    gp_err err = {{0}};
+    int created = -1;
+    assert_int_equal(store_open(path, &st, &created, &err), 0);
+    store_close(st);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DROP TABLE snapshot_gpu; PRAGMA user_version = 4;",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(store_open(path, &st, &created, &err), 0);
+    assert_int_equal(created, 0);
+    assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    for (size_t i = 0; i < cat->ngpus; i++)
+        assert_int_equal(store_put_gpu_profile(st, &cat->gpus[i], &err), 0);
+    catalog_free(cat);
+    import_result res;
+    const char *paths[] = {F "h100-node.csv"};
+    if (import_files(st, &import_smi, paths, 1, "h", &res, &err))
+        fail_msg("%s", err.msg);
+    snapshot *sn;
+    assert_int_equal(store_get_snapshot(st, "h", &sn, &err), 0);
+    assert_int_equal(sn->nreadings, 1);
+    snapshot_free(sn);
+    store_close(st);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 /* --- detection ------------------------------------------------------------------------ */
 
 static void test_detect(void **state)
@@ -617,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_promrange),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_all_or_nothing),
+        cmocka_unit_test(test_migrates_version_4),
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_promtext),
     };
