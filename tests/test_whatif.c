@@ -140,6 +140,12 @@ static void test_remaining_by_speed(void **state)
     assert_int_equal(whatif_build(f.sn, f.w.cl, f.w.cat, NULL, &o, &w, &err), 0);
     assert_double_equal(w.tr->tasks[0].duration_s, 240, 1e-9);
     assert_double_equal(w.tr->tasks[1].duration_s, 60, 1e-9);
+    assert_double_equal(whatif_ref_speed(&o, f.w.cl, f.w.cat), 1, 0);
+    whatif_free(&w);
+    /* a stated reference speed (run's --ref-speed) is the one used */
+    o.ref_speed = 2;
+    assert_int_equal(whatif_build(f.sn, f.w.cl, f.w.cat, NULL, &o, &w, &err), 0);
+    assert_double_equal(w.tr->tasks[0].duration_s, 120, 1e-9);
     whatif_free(&w);
     fixture_free(&f);
 }

@@ -525,7 +525,8 @@ static int run_whatif(cli_ctx *ctx, store *st, const run_opts *o, run_specs *rs)
     gp_err err = {{0}};
     run_opts wo = *o;
     int rc = EXIT_RUNTIME;
-    if (cli_whatif_load(st, &o->wi, o->cluster, o->trace, &in, &w, &err) ||
+    wo.wi.o.ref_speed = o->cfg.ref_speed;
+    if (cli_whatif_load(st, &wo.wi, o->cluster, o->trace, &in, &w, &err) ||
         store_find_tput_for(st, o->tput ? o->tput : "none", NULL, &in.tp, &err) ||
         gogh_nets_find(st, o->nets, in.tp, &in.nets, &err) ||
         load_peace(st, o, &in, rs, &err) ||

@@ -220,6 +220,8 @@ static int job_begin(plan *sw)
     sim_config cfg;
     sim_config_default(&cfg);
     cfg.pins = sw->pins;
+    if (sw->base)               /* the speed the what-if's times are in */
+        cfg.ref_speed = whatif_ref_speed(&sw->p.whatif, sw->base, sw->cat);
     cfg.unbounded = sw->p.unbounded;
     cfg.tput = sw->tp;
     cfg.nets = sw->nets;

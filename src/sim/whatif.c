@@ -43,16 +43,22 @@ static void add_arrival(whatif *w, const task *tk, double arrival_s, const char 
     w->pins[w->tr->ntasks - 1] = (sim_pin){.node = -1};
 }
 
-/* Seconds on the task's own GPUs as seconds on the reference GPU: the
- * reference speed is the cluster's common one, else a V100's (sim.h). */
+double whatif_ref_speed(const whatif_opts *o, const cluster *cl, const catalog *cat)
+{
+    if (o->ref_speed > 0)
+        return o->ref_speed;
+    double common = cluster_common_speed(cl, cat);
+    return common > 0 ? common : 1;
+}
+
+/* Seconds on the task's own GPUs as seconds on the reference GPU. */
 static double reference_seconds(double s, const sim_pin *p, const cluster *cl,
-                                const catalog *cat)
+                                const catalog *cat, double ref)
 {
     if (p->node < 0 || p->ngpus == 0)
         return s;
     const gpu_profile *g = catalog_gpu(cat, cl->nodes[p->node].gpu_model);
-    double ref = cluster_common_speed(cl, cat);
-    return g ? s * gpu_speed(g) / (ref > 0 ? ref : 1) : s;
+    return g ? s * gpu_speed(g) / ref : s;
 }
 
 int whatif_build(const snapshot *sn, const cluster *cl, const catalog *cat,
@@ -74,7 +80,8 @@ int whatif_build(const snapshot *sn, const cluster *cl, const catalog *cat,
             return -1;
         }
         if (o->remaining_s > 0)
-            t->duration_s = reference_seconds(o->remaining_s, &out->pins[i], cl, cat);
+            t->duration_s = reference_seconds(o->remaining_s, &out->pins[i], cl, cat,
+                                              whatif_ref_speed(o, cl, cat));
     }
     out->nplaced = in->ntasks;
     for (int k = 0; k < o->more && in->ntasks; k++) {

@@ -29,6 +29,9 @@ typedef struct whatif_opts {
      * seconds from t = 0, the snapshot's tasks in turn. */
     int more;
     double more_gap_s;
+    /* The speed durations are measured at (sim_config.ref_speed); 0 = the
+     * cluster's common one, else a V100's (1). */
+    double ref_speed;
 } whatif_opts;
 
 typedef struct whatif {
@@ -60,6 +63,11 @@ typedef struct whatif_look {
 } whatif_look;
 int whatif_look_at(const whatif *w, const cluster *cl, const catalog *cat, whatif_look *out,
                    gp_err *err);
+
+/* The reference speed a what-if on cl times tasks at: o's, else the
+ * cluster's common speed, else 1 — what a simulation of it must use too
+ * (sim_config.ref_speed), also on a cluster grown by the planner. */
+double whatif_ref_speed(const whatif_opts *o, const cluster *cl, const catalog *cat);
 
 /* A copy of cl with the servers of extra appended (renamed "new-<name>"
  * so they never clash): a snapshot's cluster grown for the planner. */
