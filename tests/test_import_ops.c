@@ -287,6 +287,12 @@ static void test_smi_hosts_new_profiles(void **state)
     assert_double_equal(l4->f_max_mhz, 2040, 0);            /* clocks.max.sm */
     assert_double_equal(l4->idle_w, 0.125 * 72, 1e-9);
     catalog_free(cat);
+    cluster *cl;    /* box-1 mixes an RTX 3090 and an A6000 of 48 GiB */
+    assert_int_equal(store_get_cluster(st, "boxes", &cl, &err), 0);
+    assert_string_equal(cl->nodes[0].gpu_model, "RTX-3090");
+    assert_double_equal(cl->nodes[0].gpu_mem_gib[0], 0, 0);
+    assert_double_equal(cl->nodes[0].gpu_mem_gib[1], 49140 / 1024.0, 1e-3); /* stored to 4 places */
+    cluster_free(cl);
     snapshot *sn;
     assert_int_equal(store_get_snapshot(st, "boxes", &sn, &err), 0);
     assert_int_equal(sn->tasks->ntasks, 1);

@@ -232,8 +232,15 @@ void opsnap_nodes_from_readings(opsnap *o)
             k = (int)o->cl->nnodes - 1;
         }
         node *n = &o->cl->nodes[k];
-        if (r->index + 1 > n->gpu_count && r->index < GP_NODE_MAX_GPUS)
+        if (r->index < 0 || r->index >= GP_NODE_MAX_GPUS)
+            continue;
+        if (r->index + 1 > n->gpu_count)
             n->gpu_count = r->index + 1;
+        /* a host of mixed cards keeps the first's model and each device's
+         * own memory (as nodes.csv's gpu_mem_gib does) */
+        const gpu_profile *g = catalog_gpu(o->cat, n->gpu_model);
+        if (g && !mem_matches(g, r->mem_total_mib))
+            n->gpu_mem_gib[r->index] = r->mem_total_mib / 1024;
     }
 }
 
