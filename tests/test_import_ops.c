@@ -198,10 +198,12 @@ static void test_k8s_time_slicing(void **state)
              "\"nvidia.com/gpu.product\": \"Tesla-T4\", \"nvidia.com/gpu.replicas\": \"4\"}},"
              " \"status\": {\"allocatable\": {\"nvidia.com/gpu\": \"8\"}}},\n"
              " {\"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}, \"spec\": {\"nodeName\": "
-             "\"ts\", \"containers\": [{\"resources\": {\"limits\": {\"nvidia.com/gpu\": \"1\"}}}]},"
+             "\"ts\", \"containers\": [{\"resources\": {\"limits\": "
+             "{\"nvidia.com/gpu\": \"1\"}}}]},"
              " \"status\": {\"phase\": \"Running\"}},\n"
              " {\"kind\": \"Pod\", \"metadata\": {\"name\": \"b\"}, \"spec\": {\"nodeName\": "
-             "\"ts\", \"containers\": [{\"resources\": {\"limits\": {\"nvidia.com/gpu\": \"2\"}}}]},"
+             "\"ts\", \"containers\": [{\"resources\": {\"limits\": "
+             "{\"nvidia.com/gpu\": \"2\"}}}]},"
              " \"status\": {\"phase\": \"Running\"}}]}\n");
     char *path = xasprintf("%s/ts.json", tmp);
     gp_err err = {{0}};
@@ -498,7 +500,8 @@ static const tu_bad_case k8s_cases[] = {
 
 #define RANGE(values) \
     "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[\n" \
-    "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"pod\":\"p\"},\n \"values\":" values "}]}}\n"
+    "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"pod\":\"p\"},\n" \
+    " \"values\":" values "}]}}\n"
 
 static const tu_bad_case range_cases[] = {
     {"a word for a value", "r.json", RANGE("[[1,\"5\"],[2,\"high\"]]"),
