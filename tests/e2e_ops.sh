@@ -107,6 +107,8 @@ expect "read: 97%  348.1 W  1410 MHz  30.5 GiB" "GPU 0's readings"
 expect "ml/llm-tra" "its pod"
 keys l l
 expect "read: 41%  122.4 W  1275 MHz  8.9 GiB" "GPU 2's readings"
+keys u
+expect "▓▓▓ ▓▓▓ ▒▒▒ ···" "the utilization view shows the GPUs as read (97, 95, 41, 0 %)"
 keys c
 expect "runs from snapshot mylab ready at t=0" "c starts a Compare from the snapshot"
 expect "snapshot:mylab on mylab" "Compare runs on the snapshot's tasks and cluster"

@@ -32,6 +32,10 @@ size_t gpu_agg_series(const cstate *cs, const gp_trace *tr, const double *progre
  * else idle_w. */
 double gpu_watts(const cstate *cs, int gpu, int eopc);
 
+/* The heatmap level of a fraction (used, busy): 0 for none, 1..3 by
+ * thirds, 4 past 1. */
+int gpu_level_of(double frac);
+
 /* Heatmap level of a GPU for a view, 0 (empty/cold) .. 4 (full/over),
  * and -1 for asleep in the power and frequency views.  view is heat_view
  * (allocation, utilization, power state, frequency, memory). */

@@ -270,6 +270,12 @@ static void cell_look(const app *a, const cl_src *s, int gpu, uint32_t *glyph, a
     const cs_gpu *g = &s->cs->gpus[gpu];
     heat_view v = a->cl.view;
     int lv = gpu_heat_level(s->cs, s->tr, s->progress, gpu, (int)v);
+    /* an imported snapshot's GPUs are as the monitors read them */
+    const gpu_reading *rd = s->snap ? snapshot_reading(s->snap, g->node, g->dev) : NULL;
+    if (rd && v == HEAT_UTIL && !isnan(rd->util_pct))
+        lv = gpu_level_of(rd->util_pct / 100);
+    else if (rd && v == HEAT_MEM && !isnan(rd->mem_used_mib) && g->mem_gib > 0)
+        lv = gpu_level_of(rd->mem_used_mib / 1024 / g->mem_gib);
     if (v == HEAT_POWER) {
         *glyph = lv < 0 ? 'z' : lv == 0 ? (a->caps.utf8 ? 0x25CBu : 'o')
                                         : (a->caps.utf8 ? 0x25CFu : '#');
