@@ -363,6 +363,11 @@ static void test_dcgm_scrapes(void **state)
     assert_int_equal(store_load_catalog(st, &cat, &err), 0);
     assert_double_equal(catalog_gpu(cat, "L4")->mem_gib, 23033 / 1024.0, 1e-9);
     catalog_free(cat);
+    /* the same node scraped twice is refused at the second file's sample */
+    const char *twice[] = {F "hami-workshop.prom", F "hami-workshop.prom"};
+    assert_int_equal(import_files(st, &import_dcgm, twice, 2, "twice", &res, &err), -1);
+    tu_assert_contains(err.msg, "hami-workshop.prom:3:1: GPU 0 of hami-workshop was read "
+                                "from an earlier file too");
     tu_store_free(st, dir);
 }
 

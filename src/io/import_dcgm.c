@@ -49,13 +49,14 @@ static int field_of(const char *name)
     return -1;
 }
 
-/* The reading of (host, gpu) from this file, made when new. */
-static size_t reading_of(dcgm_read_ctx *c, const char *host, int gpu, const prom_sample *s)
+/* The reading of (host, gpu) from this file, made when new; -1 when an
+ * earlier file read that GPU. */
+static long reading_of(dcgm_read_ctx *c, const char *host, int gpu, const prom_sample *s)
 {
     opsnap *o = c->o;
-    for (size_t i = c->first; i < o->ngpus; i++)
-        if (o->gpus[i].index == gpu && strcmp(o->gpus[i].host, host) == 0)
-            return i;
+    int i = opsnap_gpu_find(o, host, gpu);
+    if (i >= 0)
+        return (size_t)i >= c->first ? i : -1;
     opsnap_gpu g;
     memset(&g, 0, sizeof g);
     import_copy_utf8(g.host, sizeof g.host, host);
@@ -65,11 +66,10 @@ static size_t reading_of(dcgm_read_ctx *c, const char *host, int gpu, const prom
     import_copy_utf8(g.product, sizeof g.product, model ? model : "");
     g.mem_total_mib = g.mem_used_mib = g.util_pct = g.power_w = NAN;
     g.power_limit_w = g.clock_mhz = g.clock_max_mhz = NAN;
-    grow_array((void **)&o->gpus, &o->gpus_cap, o->ngpus + 1, sizeof *o->gpus);
-    o->gpus[o->ngpus] = g;
-    c->fb_extra = xrealloc(c->fb_extra, (o->ngpus + 1) * sizeof *c->fb_extra);
-    c->fb_extra[o->ngpus] = NAN;
-    return o->ngpus++;
+    size_t k = opsnap_gpu_add(o, &g);
+    c->fb_extra = xrealloc(c->fb_extra, o->ngpus * sizeof *c->fb_extra);
+    c->fb_extra[k] = NAN;
+    return (long)k;
 }
 
 /* The pod a sample names, as an app on its GPU (once). */
@@ -114,7 +114,10 @@ static int on_sample(void *ctx, const prom_sample *s, gp_err *err)
     if (!isfinite(s->value) || s->value < 0 || (f == F_UTIL && s->value > 100))
         return gp_error(err, "%s:%ld:%ld: %s: expected a value %s, got %g", c->path, s->line,
                         s->value_col, s->name, f == F_UTIL ? "0..100" : ">= 0", s->value);
-    size_t i = reading_of(c, host, (int)idx, s);
+    long i = reading_of(c, host, (int)idx, s);
+    if (i < 0)
+        return gp_error(err, "%s:%ld:1: GPU %ld of %s was read from an earlier file too",
+                        c->path, s->line, idx, host);
     opsnap_gpu *g = &c->o->gpus[i];
     double *slot[F_NFIELDS] = {&g->util_pct, &g->power_w, &g->clock_mhz, &g->mem_used_mib,
                                &c->fb_extra[i], &c->fb_extra[i]};
@@ -137,12 +140,6 @@ int dcgm_read(opsnap *o, const char *path, gp_err *err)
     for (size_t i = c.first; !rc && i < o->ngpus; i++)
         if (!isnan(o->gpus[i].mem_used_mib) && !isnan(c.fb_extra[i]))
             o->gpus[i].mem_total_mib = o->gpus[i].mem_used_mib + c.fb_extra[i];
-    for (size_t i = 0; !rc && i < c.first; i++)
-        for (size_t k = c.first; k < o->ngpus; k++)
-            if (o->gpus[i].index == o->gpus[k].index &&
-                strcmp(o->gpus[i].host, o->gpus[k].host) == 0)
-                rc = gp_error(err, "%s: GPU %d of %s was read from an earlier file too", path,
-                              o->gpus[k].index, o->gpus[k].host);
     free(c.fb_extra);
     return rc;
 }

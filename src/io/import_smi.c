@@ -294,12 +294,10 @@ static int gpu_row(opsnap *o, const csv_reader *r, const csv_row *row, const int
     if (!isnan(g.util_pct) && g.util_pct > 100)
         return csv_fail(r, row, col[Q_UTIL], err, "expected a utilization 0..100 %%, got "
                         "'%.20s'", row->field[col[Q_UTIL]]);
-    for (size_t i = 0; i < o->ngpus; i++)
-        if (strcmp(o->gpus[i].host, g.host) == 0 && o->gpus[i].index == g.index)
-            return csv_fail(r, row, col[Q_INDEX], err, "GPU %d of %s is listed twice",
-                            g.index, g.host);
-    grow_array((void **)&o->gpus, &o->gpus_cap, o->ngpus + 1, sizeof *o->gpus);
-    o->gpus[o->ngpus++] = g;
+    if (opsnap_gpu_find(o, g.host, g.index) >= 0)
+        return csv_fail(r, row, col[Q_INDEX], err, "GPU %d of %s is listed twice", g.index,
+                        g.host);
+    opsnap_gpu_add(o, &g);
     return 0;
 }
 

@@ -94,15 +94,116 @@ void opsnap_release(opsnap *o)
     trace_free(o->queue);
     free(o->gpus);
     free(o->apps);
+    free(o->devs);
+    free(o->slots);
+    free(o->gslots);
     memset(o, 0, sizeof *o);
 }
 
-int opsnap_node(const opsnap *o, const char *host)
+/* --- nodes by name, devices by index ------------------------------------------ */
+
+static size_t name_hash(const char *s)
 {
-    for (size_t i = 0; i < o->cl->nnodes; i++)
-        if (strcmp(o->cl->nodes[i].name, host) == 0)
-            return (int)i;
+    size_t h = 2166136261u;                     /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static void hash_insert(opsnap *o, size_t i)
+{
+    size_t m = o->nslots - 1, h = name_hash(o->cl->nodes[i].name) & m;
+    while (o->slots[h])
+        h = (h + 1) & m;
+    o->slots[h] = (int)i + 1;
+}
+
+/* Hashes the nodes added since the last call (nodes are only appended). */
+static void hash_nodes(opsnap *o)
+{
+    if (o->nhashed == o->cl->nnodes)
+        return;
+    if (o->nslots < 2 * o->cl->nnodes) {
+        size_t n = 64;
+        while (n < 2 * o->cl->nnodes)
+            n *= 2;
+        free(o->slots);
+        o->slots = xcalloc(n, sizeof *o->slots);
+        o->nslots = n;
+        o->nhashed = 0;
+    }
+    for (; o->nhashed < o->cl->nnodes; o->nhashed++)
+        hash_insert(o, o->nhashed);
+}
+
+int opsnap_node(opsnap *o, const char *host)
+{
+    hash_nodes(o);
+    if (!o->nslots)
+        return -1;
+    size_t m = o->nslots - 1;
+    for (size_t h = name_hash(host) & m; o->slots[h]; h = (h + 1) & m)
+        if (strcmp(o->cl->nodes[o->slots[h] - 1].name, host) == 0)
+            return o->slots[h] - 1;
     return -1;
+}
+
+static size_t gpu_hash(const char *host, int index)
+{
+    return name_hash(host) * 31u + (size_t)index;
+}
+
+int opsnap_gpu_find(const opsnap *o, const char *host, int index)
+{
+    if (!o->ngslots)
+        return -1;
+    size_t m = o->ngslots - 1;
+    for (size_t h = gpu_hash(host, index) & m; o->gslots[h]; h = (h + 1) & m) {
+        const opsnap_gpu *g = &o->gpus[o->gslots[h] - 1];
+        if (g->index == index && strcmp(g->host, host) == 0)
+            return o->gslots[h] - 1;
+    }
+    return -1;
+}
+
+static void gpu_hash_insert(opsnap *o, size_t i)
+{
+    size_t m = o->ngslots - 1;
+    size_t h = gpu_hash(o->gpus[i].host, o->gpus[i].index) & m;
+    while (o->gslots[h])
+        h = (h + 1) & m;
+    o->gslots[h] = (int)i + 1;
+}
+
+size_t opsnap_gpu_add(opsnap *o, const opsnap_gpu *g)
+{
+    grow_array((void **)&o->gpus, &o->gpus_cap, o->ngpus + 1, sizeof *o->gpus);
+    o->gpus[o->ngpus++] = *g;
+    if (o->ngslots < 2 * o->ngpus) {            /* rehash at twice the size */
+        size_t n = 64;
+        while (n < 4 * o->ngpus)
+            n *= 2;
+        free(o->gslots);
+        o->gslots = xcalloc(n, sizeof *o->gslots);
+        o->ngslots = n;
+        for (size_t i = 0; i + 1 < o->ngpus; i++)
+            gpu_hash_insert(o, i);
+    }
+    gpu_hash_insert(o, o->ngpus - 1);
+    return o->ngpus - 1;
+}
+
+/* The load of a device (grown with the cluster). */
+static opsnap_dev *dev_at(opsnap *o, int node_idx, int dev)
+{
+    size_t need = o->cl->nnodes * GP_NODE_MAX_GPUS;
+    if (o->ndevs < need) {
+        o->devs = xrealloc(o->devs, need * sizeof *o->devs);
+        for (size_t i = o->ndevs; i < need; i++)
+            o->devs[i] = (opsnap_dev){.reading = -1};
+        o->ndevs = need;
+    }
+    return &o->devs[(size_t)node_idx * GP_NODE_MAX_GPUS + (size_t)dev];
 }
 
 /* --- GPU models to profiles ------------------------------------------------ */
@@ -255,31 +356,27 @@ static double device_mem_gib(const opsnap *o, int node_idx, int dev)
     return g ? g->mem_gib : 0;
 }
 
-/* Share (milli) and memory (GiB) the snapshot's tasks hold on a device. */
-static void device_used(const opsnap *o, int node_idx, int dev, int *milli, double *mem)
+static int device_fits(opsnap *o, const task *tk, int node_idx, int dev)
 {
-    *milli = 0;
-    *mem = 0;
-    for (size_t i = 0; i < o->sn->nrows; i++) {
-        const placement_row *r = &o->sn->rows[i];
-        if (r->node == node_idx && r->gpu == dev) {
-            *milli += r->gpu_milli;
-            *mem += o->sn->tasks->tasks[r->task].gpu_mem_gib;
-        }
-    }
+    const opsnap_dev *d = dev_at(o, node_idx, dev);
+    return d->milli + task_gpu_share(tk) <= 1000 &&
+           d->mem_gib + tk->gpu_mem_gib <= device_mem_gib(o, node_idx, dev) + GP_MEM_EPS_GIB;
 }
 
-static int device_fits(const opsnap *o, const task *tk, int node_idx, int dev)
+/* Records a task's row and its load on the device. */
+static void add_row(opsnap *o, const placement_row *r, double mem_gib)
 {
-    int milli;
-    double mem;
-    device_used(o, node_idx, dev, &milli, &mem);
-    return milli + task_gpu_share(tk) <= 1000 &&
-           mem + tk->gpu_mem_gib <= device_mem_gib(o, node_idx, dev) + GP_MEM_EPS_GIB;
+    snapshot_add_row(o->sn, r);
+    if (r->gpu < 0)
+        return;
+    opsnap_dev *d = dev_at(o, r->node, r->gpu);
+    d->tasks++;
+    d->milli += r->gpu_milli;
+    d->mem_gib += mem_gib;
 }
 
 /* The first want devices of the node with room for tk, into devs. */
-static int free_devices(const opsnap *o, const task *tk, int node_idx, int *devs, int want)
+static int free_devices(opsnap *o, const task *tk, int node_idx, int *devs, int want)
 {
     int n = 0;
     const node *nd = &o->cl->nodes[node_idx];
@@ -309,11 +406,11 @@ int opsnap_place(opsnap *o, const task *tk, int node_idx, const int *devs, int n
     trace_add_task(o->sn->tasks, tk);
     placement_row r = {(int)o->sn->tasks->ntasks - 1, node_idx, -1, 0};
     if (n == 0)
-        snapshot_add_row(o->sn, &r);
+        add_row(o, &r, 0);
     for (int k = 0; k < n; k++) {
         r.gpu = chosen[k];
         r.gpu_milli = task_gpu_share(tk);
-        snapshot_add_row(o->sn, &r);
+        add_row(o, &r, tk->gpu_mem_gib);
     }
     return 0;
 }
@@ -330,7 +427,7 @@ static const opsnap_gpu *gpu_by_uuid(const opsnap *o, const char *uuid)
 }
 
 /* Where an app runs: node and device, 0; -1 when its GPU is unknown. */
-static int app_device(const opsnap *o, const opsnap_app *a, int *node_idx, int *dev)
+static int app_device(opsnap *o, const opsnap_app *a, int *node_idx, int *dev)
 {
     const char *host = a->host;
     *dev = a->index;
@@ -347,34 +444,31 @@ static int app_device(const opsnap *o, const opsnap_app *a, int *node_idx, int *
 
 static void place_apps(opsnap *o, size_t *unmatched)
 {
-    size_t n0 = o->sn->nrows;   /* devices holding tasks before the apps */
     int *node_of = xmalloc((o->napps ? o->napps : 1) * sizeof *node_of);
     int *dev_of = xmalloc((o->napps ? o->napps : 1) * sizeof *dev_of);
-    for (size_t i = 0; i < o->napps; i++)
+    for (size_t i = 0; i < o->napps; i++) {
         if (app_device(o, &o->apps[i], &node_of[i], &dev_of[i])) {
             node_of[i] = -1;
             (*unmatched)++;
+        } else if (dev_at(o, node_of[i], dev_of[i])->tasks > 0) {
+            node_of[i] = -1;    /* a pod already says what runs there */
+        } else {
+            dev_at(o, node_of[i], dev_of[i])->apps++;
         }
+    }
     for (size_t i = 0; i < o->napps; i++) {
         if (node_of[i] < 0)
             continue;
-        int sharing = 0, held = 0;
-        for (size_t k = 0; k < n0; k++)
-            held |= o->sn->rows[k].node == node_of[i] && o->sn->rows[k].gpu == dev_of[i];
-        if (held)               /* a pod already says what runs there */
-            continue;
-        for (size_t j = 0; j < o->napps; j++)
-            sharing += node_of[j] == node_of[i] && dev_of[j] == dev_of[i];
+        int sharing = dev_at(o, node_of[i], dev_of[i])->apps;
         task tk;
         task_init(&tk);
         import_copy_utf8(tk.name, sizeof tk.name, o->apps[i].name);
         tk.duration_s = OPSNAP_DEFAULT_REMAINING_S;
         tk.gpu_milli = sharing > 1 ? 1000 / sharing : 1000;
         tk.gpu_mem_gib = isnan(o->apps[i].mem_used_mib) ? 0 : o->apps[i].mem_used_mib / 1024;
-        placement_row r = {0, node_of[i], dev_of[i], tk.gpu_milli};
         trace_add_task(o->sn->tasks, &tk);
-        r.task = (int)o->sn->tasks->ntasks - 1;
-        snapshot_add_row(o->sn, &r);
+        placement_row r = {(int)o->sn->tasks->ntasks - 1, node_of[i], dev_of[i], tk.gpu_milli};
+        add_row(o, &r, tk.gpu_mem_gib);
     }
     free(node_of);
     free(dev_of);
@@ -388,12 +482,11 @@ static void fill_from_readings(opsnap *o)
     for (size_t i = 0; i < o->sn->nrows; i++) {
         const placement_row *r = &o->sn->rows[i];
         task *tk = &o->sn->tasks->tasks[r->task];
-        const gpu_reading *g = r->gpu >= 0 ? snapshot_reading(o->sn, r->node, r->gpu) : NULL;
-        if (!g)
+        const opsnap_dev *d = r->gpu >= 0 ? dev_at(o, r->node, r->gpu) : NULL;
+        if (!d || d->reading < 0)
             continue;
-        int n = 0;
-        for (size_t k = 0; k < o->sn->nrows; k++)
-            n += o->sn->rows[k].node == r->node && o->sn->rows[k].gpu == r->gpu;
+        const gpu_reading *g = &o->sn->readings[d->reading];
+        int n = d->tasks;
         if (!isnan(g->mem_used_mib) && tk->gpu_mem_gib == 0)
             tk->gpu_mem_gib = g->mem_used_mib / 1024 / n;
         if (isnan(g->util_pct) || tk->util.len)
@@ -410,11 +503,12 @@ void opsnap_apply_readings(opsnap *o, size_t *unmatched)
         const opsnap_gpu *g = &o->gpus[i];
         int k = opsnap_node(o, g->host);
         if (k < 0 || g->index < 0 || g->index >= o->cl->nodes[k].gpu_count ||
-            snapshot_reading(o->sn, k, g->index)) {
+            dev_at(o, k, g->index)->reading >= 0) {
             (*unmatched)++;
             continue;
         }
         gpu_reading r = {k, g->index, g->util_pct, g->power_w, g->clock_mhz, g->mem_used_mib};
+        dev_at(o, k, g->index)->reading = (int)o->sn->nreadings;
         snapshot_add_reading(o->sn, &r);
     }
     place_apps(o, unmatched);

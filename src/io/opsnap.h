@@ -51,6 +51,15 @@ typedef struct opsnap_app {
     double mem_used_mib;        /* NAN when not said */
 } opsnap_app;
 
+/* What one device of the cluster holds while the snapshot is built. */
+typedef struct opsnap_dev {
+    int tasks;                  /* placed there */
+    int milli;                  /* shares they hold */
+    double mem_gib;             /* memory they asked for */
+    int reading;                /* index into sn->readings, -1 none */
+    int apps;                   /* processes a monitor saw there */
+} opsnap_dev;
+
 typedef struct opsnap {
     char name[GP_NAME_MAX];
     catalog *cat;               /* the stored profiles, then new ones */
@@ -62,6 +71,15 @@ typedef struct opsnap {
     size_t ngpus, gpus_cap;
     opsnap_app *apps;
     size_t napps, apps_cap;
+    /* Kept as the snapshot grows, so that a cluster of thousands of
+     * servers imports in linear time: each device's load
+     * (node * GP_NODE_MAX_GPUS + device), node names hashed to their index. */
+    opsnap_dev *devs;
+    size_t ndevs;
+    int *slots;                 /* node index + 1, 0 = empty */
+    size_t nslots, nhashed;
+    int *gslots;                /* the same for (host, index) of gpus */
+    size_t ngslots;
 } opsnap;
 
 /* The name of what an import makes when --name is not given: the
@@ -80,7 +98,12 @@ int opsnap_init(opsnap *o, store *st, const char *name, gp_err *err);
 void opsnap_release(opsnap *o);
 
 /* The index of the node named host, -1 when none. */
-int opsnap_node(const opsnap *o, const char *host);
+int opsnap_node(opsnap *o, const char *host);
+
+/* The monitor reading of GPU index of host: its index in o->gpus, -1 when
+ * none; and appending one (copied), which returns its index. */
+int opsnap_gpu_find(const opsnap *o, const char *host, int index);
+size_t opsnap_gpu_add(opsnap *o, const opsnap_gpu *g);
 
 /* The name of the profile for a reported GPU model (product as nvidia-smi,
  * DCGM or the node label says it, e.g. "NVIDIA A100-SXM4-80GB",
