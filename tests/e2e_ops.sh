@@ -37,6 +37,9 @@ expect_rc 0 "plan --from-snapshot" "$G" plan --from-snapshot lab --trace lab-pen
     --gpu A100-40GB --policy cats,fgd --remaining 600 --per-server 4 --sla-target 20
 contains "$T/out" "fewest GPUs to add meeting SLA <= 20% violations:  cats 1  fgd 4" \
     "plan answers with a GPU count to add"
+expect_rc 0 "plan --from-snapshot --unbounded" "$G" plan --from-snapshot lab --gpu H100 \
+    --unbounded --policy first --more 8
+contains "$T/out" "   4  first" "an unbounded pool counts only the GPUs it added (4 for 8 more pods)"
 expect_rc 0 "solve --from-snapshot" "$G" solve cats --from-snapshot lab --trace lab-pending \
     --time-limit 10
 contains "$T/out" "trace lab+lab-pending" "solve packs the snapshot's and the pending tasks"

@@ -234,6 +234,16 @@ static int job_begin(plan *sw)
     return 0;
 }
 
+/* GPUs ever used on servers past the first base_nodes: what an unbounded
+ * pool added to a snapshot's cluster. */
+static int gpus_used_beyond(const cstate *cs, size_t base_nodes)
+{
+    int n = 0;
+    for (size_t g = 0; g < cs->ngpus; g++)
+        n += cs->gpus[g].ever_used && (size_t)cs->gpus[g].node >= base_nodes;
+    return n;
+}
+
 static void job_end(plan *sw)
 {
     plan_result *r = &sw->res[sw->job];
@@ -262,7 +272,8 @@ static void job_end(plan *sw)
                                                 rec->npoints, sizeof(run_point), t_end)
                             : 0;
     if (sw->p.unbounded)
-        r->gpus = (int)cstate_used_gpus_ever(sim_cstate(sw->sim));
+        r->gpus = sw->base ? gpus_used_beyond(sim_cstate(sw->sim), sw->base->nnodes)
+                           : (int)cstate_used_gpus_ever(sim_cstate(sw->sim));
     r->done = 1;
     sim_free(sw->sim);
     sw->sim = NULL;
