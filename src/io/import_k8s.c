@@ -606,7 +606,7 @@ const importer import_k8s = {
                "pods and a trace of the pending ones",
     .inputs = "kubectl get nodes -o json > nodes.json; kubectl get pods -A -o json > "
               "pods.json; optionally nvidia-smi CSV or DCGM metrics per node (NODE.csv, "
-              "NODE.prom)",
+              "NODE.prom) and a Prometheus range query of the pods' utilization (util.json)",
     .detect = k8s_detect,
     .run = k8s_run,
 };
