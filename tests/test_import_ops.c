@@ -228,6 +228,56 @@ static void test_k8s_time_slicing(void **state)
     tu_store_free(st, dir);
 }
 
+/* MIG: instances of a mixed-strategy node and of a single-strategy one are
+ * shares of one GPU of the parent model, with the instance's memory. */
+static void test_k8s_mig(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *tmp = tu_tmpdir();
+    tu_write(tmp, "mig.json",
+             "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n"
+             " {\"kind\": \"Node\", \"metadata\": {\"name\": \"mixed\", \"labels\": {"
+             "\"nvidia.com/gpu.product\": \"A100-SXM4-40GB\", \"nvidia.com/gpu.count\": \"2\","
+             " \"nvidia.com/mig.strategy\": \"mixed\"}}, \"status\": {\"allocatable\": {"
+             "\"nvidia.com/mig-1g.5gb\": \"7\", \"nvidia.com/mig-3g.20gb\": \"2\"}}},\n"
+             " {\"kind\": \"Node\", \"metadata\": {\"name\": \"single\", \"labels\": {"
+             "\"nvidia.com/gpu.product\": \"A100-SXM4-40GB-MIG-1g.5gb\","
+             " \"nvidia.com/mig.strategy\": \"single\"}}, \"status\": {\"allocatable\": {"
+             "\"nvidia.com/gpu\": \"14\"}}},\n"
+             " {\"kind\": \"Pod\", \"metadata\": {\"name\": \"m\"}, \"spec\": {\"nodeName\":"
+             " \"mixed\", \"containers\": [{\"resources\": {\"limits\": "
+             "{\"nvidia.com/mig-3g.20gb\": \"1\"}}}]}, \"status\": {\"phase\": \"Running\"}},\n"
+             " {\"kind\": \"Pod\", \"metadata\": {\"name\": \"s\"}, \"spec\": {\"nodeName\":"
+             " \"single\", \"containers\": [{\"resources\": {\"limits\": "
+             "{\"nvidia.com/gpu\": \"1\"}}}]}, \"status\": {\"phase\": \"Running\"}}]}\n");
+    char *path = xasprintf("%s/mig.json", tmp);
+    gp_err err = {{0}};
+    import_result res;
+    const char *paths[] = {path};
+    if (import_files(st, &import_k8s, paths, 1, "mig", &res, &err))
+        fail_msg("%s", err.msg);
+    cluster *cl;
+    assert_int_equal(store_get_cluster(st, "mig", &cl, &err), 0);
+    assert_int_equal(cl->nodes[0].gpu_count, 2);            /* the gpu.count label */
+    assert_int_equal(cl->nodes[1].gpu_count, 2);            /* 14 instances of 1/7 */
+    assert_string_equal(cl->nodes[0].gpu_model, "A100-40GB");
+    assert_string_equal(cl->nodes[1].gpu_model, "A100-40GB");
+    cluster_free(cl);
+    snapshot *sn;
+    assert_int_equal(store_get_snapshot(st, "mig", &sn, &err), 0);
+    assert_int_equal(sn->nrows, 2);
+    assert_int_equal(sn->rows[0].gpu_milli, 429);           /* 3 of 7 slices */
+    assert_double_equal(sn->tasks->tasks[0].gpu_mem_gib, 20, 1e-9);
+    assert_int_equal(sn->rows[1].gpu_milli, 142);           /* 1 of 7 */
+    snapshot_free(sn);
+    free(path);
+    tu_rmrf(tmp);
+    free(tmp);
+    tu_store_free(st, dir);
+}
+
 /* --- nvidia-smi alone ------------------------------------------------------------ */
 
 /* A real H100 capture: a full --query-gpu header, three processes. */
@@ -663,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_k8s_with_series),
         cmocka_unit_test(test_k8s_openb_conventions),
         cmocka_unit_test(test_k8s_time_slicing),
+        cmocka_unit_test(test_k8s_mig),
         cmocka_unit_test(test_smi_h100_capture),
         cmocka_unit_test(test_smi_hosts_new_profiles),
         cmocka_unit_test(test_smi_dotted_host),

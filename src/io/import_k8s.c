@@ -28,7 +28,11 @@
  *   nvidia.com/gpumem (MiB) and nvidia.com/gpucores (%) of each GPU (HAMi);
  *   the GPU operator's time-slicing: a node labelled nvidia.com/gpu.replicas
  *     R counts R GPUs per physical one, and a pod asking n of them takes
- *     n/R of one GPU.
+ *     n/R of one GPU;
+ *   MIG: a pod's nvidia.com/mig-<g>g.<m>gb instances (mixed strategy) are
+ *     g/7 of one GPU (g/4 on an A30) with m GB; under the single strategy
+ *     (product "A100-SXM4-40GB-MIG-1g.5gb") each nvidia.com/gpu is one such
+ *     instance.  Instances are shares of a GPU, not pinned to slices.
  * A Running pod bound to a node is a task of the snapshot on that node
  * (whole GPUs on its first free devices: the API does not say which); a
  * Pending pod is a task of the queue, a trace "<name>-pending"; other
@@ -147,6 +151,44 @@ static json_t *member_object(const json_t *obj, const char *key)
     return json_is_object(v) ? v : NULL;
 }
 
+/* --- MIG ------------------------------------------------------------------------------- */
+
+/* The first place needle is in s, letters in any case; NULL when none. */
+static const char *find_nocase(const char *s, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *s; s++)
+        if (strncasecmp(s, needle, n) == 0)
+            return s;
+    return NULL;
+}
+
+/* A MIG profile at the end of s ("nvidia.com/mig-3g.20gb", "A100-SXM4-40GB-MIG-1g.5gb"):
+ * its compute slices and memory; 0, or -1 when s names none. */
+static int mig_profile(const char *s, int *slices, double *gib)
+{
+    const char *m = find_nocase(s, "mig-");
+    if (!m)
+        return -1;
+    char *end;
+    long g = strtol(m + 4, &end, 10);
+    if (g < 1 || g > 8 || *end != 'g' || end[1] != '.')
+        return -1;
+    double mem = strtod(end + 2, &end);
+    if (!(mem > 0) || strcasecmp(end, "gb") != 0)
+        return -1;
+    *slices = (int)g;
+    *gib = mem;
+    return 0;
+}
+
+/* Compute slices of a whole GPU of this model under MIG: 4 on an A30, 7
+ * on the A100 and H100. */
+static int mig_slices_per_gpu(const char *product)
+{
+    return find_nocase(product, "A30") ? 4 : 7;
+}
+
 /* --- nodes -------------------------------------------------------------------------- */
 
 /* Per node, in the cluster's order: how many pods share each GPU in turn
@@ -154,7 +196,9 @@ static json_t *member_object(const json_t *obj, const char *key)
  * replicas, the label nvidia.com/gpu.replicas says how many per GPU). */
 typedef struct k8s_slices {
     int *per_gpu;
-    size_t n, cap;
+    int *mig_milli;             /* MIG single strategy: a GPU the node counts
+                                 * is this share of a physical one; 0 = none */
+    size_t n, cap, mig_cap;
 } k8s_slices;
 
 /* The node's replicas per GPU, 1 without time-slicing. */
@@ -220,7 +264,60 @@ static int node_gpu_model(opsnap *o, const k8s_doc *d, const jsonpos_path *p,
         instance_gpu(type, &product, &mem_mib);
     if (!product)
         product = "GPU";
+    /* a MIG single-strategy product names its instances: the GPU is before */
+    char parent[GP_NAME_MAX];
+    const char *mig = find_nocase(product, "-MIG-");
+    if (mig) {
+        import_copy_utf8(parent, sizeof parent, product);
+        parent[mig - product < (long)sizeof parent ? mig - product : 0] = '\0';
+        product = parent;
+        mem_mib = NAN;                      /* the label's is an instance's */
+    }
     opsnap_profile(o, product, mem_mib, NAN, NAN, n->gpu_model, sizeof n->gpu_model);
+    return 0;
+}
+
+/* The physical GPUs of a MIG node: with the mixed strategy its
+ * allocatable lists nvidia.com/mig-<g>g.<m>gb instances (the label
+ * nvidia.com/gpu.count, else their slices over a GPU's, gives the GPUs);
+ * with the single strategy nvidia.com/gpu counts instances of the profile
+ * the product label ends with (*unit_milli: the share of a GPU each is). */
+static int node_mig(const k8s_doc *d, const jsonpos_path *mp, const jsonpos_path *rp,
+                    const json_t *res, const json_t *labels, double *gpus, int *unit_milli,
+                    gp_err *err)
+{
+    const char *product = labels ? json_string_value(json_object_get(labels,
+                                                     "nvidia.com/gpu.product")) : NULL;
+    int per_gpu = mig_slices_per_gpu(product ? product : "");
+    int g;
+    double gib;
+    *unit_milli = 0;
+    if (product && *gpus > 0 && mig_profile(product, &g, &gib) == 0) {     /* single */
+        *unit_milli = 1000 * g / per_gpu;
+        *gpus = ceil(*gpus * g / per_gpu);
+        return 0;
+    }
+    if (*gpus > 0)
+        return 0;
+    double slices = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)res, key, v) {
+        double n = 0;
+        if (strncmp(key, "nvidia.com/mig-", 15) != 0 || mig_profile(key, &g, &gib))
+            continue;
+        if (member_quantity(d, rp, res, key, &n, NULL, err))
+            return -1;
+        slices += n * g;
+    }
+    if (slices == 0)
+        return 0;
+    double count = 0;
+    int found = 0;
+    jsonpos_path lp = jsonpos_key(mp, "labels");
+    if (labels && member_quantity(d, &lp, labels, "nvidia.com/gpu.count", &count, &found, err))
+        return -1;
+    *gpus = found && count > 0 ? count : ceil(slices / per_gpu);
     return 0;
 }
 
@@ -247,7 +344,7 @@ static int read_node(opsnap *o, k8s_slices *sl, const k8s_doc *d, const jsonpos_
     }
     double gpus = 0, cpu = 0, mem = 0;
     const json_t *labels = member_object(meta, "labels");
-    int replicas;
+    int replicas, mig_milli = 0;
     if (node_replicas(d, &mp, labels, &replicas, err))
         return -1;
     if (res) {
@@ -260,6 +357,8 @@ static int read_node(opsnap *o, k8s_slices *sl, const k8s_doc *d, const jsonpos_
             member_quantity(d, &rp, res, "memory", &mem, NULL, err))
             return -1;
         gpus /= replicas;       /* time slices of the physical GPUs */
+        if (node_mig(d, &mp, &rp, res, labels, &gpus, &mig_milli, err))
+            return -1;
         if (gpus != floor(gpus) || gpus > GP_NODE_MAX_GPUS) {
             jsonpos_path gp = jsonpos_key(&rp, "nvidia.com/gpu");
             return k8s_fail(d, &gp, err, "expected 0..%d whole GPUs (times the %d replicas "
@@ -275,7 +374,9 @@ static int read_node(opsnap *o, k8s_slices *sl, const k8s_doc *d, const jsonpos_
         opsnap_profile(o, "GPU", NAN, NAN, NAN, n.gpu_model, sizeof n.gpu_model);
     cluster_add_node(o->cl, &n);
     grow_array((void **)&sl->per_gpu, &sl->cap, sl->n + 1, sizeof *sl->per_gpu);
-    sl->per_gpu[sl->n++] = replicas;
+    grow_array((void **)&sl->mig_milli, &sl->mig_cap, sl->n + 1, sizeof *sl->mig_milli);
+    sl->per_gpu[sl->n] = replicas;
+    sl->mig_milli[sl->n++] = mig_milli;
     return 0;
 }
 
@@ -287,6 +388,7 @@ typedef struct pod_ask {
     double milli, count;            /* alibabacloud.com/gpu-milli, gpu-count */
     double gpu_mem_gib;             /* aliyun.com/gpu-mem */
     double hami_mem_mib, hami_cores;
+    double mig_slices, mig_gib;     /* nvidia.com/mig-<g>g.<m>gb instances */
 } pod_ask;
 
 /* Adds one resource map (requests or limits) of a container; only keys
@@ -307,6 +409,19 @@ static int add_resources(const k8s_doc *d, const jsonpos_path *p, const json_t *
         if (member_quantity(d, p, res, keys[i], &v, NULL, err))
             return -1;
         *slot[i] += v;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)res, key, v) {
+        int g;
+        double gib, n = 0;
+        if (strncmp(key, "nvidia.com/mig-", 15) != 0 || mig_profile(key, &g, &gib) ||
+            (skip && json_object_get(skip, key)))
+            continue;
+        if (member_quantity(d, p, res, key, &n, NULL, err))
+            return -1;
+        a->mig_slices += n * g;
+        a->mig_gib += n * gib;
     }
     return 0;
 }
@@ -427,6 +542,17 @@ static int read_pod(opsnap *o, const k8s_slices *sl, const k8s_doc *d,
         const gpu_profile *g = catalog_gpu(o->cat, o->cl->nodes[nd].gpu_model);
         dev_mem = g ? g->mem_gib : 0;
     }
+    /* MIG instances are a share of one GPU: their slices, their memory */
+    if (a.mig_slices > 0 && a.gpus == 0) {
+        const char *model = nd >= 0 ? o->cl->nodes[nd].gpu_model : "";
+        a.hami_cores = fmin(100, 100.0 * a.mig_slices / mig_slices_per_gpu(model));
+        a.hami_mem_mib = a.mig_gib * 1024;
+        a.gpus = 1;
+    }
+    if (nd >= 0 && sl->mig_milli[nd] > 0 && a.gpus > 0 && a.hami_cores == 0) {
+        a.hami_cores = fmin(100, a.gpus * sl->mig_milli[nd] / 10.0);
+        a.gpus = 1;
+    }
     /* on a time-sliced node, n replicas are n slices of one GPU */
     if (nd >= 0 && sl->per_gpu[nd] > 1 && a.gpus > 0 && a.milli == 0 && a.gpu_mem_gib == 0 &&
         a.hami_cores == 0 && a.hami_mem_mib == 0) {
@@ -526,7 +652,7 @@ static int k8s_run(store *st, const char *const *paths, size_t npaths,
         return -1;
     k8s_doc *docs = xcalloc(npaths, sizeof *docs);
     size_t ndocs = 0, skipped[SKIP_N + 1] = {0};
-    k8s_slices sl = {NULL, 0, 0};
+    k8s_slices sl = {NULL, NULL, 0, 0, 0};
     gp_trace *series = trace_new("series");
     int rc = 0;
     for (size_t i = 0; i < npaths && !rc; i++) {
@@ -557,6 +683,7 @@ static int k8s_run(store *st, const char *const *paths, size_t npaths,
         free_doc(&docs[i]);
     free(docs);
     free(sl.per_gpu);
+    free(sl.mig_milli);
     trace_free(series);
     opsnap_release(&o);
     return rc;
