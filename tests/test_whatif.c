@@ -81,6 +81,14 @@ static void test_build(void **state)
     assert_string_equal(w.tr->tasks[5].name, "pair");
     assert_double_equal(w.tr->tasks[5].arrival_s, 10, 0);
     whatif_free(&w);
+    /* many more: the trace grows while its own tasks are copied (the
+     * sanitizer build caught a copy from the array being moved) */
+    o.more = 200;
+    assert_int_equal(whatif_build(f.sn, f.w.cl, f.w.cat, NULL, &o, &w, &err), 0);
+    assert_int_equal(w.tr->ntasks, 202);
+    assert_string_equal(w.tr->tasks[201].name, "half+200");
+    assert_int_equal(w.tr->tasks[201].gpu_milli, 500);
+    whatif_free(&w);
     fixture_free(&f);
 }
 

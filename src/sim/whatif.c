@@ -87,7 +87,10 @@ int whatif_build(const snapshot *sn, const cluster *cl, const catalog *cat,
     for (int k = 0; k < o->more && in->ntasks; k++) {
         char suffix[24];
         snprintf(suffix, sizeof suffix, "+%d", k + 1);
-        add_arrival(out, &out->tr->tasks[(size_t)k % in->ntasks], k * o->more_gap_s, suffix);
+        /* a copy: adding may move the array it is in (its strings and
+         * series stay where they are) */
+        task like = out->tr->tasks[(size_t)k % in->ntasks];
+        add_arrival(out, &like, k * o->more_gap_s, suffix);
     }
     for (size_t i = 0; arrivals && i < arrivals->ntasks; i++)
         add_arrival(out, &arrivals->tasks[i], arrivals->tasks[i].arrival_s, NULL);
