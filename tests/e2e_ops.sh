@@ -107,7 +107,7 @@ keys Enter
 expect "snapshot mylab of mylab" "Cluster shows the imported snapshot"
 expect "GPU power 899 W (read)" "the GPUs' measured power summed"
 expect "read: 97%  348.1 W  1410 MHz  30.5 GiB" "GPU 0's readings"
-expect "ml/llm-tra" "its pod"
+expect "ml/resnet-" "its pod"
 keys l l
 expect "read: 41%  122.4 W  1275 MHz  8.9 GiB" "GPU 2's readings"
 keys u

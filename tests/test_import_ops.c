@@ -99,7 +99,7 @@ static void test_k8s_with_smi(void **state)
     assert_int_equal(sn->nrows, 5);
     assert_int_equal(sn->nreadings, 5);
     placement_row r;
-    assert_int_equal(task_rows(sn, find_task(sn->tasks, "ml/llm-train-0"), &r), 2);
+    assert_int_equal(task_rows(sn, find_task(sn->tasks, "ml/resnet-train-0"), &r), 2);
     assert_int_equal(r.gpu_milli, 1000);
     int nb = find_task(sn->tasks, "ml/notebook-1");
     assert_int_equal(task_rows(sn, nb, &r), 1);             /* openb annotation */
@@ -125,7 +125,7 @@ static void test_k8s_with_smi(void **state)
     gp_trace *q;
     assert_int_equal(store_get_trace(st, "lab-pending", &q, &err), 0);
     assert_int_equal(q->ntasks, 2);
-    assert_int_equal(q->tasks[find_task(q, "ml/llm-train-1")].num_gpu, 4);
+    assert_int_equal(q->tasks[find_task(q, "ml/resnet-train-1")].num_gpu, 4);
     assert_int_equal(q->tasks[find_task(q, "ml/eval-2")].num_gpu, 1);
     trace_free(q);
     tu_store_free(st, dir);
@@ -146,9 +146,9 @@ static void test_k8s_with_series(void **state)
         fail_msg("%s", err.msg);
     snapshot *sn;
     assert_int_equal(store_get_snapshot(st, "lab", &sn, &err), 0);
-    const task *llm = &sn->tasks->tasks[find_task(sn->tasks, "ml/llm-train-0")];
-    assert_int_equal(llm->util.len, 4);                 /* its series, not a reading */
-    assert_double_equal(llm->util.period_s, 60, 0);
+    const task *train = &sn->tasks->tasks[find_task(sn->tasks, "ml/resnet-train-0")];
+    assert_int_equal(train->util.len, 4);                 /* its series, not a reading */
+    assert_double_equal(train->util.period_s, 60, 0);
     const task *ht = &sn->tasks->tasks[find_task(sn->tasks, "default/gpu-test")];
     assert_int_equal(ht->util.len, 0);                  /* no series, no reading here */
     snapshot_free(sn);
@@ -464,11 +464,11 @@ static void test_promrange(void **state)
     assert_int_equal(res.samples, 7);
     gp_trace *tr;
     assert_int_equal(store_get_trace(st, "util-range", &tr, &err), 0);
-    const task *llm = &tr->tasks[find_task(tr, "ml/llm-train-0")];
-    assert_int_equal(llm->num_gpu, 2);                      /* two series */
-    assert_double_equal(llm->duration_s, 240, 0);           /* 4 samples, step 60 s */
-    assert_double_equal(llm->util.pct[0], 94, 1e-6);        /* (95 + 93) / 2 */
-    assert_double_equal(llm->util.period_s, 60, 0);
+    const task *train = &tr->tasks[find_task(tr, "ml/resnet-train-0")];
+    assert_int_equal(train->num_gpu, 2);                      /* two series */
+    assert_double_equal(train->duration_s, 240, 0);           /* 4 samples, step 60 s */
+    assert_double_equal(train->util.pct[0], 94, 1e-6);        /* (95 + 93) / 2 */
+    assert_double_equal(train->util.period_s, 60, 0);
     const task *nb = &tr->tasks[find_task(tr, "ml/notebook-1")];
     assert_double_equal(nb->arrival_s, 60, 0);
     assert_double_equal(nb->util.pct[1], 12, 1e-6);         /* NaN repeats */
