@@ -496,6 +496,8 @@ static const tu_bad_case smi_cases[] = {
      "h.csv:3:1: GPU 0 of h is listed twice"},
     {"a bad index", "h.csv", "index, name\nzero, NVIDIA L4\n",
      "h.csv:2:1: expected a GPU index 0..15"},
+    {"a huge index", "h.csv", "index, name\n99999999999999999999999, NVIDIA L4\n",
+     "h.csv:2:1: expected a GPU index 0..15"},
     {"too few fields", "h.csv", "index, name, power.draw [W]\n0, NVIDIA L4\n",
      "h.csv:2:"},
 };

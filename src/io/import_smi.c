@@ -278,7 +278,7 @@ static int gpu_row(opsnap *o, const csv_reader *r, const csv_row *row, const int
     int64_t index;
     char idx[32];
     trimmed(row, col[Q_INDEX], idx, sizeof idx);
-    if (!all_digits(idx) || (index = atoll(idx)) >= GP_NODE_MAX_GPUS)
+    if (!all_digits(idx) || strlen(idx) > 2 || (index = atoll(idx)) >= GP_NODE_MAX_GPUS)
         return csv_fail(r, row, col[Q_INDEX], err, "expected a GPU index 0..%d, got '%.20s'",
                         GP_NODE_MAX_GPUS - 1, row->field[col[Q_INDEX]]);
     g.index = (int)index;
