@@ -76,8 +76,12 @@ static int k8s_fail(const k8s_doc *d, const jsonpos_path *p, gp_err *err, const 
 
 /* --- quantities ---------------------------------------------------------------- */
 
+/* Past any real cluster's (1 EiB of memory), so that every count and
+ * size converts to an integer safely. */
+#define MAX_QUANTITY 1.2e18
+
 /* A Kubernetes quantity ("64", "63500m", "527860428Ki", "1.5Gi", "2e3")
- * in base units (cores, bytes, devices); 0 or -1. */
+ * in base units (cores, bytes, devices), at most MAX_QUANTITY; 0 or -1. */
 static int quantity(const char *s, double *out)
 {
     static const struct { const char *suffix; double mult; } units[] = {
@@ -100,7 +104,7 @@ static int quantity(const char *s, double *out)
     memcpy(num, s, n);
     num[n] = '\0';
     double v;
-    if (parse_double(num, &v) || !isfinite(v) || v < 0)
+    if (parse_double(num, &v) || !isfinite(v) || v < 0 || v * mult > MAX_QUANTITY)
         return -1;
     *out = v * mult;
     return 0;
@@ -117,7 +121,8 @@ static int member_quantity(const k8s_doc *d, const jsonpos_path *p, const json_t
     if (!v)
         return 0;
     jsonpos_path vp = jsonpos_key(p, key);
-    if (json_is_integer(v) && json_integer_value(v) >= 0) {
+    if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+        json_integer_value(v) <= (json_int_t)MAX_QUANTITY) {
         *out = (double)json_integer_value(v);
         return 0;
     }
@@ -366,7 +371,7 @@ static int read_node(opsnap *o, k8s_slices *sl, const k8s_doc *d, const jsonpos_
         }
     }
     n.gpu_count = (int)gpus;
-    n.cpu_milli = (int64_t)llround(cpu * 1000);
+    n.cpu_milli = (int64_t)llround(fmin(cpu, 1e15) * 1000);
     n.ram_mib = (int64_t)(mem / 1048576.0);
     if (n.gpu_count > 0 && labels && node_gpu_model(o, d, &mp, labels, &n, err))
         return -1;
@@ -464,7 +469,12 @@ static int read_ask(const k8s_doc *d, const jsonpos_path *p, const json_t *pod, 
 static int ask_task(const k8s_doc *d, const jsonpos_path *p, const pod_ask *a,
                     double dev_mem_gib, task *tk, gp_err *err)
 {
-    tk->cpu_milli = (int64_t)llround(a->cpu * 1000);
+    if (a->gpus > GP_NODE_MAX_GPUS || a->count > GP_NODE_MAX_GPUS || a->milli > 1e6 ||
+        a->hami_cores > 1e6)
+        return k8s_fail(d, p, err, "expected 1..%d whole GPUs or a share of one GPU "
+                        "(1..1000 milli), got %g GPU(s)", GP_NODE_MAX_GPUS,
+                        fmax(a->gpus, a->count));
+    tk->cpu_milli = (int64_t)llround(fmin(a->cpu, 1e15) * 1000);
     tk->ram_mib = (int64_t)(a->mem / 1048576.0);
     tk->num_gpu = (int)a->gpus;
     tk->gpu_milli = 1000;
@@ -499,7 +509,9 @@ static int pod_device(const json_t *pod)
     const json_t *ann = member_object(member_object(pod, "metadata"), "annotations");
     json_t *v = ann ? json_object_get(ann, "ALIYUN_COM_GPU_MEM_IDX") : NULL;
     double idx;
-    return json_is_string(v) && quantity(json_string_value(v), &idx) == 0 ? (int)idx : -1;
+    if (!json_is_string(v) || quantity(json_string_value(v), &idx))
+        return -1;
+    return idx < GP_NODE_MAX_GPUS ? (int)idx : GP_NODE_MAX_GPUS;   /* past any node's */
 }
 
 enum { SKIP_FINISHED, SKIP_NO_NODE, SKIP_N };
