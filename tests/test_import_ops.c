@@ -555,7 +555,8 @@ static const tu_bad_case k8s_cases[] = {
      NODE("{\"nvidia.com/gpu\": \"2\", \"cpu\": \"1e300\"}") "]}\n",
      "k.json:3:53: items[0].status.allocatable.cpu: expected a quantity"},
     {"1e9 GPUs for a pod", "k.json",
-     NODE("{\"nvidia.com/gpu\": \"2\"}") POD("{\"requests\": {\"nvidia.com/gpu\": \"1e9\"}}") "]}\n",
+     NODE("{\"nvidia.com/gpu\": \"2\"}")
+     POD("{\"requests\": {\"nvidia.com/gpu\": \"1e9\"}}") "]}\n",
      "k.json:4:2: items[1]: expected 1..16 whole GPUs or a share of one GPU"},
     {"not a list", "k.json", "{\"apiVersion\": \"v1\", \"kind\": \"Node\"}\n",
      "k.json:1:1: $: expected a kubectl List"},
