@@ -421,6 +421,36 @@ static void test_dcgm_scrapes(void **state)
     tu_store_free(st, dir);
 }
 
+/* A MIG GPU's instances: memory summed, the rest read once. */
+static void test_dcgm_mig_instances(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    char *tmp = tu_tmpdir();
+    tu_write(tmp, "m.prom",
+             "DCGM_FI_DEV_FB_USED{gpu=\"0\",GPU_I_ID=\"1\",Hostname=\"m\"} 1000\n"
+             "DCGM_FI_DEV_FB_USED{gpu=\"0\",GPU_I_ID=\"2\",Hostname=\"m\"} 3000\n"
+             "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",GPU_I_ID=\"1\",Hostname=\"m\"} 120\n"
+             "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",GPU_I_ID=\"2\",Hostname=\"m\"} 120\n");
+    char *path = xasprintf("%s/m.prom", tmp);
+    gp_err err = {{0}};
+    import_result res;
+    const char *paths[] = {path};
+    if (import_files(st, &import_dcgm, paths, 1, "mig", &res, &err))
+        fail_msg("%s", err.msg);
+    snapshot *sn;
+    assert_int_equal(store_get_snapshot(st, "mig", &sn, &err), 0);
+    assert_int_equal(sn->nreadings, 1);
+    assert_double_equal(sn->readings[0].mem_used_mib, 4000, 0);
+    assert_double_equal(sn->readings[0].power_w, 120, 0);
+    snapshot_free(sn);
+    free(path);
+    tu_rmrf(tmp);
+    free(tmp);
+    tu_store_free(st, dir);
+}
+
 /* The exporter's README sample: no Hostname (the file names the host), a
  * space after a comma, empty pod labels, a sentinel temperature. */
 static void test_dcgm_readme_sample(void **state)
@@ -727,6 +757,7 @@ int main(void)
         cmocka_unit_test(test_smi_hosts_new_profiles),
         cmocka_unit_test(test_smi_dotted_host),
         cmocka_unit_test(test_dcgm_scrapes),
+        cmocka_unit_test(test_dcgm_mig_instances),
         cmocka_unit_test(test_dcgm_readme_sample),
         cmocka_unit_test(test_promrange),
         cmocka_unit_test(test_malformed),

@@ -16,7 +16,8 @@
  * are read for their syntax and left.  A host without a Hostname label is
  * named after its file.
  *
- * Not done: MIG instance labels (GPU_I_ID) are read as their parent GPU.
+ * MIG: samples of a GPU's instances (label GPU_I_ID) are read as the GPU
+ * (memory summed over them, the rest taken once).
  */
 #include "import.h"
 #include "opsnap.h"
@@ -121,13 +122,17 @@ static int on_sample(void *ctx, const prom_sample *s, gp_err *err)
     opsnap_gpu *g = &c->o->gpus[i];
     double *slot[F_NFIELDS] = {&g->util_pct, &g->power_w, &g->clock_mhz, &g->mem_used_mib,
                                &c->fb_extra[i], &c->fb_extra[i]};
-    if (f == F_FB_FREE || f == F_FB_RESERVED)
+    /* a MIG instance's sample (GPU_I_ID): memory adds up over the GPU's
+     * instances, the rest is the GPU's, read once */
+    const char *instance = prom_label_value(s, "GPU_I_ID");
+    int mig = instance && instance[0];
+    if (f == F_FB_FREE || f == F_FB_RESERVED || (mig && f == F_FB_USED))
         *slot[f] = (isnan(*slot[f]) ? 0 : *slot[f]) + s->value;
-    else if (!isnan(*slot[f]))
+    else if (isnan(*slot[f]))
+        *slot[f] = s->value;
+    else if (!mig)
         return gp_error(err, "%s:%ld:1: %s of GPU %ld on %s is given twice", c->path, s->line,
                         s->name, idx, host);
-    else
-        *slot[f] = s->value;
     note_pod(c->o, s, host, (int)idx);
     return 0;
 }
