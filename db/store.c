@@ -134,6 +134,19 @@ static const char *const migrations[] = {
     "  rows    INTEGER NOT NULL CHECK (rows >= 0),"
     "  PRIMARY KEY (nets_id, net, split)"
     ") WITHOUT ROWID;",
+    /* 4 -> 5: what a monitor read on each GPU of an imported snapshot
+     * (nvidia-smi, DCGM): utilization, power, SM clock, memory used; NULL
+     * where the source did not say. */
+    "CREATE TABLE snapshot_gpu ("
+    "  snapshot_id  INTEGER NOT NULL REFERENCES snapshot(id) ON DELETE CASCADE,"
+    "  node_idx     INTEGER NOT NULL,"
+    "  gpu_idx      INTEGER NOT NULL,"
+    "  util_pct     REAL,"
+    "  power_w      REAL,"
+    "  clock_mhz    REAL,"
+    "  mem_used_mib REAL,"
+    "  PRIMARY KEY (snapshot_id, node_idx, gpu_idx)"
+    ") WITHOUT ROWID;",
     NULL,
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations) - 1)

@@ -23,7 +23,7 @@
 typedef struct store store;
 
 /* The schema version this build creates and understands. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 /* Where the default database lives: $GPUPLAN_DB, else
  * $XDG_DATA_HOME/gpuplan/gpuplan.db, else ~/.local/share/gpuplan/gpuplan.db.

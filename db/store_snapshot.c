@@ -5,6 +5,7 @@
  */
 #include "store_int.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Snapshot names are limited (insert_snapshot checks) so this never cuts. */
@@ -27,6 +28,29 @@ static int bind_row(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_er
     sqlite3_bind_int(st, 3, r->node);
     sqlite3_bind_int(st, 4, r->gpu);
     sqlite3_bind_int(st, 5, r->gpu_milli);
+    return 0;
+}
+
+/* A reading's value, NULL when the source did not say (NAN). */
+static void bind_reading_value(sqlite3_stmt *st, int col, double v)
+{
+    if (isnan(v))
+        sqlite3_bind_null(st, col);
+    else
+        sqlite3_bind_double(st, col, v);
+}
+
+static int bind_reading(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_err *err)
+{
+    (void)s;
+    (void)err;
+    const gpu_reading *r = &((const snapshot *)obj)->readings[i];
+    sqlite3_bind_int(st, 2, r->node);
+    sqlite3_bind_int(st, 3, r->gpu);
+    bind_reading_value(st, 4, r->util_pct);
+    bind_reading_value(st, 5, r->power_w);
+    bind_reading_value(st, 6, r->clock_mhz);
+    bind_reading_value(st, 7, r->mem_used_mib);
     return 0;
 }
 
@@ -57,9 +81,14 @@ static int insert_snapshot(store *s, snapshot *sn, int replace, gp_err *err)
     sqlite3_bind_double(st, 4, sn->time_s);
     if (store_step_insert(s, st, &sn->id, "snapshot", err))
         return -1;
-    return store_write_rows(s, "INSERT INTO snapshot_placement(snapshot_id, task_idx,"
-                            " node_idx, gpu_idx, gpu_milli) VALUES (?1,?2,?3,?4,?5)",
-                            sn->id, sn, sn->nrows, bind_row, NULL, err);
+    if (store_write_rows(s, "INSERT INTO snapshot_placement(snapshot_id, task_idx,"
+                         " node_idx, gpu_idx, gpu_milli) VALUES (?1,?2,?3,?4,?5)",
+                         sn->id, sn, sn->nrows, bind_row, NULL, err))
+        return -1;
+    return store_write_rows(s, "INSERT INTO snapshot_gpu(snapshot_id, node_idx, gpu_idx,"
+                            " util_pct, power_w, clock_mhz, mem_used_mib)"
+                            " VALUES (?1,?2,?3,?4,?5,?6,?7)",
+                            sn->id, sn, sn->nreadings, bind_reading, NULL, err);
 }
 
 int store_put_snapshot(store *s, snapshot *sn, int replace, gp_err *err)
@@ -77,15 +106,33 @@ static void read_row(sqlite3_stmt *st, void *obj)
     snapshot_add_row(obj, &r);
 }
 
-/* The running tasks, then their placements. */
+static double column_reading(sqlite3_stmt *st, int col)
+{
+    return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
+}
+
+static void read_reading(sqlite3_stmt *st, void *obj)
+{
+    gpu_reading r = {sqlite3_column_int(st, 0), sqlite3_column_int(st, 1),
+                     column_reading(st, 2), column_reading(st, 3), column_reading(st, 4),
+                     column_reading(st, 5)};
+    snapshot_add_reading(obj, &r);
+}
+
+/* The running tasks, their placements, then the GPUs' readings. */
 static int load_children(store *s, void *obj, gp_err *err)
 {
     snapshot *sn = obj;
     if (store_load_tasks(s, sn->tasks, err))
         return -1;
-    return store_read_rows(s, "SELECT task_idx, node_idx, gpu_idx, gpu_milli FROM"
-                           " snapshot_placement WHERE snapshot_id = ?1 ORDER BY rowid",
-                           sn->id, read_row, sn, "reading placements", err);
+    if (store_read_rows(s, "SELECT task_idx, node_idx, gpu_idx, gpu_milli FROM"
+                        " snapshot_placement WHERE snapshot_id = ?1 ORDER BY rowid",
+                        sn->id, read_row, sn, "reading placements", err))
+        return -1;
+    return store_read_rows(s, "SELECT node_idx, gpu_idx, util_pct, power_w, clock_mhz,"
+                           " mem_used_mib FROM snapshot_gpu WHERE snapshot_id = ?1"
+                           " ORDER BY node_idx, gpu_idx",
+                           sn->id, read_reading, sn, "reading GPU readings", err);
 }
 
 static void *snapshot_from_row(sqlite3_stmt *st, const char *name)

@@ -81,7 +81,7 @@ double gpu_watts(const cstate *cs, int gpu, int eopc)
     return power_cats_gpu(cs, gpu);
 }
 
-static int level_of(double frac)
+int gpu_level_of(double frac)
 {
     if (!(frac > 0))
         return 0;
@@ -97,9 +97,9 @@ int gpu_heat_level(const cstate *cs, const gp_trace *tr, const double *progress,
     const gpu_profile *p = cs->nodes[g->node].gpu;
     switch (view) {
     case HEAT_ALLOC:
-        return level_of(g->alloc_milli / 1000.0);
+        return gpu_level_of(g->alloc_milli / 1000.0);
     case HEAT_UTIL:
-        return level_of(gpu_util_now(cs, tr, progress, gpu) / 100.0);
+        return gpu_level_of(gpu_util_now(cs, tr, progress, gpu) / 100.0);
     case HEAT_POWER:
         return g->power == GPU_ASLEEP ? -1 : g->power == GPU_IDLE ? 0 : 3;
     case HEAT_FREQ: {
@@ -110,7 +110,7 @@ int gpu_heat_level(const cstate *cs, const gp_trace *tr, const double *progress,
         return f >= 0.999 ? 3 : f > GPU_FREQ_HIGH_FRAC ? 2 : 1;
     }
     case HEAT_MEM:
-        return level_of(g->mem_gib > 0 ? g->mem_used_gib / g->mem_gib : 0);
+        return gpu_level_of(g->mem_gib > 0 ? g->mem_used_gib / g->mem_gib : 0);
     default:
         return 0;
     }

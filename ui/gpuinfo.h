@@ -36,6 +36,10 @@ double gpu_watts(const cstate *cs, int gpu, int eopc);
  * f_min to f_max, 2 above it, 3 at f_max (the legend says the same). */
 #define GPU_FREQ_HIGH_FRAC 0.5
 
+/* The heatmap level of a fraction (used, busy): 0 for none, 1..3 by
+ * thirds, 4 past 1. */
+int gpu_level_of(double frac);
+
 /* Heatmap level of a GPU for a view, 0 (empty/cold) .. 4 (full/over),
  * and -1 for asleep in the power and frequency views.  view is heat_view
  * (allocation, utilization, power state, frequency, memory). */

@@ -34,6 +34,7 @@ void runset_clear(runset *rs)
     tput_catalog_free(rs->tp);
     gogh_nets_free(rs->nets);
     peace_loaded_free(&rs->peace);
+    free(rs->pins);
     double speed = rs->speed;
     runset_init(rs);
     rs->speed = speed > 0 ? speed : 1;
@@ -101,6 +102,7 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
         cfg.seed = seed;
     cfg.tput = rs->tp;
     cfg.nets = rs->nets;
+    cfg.pins = rs->pins;
     if (rs->gpu_cap > 0 && s->part)
         cfg.peace = (sim_peace){.cap_w = rs->gpu_cap, .ix = rs->peace.ix,
                                 .models = rs->peace.has_models ? &rs->peace.models : NULL,

@@ -57,6 +57,9 @@ typedef struct runset {
      * the trace is small and every policy is measured in CATS watts */
     solve_run_row opt;
     int has_opt;
+    /* Tasks in place at the start (a snapshot's what-if; owned, one per
+     * task of tr), NULL = none: every sim starts them there. */
+    sim_pin *pins;
 } runset;
 
 void runset_init(runset *rs);

@@ -6,6 +6,13 @@
  * its state, clock, watts, its tasks, and the aggregate utilization series
  * ahead; Enter drills into its task list.
  *
+ * An imported snapshot (kubectl, nvidia-smi, DCGM) also shows what the
+ * monitors read on each GPU: utilization, power, SM clock and memory used
+ * (the frequency view and the clock are the measured ones), and c starts a
+ * Compare run from that state: the snapshot's tasks in place, its pending
+ * pods (the trace "<snapshot>-pending", when there is one) arriving, under
+ * the policies picked in Compare (else cats, fgd, first).
+ *
  * Only the visible lines of the heatmap are drawn, so a 10,000-GPU cluster
  * costs what fits on the screen (bench/bench_tui_frame.c measures it).
  * Drawing derives the selected GPU and the heatmap's first line from the
@@ -18,6 +25,7 @@
 
 #include <assert.h>
 #include "core/strbuf.h"
+#include "sim/whatif.h"
 
 #include <curses.h>
 #include <math.h>
@@ -27,6 +35,7 @@
 
 typedef struct cl_src {
     const sim *sim;             /* the focused run's, NULL for a snapshot */
+    const snapshot *snap;       /* the snapshot shown, NULL for a run */
     const cstate *cs;
     const gp_trace *tr;
     const double *progress;
@@ -58,6 +67,7 @@ static int source_snap(const app *a, cl_src *s)
     if (!c->snap_cs)
         return -1;
     s->cs = c->snap_cs;
+    s->snap = c->snap;
     s->tr = c->snap->tasks;
     s->progress = NULL;
     s->eopc = 0;
@@ -116,9 +126,15 @@ static int snap_place(cluster_ui *c, gp_err *err)
         cstate_alloc(c->snap_cs, &sn->tasks->tasks[r->task], r->task, r->node, gpus, ng);
         i = j;
     }
-    /* A snapshot has no power manager: GPUs with work are active. */
-    for (size_t g = 0; g < c->snap_cs->ngpus; g++)
-        c->snap_cs->gpus[g].power = c->snap_cs->gpus[g].ntasks ? GPU_ACTIVE : GPU_IDLE;
+    /* A snapshot has no power manager: GPUs with work are active, at the
+     * clock a monitor read when it read one. */
+    for (size_t g = 0; g < c->snap_cs->ngpus; g++) {
+        cs_gpu *cg = &c->snap_cs->gpus[g];
+        cg->power = cg->ntasks ? GPU_ACTIVE : GPU_IDLE;
+        const gpu_reading *r = snapshot_reading(sn, cg->node, cg->dev);
+        if (r && !isnan(r->clock_mhz))
+            cg->freq_mhz = r->clock_mhz;
+    }
     return 0;
 }
 
@@ -254,6 +270,12 @@ static void cell_look(const app *a, const cl_src *s, int gpu, uint32_t *glyph, a
     const cs_gpu *g = &s->cs->gpus[gpu];
     heat_view v = a->cl.view;
     int lv = gpu_heat_level(s->cs, s->tr, s->progress, gpu, (int)v);
+    /* an imported snapshot's GPUs are as the monitors read them */
+    const gpu_reading *rd = s->snap ? snapshot_reading(s->snap, g->node, g->dev) : NULL;
+    if (rd && v == HEAT_UTIL && !isnan(rd->util_pct))
+        lv = gpu_level_of(rd->util_pct / 100);
+    else if (rd && v == HEAT_MEM && !isnan(rd->mem_used_mib) && g->mem_gib > 0)
+        lv = gpu_level_of(rd->mem_used_mib / 1024 / g->mem_gib);
     if (v == HEAT_POWER) {
         *glyph = lv < 0 ? 'z' : lv == 0 ? (a->caps.utf8 ? 0x25CBu : 'o')
                                         : (a->caps.utf8 ? 0x25CFu : '#');
@@ -437,6 +459,27 @@ static void draw_peace_split(const app *a, const sim_peace_gpu *pg, int y, rect 
     strbuf_free(&b);
 }
 
+/* A number a monitor read, or "?" when it did not say. */
+static void reading_fmt(double v, const char *fmt, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "?");
+    else
+        snprintf(buf, len, fmt, v);
+}
+
+/* "read: 97%  348.1 W  1410 MHz  30.5 GiB" (utilization, power, SM
+ * clock, memory used) */
+static void draw_reading(int y, rect in, const gpu_reading *r)
+{
+    char u[16], w[16], f[16], m[16];
+    reading_fmt(r->util_pct, "%.0f%%", u, sizeof u);
+    reading_fmt(r->power_w, "%.1f W", w, sizeof w);
+    reading_fmt(r->clock_mhz, "%.0f MHz", f, sizeof f);
+    reading_fmt(r->mem_used_mib / 1024, "%.1f GiB", m, sizeof m);
+    draw_textf(y, in.x, in.w, ui_attr(C_TITLE), "read: %s  %s  %s  %s", u, w, f, m);
+}
+
 static void draw_detail(const app *a, const cl_src *s, rect box)
 {
     draw_box(box, "GPU", a->cl.drill);
@@ -460,6 +503,9 @@ static void draw_detail(const app *a, const cl_src *s, rect box)
                gpu_watts(s->cs, gi, s->eopc), cap);
     draw_textf(y++, in.x, in.w, A_NORMAL, "memory %.1f / %.1f GiB  share %d milli",
                g->mem_used_gib, g->mem_gib, g->alloc_milli);
+    const gpu_reading *rd = s->snap ? snapshot_reading(s->snap, g->node, g->dev) : NULL;
+    if (rd)
+        draw_reading(y++, in, rd);
     if (held)
         draw_peace_split(a, &pg, y++, in);
     else if (s->sim && a->rs.gpu_cap > 0 && g->ntasks > 0)
@@ -490,11 +536,20 @@ static void draw_info(const app *a, const cl_src *s, rect r)
         active += s->cs->gpus[g].power == GPU_ACTIVE;
         asleep += s->cs->gpus[g].power == GPU_ASLEEP;
     }
+    /* an imported snapshot's power is what its monitors read */
+    double read_w = 0;
+    size_t nread = 0;
+    for (size_t i = 0; s->snap && i < s->snap->nreadings; i++)
+        if (!isnan(s->snap->readings[i].power_w)) {
+            read_w += s->snap->readings[i].power_w;
+            nread++;
+        }
     char ws[16];
-    chart_fmt(w, ws, sizeof ws);
+    chart_fmt(nread ? read_w : w, ws, sizeof ws);
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%zu servers  %zu GPUs  %zu active  %zu asleep  GPU power %s W  %s",
+               "%zu servers  %zu GPUs  %zu active  %zu asleep  GPU power %s W%s  %s%s",
                s->cs->nnodes, s->cs->ngpus, active, asleep, ws,
+               nread ? " (read)" : "", s->snap ? "c: compare from here  " : "",
                a->cl.snap_cs && runset_focus_sim(&a->rs) ? "(o: run/snapshot)" : "");
 }
 
@@ -597,6 +652,80 @@ static ui_rc cl_source(app *a, int key)
     return UI_DONE;
 }
 
+/* The policies of a Compare from the snapshot: those picked in Compare,
+ * else three of different families. */
+static int compare_labels(const app *a, const char **labels)
+{
+    static const char *const fallback[] = {"cats", "fgd", "first"};
+    if (a->cmp.npicked > 0) {
+        for (int i = 0; i < a->cmp.npicked; i++)
+            labels[i] = a->cmp.picked[i];
+        return a->cmp.npicked;
+    }
+    for (int i = 0; i < 3; i++)
+        labels[i] = fallback[i];
+    return 3;
+}
+
+/* Starts the runs on the snapshot's trace, then gives them the what-if's
+ * trace (the tasks in place, the pending ones arriving) and its pins and
+ * starts them again from there. */
+static int start_from_snapshot(app *a, gp_err *err)
+{
+    const cluster_ui *c = &a->cl;
+    const char *labels[RS_MAX];
+    int n = compare_labels(a, labels);
+    char tname[GP_NAME_MAX + 16];
+    snprintf(tname, sizeof tname, "snapshot:%s", c->snap_name);
+    if (runset_start(&a->rs, a->st, tname, c->snap->cluster_name, labels, n, 0, err))
+        return -1;
+    char pname[GP_NAME_MAX + 16];
+    snprintf(pname, sizeof pname, "%s-pending", c->snap_name);
+    gp_trace *pending = NULL;
+    gp_err none;
+    if (store_get_trace(a->st, pname, &pending, &none))
+        pending = NULL;
+    whatif w;
+    whatif_opts o = {0};
+    int rc = whatif_build(c->snap, a->rs.cl, a->rs.cat, pending, &o, &w, err);
+    trace_free(pending);
+    if (rc) {
+        runset_clear(&a->rs);
+        return -1;
+    }
+    trace_free(a->rs.tr);
+    a->rs.tr = w.tr;
+    a->rs.pins = w.pins;
+    a->rs.t_end_hint = runset_trace_span(a->rs.tr);
+    a->rs.has_opt = 0;          /* the optimum was of the tasks alone */
+    if (runset_restart(&a->rs, a->st, err)) {
+        runset_clear(&a->rs);
+        return -1;
+    }
+    return 0;
+}
+
+static ui_rc cl_compare(app *a, int key)
+{
+    (void)key;
+    cl_src s;
+    if (source_of(a, &s) || !s.snap) {
+        app_msg(a, "c compares from a snapshot: open one from Data (5)");
+        return UI_DONE;
+    }
+    gp_err err;
+    if (start_from_snapshot(a, &err)) {
+        app_err(a, "compare from %s: %s", a->cl.snap_name, err.msg);
+        return UI_DONE;
+    }
+    a->cmp.mode = CMP_RUN;
+    lv_reset(&a->cmp.runs, (size_t)a->rs.n);
+    app_goto(a, SCR_COMPARE);
+    app_msg(a, "%d run%s from snapshot %s ready at t=0: space plays", a->rs.n,
+            a->rs.n == 1 ? "" : "s", a->cl.snap_name);
+    return UI_DONE;
+}
+
 static const char *node_name(const void *cs, size_t i)
 {
     return ((const cstate *)cs)->nodes[i].name;
@@ -637,6 +766,8 @@ static const ui_key grid_keys[] = {
      cl_view},
     {{'\n', '\r', KEY_ENTER}, "Enter", "drill into the GPU's tasks", cl_drill},
     {{'o'}, "o", "show the focused run / the open snapshot", cl_source},
+    {{'c'}, "c", "compare policies from the snapshot's state (its pending pods arriving)",
+     cl_compare},
     {{'/', 'n'}, "/ n", "find a server by name / next match", cl_find},
     {{0}, NULL, NULL, NULL},
 };

@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "cli_whatif.h"
 #include "plan/plan.h"
 #include "core/runsum.h"
 
@@ -26,7 +27,9 @@ static int plan_exec(cli_ctx *ctx, int argc, char **argv);
 const cli_cmd cmd_plan = {
     .name = "plan",
     .usage = "--trace NAME --gpu PROFILE [--from N] [--to N] [--step N] [--unbounded] "
-             "[--gpu2 PROFILE [--from2 N] [--to2 N] [--step2 N]] [OPTIONS]",
+             "[--gpu2 PROFILE [--from2 N] [--to2 N] [--step2 N]] [OPTIONS]\n"
+             "       --from-snapshot NAME [--trace NAME] --gpu PROFILE [OPTIONS]: GPUs to "
+             "add to a snapshot's cluster",
     .summary = "How many GPUs does this workload need? (CapEx what-if)",
     .exec = plan_exec,
 };
@@ -49,13 +52,36 @@ static int add_policies(plan_params *p, const char *list, gp_err *err)
     return rc;
 }
 
+/* The peak demand of a snapshot's tasks and the trace (if any): what
+ * they would use unshared, at most, on top of the snapshot's cluster. */
+static int snapshot_peak(store *st, const plan_params *p, int *peak, gp_err *err)
+{
+    snapshot *sn;
+    gp_trace *tr = NULL;
+    if (store_get_snapshot(st, p->snapshot, &sn, err) ||
+        (p->trace[0] && store_get_trace(st, p->trace, &tr, err)))
+        return -1;
+    *peak = summary_peak_demand(sn->tasks) + (tr ? summary_peak_demand(tr) : 0) +
+            p->whatif.more * (sn->tasks->ntasks ? summary_peak_demand(sn->tasks) : 0);
+    snapshot_free(sn);
+    trace_free(tr);
+    return 0;
+}
+
 /* Default range: 1 .. the trace's peak demand (what it would use unshared). */
 static int default_range(cli_ctx *ctx, plan_params *p, gp_err *err)
 {
     gp_trace *tr;
+    int peak;
+    if (p->snapshot[0]) {
+        if (snapshot_peak(cli_store(ctx), p, &peak, err))
+            return -1;
+        p->hi = peak > p->lo ? peak : p->lo;
+        return 0;
+    }
     if (store_get_trace(cli_store(ctx), p->trace, &tr, err))
         return -1;
-    int peak = summary_peak_demand(tr);
+    peak = summary_peak_demand(tr);
     trace_free(tr);
     p->hi = peak > p->lo ? peak : p->lo;
     return 0;
@@ -109,7 +135,12 @@ static void print_results(cli_ctx *ctx, const plan *pl)
     table_free(t);
     if (ctx->format != FMT_TABLE)
         return;
-    fprintf(ctx->out, "fewest GPUs meeting SLA <= %g%% violations:", p->sla_target_pct);
+    if (p->snapshot[0])
+        fprintf(ctx->out, "gpus: %s added to snapshot '%s''s cluster '%s' (%lld GPUs)\n",
+                pl->prof.name, p->snapshot, pl->base->name,
+                (long long)cluster_gpu_total(pl->base));
+    fprintf(ctx->out, "fewest GPUs %smeeting SLA <= %g%% violations:",
+            p->snapshot[0] ? "to add " : "", p->sla_target_pct);
     for (int j = 0; j < p->npolicies; j++) {
         int c = plan_best(pl, j, p);
         if (c < 0)
@@ -231,12 +262,16 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *c
     const char *trace = NULL, *gpu = NULL, *gpu2 = NULL, *policies = DEFAULT_POLICIES;
     const char *tput = NULL, *nets = NULL;
     int to = 0, to2 = 0;
+    cli_whatif cw = {0};
     p.lo = p.lo2 = -1;      /* not given: 1, or 0 in a grid */
     const cli_opt opts[] = {
-        OPT_STRING("trace", 0, "NAME", &trace, "trace to plan for", .required = 1),
+        OPT_STRING("trace", 0, "NAME", &trace, "trace to plan for (required but with "
+                   "--from-snapshot)"),
+        CLI_WHATIF_OPTS(&cw),
         OPT_STRING("gpu", 0, "PROFILE", &gpu, "GPU profile the clusters are built of",
                    .required = 1),
-        OPT_INT("from", 0, "N", &p.lo, 0, 1e6, "fewest GPUs to try", .def = "1; 0 in a grid"),
+        OPT_INT("from", 0, "N", &p.lo, 0, 1e6, "fewest GPUs to try",
+                .def = "1; 0 in a grid or added to a snapshot"),
         OPT_INT("to", 0, "N", &to, 1, 1e6, "most GPUs to try",
                 .def = "the trace's peak demand"),
         OPT_INT("step", 0, "N", &p.step, 1, 1e6, "count step, grown so at most 64 counts run "
@@ -281,7 +316,17 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *c
     gp_err err = {{0}};
     if (cli_parse(ctx, &cmd_plan, opts, argc, argv, NULL, code))
         return -1;
-    strlcpy0(p.trace, trace, sizeof p.trace);
+    if (!trace && !cw.snapshot)
+        return stop(code, cli_usage_error(&cmd_plan, "--trace is required (or --from-snapshot)"));
+    if (trace)
+        strlcpy0(p.trace, trace, sizeof p.trace);
+    if (cw.snapshot) {
+        if (strlen(cw.snapshot) >= sizeof p.snapshot)
+            return stop(code, cli_usage_error(&cmd_plan, "--from-snapshot: at most %d bytes",
+                                              GP_NAME_MAX - 1));
+        strlcpy0(p.snapshot, cw.snapshot, sizeof p.snapshot);
+        p.whatif = cw.o;
+    }
     strlcpy0(p.gpu, gpu, sizeof p.gpu);
     if (tput)
         strlcpy0(p.tput, tput, sizeof p.tput);
@@ -290,10 +335,10 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *c
     if (gpu2)
         strlcpy0(p.gpu2, gpu2, sizeof p.gpu2);
     if (p.lo < 0)
-        p.lo = gpu2 ? 0 : 1;
+        p.lo = gpu2 || cw.snapshot ? 0 : 1;
     if (p.lo2 < 0)
         p.lo2 = 0;
-    if (!gpu2 && p.lo < 1)
+    if (!gpu2 && !cw.snapshot && p.lo < 1)
         return stop(code, cli_usage_error(&cmd_plan, "--from must be at least 1 with one GPU "
                                           "model"));
     if (gpu2 && p.unbounded)

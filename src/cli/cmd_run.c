@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "cli_whatif.h"
 #include "core/runsum.h"
 #include "io/export_file.h"
 #include "policy/corr_place.h"
@@ -31,7 +32,8 @@ static void print_policies(FILE *out);
 
 const cli_cmd cmd_run = {
     .name = "run",
-    .usage = "--trace NAME --cluster NAME [--policy LIST] [OPTIONS]",
+    .usage = "--trace NAME --cluster NAME [--policy LIST] [OPTIONS]\n"
+             "       --from-snapshot NAME [--trace NAME] [--more N] [--policy LIST] [OPTIONS]",
     .summary = "Simulate policies side by side on one trace and cluster",
     .exec = run_exec,
     .help_epilogue = print_policies,
@@ -48,6 +50,7 @@ typedef struct run_opts {
     const char *peace_set, *peace_model;
     const char *tput;           /* --tput NAME|none, NULL = the trace's own */
     const char *nets;           /* --gogh-nets NAME|none, NULL = the table's */
+    cli_whatif wi;              /* --from-snapshot and its options */
 } run_opts;
 
 /* The runs asked for: each a placement policy and, under a GPU cap, the
@@ -126,8 +129,11 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
 {
     sim_config *cfg = &o->cfg;
     const cli_opt opts[] = {
-        OPT_STRING("trace", 0, "NAME", &o->trace, "trace to replay", .required = 1),
-        OPT_STRING("cluster", 0, "NAME", &o->cluster, "cluster to run it on", .required = 1),
+        OPT_STRING("trace", 0, "NAME", &o->trace, "trace to replay (required but with "
+                   "--from-snapshot)"),
+        OPT_STRING("cluster", 0, "NAME", &o->cluster, "cluster to run it on (required but "
+                   "with --from-snapshot, which runs on the snapshot's)"),
+        CLI_WHATIF_OPTS(&o->wi),
         OPT_STRING("policy", 0, "LIST", &o->policies, "comma-separated policies, each NAME or "
                    "NAME:VALUE (VALUE sets its first option)", .def = DEFAULT_POLICIES),
         OPT_LIST("set", 0, "P.KEY=VALUE", &o->sets, "a policy option, e.g. cats.lambda1=2"),
@@ -186,6 +192,11 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
     };
     if (cli_parse(ctx, &cmd_run, opts, argc, argv, NULL, code))
         return -1;
+    if (!o->wi.snapshot && (!o->trace || !o->cluster)) {
+        *code = cli_usage_error(&cmd_run, "--%s is required (or --from-snapshot)",
+                                o->trace ? "cluster" : "trace");
+        return -1;
+    }
     cfg->full = (sim_full_mode)o->full;
     cfg->keep_explain = o->explain;
     return 0;
@@ -504,6 +515,32 @@ static int load_peace(store *st, const run_opts *o, const cli_inputs *in, run_sp
     return peace_check_cap(rs->peace.set, g ? g->idle_w : 0, o->gpu_cap, err);
 }
 
+/* A what-if from a snapshot: its tasks pinned in place, then the
+ * arrivals; not saved (a saved run replays its trace without the pins). */
+static int run_whatif(cli_ctx *ctx, store *st, const run_opts *o, run_specs *rs)
+{
+    cli_inputs in;
+    whatif w;
+    gp_err err = {{0}};
+    run_opts wo = *o;
+    int rc = EXIT_RUNTIME;
+    wo.wi.o.ref_speed = o->cfg.ref_speed;
+    if (cli_whatif_load(st, &wo.wi, o->cluster, o->trace, &in, &w, &err) ||
+        store_find_tput_for(st, o->tput ? o->tput : "none", NULL, &in.tp, &err) ||
+        gogh_nets_find(st, o->nets, in.tp, &in.nets, &err) ||
+        load_peace(st, o, &in, rs, &err) ||
+        (ctx->format == FMT_TABLE && cli_whatif_describe(ctx->out, &o->wi, &in, &w, &err))) {
+        rc = cli_fail(&err);
+    } else {
+        wo.cfg.pins = w.pins;
+        wo.no_save = 1;
+        wo.optimal = 0;
+        rc = run_policies(ctx, st, &wo, &in, rs);
+    }
+    cli_whatif_free(&in, &w);
+    return rc;
+}
+
 /* The command once its options are parsed. */
 static int run_parsed(cli_ctx *ctx, const run_opts *o)
 {
@@ -518,8 +555,11 @@ static int run_parsed(cli_ctx *ctx, const run_opts *o)
     int rc = EXIT_RUNTIME;
     memset(&in, 0, sizeof in);
     /* A store that cannot take the runs is said before simulating them. */
-    if (st && ((!o->no_save && store_check_writable(st, &err)) ||
-               cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
+    if (st && !o->no_save && !o->wi.snapshot && store_check_writable(st, &err))
+        rc = cli_fail(&err);
+    else if (st && o->wi.snapshot)
+        rc = run_whatif(ctx, st, o, rs);
+    else if (st && (cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
                store_find_tput_for(st, o->tput, o->trace, &in.tp, &err) ||
                gogh_nets_find(st, o->nets, in.tp, &in.nets, &err) ||
                load_peace(st, o, &in, rs, &err)))

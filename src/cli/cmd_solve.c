@@ -21,6 +21,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "cli_whatif.h"
 #include "core/strbuf.h"
 #include "io/export_file.h"
 #include "policy/policy.h"
@@ -37,7 +38,9 @@ static void print_models(FILE *out);
 
 const cli_cmd cmd_solve = {
     .name = "solve",
-    .usage = "MODEL --trace NAME (--cluster NAME | --gpus LIST) [OPTIONS]",
+    .usage = "MODEL --trace NAME (--cluster NAME | --gpus LIST) [OPTIONS]\n"
+             "       MODEL --from-snapshot NAME [--trace NAME] [OPTIONS]: the snapshot's "
+             "tasks (and the trace's) placed anew on its cluster",
     .summary = "Exact optimum (GLPK) of CATS, CorrGPU or GOGH next to the heuristics, or "
                "the cheapest fleet",
     .exec = solve_exec,
@@ -63,6 +66,7 @@ typedef struct solve_args {
     double alpha, gpu_mem, util_cap, min_frac;
     int theta, no_heur, placements, log;
     solve_opts o;
+    cli_whatif wi;          /* --from-snapshot */
 } solve_args;
 
 /* An exact model: its name on the command line, what it optimizes, how it
@@ -86,7 +90,7 @@ static int load_tput(store *st, const solve_args *a, cli_inputs *in, gp_err *err
     if (a->tput)
         return store_get_tput_catalog(st, a->tput, &in->tp, err);
     gp_err ignore = {{0}};
-    if (store_get_tput_catalog(st, a->trace, &in->tp, &ignore) == 0)
+    if (a->trace && store_get_tput_catalog(st, a->trace, &in->tp, &ignore) == 0)
         return 0;
     store_item *items;
     size_t n;
@@ -115,10 +119,31 @@ static gp_trace *running_at(const gp_trace *tr, double t)
     return out;
 }
 
-/* The inputs, the trace cut to the tasks running at --at if given. */
-static int load_inputs(store *st, const solve_args *a, cli_inputs *in, gp_err *err)
+/* A snapshot's tasks and the trace's on the snapshot's cluster, all to
+ * be placed at once (the exact models have no tasks in place: they say
+ * how the snapshot would be packed anew); the state it starts from is
+ * described first. */
+static int load_snapshot(FILE *out, store *st, const solve_args *a, cli_inputs *in,
+                         gp_err *err)
 {
-    if (a->model->no_cluster) {
+    whatif w;
+    if (cli_whatif_load(st, &a->wi, a->cluster, a->trace, in, &w, err) ||
+        (out && cli_whatif_describe(out, &a->wi, in, &w, err))) {
+        cli_whatif_free(in, &w);
+        return -1;
+    }
+    w.tr = NULL;                /* in owns the trace from here */
+    whatif_free(&w);
+    return 0;
+}
+
+/* The inputs, the trace cut to the tasks running at --at if given. */
+static int load_inputs(FILE *out, store *st, const solve_args *a, cli_inputs *in, gp_err *err)
+{
+    if (a->wi.snapshot) {
+        if (load_snapshot(out, st, a, in, err))
+            return -1;
+    } else if (a->model->no_cluster) {
         memset(in, 0, sizeof *in);
         if (store_load_catalog(st, &in->cat, err) || store_get_trace(st, a->trace, &in->tr, err))
             return -1;
@@ -724,7 +749,9 @@ static const solver *find_solver(const cli_args *rest)
 static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *code)
 {
     const cli_opt opts[] = {
-        OPT_STRING("trace", 0, "NAME", &a->trace, "tasks", .required = 1),
+        OPT_STRING("trace", 0, "NAME", &a->trace, "tasks (required but with "
+                   "--from-snapshot)"),
+        CLI_WHATIF_OPTS(&a->wi),
         OPT_STRING("cluster", 0, "NAME", &a->cluster, "cluster (all but fleet); corrgpu uses "
                    "its GPU memory"),
         OPT_INT("tasks", 0, "N", &a->ntasks, 1, 1e6, "only the first N GPU tasks of the trace"),
@@ -794,7 +821,11 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
         *code = EXIT_USAGE;
         return -1;
     }
-    if (!a->cluster && !a->model->no_cluster) {
+    if (!a->trace && !a->wi.snapshot) {
+        *code = cli_usage_error(&cmd_solve, "--trace is required (or --from-snapshot)");
+        return -1;
+    }
+    if (!a->cluster && !a->model->no_cluster && !a->wi.snapshot) {
         *code = cli_usage_error(&cmd_solve, "%s needs --cluster NAME", a->model->name);
         return -1;
     }
@@ -873,7 +904,8 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     memset(&in, 0, sizeof in);
     model_files files;
     gp_err err = {{0}};
-    if (model_files_open(&a, &files, &err) || load_inputs(st, &a, &in, &err) ||
+    if (model_files_open(&a, &files, &err) ||
+        load_inputs(ctx->format == FMT_TABLE ? ctx->out : NULL, st, &a, &in, &err) ||
         (a.model->needs_tput && load_tput(st, &a, &in, &err))) {
         cli_inputs_free(&in);
         model_files_close(&files);

@@ -345,6 +345,7 @@ void snapshot_free(snapshot *s)
         return;
     trace_free(s->tasks);
     free(s->rows);
+    free(s->readings);
     free(s);
 }
 
@@ -352,4 +353,18 @@ void snapshot_add_row(snapshot *s, const placement_row *r)
 {
     grow_array((void **)&s->rows, &s->rows_cap, s->nrows + 1, sizeof *r);
     s->rows[s->nrows++] = *r;
+}
+
+void snapshot_add_reading(snapshot *s, const gpu_reading *r)
+{
+    grow_array((void **)&s->readings, &s->readings_cap, s->nreadings + 1, sizeof *r);
+    s->readings[s->nreadings++] = *r;
+}
+
+const gpu_reading *snapshot_reading(const snapshot *s, int node_idx, int gpu)
+{
+    for (size_t i = 0; i < s->nreadings; i++)
+        if (s->readings[i].node == node_idx && s->readings[i].gpu == gpu)
+            return &s->readings[i];
+    return NULL;
 }

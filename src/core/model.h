@@ -210,6 +210,17 @@ typedef struct placement_row {
     int gpu_milli;              /* share held on that device */
 } placement_row;
 
+/* What a monitor (nvidia-smi, DCGM) read on one GPU of a snapshot's
+ * cluster at its instant; NAN where the source did not say. */
+typedef struct gpu_reading {
+    int node;                   /* index into the cluster's nodes */
+    int gpu;                    /* device index within the node */
+    double util_pct;
+    double power_w;
+    double clock_mhz;           /* SM clock */
+    double mem_used_mib;
+} gpu_reading;
+
 typedef struct snapshot {
     int64_t id;
     char name[GP_NAME_MAX];
@@ -218,10 +229,15 @@ typedef struct snapshot {
     gp_trace *tasks;               /* owned: the running tasks */
     placement_row *rows;
     size_t nrows, rows_cap;
+    gpu_reading *readings;         /* owned; none for a simulated instant */
+    size_t nreadings, readings_cap;
 } snapshot;
 
 snapshot *snapshot_new(const char *name);
 void snapshot_free(snapshot *s);
 void snapshot_add_row(snapshot *s, const placement_row *r);
+void snapshot_add_reading(snapshot *s, const gpu_reading *r);
+/* The reading of device gpu of node, or NULL. */
+const gpu_reading *snapshot_reading(const snapshot *s, int node_idx, int gpu);
 
 #endif

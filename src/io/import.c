@@ -18,6 +18,10 @@ extern const importer import_gavel;
 extern const importer import_philly;
 extern const importer import_pai;
 extern const importer import_peace;
+extern const importer import_k8s;
+extern const importer import_smi;
+extern const importer import_dcgm;
+extern const importer import_promrange;
 
 const importer *const importers[] = {
     &import_native,
@@ -27,6 +31,10 @@ const importer *const importers[] = {
     &import_philly,
     &import_pai,
     &import_peace,
+    &import_k8s,
+    &import_smi,
+    &import_dcgm,
+    &import_promrange,
     NULL,
 };
 

@@ -65,7 +65,8 @@ int plan_counts(const plan_params *p, int *out, int cap)
         out[0] = p->per_server > 0 ? p->per_server : 1;
         return 1;
     }
-    return counts_between(p->lo < 1 ? 1 : p->lo, p->hi, p->step, out, cap);
+    int lo_min = p->snapshot[0] ? 0 : 1;    /* a snapshot's cluster runs as it is */
+    return counts_between(p->lo < lo_min ? lo_min : p->lo, p->hi, p->step, out, cap);
 }
 
 int plan_grid(const plan_params *p, int *n1, int *n2, int cap)
@@ -128,10 +129,34 @@ void plan_apply_thresholds(policy_spec *sp, double corr, double util_pct)
         policy_spec_set_role(sp, OPT_UTIL_THRESHOLD, util_pct);
 }
 
+/* The snapshot's what-if: its cluster as the base, its trace and pins. */
+static int load_snapshot(plan *sw, store *st, gp_err *err)
+{
+    snapshot *sn = NULL;
+    gp_trace *arrivals = NULL;
+    whatif w;
+    int rc = -1;
+    if (store_get_snapshot(st, sw->p.snapshot, &sn, err) ||
+        store_get_cluster(st, sn->cluster_name, &sw->base, err) ||
+        (sw->p.trace[0] && store_get_trace(st, sw->p.trace, &arrivals, err)) ||
+        whatif_build(sn, sw->base, sw->cat, arrivals, &sw->p.whatif, &w, err))
+        goto out;
+    sw->tr = w.tr;
+    sw->pins = w.pins;
+    rc = 0;
+out:
+    snapshot_free(sn);
+    trace_free(arrivals);
+    return rc;
+}
+
 static int load(plan *sw, store *st, gp_err *err)
 {
-    if (store_get_trace(st, sw->p.trace, &sw->tr, err) || store_load_catalog(st, &sw->cat, err) ||
-        store_find_tput_for(st, sw->p.tput[0] ? sw->p.tput : NULL, sw->p.trace, &sw->tp, err) ||
+    if (store_load_catalog(st, &sw->cat, err) ||
+        (sw->p.snapshot[0] ? load_snapshot(sw, st, err)
+                           : store_get_trace(st, sw->p.trace, &sw->tr, err)))
+        return -1;
+    if (store_find_tput_for(st, sw->p.tput[0] ? sw->p.tput : NULL, sw->p.trace, &sw->tp, err) ||
         gogh_nets_find(st, sw->p.nets[0] ? sw->p.nets : NULL, sw->tp, &sw->nets, err))
         return -1;
     const gpu_profile *g = catalog_gpu(sw->cat, sw->p.gpu);
@@ -187,8 +212,16 @@ static int job_begin(plan *sw)
     plan_result *r = &sw->res[sw->job];
     sw->cl = plan_cluster_mixed(&sw->prof, r->gpus, sw->grid ? &sw->prof2 : NULL, r->gpus2,
                                 sw->p.per_server);
+    if (sw->base) {             /* GPUs added to the snapshot's cluster */
+        cluster *added = sw->cl;
+        sw->cl = whatif_cluster_plus(sw->base, added);
+        cluster_free(added);
+    }
     sim_config cfg;
     sim_config_default(&cfg);
+    cfg.pins = sw->pins;
+    if (sw->base)               /* the speed the what-if's times are in */
+        cfg.ref_speed = whatif_ref_speed(&sw->p.whatif, sw->base, sw->cat);
     cfg.unbounded = sw->p.unbounded;
     cfg.tput = sw->tp;
     cfg.nets = sw->nets;
@@ -199,6 +232,16 @@ static int job_begin(plan *sw)
         return -1;
     }
     return 0;
+}
+
+/* GPUs ever used on servers past the first base_nodes: what an unbounded
+ * pool added to a snapshot's cluster. */
+static int gpus_used_beyond(const cstate *cs, size_t base_nodes)
+{
+    int n = 0;
+    for (size_t g = 0; g < cs->ngpus; g++)
+        n += cs->gpus[g].ever_used && (size_t)cs->gpus[g].node >= base_nodes;
+    return n;
 }
 
 static void job_end(plan *sw)
@@ -229,7 +272,8 @@ static void job_end(plan *sw)
                                                 rec->npoints, sizeof(run_point), t_end)
                             : 0;
     if (sw->p.unbounded)
-        r->gpus = (int)cstate_used_gpus_ever(sim_cstate(sw->sim));
+        r->gpus = sw->base ? gpus_used_beyond(sim_cstate(sw->sim), sw->base->nnodes)
+                           : (int)cstate_used_gpus_ever(sim_cstate(sw->sim));
     r->done = 1;
     sim_free(sw->sim);
     sw->sim = NULL;
@@ -288,6 +332,8 @@ void plan_free(plan *sw)
         free(sw->res[i].jct);
     free(sw->res);
     trace_free(sw->tr);
+    cluster_free(sw->base);
+    free(sw->pins);
     catalog_free(sw->cat);
     tput_catalog_free(sw->tp);
     gogh_nets_free(sw->nets);

@@ -32,6 +32,7 @@
 
 #include "db/store.h"
 #include "policy/policy.h"
+#include "sim/whatif.h"
 
 #define PLAN_MAX_POLICIES 6
 #define PLAN_MAX_COUNTS 64      /* counts of one model */
@@ -67,6 +68,11 @@ typedef struct plan_params {
      * typed tasks on mixed clusters need. */
     char tput[GP_NAME_MAX];
     char nets[GP_NAME_MAX];
+    /* A snapshot to start from ("" = none; sim/whatif.h): its tasks in
+     * place on its cluster, the counts swept are GPUs added to it (0 =
+     * as it is), and the trace (may then be "") arrives. */
+    char snapshot[GP_NAME_MAX];
+    whatif_opts whatif;
 } plan_params;
 
 typedef struct plan_result {
@@ -102,6 +108,8 @@ typedef struct plan {
     plan_result *res;          /* [ncounts * npolicies], point-major */
     int njobs, job;
     cluster *cl;                /* the current job's */
+    cluster *base;              /* the snapshot's cluster, NULL without one */
+    sim_pin *pins;              /* its tasks' places, with base */
     struct sim *sim;
     size_t steps;               /* decisions of the current job */
     char err[256];

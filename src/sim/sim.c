@@ -152,6 +152,27 @@ static int check_config(const sim_config *cfg, const policy_spec *pol, gp_err *e
     return 0;
 }
 
+/* Every pin names a node of the cluster and devices it has, the same
+ * device once. */
+static int check_pins(const sim_config *cfg, const cluster *cl, const gp_trace *tr,
+                      gp_err *err)
+{
+    for (size_t i = 0; cfg->pins && i < tr->ntasks; i++) {
+        const sim_pin *p = &cfg->pins[i];
+        if (p->node < 0)
+            continue;
+        if ((size_t)p->node >= cl->nnodes || p->ngpus < 0 || p->ngpus > GP_NODE_MAX_GPUS)
+            return gp_error(err, "task %s starts on node %d, which cluster %s lacks",
+                            tr->tasks[i].name, p->node, cl->name);
+        for (int k = 0; k < p->ngpus; k++)
+            if (p->dev[k] < 0 || p->dev[k] >= cl->nodes[p->node].gpu_count)
+                return gp_error(err, "task %s starts on GPU %d of %s, which has %d",
+                                tr->tasks[i].name, p->dev[k], cl->nodes[p->node].name,
+                                cl->nodes[p->node].gpu_count);
+    }
+    return 0;
+}
+
 static void init_record(sim *s)
 {
     run *r = run_new(s->pol.ops->name);
@@ -169,7 +190,7 @@ static void init_record(sim *s)
 sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
              const gp_trace *tr, const policy_spec *pol, gp_err *err)
 {
-    if (check_config(cfg, pol, err))
+    if (check_config(cfg, pol, err) || check_pins(cfg, cl, tr, err))
         return NULL;
     sim *s = xcalloc(1, sizeof *s);
     s->cfg = *cfg;
@@ -462,9 +483,33 @@ static int try_place(sim *s, int ti, int from_queue)
     return 1;
 }
 
+/* A task pinned in place (a snapshot's what-if) starts where it is, with
+ * no policy asked: the state the what-if begins from. */
+static int start_in_place(sim *s, int ti)
+{
+    const sim_pin *p = &s->cfg.pins[ti];
+    placement pl;
+    memset(&pl, 0, sizeof pl);
+    pl.node = p->node;
+    pl.ngpus = p->ngpus;
+    for (int k = 0; k < p->ngpus; k++)
+        pl.gpus[k] = s->st.cs->nodes[p->node].gpu0 + p->dev[k];
+    explain_reset(&s->ex_work);
+    snprintf(s->ex_work.summary, sizeof s->ex_work.summary,
+             "in place at the start (the snapshot's)");
+    sim_occupy(s, ti, &pl);
+    sim_task_start(s, ti);
+    for (int k = 0; k < pl.ngpus; k++)
+        sim_pm_mark_gpu(s, pl.gpus[k]);
+    sim_record_decision(s, ti, &pl, "");
+    return 1;
+}
+
 static int arrive(sim *s, int ti)
 {
     const task *tk = &s->tr->tasks[ti];
+    if (s->cfg.pins && s->cfg.pins[ti].node >= 0)
+        return start_in_place(s, ti);
     if (host_spec(s, tk) < 0) {
         char why[160];
         snprintf(why, sizeof why, "never fits: no server of %s has %d GPU(s) of an allowed model "

@@ -51,6 +51,15 @@ typedef struct sim_peace {
     const struct peace_ctrl_params *ctrl;
 } sim_peace;
 
+/* A task that starts in place at t = 0 rather than arriving (a snapshot's
+ * what-if, sim/whatif.h): its node (an index into the cluster; -1 = it
+ * arrives as usual) and the devices it holds there. */
+typedef struct sim_pin {
+    int node;
+    int ngpus;
+    int dev[GP_NODE_MAX_GPUS];
+} sim_pin;
+
 typedef struct sim_config {
     int power_model;            /* POWER_CATS / POWER_EOPC, -1 = the policy's */
     sim_full_mode full;
@@ -80,6 +89,10 @@ typedef struct sim_config {
     /* GOGH's estimation networks for the allocation family (borrowed;
      * NULL = none: only oracle estimates). */
     const struct gogh_nets *nets;
+    /* Tasks in place at the start: pins[i] for trace task i (borrowed,
+     * as long as the trace; NULL = none).  A pinned task starts where it
+     * is pinned, before any policy decides, whatever its arrival. */
+    const sim_pin *pins;
 } sim_config;
 
 /* The defaults above: queue, bounded, policy-default sleep/DFS, tau 0.1 s,

@@ -1,0 +1,123 @@
+#!/bin/sh
+# End-to-end test of an operator's cluster brought in from the tools they
+# run: kubectl's node and pod lists with nvidia-smi CSV of the GPU nodes
+# import as one snapshot (cluster, running pods, readings, pending queue);
+# run, plan and solve start from it with --from-snapshot (plan answers how
+# many GPUs to add); nvidia-smi alone and DCGM metrics alone import too; a
+# malformed file is refused with its position and nothing imported; the
+# dashboard's Data imports the same files (format detected), Cluster shows
+# the snapshot with each GPU's readings, and c starts a Compare from it.
+#
+# Usage: GPUPLAN=./gpuplan sh tests/e2e_ops.sh  (run from the project root)
+set -u
+NAME=e2e_ops
+. tests/lib_e2e.sh
+no_samples
+F=$PWD/tests/fixtures/ops
+
+# --- kubectl + nvidia-smi ---------------------------------------------------------
+expect_rc 0 "k8s import" "$G" import --name lab "$F/nodes.json" "$F/pods.json" \
+    "$F/gpu-a100-0.csv" "$F/hami-workshop.csv"
+contains "$T/out" "cluster 'lab', snapshot 'lab', trace 'lab-pending' (skipped: 1 pods finished) (k8s)" \
+    "format detected as k8s: cluster, snapshot, pending queue"
+contains "$T/out" "3 nodes, 6 tasks" "3 nodes, 4 running + 2 pending pods"
+expect_rc 0 "show cluster" "$G" show cluster lab
+contains "$T/out" "gpu-a100-0     A100-40GB     4      47500" "A100 node: 4 GPUs of the built-in profile, 47.5 vCPU"
+contains "$T/out" "hami-workshop  T4            1" "T4 node from the GFD label Tesla-T4"
+expect_rc 0 "show snapshot" "$G" --format csv show snapshot lab
+contains "$T/out" "ml/notebook-1,0,2,500" "openb gpu-milli annotation: half a GPU, on the first free device"
+contains "$T/out" "default/gpu-test,1,0,300" "HAMi gpucores 30 %: 300 milli"
+
+# --- what-ifs from the snapshot ---------------------------------------------------------
+expect_rc 0 "run --from-snapshot" "$G" run --from-snapshot lab --trace lab-pending \
+    --policy cats,fgd --remaining 600
+contains "$T/out" "4 task(s) in place on 4 of 5 GPUs" "run starts from the snapshot's state"
+contains "$T/out" "2 arriving" "the pending pods arrive"
+expect_rc 0 "plan --from-snapshot" "$G" plan --from-snapshot lab --trace lab-pending \
+    --gpu A100-40GB --policy cats,fgd --remaining 600 --per-server 4 --sla-target 20
+contains "$T/out" "fewest GPUs to add meeting SLA <= 20% violations:  cats 1  fgd 4" \
+    "plan answers with a GPU count to add"
+expect_rc 0 "plan --from-snapshot --unbounded" "$G" plan --from-snapshot lab --gpu H100 \
+    --unbounded --policy first --more 8
+contains "$T/out" "   4  first" "an unbounded pool counts only the GPUs it added (4 for 8 more pods)"
+expect_rc 0 "solve --from-snapshot" "$G" solve cats --from-snapshot lab --trace lab-pending \
+    --time-limit 10
+contains "$T/out" "trace lab+lab-pending" "solve packs the snapshot's and the pending tasks"
+expect_rc 2 "run needs a trace or a snapshot" "$G" run --cluster lab
+expect_rc 1 "snapshot of another cluster" "$G" run --from-snapshot lab --cluster other
+
+# --- nvidia-smi alone, DCGM alone -------------------------------------------------------
+expect_rc 0 "smi import" "$G" import --name boxes "$F/smi-hosts.csv" "$F/box-1.apps.csv"
+contains "$T/out" "GPU profile 'RTX-3090', GPU profile 'L4', cluster 'boxes', snapshot 'boxes' (smi)" \
+    "unknown GPU models become profiles"
+expect_rc 0 "dcgm import" "$G" import --name scrape "$F/i-030791dc5a37cd257.prom" \
+    "$F/hami-workshop.prom"
+contains "$T/out" "(dcgm)" "DCGM metrics detected"
+contains "$T/out" "2 nodes, 1 tasks" "two hosts, the pod a series names"
+
+# --- malformed: position, nothing imported ------------------------------------------------
+"$G" list > "$T/before"
+expect_rc 1 "bad nvidia-smi value" "$G" import --name bad "$F/bad/h100-bad-util.csv"
+contains "$T/err" "h100-bad-util.csv:3:6: expected a number >= 0" "the bad field's line and column"
+expect_rc 1 "bad DCGM line" "$G" import --name bad "$F/bad/n1-bad-quote.prom"
+contains "$T/err" "n1-bad-quote.prom:3:51: expected '\"' closing the label value" "the bad quote's column"
+expect_rc 1 "bad kubectl quantity" "$G" import --name bad "$F/nodes.json" "$F/bad/nodes-bad-quantity.json"
+contains "$T/err" "nodes-bad-quantity.json:3:31: items[0].status.allocatable.nvidia.com/gpu" \
+    "the bad quantity's position and path"
+"$G" list > "$T/after"
+cmp -s "$T/before" "$T/after" && ok "the store is unchanged" || bad "the store changed"
+
+# --- the dashboard ----------------------------------------------------------------------
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "e2e_ops: dashboard part skipped: tmux is not installed"
+    e2e_finish
+    exit $?
+fi
+export GPUPLAN_DB="$T/tui.sqlite"
+SOCK=gpuplan-ops-$$
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$T"' EXIT
+cap() { tm capture-pane -p -t tui > "$T/screen" 2>/dev/null; }
+wait_for() {
+    end=$(( $(date +%s) + ${E2E_TUI_WAIT:-30} ))
+    while :; do
+        cap
+        grep -qF -- "$1" "$T/screen" && return 0
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.2
+    done
+}
+expect() {
+    if wait_for "$1"; then ok "$2"; else bad "$2: no '$1' on screen"; echo "----"; cat "$T/screen"; fi
+}
+keys() { tm send-keys -t tui "$@"; }
+mkdir "$T/mylab"
+cp "$F/nodes.json" "$F/pods.json" "$F/gpu-a100-0.csv" "$F/hami-workshop.csv" "$T/mylab/"
+tm new-session -d -s tui -x 120 -y 40 "env LANG=C.UTF-8 TERM=tmux-256color '$G'; sleep 600"
+expect "Compare setup" "dashboard opens"
+keys 5 i
+expect "Import: file or directory paths" "Data's import prompt"
+keys "$T/mylab/nodes.json $T/mylab/pods.json $T/mylab/gpu-a100-0.csv $T/mylab/hami-workshop.csv" Enter
+expect "looks like: k8s" "Data detects the kubectl lists"
+keys Enter
+expect "snapshot 'mylab'" "imported from Data"
+keys j j j j j Tab
+expect "cluster mylab" "the snapshot is listed"
+keys Enter
+expect "snapshot mylab of mylab" "Cluster shows the imported snapshot"
+expect "GPU power 899 W (read)" "the GPUs' measured power summed"
+expect "read: 97%  348.1 W  1410 MHz  30.5 GiB" "GPU 0's readings"
+expect "ml/resnet-" "its pod"
+keys l l
+expect "read: 41%  122.4 W  1275 MHz  8.9 GiB" "GPU 2's readings"
+keys u
+expect "▓▓▓ ▓▓▓ ▒▒▒ ···" "the utilization view shows the GPUs as read (97, 95, 41, 0 %)"
+keys c
+expect "runs from snapshot mylab ready at t=0" "c starts a Compare from the snapshot"
+expect "snapshot:mylab on mylab" "Compare runs on the snapshot's tasks and cluster"
+keys Right Right Right Right Right
+expect "decision 5" "four pods in place, then the first pending one's decision"
+keys Left Left Left Left 2
+expect "in place at the start" "Step explains a pod placed where the snapshot had it"
+keys q
+e2e_finish
