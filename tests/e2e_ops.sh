@@ -25,8 +25,8 @@ expect_rc 0 "show cluster" "$G" show cluster lab
 contains "$T/out" "gpu-a100-0     A100-40GB     4      47500" "A100 node: 4 GPUs of the built-in profile, 47.5 vCPU"
 contains "$T/out" "hami-workshop  T4            1" "T4 node from the GFD label Tesla-T4"
 expect_rc 0 "show snapshot" "$G" --format csv show snapshot lab
-contains "$T/out" "ml/notebook-1,0,2,500" "openb gpu-milli annotation: half a GPU, on the first free device"
-contains "$T/out" "default/gpu-test,1,0,300" "HAMi gpucores 30 %: 300 milli"
+contains "$T/out" "ml/notebook-1,0,gpu-a100-0,2,500" "openb gpu-milli annotation: half a GPU, on the first free device"
+contains "$T/out" "default/gpu-test,1,hami-workshop,0,300" "HAMi gpucores 30 %: 300 milli"
 
 # --- what-ifs from the snapshot ---------------------------------------------------------
 expect_rc 0 "run --from-snapshot" "$G" run --from-snapshot lab --trace lab-pending \
