@@ -131,6 +131,9 @@ typedef struct compare_ui {
     int npicked;
     int queue_metric;           /* 4th chart: 0 queued tasks, 1 mean JCT */
     double gpu_cap;             /* W per GPU held by PEACE for the next run, 0 = none */
+    int power_choice;           /* 0 each policy's own model, 1 + POWER_CATS / POWER_EOPC */
+    int finishing;              /* End pressed: the runs go on in slices (Esc stops) */
+    double finish_t0;           /* wall time End was pressed */
     listview runs;              /* run table cursor (Enter focuses it) */
     /* The outcome half of each run's summary, recomputed by the tick only
      * when the run's finished-task count changes (run_summarize_outcomes). */
