@@ -109,10 +109,12 @@ void lineedit_key(char *text, size_t cap, size_t *cursor, int key);
 /* --- per-screen state ------------------------------------------------- */
 
 /* A list of stored entities: the rows and the widget showing them (its
- * count is the number of items). */
+ * count is the number of items), or why the store could not list them
+ * (shown in the list's place: an empty list and an unreadable one differ). */
 typedef struct ui_list {
     store_item *items;
     listview lv;
+    char err[GP_ERR_MAX];       /* "" when listed */
 } ui_list;
 
 enum { CMP_SETUP, CMP_RUN };
@@ -225,7 +227,7 @@ void app_err(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 /* Switches screen (remembering where Esc goes back to). */
 void app_goto(app *a, scr_id id);
 /* Reloads a list of stored entities (the cursor stays on its row when it
- * still exists); 0 or -1 with the error shown. */
+ * still exists); 0 or -1 with the error shown and kept in l->err. */
 int app_load_list(app *a, ui_list *l, store_kind kind);
 /* The name of item i of a ui_list (an lv_name_fn, for searching). */
 const char *ui_list_name(const void *list, size_t i);

@@ -231,12 +231,29 @@ static void input_row(const void *ctx, size_t i, rect r, lv_hl hl)
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
 }
 
+/* text over as many lines of in as it needs (a store error is long and
+ * its last words say what went wrong). */
+static void draw_wrapped(rect in, int attr, const char *text)
+{
+    size_t len = strlen(text), w = in.w > 1 ? (size_t)in.w - 1 : 1;
+    for (int y = 0; y < in.h && len; y++) {
+        size_t n = len < w ? len : w;
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)n, text);
+        draw_text(in.y + y, in.x + 1, in.w - 1, attr, line);
+        text += n;
+        len -= n;
+    }
+}
+
 static void draw_list_box(rect r, const char *title, int focused, const ui_list *l,
                           int clusters)
 {
     draw_box(r, title, focused);
     rect in = layout_inner(r);
-    if (l->lv.count == 0)
+    if (l->err[0])
+        draw_wrapped(in, ui_attr(C_ERR) | A_BOLD, l->err);
+    else if (l->lv.count == 0)
         draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(none in the database)");
     input_pane p = {l, clusters};
     lv_draw(&l->lv, in, focused ? LV_HL_FOCUSED : LV_HL_UNFOCUSED, input_row, &p);
@@ -981,6 +998,10 @@ void compare_focus(app *a, int i)
     lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
     lv_select(&a->cmp.runs, (size_t)i, run_table_rows(a));
     step_reset(a);
+    /* Another run's decision is shown: Step's tick puts the cursor on its
+     * chosen candidate again even when both runs have made as many
+     * decisions (the lower pane follows the cursor). */
+    a->step.seen = (size_t)-1;
 }
 
 static ui_rc run_focus(app *a, int key)

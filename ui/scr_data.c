@@ -27,9 +27,11 @@ static const char *const kind_titles[STORE_KIND_COUNT] = {
 void data_reload(app *a)
 {
     gp_err err;
+    int failed = 0;
     for (int k = 0; k < STORE_KIND_COUNT; k++)
-        if (app_load_list(a, &a->data.lists[k], (store_kind)k))
-            return;
+        failed |= app_load_list(a, &a->data.lists[k], (store_kind)k) != 0;
+    if (failed)
+        return;
     catalog_free(a->data.cat);
     a->data.cat = NULL;
     if (store_load_catalog(a->st, &a->data.cat, &err))
@@ -101,7 +103,10 @@ static void kind_row(const void *ctx, size_t k, rect r, lv_hl hl)
 {
     const app *a = ctx;
     char line[64];
-    snprintf(line, sizeof line, " %-18s %4zu", kind_titles[k], a->data.lists[k].lv.count);
+    if (a->data.lists[k].err[0])
+        snprintf(line, sizeof line, " %-18s %4s", kind_titles[k], "err");
+    else
+        snprintf(line, sizeof line, " %-18s %4zu", kind_titles[k], a->data.lists[k].lv.count);
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
 }
 
@@ -151,7 +156,9 @@ static void draw_items(const app *a, rect box)
     const ui_list *l = &a->data.lists[cur_kind(a)];
     draw_box(box, kind_titles[cur_kind(a)], a->data.pane == 1);
     rect in = layout_inner(box);
-    if (l->lv.count == 0)
+    if (l->err[0])
+        draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_ERR) | A_BOLD, l->err);
+    else if (l->lv.count == 0)
         draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(none)");
     lv_draw(&l->lv, in, a->data.pane == 1 ? LV_HL_FOCUSED : LV_HL_UNFOCUSED, item_row, a);
 }
