@@ -606,11 +606,23 @@ static void field_done(app *a, int ok, const char *text, int choice)
     if (!ok)
         return;
     gp_err err;
+    gpu_profile before = a->data.gpu;
     if (profile_set(form_values_mut(a), form_fields(a), cur_field(a)->key, text, &err)) {
         app_err(a, "%s", err.msg);
         return;
     }
     a->data.dirty = 1;
+    /* A GPU's CATS slope follows max_w, idle_w and f_max (profile.h). */
+    if (a->data.editing != STORE_GPU + 1 || strcmp(cur_field(a)->key, "alpha_w_per_mhz") == 0)
+        return;
+    if (gpu_profile_follow_slope(&before, &a->data.gpu, &err)) {
+        a->data.gpu = before;
+        app_err(a, "%s", err.msg);
+        return;
+    }
+    char changes[512];
+    profile_changes(&before, &a->data.gpu, gpu_profile_fields, changes, sizeof changes);
+    app_msg(a, "%s", changes);
 }
 
 static ui_rc e_change(app *a, int key)
