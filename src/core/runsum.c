@@ -157,10 +157,14 @@ void run_summarize(const run *r, double t_end, run_summary *out)
     run_summarize_outcomes(r, out);
 }
 
-void summary_fmt_pct(double value, double target, char *buf, size_t len)
+void summary_fmt_pct(double value, double target, int min_decimals, char *buf, size_t len)
 {
     int meets = value <= target + GP_ROUND_EPS;
-    for (int d = 1; d <= 4; d++) {
+    if (isnan(value)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    for (int d = min_decimals; d <= 4; d++) {
         snprintf(buf, len, "%.*f", d, value);
         double shown = strtod(buf, NULL);
         if ((shown <= target + GP_ROUND_EPS) == meets)

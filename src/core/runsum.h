@@ -58,11 +58,12 @@ size_t run_violations(const run *r, const gp_trace *tr, double kappa);
  * their own kappa x e_min, hence the CLI's column name mean_jct_within_k. */
 int run_jct_within(double jct_vs_best, double kappa);
 
-/* Writes a percentage with the fewest decimals (1 to 4) that keep the
- * shown value on the same side of target as the value itself, so a shown
- * "1.0" never fails a "<= 1.0" target (1.03 shows as "1.03").  The
- * comparison is value <= target within GP_ROUND_EPS, as plan_meets_target. */
-void summary_fmt_pct(double value, double target, char *buf, size_t len);
+/* Writes a percentage with the fewest decimals (min_decimals to 4) that
+ * keep the shown value on the same side of target as the value itself,
+ * so a shown "1.0" never fails a "<= 1.0" target (1.03 shows as "1.03").
+ * The comparison is value <= target within GP_ROUND_EPS, as
+ * plan_meets_target's. */
+void summary_fmt_pct(double value, double target, int min_decimals, char *buf, size_t len);
 
 /* The step-function mean of field values over [0, t_end]: x and y are read
  * with a stride in bytes (fields of run_point).  Returns 0 for no samples. */
