@@ -347,17 +347,45 @@ static double max_sim_time(const runset *rs)
     return t;
 }
 
+/* Wall time a frame of playback may spend simulating, and the decisions
+ * between looks at the clock. */
+#define RS_TICK_BUDGET_S 0.05
+#define RS_TICK_DECISIONS 8
+
+/* Brings a sim towards t within budget_s of wall time from t0; 1 when it
+ * got there. */
+static int advance_within(sim *s, double t, double t0, double budget_s)
+{
+    while (!sim_done(s)) {
+        if (sim_advance_bounded(s, t, RS_TICK_DECISIONS))
+            return 1;
+        if (now_seconds() - t0 >= budget_s)
+            return 0;
+    }
+    return 1;
+}
+
 int runset_tick(runset *rs, double wall_dt)
 {
     if (!rs->playing || !runset_live(rs))
         return 0;
-    rs->t += wall_dt * rs->speed;
+    double target = rs->t + wall_dt * rs->speed, behind = -1;
+    int going = 0;
+    for (int i = 0; i < rs->n; i++)
+        going += rs->slot[i].sim && !sim_done(rs->slot[i].sim);
     for (int i = 0; i < rs->n; i++) {
         sim *s = rs->slot[i].sim;
-        if (s && !sim_done(s))
-            sim_advance_until(s, rs->t);
+        if (!s || sim_done(s))
+            continue;
+        double share = RS_TICK_BUDGET_S / (going ? going : 1);
+        if (!advance_within(s, target, now_seconds(), share) &&
+            (behind < 0 || sim_now(s) < behind))
+            behind = sim_now(s);
     }
     finish_done(rs);
+    /* When the machine cannot simulate as fast as the speed asks, the
+     * clock waits for the slowest run instead of the frame waiting. */
+    rs->t = behind >= 0 && behind < target ? behind : target;
     if (runset_done(rs)) {
         rs->playing = 0;
         rs->t = max_sim_time(rs);
