@@ -145,7 +145,8 @@ pick() {
 "$G" list >/dev/null 2>"$T/seed.err" || { cat "$T/seed.err"; bad "database created"; }
 
 # --- no terminal: a clear refusal, not escape codes into a file ------------
-"$G" </dev/null >"$T/notty.out" 2>"$T/notty.err"
+# (timeout: a dashboard that does open without a terminal never returns)
+timeout 20 "$G" </dev/null >"$T/notty.out" 2>"$T/notty.err"
 rc=$?
 if [ "$rc" -eq 2 ] && [ ! -s "$T/notty.out" ]; then ok "no terminal: exit 2, nothing written"
 else bad "no terminal: exit $rc, $(wc -c < "$T/notty.out") bytes written"; fi
