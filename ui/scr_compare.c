@@ -840,10 +840,12 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
     draw_row(y, x, w, cols, nc, cells, A_DIM);
 }
 
+/* Viol counts the tasks over their own SLA (kappa x e_min), the CLI's
+ * sla_viol; Power names the model the row's watts come from. */
 static const ui_col run_cols[] = {
     {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
     {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
-    {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 6, 1}, {"JCTp95", 6, 1}, {"SLA", 4, 1},
+    {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 6, 1}, {"JCTp95", 6, 1}, {"Viol", 4, 1},
     {"Used", 4, 1}, {"CapEx$", 7, 1}, {"Power", 5, 0},
 };
 #define NRUN_COLS ((int)(sizeof run_cols / sizeof *run_cols))
