@@ -193,10 +193,24 @@ void compare_set_input(app *a, const char *trace, const char *cluster_nm)
     }
 }
 
+/* After an action that held the screen long enough to look frozen, the
+ * keys typed meanwhile are dropped, not replayed on what it shows; a quick
+ * one keeps them (typing ahead). */
+#define TYPEAHEAD_KEPT_S 1.0
+
+static void drop_keys_typed_since(double t0)
+{
+    if (now_seconds() - t0 > TYPEAHEAD_KEPT_S)
+        flushinp();
+}
+
 void compare_open_runs(app *a, const int64_t *ids, int n)
 {
     gp_err err;
-    if (runset_open_saved(&a->rs, a->st, ids, n, &err)) {
+    double t0 = now_seconds();
+    int rc = runset_open_saved(&a->rs, a->st, ids, n, &err);
+    drop_keys_typed_since(t0);
+    if (rc) {
         app_err(a, "%s", err.msg);
         return;
     }
@@ -547,8 +561,11 @@ static ui_rc setup_run(app *a, int key)
     for (int i = 0; i < c->npicked; i++)
         labels[i] = c->picked[i];
     gp_err err;
-    if (runset_start(&a->rs, a->st, sel_name(&c->traces), sel_name(&c->clusters), labels,
-                     c->npicked, c->gpu_cap, c->power_choice - 1, &err)) {
+    double t0 = now_seconds();
+    int rc = runset_start(&a->rs, a->st, sel_name(&c->traces), sel_name(&c->clusters), labels,
+                          c->npicked, c->gpu_cap, c->power_choice - 1, &err);
+    drop_keys_typed_since(t0);
+    if (rc) {
         app_err(a, "%s", err.msg);
         return UI_DONE;
     }
@@ -980,7 +997,10 @@ static ui_rc run_restart(app *a, int key)
 {
     (void)key;
     gp_err err;
-    if (runset_restart(&a->rs, a->st, &err))
+    double t0 = now_seconds();
+    int rc = runset_restart(&a->rs, a->st, &err);
+    drop_keys_typed_since(t0);
+    if (rc)
         app_err(a, "%s", err.msg);
     else
         app_msg(a, "restarted at t=0");
