@@ -110,14 +110,17 @@ expected() {
     awk -F, "$FMT_AWK"'
         { m[$1] = $2 }
         END {
-            printf "%s %s %s %s %s %s %s %s %s\n", fmt(m["avg_gpus"]), fmt(m["peak_gpus"]),
-                fmt(m["avg_power_w"]), fmt(m["energy_j"] / 3.6e6), fmt(m["jct_p95_s"]),
-                m["sla_violations"], m["unique_gpus"], fmt(m["capex_usd"]), m["power_model"]
+            printf "%s %s %s %s %s %s %s %s %s %s %s %s\n", m["decisions"],
+                m["completed"] + m["failed_tasks"], fmt(m["avg_gpus"]), fmt(m["peak_gpus"]),
+                fmt(m["avg_power_w"]), fmt(m["energy_j"] / 3.6e6), fmt(m["jct_p50_s"]),
+                fmt(m["jct_p95_s"]), m["sla_violations"], m["unique_gpus"], fmt(m["capex_usd"]),
+                m["power_model"]
         }' "$T/show.csv"
 }
-# shown POLICY: the cells of its row the CLI also prints, in expected()'s order.
+# shown POLICY: the cells of its row the run's stored metrics also give
+# (all but the instantaneous GPUs, W and Frag), in expected()'s order.
 shown() {
-    row "$1" | awk '{ print $6, $7, $9, $10, $13, $14, $15, $16, $17 }'
+    row "$1" | awk '{ print $2, $3, $6, $7, $9, $10, $12, $13, $14, $15, $16, $17 }'
 }
 # agree WHAT POLICY ID: the row of POLICY on screen equals run ID's metrics.
 agree() {
