@@ -64,7 +64,9 @@ int app_load_list(app *a, ui_list *l, store_kind kind)
     l->items = NULL;
     int rc = store_list(a->st, kind, &l->items, &n, &err);
     lv_set_count(&l->lv, rc ? 0 : n);
+    l->err[0] = '\0';
     if (rc) {
+        snprintf(l->err, sizeof l->err, "%s", err.msg);
         app_err(a, "%s", err.msg);
         return -1;
     }

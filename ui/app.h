@@ -111,10 +111,12 @@ void lineedit_key(char *text, size_t cap, size_t *cursor, int key);
 /* --- per-screen state ------------------------------------------------- */
 
 /* A list of stored entities: the rows and the widget showing them (its
- * count is the number of items). */
+ * count is the number of items), or why the store could not list them
+ * (shown in the list's place: an empty list and an unreadable one differ). */
 typedef struct ui_list {
     store_item *items;
     listview lv;
+    char err[GP_ERR_MAX];       /* "" when listed */
 } ui_list;
 
 enum { CMP_SETUP, CMP_RUN };
@@ -133,6 +135,9 @@ typedef struct compare_ui {
     int npicked;
     int queue_metric;           /* 4th chart: 0 queued tasks, 1 mean JCT */
     double gpu_cap;             /* W per GPU held by PEACE for the next run, 0 = none */
+    int power_choice;           /* 0 each policy's own model, 1 + POWER_CATS / POWER_EOPC */
+    int finishing;              /* End pressed: the runs go on in slices (Esc stops) */
+    double finish_t0;           /* wall time End was pressed */
     listview runs;              /* run table cursor (Enter focuses it) */
     table_sort runs_sort;       /* the run table's order (o, O) */
     /* The outcome half of each run's summary, recomputed by the tick only
@@ -226,7 +231,7 @@ void app_err(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 /* Switches screen (remembering where Esc goes back to). */
 void app_goto(app *a, scr_id id);
 /* Reloads a list of stored entities (the cursor stays on its row when it
- * still exists); 0 or -1 with the error shown. */
+ * still exists); 0 or -1 with the error shown and kept in l->err. */
 int app_load_list(app *a, ui_list *l, store_kind kind);
 /* The name of item i of a ui_list (an lv_name_fn, for searching). */
 const char *ui_list_name(const void *list, size_t i);

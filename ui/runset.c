@@ -6,6 +6,7 @@
 #include "predict/gogh_load.h"
 #include "solve/optimal.h"
 #include "engine.h"
+#include "core/runsum.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ void runset_init(runset *rs)
 {
     memset(rs, 0, sizeof *rs);
     rs->speed = 1;
+    rs->power_model = -1;
 }
 
 static void slot_clear(rs_slot *s)
@@ -22,6 +24,7 @@ static void slot_clear(rs_slot *s)
         sim_free(s->sim);
     run_free(s->saved);
     memset(s, 0, sizeof *s);
+    s->power_model = -1;
 }
 
 void runset_clear(runset *rs)
@@ -100,6 +103,7 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
     sim_config_default(&cfg);
     if (seed)
         cfg.seed = seed;
+    cfg.power_model = s->power_model;
     cfg.tput = rs->tp;
     cfg.nets = rs->nets;
     cfg.pins = rs->pins;
@@ -158,15 +162,19 @@ static int load_peace(runset *rs, store *st, gp_err *err)
 }
 
 int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
-                 const char *const *labels, int n, double gpu_cap, gp_err *err)
+                 const char *const *labels, int n, double gpu_cap, int model,
+                 gp_err *err)
 {
     runset_clear(rs);
     if (n < 1 || n > RS_MAX)
         return gp_error(err, "choose 1 to %d policies", RS_MAX);
     rs->gpu_cap = gpu_cap;
+    rs->power_model = model;
     int rc = load_inputs(rs, st, trace, cluster_nm, err);
-    for (int i = 0; i < n && !rc; i++)
+    for (int i = 0; i < n && !rc; i++) {
+        rs->slot[rs->n].power_model = model;
         rc = parse_label(labels[i], &rs->slot[rs->n++], gpu_cap, err);
+    }
     if (!rc && gpu_cap > 0)
         rc = load_peace(rs, st, err);
     for (int i = 0; i < rs->n && !rc; i++)
@@ -200,6 +208,8 @@ static void saved_spec(runset *rs, const run *r, rs_slot *s)
     }
     free(opts);
     strlcpy0(s->spec.label, r->name[0] ? r->name : r->policy, sizeof s->spec.label);
+    /* Re-simulated, it is measured as it was saved. */
+    s->power_model = power_model_parse(r->power_model);
 }
 
 /* An inflation experiment's run (sim/inflation.h): its timeline is sampled
@@ -330,14 +340,32 @@ size_t runset_decisions(const runset *rs, int i)
     return r ? r->ndecisions : 0;
 }
 
+/* The time of a record's last sample (a finished run's end). */
+static double last_sample(const run *r)
+{
+    return r && r->npoints ? r->points[r->npoints - 1].t_s : 0;
+}
+
 double runset_time(const runset *rs, int i)
 {
     if (i < 0 || i >= rs->n)
         return 0;
-    if (rs->slot[i].sim)
-        return sim_now(rs->slot[i].sim);
-    const run *r = rs->slot[i].saved;
-    return r && r->npoints ? r->points[r->npoints - 1].t_s : 0;
+    const sim *s = rs->slot[i].sim;
+    if (!s)
+        return last_sample(rs->slot[i].saved);
+    /* A finished run's clock stops at its end, however far playback went. */
+    if (sim_done(s) && run_is_final(sim_run_record(s)))
+        return last_sample(sim_run_record(s));
+    return sim_now(s);
+}
+
+/* Every sim that has finished gets its summary metrics (sim_finish), the
+ * figures `gpuplan run` prints for it; a rewind clears them again. */
+static void finish_done(runset *rs)
+{
+    for (int i = 0; i < rs->n; i++)
+        if (rs->slot[i].sim && sim_done(rs->slot[i].sim))
+            sim_finish(rs->slot[i].sim);
 }
 
 /* The latest time any live sim has reached. */
@@ -350,16 +378,45 @@ static double max_sim_time(const runset *rs)
     return t;
 }
 
+/* Wall time a frame of playback may spend simulating, and the decisions
+ * between looks at the clock. */
+#define RS_TICK_BUDGET_S 0.05
+#define RS_TICK_DECISIONS 8
+
+/* Brings a sim towards t within budget_s of wall time from t0; 1 when it
+ * got there. */
+static int advance_within(sim *s, double t, double t0, double budget_s)
+{
+    while (!sim_done(s)) {
+        if (sim_advance_bounded(s, t, RS_TICK_DECISIONS))
+            return 1;
+        if (now_seconds() - t0 >= budget_s)
+            return 0;
+    }
+    return 1;
+}
+
 int runset_tick(runset *rs, double wall_dt)
 {
     if (!rs->playing || !runset_live(rs))
         return 0;
-    rs->t += wall_dt * rs->speed;
+    double target = rs->t + wall_dt * rs->speed, behind = -1;
+    int going = 0;
+    for (int i = 0; i < rs->n; i++)
+        going += rs->slot[i].sim && !sim_done(rs->slot[i].sim);
     for (int i = 0; i < rs->n; i++) {
         sim *s = rs->slot[i].sim;
-        if (s && !sim_done(s))
-            sim_advance_until(s, rs->t);
+        if (!s || sim_done(s))
+            continue;
+        double share = RS_TICK_BUDGET_S / (going ? going : 1);
+        if (!advance_within(s, target, now_seconds(), share) &&
+            (behind < 0 || sim_now(s) < behind))
+            behind = sim_now(s);
     }
+    finish_done(rs);
+    /* When the machine cannot simulate as fast as the speed asks, the
+     * clock waits for the slowest run instead of the frame waiting. */
+    rs->t = behind >= 0 && behind < target ? behind : target;
     if (runset_done(rs)) {
         rs->playing = 0;
         rs->t = max_sim_time(rs);
@@ -390,6 +447,7 @@ static void follow(runset *rs, double t)
         if (!sim_done(s))
             sim_advance_until(s, t);
     }
+    finish_done(rs);
     rs->t = t;
 }
 
@@ -463,8 +521,76 @@ void runset_finish_all(runset *rs)
     for (int i = 0; i < rs->n; i++)
         if (rs->slot[i].sim)
             sim_run(rs->slot[i].sim, NULL);
+    finish_done(rs);
     rs->playing = 0;
     rs->t = max_sim_time(rs);
+}
+
+/* Advances one sim for about budget_s of wall time from t0, a placement
+ * decision at a time: a stretch of simulated time can hold thousands of
+ * arrivals (openb's first instant does), a decision is one policy call. */
+static void slice_one(sim *s, double t0, double budget_s)
+{
+    while (now_seconds() - t0 < budget_s && sim_step(s))
+        ;
+}
+
+int runset_finish_slice(runset *rs, double budget_s)
+{
+    rs->playing = 0;
+    int going = 0;
+    for (int i = 0; i < rs->n; i++)
+        going += rs->slot[i].sim && !sim_done(rs->slot[i].sim);
+    /* Every run still going gets its share of the frame, so all advance. */
+    for (int i = 0; i < rs->n && going; i++)
+        if (rs->slot[i].sim && !sim_done(rs->slot[i].sim))
+            slice_one(rs->slot[i].sim, now_seconds(), budget_s / going);
+    finish_done(rs);
+    if (runset_done(rs)) {
+        rs->t = max_sim_time(rs);
+        return 1;
+    }
+    /* The header's clock: the earliest among the runs still going. */
+    double t = -1;
+    for (int i = 0; i < rs->n; i++) {
+        const sim *s = rs->slot[i].sim;
+        if (s && !sim_done(s) && (t < 0 || sim_now(s) < t))
+            t = sim_now(s);
+    }
+    rs->t = t;
+    return 0;
+}
+
+double runset_progress(const runset *rs)
+{
+    double sum = 0;
+    int n = 0;
+    size_t tasks = rs->tr ? rs->tr->ntasks : 0;
+    for (int i = 0; i < rs->n; i++) {
+        const sim *s = rs->slot[i].sim;
+        if (!s)
+            continue;
+        n++;
+        /* Decisions, not simulated time: the work is in the placements,
+         * and a trace's arrivals bunch up. */
+        double f = tasks ? (double)sim_decisions(s) / (double)tasks : 1;
+        sum += sim_done(s) ? 1 : f < 0.99 ? f : 0.99;
+    }
+    return n ? sum / n : 1;
+}
+
+int runset_mixed_power(const runset *rs)
+{
+    const char *first = NULL;
+    for (int i = 0; i < rs->n; i++) {
+        const run *r = runset_record(rs, i);
+        if (!r)
+            continue;
+        if (first && strcmp(first, r->power_model) != 0)
+            return 1;
+        first = r->power_model;
+    }
+    return 0;
 }
 
 /* A deep copy of a run record, so a live sim's record can be saved (the

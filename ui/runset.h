@@ -31,6 +31,7 @@ typedef struct rs_slot {
     sim *sim;                   /* live simulation, or NULL */
     run *saved;                 /* reopened saved run (owned), or NULL */
     int64_t stored_id;          /* the store's id of this sim's run once saved, else 0 */
+    int power_model;            /* POWER_CATS / POWER_EOPC, -1 = the policy's own */
 } rs_slot;
 
 typedef struct runset {
@@ -43,6 +44,7 @@ typedef struct runset {
     struct gogh_nets *nets;     /* GOGH's nets trained on tp, or NULL */
     sim_config cfg;
     double gpu_cap;             /* W per GPU held by PEACE, 0 = none */
+    int power_model;            /* one model for every row, -1 = each policy's own */
     peace_loaded peace;         /* loaded when gpu_cap > 0 */
     rs_slot slot[RS_MAX];
     int n;
@@ -69,9 +71,12 @@ void runset_clear(runset *rs);
  * label ("cats", "corrgpu:0.1", "cats@nopart", ...) at t = 0, paused.  With
  * gpu_cap > 0 every GPU is held under that cap by PEACE's controller, its
  * SMs split by the label's partition (peace when it names none; sim.h,
- * sim_peace).  On failure the set is left empty and err says why. */
+ * sim_peace).  model (POWER_CATS, POWER_EOPC) measures every run
+ * with that model, as `gpuplan run --power`; -1 leaves each policy its
+ * own.  On failure the set is left empty and err says why. */
 int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
-                 const char *const *labels, int n, double gpu_cap, gp_err *err);
+                 const char *const *labels, int n, double gpu_cap, int model,
+                 gp_err *err);
 /* Reopens saved runs (they must share one trace and cluster). */
 int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *err);
 /* Starts every slot again from t = 0 (saved runs are re-simulated). */
@@ -100,6 +105,15 @@ int runset_goto(runset *rs, size_t k, gp_err *err);
 int runset_settle(runset *rs, gp_err *err);
 /* Runs every live sim to its end. */
 void runset_finish_all(runset *rs);
+/* Runs the live sims towards their ends for about budget_s of wall time
+ * (the dashboard calls it once per frame, so a long run never freezes
+ * it); 1 once every sim has finished, else 0.  The runs end exactly as
+ * runset_finish_all would leave them. */
+int runset_finish_slice(runset *rs, double budget_s);
+/* How far the live sims are towards their ends, 0 to 1. */
+double runset_progress(const runset *rs);
+/* 1 when the slots' watts come from more than one power model. */
+int runset_mixed_power(const runset *rs);
 /* Saves a copy of every finished live run to the store (the sims go on,
  * so they can still be stepped); *saved counts them.  A run saved before
  * is not saved again: when every one was, it is an error naming them. */

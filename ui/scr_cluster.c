@@ -677,7 +677,8 @@ static int start_from_snapshot(app *a, gp_err *err)
     int n = compare_labels(a, labels);
     char tname[GP_NAME_MAX + 16];
     snprintf(tname, sizeof tname, "snapshot:%s", c->snap_name);
-    if (runset_start(&a->rs, a->st, tname, c->snap->cluster_name, labels, n, 0, err))
+    if (runset_start(&a->rs, a->st, tname, c->snap->cluster_name, labels, n, 0,
+                     a->cmp.power_choice - 1, err))
         return -1;
     char pname[GP_NAME_MAX + 16];
     snprintf(pname, sizeof pname, "%s-pending", c->snap_name);

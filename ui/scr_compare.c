@@ -79,6 +79,34 @@ static void default_picks(app *a)
             pick_toggle(a, policy_nth(i)->name);
 }
 
+/* The power model the next runs are measured with: each policy's own (as
+ * `gpuplan run` without --power), or one for every row (--power). */
+static int picked_model(const app *a, int i)
+{
+    policy_spec sp;
+    gp_err ignore;
+    char name[GP_NAME_MAX];
+    const peace_policy *part;
+    if (a->cmp.power_choice > 0)
+        return a->cmp.power_choice - 1;
+    snprintf(name, sizeof name, "%s", a->cmp.picked[i]);
+    name[strcspn(name, " ")] = '\0';
+    char base[GP_NAME_MAX];
+    if (peace_split_spec(name, base, sizeof base, &part, &ignore) ||
+        policy_spec_parse(base, &sp, &ignore))
+        return -1;
+    return (int)sp.ops->power;
+}
+
+/* 1 when the picked policies would be measured with different models. */
+static int picks_mixed_power(const app *a)
+{
+    for (int i = 1; i < a->cmp.npicked; i++)
+        if (picked_model(a, i) != picked_model(a, 0))
+            return 1;
+    return 0;
+}
+
 static const char *pol_name(const void *a, size_t i)
 {
     return pol_label(a, i);
@@ -166,10 +194,24 @@ void compare_set_input(app *a, const char *trace, const char *cluster_nm)
     }
 }
 
+/* After an action that held the screen long enough to look frozen, the
+ * keys typed meanwhile are dropped, not replayed on what it shows; a quick
+ * one keeps them (typing ahead). */
+#define TYPEAHEAD_KEPT_S 1.0
+
+static void drop_keys_typed_since(double t0)
+{
+    if (now_seconds() - t0 > TYPEAHEAD_KEPT_S)
+        flushinp();
+}
+
 void compare_open_runs(app *a, const int64_t *ids, int n)
 {
     gp_err err;
-    if (runset_open_saved(&a->rs, a->st, ids, n, &err)) {
+    double t0 = now_seconds();
+    int rc = runset_open_saved(&a->rs, a->st, ids, n, &err);
+    drop_keys_typed_since(t0);
+    if (rc) {
         app_err(a, "%s", err.msg);
         return;
     }
@@ -206,12 +248,29 @@ static void input_row(const void *ctx, size_t i, rect r, lv_hl hl)
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
 }
 
+/* text over as many lines of in as it needs (a store error is long and
+ * its last words say what went wrong). */
+static void draw_wrapped(rect in, int attr, const char *text)
+{
+    size_t len = strlen(text), w = in.w > 1 ? (size_t)in.w - 1 : 1;
+    for (int y = 0; y < in.h && len; y++) {
+        size_t n = len < w ? len : w;
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)n, text);
+        draw_text(in.y + y, in.x + 1, in.w - 1, attr, line);
+        text += n;
+        len -= n;
+    }
+}
+
 static void draw_list_box(rect r, const char *title, int focused, const ui_list *l,
                           int clusters)
 {
     draw_box(r, title, focused);
     rect in = layout_inner(r);
-    if (l->lv.count == 0)
+    if (l->err[0])
+        draw_wrapped(in, ui_attr(C_ERR) | A_BOLD, l->err);
+    else if (l->lv.count == 0)
         draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(none in the database)");
     input_pane p = {l, clusters};
     lv_draw(&l->lv, in, focused ? LV_HL_FOCUSED : LV_HL_UNFOCUSED, input_row, &p);
@@ -303,15 +362,23 @@ static void setup_draw(const app *a)
     if (c->gpu_cap > 0)
         snprintf(cap, sizeof cap, ", every GPU capped at %g W (PEACE splits the SMs; "
                  "name@nopart for none)", c->gpu_cap);
-    draw_textf(info.y + 1, 1, a->cols - 2, A_NORMAL, "Run: %s on %s with %s%s",
-               sel_name(&c->traces), sel_name(&c->clusters),
-               c->npicked ? picks : "(no policy picked)", cap);
+    char power[96];
+    if (c->power_choice > 0)
+        snprintf(power, sizeof power, "; power: all %s",
+                 power_model_name((power_model)(c->power_choice - 1)));
+    else if (picks_mixed_power(a))
+        snprintf(power, sizeof power, "; power: each policy's own, MIXED models (p: one)");
+    else
+        snprintf(power, sizeof power, "; power: each policy's own");
+    draw_textf(info.y + 1, 1, a->cols - 2, picks_mixed_power(a) ? ui_attr(C_WARN) : A_NORMAL,
+               "Run: %s on %s with %s%s%s", sel_name(&c->traces), sel_name(&c->clusters),
+               c->npicked ? picks : "(no policy picked)", cap, power);
     draw_list_box(g.panes[0], "Traces", c->pane == 0, &c->traces, 0);
     draw_list_box(g.panes[1], "Clusters", c->pane == 1, &c->clusters, 1);
     draw_policies_box(a, g.panes[2]);
     draw_about(a, g.about);
     draw_status(a, "Compare setup",
-                "Tab pane  space pick  a add spec  c GPU cap  Enter run  / search  ? help");
+                "Tab pane  space pick  a add spec  c GPU cap  p power  Enter run  ? help");
 }
 
 /* The list of a setup pane, its count brought up to date. */
@@ -440,6 +507,21 @@ static ui_rc setup_cap(app *a, int key)
     return UI_DONE;
 }
 
+/* p in the setup. */
+static ui_rc setup_power(app *a, int key)
+{
+    (void)key;
+    compare_ui *c = &a->cmp;
+    c->power_choice = (c->power_choice + 1) % 3;
+    if (c->power_choice == 0)
+        app_msg(a, "power: each policy's own model (as gpuplan run without --power)");
+    else
+        app_msg(a, "power: every run measured with %s (as gpuplan run --power %s)",
+                power_model_name((power_model)(c->power_choice - 1)),
+                power_model_name((power_model)(c->power_choice - 1)));
+    return UI_DONE;
+}
+
 /* With and without PEACE: each picked policy that names no partition gets
  * a twin under the same cap without one (name@nopart). */
 static ui_rc setup_twins(app *a, int key)
@@ -482,8 +564,11 @@ static ui_rc setup_run(app *a, int key)
     for (int i = 0; i < c->npicked; i++)
         labels[i] = c->picked[i];
     gp_err err;
-    if (runset_start(&a->rs, a->st, sel_name(&c->traces), sel_name(&c->clusters), labels,
-                     c->npicked, c->gpu_cap, &err)) {
+    double t0 = now_seconds();
+    int rc = runset_start(&a->rs, a->st, sel_name(&c->traces), sel_name(&c->clusters), labels,
+                          c->npicked, c->gpu_cap, c->power_choice - 1, &err);
+    drop_keys_typed_since(t0);
+    if (rc) {
         app_err(a, "%s", err.msg);
         return UI_DONE;
     }
@@ -540,6 +625,8 @@ static const ui_key setup_keys[] = {
     {{'x'}, "x", "clear the picked policies", setup_clear},
     {{'c'}, "c", "GPU power cap: none, 60, 100, 200 W (PEACE splits the SMs)", setup_cap},
     {{'w'}, "w", "with and without PEACE: add each picked policy's @nopart twin", setup_twins},
+    {{'p'}, "p", "power model of every run: each policy's own, cats, eopc (--power)",
+     setup_power},
     {{'\n', '\r', KEY_ENTER}, "Enter", "run the picked policies side by side", setup_run},
     {{'/', 'n'}, "/ n", "search the pane / next match", setup_search},
     {{KEY_ESC}, "Esc", "back to the running comparison", setup_back},
@@ -637,9 +724,36 @@ static void draw_legend(const app *a, rect r)
     }
 }
 
+/* While End runs the policies to their ends: how far, and how to stop. */
+static void draw_finishing(const app *a, rect r)
+{
+    double f = runset_progress(&a->rs);
+    char head[64];
+    snprintf(head, sizeof head, " Running to the end %3.0f %% ", 100 * f);
+    int x = r.x + 1;
+    x += draw_text(r.y, x, r.w - 1, A_BOLD, head);
+    int barw = r.x + r.w - x - 28;
+    if (barw > 60)
+        barw = 60;
+    if (barw > 4) {
+        int fill = (int)(f * barw + 0.5);
+        draw_glyph(r.y, x++, '[', A_NORMAL);
+        for (int k = 0; k < barw; k++)
+            draw_glyph(r.y, x++, k < fill ? '#' : '.', k < fill ? ui_attr(C_GOOD) : A_DIM);
+        draw_glyph(r.y, x++, ']', A_NORMAL);
+    }
+    char t[24];
+    chart_fmt_time(now_seconds() - a->cmp.finish_t0, t, sizeof t);
+    draw_textf(r.y, x, r.x + r.w - x, A_NORMAL, "  %s  Esc cancels", t);
+}
+
 static void draw_info(const app *a, rect r)
 {
     const runset *rs = &a->rs;
+    if (a->cmp.finishing) {
+        draw_finishing(a, r);
+        return;
+    }
     char t[24], span[24], speed[24];
     chart_fmt_time(rs->t, t, sizeof t);
     /* The span is an estimate: its own unit is precise enough ("~6h"). */
@@ -708,56 +822,77 @@ static void refresh_outcomes(app *a)
     }
 }
 
-/* Run i's summary at the lockstep time: the outcome half from the tick's
- * cache when it is current, else computed here. */
+/* Run i's summary: a finished run's own figures (runsum.h: what `gpuplan
+ * run` prints for it), else up to the lockstep time, the outcome half from
+ * the tick's cache when it is current. */
 static void summary_of(const app *a, int i, run_summary *s)
 {
     const compare_ui *c = &a->cmp;
     assert(i >= 0 && i < a->rs.n && a->rs.n <= RS_MAX);
     const run *r = runset_record(&a->rs, i);
-    memset(s, 0, sizeof *s);
-    if (!r)
+    if (!r || run_is_final(r)) {
+        run_summarize(r, -1, s);
         return;
-    if (c->outc_rec[i] == r && c->outc_n[i] == r->noutcomes)
-        *s = c->outc[i];
-    else
+    }
+    run_summarize(NULL, 0, s);
+    snprintf(s->power_model, sizeof s->power_model, "%s", r->power_model);
+    if (c->outc_rec[i] == r && c->outc_n[i] == r->noutcomes) {
+        s->finished = c->outc[i].finished;
+        s->violations = c->outc[i].violations;
+        s->jct_mean = c->outc[i].jct_mean;
+        s->jct_p50 = c->outc[i].jct_p50;
+        s->jct_p95 = c->outc[i].jct_p95;
+    } else {
         run_summarize_outcomes(r, s);
-    run_summarize_points(r, a->rs.t, s);
+    }
+    /* Its own clock: End advances the runs unevenly, and a run is never
+     * averaged over time it has not been simulated to. */
+    double t = runset_time(&a->rs, i);
+    run_summarize_points(r, t < a->rs.t ? t : a->rs.t, s);
 }
+
+/* Cells of a run-table row (the columns of run_cols). */
+#define NCOLS_MAX 17
 
 /* The papers' Optimal bar: CATS's optimum over the whole trace (not at
  * the lockstep time, hence the "*"), only the columns it has. */
 static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const ui_col *cols,
                              int nc)
 {
-    char v[16][24];
-    for (int k = 0; k < 16; k++)
+    char v[NCOLS_MAX][24];
+    for (int k = 0; k < NCOLS_MAX; k++)
         snprintf(v[k], sizeof v[k], "-");
     snprintf(v[0], sizeof v[0], "%s", o->proven ? "optimal*" : "optimal~*");
     chart_fmt(o->mean_gpus, v[5], sizeof v[5]);
     chart_fmt(o->peak_gpus, v[6], sizeof v[6]);
     chart_fmt(o->mean_power_w, v[8], sizeof v[8]);
     chart_fmt(o->energy_j / 3.6e6, v[9], sizeof v[9]);
-    const char *cells[16];
-    for (int k = 0; k < 16; k++)
+    snprintf(v[16], sizeof v[16], "cats");
+    const char *cells[NCOLS_MAX];
+    for (int k = 0; k < NCOLS_MAX; k++)
         cells[k] = v[k];
     draw_row(y, x, w, cols, nc, cells, A_DIM);
 }
 
+/* Viol counts the tasks over their own SLA (kappa x e_min), the CLI's
+ * sla_viol; Power names the model the row's watts come from. */
 static const ui_col run_cols[] = {
     {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
     {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
-    {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 6, 1}, {"JCTp95", 6, 1}, {"SLA", 4, 1},
-    {"Used", 4, 1}, {"CapEx$", 7, 1},
+    {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 6, 1}, {"JCTp95", 6, 1}, {"Viol", 4, 1},
+    {"Used", 4, 1}, {"CapEx$", 7, 1}, {"Power", 5, 0},
 };
 #define NRUN_COLS ((int)(sizeof run_cols / sizeof *run_cols))
+_Static_assert(NRUN_COLS == NCOLS_MAX, "a cell for every column");
 
-static void run_cells(const app *a, int i, char v[16][24])
+static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
 {
     run_summary s;
     summary_of(a, i, &s);
     int used;
-    double capex = live_capex(&a->rs, i, &used);
+    double capex = s.final ? s.capex_usd : live_capex(&a->rs, i, &used);
+    if (s.final)
+        used = isnan(s.unique_gpus) ? 0 : (int)s.unique_gpus;
     snprintf(v[0], 24, "%s", a->rs.slot[i].spec.label);
     snprintf(v[1], 24, "%zu", runset_decisions(&a->rs, i));
     snprintf(v[2], 24, "%zu", s.finished);
@@ -773,12 +908,13 @@ static void run_cells(const app *a, int i, char v[16][24])
         snprintf(v[14], 24, "%d", used);
         chart_fmt(capex, v[15], 24);
     }
+    snprintf(v[16], 24, "%s", s.power_model);
 }
 
 /* The text of run i's cell col (tablesort.h), for ordering the table. */
 static const char *run_cell(const void *ctx, size_t i, int col, char *buf, size_t len)
 {
-    char v[16][24];
+    char v[NCOLS_MAX][24];
     run_cells(ctx, (int)i, v);
     snprintf(buf, len, "%s", v[col]);
     return buf;
@@ -812,10 +948,10 @@ static void run_row_draw(const void *ctx, size_t row, rect r, lv_hl hl)
     const app *a = t->a;
     assert(row < (size_t)a->rs.n);
     int i = (int)t->order[row];
-    char v[16][24];
+    char v[NCOLS_MAX][24];
     run_cells(a, i, v);
-    const char *cells[16];
-    for (int k = 0; k < 16; k++)
+    const char *cells[NCOLS_MAX];
+    for (int k = 0; k < NCOLS_MAX; k++)
         cells[k] = v[k];
     draw_row(r.y, r.x + 2, r.w - 2, run_cols, NRUN_COLS, cells, ui_hl_attr(hl, A_NORMAL));
     draw_glyph(r.y, r.x, i == a->rs.focus ? (uint32_t)'>' : ' ',
@@ -836,7 +972,14 @@ static int run_table_rows(const app *a)
 
 static void draw_table(const app *a, rect box)
 {
-    draw_box(box, "Runs (Enter focuses the policy under the cursor)", 0);
+    int mixed = runset_mixed_power(&a->rs);
+    draw_box(box, mixed ? "Runs: WATTS FROM DIFFERENT POWER MODELS (column Power), not comparable: "
+                          "s, p picks one for all"
+                        : "Runs (Enter focuses the policy under the cursor)", 0);
+    if (mixed)
+        draw_text(box.y, box.x + 3, box.w - 6, ui_attr(C_WARN) | A_BOLD,
+                  "Runs: WATTS FROM DIFFERENT POWER MODELS (column Power), not comparable: "
+                  "s, p picks one for all");
     rect in = layout_inner(box);
     if (in.h < 1)
         return;
@@ -907,7 +1050,10 @@ static ui_rc run_restart(app *a, int key)
 {
     (void)key;
     gp_err err;
-    if (runset_restart(&a->rs, a->st, &err))
+    double t0 = now_seconds();
+    int rc = runset_restart(&a->rs, a->st, &err);
+    drop_keys_typed_since(t0);
+    if (rc)
         app_err(a, "%s", err.msg);
     else
         app_msg(a, "restarted at t=0");
@@ -927,6 +1073,10 @@ void compare_focus(app *a, int i)
     lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
     lv_select(&a->cmp.runs, row_of_run(a, i), run_table_rows(a));
     step_reset(a);
+    /* Another run's decision is shown: Step's tick puts the cursor on its
+     * chosen candidate again even when both runs have made as many
+     * decisions (the lower pane follows the cursor). */
+    a->step.seen = (size_t)-1;
 }
 
 static ui_rc run_focus(app *a, int key)
@@ -943,15 +1093,50 @@ static ui_rc run_focus(app *a, int key)
     return UI_DONE;
 }
 
+/* End: the runs go on to their ends in slices the tick makes, so the
+ * dashboard keeps drawing and Esc can stop them. */
 static ui_rc run_end(app *a, int key)
 {
     (void)key;
-    if (!runset_live(&a->rs))
+    if (!runset_live(&a->rs) || runset_done(&a->rs))
         return UI_DONE;
-    double t0 = now_seconds();
-    runset_finish_all(&a->rs);
-    app_msg(a, "ran to the end in %.2f s", now_seconds() - t0);
+    a->cmp.finishing = 1;
+    a->cmp.finish_t0 = now_seconds();
+    a->rs.playing = 0;
     return UI_DONE;
+}
+
+/* Keys typed while End runs are dropped, not replayed once it is over. */
+static void finishing_over(app *a)
+{
+    a->cmp.finishing = 0;
+    flushinp();
+}
+
+/* Esc stops End where the runs are (paused there, steppable); every other
+ * key is swallowed so nothing typed meanwhile acts later. */
+static ui_rc finishing_key(app *a, int key)
+{
+    if (key != KEY_ESC) {
+        app_msg(a, "running to the end: Esc cancels");
+        return UI_DONE;
+    }
+    finishing_over(a);
+    app_msg(a, "stopped at %.0f %% (space plays on, End runs to the end)",
+            100 * runset_progress(&a->rs));
+    return UI_DONE;
+}
+
+/* Wall time per frame End spends simulating: long enough that little of
+ * the loop's time goes to waiting, short enough for Esc to answer at once. */
+#define FINISH_SLICE_S 0.15
+
+static void finishing_tick(app *a)
+{
+    if (!runset_finish_slice(&a->rs, FINISH_SLICE_S))
+        return;
+    finishing_over(a);
+    app_msg(a, "ran to the end in %.2f s", now_seconds() - a->cmp.finish_t0);
 }
 
 static ui_rc run_save(app *a, int key)
@@ -1036,11 +1221,18 @@ static const ui_key *compare_keytab(const app *a)
 
 static ui_rc compare_key(app *a, int key)
 {
+    if (a->cmp.finishing)
+        return finishing_key(a, key);
     return ui_dispatch(a, compare_keytab(a), key);
 }
 
 static int compare_tick(app *a, double dt)
 {
+    if (a->cmp.finishing) {
+        finishing_tick(a);
+        refresh_outcomes(a);
+        return 1;
+    }
     runset_tick(&a->rs, dt);
     refresh_outcomes(a);
     lv_set_count(&a->cmp.runs, (size_t)a->rs.n);

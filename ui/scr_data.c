@@ -29,9 +29,11 @@ static const char *const kind_titles[STORE_KIND_COUNT] = {
 void data_reload(app *a)
 {
     gp_err err;
+    int failed = 0;
     for (int k = 0; k < STORE_KIND_COUNT; k++)
-        if (app_load_list(a, &a->data.lists[k], (store_kind)k))
-            return;
+        failed |= app_load_list(a, &a->data.lists[k], (store_kind)k) != 0;
+    if (failed)
+        return;
     catalog_free(a->data.cat);
     a->data.cat = NULL;
     if (store_load_catalog(a->st, &a->data.cat, &err))
@@ -103,7 +105,10 @@ static void kind_row(const void *ctx, size_t k, rect r, lv_hl hl)
 {
     const app *a = ctx;
     char line[64];
-    snprintf(line, sizeof line, " %-18s %4zu", kind_titles[k], a->data.lists[k].lv.count);
+    if (a->data.lists[k].err[0])
+        snprintf(line, sizeof line, " %-18s %4s", kind_titles[k], "err");
+    else
+        snprintf(line, sizeof line, " %-18s %4zu", kind_titles[k], a->data.lists[k].lv.count);
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
 }
 
@@ -153,7 +158,9 @@ static void draw_items(const app *a, rect box)
     const ui_list *l = &a->data.lists[cur_kind(a)];
     draw_box(box, kind_titles[cur_kind(a)], a->data.pane == 1);
     rect in = layout_inner(box);
-    if (l->lv.count == 0)
+    if (l->err[0])
+        draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_ERR) | A_BOLD, l->err);
+    else if (l->lv.count == 0)
         draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_DIM), "(none)");
     lv_draw(&l->lv, in, a->data.pane == 1 ? LV_HL_FOCUSED : LV_HL_UNFOCUSED, item_row, a);
 }
@@ -670,11 +677,23 @@ static void field_done(app *a, int ok, const char *text, int choice)
     if (!ok)
         return;
     gp_err err;
+    gpu_profile before = a->data.gpu;
     if (profile_set(form_values_mut(a), form_fields(a), cur_field(a)->key, text, &err)) {
         app_err(a, "%s", err.msg);
         return;
     }
     a->data.dirty = 1;
+    /* A GPU's CATS slope follows max_w, idle_w and f_max (profile.h). */
+    if (a->data.editing != STORE_GPU + 1 || strcmp(cur_field(a)->key, "alpha_w_per_mhz") == 0)
+        return;
+    if (gpu_profile_follow_slope(&before, &a->data.gpu, &err)) {
+        a->data.gpu = before;
+        app_err(a, "%s", err.msg);
+        return;
+    }
+    char changes[512];
+    profile_changes(&before, &a->data.gpu, gpu_profile_fields, changes, sizeof changes);
+    app_msg(a, "%s", changes);
 }
 
 static ui_rc e_change(app *a, int key)

@@ -485,7 +485,7 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
         return;
     }
     double sla = plan_value(sw, r, PM_SLA, &a->pl.p);
-    snprintf(v[2], 24, "%.1f", sla);
+    summary_fmt_pct(sla, a->pl.p.sla_target_pct, 1, v[2], 24);  /* never contradicts "meets" */
     chart_fmt_time(plan_value(sw, r, PM_JCT, &a->pl.p), v[3], 24);
     chart_fmt(plan_value(sw, r, PM_POWER, &a->pl.p), v[4], 24);
     chart_fmt(plan_value(sw, r, PM_CAPEX, &a->pl.p), v[5], 24);
@@ -518,7 +518,7 @@ static void grid_row(const app *a, const plan_result *res, int c, rect r)
     if (res->done) {
         double sla = plan_value(sw, res, PM_SLA, &a->pl.p);
         cheapest = plan_best(sw, res->policy, &a->pl.p) == c;
-        snprintf(v[3], 24, "%.1f", sla);
+        summary_fmt_pct(sla, a->pl.p.sla_target_pct, 1, v[3], 24);
         chart_fmt_time(plan_value(sw, res, PM_JCT, &a->pl.p), v[4], 24);
         chart_fmt(plan_value(sw, res, PM_POWER, &a->pl.p), v[5], 24);
         chart_fmt(plan_value(sw, res, PM_COST, &a->pl.p), v[6], 24);

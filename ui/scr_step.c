@@ -539,6 +539,7 @@ static ui_rc step_focus(app *a, int key)
     if (a->rs.n == 0)
         return UI_DONE;
     compare_focus(a, (a->rs.focus + 1) % a->rs.n);
+    step_enter(a);          /* its state just after its latest decision */
     app_msg(a, "focus: %s", a->rs.slot[a->rs.focus].spec.label);
     return UI_DONE;
 }

@@ -92,8 +92,11 @@ static int default_range(cli_ctx *ctx, plan_params *p, gp_err *err)
 static void service_cells(table *t, const plan *pl, const plan_result *r)
 {
     const plan_params *p = &pl->p;
+    char sla[32];
+    /* Enough decimals that the value never contradicts meets_sla. */
+    summary_fmt_pct(plan_value(pl, r, PM_SLA, p), p->sla_target_pct, 2, sla, sizeof sla);
     table_cell(t, "%zu", r->ran);
-    table_cell(t, "%.2f", plan_value(pl, r, PM_SLA, p));
+    table_cell(t, "%s", sla);
     table_cell(t, "%.1f", plan_value(pl, r, PM_JCT, p));
     table_cell(t, "%.1f", r->jct_p95);
     table_cell(t, "%.1f", plan_value(pl, r, PM_POWER, p));

@@ -33,6 +33,29 @@ static void print_keys(FILE *out)
         cli_help_row(out, f->key, f->help, 20);
 }
 
+/* 1 when the KEY=VALUE pairs name key. */
+static int pairs_name(int argc, char **argv, const char *key)
+{
+    size_t n = strlen(key);
+    for (int i = 0; i < argc; i++)
+        if (strncmp(argv[i], key, n) == 0 && argv[i][n] == '=')
+            return 1;
+    return 0;
+}
+
+/* What the edit changed, old -> new, so a derived value's change shows. */
+static void print_changes(cli_ctx *ctx, const void *old, const void *base, const void *p,
+                          const char *name, const profile_field *fields)
+{
+    char buf[1024] = "";
+    if (base)
+        profile_changes(base, p, fields, buf, sizeof buf);
+    if (!old)
+        fprintf(ctx->out, "%s: added%s%s\n", name, buf[0] ? "; " : "", buf);
+    else
+        fprintf(ctx->out, "%s: %s\n", name, buf[0] ? buf : "unchanged");
+}
+
 static int apply_pairs(void *p, const profile_field *fields, int argc, char **argv,
                        gp_err *err)
 {
@@ -89,7 +112,14 @@ static int edit_gpu(cli_ctx *ctx, store *st, const catalog *cat, const char *nam
     }
     if (apply_pairs(&g, gpu_profile_fields, argc, argv, err) || gpu_profile_check(&g, err))
         return -1;
-    return store_put_gpu_profile(st, &g, err);
+    /* Editing max_w must move CATS's slope with it (or say why not). */
+    if (!pairs_name(argc, argv, "alpha_w_per_mhz") && gpu_profile_follow_slope(base, &g, err))
+        return -1;
+    if (store_put_gpu_profile(st, &g, err))
+        return -1;
+    if (ctx->format == FMT_TABLE)
+        print_changes(ctx, old, base, &g, g.name, gpu_profile_fields);
+    return 0;
 }
 
 static int edit_cpu(cli_ctx *ctx, store *st, const catalog *cat, const char *name,
@@ -108,7 +138,11 @@ static int edit_cpu(cli_ctx *ctx, store *st, const catalog *cat, const char *nam
     }
     if (apply_pairs(&p, cpu_profile_fields, argc, argv, err) || cpu_profile_check(&p, err))
         return -1;
-    return store_put_cpu_profile(st, &p, err);
+    if (store_put_cpu_profile(st, &p, err))
+        return -1;
+    if (ctx->format == FMT_TABLE)
+        print_changes(ctx, old, base, &p, p.name, cpu_profile_fields);
+    return 0;
 }
 
 static int profile_exec(cli_ctx *ctx, int argc, char **argv)

@@ -3,6 +3,7 @@
  */
 #include "profile.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,4 +100,51 @@ int cpu_profile_check(const cpu_profile *p, gp_err *err)
         return gp_error(err, "%s: max_w (%g) is below idle_w (%g)", p->name, p->max_w,
                         p->idle_w);
     return 0;
+}
+
+double gpu_profile_derived_alpha(const gpu_profile *g)
+{
+    return g->f_max_mhz > 0 ? (g->max_w - g->idle_w) / g->f_max_mhz : 0;
+}
+
+/* Within the rounding a stored slope carries (sample sets keep 4
+ * significant digits). */
+static int same_slope(double a, double b)
+{
+    return fabs(a - b) <= 1e-3 * fmax(fabs(a), fabs(b)) + 1e-12;
+}
+
+int gpu_profile_follow_slope(const gpu_profile *old, gpu_profile *g, gp_err *err)
+{
+    double derived = gpu_profile_derived_alpha(g);
+    if (!old) {
+        if (g->alpha_w_per_mhz == 0)
+            g->alpha_w_per_mhz = derived;
+        return 0;
+    }
+    if (old->max_w == g->max_w && old->idle_w == g->idle_w && old->f_max_mhz == g->f_max_mhz)
+        return 0;
+    if (!same_slope(old->alpha_w_per_mhz, gpu_profile_derived_alpha(old)))
+        return gp_error(err, "%s: alpha_w_per_mhz %g was measured, not derived from max_w, "
+                        "idle_w and f_max_mhz, so it cannot follow their change: give it too "
+                        "(derived from the new figures it would be %.4g)", g->name,
+                        old->alpha_w_per_mhz, derived);
+    g->alpha_w_per_mhz = derived;
+    return 0;
+}
+
+void profile_changes(const void *old, const void *new_, const profile_field *fields,
+                     char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const profile_field *f = fields; f->key; f++) {
+        char a[64], b[64];
+        profile_get(old, f, a, sizeof a);
+        profile_get(new_, f, b, sizeof b);
+        if (strcmp(a, b) == 0 || used >= len)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s %s -> %s", used ? "; " : "",
+                                 f->key, a, b);
+    }
 }

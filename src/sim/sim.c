@@ -672,6 +672,25 @@ int sim_advance_until(sim *s, double t_s)
     return !sim_done(s);
 }
 
+int sim_advance_bounded(sim *s, double t_s, size_t max_decisions)
+{
+    if (!s->rec)
+        return 1;
+    size_t d0 = s->st.decisions;
+    while (sim_next_event_time(s) <= t_s) {
+        if (s->st.decisions - d0 >= max_decisions) {
+            s->view_t = s->st.t;
+            sim_view_sync(s);
+            return 0;
+        }
+        if (sim_process_one(s) < 0)
+            break;
+    }
+    s->view_t = t_s > s->st.t ? t_s : s->st.t;
+    sim_view_sync(s);
+    return 1;
+}
+
 int sim_run(sim *s, volatile const int *cancel)
 {
     if (!s->rec)

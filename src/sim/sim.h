@@ -123,6 +123,10 @@ void sim_free(sim *s);
 int sim_step(sim *s);
 /* Advances while simulated time <= t_s; returns 0 when the run is over. */
 int sim_advance_until(sim *s, double t_s);
+/* As sim_advance_until, but stops once max_decisions placements have been
+ * made (a front end's frame budget: one instant can hold thousands of
+ * arrivals); 1 when t_s was reached, 0 when stopped short at sim_now(). */
+int sim_advance_bounded(sim *s, double t_s, size_t max_decisions);
 /* Runs to the end; *cancel (may be NULL) is polled to stop early.
  * Returns 0, or -1 when cancelled. */
 int sim_run(sim *s, volatile const int *cancel);
