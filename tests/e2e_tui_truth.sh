@@ -71,6 +71,15 @@ start() {       # start W H: the dashboard in a fresh session
     tm new-session -d -s tui -x "$1" -y "$2" \
         "env LANG=C.UTF-8 TERM=tmux-256color GPUPLAN_DB='$GPUPLAN_DB' '$G'; echo \"EXITED rc=\$?\"; sleep 600"
 }
+quit_answering() {  # q, saying yes when it asks about unsaved runs
+    keys q
+    end=$(( $(date +%s) + WAIT ))
+    while cap && ! grep -qF "EXITED rc=" "$T/screen" && [ "$(date +%s)" -lt "$end" ]; do
+        if grep -qF "Quit and throw away" "$T/screen"; then keys y; break; fi
+        sleep 0.2
+    done
+    expect "EXITED rc=0" "quits"
+}
 contains() {    # contains FILE TEXT DESCRIPTION
     if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3: no '$2' in:"; cat "$1"; fi
 }
@@ -213,14 +222,14 @@ keys Enter
 expect "2 runs ready at t=0" "comparison starts"
 keys + + + + + + Space
 expect "finished" "played to the end"
-expect "t=1.6d of ~1.6d" "played: the clock stops at the runs' end"
+expect "t=1d 13:42:32 of ~38h" "played: the clock stops at the runs' end"
 agree "played to the end" cats "$cats_id"
 agree "played to the end" hotcloud "$hot_id"
 keys r
 expect "restarted at t=0" "restarted"
 keys End
 expect "ran to the end" "End"
-expect "t=1.6d of ~1.6d" "End: the clock stops at the runs' end"
+expect "t=1d 13:42:32 of ~38h" "End: the clock stops at the runs' end"
 agree "End" cats "$cats_id"
 agree "End" hotcloud "$hot_id"
 
@@ -320,8 +329,7 @@ keys Escape
 expect "Discard the changes" "leaving the form asks first"
 keys y
 
-keys q
-expect "EXITED rc=0" "quits"
+quit_answering
 
 # --- End on a long run: slices, Esc cancels, keys typed meanwhile dropped ---
 "$G" generate trace --tput gavel-like --jobs 10000 --rate 100 --name long >/dev/null 2>&1
@@ -350,8 +358,7 @@ expect_not "EXITED" "q typed during End did not quit"
 keys End
 expect "ran to the end" "End again runs to the end"
 agree "long, End after a cancel" first "$(cli_ids long first | sed -n 1p)"
-keys q
-expect "EXITED rc=0" "quits"
+quit_answering
 
 # --- a corrupt database: the store's error, not an empty list ---------------
 cp "$GPUPLAN_DB" "$T/bad.sqlite"
