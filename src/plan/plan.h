@@ -32,6 +32,7 @@
 
 #include "db/store.h"
 #include "policy/policy.h"
+#include "predict/util_predict.h"
 
 #define PLAN_MAX_POLICIES 6
 #define PLAN_MAX_COUNTS 64      /* counts of one model */
@@ -67,6 +68,7 @@ typedef struct plan_params {
      * typed tasks on mixed clusters need. */
     char tput[GP_NAME_MAX];
     char nets[GP_NAME_MAX];
+    upred_spec predict;         /* what the policies know of utilization */
 } plan_params;
 
 typedef struct plan_result {
