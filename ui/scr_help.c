@@ -5,6 +5,7 @@
  */
 #include "app.h"
 #include "draw.h"
+#include "repro/repro.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -40,6 +41,14 @@ static int collect(const app *a, help_line *out, int cap, char *title, size_t tl
         out[n++] = (help_line){NULL, "Everywhere"};
     for (const ui_key *k = ui_global_keys(); k->fn && n < cap; k++)
         out[n++] = (help_line){k->label, k->help};
+    /* The papers' experiments: `gpuplan reproduce NAME --save` stores their
+     * runs, which Data reopens in Compare. */
+    if (n < cap)
+        out[n++] = (help_line){NULL, "Papers (gpuplan reproduce NAME --save; open the runs "
+                                     "from Data in Compare)"};
+    const repro_paper *p;
+    for (size_t i = 0; (p = repro_paper_nth(i)) && n < cap; i++)
+        out[n++] = (help_line){p->name, p->experiments};
     return n;
 }
 

@@ -17,6 +17,7 @@
 extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd_profile,
     cmd_samples, cmd_run, cmd_sweep, cmd_plan, cmd_snapshot;
 extern const cli_cmd cmd_solve, cmd_peace, cmd_estimate, cmd_generate;
+extern const cli_cmd cmd_reproduce;
 
 const cli_cmd *const cli_commands[] = {
     &cmd_import,
@@ -34,6 +35,7 @@ const cli_cmd *const cli_commands[] = {
     &cmd_snapshot,
     &cmd_generate,
     &cmd_samples,
+    &cmd_reproduce,
     NULL,
 };
 
