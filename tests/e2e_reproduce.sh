@@ -40,6 +40,9 @@ expect_rc 0 "fgd without openb" "$G" reproduce fgd
 contains "$T/out" "not run" "missing traces are reported, not fatal"
 contains "$T/out" "openb_pod_list_default.csv" "and say what to import"
 
+expect_rc 0 "gogh without Gavel's table" "$G" reproduce gogh
+contains "$T/out" "import --type gavel" "says what to import"
+
 expect_rc 2 "unknown paper" "$G" reproduce nature2049
 contains "$T/err" "unknown paper 'nature2049'" "names it"
 expect_rc 2 "no paper" "$G" reproduce

@@ -91,7 +91,7 @@ static int reproduce_exec(cli_ctx *ctx, int argc, char **argv)
                  "dashboard's Compare"),
         OPT_END(),
     };
-    cli_args rest = CLI_ARGS(1, 1, "a paper (corrgpu, cats, fgd) or all");
+    cli_args rest = CLI_ARGS(1, 1, "a paper (corrgpu, cats, fgd, gogh, peace) or all");
     if (cli_parse(ctx, &cmd_reproduce, opts, argc, argv, &rest, &code))
         return code;
     const repro_paper *chosen[16];
@@ -104,7 +104,7 @@ static int reproduce_exec(cli_ctx *ctx, int argc, char **argv)
         nrun = 1;
     } else {
         return cli_usage_error(&cmd_reproduce, "unknown paper '%s' (expected corrgpu, cats, "
-                               "fgd or all)", rest.argv[0]);
+                               "fgd, gogh, peace or all)", rest.argv[0]);
     }
     store *st = cli_store(ctx);
     if (!st)

@@ -18,12 +18,14 @@ const char *const REPRO_DIFFERS = "differs";
 const char *const REPRO_MEASURED = "measured";
 const char *const REPRO_NOT_RUN = "not run";
 
-extern const repro_paper repro_corrgpu, repro_cats, repro_fgd;
+extern const repro_paper repro_corrgpu, repro_cats, repro_fgd, repro_gogh, repro_peace;
 
 static const repro_paper *const papers[] = {
     &repro_corrgpu,
     &repro_cats,
     &repro_fgd,
+    &repro_gogh,
+    &repro_peace,
 };
 
 const repro_paper *repro_paper_nth(size_t i)
