@@ -100,7 +100,7 @@ static int child(const data *d, const char *policy, int fd)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    infl_setup s = {d->cl, d->cat, d->tr, INFL_DEFAULT_RATIO, NULL, 0, NULL, 0};
+    infl_setup s = {d->cl, d->cat, d->tr, INFL_DEFAULT_RATIO, NULL, 0, NULL, 0, INFL_RNG_GO};
     double best = 1e30, alloc = 0;
     size_t tasks = 0;
     for (int k = 0; k < REPEATS; k++) {

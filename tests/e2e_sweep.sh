@@ -81,6 +81,21 @@ if [ "$(cut -f 4 "$T/to.tsv" | sed -n 2p)" = "p-0" ] && [ "$(wc -l <"$T/to.tsv")
 else
     bad "trace order"
 fi
+# The seeded order comes from Go's math/rand by default; --rng xoshiro keeps
+# the project's own stream, which draws another order.
+expect_rc 0 "go stream" "$G" --format csv sweep inflation --trace e2e --cluster e2e \
+    --policy bestfit --seeds 1 --no-save --events "$T/go.tsv"
+expect_rc 0 "go stream by name" "$G" --format csv sweep inflation --trace e2e --cluster e2e \
+    --policy bestfit --seeds 1 --rng go --no-save --events "$T/go2.tsv"
+expect_rc 0 "xoshiro stream" "$G" --format csv sweep inflation --trace e2e --cluster e2e \
+    --policy bestfit --seeds 1 --rng xoshiro --no-save --events "$T/xo.tsv"
+if cmp -s "$T/go.tsv" "$T/go2.tsv" && ! cut -f 4 "$T/go.tsv" | cmp -s - "$(cut -f 4 "$T/xo.tsv" >"$T/xoc"; echo "$T/xoc")"; then
+    ok "go is the default stream and xoshiro another"
+else
+    bad "streams"
+fi
+expect_rc 2 "unknown stream" "$G" sweep inflation --trace e2e --cluster e2e --rng mt19937
+contains "$T/err" "expected go or xoshiro" "names the streams"
 expect_rc 2 "order and trace order" "$G" sweep inflation --trace e2e --cluster e2e \
     --trace-order --order "$T/order.tsv"
 expect_rc 2 "no sweep kind" "$G" sweep --trace e2e --cluster e2e

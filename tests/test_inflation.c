@@ -152,6 +152,23 @@ static void test_percent_curves(void **state)
     free(cv);
 }
 
+/* A bucket's mean is rounded as numpy's np.round(x, 2) rounds it (×100 in
+ * float64, half to even, ÷100; FGD_NOTES §9): allocations 0.02 and 0.03 %
+ * in the 0 % bucket average to 0.025, which np.round makes 0.02 where
+ * rounding the exact binary value (0.025000000000000001) gives 0.03. */
+static void test_bucket_rounding_numpy(void **state)
+{
+    (void)state;
+    const infl_event ev[] = {
+        ev_at(10, 2, 0, 400, 0),
+        ev_at(20, 3, 0, 400, 0),
+    };
+    infl_curves *cv = xmalloc(sizeof *cv);
+    infl_curves_of(ev, 2, 10, cv);
+    assert_double_equal(cv->pct[INFL_P_ALLOC][0], 0.02, 0);
+    free(cv);
+}
+
 /* The 201-point curves interpolate by row position, as pandas'
  * interpolate(method='linear') does, between events at x = 0, .012, .026,
  * .039 of capacity. */
@@ -304,7 +321,7 @@ static void test_runs_and_record(void **state)
     assert_int_equal(store_put_cluster(st, cl, 0, &err), 0);
     assert_int_equal(store_put_trace(st, t, 0, &err), 0);
     catalog *cat = ft_catalog();
-    infl_setup s = {cl, cat, t, INFL_DEFAULT_RATIO, NULL, 0, NULL, 1};
+    infl_setup s = {cl, cat, t, INFL_DEFAULT_RATIO, NULL, 0, NULL, 1, INFL_RNG_GO};
     for (size_t i = 0; policy_family_nth(FAMILY_FRAGMENTATION, i); i++) {
         policy_spec ps;
         const policy_ops *p = policy_family_nth(FAMILY_FRAGMENTATION, i);
@@ -439,6 +456,32 @@ static int compare_curves(const char *word, const infl_curves *cv, const ref_cur
     return bad;
 }
 
+/* Runs every deterministic policy of the published file with the setup and
+ * seed 42 and returns how many curve points differ from it. */
+static int replay_against_published(const infl_setup *s, const ref_curves *rc)
+{
+    gp_err err = {{0}};
+    int bad = 0;
+    for (int col = 0; col < rc->npol; col++) {
+        const char *word = policy_word(rc->policy[col]);
+        if (!word)
+            continue;           /* Random: its published draws are unknown */
+        policy_spec ps;
+        if (policy_spec_parse(word, &ps, &err))
+            fail_msg("%s", err.msg);
+        infl_run r;
+        if (infl_run_one(s, &ps, 42, 0, &r, &err))
+            fail_msg("%s", err.msg);
+        int b = compare_curves(word, &r.cv, rc, col);
+        printf("  %-14s %s (%zu failed, %.2f s)\n", word, b ? "DIFFERS" : "matches", r.failed,
+               r.wall_s);
+        bad += b;
+        infl_run_free(&r);
+    }
+    return bad;
+}
+
+/* With the published run's arrival order and node ranks as files. */
 static void test_exact_replay(void **state)
 {
     (void)state;
@@ -457,29 +500,66 @@ static void test_exact_replay(void **state)
         infl_read_ranks(rank_path, o.cl, rank, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(norder, 10866);
-    infl_setup s = {o.cl, o.cat, o.tr, INFL_DEFAULT_RATIO, order, norder, rank, 0};
-    int bad = 0;
-    for (int col = 0; col < rc.npol; col++) {
-        const char *word = policy_word(rc.policy[col]);
-        if (!word)
-            continue;           /* Random: not reproducible */
-        policy_spec ps;
-        if (policy_spec_parse(word, &ps, &err))
-            fail_msg("%s", err.msg);
-        infl_run r;
-        if (infl_run_one(&s, &ps, 42, 0, &r, &err))
-            fail_msg("%s", err.msg);
-        int b = compare_curves(word, &r.cv, &rc, col);
-        printf("  %-14s %s (%zu failed, %.2f s)\n", word, b ? "DIFFERS" : "matches", r.failed,
-               r.wall_s);
-        bad += b;
-        infl_run_free(&r);
-    }
-    assert_int_equal(bad, 0);
+    infl_setup s = {o.cl, o.cat, o.tr, INFL_DEFAULT_RATIO, order, norder, rank, 0, INFL_RNG_GO};
+    assert_int_equal(replay_against_published(&s, &rc), 0);
     free(order);
     free(rank);
     free(order_path);
     free(rank_path);
+    ft_openb_free(&o);
+}
+
+/* FGD_NOTES §9: the Go stream seeded with 42 draws the published run's
+ * arrival order and node ranks exactly (clones included). */
+static void test_go_draws_are_published(void **state)
+{
+    (void)state;
+    ft_openb o;
+    const char *dir = tu_shared_data(REF "arrival_order_default_seed42.tsv");
+    if (!dir || ft_openb_load(&o, "openb_pod_list_default.csv"))
+        return;
+    char *order_path = xasprintf("%s/" REF "arrival_order_default_seed42.tsv", dir);
+    char *rank_path = xasprintf("%s/" REF "node_tiebreak_rank_default_seed42.tsv", dir);
+    gp_err err = {{0}};
+    int *want_order = NULL, *want_rank = xmalloc(o.cl->nnodes * sizeof *want_rank);
+    int *rank = xmalloc(o.cl->nnodes * sizeof *rank);
+    size_t nwant = 0, n = 0, nclones = 0;
+    if (infl_read_order(order_path, o.tr, &want_order, &nwant, &err) ||
+        infl_read_ranks(rank_path, o.cl, want_rank, &err))
+        fail_msg("%s", err.msg);
+    int *order = infl_go_draws(o.tr, o.cl, INFL_DEFAULT_RATIO, 42, &n, &nclones, rank);
+    assert_int_equal(n, nwant);
+    assert_int_equal(nclones, 2714);
+    size_t first = n;
+    for (size_t i = 0; i < n && first == n; i++)
+        if (order[i] != want_order[i])
+            first = i;
+    if (first < n)
+        fail_msg("event %zu: %s, published %s", first, o.tr->tasks[order[first]].name,
+                 o.tr->tasks[want_order[first]].name);
+    assert_memory_equal(rank, want_rank, o.cl->nnodes * sizeof *rank);
+    free(order);
+    free(rank);
+    free(want_order);
+    free(want_rank);
+    free(order_path);
+    free(rank_path);
+    ft_openb_free(&o);
+}
+
+/* The point of the Go stream: seed 42 alone, without --order/--tiebreak,
+ * gives the published seed-42 curves to the printed digit. */
+static void test_seeded_replay(void **state)
+{
+    (void)state;
+    ft_openb o;
+    const char *dir = tu_shared_data(REF "published_curves_default_seed42.tsv");
+    if (!dir || ft_openb_load(&o, "openb_pod_list_default.csv"))
+        return;
+    ref_curves rc;
+    read_ref(dir, &rc);
+    infl_setup s = {o.cl, o.cat, o.tr, INFL_DEFAULT_RATIO, NULL, 0, NULL, 0, INFL_RNG_GO};
+    assert_int_equal(replay_against_published(&s, &rc), 0);
     ft_openb_free(&o);
 }
 
@@ -492,7 +572,7 @@ static void test_pwr_savings(void **state)
     ft_openb o;
     if (ft_openb_load(&o, "openb_pod_list_default.csv"))
         return;
-    infl_setup s = {o.cl, o.cat, o.tr, INFL_DEFAULT_RATIO, NULL, 0, NULL, 0};
+    infl_setup s = {o.cl, o.cat, o.tr, INFL_DEFAULT_RATIO, NULL, 0, NULL, 0, INFL_RNG_GO};
     const char *pols[2] = {"fgd", "pwr+fgd:0.1"};
     double eopc[2] = {0, 0}, grar[2] = {0, 0};
     gp_err err = {{0}};
@@ -523,11 +603,14 @@ int main(void)
         cmocka_unit_test(test_order_quirk_and_tune_down),
         cmocka_unit_test(test_ranks),
         cmocka_unit_test(test_percent_curves),
+        cmocka_unit_test(test_bucket_rounding_numpy),
         cmocka_unit_test(test_grid_curves),
         cmocka_unit_test(test_aggregate),
         cmocka_unit_test(test_order_files),
         cmocka_unit_test(test_runs_and_record),
         cmocka_unit_test(test_exact_replay),
+        cmocka_unit_test(test_go_draws_are_published),
+        cmocka_unit_test(test_seeded_replay),
         cmocka_unit_test(test_pwr_savings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,8 +55,9 @@ double runset_trace_span(const gp_trace *tr)
     return last + longest;
 }
 
-/* "name[:value][@partition] [key=value ...]": the policy spec syntax of
- * the command line with per-option overrides after spaces. */
+/* "name[:value][@partition] [key=value ...] [predict=NAME]": the policy
+ * spec syntax of the command line with per-option overrides after spaces,
+ * and the slot's utilization predictor (util_predict.h). */
 static int parse_label(const char *label, rs_slot *s, double gpu_cap, gp_err *err)
 {
     char buf[256], name[GP_NAME_MAX];
@@ -72,9 +73,11 @@ static int parse_label(const char *label, rs_slot *s, double gpu_cap, gp_err *er
         return gp_error(err, "'%s': a partition needs a GPU power cap (c in the setup)", tok);
     if (!s->part && gpu_cap > 0)
         s->part = peace_policy_find("peace");
-    while ((tok = strtok_r(NULL, " ", &save)))
-        if (policy_spec_set(&s->spec, tok, err))
+    while ((tok = strtok_r(NULL, " ", &save))) {
+        if (strncmp(tok, "predict=", 8) == 0 ? upred_parse(tok + 8, &s->predict, err)
+                                             : policy_spec_set(&s->spec, tok, err))
             return -1;
+    }
     strlcpy0(s->spec.label, label, sizeof s->spec.label);
     return 0;
 }
@@ -107,6 +110,7 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
     cfg.tput = rs->tp;
     cfg.nets = rs->nets;
     cfg.pins = rs->pins;
+    cfg.predict = s->predict;
     if (rs->gpu_cap > 0 && s->part)
         cfg.peace = (sim_peace){.cap_w = rs->gpu_cap, .ix = rs->peace.ix,
                                 .models = rs->peace.has_models ? &rs->peace.models : NULL,

@@ -28,6 +28,7 @@
 typedef struct rs_slot {
     policy_spec spec;
     const peace_policy *part;   /* its GPUs' SM partition under the cap, or NULL */
+    upred_spec predict;         /* what it knows of utilization ("predict=" in its label) */
     sim *sim;                   /* live simulation, or NULL */
     run *saved;                 /* reopened saved run (owned), or NULL */
     int64_t stored_id;          /* the store's id of this sim's run once saved, else 0 */

@@ -460,8 +460,10 @@ static void add_spec_done(app *a, int ok, const char *text, int choice)
     if (space) {
         char rest[GP_NAME_MAX], *save = NULL;
         snprintf(rest, sizeof rest, "%s", text + (space - word) + 1);
+        upred_spec pred;    /* "predict=NAME": the slot's predictor (runset.h) */
         for (char *tok = strtok_r(rest, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-            if (policy_spec_set(&sp, tok, &err)) {
+            if (strncmp(tok, "predict=", 8) == 0 ? upred_parse(tok + 8, &pred, &err)
+                                                 : policy_spec_set(&sp, tok, &err)) {
                 app_err(a, "%s", err.msg);
                 return;
             }

@@ -5,6 +5,7 @@
  */
 #include "app.h"
 #include "draw.h"
+#include "repro/repro.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -49,6 +50,14 @@ static int collect(const app *a, help_line *out, int cap, char *title, size_t tl
     };
     for (size_t i = 0; i < sizeof more / sizeof *more && n < cap; i++)
         out[n++] = more[i];
+    /* The papers' experiments: `gpuplan reproduce NAME --save` stores their
+     * runs, which Data reopens in Compare. */
+    if (n < cap)
+        out[n++] = (help_line){NULL, "Papers (gpuplan reproduce NAME --save; open the runs "
+                                     "from Data in Compare)"};
+    const repro_paper *p;
+    for (size_t i = 0; (p = repro_paper_nth(i)) && n < cap; i++)
+        out[n++] = (help_line){p->name, p->experiments};
     return n;
 }
 

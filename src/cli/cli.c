@@ -21,6 +21,7 @@ extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd
 extern const cli_cmd cmd_solve, cmd_peace, cmd_estimate, cmd_generate;
 extern const cli_cmd cmd_plot;
 extern const cli_cmd cmd_cluster;
+extern const cli_cmd cmd_reproduce;
 
 const cli_cmd *const cli_commands[] = {
     &cmd_import,
@@ -40,6 +41,7 @@ const cli_cmd *const cli_commands[] = {
     &cmd_snapshot,
     &cmd_generate,
     &cmd_samples,
+    &cmd_reproduce,
     NULL,
 };
 

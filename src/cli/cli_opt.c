@@ -11,6 +11,7 @@
  */
 #include "cli_opt.h"
 #include "core/strbuf.h"
+#include "predict/util_predict.h"
 
 #include <assert.h>
 #include <getopt.h>
@@ -163,6 +164,11 @@ int cli_parse_seed(void *value, const char *arg, gp_err *err)
         return gp_error(err, "expected a non-negative integer, got '%s'", arg);
     *(uint64_t *)value = (uint64_t)v;
     return 0;
+}
+
+int cli_parse_predict(void *value, const char *arg, gp_err *err)
+{
+    return upred_parse(arg, value, err);
 }
 
 int cli_parse_format(void *value, const char *arg, gp_err *err)

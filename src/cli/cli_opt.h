@@ -145,5 +145,6 @@ void cli_help_row(FILE *out, const char *term, const char *text, size_t col);
 int cli_parse_seed(void *value /* uint64_t */, const char *arg, gp_err *err);
 int cli_parse_format(void *value /* out_format */, const char *arg, gp_err *err);
 int cli_parse_db(void *value /* char *, owned */, const char *arg, gp_err *err);
+int cli_parse_predict(void *value /* upred_spec */, const char *arg, gp_err *err);
 
 #endif

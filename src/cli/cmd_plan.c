@@ -309,6 +309,9 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *c
                    "CATS/CorrGPU correlation threshold", .def = "the papers'"),
         OPT_DOUBLE("util-threshold", 0, "PCT", &p.util_threshold, 0, 1000,
                    "utilization threshold q", .def = "the papers', 100"),
+        OPT_CALLBACK("predict", 0, "NAME", &p.predict, cli_parse_predict, "what the "
+                     "correlation policies know of future utilization: oracle, profile:S, "
+                     "profile:S:mean, history or noisy:RMSLE", .def = "oracle"),
         OPT_STRING("tput", 0, "NAME", &tput, "throughput table timing the tasks that name "
                    "its job types; none for no table",
                    .def = "the one named like the trace, if any"),

@@ -157,6 +157,9 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
         OPT_DOUBLE("kappa", 0, "K", &cfg->kappa, 1, INFINITY, "SLA factor for every task",
                    .def = "each task's, 1.2"),
         OPT_CALLBACK("seed", 0, "N", &cfg->seed, cli_parse_seed, "random seed", .def = "42"),
+        OPT_CALLBACK("predict", 0, "NAME", &cfg->predict, cli_parse_predict, "what the "
+                     "correlation policies know of future utilization: oracle, profile:S, "
+                     "profile:S:mean, history or noisy:RMSLE", .def = "oracle"),
         OPT_DOUBLE("sample", 0, "S", &cfg->sample_s, 0, INFINITY,
                    "timeline period in s, 0 = every event",
                    .def = "adaptive, about 2000 points"),

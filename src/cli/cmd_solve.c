@@ -25,6 +25,7 @@
 #include "core/strbuf.h"
 #include "io/export_file.h"
 #include "policy/policy.h"
+#include "predict/util_predict.h"
 #include "solve/solve.h"
 
 #include <math.h>
@@ -65,6 +66,7 @@ typedef struct solve_args {
     double at;              /* --at, NAN = whole trace */
     double alpha, gpu_mem, util_cap, min_frac;
     int theta, no_heur, placements, log;
+    upred_spec predict;     /* what the heuristics know of utilization */
     solve_opts o;
     cli_whatif wi;          /* --from-snapshot */
 } solve_args;
@@ -209,10 +211,11 @@ static int host_spec(const cli_inputs *in, const task *tk)
     return -1;
 }
 
-/* Places the tasks src[0..n) in order with one policy; unbounded opens a
- * new server when nothing fits.  Returns the state (caller frees) or NULL. */
-static cstate *place_all(const cli_inputs *in, const char *policy, const int *src, size_t n,
-                         int unbounded, int *unplaced, gp_err *err)
+/* Places the tasks src[0..n) in order with one policy deciding on view
+ * (the trace or its predictions); unbounded opens a new server when
+ * nothing fits.  Returns the state (caller frees) or NULL. */
+static cstate *place_all(const cli_inputs *in, const gp_trace *view, const char *policy,
+                         const int *src, size_t n, int unbounded, int *unplaced, gp_err *err)
 {
     policy_spec sp;
     if (policy_spec_parse(policy, &sp, err))
@@ -221,7 +224,7 @@ static cstate *place_all(const cli_inputs *in, const char *policy, const int *sr
     if (!cs)
         return NULL;
     void *prep;
-    if (policy_prepare(&sp, cs, in->tr, &prep, err)) {
+    if (policy_prepare(&sp, cs, view, &prep, err)) {
         cstate_free(cs);
         return NULL;
     }
@@ -229,7 +232,7 @@ static cstate *place_all(const cli_inputs *in, const char *policy, const int *sr
     policy_ctx pc;
     memset(&pc, 0, sizeof pc);
     pc.cs = cs;
-    pc.tr = in->tr;
+    pc.tr = view;
     pc.prep = prep;
     *unplaced = 0;
     for (size_t k = 0; k < n; k++) {
@@ -299,10 +302,13 @@ static int conflicts(const corrgpu_inst *in, const heur_row *h)
     return c;
 }
 
-/* Fills rows[0..) with every heuristic's placement; returns how many. */
-static size_t run_heuristics(const cli_inputs *in, const int *src, size_t n, int unbounded,
-                             heur_row *rows)
+/* Fills rows[0..) with every heuristic's placement, decided on the
+ * predictor's view of the trace (the rows are then scored on the truth);
+ * returns how many. */
+static size_t run_heuristics(const cli_inputs *in, const upred_spec *predict, const int *src,
+                             size_t n, int unbounded, heur_row *rows)
 {
+    gp_trace *pred = predict->kind != UPRED_ORACLE ? upred_trace_new(in->tr, predict, 42) : NULL;
     int *inst = inst_of_trace(in->tr, src, n);
     const policy_ops *p;
     size_t k = 0;
@@ -311,7 +317,8 @@ static size_t run_heuristics(const cli_inputs *in, const int *src, size_t n, int
         memset(h, 0, sizeof *h);
         h->name = p->name;
         gp_err err = {{0}};
-        cstate *cs = place_all(in, h->name, src, n, unbounded, &h->unplaced, &err);
+        cstate *cs = place_all(in, pred ? pred : in->tr, h->name, src, n, unbounded,
+                               &h->unplaced, &err);
         if (!cs) {
             h->unplaced = (int)n;
             continue;
@@ -321,6 +328,7 @@ static size_t run_heuristics(const cli_inputs *in, const int *src, size_t n, int
         cstate_free(cs);
     }
     free(inst);
+    trace_free(pred);
     return k;
 }
 
@@ -440,6 +448,12 @@ static void headline(cli_ctx *ctx, const char *what, const solve_args *a, const 
     fprintf(ctx->out, "%s: trace %s (%zu tasks), cluster %s (%lld GPUs)%s\n", what, in->tr->name,
             n, in->cl->name, (long long)cluster_gpu_total(in->cl),
             a->o.paper_model ? ", the paper's formulation" : "");
+    if (a->predict.kind != UPRED_ORACLE) {
+        char p[48];
+        upred_format(&a->predict, p, sizeof p);
+        fprintf(ctx->out, "heuristics decide on %s predictions and are scored on the true "
+                "series; the optimum knows the true series\n", p);
+    }
 }
 
 static void footer(cli_ctx *ctx, const solve_args *a, const solve_result *r)
@@ -497,7 +511,7 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
     for (size_t l = 0; l < ci.ntasks; l++)
         src[l] = ci.tasks[l].src;
     heur_row h[MAX_HEUR];
-    size_t nh = a->no_heur ? 0 : run_heuristics(in, src, ci.ntasks, 0, h);
+    size_t nh = a->no_heur ? 0 : run_heuristics(in, &a->predict, src, ci.ntasks, 0, h);
     if (nh) {
         for (size_t k = 0; k < nh; k++)
             h[k].value = h[k].placed_all
@@ -526,7 +540,7 @@ static int do_corrgpu(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
     if (corrgpu_inst_from_trace(in->tr, (size_t)a->ntasks, mem, a->alpha, &ci, &err))
         return cli_fail(&err);
     heur_row h[MAX_HEUR];
-    size_t nh = a->no_heur ? 0 : run_heuristics(in, ci.src, ci.ntasks, 1, h);
+    size_t nh = a->no_heur ? 0 : run_heuristics(in, &a->predict, ci.src, ci.ntasks, 1, h);
     if (nh) {
         for (size_t k = 0; k < nh; k++) {
             h[k].value = h[k].placed_all ? h[k].gpus : NAN;
@@ -796,6 +810,9 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
         OPT_FLAG("no-bounds", 0, &a->o.no_bounds, "hand GLPK the compact MILP alone: no "
                  "combinatorial or column-generation bounds (to measure what they bring)"),
         OPT_FLAG("no-heuristics", 0, &a->no_heur, "do not run the heuristic policies"),
+        OPT_CALLBACK("predict", 0, "NAME", &a->predict, cli_parse_predict, "cats, corrgpu: "
+                     "what the heuristics know of future utilization: oracle, profile:S, "
+                     "profile:S:mean, history or noisy:RMSLE", .def = "oracle"),
         OPT_FLAG("placements", 0, &a->placements, "print every task's GPU"),
         OPT_FLAG("log", 0, &a->log, "print GLPK's messages to stderr afterwards"),
         OPT_END(),

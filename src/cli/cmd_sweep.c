@@ -35,7 +35,7 @@ const cli_cmd cmd_sweep = {
 
 typedef struct sweep_opts {
     const char *trace, *cluster, *order_file, *rank_file, *out, *events;
-    const char *policies;
+    const char *policies, *rng;
     uint64_t *seeds;
     size_t nseeds;
     double ratio;
@@ -118,6 +118,9 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, sweep_opts *o, int *c
                    "shuffle and the inflation)"),
         OPT_FLAG("trace-order", 0, &o->trace_order, "submit the trace's tasks in their "
                  "stored order (no shuffle, no inflation)"),
+        OPT_STRING("rng", 0, "NAME", &o->rng, "random stream of the seeded orders and ranks: "
+                   "go (the published simulator's Go math/rand: seed 42 replays its seed-42 "
+                   "run) or xoshiro (the project's own)", .def = "go"),
         OPT_STRING("tiebreak", 0, "FILE", &o->rank_file, "explicit node ranks: a TSV/CSV with "
                    "node and tie_rank columns, or node names in rank order"),
         OPT_STRING("out", 0, "FILE", &o->out,
@@ -136,6 +139,12 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, sweep_opts *o, int *c
         return -1;
     if ((*code = check_kind(&rest)) != EXIT_OK)
         return -1;
+    infl_rng k;
+    if (o->rng && infl_rng_parse(o->rng, &k)) {
+        *code = cli_usage_error(&cmd_sweep, "unknown --rng '%s' (expected go or xoshiro)",
+                                o->rng);
+        return -1;
+    }
     if (o->trace_order && o->order_file) {
         *code = cli_usage_error(&cmd_sweep, "--order and --trace-order exclude each other");
         return -1;
@@ -226,7 +235,9 @@ static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64
 static int run_all(cli_ctx *ctx, const sweep_opts *o, sweep *sw, gp_err *err)
 {
     infl_setup s = {sw->in.cl, sw->in.cat, sw->in.tr, o->ratio, sw->order, sw->norder, sw->rank,
-                    o->explain && (o->events || o->placements)};
+                    o->explain && (o->events || o->placements), INFL_RNG_GO};
+    if (o->rng)
+        infl_rng_parse(o->rng, &s.rng);
     int keep = o->events || o->placements, progress = !o->quiet && isatty(STDERR_FILENO);
     size_t done = 0, total = sw->npol * o->nseeds;
     for (size_t p = 0; p < sw->npol; p++) {

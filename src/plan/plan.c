@@ -225,6 +225,7 @@ static int job_begin(plan *sw)
     cfg.unbounded = sw->p.unbounded;
     cfg.tput = sw->tp;
     cfg.nets = sw->nets;
+    cfg.predict = sw->p.predict;
     sw->sim = sim_new(&cfg, sw->cl, sw->cat, sw->tr, &sw->spec[r->policy], &err);
     sw->steps = 0;
     if (!sw->sim) {

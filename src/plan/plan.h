@@ -33,6 +33,7 @@
 #include "db/store.h"
 #include "policy/policy.h"
 #include "sim/whatif.h"
+#include "predict/util_predict.h"
 
 #define PLAN_MAX_POLICIES 6
 #define PLAN_MAX_COUNTS 64      /* counts of one model */
@@ -73,6 +74,7 @@ typedef struct plan_params {
      * as it is), and the trace (may then be "") arrives. */
     char snapshot[GP_NAME_MAX];
     whatif_opts whatif;
+    upred_spec predict;         /* what the policies know of utilization */
 } plan_params;
 
 typedef struct plan_result {

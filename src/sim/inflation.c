@@ -5,11 +5,14 @@
  * spread over seeds.
  *
  * The curves reproduce the published analysis pipelines, quirks included
- * (FGD_NOTES §7): per-event values are rounded as the simulator's log
+ * (FGD_NOTES §7, §9): per-event values are rounded as the simulator's log
  * prints them ("%.2f") and as its Python scripts round them (round half to
  * even on the exact binary value), bucket means sum in numpy's pairwise
- * order, and the PWR curves interpolate by row position as pandas'
- * interpolate(method='linear') does.
+ * order and are rounded by np.round, and the PWR curves interpolate by row
+ * position as pandas' interpolate(method='linear') does.
+ *
+ * The seeded orders and ranks come from Go's math/rand (rng_go.h) unless
+ * the setup asks for the project's own streams.
  *
  * Not here: output formats, the command line, the store.
  */
@@ -25,6 +28,7 @@
 #include "core/frag.h"
 #include "power/power.h"
 #include "core/rng.h"
+#include "core/rng_go.h"
 
 const char *const infl_pct_names[INFL_NPM] = {
     "alloc_pct", "frag_pct", "frag_ratio_pct", "eopc_w", "eopc_cpu_w", "eopc_gpu_w",
@@ -36,6 +40,22 @@ const char *const infl_grid_names[INFL_NGM] = {
 };
 
 enum { STREAM_SHUFFLE, STREAM_CLONES, STREAM_RANKS, STREAM_POLICY };
+
+int infl_rng_parse(const char *name, infl_rng *out)
+{
+    if (strcmp(name, "go") == 0)
+        *out = INFL_RNG_GO;
+    else if (strcmp(name, "xoshiro") == 0)
+        *out = INFL_RNG_XOSHIRO;
+    else
+        return -1;
+    return 0;
+}
+
+const char *infl_rng_name(infl_rng k)
+{
+    return k == INFL_RNG_XOSHIRO ? "xoshiro" : "go";
+}
 
 
 /* --- arrival order and ranks (FGD_NOTES §1) ------------------------------- */
@@ -62,17 +82,29 @@ static named_idx *by_name(const gp_trace *tr)
     return v;
 }
 
+/* The inflation's uniform draws, from either stream: Go's Intn (which the
+ * published simulator calls) or the project's rng_below. */
+typedef struct below_src {
+    rng *x;
+    rng_go *go;
+} below_src;
+
+static size_t draw_below(const below_src *b, size_t n)
+{
+    return b->go ? (size_t)rng_go_intn(b->go, (int)n) : (size_t)rng_below(b->x, n);
+}
+
 /* tuneUpPods: clones of uniformly drawn original tasks until the first
  * draw whose per-GPU share would pass the target. */
 static int *inflate_up(const gp_trace *tr, const named_idx *orig, int *list, size_t *n,
-                       size_t *cap, int64_t total, double target, rng *r)
+                       size_t *cap, int64_t total, double target, const below_src *r)
 {
     int any_gpu = 0;
     for (size_t i = 0; i < tr->ntasks && !any_gpu; i++)
         any_gpu = task_gpu_milli(&tr->tasks[i]) > 0;
     /* A trace without GPU tasks could never reach the target. */
     while (any_gpu) {
-        const task *tk = &tr->tasks[orig[rng_below(r, tr->ntasks)].idx];
+        const task *tk = &tr->tasks[orig[draw_below(r, tr->ntasks)].idx];
         if ((double)(total + task_gpu_share(tk)) > target)
             break;
         grow_array((void **)&list, cap, *n + 1, sizeof *list);
@@ -82,38 +114,58 @@ static int *inflate_up(const gp_trace *tr, const named_idx *orig, int *list, siz
     return list;
 }
 
-/* tuneDownPods: random tasks leave until the target is met. */
+/* tuneDownPods: random tasks leave until the target is met (with the Go
+ * stream one Intn over the remaining list per removal: the published
+ * experiments never take this branch, so it is not checked against them). */
 static void inflate_down(const gp_trace *tr, int *list, size_t *n, int64_t total,
-                         double target, rng *r)
+                         double target, const below_src *r)
 {
     while ((double)total > target && *n > 0) {
-        size_t i = (size_t)rng_below(r, *n);
+        size_t i = draw_below(r, *n);
         total -= task_gpu_milli(&tr->tasks[list[i]]);
         memmove(&list[i], &list[i + 1], (*n - i - 1) * sizeof *list);
         (*n)--;
     }
 }
 
+/* The name-sorted task list (FGD_NOTES §1.1) before the shuffle, its GPU
+ * milli in *total. */
+static int *sorted_list(const gp_trace *tr, const named_idx *orig, size_t *cap, int64_t *total)
+{
+    *cap = tr->ntasks ? tr->ntasks : 1;
+    int *list = xmalloc(*cap * sizeof *list);
+    *total = 0;
+    for (size_t i = 0; i < tr->ntasks; i++) {
+        list[i] = orig[i].idx;
+        *total += task_gpu_milli(&tr->tasks[i]);
+    }
+    return list;
+}
+
+/* Clones or removals after the shuffle (FGD_NOTES §1.2). */
+static int *inflate(const gp_trace *tr, const named_idx *orig, int *list, size_t *len,
+                    size_t *cap, int64_t total, double target, const below_src *b)
+{
+    if (target > 0 && tr->ntasks > 0 && (double)total < target)
+        list = inflate_up(tr, orig, list, len, cap, total, target, b);
+    else if (target > 0 && (double)total > target)
+        inflate_down(tr, list, len, total, target, b);
+    return list;
+}
+
 int *infl_order(const gp_trace *tr, int64_t gpu_milli, double ratio, uint64_t seed, size_t *n,
                 size_t *nclones)
 {
     named_idx *orig = by_name(tr);
-    size_t cap = tr->ntasks ? tr->ntasks : 1, len = tr->ntasks;
-    int *list = xmalloc(cap * sizeof *list);
-    int64_t total = 0;
-    for (size_t i = 0; i < tr->ntasks; i++) {
-        list[i] = orig[i].idx;
-        total += task_gpu_milli(&tr->tasks[i]);
-    }
+    size_t cap, len = tr->ntasks;
+    int64_t total;
+    int *list = sorted_list(tr, orig, &cap, &total);
     rng r;
     rng_seed_stream(&r, seed, STREAM_SHUFFLE);
     rng_shuffle(&r, list, len, sizeof *list);
-    double target = ratio * (double)gpu_milli;
     rng_seed_stream(&r, seed, STREAM_CLONES);
-    if (ratio > 0 && tr->ntasks > 0 && (double)total < target)
-        list = inflate_up(tr, orig, list, &len, &cap, total, target, &r);
-    else if (ratio > 0 && (double)total > target)
-        inflate_down(tr, list, &len, total, target, &r);
+    below_src b = {&r, NULL};
+    list = inflate(tr, orig, list, &len, &cap, total, ratio * (double)gpu_milli, &b);
     *nclones = len > tr->ntasks ? len - tr->ntasks : 0;
     *n = len;
     free(orig);
@@ -127,6 +179,46 @@ void infl_ranks(size_t n, uint64_t seed, int *rank)
     rng r;
     rng_seed_stream(&r, seed, STREAM_RANKS);
     rng_shuffle(&r, rank, n, sizeof *rank);
+}
+
+/* FGD_NOTES §9 step 5: node i of the name-sorted nodes gets rank perm[i]. */
+static void go_ranks(const cluster *cl, rng_go *g, int *rank)
+{
+    size_t nn = cl->nnodes;
+    named_idx *v = xmalloc((nn ? nn : 1) * sizeof *v);
+    int *perm = xmalloc((nn ? nn : 1) * sizeof *perm);
+    for (size_t i = 0; i < nn; i++)
+        v[i] = (named_idx){cl->nodes[i].name, (int)i};
+    qsort(v, nn, sizeof *v, cmp_named);
+    rng_go_perm(g, (int)nn, perm);
+    for (size_t i = 0; i < nn; i++)
+        rank[v[i].idx] = perm[i];
+    free(perm);
+    free(v);
+}
+
+int *infl_go_draws(const gp_trace *tr, const cluster *cl, double ratio, int64_t seed,
+                   size_t *n, size_t *nclones, int *rank)
+{
+    rng_go *g = xmalloc(sizeof *g);
+    rng_go_seed(g, seed);
+    (void)rng_go_int63(g);                      /* §9.1: one Int() thrown away */
+    named_idx *orig = by_name(tr);
+    size_t cap, len = tr->ntasks;
+    int64_t total;
+    int *list = sorted_list(tr, orig, &cap, &total);
+    rng_go_shuffle(g, list, len, sizeof *list);
+    below_src b = {NULL, g};
+    double target = ratio * (double)((int64_t)cluster_gpu_total(cl) * 1000);
+    list = inflate(tr, orig, list, &len, &cap, total, target, &b);
+    for (int i = 0; i < 10; i++)                /* §9.4: the informers' draws */
+        (void)rng_go_float64(g);
+    go_ranks(cl, g, rank);
+    *nclones = len > tr->ntasks ? len - tr->ntasks : 0;
+    *n = len;
+    free(orig);
+    free(g);
+    return list;
 }
 
 /* --- the placement loop ------------------------------------------------------ */
@@ -230,6 +322,41 @@ static int place_all(loop_state *ls, const infl_setup *s, const policy_spec *pol
     return rc;
 }
 
+/* The seed's order and ranks for what the setup does not give explicitly
+ * (*order, *rank allocated, or NULL when given).  The Go stream is drawn
+ * whole even when only the ranks are needed: they come after the order's
+ * draws in the published simulator. */
+static void seeded_draws(const infl_setup *s, uint64_t seed, int64_t gpu_milli, int **order,
+                         size_t *n, size_t *nclones, int **rank)
+{
+    size_t nn = s->cl->nnodes ? s->cl->nnodes : 1, len = 0, clones = 0;
+    *order = NULL;
+    *rank = NULL;
+    if (s->order && s->node_rank)
+        return;
+    int *rk = xmalloc(nn * sizeof *rk), *ord = NULL;
+    if (s->rng == INFL_RNG_GO) {
+        ord = infl_go_draws(s->tr, s->cl, s->ratio, (int64_t)seed, &len, &clones, rk);
+    } else {
+        if (!s->order)
+            ord = infl_order(s->tr, gpu_milli, s->ratio, seed, &len, &clones);
+        infl_ranks(s->cl->nnodes, seed, rk);
+    }
+    if (s->order) {
+        free(ord);
+        ord = NULL;
+    } else {
+        *n = len;
+        *nclones = clones;
+    }
+    if (s->node_rank) {
+        free(rk);
+        rk = NULL;
+    }
+    *order = ord;
+    *rank = rk;
+}
+
 int infl_run_one(const infl_setup *s, const policy_spec *pol, uint64_t seed, int keep_events,
                  infl_run *r, gp_err *err)
 {
@@ -244,15 +371,13 @@ int infl_run_one(const infl_setup *s, const policy_spec *pol, uint64_t seed, int
     size_t n = s->norder;
     int *own_order = NULL, *own_rank = NULL;
     const int *order = s->order, *rank = s->node_rank;
-    if (!order)
-        order = own_order = infl_order(s->tr, r->gpu_milli, s->ratio, seed, &n, &r->nclones);
-    else
+    seeded_draws(s, seed, r->gpu_milli, &own_order, &n, &r->nclones, &own_rank);
+    if (order)
         r->nclones = n > s->tr->ntasks ? n - s->tr->ntasks : 0;
-    if (!rank) {
-        own_rank = xmalloc((ls.cs->nnodes ? ls.cs->nnodes : 1) * sizeof *own_rank);
-        infl_ranks(ls.cs->nnodes, seed, own_rank);
+    else
+        order = own_order;
+    if (!rank)
         rank = own_rank;
-    }
     r->ev = xcalloc(n ? n : 1, sizeof *r->ev);
     r->nev = r->ntasks = n;
     double t0 = now_seconds();
@@ -293,6 +418,16 @@ static double py_round(double x, int nd)
     char buf[64];
     snprintf(buf, sizeof buf, "%.*f", nd, x);
     return strtod(buf, NULL);
+}
+
+/* numpy's np.round(x, nd) (FGD_NOTES §9): scaled by 10^nd in float64,
+ * rounded half to even, scaled back.  The scaling rounds first, so this
+ * differs from py_round by one unit in the last place now and then; the
+ * analysis scripts round each bucket's mean this way. */
+static double np_round(double x, int nd)
+{
+    double scale = pow(10, nd);
+    return rint(x * scale) / scale;
 }
 
 /* numpy's pairwise summation of doubles (what pandas' mean sums with):
@@ -390,10 +525,10 @@ static void pct_curves(const infl_event *ev, const event_view *v, size_t n, int 
         size_t k = hi - lo;
         for (size_t i = 0; i < k; i++)
             tmp[i] = v[lo + i].alloc;
-        cv->pct[INFL_P_ALLOC][p] = py_round(nan_mean(tmp, k), 2);
+        cv->pct[INFL_P_ALLOC][p] = np_round(nan_mean(tmp, k), 2);
         for (size_t i = 0; i < k; i++)
             tmp[i] = v[lo + i].frag_milli;
-        cv->pct[INFL_P_FRAG][p] = py_round(100 * nan_mean(tmp, k) / 1000 / ngpus, 2);
+        cv->pct[INFL_P_FRAG][p] = np_round(100 * nan_mean(tmp, k) / 1000 / ngpus, 2);
         for (size_t i = 0; i < k; i++)
             tmp[i] = v[lo + i].frag_ratio;
         cv->pct[INFL_P_FRAG_RATIO][p] = nan_mean(tmp, k);
@@ -647,9 +782,9 @@ run *infl_to_run(const infl_setup *s, const policy_spec *pol, uint64_t seed,
     snprintf(rec->name, sizeof rec->name, "inflation %s", pol->label);
     char opts[256];
     policy_spec_format(pol, opts, sizeof opts);
-    rec->options = xasprintf("%s%sinflation=%g order=%s ranks=%s", opts, opts[0] ? " " : "",
-                             s->ratio, s->order ? "file" : "seeded",
-                             s->node_rank ? "file" : "seeded");
+    rec->options = xasprintf("%s%sinflation=%g order=%s ranks=%s rng=%s", opts,
+                             opts[0] ? " " : "", s->ratio, s->order ? "file" : "seeded",
+                             s->node_rank ? "file" : "seeded", infl_rng_name(s->rng));
     strlcpy0(rec->trace_name, s->tr->name, sizeof rec->trace_name);
     strlcpy0(rec->cluster_name, s->cl->name, sizeof rec->cluster_name);
     strlcpy0(rec->power_model, "eopc", sizeof rec->power_model);

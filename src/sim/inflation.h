@@ -16,11 +16,14 @@
  * random ones, so that a run can be replayed against another simulator's
  * log event by event.
  *
- * Random streams (rng.h): for seed s, stream 0 shuffles, stream 1 draws
- * the clones, stream 2 permutes the node ranks, stream 3 is the policy's
- * (Random).  The order and ranks are thus the same for every policy of a
- * seed, as in the published simulator; its Go random numbers cannot be
- * reproduced, so only explicit-order replays match it run for run.
+ * Random streams.  By default (INFL_RNG_GO) the order and ranks are drawn
+ * as the published simulator draws them, from Go 1.19's math/rand seeded
+ * with the seed (rng_go.h, FGD_NOTES §9), so seed 42 gives the published
+ * seed-42 run event for event.  INFL_RNG_XOSHIRO keeps the project's own
+ * streams (rng.h): stream 0 shuffles, stream 1 draws the clones, stream 2
+ * permutes the node ranks.  Either way stream 3 of rng.h is the policy's
+ * (Random), whose published draws are not documented, and the order and
+ * ranks are the same for every policy of a seed.
  *
  * Not here: output formats and the store (cmd_sweep.c), the policies.
  *
@@ -53,6 +56,16 @@ enum { INFL_G_EOPC, INFL_G_EOPC_CPU, INFL_G_EOPC_GPU, INFL_G_GRAR, INFL_G_FRAG_R
 extern const char *const infl_pct_names[INFL_NPM];
 extern const char *const infl_grid_names[INFL_NGM];
 
+/* Where a seed's arrival order and node ranks come from. */
+typedef enum infl_rng {
+    INFL_RNG_GO,                /* the published simulator's Go stream (default) */
+    INFL_RNG_XOSHIRO,           /* the project's xoshiro256** streams */
+} infl_rng;
+
+/* "go" or "xoshiro" → *out; -1 for anything else. */
+int infl_rng_parse(const char *name, infl_rng *out);
+const char *infl_rng_name(infl_rng k);
+
 /* What is run: the cluster, the trace and how the arrival order and node
  * ranks are made. */
 typedef struct infl_setup {
@@ -64,6 +77,7 @@ typedef struct infl_setup {
     size_t norder;
     const int *node_rank;       /* explicit tie-break rank per node, or NULL */
     int explain;                /* keep each decision's one-line explanation */
+    infl_rng rng;               /* stream of the seeded order and ranks */
 } infl_setup;
 
 /* One submitted task and the cluster right after it (FGD_NOTES §7). */
@@ -109,6 +123,15 @@ int *infl_order(const gp_trace *tr, int64_t gpu_milli, double ratio, uint64_t se
 
 /* FGD_NOTES §1.3: rank[i] of each of n nodes, a random permutation. */
 void infl_ranks(size_t n, uint64_t seed, int *rank);
+
+/* FGD_NOTES §9: the order (as infl_order(), allocated) and the rank of each
+ * of the cluster's nodes, drawn from one Go math/rand stream seeded with
+ * seed exactly as the published simulator draws them: one Int() thrown
+ * away, Shuffle of the name-sorted tasks, one Intn per clone candidate over
+ * the name-sorted originals, ten Float64() thrown away, then Perm over the
+ * name-sorted nodes. */
+int *infl_go_draws(const gp_trace *tr, const cluster *cl, double ratio, int64_t seed,
+                   size_t *n, size_t *nclones, int *rank);
 
 /* Runs one policy for one seed.  keep_events: keep r->ev (else only the
  * curves are kept).  0, or -1 with a message. */

@@ -48,6 +48,11 @@ power_model sim_power_model_of(const sim_config *cfg, const policy_spec *sp)
     return cfg->power_model >= 0 ? (power_model)cfg->power_model : sp->ops->power;
 }
 
+const gp_trace *sim_policy_trace(const sim *s)
+{
+    return s->pred_tr ? s->pred_tr : s->tr;
+}
+
 double sim_task_kappa(const sim *s, const task *tk)
 {
     return task_kappa(tk, s->cfg.kappa);
@@ -122,13 +127,18 @@ static void describe_config(const sim *s, char *buf, size_t len)
     if (s->cfg.peace.cap_w > 0)
         snprintf(peace, sizeof peace, " gpu_cap=%g partition=%s", s->cfg.peace.cap_w,
                  s->cfg.peace.partition->name);
+    char pred[64] = "";
+    if (s->cfg.predict.kind != UPRED_ORACLE) {
+        snprintf(pred, sizeof pred, " predict=");
+        upred_format(&s->cfg.predict, pred + strlen(pred), sizeof pred - strlen(pred));
+    }
     snprintf(buf, len,
              "%s%spower=%s sleep=%s dfs=%s tau=%g delta_f=%g kappa=%s full=%s unbounded=%d "
-             "sample=%g%s%s",
+             "sample=%g%s%s%s",
              pol, pol[0] ? " " : "", power_model_name(s->pmodel), s->sleep_on ? "on" : "off",
              s->dfs_on ? "on" : "off", s->cfg.tau_s, s->cfg.delta_f_mhz, kappa,
              s->cfg.full == SIM_FAIL ? "fail" : "queue", s->cfg.unbounded, s->sample_s, peace,
-             tput);
+             tput, pred);
 }
 
 static int check_config(const sim_config *cfg, const policy_spec *pol, gp_err *err)
@@ -177,6 +187,13 @@ static void init_record(sim *s)
 {
     run *r = run_new(s->pol.ops->name);
     strlcpy0(r->name, s->pol.label[0] ? s->pol.label : s->pol.ops->name, sizeof r->name);
+    if (s->cfg.predict.kind != UPRED_ORACLE) {
+        /* The predictor is part of what the row of a run table compares. */
+        char pred[48];
+        upred_format(&s->cfg.predict, pred, sizeof pred);
+        size_t l = strlen(r->name);
+        snprintf(r->name + l, sizeof r->name - l, " (%s)", pred);
+    }
     char opts[512];
     describe_config(s, opts, sizeof opts);
     r->options = xstrdup(opts);
@@ -216,8 +233,10 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
     s->restart_s = policy_spec_role(pol, OPT_RESTART_S, 0);
     s->st.last_round_t = -SIM_INF;
     policy_inputs pin = {.tput = cfg->tput, .nets = cfg->nets};
+    if (cfg->predict.kind != UPRED_ORACLE)
+        s->pred_tr = upred_trace_new(tr, &cfg->predict, cfg->seed);
     if (!(s->st.cs = cstate_new(cl, cat, err)) ||
-        policy_prepare_with(&s->pol, s->st.cs, tr, &pin, &s->prep, err)) {
+        policy_prepare_with(&s->pol, s->st.cs, sim_policy_trace(s), &pin, &s->prep, err)) {
         sim_free(s);
         return NULL;
     }
@@ -250,6 +269,7 @@ void sim_free(sim *s)
     if (!s)
         return;
     policy_release(&s->pol, s->prep);
+    trace_free(s->pred_tr);
     sim_ckpts_free(s);
     sim_state_release(&s->st);
     frag_workload_free(s->fw);
@@ -278,8 +298,8 @@ static int call_policy(sim *s, int ti, placement *pl)
 {
     s->view_t = s->st.t;
     sim_view_sync(s);
-    policy_ctx ctx = {.cs = s->st.cs, .tr = s->tr, .progress_s = s->view, .now_s = s->st.t,
-                      .rng = &s->st.rng, .prep = s->prep};
+    policy_ctx ctx = {.cs = s->st.cs, .tr = sim_policy_trace(s), .progress_s = s->view,
+                      .now_s = s->st.t, .rng = &s->st.rng, .prep = s->prep};
     explain_reset(&s->ex_work);
     memset(pl, 0, sizeof *pl);
     return s->pol.ops->place(&ctx, s->pol.params, ti, pl, &s->ex_work);

@@ -22,6 +22,7 @@
 #include "core/cstate.h"
 #include "policy/policy.h"
 #include "power/power.h"
+#include "predict/util_predict.h"
 #include "core/run.h"
 
 typedef enum sim_full_mode {
@@ -93,6 +94,10 @@ typedef struct sim_config {
      * as long as the trace; NULL = none).  A pinned task starts where it
      * is pinned, before any policy decides, whatever its arrival. */
     const sim_pin *pins;
+    /* What the policy knows of the tasks' utilization (util_predict.h):
+     * it places by the predicted series, the simulator runs the true ones.
+     * Zeroed = oracle. */
+    upred_spec predict;
 } sim_config;
 
 /* The defaults above: queue, bounded, policy-default sleep/DFS, tau 0.1 s,

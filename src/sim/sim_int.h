@@ -158,6 +158,7 @@ struct sim {
     const cluster *cl;
     const catalog *cat;
     const gp_trace *tr;
+    gp_trace *pred_tr;          /* the policy's view under cfg.predict, NULL = tr */
     policy_spec pol;
     void *prep;                 /* the policy's workspace (policy_prepare) */
     gpu_sharing sharing;        /* the policy family's placement contract */
@@ -281,6 +282,9 @@ void sim_ckpts_free(sim *s);
 
 /* sim.c */
 double sim_task_kappa(const sim *s, const task *tk);
+
+/* The trace the policy decides on: the predicted one, else the truth. */
+const gp_trace *sim_policy_trace(const sim *s);
 /* Takes placement pl for task ti: wakes, allocates, counts. */
 void sim_occupy(sim *s, int ti, const placement *pl);
 /* Gives back task ti's placement (the task state is the caller's). */

@@ -1,0 +1,150 @@
+/*
+ * repro.c — the table of reproduced papers, rows, and what every paper's
+ * experiments share: loading inputs and simulating a policy (repro.h).
+ *
+ * Not here: any paper's experiment (repro_<paper>.c), output formats
+ * (cmd_reproduce.c).
+ */
+#include "repro.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const REPRO_HOLDS = "holds";
+const char *const REPRO_DIFFERS = "differs";
+const char *const REPRO_MEASURED = "measured";
+const char *const REPRO_NOT_RUN = "not run";
+
+extern const repro_paper repro_corrgpu, repro_cats, repro_fgd, repro_gogh, repro_peace;
+
+static const repro_paper *const papers[] = {
+    &repro_corrgpu,
+    &repro_cats,
+    &repro_fgd,
+    &repro_gogh,
+    &repro_peace,
+};
+
+const repro_paper *repro_paper_nth(size_t i)
+{
+    return i < sizeof papers / sizeof *papers ? papers[i] : NULL;
+}
+
+const repro_paper *repro_paper_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof papers / sizeof *papers; i++)
+        if (strcmp(papers[i]->name, name) == 0)
+            return papers[i];
+    return NULL;
+}
+
+void repro_out_init(repro_out *o, store *st, int save)
+{
+    memset(o, 0, sizeof *o);
+    o->st = st;
+    o->save = save;
+}
+
+void repro_out_free(repro_out *o)
+{
+    free(o->rows);
+    o->rows = NULL;
+    o->n = o->cap = 0;
+}
+
+repro_row *repro_add(repro_out *o, const char *paper, const char *experiment,
+                     const char *quantity, const char *theirs, double ours,
+                     const char *ours_fmt, const char *verdict, const char *reason_fmt, ...)
+{
+    grow_array((void **)&o->rows, &o->cap, o->n + 1, sizeof *o->rows);
+    repro_row *r = &o->rows[o->n++];
+    memset(r, 0, sizeof *r);
+    r->paper = paper;
+    strlcpy0(r->experiment, experiment, sizeof r->experiment);
+    strlcpy0(r->quantity, quantity, sizeof r->quantity);
+    strlcpy0(r->theirs, theirs, sizeof r->theirs);
+    r->ours = ours;
+    if (isnan(ours))
+        snprintf(r->ours_text, sizeof r->ours_text, "-");
+    else
+        snprintf(r->ours_text, sizeof r->ours_text, ours_fmt, ours);
+    r->verdict = verdict;
+    if (reason_fmt) {
+        va_list ap;
+        va_start(ap, reason_fmt);
+        vsnprintf(r->reason, sizeof r->reason, reason_fmt, ap);
+        va_end(ap);
+    }
+    return r;
+}
+
+void repro_not_run(repro_out *o, const char *paper, const char *experiment, const char *why)
+{
+    repro_add(o, paper, experiment, "-", "-", NAN, "%g", REPRO_NOT_RUN, "%s", why);
+}
+
+const char *repro_verdict(int cond)
+{
+    return cond ? REPRO_HOLDS : REPRO_DIFFERS;
+}
+
+int repro_load(store *st, const char *trace, const char *cluster_name, repro_inputs *in,
+               gp_err *err)
+{
+    memset(in, 0, sizeof *in);
+    if (store_load_catalog(st, &in->cat, err) ||
+        store_get_cluster(st, cluster_name, &in->cl, err) ||
+        store_get_trace(st, trace, &in->tr, err)) {
+        repro_inputs_free(in);
+        return -1;
+    }
+    return 0;
+}
+
+void repro_inputs_free(repro_inputs *in)
+{
+    trace_free(in->tr);
+    cluster_free(in->cl);
+    catalog_free(in->cat);
+    memset(in, 0, sizeof *in);
+}
+
+/* "name[:value] [key=value ...]" into a spec labelled with the whole text. */
+static int parse_policy(const char *text, policy_spec *sp, gp_err *err)
+{
+    char buf[256];
+    strlcpy0(buf, text, sizeof buf);
+    char *save = NULL, *tok = strtok_r(buf, " ", &save);
+    if (!tok || policy_spec_parse(tok, sp, err))
+        return -1;
+    while ((tok = strtok_r(NULL, " ", &save)))
+        if (policy_spec_set(sp, tok, err))
+            return -1;
+    strlcpy0(sp->label, text, sizeof sp->label);
+    return 0;
+}
+
+run *repro_simulate(repro_out *o, const repro_inputs *in, const char *policy,
+                    const sim_config *cfg, gp_err *err)
+{
+    policy_spec sp;
+    if (parse_policy(policy, &sp, err))
+        return NULL;
+    sim_config c = *cfg;
+    c.checkpoint_every = 0;     /* nobody rewinds */
+    sim *s = sim_new(&c, in->cl, in->cat, in->tr, &sp, err);
+    if (!s)
+        return NULL;
+    sim_run(s, NULL);
+    sim_finish(s);
+    run *r = sim_take_run(s);
+    sim_free(s);
+    if (o->save && store_put_run(o->st, r, err)) {
+        run_free(r);
+        return NULL;
+    }
+    return r;
+}
