@@ -42,4 +42,13 @@ contains "$T/out" 'title\u001B]0;owned\u0007' "json: escaped by JSON's rules"
 expect_rc 0 "show trace csv" "$G" --format csv show trace "evil${ESC}[31m"
 contains "$T/out" "$(printf 'title\033]0;owned\007,')" "csv: the bytes kept"
 contains "$T/out" '"two' "csv: the name with a newline quoted"
+
+# Error messages quote what was typed or read: escaped too.
+expect_rc 1 "show an unknown trace" "$G" show trace "gone${ESC}[2J"
+raw_controls "$T/err" && bad "an error message printed raw controls" ||
+    ok "error message: no raw controls"
+contains "$T/err" 'gone\x1b[2J' "error message: the name escaped"
+expect_rc 2 "an unknown kind" "$G" list "kind${ESC}]0;x"
+raw_controls "$T/err" && bad "a usage error printed raw controls" ||
+    ok "usage error: no raw controls"
 e2e_finish

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_opt.h"
 #include "io/export_file.h"
+#include "io/table.h"
 #include "predict/gogh_est.h"
 #include "samples/seed.h"
 
@@ -71,11 +72,14 @@ int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
     va_list ap;
     /* Without a command: "gpuplan: ...", never "gpuplan : ...". */
     const char *name = cmd ? cmd->name : "", *sep = cmd ? " " : "";
-    fprintf(stderr, "gpuplan%s%s: ", sep, name);
+    char msg[2048];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n(see 'gpuplan%s%s --help')\n", sep, name);
+    char *shown = text_printable(msg);
+    fprintf(stderr, "gpuplan%s%s: %s\n(see 'gpuplan%s%s --help')\n", sep, name, shown, sep,
+            name);
+    free(shown);
     return EXIT_USAGE;
 }
 
@@ -86,9 +90,13 @@ int cli_kind_arg(const cli_cmd *cmd, const char *arg, int *kind)
     return 0;
 }
 
+/* Messages quote names and text read from files: printed escaped, so they
+ * cannot drive the terminal (io/table.h). */
 int cli_fail(const gp_err *err)
 {
-    fprintf(stderr, "gpuplan: %s\n", err->msg);
+    char *shown = text_printable(err->msg);
+    fprintf(stderr, "gpuplan: %s\n", shown);
+    free(shown);
     return EXIT_RUNTIME;
 }
 
