@@ -156,6 +156,14 @@ static int fill(csv_reader *r, gp_err *err)
                           r->name, r->line, bad + 1, (unsigned char)l[bad]);
             break;
         }
+        /* libcsv keeps a NUL byte inside a field, but the field is used as a C
+         * string: "ab\0cd" would silently read as "ab". */
+        const char *nul = memchr(l, '\0', len);
+        if (nul) {
+            rc = gp_error(err, "%s:%ld:%zu: NUL byte (expected text)", r->name, r->line,
+                          (size_t)(nul - l) + 1);
+            break;
+        }
         if (csv_parse(&r->parser, l, len, on_field, on_record, r) != len) {
             rc = gp_error(err, "%s:%ld: malformed CSV: %s", r->name, r->line,
                           csv_strerror(csv_error(&r->parser)));
