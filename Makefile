@@ -144,6 +144,8 @@ FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
 fuzz:
+	@command -v $(lastword $(FUZZ_CC)) >/dev/null || \
+	    { echo "make fuzz needs clang and libFuzzer: apt-get install $(FUZZ_DEB_PKGS)"; exit 1; }
 	@$(MAKE) --no-print-directory B=build-fuzz CC='$(FUZZ_CC)' OPT='-O1 -g' WARN='$(FUZZ_WARN)' \
 	    SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all' fuzz-build
 	@tests/fuzz/run.sh build-fuzz $(FUZZ_TIME) $(FUZZ_JOBS)

@@ -4,7 +4,8 @@
 #
 # For each harness: writes its seed inputs from tests/fixtures/ into
 # $1/seeds/NAME (the harness does it when GPUPLAN_FUZZ_SEEDS is set), then
-# fuzzes with $1/corpus/NAME (kept between runs) and the seeds as corpus;
+# fuzzes with $1/corpus/NAME (kept between runs), the seeds and the inputs
+# of fixed findings in tests/fuzz/regressions/NAME as corpus;
 # a crash, leak, sanitizer report, timeout or out-of-memory is written to
 # $1/crashes/NAME-* and the log to $1/logs/NAME.log.  Prints one line per
 # harness (executions, result) and exits non-zero when any found something.
@@ -25,9 +26,12 @@ if [ "$B" = "--one" ]; then
         exit 0
     fi
     mkdir -p "$B/corpus/$name" "$B/tmp/$name"
+    # Inputs of fixed findings are read (so run) first, with the seeds.
+    regressions=""
+    [ -d "tests/fuzz/regressions/$name" ] && regressions="tests/fuzz/regressions/$name"
     TMPDIR="$B/tmp/$name" "$bin" -max_total_time="$SECS" -timeout=25 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$B/crashes/$name-" \
-        "$B/corpus/$name" "$B/seeds/$name" >"$B/logs/$name.log" 2>&1
+        "$B/corpus/$name" "$B/seeds/$name" $regressions >"$B/logs/$name.log" 2>&1
     echo $? >"$B/logs/$name.rc"
     rm -rf "$B/tmp/$name"
     exit 0
