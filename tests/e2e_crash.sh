@@ -23,16 +23,15 @@ command -v sqlite3 >/dev/null || { echo "$NAME: skipped (no sqlite3 program)"; e
 
 q() { sqlite3 "$DB" "$1"; }
 
-# A native set four times the size of sample-data/pai-like (12000 tasks,
-# 840k utilization samples; copies get a suffix), so an import lasts long
-# enough to be cut while it writes.
+# A native set twice the size of sample-data/pai-like (6000 tasks, 420k
+# utilization samples; the copy's names get a suffix), so an import lasts
+# long enough to be cut while it writes.
 big="$T/big"
 mkdir -p "$big"
 cp sample-data/pai-like/nodes.csv "$big/"
 for f in tasks util; do
     awk -F, -v OFS=, 'FNR == 1 { copy++; if (copy == 1) print; next }
                       { if (copy > 1) $1 = $1 "-" copy; print }' \
-        "sample-data/pai-like/$f.csv" "sample-data/pai-like/$f.csv" \
         "sample-data/pai-like/$f.csv" "sample-data/pai-like/$f.csv" >"$big/$f.csv"
 done
 TASKS=$(($(wc -l <"$big/tasks.csv") - 1))
