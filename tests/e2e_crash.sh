@@ -1,14 +1,16 @@
 #!/bin/sh
-# Crash consistency: an import, a run's save and a sweep are each killed
-# with SIGKILL at random instants; after every kill the database must pass
-# PRAGMA integrity_check, every row committed before the killed command
-# must be unchanged (a digest over them), what the killed command wrote
-# must be whole or absent (a trace with all its tasks and its cluster, a
-# run with its metrics and one outcome per task), and gpuplan must open it.
+# Crash consistency: an import, an import replacing a trace and cluster, a
+# run's save and a sweep are each killed with SIGKILL at random instants;
+# after every kill the database must pass PRAGMA integrity_check, every row
+# committed before the killed command must be unchanged (a digest over
+# them; a replaced entity must still hold the same content, old or new),
+# what the killed command wrote must be whole or absent (a trace with all
+# its tasks and its cluster, a run with its metrics and one outcome per
+# task), and gpuplan must open it.
 #
 # The kill instant is drawn uniformly over the command's duration measured
 # on an uninterrupted run; CRASH_SEED replays a draw (it is printed), and
-# CRASH_KILLS sets the kills per command (default 8).
+# CRASH_KILLS sets the kills per command (default 6).
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_crash.sh  (run from the project root)
 set -u
 NAME=e2e_crash
@@ -16,7 +18,7 @@ NAME=e2e_crash
 no_samples
 
 SEED=${CRASH_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
-KILLS=${CRASH_KILLS:-8}
+KILLS=${CRASH_KILLS:-6}
 DB=$GPUPLAN_DB
 echo "CRASH_SEED=$SEED CRASH_KILLS=$KILLS"
 command -v sqlite3 >/dev/null || { echo "$NAME: skipped (no sqlite3 program)"; exit 0; }
@@ -38,25 +40,32 @@ TASKS=$(($(wc -l <"$big/tasks.csv") - 1))
 
 # The committed base: what the killed commands read.
 expect_rc 0 "import the base set" "$G" import --name base "$big"
+expect_rc 0 "import the set to replace" "$G" import --name imp-r "$big"
 expect_rc 0 "import openb-like" "$G" import sample-data/openb-like
 
 # --- the checks ------------------------------------------------------------
 
+# The entity the command replaces (its rows are left out of the digest and
+# its content compared instead), or empty.
+REPLACED=
+
 # Marks what is committed now: each table's largest rowid ("-" for a table
 # without rowid, whose rows belong to a parent row: the one their cascading
-# foreign key names).
+# foreign key names), and the rowids of rows named $REPLACED ("-": none).
 mark() {
     for t in $(q "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"); do
         m=$(sqlite3 "$DB" "SELECT coalesce(max(rowid), 0) FROM \"$t\"" 2>/dev/null) || m=-
-        echo "$t $m"
+        skip=$(sqlite3 "$DB" "SELECT group_concat(rowid) FROM \"$t\" WHERE name = '$REPLACED'" \
+               2>/dev/null)
+        echo "$t $m ${skip:--}"
     done >"$T/mark"
 }
 
 # A digest of the rows that existed at the mark.
 old_digest() {
-    while read -r t m; do
+    while read -r t m skip; do
         if [ "$m" != - ]; then
-            where="rowid <= $m"
+            where="rowid <= $m AND rowid NOT IN (${skip#-})"
             order=rowid
         else
             fk=$(q "SELECT \"from\" || ' ' || \"table\" FROM pragma_foreign_key_list('$t')
@@ -64,7 +73,8 @@ old_digest() {
             where=1
             if [ -n "$fk" ]; then
                 pm=$(awk -v p="${fk#* }" '$1 == p { print $2 }' "$T/mark")
-                where="\"${fk%% *}\" <= ${pm:-0}"
+                pskip=$(awk -v p="${fk#* }" '$1 == p { print $3 }' "$T/mark")
+                where="\"${fk%% *}\" <= ${pm:-0} AND \"${fk%% *}\" NOT IN (${pskip#-})"
             fi
             order="1, 2"
         fi
@@ -87,10 +97,17 @@ whole() {
             (SELECT count(*) FROM task k WHERE k.trace_id = r.trace_id))"
 }
 
+# What the replaced trace and cluster hold, as export writes it.
+content() {
+    [ -z "$REPLACED" ] && return
+    { "$G" export trace "$REPLACED"; "$G" export cluster "$REPLACED"; } | md5sum
+}
+
 check_state() {   # check_state WHAT
     ic=$(q "PRAGMA integrity_check")
     [ "$ic" = ok ] || { bad "$1: integrity_check says: $ic"; return; }
     [ "$(old_digest)" = "$before" ] || { bad "$1: rows committed before it changed"; return; }
+    [ "$(content)" = "$content_before" ] || { bad "$1: $REPLACED changed"; return; }
     partial=$(whole)
     [ -z "$partial" ] || { bad "$1: left partial data: $partial"; return; }
     "$G" list >"$T/list" 2>&1 || { bad "$1: gpuplan list fails afterwards"; cat "$T/list"; return; }
@@ -125,6 +142,7 @@ crash() {
     while [ "$i" -le "$KILLS" ]; do
         mark
         before=$(old_digest)
+        content_before=$(content)
         draws=$((draws + 1))
         at=$(draw "$draws" "$dur")
         "$@" >/dev/null 2>&1 &
@@ -148,12 +166,16 @@ one() {
     what=$1; shift
     mark
     before=$(old_digest)
+    content_before=$(content)
     measure "$what" "$@"
     check_state "$what: the uninterrupted result"
     crash "$what" "$@"
 }
 
 one "import" sh -c 'exec "$0" import --name "imp$$" "$1"' "$G" "$big"
+REPLACED=imp-r
+one "import --replace" "$G" import --replace --name imp-r "$big"
+REPLACED=
 one "run" "$G" run --trace base --cluster base --policy first
 one "sweep" "$G" sweep inflation --trace openb-like --cluster openb-like --seeds 1-40 \
     --policy fgd,bestfit,pwr -q
