@@ -4,6 +4,7 @@
 #   make check    build and run every test
 #   make asan     the test suite under -fsanitize=address,undefined
 #   make bench    the benchmarks of bench/ (not part of check)
+#   make fuzz     the libFuzzer harnesses of tests/fuzz/, FUZZ_TIME seconds each
 #   make install  PREFIX=/usr/local DESTDIR= (binary, man page, sample data)
 #
 # Objects go to $(B) (build/ or build-asan/); the program is ./gpuplan.
@@ -57,7 +58,8 @@ TEST_BIN   := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRC))
 BENCH_BIN  := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRC))
 PROG       := $(if $(filter build,$(B)),gpuplan,$(B)/gpuplan)
 
-.PHONY: all run check asan bench install uninstall clean deps deb-packages tests
+.PHONY: all run check asan bench install uninstall clean deps deb-packages tests \
+        fuzz fuzz-build fuzz-deb-packages
 
 all: $(PROG)
 
@@ -127,6 +129,37 @@ asan:
 bench: all $(BENCH_BIN)
 	@bench/run.sh $(B)
 
+# --- fuzzing -------------------------------------------------------------
+# libFuzzer needs clang: the engine is built again in build-fuzz/ with
+# coverage and sanitizers, each tests/fuzz/fuzz_*.c linked against it, and
+# tests/fuzz/run.sh runs them FUZZ_JOBS at a time for FUZZ_TIME seconds
+# each; findings go to build-fuzz/crashes/ and fail the target.  Warnings
+# are gcc's business (-Werror there); clang's are shown, not fatal.
+FUZZ_TIME ?= 60
+FUZZ_JOBS ?= 2
+FUZZ_CC   ?= clang
+FUZZ_DEB_PKGS := clang libclang-rt-14-dev
+FUZZ_WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unknown-warning-option
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN  := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+
+fuzz:
+	@command -v $(lastword $(FUZZ_CC)) >/dev/null || \
+	    { echo "make fuzz needs clang and libFuzzer: apt-get install $(FUZZ_DEB_PKGS)"; exit 1; }
+	@$(MAKE) --no-print-directory B=build-fuzz CC='$(FUZZ_CC)' OPT='-O1 -g' WARN='$(FUZZ_WARN)' \
+	    SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all' fuzz-build
+	@tests/fuzz/run.sh build-fuzz $(FUZZ_TIME) $(FUZZ_JOBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/harness.c tests/fuzz/harness.h $(B)/libgpuplan.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer $(ENG_DEFS) $(PC_CFLAGS) -Itests/fuzz -o $@ $< \
+	    tests/fuzz/harness.c $(B)/libgpuplan.a $(LIBS)
+
+fuzz-deb-packages:
+	@echo $(FUZZ_DEB_PKGS)
+
 # Installs what is missing when root; otherwise prints the apt-get line.
 deps:
 	@missing=""; \
@@ -160,6 +193,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-asan gpuplan
+	rm -rf build build-asan build-fuzz gpuplan
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -261,6 +261,14 @@ static int feed_piece(csv_reader *r, const char *s, size_t len, gp_err *err)
         return gp_error(err, "%s:%ld:%zu: invalid UTF-8 byte 0x%02x (expected UTF-8 text)",
                         r->name, r->pos.line, r->pos.col + 1, (unsigned char)s[bad]);
     }
+    /* libcsv keeps a NUL byte inside a field, but fields are used as C
+     * strings: "ab\0cd" would silently read as "ab". */
+    const char *nul = memchr(s, '\0', len);
+    if (nul) {
+        track(&r->pos, s, (size_t)(nul - s));
+        return gp_error(err, "%s:%ld:%zu: NUL byte (expected text)", r->name, r->pos.line,
+                        r->pos.col + 1);
+    }
     r->seg_line = r->pos.line;
     if (r->pos.state == AT_RECORD_START)
         r->rec_line = r->pos.line;

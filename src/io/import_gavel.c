@@ -279,6 +279,14 @@ static json_t *load_json(const gavel_doc *d, gp_err *err)
                  line, col, (unsigned char)d->text[bad]);
         return NULL;
     }
+    /* jansson skips a NUL byte between tokens, or calls it the end of file. */
+    const char *nul = memchr(d->text, '\0', d->len);
+    if (nul) {
+        long line, col;
+        jsonpos_line_col(d->text, d->len, (size_t)(nul - d->text), &line, &col);
+        gp_error(err, "%s:%ld:%ld: NUL byte (expected JSON text)", d->path, line, col);
+        return NULL;
+    }
     json_error_t je;
     json_t *root = json_loadb(d->text, d->len, JSON_REJECT_DUPLICATES, &je);
     /* jansson's column is that of the end of the bad token, and 0 at the

@@ -437,6 +437,13 @@ static int parse_job_log(philly_log *lg, gp_err *err)
     jsonpos_strip_bom(lg->text, &lg->len);
     if (jsonpos_skip_ws(lg->text, lg->len, 0) == lg->len)
         return gp_error(err, "%s:1:1: empty file (expected a JSON array of jobs)", lg->path);
+    /* jansson skips a NUL byte between tokens, or calls it the end of file. */
+    const char *nul = memchr(lg->text, '\0', lg->len);
+    if (nul) {
+        long line, col;
+        jsonpos_line_col(lg->text, lg->len, (size_t)(nul - lg->text), &line, &col);
+        return gp_error(err, "%s:%ld:%ld: NUL byte (expected JSON text)", lg->path, line, col);
+    }
     json_error_t je;
     lg->root = json_loadb(lg->text, lg->len, 0, &je);
     if (!lg->root)

@@ -1,0 +1,184 @@
+#!/bin/sh
+# Crash consistency: an import, an import replacing a trace and cluster, a
+# run's save and a sweep are each killed with SIGKILL at random instants;
+# after every kill the database must pass PRAGMA integrity_check, every row
+# committed before the killed command must be unchanged (a digest over
+# them; a replaced entity must still hold the same content, old or new),
+# what the killed command wrote must be whole or absent (a trace with all
+# its tasks and its cluster, a run with its metrics and one outcome per
+# task), and gpuplan must open it.
+#
+# The kill instant is drawn uniformly over the command's duration measured
+# on an uninterrupted run; CRASH_SEED replays a draw (it is printed), and
+# CRASH_KILLS sets the kills per command (default 6).
+# Usage: GPUPLAN=./gpuplan sh tests/e2e_crash.sh  (run from the project root)
+set -u
+NAME=e2e_crash
+. tests/lib_e2e.sh
+no_samples
+
+SEED=${CRASH_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+KILLS=${CRASH_KILLS:-6}
+DB=$GPUPLAN_DB
+echo "CRASH_SEED=$SEED CRASH_KILLS=$KILLS"
+command -v sqlite3 >/dev/null || { echo "$NAME: skipped (no sqlite3 program)"; exit 0; }
+
+q() { sqlite3 "$DB" "$1"; }
+
+# A native set twice the size of sample-data/pai-like (6000 tasks, 420k
+# utilization samples; the copy's names get a suffix), so an import lasts
+# long enough to be cut while it writes.
+big="$T/big"
+mkdir -p "$big"
+cp sample-data/pai-like/nodes.csv "$big/"
+for f in tasks util; do
+    awk -F, -v OFS=, 'FNR == 1 { copy++; if (copy == 1) print; next }
+                      { if (copy > 1) $1 = $1 "-" copy; print }' \
+        "sample-data/pai-like/$f.csv" "sample-data/pai-like/$f.csv" >"$big/$f.csv"
+done
+TASKS=$(($(wc -l <"$big/tasks.csv") - 1))
+
+# The committed base: what the killed commands read.
+expect_rc 0 "import the base set" "$G" import --name base "$big"
+expect_rc 0 "import the set to replace" "$G" import --name imp-r "$big"
+expect_rc 0 "import openb-like" "$G" import sample-data/openb-like
+
+# --- the checks ------------------------------------------------------------
+
+# The entity the command replaces (its rows are left out of the digest and
+# its content compared instead), or empty.
+REPLACED=
+
+# Marks what is committed now: each table's largest rowid ("-" for a table
+# without rowid, whose rows belong to a parent row: the one their cascading
+# foreign key names), and the rowids of rows named $REPLACED ("-": none).
+mark() {
+    for t in $(q "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"); do
+        m=$(sqlite3 "$DB" "SELECT coalesce(max(rowid), 0) FROM \"$t\"" 2>/dev/null) || m=-
+        skip=$(sqlite3 "$DB" "SELECT group_concat(rowid) FROM \"$t\" WHERE name = '$REPLACED'" \
+               2>/dev/null)
+        echo "$t $m ${skip:--}"
+    done >"$T/mark"
+}
+
+# A digest of the rows that existed at the mark.
+old_digest() {
+    while read -r t m skip; do
+        if [ "$m" != - ]; then
+            where="rowid <= $m AND rowid NOT IN (${skip#-})"
+            order=rowid
+        else
+            fk=$(q "SELECT \"from\" || ' ' || \"table\" FROM pragma_foreign_key_list('$t')
+                     WHERE on_delete = 'CASCADE' LIMIT 1")
+            where=1
+            if [ -n "$fk" ]; then
+                pm=$(awk -v p="${fk#* }" '$1 == p { print $2 }' "$T/mark")
+                pskip=$(awk -v p="${fk#* }" '$1 == p { print $3 }' "$T/mark")
+                where="\"${fk%% *}\" <= ${pm:-0} AND \"${fk%% *}\" NOT IN (${pskip#-})"
+            fi
+            order="1, 2"
+        fi
+        echo "== $t"
+        q "SELECT * FROM \"$t\" WHERE $where ORDER BY $order"
+    done <"$T/mark" | md5sum
+}
+
+# Whatever a command left must be whole: every trace named imp* has all
+# its tasks and its cluster; every run has metrics, and every run that is
+# not an inflation run one outcome per task of its trace.
+whole() {
+    q "SELECT t.name FROM trace t WHERE t.name LIKE 'imp%' AND
+           ((SELECT count(*) FROM task k WHERE k.trace_id = t.id) != $TASKS OR
+            NOT EXISTS (SELECT 1 FROM cluster c WHERE c.name = t.name))"
+    q "SELECT 'run ' || r.id FROM run r WHERE
+           NOT EXISTS (SELECT 1 FROM run_metric m WHERE m.run_id = r.id) OR
+           (r.name NOT LIKE 'inflation%' AND
+            (SELECT count(*) FROM run_outcome o WHERE o.run_id = r.id) !=
+            (SELECT count(*) FROM task k WHERE k.trace_id = r.trace_id))"
+}
+
+# What the replaced trace and cluster hold, as export writes it.
+content() {
+    [ -z "$REPLACED" ] && return
+    { "$G" export trace "$REPLACED"; "$G" export cluster "$REPLACED"; } | md5sum
+}
+
+check_state() {   # check_state WHAT
+    ic=$(q "PRAGMA integrity_check")
+    [ "$ic" = ok ] || { bad "$1: integrity_check says: $ic"; return; }
+    [ "$(old_digest)" = "$before" ] || { bad "$1: rows committed before it changed"; return; }
+    [ "$(content)" = "$content_before" ] || { bad "$1: $REPLACED changed"; return; }
+    partial=$(whole)
+    [ -z "$partial" ] || { bad "$1: left partial data: $partial"; return; }
+    "$G" list >"$T/list" 2>&1 || { bad "$1: gpuplan list fails afterwards"; cat "$T/list"; return; }
+    ok "$1"
+}
+
+# --- killing ---------------------------------------------------------------
+
+# A uniform instant in [0, $2) seconds, the $1-th draw of the seeded stream.
+draw() {
+    awk -v s="$SEED" -v n="$1" -v d="$2" 'BEGIN { srand(s * 1000 + n); printf "%.3f", rand() * d }'
+}
+
+# measure WHAT CMD...: runs it to completion (it must succeed), leaving its
+# duration in $dur.
+measure() {
+    what=$1; shift
+    t0=$(date +%s.%N)
+    "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    dur=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+    if [ $rc -eq 0 ]; then ok "$what (uninterrupted, ${dur}s)"; else bad "$what failed"; cat "$T/err"; fi
+}
+
+kills=0
+draws=0
+# crash WHAT CMD...: runs the command $KILLS times, each killed at a drawn
+# instant (or finished before it), and checks the database after each.
+crash() {
+    what=$1; shift
+    i=1
+    while [ "$i" -le "$KILLS" ]; do
+        mark
+        before=$(old_digest)
+        content_before=$(content)
+        draws=$((draws + 1))
+        at=$(draw "$draws" "$dur")
+        "$@" >/dev/null 2>&1 &
+        pid=$!
+        sleep "$at"
+        kill -9 "$pid" 2>/dev/null
+        # (braces: the shell's "Killed" notice goes to /dev/null too)
+        { wait "$pid"; } 2>/dev/null
+        if [ $? -eq 137 ]; then
+            kills=$((kills + 1))
+            check_state "$what #$i killed at ${at}s"
+        else
+            check_state "$what #$i finished before ${at}s"
+        fi
+        i=$((i + 1))
+    done
+}
+
+# one WHAT CMD...: the command once uninterrupted, then $KILLS times killed.
+one() {
+    what=$1; shift
+    mark
+    before=$(old_digest)
+    content_before=$(content)
+    measure "$what" "$@"
+    check_state "$what: the uninterrupted result"
+    crash "$what" "$@"
+}
+
+one "import" sh -c 'exec "$0" import --name "imp$$" "$1"' "$G" "$big"
+REPLACED=imp-r
+one "import --replace" "$G" import --replace --name imp-r "$big"
+REPLACED=
+one "run" "$G" run --trace base --cluster base --policy first
+one "sweep" "$G" sweep inflation --trace openb-like --cluster openb-like --seeds 1-40 \
+    --policy fgd,bestfit,pwr -q
+
+echo "$NAME: $kills of $draws commands killed (the rest finished first)"
+e2e_finish

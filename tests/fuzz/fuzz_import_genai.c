@@ -1,0 +1,37 @@
+/*
+ * fuzz_import_genai.c — libFuzzer harness for the Alibaba GenAI series
+ * importer (import_genai.c): an input is the duty-cycle file and the
+ * memory file joined by FUZZ_SEP (harness.h), given as paths (the
+ * importer tells them apart by name).  Seeds: the genai fixtures.
+ */
+#include "harness.h"
+
+extern const importer import_genai;
+
+#define FIX "tests/fixtures/genai/"
+
+static const fuzz_seed seeds[] = {
+    {{FIX "pod_gpu_duty_cycle_lab.csv", FIX "pod_gpu_memory_used_bytes_lab.csv"}},
+    {{FIX "pod_gpu_duty_cycle_lab.csv", NULL}},
+};
+
+static const fuzz_set set = {
+    .imp = &import_genai,
+    .files = {"pod_gpu_duty_cycle_fuzz.csv", "pod_gpu_memory_used_bytes_fuzz.csv", NULL},
+    .seeds = seeds,
+    .nseeds = sizeof seeds / sizeof *seeds,
+};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_set_init(&set);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_set_run(&set, data, size);
+    return 0;
+}

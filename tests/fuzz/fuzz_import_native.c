@@ -1,0 +1,41 @@
+/*
+ * fuzz_import_native.c — libFuzzer harness for the native CSV set importer
+ * (import_native.c): an input is the set's seven files joined by FUZZ_SEP
+ * (harness.h), in the order below, written into a directory that is
+ * imported as a whole, so the files' cross-references (nodes naming
+ * profiles, util naming tasks, placements naming nodes and tasks) are
+ * fuzzed together.  Seeds: the native fixtures.
+ */
+#include "harness.h"
+
+static const char *const seed_dirs[] = {
+    "tests/fixtures/native/lab",
+    "tests/fixtures/gogh/few-types",
+    "tests/fixtures/gogh/foreign",
+    "tests/fixtures/gogh/nan",
+    "tests/fixtures/gogh/negative",
+    "tests/fixtures/gogh/one-accel",
+    NULL,
+};
+
+static const fuzz_set set = {
+    .imp = &import_native,
+    .files = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv", "util.csv", "tput.csv",
+              "placements.csv", NULL},
+    .as_dir = 1,
+    .seed_dirs = seed_dirs,
+};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_set_init(&set);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_set_run(&set, data, size);
+    return 0;
+}
