@@ -1,0 +1,35 @@
+/*
+ * fuzz_import_k8s.c — libFuzzer harness for the kubectl importer (import_k8s.c: nodes and pods lists with an nvidia-smi file per node): an input is the set's
+ * files joined by FUZZ_SEP (harness.h), given as paths as on the command
+ * line.  Seeds: the fixtures of tests/fixtures/ops/ as one set.
+ */
+#include "harness.h"
+
+extern const importer import_k8s;
+
+#define FIX "tests/fixtures/ops/"
+
+static const fuzz_seed seeds[] = {
+    {{FIX "nodes.json", FIX "pods.json", FIX "gpu-a100-0.csv", FIX "hami-workshop.csv"}},
+};
+
+static const fuzz_set set = {
+    .imp = &import_k8s,
+    .files = {"nodes.json", "pods.json", "gpu-a100-0.csv", "hami-workshop.csv", NULL},
+    .seeds = seeds,
+    .nseeds = sizeof seeds / sizeof *seeds,
+};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_set_init(&set);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_set_run(&set, data, size);
+    return 0;
+}
