@@ -213,7 +213,7 @@ expect "Traces" "Data kinds"
 keys 1 S
 expect "not finished" "saving needs finished runs"
 keys End
-expect "finished" "End runs to the end"
+expect "ran to the end" "End runs to the end"
 keys S
 expect "saved 3 runs" "runs saved"
 keys 5 j j j j j j Tab
