@@ -27,6 +27,25 @@ contains "$T/out" "hami-workshop  T4            1" "T4 node from the GFD label T
 expect_rc 0 "show snapshot" "$G" --format csv show snapshot lab
 contains "$T/out" "ml/notebook-1,0,gpu-a100-0,2,500" "openb gpu-milli annotation: half a GPU, on the first free device"
 contains "$T/out" "default/gpu-test,1,hami-workshop,0,300" "HAMi gpucores 30 %: 300 milli"
+contains "$T/out" "gpu-a100-0,2,A100-40GB,41,122.4,1275,9120,40960" \
+    "csv: GPU 2's readings after the placements (util, power, SM clock, memory used/total)"
+contains "$T/out" "hami-workshop,0,T4,31,35.1,1590,2980,16384" "csv: the T4's readings"
+expect_rc 0 "show snapshot (text)" "$G" show snapshot lab
+contains "$T/out" "4 task(s) on 4 of 5 GPUs (2.2 GPUs idle, FGD fragmentation 1.1 GPUs" \
+    "text: the header says the state's fragmentation"
+contains "$T/out" "GPU readings:" "text: a readings table"
+contains "$T/out" "gpu-a100-0       0  A100-40GB        97    348.1       1410         31245          40960" \
+    "text: GPU 0's readings"
+expect_rc 0 "show snapshot (json)" "$G" --format json show snapshot lab
+contains "$T/out" '"fragmentation_gpus": 1.1' "json: the fragmentation"
+contains "$T/out" '"power_w": 348.12' "json: GPU 0's power as read"
+contains "$T/out" '"mem_total_mib": 16384' "json: the T4's memory"
+expect_rc 0 "export snapshot (json)" "$G" --format json export snapshot lab --out "$T/lab.json"
+contains "$T/lab.json" '"clock_mhz": 1275' "export json: GPU 2's SM clock"
+contains "$T/lab.json" '"trace": "snapshot:lab"' "export json: still the trace's document"
+expect_rc 0 "export snapshot (csv)" "$G" --format csv export snapshot lab --out "$T/labdir"
+contains "$T/labdir/readings.csv" "gpu-a100-0,3,0,52.03,210,4,40960" "export csv: readings.csv"
+expect_rc 0 "a re-import of the export" "$G" import --name lab-copy "$T/labdir"
 
 # --- what-ifs from the snapshot ---------------------------------------------------------
 expect_rc 0 "run --from-snapshot" "$G" run --from-snapshot lab --trace lab-pending \
