@@ -52,6 +52,8 @@ expect_rc 0 "run --from-snapshot" "$G" run --from-snapshot lab --trace lab-pendi
     --policy cats,fgd --remaining 600
 contains "$T/out" "4 task(s) in place on 4 of 5 GPUs" "run starts from the snapshot's state"
 contains "$T/out" "2 arriving" "the pending pods arrive"
+contains "$T/out" "not saved (run 0): a saved run would replay its trace without the snapshot's tasks in place" \
+    "run says its runs from a snapshot are not saved"
 expect_rc 0 "plan --from-snapshot" "$G" plan --from-snapshot lab --trace lab-pending \
     --gpu A100-40GB --policy cats,fgd --remaining 600 --per-server 4 --sla-target 20
 contains "$T/out" "fewest GPUs to add meeting SLA <= 20% violations:  cats 1  fgd 4" \
@@ -138,5 +140,10 @@ keys Right Right Right Right Right
 expect "decision 5" "four pods in place, then the first pending one's decision"
 keys Left Left Left Left 2
 expect "in place at the start" "Step explains a pod placed where the snapshot had it"
+keys 1 End
+expect "ran to the end" "the runs from the snapshot finish"
+keys S
+expect "runs from a snapshot are not saved: they would replay without its tasks in place" \
+    "S refuses to save runs that would replay without the snapshot's tasks"
 keys q
 e2e_finish
