@@ -145,5 +145,25 @@ expect "ran to the end" "the runs from the snapshot finish"
 keys S
 expect "runs from a snapshot are not saved: they would replay without its tasks in place" \
     "S refuses to save runs that would replay without the snapshot's tasks"
+# The Planner from the snapshot: GPUs added to its cluster, its pending pods arriving.
+keys 4
+expect "What if" "Planner"
+keys End Right
+expect "From snapshot    mylab" "the last parameter chooses the snapshot"
+expect "Trace            mylab-pending" "its pending pods arrive"
+expect "GPUs from        0" "the counts are GPUs added, from none"
+expect "press r to sweep the GPUs added to snapshot mylab" "the sweep is from the snapshot"
+keys r
+expect "sweep done" "the sweep from the snapshot finishes"
+expect "Answer: " "the Planner answers"
+keys X Down Down Enter
+expect "CLI: gpuplan plot plan --from-snapshot mylab --trace mylab-pending --gpu" \
+    "the equivalent command starts from the snapshot"
+expect "     4 cats                 16.7  01:00:36     654" \
+    "4 A10s added: one pending pod of six tasks still waits too long under cats"
+expect_rc 0 "the CLI's sweep" "$G" plan --from-snapshot mylab --trace mylab-pending --gpu A10 \
+    --from 0 --to 9 --step 1 --policy cats,corrgpu,first
+contains "$T/out" "   4  cats       6         16.67      3636.0     7144.3        654.1" \
+    "the CLI sweeps the same from the snapshot"
 keys q
 e2e_finish
