@@ -54,6 +54,8 @@ static int write_readings(const snapshot *sn, const cluster *c, const catalog *c
     fputs("node,gpu,util_pct,power_w,clock_mhz,mem_used_mib,mem_total_mib\n", f);
     for (size_t i = 0; i < sn->nreadings; i++) {
         const gpu_reading *r = &sn->readings[i];
+        if (r->node < 0 || (size_t)r->node >= c->nnodes)
+            continue;           /* a reading of no node of c: nothing to name it by */
         const node *n = &c->nodes[r->node];
         csv_put(f, n->name);
         fprintf(f, ",%d,", r->gpu);
@@ -98,6 +100,8 @@ static json_t *readings_json(const snapshot *sn, const cluster *c, const catalog
     json_t *arr = json_array();
     for (size_t i = 0; i < sn->nreadings; i++) {
         const gpu_reading *r = &sn->readings[i];
+        if (r->node < 0 || (size_t)r->node >= c->nnodes)
+            continue;
         const node *n = &c->nodes[r->node];
         json_array_append_new(arr, json_pack("{s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:f}",
                                              "node", n->name, "model", n->gpu_model,
