@@ -134,7 +134,7 @@ keys X Down Down Enter
 expect "CLI: gpuplan plot plan --trace cats-testbed --gpu V100" "Planner's equivalent command"
 # The SLA target slider (row 12) up by 2, then back to its default.
 keys End
-for i in 1 2 3 4 5 6 7; do keys Up; done
+for i in 1 2 3 4 5 6 7 8; do keys Up; done
 keys + +
 expect "<= 2.0% violations" "the SLA target slider moved"
 keys d

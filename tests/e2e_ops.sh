@@ -27,12 +27,33 @@ contains "$T/out" "hami-workshop  T4            1" "T4 node from the GFD label T
 expect_rc 0 "show snapshot" "$G" --format csv show snapshot lab
 contains "$T/out" "ml/notebook-1,0,gpu-a100-0,2,500" "openb gpu-milli annotation: half a GPU, on the first free device"
 contains "$T/out" "default/gpu-test,1,hami-workshop,0,300" "HAMi gpucores 30 %: 300 milli"
+contains "$T/out" "gpu-a100-0,2,A100-40GB,41,122.4,1275,9120,40960" \
+    "csv: GPU 2's readings after the placements (util, power, SM clock, memory used/total)"
+contains "$T/out" "hami-workshop,0,T4,31,35.1,1590,2980,16384" "csv: the T4's readings"
+expect_rc 0 "show snapshot (text)" "$G" show snapshot lab
+contains "$T/out" "4 task(s) on 4 of 5 GPUs (2.2 GPUs idle, FGD fragmentation 1.1 GPUs" \
+    "text: the header says the state's fragmentation"
+contains "$T/out" "GPU readings:" "text: a readings table"
+contains "$T/out" "gpu-a100-0       0  A100-40GB        97    348.1       1410         31245          40960" \
+    "text: GPU 0's readings"
+expect_rc 0 "show snapshot (json)" "$G" --format json show snapshot lab
+contains "$T/out" '"fragmentation_gpus": 1.1' "json: the fragmentation"
+contains "$T/out" '"power_w": 348.12' "json: GPU 0's power as read"
+contains "$T/out" '"mem_total_mib": 16384' "json: the T4's memory"
+expect_rc 0 "export snapshot (json)" "$G" --format json export snapshot lab --out "$T/lab.json"
+contains "$T/lab.json" '"clock_mhz": 1275' "export json: GPU 2's SM clock"
+contains "$T/lab.json" '"trace": "snapshot:lab"' "export json: still the trace's document"
+expect_rc 0 "export snapshot (csv)" "$G" --format csv export snapshot lab --out "$T/labdir"
+contains "$T/labdir/readings.csv" "gpu-a100-0,3,0,52.03,210,4,40960" "export csv: readings.csv"
+expect_rc 0 "a re-import of the export" "$G" import --name lab-copy "$T/labdir"
 
 # --- what-ifs from the snapshot ---------------------------------------------------------
 expect_rc 0 "run --from-snapshot" "$G" run --from-snapshot lab --trace lab-pending \
     --policy cats,fgd --remaining 600
 contains "$T/out" "4 task(s) in place on 4 of 5 GPUs" "run starts from the snapshot's state"
 contains "$T/out" "2 arriving" "the pending pods arrive"
+contains "$T/out" "not saved (run 0): a saved run would replay its trace without the snapshot's tasks in place" \
+    "run says its runs from a snapshot are not saved"
 expect_rc 0 "plan --from-snapshot" "$G" plan --from-snapshot lab --trace lab-pending \
     --gpu A100-40GB --policy cats,fgd --remaining 600 --per-server 4 --sla-target 20
 contains "$T/out" "fewest GPUs to add meeting SLA <= 20% violations:  cats 1  fgd 4" \
@@ -119,5 +140,30 @@ keys Right Right Right Right Right
 expect "decision 5" "four pods in place, then the first pending one's decision"
 keys Left Left Left Left 2
 expect "in place at the start" "Step explains a pod placed where the snapshot had it"
+keys 1 End
+expect "ran to the end" "the runs from the snapshot finish"
+keys S
+expect "runs from a snapshot are not saved: they would replay without its tasks in place" \
+    "S refuses to save runs that would replay without the snapshot's tasks"
+# The Planner from the snapshot: GPUs added to its cluster, its pending pods arriving.
+keys 4
+expect "What if" "Planner"
+keys End Right
+expect "From snapshot    mylab" "the last parameter chooses the snapshot"
+expect "Trace            mylab-pending" "its pending pods arrive"
+expect "GPUs from        0" "the counts are GPUs added, from none"
+expect "press r to sweep the GPUs added to snapshot mylab" "the sweep is from the snapshot"
+keys r
+expect "sweep done" "the sweep from the snapshot finishes"
+expect "Answer: " "the Planner answers"
+keys X Down Down Enter
+expect "CLI: gpuplan plot plan --from-snapshot mylab --trace mylab-pending --gpu" \
+    "the equivalent command starts from the snapshot"
+expect "     4 cats                 16.7  01:00:36     654" \
+    "4 A10s added: one pending pod of six tasks still waits too long under cats"
+expect_rc 0 "the CLI's sweep" "$G" plan --from-snapshot mylab --trace mylab-pending --gpu A10 \
+    --from 0 --to 9 --step 1 --policy cats,corrgpu,first
+contains "$T/out" "   4  cats       6         16.67      3636.0     7144.3        654.1" \
+    "the CLI sweeps the same from the snapshot"
 keys q
 e2e_finish

@@ -167,7 +167,7 @@ expect "<< fewest" "the smallest GPU count meeting the SLA is marked"
 expect "fewest GPUs meeting SLA" "the answer line"
 # A grid over two models: the second model is the first profile listed, its
 # count 0..2; the frontier chart and the cheapest point meeting the SLA.
-keys End k k k k k Right
+keys End k k k k k k Right
 expect "2nd GPU          A10" "a second GPU model is chosen"
 keys j j Left Left Left Left Left Left
 expect "2nd GPUs to      2" "its count range"

@@ -477,6 +477,69 @@ static void test_dcgm_readme_sample(void **state)
     tu_store_free(st, dir);
 }
 
+/* A real 8 x H100 scrape on EKS (power and utilization of each GPU) whose
+ * third GPU runs a pod: the node, its eight GPUs read, the pod on GPU 2. */
+static void test_dcgm_real_pod(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    import_result res;
+    const char *paths[] = {F "ip-100-64-147-149.prom"};
+    assert_ptr_equal(importer_detect(paths, 1), &import_dcgm);
+    if (import_files(st, &import_dcgm, paths, 1, "eks", &res, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.nodes, 1);
+    assert_int_equal(res.tasks, 1);
+    snapshot *sn;
+    assert_int_equal(store_get_snapshot(st, "eks", &sn, &err), 0);
+    assert_int_equal(sn->nreadings, 8);
+    assert_double_equal(snapshot_reading(sn, 0, 2)->power_w, 110.786, 1e-9);
+    assert_double_equal(snapshot_reading(sn, 0, 7)->power_w, 68.495, 1e-9);
+    assert_double_equal(snapshot_reading(sn, 0, 2)->util_pct, 0, 0);
+    assert_true(isnan(snapshot_reading(sn, 0, 2)->clock_mhz));  /* not sampled */
+    int t = find_task(sn->tasks, "dynamo-workload/vllm-agg-0-vllmdecodeworker-dkb9q");
+    placement_row row;
+    assert_int_equal(task_rows(sn, t, &row), 1);
+    assert_int_equal(row.gpu, 2);
+    assert_int_equal(row.gpu_milli, 1000);
+    snapshot_free(sn);
+    cluster *cl;
+    assert_int_equal(store_get_cluster(st, "eks", &cl, &err), 0);
+    const node *n = find_node(cl, "ip-100-64-147-149.ec2.internal");
+    assert_string_equal(n->gpu_model, "H100");
+    assert_int_equal(n->gpu_count, 8);
+    cluster_free(cl);
+    tu_store_free(st, dir);
+}
+
+/* A real g4dn.xlarge node (GPU feature discovery labels, capacity as
+ * printed; no allocatable): one T4 from "Tesla-T4", 4 vCPUs, its memory. */
+static void test_k8s_real_t4_node(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    import_result res;
+    const char *paths[] = {F "g4dn-t4-node.json"};
+    assert_ptr_equal(importer_detect(paths, 1), &import_k8s);
+    if (import_files(st, &import_k8s, paths, 1, "g4", &res, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(res.nodes, 1);
+    assert_int_equal(res.tasks, 0);
+    cluster *cl;
+    assert_int_equal(store_get_cluster(st, "g4", &cl, &err), 0);
+    const node *n = find_node(cl, "ip-10-0-220-29.ap-southeast-1.compute.internal");
+    assert_string_equal(n->gpu_model, "T4");
+    assert_int_equal(n->gpu_count, 1);
+    assert_int_equal(n->cpu_milli, 4000);
+    assert_int_equal(n->ram_mib, 16116152 / 1024);
+    cluster_free(cl);
+    tu_store_free(st, dir);
+}
+
 /* --- Prometheus range query ---------------------------------------------------------- */
 
 static void test_promrange(void **state)
@@ -759,6 +822,8 @@ int main(void)
         cmocka_unit_test(test_dcgm_scrapes),
         cmocka_unit_test(test_dcgm_mig_instances),
         cmocka_unit_test(test_dcgm_readme_sample),
+        cmocka_unit_test(test_dcgm_real_pod),
+        cmocka_unit_test(test_k8s_real_t4_node),
         cmocka_unit_test(test_promrange),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_all_or_nothing),

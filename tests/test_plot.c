@@ -324,6 +324,30 @@ static void test_plan_cli_options(void **state)
     assert_string_equal(plan_metric_word(PM_COST), "cost");
 }
 
+/* From a snapshot: --from-snapshot first, the trace only when one arrives,
+ * the what-if's options when set. */
+static void test_plan_cli_options_snapshot(void **state)
+{
+    (void)state;
+    plan_params p;
+    plan_params_default(&p);
+    snprintf(p.snapshot, sizeof p.snapshot, "lab");
+    snprintf(p.gpu, sizeof p.gpu, "H100");
+    p.lo = 0, p.hi = 4;
+    strbuf b = STRBUF_INIT;
+    plan_cli_options(&p, &b);
+    assert_string_equal(strbuf_str(&b), "--from-snapshot lab --gpu H100 --from 0 --to 4 --step 1");
+    strbuf_free(&b);
+    snprintf(p.trace, sizeof p.trace, "lab-pending");
+    p.whatif.remaining_s = 600;
+    p.whatif.more = 8;
+    p.whatif.more_gap_s = 30;
+    plan_cli_options(&p, &b);
+    assert_string_equal(strbuf_str(&b), "--from-snapshot lab --trace lab-pending --gpu H100 "
+                        "--from 0 --to 4 --step 1 --remaining 600 --more 8 --more-gap 30");
+    strbuf_free(&b);
+}
+
 /* --- formats and errors ------------------------------------------------------------ */
 
 static void test_format_of(void **state)
@@ -456,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_sweep_chart_files),
         cmocka_unit_test(test_plan_chart_files),
         cmocka_unit_test(test_plan_cli_options),
+        cmocka_unit_test(test_plan_cli_options_snapshot),
         cmocka_unit_test(test_format_of),
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_time_axis_unit),

@@ -646,6 +646,12 @@ int runset_save(runset *rs, store *st, int *saved, gp_err *err)
     *saved = 0;
     if (!runset_live(rs))
         return gp_error(err, "nothing to save: no live runs");
+    /* A run record names its trace and cluster, not the tasks a snapshot
+     * had in place: saved, it would replay later as a plain run of the
+     * snapshot's tasks, all arriving at t = 0. */
+    if (rs->pins)
+        return gp_error(err, "runs from a snapshot are not saved: they would replay without "
+                        "its tasks in place");
     if (!runset_done(rs))
         return gp_error(err, "the runs are not finished: play them to the end (End) first");
     for (int i = 0; i < rs->n; i++) {

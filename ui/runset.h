@@ -117,7 +117,9 @@ double runset_progress(const runset *rs);
 int runset_mixed_power(const runset *rs);
 /* Saves a copy of every finished live run to the store (the sims go on,
  * so they can still be stepped); *saved counts them.  A run saved before
- * is not saved again: when every one was, it is an error naming them. */
+ * is not saved again: when every one was, it is an error naming them.
+ * Runs from a snapshot (pins set) are refused: a run record cannot say
+ * which tasks were in place. */
 int runset_save(runset *rs, store *st, int *saved, gp_err *err);
 
 /* The run record of slot i (live or saved); NULL when empty. */

@@ -17,6 +17,11 @@
  * meeting the SLA target.  The sweep runs a slice at a time from the main loop (src/plan/plan.h),
  * so the screen stays live and Esc cancels it.
  *
+ * "From snapshot" starts every run from a stored snapshot (an imported
+ * cluster's, or a run's instant), as `gpuplan plan --from-snapshot` does:
+ * its tasks in place on its cluster, the trace (its pending pods when
+ * stored, else none) arriving, the counts swept the GPUs added to it.
+ *
  * The parameters are set up from Compare's trace and policies when the
  * screen is first entered (planner_ensure), not while drawing.
  */
@@ -36,14 +41,14 @@
 
 enum {
     P_TRACE, P_GPU, P_MODE, P_LO, P_HI, P_STEP, P_PER, P_PRICE, P_CORR, P_UTIL, P_KAPPA,
-    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_NPARAMS
+    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_SNAP, P_NPARAMS
 };
 
 static const char *const param_names[P_NPARAMS] = {
     "Trace", "GPU profile", "Mode", "GPUs from", "GPUs to", "Step", "GPUs/server",
     "Price $/GPU", "Corr. threshold", "Util. threshold", "Kappa (SLA)", "SLA target",
     "Policies", "2nd GPU", "2nd GPUs from", "2nd GPUs to", "2nd step", "2nd price $/GPU",
-    "Energy $/kWh",
+    "Energy $/kWh", "From snapshot",
 };
 
 /* A grid over two models is asked for (the sweep run may differ). */
@@ -54,17 +59,20 @@ static int grid_asked(const app *a)
 
 /* --- defaults ---------------------------------------------------------------- */
 
+/* The range up to the tasks' peak demand (plan_peak_demand); from a
+ * snapshot, GPUs added to its cluster, from none. */
 static void set_range_from_trace(app *a)
 {
     plan_params *p = &a->pl.p;
-    gp_trace *tr = NULL;
     gp_err err;
-    if (!p->trace[0] || store_get_trace(a->st, p->trace, &tr, &err))
+    int peak;
+    if ((!p->trace[0] && !p->snapshot[0]) || plan_peak_demand(a->st, p, &peak, &err))
         return;
-    int peak = summary_peak_demand(tr);
-    trace_free(tr);
     p->hi = peak > 0 ? peak : 1;
-    p->lo = p->hi / 4 > 1 ? p->hi / 4 : 1;
+    if (p->snapshot[0])
+        p->lo = 0;
+    else
+        p->lo = p->hi / 4 > 1 ? p->hi / 4 : 1;
     p->step = (p->hi - p->lo) / 12 > 1 ? (p->hi - p->lo) / 12 : 1;
 }
 
@@ -87,7 +95,8 @@ static void default_policies(app *a);
 static void planner_ensure(app *a)
 {
     planner_ui *pl = &a->pl;
-    if (pl->p.trace[0] || !a->cmp.traces.lv.count)
+    /* Set up once: a snapshot alone (no trace arriving) counts as set up. */
+    if (pl->p.trace[0] || pl->p.snapshot[0] || !a->cmp.traces.lv.count)
         return;
     plan_params_default(&pl->p);
     snprintf(pl->p.trace, sizeof pl->p.trace, "%s",
@@ -156,7 +165,9 @@ static void param_value(const app *a, int i, char *buf, size_t len)
 {
     const plan_params *p = &a->pl.p;
     switch (i) {
-    case P_TRACE: snprintf(buf, len, "%s", p->trace); break;
+    case P_TRACE:
+        snprintf(buf, len, "%s", p->trace[0] ? p->trace : "none (the snapshot's tasks)");
+        break;
     case P_GPU: snprintf(buf, len, "%s", p->gpu); break;
     case P_MODE: snprintf(buf, len, "%s", p->unbounded ? "unbounded pool" : "sweep"); break;
     case P_LO: snprintf(buf, len, "%d", p->lo); break;
@@ -169,6 +180,7 @@ static void param_value(const app *a, int i, char *buf, size_t len)
     case P_HI2: snprintf(buf, len, "%d", p->hi2); break;
     case P_STEP2: snprintf(buf, len, "%d", p->step2); break;
     case P_PRICE2: price_value(a, p->gpu2, p->price2, buf, len); break;
+    case P_SNAP: snprintf(buf, len, "%s", p->snapshot[0] ? p->snapshot : "none"); break;
     case P_KWH:
         if (p->usd_per_kwh <= 0)
             snprintf(buf, len, "none (CapEx alone)");
@@ -264,6 +276,11 @@ static void draw_progress_line(const app *a, rect r)
         snprintf(label, sizeof label, "sweep failed: %s", sw->err);
         break;
     default:
+        if (a->pl.p.snapshot[0] && !a->pl.p.unbounded && !grid_asked(a)) {
+            snprintf(label, sizeof label, "press r to sweep the GPUs added to snapshot %s",
+                     a->pl.p.snapshot);
+            break;
+        }
         snprintf(label, sizeof label, "press r to sweep %s", a->pl.p.unbounded
                  ? "in unbounded-pool mode" : grid_asked(a) ? "the grid of two models"
                                                             : "the GPU count");
@@ -602,24 +619,44 @@ static int clampi(int v, int lo, int hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* A grid may start either model at 0; one model needs a GPU. */
+/* A grid may start either model at 0, and GPUs added to a snapshot's
+ * cluster may be none; one model alone needs a GPU. */
 static int least_count(const app *a)
 {
-    return grid_asked(a) ? 0 : 1;
+    return grid_asked(a) || a->pl.p.snapshot[0] ? 0 : 1;
 }
 
-/* The second model: none, then every profile, round and round. */
-static void cycle_gpu2(app *a, int dir)
+/* An optional name (the second model, the snapshot): none, then every
+ * name of the list, round and round. */
+static void cycle_optional(const ui_list *l, char *name, size_t len, int dir)
 {
-    const ui_list *gl = &a->data.lists[STORE_GPU];
-    plan_params *p = &a->pl.p;
-    size_t n = gl->lv.count, i = 0;
-    while (i < n && strcmp(gl->items[i].name, p->gpu2) != 0)
+    size_t n = l->lv.count, i = 0;
+    while (i < n && strcmp(l->items[i].name, name) != 0)
         i++;
-    /* positions 0..n-1 are profiles, n is none */
-    size_t pos = p->gpu2[0] && i < n ? i : n;
+    /* positions 0..n-1 are the list's, n is none */
+    size_t pos = name[0] && i < n ? i : n;
     pos = (pos + (dir > 0 ? 1 : n)) % (n + 1);
-    snprintf(p->gpu2, sizeof p->gpu2, "%s", pos == n ? "" : gl->items[pos].name);
+    snprintf(name, len, "%s", pos == n ? "" : l->items[pos].name);
+}
+
+/* After the snapshot changed: its pending pods arrive when an import
+ * stored them ("NAME-pending"), else nothing does; without a snapshot,
+ * Compare's trace again.  The range follows. */
+static void snapshot_chosen(app *a)
+{
+    plan_params *p = &a->pl.p;
+    const ui_list *tl = &a->cmp.traces;
+    if (p->snapshot[0]) {
+        char pending[GP_NAME_MAX + 16];
+        snprintf(pending, sizeof pending, "%s-pending", p->snapshot);
+        p->trace[0] = '\0';
+        for (size_t i = 0; i < tl->lv.count; i++)
+            if (strcmp(tl->items[i].name, pending) == 0)
+                snprintf(p->trace, sizeof p->trace, "%s", pending);
+    } else if (tl->lv.count) {
+        snprintf(p->trace, sizeof p->trace, "%s", tl->items[tl->lv.cursor].name);
+    }
+    set_range_from_trace(a);
 }
 
 /* A price slider: 10 % a step from the set price, else the profile's. */
@@ -645,7 +682,11 @@ static void adjust(app *a, int param, int dir)
     case P_STEP: p->step = clampi(p->step + dir, 1, 10000); break;
     case P_PER: p->per_server = clampi(p->per_server + dir, 1, GP_NODE_MAX_GPUS); break;
     case P_PRICE: p->price = step_price(a, p->gpu, p->price, dir); break;
-    case P_GPU2: cycle_gpu2(a, dir); break;
+    case P_GPU2: cycle_optional(&a->data.lists[STORE_GPU], p->gpu2, sizeof p->gpu2, dir); break;
+    case P_SNAP:
+        cycle_optional(&a->data.lists[STORE_SNAPSHOT], p->snapshot, sizeof p->snapshot, dir);
+        snapshot_chosen(a);
+        break;
     case P_LO2: p->lo2 = clampi(p->lo2 + dir, 0, 100000); break;
     case P_HI2: p->hi2 = clampi(p->hi2 + dir, 0, 100000); break;
     case P_STEP2: p->step2 = clampi(p->step2 + dir, 1, 10000); break;
@@ -701,6 +742,10 @@ static void menu_done(app *a, int ok, const char *text, int choice)
         /* item 0 is "none" */
         snprintf(p->gpu2, sizeof p->gpu2, "%s",
                  choice == 0 ? "" : a->data.lists[STORE_GPU].items[choice - 1].name);
+    } else if (cur_param(a) == P_SNAP) {
+        snprintf(p->snapshot, sizeof p->snapshot, "%s",
+                 choice == 0 ? "" : a->data.lists[STORE_SNAPSHOT].items[choice - 1].name);
+        snapshot_chosen(a);
     } else {
         snprintf(p->gpu, sizeof p->gpu, "%s", a->data.lists[STORE_GPU].items[choice].name);
     }
@@ -791,6 +836,10 @@ static ui_rc pl_edit(app *a, int key)
         list_menu(a, "Second GPU profile (a grid of mixed clusters)", &a->data.lists[STORE_GPU],
                   a->pl.p.gpu2, "none (one model)");
         break;
+    case P_SNAP:
+        list_menu(a, "Start from a snapshot (GPUs added to its cluster)",
+                  &a->data.lists[STORE_SNAPSHOT], a->pl.p.snapshot, "none");
+        break;
     case P_MODE: adjust(a, P_MODE, 1); break;
     case P_POLICIES:
         param_value(a, P_POLICIES, v, sizeof v);
@@ -879,6 +928,10 @@ static void reset_param(app *a, int param)
     case P_STEP2: p->step2 = d.step2; break;
     case P_PRICE2: p->price2 = d.price2; break;
     case P_KWH: p->usd_per_kwh = d.usd_per_kwh; break;
+    case P_SNAP:
+        p->snapshot[0] = '\0';
+        snapshot_chosen(a);
+        break;
     default: break;
     }
 }

@@ -4,6 +4,7 @@
  */
 #include "cli_whatif.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,4 +60,40 @@ int cli_whatif_describe(FILE *out, const cli_whatif *cw, const cli_inputs *in,
             in->cl->name, w->nplaced, lk.busy_gpus, lk.gpus, lk.idle_milli / 1000.0,
             lk.frag_milli / 1000.0, w->tr->ntasks - w->nplaced);
     return 0;
+}
+
+/* The snapshot's tasks in place and nothing arriving: its own tasks are the
+ * workload FGD measures its fragmentation against. */
+static void look_at_snapshot(cli_snapview *v)
+{
+    whatif w;
+    whatif_opts o = {0};
+    gp_err err;
+    v->look.frag_milli = NAN;
+    if (whatif_build(v->sn, v->cl, v->cat, NULL, &o, &w, &err))
+        return;
+    if (whatif_look_at(&w, v->cl, v->cat, &v->look, &err))
+        v->look.frag_milli = NAN;
+    whatif_free(&w);
+}
+
+int cli_snapview_load(store *st, const char *name, cli_snapview *v, gp_err *err)
+{
+    memset(v, 0, sizeof *v);
+    if (store_get_snapshot(st, name, &v->sn, err) ||
+        store_get_cluster(st, v->sn->cluster_name, &v->cl, err) ||
+        store_load_catalog(st, &v->cat, err)) {
+        cli_snapview_free(v);
+        return -1;
+    }
+    look_at_snapshot(v);
+    return 0;
+}
+
+void cli_snapview_free(cli_snapview *v)
+{
+    snapshot_free(v->sn);
+    cluster_free(v->cl);
+    catalog_free(v->cat);
+    memset(v, 0, sizeof *v);
 }

@@ -42,4 +42,18 @@ void cli_whatif_free(cli_inputs *in, whatif *w);
 int cli_whatif_describe(FILE *out, const cli_whatif *cw, const cli_inputs *in,
                         const whatif *w, gp_err *err);
 
+/* A stored snapshot as show and export present it: with its cluster, the
+ * catalog and how its state looks (whatif_look_at with nothing arriving;
+ * look.frag_milli is NAN when it cannot be measured). */
+typedef struct cli_snapview {
+    snapshot *sn;
+    cluster *cl;
+    catalog *cat;
+    whatif_look look;
+} cli_snapview;
+
+/* 0, or -1 with a message (nothing to free then). */
+int cli_snapview_load(store *st, const char *name, cli_snapview *v, gp_err *err);
+void cli_snapview_free(cli_snapview *v);
+
 #endif

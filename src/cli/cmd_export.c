@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "cli_whatif.h"
 #include "io/export.h"
 #include "io/export_file.h"
 #include "peace/peace.h"
@@ -52,12 +53,12 @@ static int export_one(store *st, int kind, const char *name, int json, FILE *out
         rc = json ? export_tput_json(c, out, err) : export_tput_csv(c, dir, err);
         tput_catalog_free(c);
     } else if (kind == STORE_SNAPSHOT) {
-        snapshot *sn;
-        if (store_get_snapshot(st, name, &sn, err))
+        cli_snapview v;
+        if (cli_snapview_load(st, name, &v, err))
             return -1;
-        rc = json ? export_trace_json(sn->tasks, out, err)
-                  : export_snapshot_csv(st, sn, dir, err);
-        snapshot_free(sn);
+        rc = json ? export_snapshot_json(v.sn, v.cl, v.cat, v.look.frag_milli, out, err)
+                  : export_snapshot_csv(v.sn, v.cl, v.cat, dir, err);
+        cli_snapview_free(&v);
     } else if (kind == STORE_RUN) {
         int64_t id;
         run *r;

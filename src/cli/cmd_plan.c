@@ -52,37 +52,12 @@ static int add_policies(plan_params *p, const char *list, gp_err *err)
     return rc;
 }
 
-/* The peak demand of a snapshot's tasks and the trace (if any): what
- * they would use unshared, at most, on top of the snapshot's cluster. */
-static int snapshot_peak(store *st, const plan_params *p, int *peak, gp_err *err)
-{
-    snapshot *sn;
-    gp_trace *tr = NULL;
-    if (store_get_snapshot(st, p->snapshot, &sn, err) ||
-        (p->trace[0] && store_get_trace(st, p->trace, &tr, err)))
-        return -1;
-    *peak = summary_peak_demand(sn->tasks) + (tr ? summary_peak_demand(tr) : 0) +
-            p->whatif.more * (sn->tasks->ntasks ? summary_peak_demand(sn->tasks) : 0);
-    snapshot_free(sn);
-    trace_free(tr);
-    return 0;
-}
-
-/* Default range: 1 .. the trace's peak demand (what it would use unshared). */
+/* Default range: lo .. the peak demand (what the tasks would use unshared). */
 static int default_range(cli_ctx *ctx, plan_params *p, gp_err *err)
 {
-    gp_trace *tr;
     int peak;
-    if (p->snapshot[0]) {
-        if (snapshot_peak(cli_store(ctx), p, &peak, err))
-            return -1;
-        p->hi = peak > p->lo ? peak : p->lo;
-        return 0;
-    }
-    if (store_get_trace(cli_store(ctx), p->trace, &tr, err))
+    if (plan_peak_demand(cli_store(ctx), p, &peak, err))
         return -1;
-    peak = summary_peak_demand(tr);
-    trace_free(tr);
     p->hi = peak > p->lo ? peak : p->lo;
     return 0;
 }

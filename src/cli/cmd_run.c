@@ -565,6 +565,9 @@ static int run_whatif(cli_ctx *ctx, store *st, const run_opts *o, run_specs *rs)
         wo.no_save = 1;
         wo.optimal = 0;
         rc = run_policies(ctx, st, &wo, &in, rs);
+        if (rc == EXIT_OK && ctx->format == FMT_TABLE)
+            fputs("not saved (run 0): a saved run would replay its trace without the "
+                  "snapshot's tasks in place\n", ctx->out);
     }
     cli_whatif_free(&in, &w);
     return rc;

@@ -5,9 +5,12 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "cli_whatif.h"
+#include "io/export.h"
 #include "core/strbuf.h"
 #include "peace/peace.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,16 +164,10 @@ static table *show_tput(store *st, const char *name, gp_err *err)
     return t;
 }
 
-static table *show_snapshot(store *st, const char *name, gp_err *err)
+static table *snapshot_placements(const cli_snapview *v)
 {
-    snapshot *sn;
-    if (store_get_snapshot(st, name, &sn, err))
-        return NULL;
-    /* Node names from the snapshot's cluster (an index alone means little). */
-    cluster *cl = NULL;
-    gp_err cl_err;
-    if (store_get_cluster(st, sn->cluster_name, &cl, &cl_err))
-        cl = NULL;
+    const snapshot *sn = v->sn;
+    const cluster *cl = v->cl;
     table *t = table_new();
     table_col(t, "task", 0);
     table_col(t, "node", 1);
@@ -183,14 +180,93 @@ static table *show_snapshot(store *st, const char *name, gp_err *err)
         table_cell(t, "%s", r->task >= 0 && (size_t)r->task < sn->tasks->ntasks
                                 ? sn->tasks->tasks[r->task].name : "?");
         table_cell(t, "%d", r->node);
-        table_cell(t, "%s", cl && r->node >= 0 && (size_t)r->node < cl->nnodes
+        table_cell(t, "%s", r->node >= 0 && (size_t)r->node < cl->nnodes
                                 ? cl->nodes[r->node].name : "?");
         table_cell(t, "%d", r->gpu);
         table_cell(t, "%d", r->gpu_milli);
     }
-    cluster_free(cl);
-    snapshot_free(sn);
     return t;
+}
+
+/* A reading's cell: empty where the monitor did not say. */
+static void reading_cell(table *t, const char *fmt, double v)
+{
+    if (isnan(v))
+        table_cell(t, "%s", "");
+    else
+        table_cell(t, fmt, v);
+}
+
+/* What nvidia-smi or DCGM read on each GPU (none for a simulated instant). */
+static table *snapshot_readings(const cli_snapview *v)
+{
+    table *t = table_new();
+    const char *cols[] = {"node_name", "gpu", "model", "util_pct", "power_w", "clock_mhz",
+                          "mem_used_mib", "mem_total_mib"};
+    for (int i = 0; i < 8; i++)
+        table_col(t, cols[i], i == 1 || i > 2);
+    for (size_t i = 0; i < v->sn->nreadings; i++) {
+        const gpu_reading *r = &v->sn->readings[i];
+        if (r->node < 0 || (size_t)r->node >= v->cl->nnodes)
+            continue;
+        const node *n = &v->cl->nodes[r->node];
+        table_row(t);
+        table_cell(t, "%s", n->name);
+        table_cell(t, "%d", r->gpu);
+        table_cell(t, "%s", n->gpu_model);
+        reading_cell(t, "%.0f", r->util_pct);
+        reading_cell(t, "%.1f", r->power_w);
+        reading_cell(t, "%.0f", r->clock_mhz);
+        reading_cell(t, "%.0f", r->mem_used_mib);
+        table_cell(t, "%.0f", export_gpu_mem_total_mib(n, r->gpu, v->cat));
+    }
+    return t;
+}
+
+/* "snapshot 'lab' of cluster 'lab' at t = 0 s: 4 task(s) on 4 of 5 GPUs
+ * (2.2 GPUs idle, FGD fragmentation 1.1 GPUs for tasks like its own)": FGD
+ * measures it against the snapshot's own tasks as the workload to come. */
+static void snapshot_header(const cli_snapview *v, FILE *out)
+{
+    char *name = text_printable(v->sn->name), *cl = text_printable(v->cl->name);
+    fprintf(out, "snapshot '%s' of cluster '%s' at t = %g s: %zu task(s)", name, cl,
+            v->sn->time_s, v->sn->tasks->ntasks);
+    if (isnan(v->look.frag_milli))
+        fputs(" (fragmentation not measured: the cluster lacks a profile)\n", out);
+    else
+        fprintf(out, " on %d of %d GPUs (%.1f GPUs idle, FGD fragmentation %.1f GPUs for "
+                "tasks like its own)\n",
+                v->look.busy_gpus, v->look.gpus, v->look.idle_milli / 1000.0,
+                v->look.frag_milli / 1000.0);
+    free(name);
+    free(cl);
+}
+
+/* The placements and, when monitors read the GPUs, their readings: in
+ * text under a header line with the state's fragmentation, in CSV as a
+ * second table after an empty line, in JSON as export's document. */
+static int show_snapshot(const cli_ctx *ctx, store *st, const char *name, gp_err *err)
+{
+    cli_snapview v;
+    if (cli_snapview_load(st, name, &v, err))
+        return -1;
+    int rc = 0;
+    if (ctx->format == FMT_JSON) {
+        rc = export_snapshot_json(v.sn, v.cl, v.cat, v.look.frag_milli, ctx->out, err);
+    } else {
+        table *pl = snapshot_placements(&v), *rd = snapshot_readings(&v);
+        if (ctx->format == FMT_TABLE)
+            snapshot_header(&v, ctx->out);
+        table_print(pl, ctx->format, ctx->out, "(no task running)");
+        if (table_rows(rd)) {
+            fputs(ctx->format == FMT_TABLE ? "\nGPU readings:\n" : "\n", ctx->out);
+            table_print(rd, ctx->format, ctx->out, NULL);
+        }
+        table_free(pl);
+        table_free(rd);
+    }
+    cli_snapview_free(&v);
+    return rc;
 }
 
 static table *show_run(store *st, const char *id_text, gp_err *err)
@@ -341,7 +417,8 @@ static int show_exec(cli_ctx *ctx, int argc, char **argv)
     case STORE_CLUSTER: t = show_cluster(st, name, &err); break;
     case STORE_TRACE: t = show_trace(st, name, &err); break;
     case STORE_TPUT: t = show_tput(st, name, &err); break;
-    case STORE_SNAPSHOT: t = show_snapshot(st, name, &err); break;
+    case STORE_SNAPSHOT:
+        return show_snapshot(ctx, st, name, &err) ? cli_fail(&err) : EXIT_OK;
     case STORE_RUN: t = show_run(st, name, &err); break;
     case STORE_PEACE: t = show_peace(st, name, &note, &err); break;
     case STORE_KIND_COUNT: break;

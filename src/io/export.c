@@ -7,7 +7,6 @@
 #include "export_file.h"
 #include "core/strbuf.h"
 #include "table.h"
-#include "db/store.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -218,36 +217,6 @@ int export_tput_csv(const tput_catalog *c, const char *dir, gp_err *err)
     return export_close(f, dir, "tput.csv", err);
 }
 
-int export_snapshot_csv(struct store *st, const snapshot *sn, const char *dir, gp_err *err)
-{
-    cluster *c;
-    catalog *cat;
-    if (store_get_cluster(st, sn->cluster_name, &c, err))
-        return -1;
-    if (store_load_catalog(st, &cat, err)) {
-        cluster_free(c);
-        return -1;
-    }
-    int rc = export_cluster_csv(c, cat, dir, err) || export_trace_csv(sn->tasks, dir, err);
-    FILE *f = rc ? NULL : export_open(dir, "placements.csv", err);
-    if (f) {
-        fputs("task,node,gpu,gpu_milli\n", f);
-        for (size_t i = 0; i < sn->nrows; i++) {
-            const placement_row *r = &sn->rows[i];
-            csv_put(f, sn->tasks->tasks[r->task].name);
-            fputc(',', f);
-            csv_put(f, c->nodes[r->node].name);
-            fprintf(f, ",%d,%d\n", r->gpu, r->gpu_milli);
-        }
-        rc = export_close(f, dir, "placements.csv", err);
-    } else {
-        rc = -1;
-    }
-    catalog_free(cat);
-    cluster_free(c);
-    return rc;
-}
-
 int export_run_csv(const run *r, const char *dir, gp_err *err)
 {
     FILE *f = export_open(dir, "timeline.csv", err);
@@ -360,7 +329,7 @@ int export_cluster_json(const cluster *c, const catalog *cat, FILE *out, gp_err 
                           "cpu_profiles", cpus, "nodes", nodes), out, err);
 }
 
-int export_trace_json(const gp_trace *t, FILE *out, gp_err *err)
+struct json_t *export_trace_doc(const gp_trace *t)
 {
     json_t *tasks = json_array();
     for (size_t i = 0; i < t->ntasks; i++) {
@@ -386,8 +355,13 @@ int export_trace_json(const gp_trace *t, FILE *out, gp_err *err)
         }
         json_array_append_new(tasks, o);
     }
-    return dump(json_pack("{s:s, s:s, s:o}", "trace", t->name, "source",
-                          t->source ? t->source : "", "tasks", tasks), out, err);
+    return json_pack("{s:s, s:s, s:o}", "trace", t->name, "source",
+                     t->source ? t->source : "", "tasks", tasks);
+}
+
+int export_trace_json(const gp_trace *t, FILE *out, gp_err *err)
+{
+    return dump(export_trace_doc(t), out, err);
 }
 
 int export_tput_json(const tput_catalog *c, FILE *out, gp_err *err)

@@ -18,16 +18,24 @@
 int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp_err *err);
 int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err);
 int export_tput_csv(const tput_catalog *c, const char *dir, gp_err *err);
-/* A snapshot as its cluster's set plus tasks.csv, util.csv and
- * placements.csv (reads the cluster and catalog from the store). */
-struct store;
-int export_snapshot_csv(struct store *st, const snapshot *sn, const char *dir, gp_err *err);
+/* A snapshot (export_snapshot.c) on its cluster c: c's set plus tasks.csv,
+ * util.csv, placements.csv and, when monitors read its GPUs, readings.csv
+ * (node, gpu, util_pct, power_w, clock_mhz, mem_used_mib, mem_total_mib;
+ * an empty cell where the monitor did not say). */
+int export_snapshot_csv(const snapshot *sn, const cluster *c, const catalog *cat,
+                        const char *dir, gp_err *err);
 /* A run as timeline.csv, outcomes.csv, decisions.csv and metrics.csv. */
 int export_run_csv(const run *r, const char *dir, gp_err *err);
 
 /* JSON documents (pretty-printed) to out. */
 int export_cluster_json(const cluster *c, const catalog *cat, FILE *out, gp_err *err);
 int export_trace_json(const gp_trace *t, FILE *out, gp_err *err);
+/* The snapshot as its trace's document plus "snapshot", "cluster",
+ * "time_s", "fragmentation_gpus" (frag_milli / 1000; null when NAN),
+ * "placements" and "gpus" (the readings, with node names and memory
+ * totals; [] for a simulated instant). */
+int export_snapshot_json(const snapshot *sn, const cluster *c, const catalog *cat,
+                         double frag_milli, FILE *out, gp_err *err);
 int export_tput_json(const tput_catalog *c, FILE *out, gp_err *err);
 int export_run_json(const run *r, FILE *out, gp_err *err);
 
@@ -56,5 +64,10 @@ int export_gpus_csv(const catalog *cat, const char *dir, gp_err *err);
 /* Writes a JSON document (pretty-printed, then a newline) and releases it. */
 struct json_t;
 int export_json_dump(struct json_t *doc, FILE *out, gp_err *err);
+/* The document export_trace_json() writes (new reference). */
+struct json_t *export_trace_doc(const gp_trace *t);
+/* A reading's device memory in MiB: the node's own size for the device,
+ * else its profile's (0 when cat lacks it). */
+double export_gpu_mem_total_mib(const node *n, int gpu, const catalog *cat);
 
 #endif

@@ -69,6 +69,23 @@ int plan_counts(const plan_params *p, int *out, int cap)
     return counts_between(p->lo < lo_min ? lo_min : p->lo, p->hi, p->step, out, cap);
 }
 
+int plan_peak_demand(store *st, const plan_params *p, int *peak, gp_err *err)
+{
+    snapshot *sn = NULL;
+    gp_trace *tr = NULL;
+    if ((p->snapshot[0] && store_get_snapshot(st, p->snapshot, &sn, err)) ||
+        ((p->trace[0] || !sn) && store_get_trace(st, p->trace, &tr, err))) {
+        snapshot_free(sn);
+        return -1;
+    }
+    *peak = tr ? summary_peak_demand(tr) : 0;
+    if (sn && sn->tasks->ntasks)
+        *peak += (1 + p->whatif.more) * summary_peak_demand(sn->tasks);
+    snapshot_free(sn);
+    trace_free(tr);
+    return 0;
+}
+
 int plan_grid(const plan_params *p, int *n1, int *n2, int cap)
 {
     int a[PLAN_MAX_AXIS], b[PLAN_MAX_AXIS];

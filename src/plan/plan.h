@@ -125,6 +125,11 @@ const char *plan_metric_name(plan_metric m);
  * to fit); returns how many. */
 int plan_counts(const plan_params *p, int *out, int cap);
 
+/* The GPUs the trace's tasks would use unshared at their peak — with a
+ * snapshot, its tasks' (and the --more copies') on top of the trace's:
+ * the top of the default range.  0 or -1 with a message. */
+int plan_peak_demand(store *st, const plan_params *p, int *peak, gp_err *err);
+
 /* A cluster of `gpus` GPUs of profile prof in servers of per_server. */
 cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server);
 /* The grid's points: every (n1, n2) of the two ranges, lo..hi by step each

@@ -145,9 +145,14 @@ plot_chart *plan_chart(const plan *pl, plan_metric m, const plan_params *live)
         plot_axes(ch, "CapEx + energy", "USD", label, unit);
         grid_series(ch, pl, m, live);
     } else {
-        snprintf(ch->title, sizeof ch->title, "%s by GPU count: %s on %s", label, pl->p.trace,
-                 pl->prof.name);
-        plot_axes(ch, pl->p.unbounded ? "GPUs ever used" : "GPUs in the cluster", "GPUs",
+        if (pl->p.snapshot[0])
+            snprintf(ch->title, sizeof ch->title, "%s by GPU count: %s added to snapshot %s",
+                     label, pl->prof.name, pl->p.snapshot);
+        else
+            snprintf(ch->title, sizeof ch->title, "%s by GPU count: %s on %s", label,
+                     pl->p.trace, pl->prof.name);
+        plot_axes(ch, pl->p.unbounded ? "GPUs ever used"
+                      : pl->p.snapshot[0] ? "GPUs added" : "GPUs in the cluster", "GPUs",
                   label, unit);
         ch->x.integer = 1;
         count_series(ch, pl, m, live);
@@ -174,7 +179,11 @@ void plan_cli_options(const plan_params *p, strbuf *b)
 {
     plan_params d;
     plan_params_default(&d);
-    strbuf_printf(b, "--trace %s --gpu %s", p->trace, p->gpu);
+    if (p->snapshot[0])
+        strbuf_printf(b, "--from-snapshot %s ", p->snapshot);
+    if (p->trace[0])
+        strbuf_printf(b, "--trace %s ", p->trace);
+    strbuf_printf(b, "--gpu %s", p->gpu);
     if (p->unbounded)
         strbuf_puts(b, " --unbounded");
     else
@@ -206,6 +215,10 @@ void plan_cli_options(const plan_params *p, strbuf *b)
         for (int j = 0; j < p->npolicies; j++)
             strbuf_printf(b, "%s%s", j ? "," : "", p->policies[j]);
     }
+    if (p->snapshot[0] && p->whatif.remaining_s > 0)
+        strbuf_printf(b, " --remaining %g", p->whatif.remaining_s);
+    if (p->snapshot[0] && p->whatif.more > 0)
+        strbuf_printf(b, " --more %d --more-gap %g", p->whatif.more, p->whatif.more_gap_s);
     if (p->tput[0])
         strbuf_printf(b, " --tput %s", p->tput);
     if (p->nets[0])
