@@ -403,12 +403,19 @@ static int upgrade(store *s, int v, gp_err *err)
 }
 
 /* Before anything changes the file (its journal mode first): is it ours,
- * or empty?  migrate() asks again under the write lock. */
+ * or empty?  migrate() asks again under the write lock.  The version and
+ * the tables are read in one read transaction: another program creating
+ * the database may commit between two reads, and tables without a
+ * version would look like another program's data. */
 static int check_ours(store *s, gp_err *err)
 {
     int v;
-    return read_version(s, &v, err) || check_version(s, v, err) ||
-           (v == 0 && refuse_foreign(s, err)) ? -1 : 0;
+    if (store_exec(s, "BEGIN", err))
+        return -1;
+    int rc = read_version(s, &v, err) || check_version(s, v, err) ||
+             (v == 0 && refuse_foreign(s, err)) ? -1 : 0;
+    sqlite3_exec(s->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+    return rc;
 }
 
 /* Brings the schema to STORE_SCHEMA_VERSION, and fills a new database
