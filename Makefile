@@ -42,7 +42,7 @@ INCS     := -I. -Isrc
 PC_CFLAGS = $(shell pkg-config --cflags sqlite3 jansson fann cairo fontconfig 2>/dev/null)
 UI_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null) -D_XOPEN_SOURCE_EXTENDED
 CFLAGS_ALL = $(WARN) $(OPT) $(SAN) $(DEFS) $(INCS) $(CFLAGS)
-LIBS      = $(shell pkg-config --libs $(PC_LIBS) 2>/dev/null) -lglpk -lcsv -lm
+LIBS      = $(shell pkg-config --libs $(PC_LIBS) 2>/dev/null) -lglpk -lcsv -lm -pthread
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # The engine is every folder of src/ (one per layer) plus the store.

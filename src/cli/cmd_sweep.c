@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_opt.h"
 #include "io/export_file.h"
+#include "plan/par.h"
 #include "sim/inflation.h"
 
 #include <math.h>
@@ -40,6 +41,7 @@ typedef struct sweep_opts {
     size_t nseeds;
     double ratio;
     int explain, placements, save, quiet, trace_order;
+    int jobs;                   /* simulations at once (-j) */
 } sweep_opts;
 
 /* The loaded inputs and one accumulator per policy. */
@@ -129,6 +131,9 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, sweep_opts *o, int *c
                  "save each task's node and GPUs with the runs"),
         OPT_SET_INT("no-save", 0, &o->save, 0, "do not save the runs in the database"),
         OPT_FLAG("quiet", 'q', &o->quiet, "no progress on stderr"),
+        OPT_INT("jobs", 'j', "N", &o->jobs, 1, PAR_MAX_THREADS, "runs simulated at once "
+                "(results and their saving order are the same for any N)",
+                .def = "the number of cores"),
         OPT_END(),
     };
     cli_args rest = CLI_ARGS(0, -1, NULL);     /* the kind: check_kind() */
@@ -223,40 +228,81 @@ static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64
     }
 }
 
+/* The runs of a sweep, one job per policy-seed (policy-major), for par.h:
+ * workers compute, the calling thread adds, logs and saves in job order. */
+typedef struct sweep_jobs {
+    cli_ctx *ctx;
+    const sweep_opts *o;
+    sweep *sw;
+    infl_setup s;
+    int keep, progress;
+    size_t done, total;
+} sweep_jobs;
+
+/* One run's result: the experiment and, when saved, its record. */
+typedef struct sweep_result {
+    infl_run r;
+    run *rec;
+} sweep_result;
+
+static int sweep_work(void *ctx, size_t i, void **out, gp_err *err)
+{
+    sweep_jobs *j = ctx;
+    size_t p = i / j->o->nseeds, k = i % j->o->nseeds;
+    uint64_t seed = j->o->seeds[k];
+    sweep_result *res = xcalloc(1, sizeof *res);
+    if (infl_run_one(&j->s, &j->sw->pol[p], seed, j->keep, &res->r, err)) {
+        gp_error_prefix(err, "%s, seed %llu", j->sw->pol[p].label, (unsigned long long)seed);
+        free(res);
+        return -1;
+    }
+    if (j->o->save)
+        res->rec = infl_to_run(&j->s, &j->sw->pol[p], seed, &res->r, j->o->placements);
+    *out = res;
+    return 0;
+}
+
+static void sweep_drop(void *ctx, size_t i, void *result)
+{
+    (void)ctx;
+    (void)i;
+    sweep_result *res = result;
+    run_free(res->rec);
+    infl_run_free(&res->r);
+    free(res);
+}
+
+static int sweep_take(void *ctx, size_t i, void *result, gp_err *err)
+{
+    sweep_jobs *j = ctx;
+    sweep_result *res = result;
+    size_t p = i / j->o->nseeds, k = i % j->o->nseeds;
+    infl_agg_add(&j->sw->agg[p], &res->r);
+    if (j->sw->events)
+        write_events(j->sw->events, j->sw, &j->sw->pol[p], j->o->seeds[k], &res->r);
+    int rc = res->rec ? store_put_run(cli_store(j->ctx), res->rec, err) : 0;
+    sweep_drop(ctx, i, result);
+    if (rc == 0 && j->progress)
+        fprintf(stderr, "\rsweep: %zu/%zu runs (%s, seed %llu)   ", ++j->done, j->total,
+                j->sw->pol[p].label, (unsigned long long)j->o->seeds[k]);
+    return rc;
+}
+
 static int run_all(cli_ctx *ctx, const sweep_opts *o, sweep *sw, gp_err *err)
 {
-    infl_setup s = {sw->in.cl, sw->in.cat, sw->in.tr, o->ratio, sw->order, sw->norder, sw->rank,
-                    o->explain && (o->events || o->placements)};
-    int keep = o->events || o->placements, progress = !o->quiet && isatty(STDERR_FILENO);
-    size_t done = 0, total = sw->npol * o->nseeds;
-    for (size_t p = 0; p < sw->npol; p++) {
-        for (size_t k = 0; k < o->nseeds; k++) {
-            infl_run r;
-            if (infl_run_one(&s, &sw->pol[p], o->seeds[k], keep, &r, err)) {
-                gp_error_prefix(err, "%s, seed %llu", sw->pol[p].label,
-                                (unsigned long long)o->seeds[k]);
-                return -1;
-            }
-            infl_agg_add(&sw->agg[p], &r);
-            if (sw->events)
-                write_events(sw->events, sw, &sw->pol[p], o->seeds[k], &r);
-            int rc = 0;
-            if (o->save) {
-                run *rec = infl_to_run(&s, &sw->pol[p], o->seeds[k], &r, o->placements);
-                rc = store_put_run(cli_store(ctx), rec, err);
-                run_free(rec);
-            }
-            infl_run_free(&r);
-            if (rc)
-                return -1;
-            if (progress)
-                fprintf(stderr, "\rsweep: %zu/%zu runs (%s, seed %llu)   ", ++done, total,
-                        sw->pol[p].label, (unsigned long long)o->seeds[k]);
-        }
-    }
-    if (progress)
+    sweep_jobs j = {
+        .ctx = ctx, .o = o, .sw = sw,
+        .s = {sw->in.cl, sw->in.cat, sw->in.tr, o->ratio, sw->order, sw->norder, sw->rank,
+              o->explain && (o->events || o->placements)},
+        .keep = o->events || o->placements,
+        .progress = !o->quiet && isatty(STDERR_FILENO),
+        .total = sw->npol * o->nseeds,
+    };
+    par_job job = {sweep_work, sweep_take, sweep_drop, &j};
+    int rc = par_run(&job, j.total, o->jobs, err);
+    if (j.progress)
         fprintf(stderr, "\n");
-    return 0;
+    return rc;
 }
 
 /* --- the comparison ------------------------------------------------------------------- */
@@ -541,6 +587,7 @@ static int sweep_exec(cli_ctx *ctx, int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.ratio = INFL_DEFAULT_RATIO;
     o.save = 1;
+    o.jobs = par_default_threads();
     o.seeds = xmalloc(MAX_SEEDS * sizeof *o.seeds);
     o.seeds[0] = 42;
     o.nseeds = 1;
