@@ -63,5 +63,22 @@ else bad "tables differ:"; diff "$T/table-j1.csv" "$T/table-j3.csv"; fi
 if cmp -s "$T/curves-j1.csv" "$T/curves-j3.csv"; then ok "-j 3 writes the -j 1 curves"
 else bad "curve files differ"; fi
 
+# `run` with several policies: the same runs, saved in --policy order.
+for j in 1 3; do
+    export GPUPLAN_DB="$T/j$j.sqlite"
+    sqlite3 "$GPUPLAN_DB" "PRAGMA foreign_keys = ON; DELETE FROM run"
+    expect_rc 0 "run -j $j" "$G" --format csv run --trace par --cluster par \
+        --policy fgd,bestfit,first,cats,random --explain -j $j
+    cut -d, -f1-16 "$T/out" >"$T/run-j$j.csv"       # the run's id left out
+    sqlite3 "$GPUPLAN_DB" "SELECT name, policy, options, seed FROM run ORDER BY id;
+        SELECT m.key, m.value FROM run_metric m JOIN run r ON r.id = m.run_id
+            WHERE m.key NOT LIKE '%wall%' ORDER BY r.id, m.key;
+        SELECT * FROM run_outcome ORDER BY run_id, task_idx;" >"$T/rundump-j$j.txt"
+done
+if cmp -s "$T/run-j1.csv" "$T/run-j3.csv"; then ok "run -j 3 prints the -j 1 table"
+else bad "run tables differ:"; diff "$T/run-j1.csv" "$T/run-j3.csv"; fi
+if cmp -s "$T/rundump-j1.txt" "$T/rundump-j3.txt"; then ok "run -j 3 stores what -j 1 stores"
+else bad "run -j 3 stores other runs:"; diff "$T/rundump-j1.txt" "$T/rundump-j3.txt" | head; fi
+
 expect_rc 2 "-j 0 refused" "$G" sweep inflation --trace par --cluster par -j 0
 e2e_finish
