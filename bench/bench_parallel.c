@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "db/store.h"
@@ -127,15 +128,25 @@ static void drop(void *ctx, size_t i, void *result)
     free(result);
 }
 
-/* The sweep with `threads` threads; its wall time in *wall. */
-static int run_sweep(sweep *sw, int threads, double *wall, gp_err *err)
+/* User + system CPU seconds of this process so far (all threads). */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* The sweep with `threads` threads; its wall and CPU time in *wall, *cpu. */
+static int run_sweep(sweep *sw, int threads, double *wall, double *cpu, gp_err *err)
 {
     for (size_t p = 0; p < NPOL; p++)
         infl_agg_init(&sw->agg[p]);
     par_job job = {work, take, drop, sw};
-    double t0 = now_seconds();
+    double t0 = now_seconds(), c0 = cpu_seconds();
     int rc = par_run(&job, NPOL * sw->nseeds, threads, err);
     *wall = now_seconds() - t0;
+    *cpu = cpu_seconds() - c0;
     return rc;
 }
 
@@ -171,12 +182,17 @@ int main(void)
         if (policy_spec_parse(policies[p], &one->pol[p], &err))
             goto fail;
     *two = *one;
-    double w1, w2;
-    if (run_sweep(one, 1, &w1, &err) || run_sweep(two, 2, &w2, &err))
+    double w1, w2, c1, c2;
+    if (run_sweep(one, 1, &w1, &c1, &err) || run_sweep(two, 2, &w2, &c2, &err))
         goto fail;
     printf("inflation sweep, default trace, %zu policies x %zu seeds (%zu runs): "
            "-j 1 %.2f s, -j 2 %.2f s, speed-up %.2fx (ideal 2x; %d cores online, shared)\n",
            NPOL, one->nseeds, NPOL * one->nseeds, w1, w2, w1 / w2, par_default_threads());
+    /* CPU time over wall time: the cores the sweep actually got.  With
+     * -j 2 on an idle 2-core machine it is near 2; less means other
+     * programs held the cores. */
+    printf("CPU time: -j 1 %.2f s (%.2f cores used), -j 2 %.2f s (%.2f cores used)\n", c1,
+           c1 / w1, c2, c2 / w2);
     int same = same_curves(one->agg, two->agg);
     printf("curves of -j 2 %s those of -j 1\n", same ? "identical to" : "DIFFER from");
     free(one);

@@ -80,5 +80,16 @@ else bad "run tables differ:"; diff "$T/run-j1.csv" "$T/run-j3.csv"; fi
 if cmp -s "$T/rundump-j1.txt" "$T/rundump-j3.txt"; then ok "run -j 3 stores what -j 1 stores"
 else bad "run -j 3 stores other runs:"; diff "$T/rundump-j1.txt" "$T/rundump-j3.txt" | head; fi
 
+# `plan`: the same table for any -j (the jobs run on a background thread
+# while the command waits).
+for j in 1 3; do
+    expect_rc 0 "plan -j $j" "$G" --format csv plan --trace par --gpu G2 --from 4 --to 24 \
+        --step 4 --policy fgd,first,cats -j $j
+    cp "$T/out" "$T/plan-j$j.csv"
+done
+if cmp -s "$T/plan-j1.csv" "$T/plan-j3.csv"; then ok "plan -j 3 prints the -j 1 table"
+else bad "plan tables differ:"; diff "$T/plan-j1.csv" "$T/plan-j3.csv"; fi
+contains "$T/plan-j3.csv" "24,cats," "plan ran every count"
+
 expect_rc 2 "-j 0 refused" "$G" sweep inflation --trace par --cluster par -j 0
 e2e_finish

@@ -67,6 +67,7 @@ typedef struct plan_params {
      * typed tasks on mixed clusters need. */
     char tput[GP_NAME_MAX];
     char nets[GP_NAME_MAX];
+    int jobs;                   /* simulations at once (plan_par.h); 1 = in plan_tick */
 } plan_params;
 
 typedef struct plan_result {
@@ -106,6 +107,7 @@ typedef struct plan {
     size_t steps;               /* decisions of the current job */
     char err[256];
     double t_start, elapsed;
+    struct plan_par *par;       /* the simulations on threads, or NULL (plan_par.h) */
 } plan;
 
 void plan_params_default(plan_params *p);
