@@ -19,6 +19,7 @@ extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd
     cmd_samples, cmd_run, cmd_sweep, cmd_plan, cmd_snapshot;
 extern const cli_cmd cmd_solve, cmd_peace, cmd_estimate, cmd_generate;
 extern const cli_cmd cmd_plot;
+extern const cli_cmd cmd_jobs, cmd_merge;
 
 const cli_cmd *const cli_commands[] = {
     &cmd_import,
@@ -30,6 +31,8 @@ const cli_cmd *const cli_commands[] = {
     &cmd_run,
     &cmd_sweep,
     &cmd_plan,
+    &cmd_jobs,
+    &cmd_merge,
     &cmd_plot,
     &cmd_solve,
     &cmd_peace,
