@@ -25,6 +25,30 @@ static void add_gpus(cstate *cs, int node_idx, const node *spec, const gpu_profi
     }
 }
 
+/* Recomputes node ni's key from its state (cs_key). */
+static void key_update(cstate *cs, int ni)
+{
+    const cs_node *n = &cs->nodes[ni];
+    cs_key *k = &cs->keys[ni];
+    memset(k, 0, sizeof *k);
+    k->gpu = n->ngpus > 0 ? n->gpu : NULL;
+    k->cpu = n->cpu;
+    k->cpu_cap = n->cpu_cap;
+    k->cpu_left = n->cpu_left;
+    k->ram_left = n->ram_left;
+    k->ngpus = (uint16_t)(n->ngpus < GP_NODE_MAX_GPUS ? n->ngpus : GP_NODE_MAX_GPUS);
+    for (int d = 0; d < k->ngpus; d++)
+        k->idle[d] = (uint16_t)cs_gpu_idle_milli(&cs->gpus[n->gpu0 + d]);
+    for (int t = 0; t < CS_NTAGS; t++)
+        k->tags |= (uint16_t)((n->tag_count[t] > 0) << t);
+    /* FNV-1a over the bytes after the hash. */
+    const unsigned char *b = (const unsigned char *)k + sizeof k->hash;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < sizeof *k - sizeof k->hash; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    k->hash = h;
+}
+
 /* Appends the state of one node described by cluster node `spec`. */
 static int add_node(cstate *cs, int spec, const char *name, gp_err *err)
 {
@@ -45,6 +69,8 @@ static int add_node(cstate *cs, int spec, const char *name, gp_err *err)
     n->gpu = gp;
     n->cpu = cp;
     add_gpus(cs, (int)cs->nnodes, sp, gp);
+    grow_array((void **)&cs->keys, &cs->keys_cap, cs->nnodes + 1, sizeof *cs->keys);
+    key_update(cs, (int)cs->nnodes);
     cs->nnodes++;
     return 0;
 }
@@ -71,6 +97,7 @@ void cstate_free(cstate *cs)
         free(cs->gpus[i].tasks);
     free(cs->gpus);
     free(cs->nodes);
+    free(cs->keys);
     free(cs);
 }
 
@@ -81,6 +108,9 @@ cstate *cstate_clone(const cstate *cs)
     c->nodes = xmalloc((cs->nnodes ? cs->nnodes : 1) * sizeof *c->nodes);
     memcpy(c->nodes, cs->nodes, cs->nnodes * sizeof *c->nodes);
     c->nodes_cap = cs->nnodes;
+    c->keys = xmalloc((cs->nnodes ? cs->nnodes : 1) * sizeof *c->keys);
+    memcpy(c->keys, cs->keys, cs->nnodes * sizeof *c->keys);
+    c->keys_cap = cs->nnodes;
     c->gpus = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpus);
     memcpy(c->gpus, cs->gpus, cs->ngpus * sizeof *c->gpus);
     c->gpus_cap = cs->ngpus;
@@ -175,6 +205,7 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
         g->power = GPU_ACTIVE;
         g->ever_used = 1;
     }
+    key_update(cs, node_idx);
 }
 
 void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus,
@@ -200,6 +231,14 @@ void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const
         if (g->ntasks == 0)
             g->power = GPU_IDLE;
     }
+    key_update(cs, node_idx);
+}
+
+void cstate_touch(cstate *cs, int node_idx)
+{
+    assert(node_idx >= 0 && (size_t)node_idx < cs->nnodes);
+    cs->nodes[node_idx].frag_valid = 0;
+    key_update(cs, node_idx);
 }
 
 size_t cstate_active_gpus(const cstate *cs)
