@@ -150,6 +150,12 @@ int cstate_task_tag(const task *tk)
     }
 }
 
+/* A GPU's allocation as the totals count it (time-shared GPUs pass 1000). */
+static inline int64_t capped_milli(const cs_gpu *g)
+{
+    return g->alloc_milli > 1000 ? 1000 : g->alloc_milli;
+}
+
 static void gpu_add_task(cs_gpu *g, int task_id)
 {
     if (g->ntasks == g->tasks_cap) {
@@ -199,7 +205,9 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
     n->asleep = 0;
     for (int i = 0; i < ngpus; i++) {
         cs_gpu *g = &cs->gpus[gpus[i]];
+        cs->alloc_milli -= capped_milli(g);
         g->alloc_milli += tk->gpu_milli;
+        cs->alloc_milli += capped_milli(g);
         g->mem_used_gib += tk->gpu_mem_gib;
         gpu_add_task(g, task_id);
         g->power = GPU_ACTIVE;
@@ -222,7 +230,9 @@ void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const
     n->frag_valid = 0;
     for (int i = 0; i < ngpus; i++) {
         cs_gpu *g = &cs->gpus[gpus[i]];
+        cs->alloc_milli -= capped_milli(g);
         g->alloc_milli -= tk->gpu_milli;
+        cs->alloc_milli += capped_milli(g);
         g->mem_used_gib -= tk->gpu_mem_gib;
         assert(g->alloc_milli >= 0 && g->mem_used_gib > -GP_MEM_EPS_GIB * (1 + g->mem_gib));
         if (g->mem_used_gib < GP_MEM_EPS_GIB)
@@ -239,6 +249,9 @@ void cstate_touch(cstate *cs, int node_idx)
     assert(node_idx >= 0 && (size_t)node_idx < cs->nnodes);
     cs->nodes[node_idx].frag_valid = 0;
     key_update(cs, node_idx);
+    cs->alloc_milli = 0;
+    for (size_t i = 0; i < cs->ngpus; i++)
+        cs->alloc_milli += capped_milli(&cs->gpus[i]);
 }
 
 size_t cstate_active_gpus(const cstate *cs)
@@ -259,8 +272,5 @@ size_t cstate_used_gpus_ever(const cstate *cs)
 
 int64_t cstate_alloc_milli(const cstate *cs)
 {
-    int64_t n = 0;
-    for (size_t i = 0; i < cs->ngpus; i++)
-        n += cs->gpus[i].alloc_milli > 1000 ? 1000 : cs->gpus[i].alloc_milli;
-    return n;
+    return cs->alloc_milli;
 }

@@ -84,6 +84,7 @@ typedef struct cstate {
     size_t opened;              /* nodes opened beyond the cluster (unbounded pool) */
     cs_key *keys;               /* [nnodes], see cs_key */
     size_t keys_cap;
+    int64_t alloc_milli;        /* Σ min(alloc, 1000) over GPUs, kept on every change */
 } cstate;
 
 /* Builds the empty state of cluster c; every GPU starts idle at f_max.
@@ -132,6 +133,6 @@ static inline int cs_key_equal(const cs_key *a, const cs_key *b)
 /* Totals used by metrics. */
 size_t cstate_active_gpus(const cstate *cs);   /* GPUs running a task */
 size_t cstate_used_gpus_ever(const cstate *cs);
-int64_t cstate_alloc_milli(const cstate *cs);  /* sum of min(alloc, 1000) */
+int64_t cstate_alloc_milli(const cstate *cs);  /* sum of min(alloc, 1000); O(1) */
 
 #endif
