@@ -98,6 +98,7 @@ void cstate_free(cstate *cs)
     free(cs->gpus);
     free(cs->nodes);
     free(cs->keys);
+    free(cs->active);
     free(cs);
 }
 
@@ -111,6 +112,9 @@ cstate *cstate_clone(const cstate *cs)
     c->keys = xmalloc((cs->nnodes ? cs->nnodes : 1) * sizeof *c->keys);
     memcpy(c->keys, cs->keys, cs->nnodes * sizeof *c->keys);
     c->keys_cap = cs->nnodes;
+    c->active = xmalloc((cs->nactive ? cs->nactive : 1) * sizeof *c->active);
+    memcpy(c->active, cs->active, cs->nactive * sizeof *c->active);
+    c->active_cap = cs->nactive ? cs->nactive : 1;
     c->gpus = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpus);
     memcpy(c->gpus, cs->gpus, cs->ngpus * sizeof *c->gpus);
     c->gpus_cap = cs->ngpus;
@@ -154,6 +158,37 @@ int cstate_task_tag(const task *tk)
 static inline int64_t capped_milli(const cs_gpu *g)
 {
     return g->alloc_milli > 1000 ? 1000 : g->alloc_milli;
+}
+
+/* Where GPU g is, or goes, in the ascending active list. */
+static size_t active_pos(const cstate *cs, int g)
+{
+    size_t lo = 0, hi = cs->nactive;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cs->active[mid] < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void active_insert(cstate *cs, int g)
+{
+    grow_array((void **)&cs->active, &cs->active_cap, cs->nactive + 1, sizeof *cs->active);
+    size_t at = active_pos(cs, g);
+    memmove(&cs->active[at + 1], &cs->active[at], (cs->nactive - at) * sizeof *cs->active);
+    cs->active[at] = g;
+    cs->nactive++;
+}
+
+static void active_remove(cstate *cs, int g)
+{
+    size_t at = active_pos(cs, g);
+    assert(at < cs->nactive && cs->active[at] == g);
+    memmove(&cs->active[at], &cs->active[at + 1], (cs->nactive - at - 1) * sizeof *cs->active);
+    cs->nactive--;
 }
 
 static void gpu_add_task(cs_gpu *g, int task_id)
@@ -209,6 +244,8 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
         g->alloc_milli += tk->gpu_milli;
         cs->alloc_milli += capped_milli(g);
         g->mem_used_gib += tk->gpu_mem_gib;
+        if (g->ntasks == 0)
+            active_insert(cs, gpus[i]);
         gpu_add_task(g, task_id);
         g->power = GPU_ACTIVE;
         g->ever_used = 1;
@@ -238,8 +275,10 @@ void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const
         if (g->mem_used_gib < GP_MEM_EPS_GIB)
             g->mem_used_gib = 0;
         gpu_remove_task(g, task_id);
-        if (g->ntasks == 0)
+        if (g->ntasks == 0) {
             g->power = GPU_IDLE;
+            active_remove(cs, gpus[i]);
+        }
     }
     key_update(cs, node_idx);
 }
@@ -250,16 +289,17 @@ void cstate_touch(cstate *cs, int node_idx)
     cs->nodes[node_idx].frag_valid = 0;
     key_update(cs, node_idx);
     cs->alloc_milli = 0;
-    for (size_t i = 0; i < cs->ngpus; i++)
+    cs->nactive = 0;
+    for (size_t i = 0; i < cs->ngpus; i++) {
         cs->alloc_milli += capped_milli(&cs->gpus[i]);
+        if (cs->gpus[i].ntasks > 0)
+            active_insert(cs, (int)i);
+    }
 }
 
 size_t cstate_active_gpus(const cstate *cs)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < cs->ngpus; i++)
-        n += cs->gpus[i].ntasks > 0;
-    return n;
+    return cs->nactive;
 }
 
 size_t cstate_used_gpus_ever(const cstate *cs)

@@ -85,6 +85,10 @@ typedef struct cstate {
     cs_key *keys;               /* [nnodes], see cs_key */
     size_t keys_cap;
     int64_t alloc_milli;        /* Σ min(alloc, 1000) over GPUs, kept on every change */
+    /* The GPUs running a task, ascending: what the correlation family
+     * scans instead of every GPU (the same GPUs in the same order). */
+    int *active;
+    size_t nactive, active_cap;
 } cstate;
 
 /* Builds the empty state of cluster c; every GPU starts idle at f_max.
@@ -131,7 +135,7 @@ static inline int cs_key_equal(const cs_key *a, const cs_key *b)
 }
 
 /* Totals used by metrics. */
-size_t cstate_active_gpus(const cstate *cs);   /* GPUs running a task */
+size_t cstate_active_gpus(const cstate *cs);   /* GPUs running a task; O(1) */
 size_t cstate_used_gpus_ever(const cstate *cs);
 int64_t cstate_alloc_milli(const cstate *cs);  /* sum of min(alloc, 1000); O(1) */
 

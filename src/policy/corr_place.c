@@ -174,14 +174,13 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
         return corr_place_cpu(cs, policy, tk, out, ex);
     double own = useries_summary(tk, kind);
     static const char *const what[] = {"first-sample", "mean", "peak"};
-    for (size_t g = 0; g < cs->ngpus; g++) {
-        if (cs->gpus[g].ntasks == 0)
-            continue;
+    for (size_t a = 0; a < cs->nactive; a++) {   /* running GPUs, ascending */
+        int g = cs->active[a];
         placement pl;
-        int code = corr_window(cs, tk, (int)g, &pl);
+        int code = corr_window(cs, tk, g, &pl);
         explain_cand *c = NULL;
         if (ex) {
-            c = explain_add(ex, cs->gpus[g].node, (int)g);
+            c = explain_add(ex, cs->gpus[g].node, g);
             c->term[1] = q;
             c->term[2] = cs_gpu_mem_free(&cs->gpus[g]);
         }
