@@ -65,6 +65,8 @@ int corr_fresh(const cstate *cs, const task *tk, placement *out)
     int best_class = 3;
     for (size_t g = 0; g < cs->ngpus && best_class > 0; g++) {
         placement pl;
+        if (cs->gpus[g].ntasks > 0)     /* cheap first: a busy first GPU never qualifies */
+            continue;
         if (corr_window(cs, tk, (int)g, &pl) != CORR_FITS)
             continue;
         int empty = 1;
