@@ -110,10 +110,12 @@ cstate *cstate_clone(const cstate *cs)
     memcpy(c->nodes, cs->nodes, cs->nnodes * sizeof *c->nodes);
     c->nodes_cap = cs->nnodes;
     c->keys = xmalloc((cs->nnodes ? cs->nnodes : 1) * sizeof *c->keys);
-    memcpy(c->keys, cs->keys, cs->nnodes * sizeof *c->keys);
+    if (cs->nnodes)
+        memcpy(c->keys, cs->keys, cs->nnodes * sizeof *c->keys);
     c->keys_cap = cs->nnodes;
     c->active = xmalloc((cs->nactive ? cs->nactive : 1) * sizeof *c->active);
-    memcpy(c->active, cs->active, cs->nactive * sizeof *c->active);
+    if (cs->nactive)            /* an empty list may have no array yet */
+        memcpy(c->active, cs->active, cs->nactive * sizeof *c->active);
     c->active_cap = cs->nactive ? cs->nactive : 1;
     c->gpus = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpus);
     memcpy(c->gpus, cs->gpus, cs->ngpus * sizeof *c->gpus);
