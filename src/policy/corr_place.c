@@ -67,6 +67,10 @@ int corr_fresh(const cstate *cs, const task *tk, placement *out)
         placement pl;
         if (cs->gpus[g].ntasks > 0)     /* cheap first: a busy first GPU never qualifies */
             continue;
+        /* Nor does a window whose first GPU already wakes no less than the best found. */
+        int least = cs->nodes[cs->gpus[g].node].asleep ? 2 : cs->gpus[g].power == GPU_ASLEEP;
+        if (least >= best_class)
+            continue;
         if (corr_window(cs, tk, (int)g, &pl) != CORR_FITS)
             continue;
         int empty = 1;
