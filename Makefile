@@ -27,7 +27,7 @@ SAN      ?=
 # linked by name.)
 DEB_PKGS := gcc libc6-dev make pkg-config libncurses-dev libsqlite3-dev libglpk-dev \
             glpk-utils libcmocka-dev libjansson-dev libcsv-dev libfann-dev tmux sqlite3 \
-            ncurses-term libcairo2-dev libfontconfig-dev
+            ncurses-term libcairo2-dev libfontconfig-dev parallel
 PC_LIBS  := ncursesw sqlite3 jansson fann cairo fontconfig
 
 # -Wformat-truncation is off: snprintf into fixed display and message
@@ -43,7 +43,7 @@ INCS     := -I. -Isrc
 PC_CFLAGS = $(shell pkg-config --cflags sqlite3 jansson fann cairo fontconfig 2>/dev/null)
 UI_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null) -D_XOPEN_SOURCE_EXTENDED
 CFLAGS_ALL = $(WARN) $(OPT) $(SAN) $(DEFS) $(INCS) $(CFLAGS)
-LIBS      = $(shell pkg-config --libs $(PC_LIBS) 2>/dev/null) -lglpk -lcsv -lm
+LIBS      = $(shell pkg-config --libs $(PC_LIBS) 2>/dev/null) -lglpk -lcsv -lm -pthread
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # The engine is every folder of src/ (one per layer) plus the store.

@@ -55,7 +55,7 @@ static inline void ft_set_node(cstate *cs, int ni, int64_t cpu_left, const int *
     n->cpu_left = cpu_left;
     for (int d = 0; d < n->ngpus; d++)
         cs->gpus[n->gpu0 + d].alloc_milli = 1000 - idle[d];
-    n->frag_valid = 0;
+    cstate_touch(cs, ni);
 }
 
 static inline catalog *ft_catalog(void)

@@ -109,6 +109,8 @@ static void test_default_cluster(void **state)
         cs->nodes[i].cpu_left = 0;
     for (size_t i = 0; i < cs->ngpus; i++)
         cs->gpus[i].alloc_milli = 1000;
+    for (size_t i = 0; i < cs->nnodes; i++)
+        cstate_touch(cs, (int)i);
     power_eopc(cs, &ps);
     assert_double_equal(ps.total_w, 1474110, 0);
     cstate_free(cs);

@@ -45,6 +45,8 @@ static fixture *fixture_new(void)
     ft_set_node(f->cs, 1, 32000, idle1);
     f->cs->nodes[0].tag_count[CS_TAG_SHARE] = 1;   /* a sharing task runs on n0 */
     f->cs->nodes[1].tag_count[CS_TAG_1] = 1;       /* a one-GPU task runs on n1 */
+    cstate_touch(f->cs, 0);
+    cstate_touch(f->cs, 1);
     f->tr = trace_new("t");
     ft_add_tasks(f->tr, "task", 1, 4000, 1, 300, NULL);
     /* The workload class: 19 copies of (4000, 500) outnumber the task so the

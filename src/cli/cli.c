@@ -23,6 +23,7 @@ extern const cli_cmd cmd_solve, cmd_peace, cmd_estimate, cmd_generate;
 extern const cli_cmd cmd_plot;
 extern const cli_cmd cmd_cluster;
 extern const cli_cmd cmd_reproduce;
+extern const cli_cmd cmd_jobs, cmd_merge;
 
 const cli_cmd *const cli_commands[] = {
     &cmd_import,
@@ -35,6 +36,8 @@ const cli_cmd *const cli_commands[] = {
     &cmd_run,
     &cmd_sweep,
     &cmd_plan,
+    &cmd_jobs,
+    &cmd_merge,
     &cmd_plot,
     &cmd_solve,
     &cmd_peace,

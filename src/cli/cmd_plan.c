@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
+#include "plan/par.h"
 #include "plan/plan.h"
 #include "core/runsum.h"
 
@@ -292,6 +293,9 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *c
                    .def = "the one named like the trace, if any"),
         OPT_STRING("gogh-nets", 0, "NAME", &nets, "GOGH's trained estimation nets; none for "
                    "none", .def = "those trained on the throughput table"),
+        OPT_INT("jobs", 'j', "N", &p.jobs, 1, PAR_MAX_THREADS, "simulations at once (the "
+                "results are the same for any N; a plan with GOGH nets runs one at a time)",
+                .def = "the number of cores"),
         OPT_END(),
     };
     gp_err err = {{0}};

@@ -13,6 +13,7 @@
 #include "cli_whatif.h"
 #include "core/runsum.h"
 #include "io/export_file.h"
+#include "plan/par.h"
 #include "policy/corr_place.h"
 #include "sim/sim.h"
 #include "peace/peace_load.h"
@@ -51,6 +52,7 @@ typedef struct run_opts {
     const char *tput;           /* --tput NAME|none, NULL = the trace's own */
     const char *nets;           /* --gogh-nets NAME|none, NULL = the table's */
     cli_whatif wi;              /* --from-snapshot and its options */
+    int jobs;                   /* simulations at once (-j) */
 } run_opts;
 
 /* The runs asked for: each a placement policy and, under a GPU cap, the
@@ -191,6 +193,10 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
                    "relative GPU speed the durations of tasks without a job type were "
                    "measured at (a V100 = 1; see `gpuplan list gpus`)",
                    .def = "the cluster's when its GPUs share one speed, else 1"),
+        OPT_INT("jobs", 'j', "N", &o->jobs, 1, PAR_MAX_THREADS, "policies simulated at once "
+                "(the runs are the same for any N; runs that use GOGH's nets or PEACE's "
+                "models run one at a time)",
+                .def = "the number of cores"),
         OPT_END(),
     };
     if (cli_parse(ctx, &cmd_run, opts, argc, argv, NULL, code))
@@ -468,6 +474,62 @@ static int save_runs(store *st, run *const *runs, size_t n, gp_err *err)
     return store_commit(st, err);
 }
 
+/* The policies' simulations for par.h: each its own sim, taken in order. */
+typedef struct run_jobs {
+    const run_opts *o;
+    const cli_inputs *in;
+    const run_specs *rs;
+    run **runs;
+    size_t done;
+} run_jobs;
+
+static int run_work(void *ctx, size_t i, void **out, gp_err *err)
+{
+    run_jobs *j = ctx;
+    return (*out = simulate(j->o, j->in, j->rs, i, err)) ? 0 : -1;
+}
+
+static int run_take(void *ctx, size_t i, void *result, gp_err *err)
+{
+    (void)err;
+    run_jobs *j = ctx;
+    j->runs[i] = result;
+    j->done = i + 1;
+    return 0;
+}
+
+static void run_drop(void *ctx, size_t i, void *result)
+{
+    (void)ctx;
+    (void)i;
+    run_free(result);
+}
+
+/* Threads for these runs: GOGH's nets (FANN keeps each evaluation's
+ * activations in the net; typed tasks on mixed clusters use them too) and
+ * PEACE's models are shared by the runs, so runs that may use them go one
+ * at a time. */
+static int run_threads(const run_opts *o, const cli_inputs *in, const run_specs *rs)
+{
+    if (o->gpu_cap > 0 || in->nets)
+        return 1;
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->spec[i].ops->family == FAMILY_ALLOCATION)
+            return 1;
+    return o->jobs;
+}
+
+/* Simulates every policy into runs[]; returns how many succeeded in a row
+ * from the first (n when all did; err says why the next one failed). */
+static size_t simulate_all(const run_opts *o, const cli_inputs *in, const run_specs *rs,
+                           run **runs, gp_err *err)
+{
+    run_jobs j = {o, in, rs, runs, 0};
+    par_job job = {run_work, run_take, run_drop, &j};
+    par_run(&job, rs->n, run_threads(o, in, rs), err);
+    return j.done;
+}
+
 static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_inputs *in,
                         const run_specs *rs)
 {
@@ -479,10 +541,7 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
     if (o->timeline && !(tl = out_file_open(o->timeline, &err)))
         return cli_fail(&err);
     int rc = EXIT_OK;
-    size_t done = 0;
-    for (; done < n; done++)
-        if (!(runs[done] = simulate(o, in, rs, done, &err)))
-            break;
+    size_t done = simulate_all(o, in, rs, runs, &err);
     FILE *to_write = done == n ? tl : NULL;   /* write_timeline() closes it */
     if (tl && !to_write)
         out_file_discard(tl, o->timeline);
@@ -609,6 +668,7 @@ static int run_exec(cli_ctx *ctx, int argc, char **argv)
     run_opts o;
     memset(&o, 0, sizeof o);
     o.optimal = -1;
+    o.jobs = par_default_threads();
     sim_config_default(&o.cfg);
     o.full = (int)o.cfg.full;
     int code;

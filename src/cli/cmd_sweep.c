@@ -10,6 +10,10 @@
 #include "cli.h"
 #include "cli_opt.h"
 #include "io/export_file.h"
+#include "core/strbuf.h"
+#include "db/store_merge.h"
+#include "plan/par.h"
+#include "plan/shard.h"
 #include "sim/inflation.h"
 
 #include <math.h>
@@ -40,6 +44,8 @@ typedef struct sweep_opts {
     size_t nseeds;
     double ratio;
     int explain, placements, save, quiet, trace_order;
+    int jobs;                   /* simulations at once (-j) */
+    shard shard;                /* --shard I/N; {0, 1} = every job */
 } sweep_opts;
 
 /* The loaded inputs and one accumulator per policy. */
@@ -52,6 +58,8 @@ typedef struct sweep {
     infl_agg *agg;              /* npol */
     FILE *events;               /* --events, put in place by close_events() */
     const char *events_path;
+    char what[256];             /* the sweep described, for store_sweep */
+    store_sweep id;             /* its fingerprint and work list */
 } sweep;
 
 /* --- arguments ---------------------------------------------------------------- */
@@ -85,6 +93,12 @@ static int parse_seeds(void *value, const char *text, gp_err *err)
         return 0;
     return gp_error(err, "expected e.g. 42-51 or 1,5,9 (at most %d seeds), got '%s'", MAX_SEEDS,
                     text);
+}
+
+/* --shard I/N (a callback; value is the sweep_opts). */
+static int parse_shard(void *value, const char *text, gp_err *err)
+{
+    return shard_parse(text, &((sweep_opts *)value)->shard, err);
 }
 
 /* The one sweep there is, named by the first argument. */
@@ -132,6 +146,12 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, sweep_opts *o, int *c
                  "save each task's node and GPUs with the runs"),
         OPT_SET_INT("no-save", 0, &o->save, 0, "do not save the runs in the database"),
         OPT_FLAG("quiet", 'q', &o->quiet, "no progress on stderr"),
+        OPT_INT("jobs", 'j', "N", &o->jobs, 1, PAR_MAX_THREADS, "runs simulated at once "
+                "(results and their saving order are the same for any N)",
+                .def = "the number of cores"),
+        OPT_CALLBACK("shard", 0, "I/N", o, parse_shard, "run only shard I of N: the jobs "
+                     "(policy-major, then seed) numbered I, I+N, I+2N, ...; merge the shards' "
+                     "databases with gpuplan merge", .def = "every job"),
         OPT_END(),
     };
     cli_args rest = CLI_ARGS(0, -1, NULL);     /* the kind: check_kind() */
@@ -210,6 +230,55 @@ static void sweep_free(sweep *sw)
         out_file_discard(sw->events, sw->events_path);
 }
 
+/* --- the sweep's identity ------------------------------------------------------------ */
+
+static uint64_t fp_ints(uint64_t h, const char *what, const int *v, size_t n)
+{
+    char buf[32];
+    h = fp_str(h, what);
+    for (size_t i = 0; v && i < n; i++) {
+        snprintf(buf, sizeof buf, "%d", v[i]);
+        h = fp_str(h, buf);
+    }
+    return h;
+}
+
+/* Everything that decides the sweep's runs, hashed (plan/shard.h), and a
+ * line describing it: what makes the databases of its shards mergeable. */
+static void identify(const sweep_opts *o, sweep *sw)
+{
+    strbuf b = STRBUF_INIT;
+    strbuf_printf(&b, "inflation trace=%s(%zu tasks) cluster=%s(%zu nodes, %zu GPUs) "
+                  "ratio=%.17g placements=%d explain=%d trace_order=%d rng=%s",
+                  sw->in.tr->name, sw->in.tr->ntasks, sw->in.cl->name, sw->in.cl->nnodes,
+                  (size_t)cluster_gpu_total(sw->in.cl), o->ratio, o->placements,
+                  o->explain && (o->events || o->placements), o->trace_order,
+                  o->rng ? o->rng : "go");
+    uint64_t h = fp_str(FP_INIT, strbuf_str(&b));
+    strbuf_puts(&b, " policies=");
+    for (size_t p = 0; p < sw->npol; p++) {
+        char opts[256];
+        policy_spec_format(&sw->pol[p], opts, sizeof opts);
+        h = fp_str(fp_str(fp_str(h, sw->pol[p].ops->name), sw->pol[p].label), opts);
+        strbuf_printf(&b, "%s%s", p ? "," : "", sw->pol[p].label);
+    }
+    char seed[32];
+    h = fp_str(h, "seeds");
+    for (size_t k = 0; k < o->nseeds; k++) {
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seeds[k]);
+        h = fp_str(h, seed);
+    }
+    strbuf_printf(&b, " seeds=%zu (%llu..)", o->nseeds, (unsigned long long)o->seeds[0]);
+    h = fp_ints(h, "order", sw->order, sw->norder);
+    h = fp_ints(h, "ranks", sw->rank, sw->rank ? sw->in.cl->nnodes : 0);
+    strbuf_copy_to(&b, sw->what, sizeof sw->what);
+    strbuf_free(&b);
+    fp_hex(h, sw->id.fingerprint);
+    sw->id.kind = "inflation";
+    sw->id.what = sw->what;
+    sw->id.njobs = (int64_t)(sw->npol * o->nseeds);
+}
+
 /* --- per-run output ------------------------------------------------------------------ */
 
 static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64_t seed,
@@ -232,42 +301,84 @@ static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64
     }
 }
 
+/* The runs of a sweep, one job per policy-seed (policy-major), for par.h:
+ * workers compute, the calling thread adds, logs and saves in job order. */
+typedef struct sweep_jobs {
+    cli_ctx *ctx;
+    const sweep_opts *o;
+    sweep *sw;
+    infl_setup s;
+    int keep, progress;
+    size_t done, total;
+} sweep_jobs;
+
+/* One run's result: the experiment and, when saved, its record. */
+typedef struct sweep_result {
+    infl_run r;
+    run *rec;
+} sweep_result;
+
+static int sweep_work(void *ctx, size_t l, void **out, gp_err *err)
+{
+    sweep_jobs *j = ctx;
+    size_t i = shard_job(j->o->shard, l), p = i / j->o->nseeds, k = i % j->o->nseeds;
+    uint64_t seed = j->o->seeds[k];
+    sweep_result *res = xcalloc(1, sizeof *res);
+    if (infl_run_one(&j->s, &j->sw->pol[p], seed, j->keep, &res->r, err)) {
+        gp_error_prefix(err, "%s, seed %llu", j->sw->pol[p].label, (unsigned long long)seed);
+        free(res);
+        return -1;
+    }
+    if (j->o->save)
+        res->rec = infl_to_run(&j->s, &j->sw->pol[p], seed, &res->r, j->o->placements);
+    *out = res;
+    return 0;
+}
+
+static void sweep_drop(void *ctx, size_t i, void *result)
+{
+    (void)ctx;
+    (void)i;
+    sweep_result *res = result;
+    run_free(res->rec);
+    infl_run_free(&res->r);
+    free(res);
+}
+
+static int sweep_take(void *ctx, size_t l, void *result, gp_err *err)
+{
+    sweep_jobs *j = ctx;
+    sweep_result *res = result;
+    size_t i = shard_job(j->o->shard, l), p = i / j->o->nseeds, k = i % j->o->nseeds;
+    infl_agg_add(&j->sw->agg[p], &res->r);
+    if (j->sw->events)
+        write_events(j->sw->events, j->sw, &j->sw->pol[p], j->o->seeds[k], &res->r);
+    int rc = res->rec ? store_put_sweep_run(cli_store(j->ctx), &j->sw->id, (int64_t)i,
+                                            res->rec, err) : 0;
+    sweep_drop(ctx, l, result);
+    if (rc == 0 && j->progress)
+        fprintf(stderr, "\rsweep: %zu/%zu runs (%s, seed %llu)   ", ++j->done, j->total,
+                j->sw->pol[p].label, (unsigned long long)j->o->seeds[k]);
+    return rc;
+}
+
 static int run_all(cli_ctx *ctx, const sweep_opts *o, sweep *sw, gp_err *err)
 {
-    infl_setup s = {sw->in.cl, sw->in.cat, sw->in.tr, o->ratio, sw->order, sw->norder, sw->rank,
-                    o->explain && (o->events || o->placements), INFL_RNG_GO};
+    sweep_jobs j = {
+        .ctx = ctx, .o = o, .sw = sw,
+        .s = {sw->in.cl, sw->in.cat, sw->in.tr, o->ratio, sw->order, sw->norder, sw->rank,
+              o->explain && (o->events || o->placements), INFL_RNG_GO},
+        .keep = o->events || o->placements,
+        .progress = !o->quiet && isatty(STDERR_FILENO),
+        .total = shard_count(o->shard, sw->npol * o->nseeds),
+    };
     if (o->rng)
-        infl_rng_parse(o->rng, &s.rng);
-    int keep = o->events || o->placements, progress = !o->quiet && isatty(STDERR_FILENO);
-    size_t done = 0, total = sw->npol * o->nseeds;
-    for (size_t p = 0; p < sw->npol; p++) {
-        for (size_t k = 0; k < o->nseeds; k++) {
-            infl_run r;
-            if (infl_run_one(&s, &sw->pol[p], o->seeds[k], keep, &r, err)) {
-                gp_error_prefix(err, "%s, seed %llu", sw->pol[p].label,
-                                (unsigned long long)o->seeds[k]);
-                return -1;
-            }
-            infl_agg_add(&sw->agg[p], &r);
-            if (sw->events)
-                write_events(sw->events, sw, &sw->pol[p], o->seeds[k], &r);
-            int rc = 0;
-            if (o->save) {
-                run *rec = infl_to_run(&s, &sw->pol[p], o->seeds[k], &r, o->placements);
-                rc = store_put_run(cli_store(ctx), rec, err);
-                run_free(rec);
-            }
-            infl_run_free(&r);
-            if (rc)
-                return -1;
-            if (progress)
-                fprintf(stderr, "\rsweep: %zu/%zu runs (%s, seed %llu)   ", ++done, total,
-                        sw->pol[p].label, (unsigned long long)o->seeds[k]);
-        }
-    }
-    if (progress)
+        infl_rng_parse(o->rng, &j.s.rng);
+    par_job job = {sweep_work, sweep_take, sweep_drop, &j};
+    int rc = par_run(&job, j.total, o->jobs, err);
+    if (j.progress)
         fprintf(stderr, "\n");
-    return 0;
+    return rc;
 }
 
 /* --- the comparison ------------------------------------------------------------------- */
@@ -322,7 +433,7 @@ static void num_cell(table *t, const char *fmt, double v)
         table_cell(t, fmt, v);
 }
 
-static void print_table(cli_ctx *ctx, const sweep_opts *o, const sweep *sw)
+static void print_table(cli_ctx *ctx, const sweep *sw)
 {
     static const char *const cols[] = {
         "policy", "seeds", "alloc_pct_100", "alloc_sd", "frag_ratio_100", "eopc_kw_50",
@@ -334,10 +445,12 @@ static void print_table(cli_ctx *ctx, const sweep_opts *o, const sweep *sw)
     long fgd = find_reference(sw);
     for (size_t p = 0; p < sw->npol; p++) {
         const infl_agg *a = &sw->agg[p];
+        if (a->nruns == 0)      /* a shard may hold no run of a policy */
+            continue;
         infl_stat al = infl_agg_pct(a, INFL_P_ALLOC, 100);
         table_row(t);
         table_cell(t, "%s", sw->pol[p].label);
-        table_cell(t, "%zu", o->nseeds);
+        table_cell(t, "%d", a->nruns);     /* a shard runs some seeds */
         num_cell(t, "%.3f", al.mean);
         num_cell(t, "%.3f", al.sd);
         num_cell(t, "%.2f", infl_agg_pct(a, INFL_P_FRAG_RATIO, 100).mean);
@@ -534,6 +647,7 @@ static int sweep_run(cli_ctx *ctx, const sweep_opts *o, sweep *sw)
         parse_policies(o->policies, sw, &err) ||
         (o->events && open_events(sw, o->events, o->explain, &err)))
         return cli_fail(&err);
+    identify(o, sw);
     sw->agg = xmalloc(sw->npol * sizeof *sw->agg);
     for (size_t p = 0; p < sw->npol; p++)
         infl_agg_init(&sw->agg[p]);
@@ -542,7 +656,7 @@ static int sweep_run(cli_ctx *ctx, const sweep_opts *o, sweep *sw)
     if (run_all(ctx, o, sw, &err) || (sw->events && close_events(sw, &err)) ||
         (o->out && write_curves(o->out, sw, o, &err)))
         return cli_fail(&err);
-    print_table(ctx, o, sw);
+    print_table(ctx, sw);
     return EXIT_OK;
 }
 
@@ -552,6 +666,8 @@ static int sweep_exec(cli_ctx *ctx, int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.ratio = INFL_DEFAULT_RATIO;
     o.save = 1;
+    o.jobs = par_default_threads();
+    o.shard.n = 1;
     o.seeds = xmalloc(MAX_SEEDS * sizeof *o.seeds);
     o.seeds[0] = 42;
     o.nseeds = 1;

@@ -25,6 +25,30 @@ static void add_gpus(cstate *cs, int node_idx, const node *spec, const gpu_profi
     }
 }
 
+/* Recomputes node ni's key from its state (cs_key). */
+static void key_update(cstate *cs, int ni)
+{
+    const cs_node *n = &cs->nodes[ni];
+    cs_key *k = &cs->keys[ni];
+    memset(k, 0, sizeof *k);
+    k->gpu = n->ngpus > 0 ? n->gpu : NULL;
+    k->cpu = n->cpu;
+    k->cpu_cap = n->cpu_cap;
+    k->cpu_left = n->cpu_left;
+    k->ram_left = n->ram_left;
+    k->ngpus = (uint16_t)(n->ngpus < GP_NODE_MAX_GPUS ? n->ngpus : GP_NODE_MAX_GPUS);
+    for (int d = 0; d < k->ngpus; d++)
+        k->idle[d] = (uint16_t)cs_gpu_idle_milli(&cs->gpus[n->gpu0 + d]);
+    for (int t = 0; t < CS_NTAGS; t++)
+        k->tags |= (uint16_t)((n->tag_count[t] > 0) << t);
+    /* FNV-1a over the bytes after the hash. */
+    const unsigned char *b = (const unsigned char *)k + sizeof k->hash;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < sizeof *k - sizeof k->hash; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    k->hash = h;
+}
+
 /* Appends the state of one node described by cluster node `spec`. */
 static int add_node(cstate *cs, int spec, const char *name, gp_err *err)
 {
@@ -45,6 +69,8 @@ static int add_node(cstate *cs, int spec, const char *name, gp_err *err)
     n->gpu = gp;
     n->cpu = cp;
     add_gpus(cs, (int)cs->nnodes, sp, gp);
+    grow_array((void **)&cs->keys, &cs->keys_cap, cs->nnodes + 1, sizeof *cs->keys);
+    key_update(cs, (int)cs->nnodes);
     cs->nnodes++;
     return 0;
 }
@@ -71,6 +97,8 @@ void cstate_free(cstate *cs)
         free(cs->gpus[i].tasks);
     free(cs->gpus);
     free(cs->nodes);
+    free(cs->keys);
+    free(cs->active);
     free(cs);
 }
 
@@ -81,6 +109,14 @@ cstate *cstate_clone(const cstate *cs)
     c->nodes = xmalloc((cs->nnodes ? cs->nnodes : 1) * sizeof *c->nodes);
     memcpy(c->nodes, cs->nodes, cs->nnodes * sizeof *c->nodes);
     c->nodes_cap = cs->nnodes;
+    c->keys = xmalloc((cs->nnodes ? cs->nnodes : 1) * sizeof *c->keys);
+    if (cs->nnodes)
+        memcpy(c->keys, cs->keys, cs->nnodes * sizeof *c->keys);
+    c->keys_cap = cs->nnodes;
+    c->active = xmalloc((cs->nactive ? cs->nactive : 1) * sizeof *c->active);
+    if (cs->nactive)            /* an empty list may have no array yet */
+        memcpy(c->active, cs->active, cs->nactive * sizeof *c->active);
+    c->active_cap = cs->nactive ? cs->nactive : 1;
     c->gpus = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpus);
     memcpy(c->gpus, cs->gpus, cs->ngpus * sizeof *c->gpus);
     c->gpus_cap = cs->ngpus;
@@ -118,6 +154,43 @@ int cstate_task_tag(const task *tk)
     case 8: return CS_TAG_8;
     default: return CS_TAG_OTHER;
     }
+}
+
+/* A GPU's allocation as the totals count it (time-shared GPUs pass 1000). */
+static inline int64_t capped_milli(const cs_gpu *g)
+{
+    return g->alloc_milli > 1000 ? 1000 : g->alloc_milli;
+}
+
+/* Where GPU g is, or goes, in the ascending active list. */
+static size_t active_pos(const cstate *cs, int g)
+{
+    size_t lo = 0, hi = cs->nactive;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cs->active[mid] < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void active_insert(cstate *cs, int g)
+{
+    grow_array((void **)&cs->active, &cs->active_cap, cs->nactive + 1, sizeof *cs->active);
+    size_t at = active_pos(cs, g);
+    memmove(&cs->active[at + 1], &cs->active[at], (cs->nactive - at) * sizeof *cs->active);
+    cs->active[at] = g;
+    cs->nactive++;
+}
+
+static void active_remove(cstate *cs, int g)
+{
+    size_t at = active_pos(cs, g);
+    assert(at < cs->nactive && cs->active[at] == g);
+    memmove(&cs->active[at], &cs->active[at + 1], (cs->nactive - at - 1) * sizeof *cs->active);
+    cs->nactive--;
 }
 
 static void gpu_add_task(cs_gpu *g, int task_id)
@@ -169,12 +242,17 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
     n->asleep = 0;
     for (int i = 0; i < ngpus; i++) {
         cs_gpu *g = &cs->gpus[gpus[i]];
+        cs->alloc_milli -= capped_milli(g);
         g->alloc_milli += tk->gpu_milli;
+        cs->alloc_milli += capped_milli(g);
         g->mem_used_gib += tk->gpu_mem_gib;
+        if (g->ntasks == 0)
+            active_insert(cs, gpus[i]);
         gpu_add_task(g, task_id);
         g->power = GPU_ACTIVE;
         g->ever_used = 1;
     }
+    key_update(cs, node_idx);
 }
 
 void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus,
@@ -191,23 +269,39 @@ void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const
     n->frag_valid = 0;
     for (int i = 0; i < ngpus; i++) {
         cs_gpu *g = &cs->gpus[gpus[i]];
+        cs->alloc_milli -= capped_milli(g);
         g->alloc_milli -= tk->gpu_milli;
+        cs->alloc_milli += capped_milli(g);
         g->mem_used_gib -= tk->gpu_mem_gib;
         assert(g->alloc_milli >= 0 && g->mem_used_gib > -GP_MEM_EPS_GIB * (1 + g->mem_gib));
         if (g->mem_used_gib < GP_MEM_EPS_GIB)
             g->mem_used_gib = 0;
         gpu_remove_task(g, task_id);
-        if (g->ntasks == 0)
+        if (g->ntasks == 0) {
             g->power = GPU_IDLE;
+            active_remove(cs, gpus[i]);
+        }
+    }
+    key_update(cs, node_idx);
+}
+
+void cstate_touch(cstate *cs, int node_idx)
+{
+    assert(node_idx >= 0 && (size_t)node_idx < cs->nnodes);
+    cs->nodes[node_idx].frag_valid = 0;
+    key_update(cs, node_idx);
+    cs->alloc_milli = 0;
+    cs->nactive = 0;
+    for (size_t i = 0; i < cs->ngpus; i++) {
+        cs->alloc_milli += capped_milli(&cs->gpus[i]);
+        if (cs->gpus[i].ntasks > 0)
+            active_insert(cs, (int)i);
     }
 }
 
 size_t cstate_active_gpus(const cstate *cs)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < cs->ngpus; i++)
-        n += cs->gpus[i].ntasks > 0;
-    return n;
+    return cs->nactive;
 }
 
 size_t cstate_used_gpus_ever(const cstate *cs)
@@ -220,8 +314,5 @@ size_t cstate_used_gpus_ever(const cstate *cs)
 
 int64_t cstate_alloc_milli(const cstate *cs)
 {
-    int64_t n = 0;
-    for (size_t i = 0; i < cs->ngpus; i++)
-        n += cs->gpus[i].alloc_milli > 1000 ? 1000 : cs->gpus[i].alloc_milli;
-    return n;
+    return cs->alloc_milli;
 }

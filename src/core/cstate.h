@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "model.h"
 #include "util.h"
@@ -56,6 +57,23 @@ typedef struct cs_node {
     int frag_valid;             /* ... invalidated on every change */
 } cs_node;
 
+/* What a node is and has free, in one small record per node kept next to
+ * the nodes: nodes with equal keys are interchangeable to every scoring
+ * policy of the fragmentation/power family (their filter, scores, device
+ * choice and power read nothing else), so a policy can evaluate one node
+ * per key (policy/fgdscore.c).  Kept by cstate_alloc/release, so it is
+ * always the state's own (clones and rewinds included).  Compare with
+ * cs_key_equal(); unused bytes are zero. */
+typedef struct cs_key {
+    uint64_t hash;              /* of the fields below */
+    const gpu_profile *gpu;
+    const cpu_profile *cpu;
+    int64_t cpu_cap, cpu_left, ram_left;
+    uint16_t idle[GP_NODE_MAX_GPUS];    /* idle share per device, milli */
+    uint16_t ngpus;
+    uint16_t tags;              /* bit i: a running task of GpuClustering tag i */
+} cs_key;
+
 typedef struct cstate {
     const cluster *cl;          /* borrowed */
     const catalog *cat;         /* borrowed */
@@ -64,6 +82,13 @@ typedef struct cstate {
     cs_gpu *gpus;
     size_t ngpus, gpus_cap;
     size_t opened;              /* nodes opened beyond the cluster (unbounded pool) */
+    cs_key *keys;               /* [nnodes], see cs_key */
+    size_t keys_cap;
+    int64_t alloc_milli;        /* Σ min(alloc, 1000) over GPUs, kept on every change */
+    /* The GPUs running a task, ascending: what the correlation family
+     * scans instead of every GPU (the same GPUs in the same order). */
+    int *active;
+    size_t nactive, active_cap;
 } cstate;
 
 /* Builds the empty state of cluster c; every GPU starts idle at f_max.
@@ -88,6 +113,10 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
 void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus,
                     int ngpus);
 
+/* Recomputes node node_idx's key after its fields were set directly
+ * instead of through alloc/release (states built by hand in tests). */
+void cstate_touch(cstate *cs, int node_idx);
+
 /* Idle share of a GPU in milli (FGD's L[i]), never negative. */
 static inline int cs_gpu_idle_milli(const cs_gpu *g)
 {
@@ -100,9 +129,14 @@ static inline double cs_gpu_mem_free(const cs_gpu *g)
     return g->mem_gib - g->mem_used_gib;
 }
 
+static inline int cs_key_equal(const cs_key *a, const cs_key *b)
+{
+    return a->hash == b->hash && memcmp(a, b, sizeof *a) == 0;
+}
+
 /* Totals used by metrics. */
-size_t cstate_active_gpus(const cstate *cs);   /* GPUs running a task */
+size_t cstate_active_gpus(const cstate *cs);   /* GPUs running a task; O(1) */
 size_t cstate_used_gpus_ever(const cstate *cs);
-int64_t cstate_alloc_milli(const cstate *cs);  /* sum of min(alloc, 1000) */
+int64_t cstate_alloc_milli(const cstate *cs);  /* sum of min(alloc, 1000); O(1) */
 
 #endif

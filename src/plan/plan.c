@@ -3,6 +3,8 @@
  * grid (plan.h), used by the TUI's Planner screen and by `gpuplan plan`.
  */
 #include "plan.h"
+#include "par.h"
+#include "plan_par.h"
 #include "core/cstate.h"
 #include "policy/policy.h"
 #include "power/power.h"
@@ -33,6 +35,7 @@ void plan_params_default(plan_params *p)
     p->util_threshold = NAN;
     p->kappa = 0;
     p->sla_target_pct = 0;
+    p->jobs = par_default_threads();
 }
 
 const char *plan_metric_name(plan_metric m)
@@ -220,18 +223,18 @@ int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
     }
     sw->state = PLAN_RUNNING;
     sw->t_start = now_seconds();
+    plan_par_start(sw);
     return 0;
 }
 
-static int job_begin(plan *sw)
+struct sim *plan_job_sim(const plan *sw, int i, cluster **cl, gp_err *err)
 {
-    gp_err err;
-    plan_result *r = &sw->res[sw->job];
-    sw->cl = plan_cluster_mixed(&sw->prof, r->gpus, sw->grid ? &sw->prof2 : NULL, r->gpus2,
-                                sw->p.per_server);
+    const plan_result *r = &sw->res[i];
+    *cl = plan_cluster_mixed(&sw->prof, r->gpus, sw->grid ? &sw->prof2 : NULL, r->gpus2,
+                             sw->p.per_server);
     if (sw->base) {             /* GPUs added to the snapshot's cluster */
-        cluster *added = sw->cl;
-        sw->cl = whatif_cluster_plus(sw->base, added);
+        cluster *added = *cl;
+        *cl = whatif_cluster_plus(sw->base, added);
         cluster_free(added);
     }
     sim_config cfg;
@@ -243,13 +246,11 @@ static int job_begin(plan *sw)
     cfg.tput = sw->tp;
     cfg.nets = sw->nets;
     cfg.predict = sw->p.predict;
-    sw->sim = sim_new(&cfg, sw->cl, sw->cat, sw->tr, &sw->spec[r->policy], &err);
-    sw->steps = 0;
-    if (!sw->sim) {
-        snprintf(sw->err, sizeof sw->err, "%s: %s", sw->spec[r->policy].label, err.msg);
-        return -1;
-    }
-    return 0;
+    gp_err e;
+    sim *s = sim_new(&cfg, *cl, sw->cat, sw->tr, &sw->spec[r->policy], &e);
+    if (!s)
+        gp_error(err, "%s: %s", sw->spec[r->policy].label, e.msg);
+    return s;
 }
 
 /* GPUs ever used on servers past the first base_nodes: what an unbounded
@@ -262,11 +263,10 @@ static int gpus_used_beyond(const cstate *cs, size_t base_nodes)
     return n;
 }
 
-static void job_end(plan *sw)
+void plan_job_result(const plan *sw, struct sim *s, plan_result *r)
 {
-    plan_result *r = &sw->res[sw->job];
-    sim_finish(sw->sim);
-    const run *rec = sim_run_record(sw->sim);
+    sim_finish(s);
+    const run *rec = sim_run_record(s);
     r->ntasks = sw->tr->ntasks;
     r->jct = xmalloc((r->ntasks ? r->ntasks : 1) * sizeof *r->jct);
     for (size_t i = 0; i < r->ntasks; i++)
@@ -290,9 +290,26 @@ static void job_end(plan *sw)
                                                 rec->npoints, sizeof(run_point), t_end)
                             : 0;
     if (sw->p.unbounded)
-        r->gpus = sw->base ? gpus_used_beyond(sim_cstate(sw->sim), sw->base->nnodes)
-                           : (int)cstate_used_gpus_ever(sim_cstate(sw->sim));
+        r->gpus = sw->base ? gpus_used_beyond(sim_cstate(s), sw->base->nnodes)
+                           : (int)cstate_used_gpus_ever(sim_cstate(s));
     r->done = 1;
+}
+
+static int job_begin(plan *sw)
+{
+    gp_err err;
+    sw->sim = plan_job_sim(sw, sw->job, &sw->cl, &err);
+    sw->steps = 0;
+    if (!sw->sim) {
+        snprintf(sw->err, sizeof sw->err, "%s", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static void job_end(plan *sw)
+{
+    plan_job_result(sw, sw->sim, &sw->res[sw->job]);
     sim_free(sw->sim);
     sw->sim = NULL;
     cluster_free(sw->cl);
@@ -304,6 +321,8 @@ int plan_tick(plan *sw, double budget_s)
 {
     if (sw->state != PLAN_RUNNING)
         return 0;
+    if (sw->par)
+        return plan_par_tick(sw, budget_s);
     double t0 = now_seconds();
     while (sw->job < sw->njobs) {
         if (!sw->sim && job_begin(sw)) {
@@ -335,6 +354,7 @@ void plan_cancel(plan *sw)
 {
     if (sw->state != PLAN_RUNNING)
         return;
+    plan_par_stop(sw);
     if (sw->sim)
         sim_free(sw->sim);
     sw->sim = NULL;

@@ -75,6 +75,7 @@ typedef struct plan_params {
     char snapshot[GP_NAME_MAX];
     whatif_opts whatif;
     upred_spec predict;         /* what the policies know of utilization */
+    int jobs;                   /* simulations at once (plan_par.h); 1 = in plan_tick */
 } plan_params;
 
 typedef struct plan_result {
@@ -116,6 +117,7 @@ typedef struct plan {
     size_t steps;               /* decisions of the current job */
     char err[256];
     double t_start, elapsed;
+    struct plan_par *par;       /* the simulations on threads, or NULL (plan_par.h) */
 } plan;
 
 void plan_params_default(plan_params *p);

@@ -65,6 +65,12 @@ int corr_fresh(const cstate *cs, const task *tk, placement *out)
     int best_class = 3;
     for (size_t g = 0; g < cs->ngpus && best_class > 0; g++) {
         placement pl;
+        if (cs->gpus[g].ntasks > 0)     /* cheap first: a busy first GPU never qualifies */
+            continue;
+        /* Nor does a window whose first GPU already wakes no less than the best found. */
+        int least = cs->nodes[cs->gpus[g].node].asleep ? 2 : cs->gpus[g].power == GPU_ASLEEP;
+        if (least >= best_class)
+            continue;
         if (corr_window(cs, tk, (int)g, &pl) != CORR_FITS)
             continue;
         int empty = 1;
@@ -174,14 +180,13 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
         return corr_place_cpu(cs, policy, tk, out, ex);
     double own = useries_summary(tk, kind);
     static const char *const what[] = {"first-sample", "mean", "peak"};
-    for (size_t g = 0; g < cs->ngpus; g++) {
-        if (cs->gpus[g].ntasks == 0)
-            continue;
+    for (size_t a = 0; a < cs->nactive; a++) {   /* running GPUs, ascending */
+        int g = cs->active[a];
         placement pl;
-        int code = corr_window(cs, tk, (int)g, &pl);
+        int code = corr_window(cs, tk, g, &pl);
         explain_cand *c = NULL;
         if (ex) {
-            c = explain_add(ex, cs->gpus[g].node, (int)g);
+            c = explain_add(ex, cs->gpus[g].node, g);
             c->term[1] = q;
             c->term[2] = cs_gpu_mem_free(&cs->gpus[g]);
         }

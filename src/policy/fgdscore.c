@@ -50,14 +50,23 @@ struct fgd_prep {
     unsigned char *access;      /* nmodels+1 rows of w->n; the last: no GPU */
     int *node_model;            /* per node at prepare time */
     size_t nnodes_known;
-    /* Scratch for one decision, grown to the node count. */
-    int *cand;
+    /* Scratch for one decision, grown to the node count.  cand holds one
+     * node per group of identical nodes (cs_key): its lowest-ranked member;
+     * cand_count how many nodes the group has. */
+    int *cand, *cand_count;
     int64_t *raw, *norm, *total;    /* FGD_MAX_TERMS × nodes for raw, norm */
     int *dev;                        /* FGD_MAX_TERMS × nodes */
     size_t cap;
     /* Class statistics scratch (w->n each). */
     int *cnt, *sum, *cnt2, *sum2;
     unsigned char *access_tmp;
+    /* The groups of one decision: an open-addressing table of group
+     * indices by key hash (-1 empty), each group's representative, size
+     * and table slot. */
+    int *gslot;
+    size_t gslots;
+    int *grep, *gcount, *gat;
+    size_t ngroups;
     /* FGD score memo (1 << MEMO_BITS entries) and the score-class id of
      * every trace task ((cpu, g, k), commonest first). */
     fgd_memo *memo;
@@ -201,6 +210,11 @@ void fgd_prep_free(fgd_prep *p)
     free(p->access);
     free(p->node_model);
     free(p->cand);
+    free(p->cand_count);
+    free(p->gslot);
+    free(p->grep);
+    free(p->gcount);
+    free(p->gat);
     free(p->raw);
     free(p->norm);
     free(p->total);
@@ -227,6 +241,17 @@ static void ensure_scratch(fgd_prep *p, size_t n)
         return;
     size_t cap = n ? n : 1;
     p->cand = xrealloc(p->cand, cap * sizeof *p->cand);
+    p->cand_count = xrealloc(p->cand_count, cap * sizeof *p->cand_count);
+    p->grep = xrealloc(p->grep, cap * sizeof *p->grep);
+    p->gcount = xrealloc(p->gcount, cap * sizeof *p->gcount);
+    p->gat = xrealloc(p->gat, cap * sizeof *p->gat);
+    size_t slots = 16;
+    while (slots < 2 * cap)
+        slots *= 2;
+    p->gslot = xrealloc(p->gslot, slots * sizeof *p->gslot);
+    for (size_t i = 0; i < slots; i++)
+        p->gslot[i] = -1;
+    p->gslots = slots;
     p->raw = xrealloc(p->raw, FGD_MAX_TERMS * cap * sizeof *p->raw);
     p->norm = xrealloc(p->norm, FGD_MAX_TERMS * cap * sizeof *p->norm);
     p->total = xrealloc(p->total, cap * sizeof *p->total);
@@ -763,9 +788,70 @@ static void devices_for(const fgd_eval *ev, int ni, const fgd_term *term, int de
     fgd_devices_bestfit(ev->cs, ni, ev->t, out);
 }
 
-/* Filters every node into p->cand; explains the filtered ones. */
+/* Groups the nodes by key (cs_key): identical nodes get the same
+ * feasibility, scores and device choice, so one per group is evaluated —
+ * the lowest-ranked, which is the node the rank tie-break would pick among
+ * them.  One pass over the node keys, no scoring. */
+static void group_nodes(fgd_prep *p, const cstate *cs, const int *rank)
+{
+    size_t mask = p->gslots - 1;
+    for (size_t g = 0; g < p->ngroups; g++)       /* the last decision's slots */
+        p->gslot[p->gat[g]] = -1;
+    p->ngroups = 0;
+    for (size_t i = 0; i < cs->nnodes; i++) {
+        const cs_key *k = &cs->keys[i];
+        size_t h = (size_t)k->hash & mask;
+        int g;
+        while ((g = p->gslot[h]) >= 0 && !cs_key_equal(&cs->keys[p->grep[g]], k))
+            h = (h + 1) & mask;
+        if (g < 0) {
+            g = (int)p->ngroups++;
+            p->gslot[h] = g;
+            p->gat[g] = (int)h;
+            p->grep[g] = (int)i;
+            p->gcount[g] = 1;
+        } else {
+            p->gcount[g]++;
+            if (rank && rank[i] < rank[p->grep[g]])
+                p->grep[g] = (int)i;
+        }
+    }
+}
+
+/* Filters the groups' representatives into p->cand (with their group
+ * sizes); explains the filtered ones.  Returns how many; *nodes = the
+ * feasible nodes they stand for. */
 static size_t collect_feasible(const policy_ctx *ctx, fgd_prep *p, const fgd_task *t,
-                               explain *ex)
+                               explain *ex, size_t *nodes)
+{
+    group_nodes(p, ctx->cs, ctx->node_rank);
+    size_t n = 0;
+    *nodes = 0;
+    for (size_t g = 0; g < p->ngroups; g++) {
+        int ni = p->grep[g];
+        const char *why = NULL;
+        int ok = fgd_feasible(ctx->cs, ni, t, ex ? &why : NULL);
+        if (ok) {
+            p->cand_count[n] = p->gcount[g];
+            p->cand[n++] = ni;
+            *nodes += (size_t)p->gcount[g];
+        } else if (ex) {
+            explain_cand *c = explain_add(ex, ni, -1);
+            c->eligible = 0;
+            if (p->gcount[g] > 1)
+                snprintf(c->note, sizeof c->note, "%s (and %d alike)", why ? why : "filtered",
+                         p->gcount[g] - 1);
+            else
+                strlcpy0(c->note, why ? why : "filtered", sizeof c->note);
+        }
+    }
+    return n;
+}
+
+/* Filters every node into p->cand, in index order (Random draws among the
+ * nodes themselves); explains the filtered ones. */
+static size_t collect_feasible_nodes(const policy_ctx *ctx, fgd_prep *p, const fgd_task *t,
+                                     explain *ex)
 {
     size_t n = 0;
     for (size_t i = 0; i < ctx->cs->nnodes; i++) {
@@ -780,6 +866,14 @@ static size_t collect_feasible(const policy_ctx *ctx, fgd_prep *p, const fgd_tas
         }
     }
     return n;
+}
+
+/* " (and N alike)" after a candidate's note when it stands for a group. */
+static void note_alike(explain_cand *c, int count)
+{
+    size_t l = strlen(c->note);
+    if (count > 1 && l < sizeof c->note)
+        snprintf(c->note + l, sizeof c->note - l, " (and %d alike)", count - 1);
 }
 
 static void explain_names(explain *ex, const fgd_term *terms, int nterms)
@@ -812,6 +906,7 @@ static void explain_scored(explain *ex, const fgd_eval *ev, const fgd_term *term
         c->term[k++] = (double)p->total[i];
         c->term[k++] = rank ? rank[ni] : ni;
         terms[0].score(ev, ni, NULL, c->note, sizeof c->note);
+        note_alike(c, p->cand_count[i]);
         if (i == pick)
             ex->chosen = (int)(ex->ncands - 1);
     }
@@ -843,11 +938,12 @@ static void score_all(const fgd_eval *ev, const fgd_term *terms, int nterms, fgd
     }
 }
 
+/* Nodes tied at the best total (every member of a tied group). */
 static size_t count_tied(const fgd_prep *p, size_t ncand, size_t pick)
 {
     size_t n = 0;
     for (size_t i = 0; i < ncand; i++)
-        n += p->total[i] == p->total[pick];
+        n += p->total[i] == p->total[pick] ? (size_t)p->cand_count[i] : 0;
     return n;
 }
 
@@ -866,7 +962,7 @@ int fgd_place_scored(const policy_ctx *ctx, const fgd_term *terms, int nterms, i
     ensure_scratch(p, ctx->cs->nnodes);
     if (ex)
         explain_names(ex, terms, nterms);
-    size_t ncand = collect_feasible(ctx, p, &t, ex), pick = 0;
+    size_t nodes, ncand = collect_feasible(ctx, p, &t, ex, &nodes), pick = 0;
     int found = ncand > 0;
     if (found) {
         int dt = device_term(terms, nterms), dev = -1;
@@ -886,11 +982,13 @@ int fgd_place_scored(const policy_ctx *ctx, const fgd_term *terms, int nterms, i
                 explain_scored(ex, &ev, terms, nterms, p, ncand, ctx->node_rank, pick);
             else {
                 explain_cand *c = explain_add(ex, ni, -1);
-                strlcpy0(c->note, "only feasible node", sizeof c->note);
+                strlcpy0(c->note, nodes > 1 ? "only feasible kind of node"
+                                            : "only feasible node", sizeof c->note);
+                note_alike(c, p->cand_count[0]);
                 ex->chosen = (int)(ex->ncands - 1);
             }
-            explain_summary(ex, ctx->cs, &t, out, ncand,
-                            ncand > 1 ? count_tied(p, ncand, pick) : 1,
+            explain_summary(ex, ctx->cs, &t, out, nodes,
+                            ncand > 1 ? count_tied(p, ncand, pick) : nodes,
                             ctx->node_rank ? ctx->node_rank[ni] : ni);
         }
     } else if (ex) {
@@ -915,7 +1013,7 @@ int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex)
         ex->term_name[0] = "score";
         ex->nterms = 1;
     }
-    size_t ncand = collect_feasible(ctx, p, &t, ex);
+    size_t ncand = collect_feasible_nodes(ctx, p, &t, ex);
     if (ncand == 0) {
         if (ex)
             snprintf(ex->summary, sizeof ex->summary, "%s: no feasible node of %zu",

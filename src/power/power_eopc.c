@@ -11,6 +11,8 @@
  */
 #include "power.h"
 
+#include <string.h>
+
 
 /* PWR §V-A: Intel Xeon E5-2682 v4, 16 cores per package, 15 W idle, 120 W
  * max — used for nodes whose CPU model is not set. */
@@ -79,15 +81,27 @@ void power_eopc_node(const cstate *cs, int ni, double *cpu_w, double *gpu_w)
     power_eopc_raw(&view, idle, n->cpu_left, cpu_w, gpu_w);
 }
 
-/* PWR eq. 3: the sum over nodes, reported with its CPU and GPU parts. */
+/* PWR eq. 3: the sum over nodes, reported with its CPU and GPU parts.
+ * Read from the nodes' keys (cstate.h), which hold what power_eopc_node
+ * reads in a few bytes per node instead of every GPU's record: the same
+ * figures, summed in the same order, at a tenth of the memory traffic (the
+ * simulator sums this after every event). */
 void power_eopc(const cstate *cs, power_split *out)
 {
     out->gpu_w = out->cpu_w = out->static_w = out->total_w = 0;
+    cs_node view;
+    memset(&view, 0, sizeof view);
     for (size_t i = 0; i < cs->nnodes; i++) {
-        double c, g;
-        power_eopc_node(cs, (int)i, &c, &g);
-        out->cpu_w += c;
-        out->gpu_w += g;
+        const cs_key *k = &cs->keys[i];
+        int free_devs = 0;
+        for (int d = 0; d < k->ngpus; d++)
+            free_devs += k->idle[d] >= 1000;
+        view.cpu = k->cpu;
+        view.cpu_cap = k->cpu_cap;
+        view.gpu = k->gpu;
+        view.ngpus = k->ngpus;
+        out->cpu_w += power_eopc_cpu(&view, k->cpu_left);
+        out->gpu_w += power_eopc_gpu(&view, free_devs);
     }
     out->total_w = out->cpu_w + out->gpu_w;
 }
