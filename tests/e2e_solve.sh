@@ -11,7 +11,7 @@ NAME=e2e_solve
 . tests/lib_e2e.sh
 
 expect_rc 0 "samples" "$G" samples --set corrgpu-example --set cats-testbed --set gavel-like \
-    "$T/samples"
+    --set pai-like "$T/samples"
 export GPUPLAN_SAMPLES="$T/samples"
 
 expect_rc 0 "solve --help" "$G" solve --help
@@ -59,6 +59,13 @@ contains "$T/out" "t1      2  testbed    2    1104.9  122.74" \
 expect_rc 0 "cats with util cap" "$G" --format csv solve cats --trace cats-testbed \
     --cluster cats-testbed --at 25 --util-cap 100 --no-heuristics
 contains "$T/out" "optimal,optimal,490.963" "mean utilizations under 100 % need four GPUs"
+
+# --gap: the first 64 pai-like tasks are within 1 % of the combinatorial
+# bound as soon as the heuristics end (0.4 %), so the solve stops there.
+expect_rc 0 "cats --gap 0.01" "$G" --format csv solve cats --trace pai-like --cluster pai-like \
+    --tasks 64 --gap 0.01 --no-heuristics
+contains "$T/out" "optimal,feasible," "stopped at the gap, not proven"
+contains "$T/out" ",bounds" "by the combinatorial bounds"
 
 # GOGH on the gavel-like sample and its throughput table.
 expect_rc 0 "gogh" "$G" --format json solve gogh --trace gavel-like --cluster gavel-like \

@@ -397,6 +397,62 @@ static void test_time_limit(void **state)
     cats_inst_free(&in);
 }
 
+/* One solve of big_inst's tasks at relative gap G (0 = prove); the answer
+ * is checked and, when not proven, within G of its bound. */
+static void solve_at_gap(const cats_inst *in, double gap, int no_bounds, solve_result *res)
+{
+    solve_opts o;
+    solve_opts_default(&o);
+    o.time_limit_s = 60;
+    o.mip_gap = gap;
+    o.no_bounds = no_bounds;
+    gp_err err = {{0}};
+    assert_int_equal(solve_cats(in, &o, res, &err), 0);
+    assert_true(res->has_solution);
+    check_solution(in, res);
+    assert_true(res->bound <= res->objective + 1e-6);
+    if (res->status != SOLVE_OPTIMAL) {
+        assert_int_equal(res->status, SOLVE_FEASIBLE);
+        if (res->gap > gap + 1e-12)
+            fail_msg("gap %g asked, %s stopped at %g", gap, res->method, res->gap);
+    }
+}
+
+/* --gap stops each stage of the default path where it is met: the
+ * combinatorial bounds, the root's column generation, branch and price
+ * (fewer nodes than proving takes), and the compact MILP alone.  Every
+ * bound stays below the proven optimum. */
+static void test_gap_stops_every_path(void **state)
+{
+    (void)state;
+    cats_inst in;
+    big_inst(&in, 40);
+    solve_result proven;
+    solve_at_gap(&in, 0, 0, &proven);
+    assert_int_equal(proven.status, SOLVE_OPTIMAL);
+    static const double gaps[] = {0.5, 0.05, 0.01, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5};
+    int saw_bounds = 0, saw_colgen = 0, saw_early_bnp = 0;
+    for (size_t k = 0; k < sizeof gaps / sizeof *gaps; k++) {
+        solve_result res;
+        solve_at_gap(&in, gaps[k], 0, &res);
+        assert_true(res.bound <= proven.objective + 1e-6);
+        saw_bounds |= strcmp(res.method, "bounds") == 0;
+        saw_colgen |= strcmp(res.method, "colgen") == 0 && res.status == SOLVE_FEASIBLE;
+        saw_early_bnp |= strcmp(res.method, "branch-and-price") == 0 &&
+                         res.status == SOLVE_FEASIBLE && res.nodes < proven.nodes;
+        solve_result_free(&res);
+    }
+    assert_true(saw_bounds);
+    assert_true(saw_colgen);
+    assert_true(saw_early_bnp);
+    solve_result res;
+    solve_at_gap(&in, 0.01, 1, &res);
+    assert_string_equal(res.method, "milp");
+    solve_result_free(&res);
+    solve_result_free(&proven);
+    cats_inst_free(&in);
+}
+
 static void test_lp_file_round_trip(void **state)
 {
     (void)state;
@@ -495,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_hardware_example),
         cmocka_unit_test(test_time_limit),
+        cmocka_unit_test(test_gap_stops_every_path),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_for_run),
     };

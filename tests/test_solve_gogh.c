@@ -192,7 +192,7 @@ static double brute_force(const gogh_inst *in)
 /* The answer's placements as choices, checked and priced. */
 static void check_answer(const gogh_inst *in, const solve_result *res)
 {
-    choice ch[8];
+    choice *ch = xcalloc(in->naccels + 1, sizeof *ch);     /* big instances too */
     for (size_t g = 0; g < in->naccels; g++)
         ch[g] = (choice){-1, -1};
     for (size_t q = 0; q < res->nplace; q++) {
@@ -209,6 +209,7 @@ static void check_answer(const gogh_inst *in, const solve_result *res)
     for (size_t g = 0; g < in->naccels; g++)
         assert_true(runnable(in, (size_t)in->accels[g].type, ch[g]));
     double v = evaluate(in, ch);
+    free(ch);
     assert_double_equal(in->objective == GOGH_MAX_THROUGHPUT ? -v : v, res->objective, 1e-6);
 }
 
@@ -635,6 +636,55 @@ static void test_work_limit_is_deterministic(void **state)
     assert_true(stopped > 0);       /* the limit was reached, not just the optimum */
 }
 
+/* --gap G: a solve that stops short of a proof is within G of its bound,
+ * and one at a loose gap does no more branch-and-bound nodes than one
+ * that proves; the compact MILP alone honours it too. */
+static void test_gap(void **state)
+{
+    (void)state;
+    int solved = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        gogh_inst in;
+        big_inst(&in, seed, 40, 12);
+        for (size_t j = 0; j < in.njobs; j++)   /* every job able to run alone */
+            in.jobs[j].min_tput = fmin(in.jobs[j].min_tput,
+                                       0.6 * fmax(in.solo[j], in.solo[in.njobs + j]));
+        static const double gaps[] = {0, 0.05, 0.01};
+        for (int no_bounds = 0; no_bounds <= 1; no_bounds++) {
+            long proving_nodes = 0;
+            for (size_t k = 0; k < sizeof gaps / sizeof *gaps; k++) {
+                solve_opts o;
+                solve_opts_default(&o);
+                o.time_limit_s = 60;
+                o.mip_gap = gaps[k];
+                o.no_bounds = no_bounds;
+                solve_result res;
+                gp_err err = {{0}};
+                assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+                if (k == 0 && res.status == SOLVE_INFEASIBLE) {
+                    solve_result_free(&res);
+                    break;
+                }
+                assert_true(res.has_solution);
+                check_answer(&in, &res);
+                if (k == 0) {
+                    assert_int_equal(res.status, SOLVE_OPTIMAL);
+                    proving_nodes = res.nodes;
+                    solved++;
+                } else {
+                    if (res.status != SOLVE_OPTIMAL && res.gap > gaps[k] + 1e-12)
+                        fail_msg("seed %llu: gap %g asked, %s stopped at %g",
+                                 (unsigned long long)seed, gaps[k], res.method, res.gap);
+                    assert_true(res.nodes <= proving_nodes);
+                }
+                solve_result_free(&res);
+            }
+        }
+        gogh_inst_free(&in);
+    }
+    assert_true(solved >= 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -647,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_types_per_profile),
         cmocka_unit_test(test_same_type_pair),
         cmocka_unit_test(test_work_limit_is_deterministic),
+        cmocka_unit_test(test_gap),
     };
     return cmocka_run_group_tests_name("solve_gogh", tests, NULL, teardown);
 }

@@ -947,8 +947,9 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
         pool_release(nd.seed);
         /* ... and a plunge into the children after it finds packings */
         plunge = b.st.n >= before + 1 ? plunge + 1 : 0;
-        if (b.st.n > 0 && sg_should_stop(c) >= 0)
-            b.stopped = 1;
+        if (b.st.n > 0 && (sg_should_stop(c) >= 0 ||
+                           (c->o->mip_gap > 0 && pk_gap_met(p, c, open_bound(&b), best->cost))))
+            b.stopped = 1;     /* open nodes stay open: the bound is theirs */
     }
     /* Open nodes and unbranchable ones bound what is left; with none left
      * the best packing is optimal (or, with none found, there is none). */

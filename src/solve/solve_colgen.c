@@ -712,7 +712,7 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
                 break;
             }
         }
-        if (pk_closes(p, lb, ub))
+        if (pk_gap_met(p, c, lb, ub))
             break;
         if (p->quantum > 0 && solve_quanta(lb, p->quantum) >= solve_quanta(z, p->quantum))
             break;              /* the rounded bound cannot rise further */

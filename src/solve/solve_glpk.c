@@ -325,6 +325,11 @@ int sg_solve(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
     read_mip(m, P, rc == GLP_EMIPGAP ? 0 : rc, &cb);
     if (m->status == SOLVE_OPTIMAL && ip.mip_gap <= 0)
         m->bound = m->obj;
+    if (rc == GLP_EMIPGAP && m->has_solution) {
+        /* GLPK stopped because its own bound was within mip_gap, by its
+         * measure: the callback's last reading may lag behind that. */
+        m->bound = fmax(m->bound, m->obj - ip.mip_gap * (fabs(m->obj) + DBL_EPSILON));
+    }
     m->bound = round_bound(m, fmax(m->bound, m->known_lb));
     if (m->has_solution && m->bound >= m->obj - SOLVE_EPS * fabs(m->obj) - SOLVE_EPS)
         m->status = SOLVE_OPTIMAL;

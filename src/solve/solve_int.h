@@ -155,6 +155,9 @@ typedef struct pk_sol {
 
 /* 1 when lower bound lb proves a solution of cost ub optimal. */
 int pk_closes(const pk_inst *p, double lb, double ub);
+/* 1 when the search may stop: lb proves ub optimal, or within the relative
+ * gap the options ask for (solve_opts.mip_gap, GLPK's measure). */
+int pk_gap_met(const pk_inst *p, const sg_ctx *c, double lb, double ub);
 
 void pk_inst_init(pk_inst *p, int n, int nclass, int ntype);
 void pk_inst_free(pk_inst *p);

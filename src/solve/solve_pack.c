@@ -638,6 +638,16 @@ int pk_closes(const pk_inst *p, double lb, double ub)
     return lb >= ub - PK_REL_TOL * fabs(ub) - SOLVE_EPS;
 }
 
+int pk_gap_met(const pk_inst *p, const sg_ctx *c, double lb, double ub)
+{
+    if (pk_closes(p, lb, ub))
+        return 1;
+    if (c->o->mip_gap <= 0 || !isfinite(ub) || !isfinite(lb))
+        return 0;
+    double b = p->quantum > 0 ? p->quantum * solve_quanta(lb, p->quantum) : lb;
+    return sg_gap(ub, b) <= c->o->mip_gap;
+}
+
 /* An item no class can hold makes the instance infeasible at once. */
 static int some_item_homeless(const pk_inst *p)
 {
@@ -763,7 +773,7 @@ int pk_solve(const pk_inst *p, const pk_sol *start, sg_ctx *c, solve_result *res
     res->heur_objective = ub;
     if (!c->o->no_bounds) {
         lb = pk_lower_bound(p);
-        if (!pk_closes(p, lb, ub) && sg_should_stop(c) < 0) {
+        if (!pk_gap_met(p, c, lb, ub) && sg_should_stop(c) < 0) {
             long nodes = 0;
             int complete = 0;
             double root = -HUGE_VAL;
@@ -784,7 +794,7 @@ int pk_solve(const pk_inst *p, const pk_sol *start, sg_ctx *c, solve_result *res
         } else
             strlcpy0(res->method, "bounds", sizeof res->method);
     }
-    int need = !pk_closes(p, lb, ub) && sg_should_stop(c) < 0;
+    int need = !pk_gap_met(p, c, lb, ub) && sg_should_stop(c) < 0;
     if (need || c->o->write_lp || c->o->write_mps) {
         if (run_milp(p, c, res, best, &ub, &lb, &stop, need, err))
             return -1;
