@@ -42,11 +42,20 @@
  * of the jobs replaced, warm-started from the previous placement; then
  * the cheapest fleet for the gavel-like trace.  `bench_solve rounds` runs
  * only these.
+ *
+ * `bench_solve limits` runs only this: how long after an interrupt (the
+ * cancel flag, set by an alarm) each phase of a solve returns — branch and
+ * price, the compact model's root LP and its branch and bound, GOGH's
+ * search — against a 0.5 s target, and how far a 10 s time limit is
+ * overrun by GOGH at 128 and 256 jobs and by CATS at 256 and 1024 tasks.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "core/rng.h"
 #include "core/tput.h"
@@ -553,6 +562,129 @@ static void run_paper(model m, size_t max_n, double limit, const series *s)
     }
 }
 
+/* ---- cancel latency and time-limit overrun ---------------------------------------- */
+
+/* The interrupt of `gpuplan solve` (an alarm here): sets the cancel flag
+ * and notes when. */
+static volatile int limits_cancel;
+static volatile double limits_flag_at;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    limits_flag_at = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    limits_cancel = 1;
+}
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct limits_case {
+    const char *phase;
+    model m;
+    size_t n;
+    int no_bounds;
+    double after_s;         /* the interrupt comes this long after the start */
+} limits_case;
+
+/* One solve interrupted after c->after_s, or (after_s = 0) run to a time
+ * limit; prints the latency or the overrun. */
+static void limits_one(const limits_case *lc, double limit)
+{
+    solve_opts o;
+    solve_opts_default(&o);
+    o.time_limit_s = limit;
+    o.no_bounds = lc->no_bounds;
+    o.cancel = &limits_cancel;
+    limits_cancel = 0;
+    limits_flag_at = 0;
+    solve_result res;
+    gp_err err = {{0}};
+    int rc;
+    corrgpu_inst ci;
+    cats_inst ca;
+    gogh_inst gi;
+    if (lc->m == CORRGPU)
+        corrgpu_random(&ci, lc->n, 0);
+    else if (lc->m == GOGH)
+        gogh_random(&gi, lc->n, 0);
+    else
+        cats_random(&ca, lc->n, 0, lc->m == CATS_SHARED);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    if (lc->after_s > 0) {
+        struct itimerval it = {{0, 0}, {(time_t)lc->after_s,
+                                        (suseconds_t)((lc->after_s - floor(lc->after_s)) * 1e6)}};
+        setitimer(ITIMER_REAL, &it, NULL);
+    }
+    double t0 = mono_now();
+    rc = lc->m == CORRGPU ? solve_corrgpu(&ci, &o, &res, &err)
+       : lc->m == GOGH    ? solve_gogh(&gi, &o, &res, &err)
+                          : solve_cats(&ca, &o, &res, &err);
+    double t1 = mono_now();
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    if (lc->m == CORRGPU)
+        corrgpu_inst_free(&ci);
+    else if (lc->m == GOGH)
+        gogh_inst_free(&gi);
+    else
+        cats_inst_free(&ca);
+    if (rc) {
+        printf("%-34s error: %s\n", lc->phase, err.msg);
+        return;
+    }
+    if (lc->after_s > 0 && limits_flag_at > 0)
+        printf("%-34s interrupt at %5.2f s, returned %.3f s later (%s, %s)\n", lc->phase,
+               limits_flag_at - t0, t1 - limits_flag_at, solve_status_name(res.status),
+               res.method);
+    else if (lc->after_s > 0)
+        printf("%-34s ended (%s, %s) in %.2f s, before the interrupt\n", lc->phase,
+               solve_status_name(res.status), res.method, t1 - t0);
+    else
+        printf("%-34s limit %g s, took %.2f s (overrun %+.2f s; %s, %s, gap %.2f %%)\n",
+               lc->phase, limit, t1 - t0, t1 - t0 - limit, solve_status_name(res.status),
+               res.method, 100 * res.gap);
+    fflush(stdout);
+    solve_result_free(&res);
+}
+
+/* `bench_solve limits`: how soon an interrupt stops each phase of a solve
+ * (the target is 0.5 s) and how far a time limit is overrun. */
+static void run_limits(void)
+{
+    static const limits_case cases[] = {
+        {"CATS per-task, branch and price", CATS_PER_TASK, 256, 0, 2.0},
+        {"CATS per-task, compact root LP", CATS_PER_TASK, 512, 1, 1.0},
+        {"CATS per-task, compact B&B", CATS_PER_TASK, 128, 1, 4.0},
+        {"CorrGPU, branch and price", CORRGPU, 512, 0, 2.0},
+        {"CorrGPU, compact MILP", CORRGPU, 256, 1, 2.0},
+        {"GOGH 128 jobs, search", GOGH, 128, 0, 3.0},
+        {"GOGH 256 jobs, search", GOGH, 256, 0, 1.0},
+    };
+    printf("\ninterrupt latency (target 0.5 s; shared machine, load varies)\n");
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        limits_one(&cases[k], 60);
+    printf("\ntime-limit overrun\n");
+    static const limits_case over[] = {
+        {"GOGH 128 jobs", GOGH, 128, 0, 0},
+        {"GOGH 256 jobs", GOGH, 256, 0, 0},
+        {"CATS per-task 256 tasks", CATS_PER_TASK, 256, 0, 0},
+        {"CATS per-task 256, compact MILP", CATS_PER_TASK, 256, 1, 0},
+        {"CATS per-task 1024, compact MILP", CATS_PER_TASK, 1024, 1, 0},
+    };
+    for (size_t k = 0; k < sizeof over / sizeof *over; k++)
+        limits_one(&over[k], 10);
+}
+
 int main(int argc, char **argv)
 {
     double limit = 60;
@@ -564,6 +696,11 @@ int main(int argc, char **argv)
             limit = v;
     }
     size_t max_n = 512;
+    if (argc > 1 && strcmp(argv[1], "limits") == 0) {
+        run_limits();
+        solve_shutdown();
+        return 0;
+    }
     gavel_sample g;
     int have_gavel = gavel_load(&g) == 0;
     run_rounds(have_gavel ? &g : NULL);

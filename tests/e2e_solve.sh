@@ -117,6 +117,41 @@ if grep -q '^optimal' "$T/out"; then bad "--optimal off still adds the row"
 else ok "--optimal off leaves the row out"; fi
 expect_rc 2 "bad --optimal" "$G" run --trace cats-testbed --cluster cats-testbed --optimal x
 
+# Ctrl-C stops every phase of a solve with its best placement and the
+# status "cancelled" (each of these runs minutes otherwise; the 300 s limit
+# is never reached).  The interrupt comes 2 s in: CorrGPU's column
+# generation at the root of branch and price; the compact MILP's build and
+# its root LP (GLPK's simplex, run in slices so the flag is read); GOGH's
+# restricted MILP and its compact MILP, on gavel-like's jobs resampled to
+# 128 with minimums scaled 0.5-1.5x (timeout sends the signal; its -k is
+# only a guard against a hang, not a timing check).
+D="$T/gavel128"
+mkdir -p "$D"
+cp "$T/samples/gavel-like/gpus.csv" "$T/samples/gavel-like/tput.csv" "$D/"
+awk -F, -v OFS=, 'NR == 1 { print; next } { print; for (c = 1; c < 3; c++) { $1 = $1 "-" c; print } }' \
+    "$T/samples/gavel-like/nodes.csv" >"$D/nodes.csv"
+awk -F, -v OFS=, 'NR == 1 { print; next } { row[NR - 1] = $0; m = NR - 1 }
+    END { for (i = 0; i < 128; i++) { $0 = row[(i * 7) % m + 1]; $1 = sprintf("job-%03d", i);
+          $2 = i * 60; $14 = sprintf("%.3f", $14 * (0.5 + ((i * 37) % 41) / 40)); print } }' \
+    "$T/samples/gavel-like/tasks.csv" >"$D/tasks.csv"
+expect_rc 0 "import gavel128" "$G" import --name gavel128 "$D"
+interrupted() {     # interrupted DESCRIPTION SOLVE-ARGS...
+    desc=$1
+    shift
+    timeout --preserve-status -s INT -k 120 2 "$G" --format csv solve "$@" --time-limit 300 \
+        --no-heuristics >"$T/int.out" 2>"$T/int.err"
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -q '^optimal,cancelled,' "$T/int.out"; then ok "Ctrl-C: $desc"
+    else bad "Ctrl-C: $desc: exit $rc, $(cat "$T/int.out" "$T/int.err")"; fi
+}
+interrupted "column generation" corrgpu --trace pai-like --cluster pai-like --tasks 512
+interrupted "compact model's build" corrgpu --trace pai-like --cluster pai-like --tasks 512 \
+    --no-bounds
+interrupted "compact model's root LP" cats --trace pai-like --cluster pai-like --tasks 512 \
+    --no-bounds
+interrupted "GOGH's search" gogh --trace gavel128 --cluster gavel128
+interrupted "GOGH's compact MILP" gogh --trace gavel128 --cluster gavel128 --no-bounds
+
 # Usage and input errors.
 expect_rc 2 "no model" "$G" solve --trace cats-testbed --cluster cats-testbed
 expect_rc 2 "unknown model" "$G" solve peace --trace cats-testbed --cluster cats-testbed

@@ -13,6 +13,9 @@
  */
 #include "testutil.h"
 
+#include <signal.h>
+#include <sys/time.h>
+
 #include "core/rng.h"
 #include "solve/solve.h"
 
@@ -453,6 +456,47 @@ static void test_gap_stops_every_path(void **state)
     cats_inst_free(&in);
 }
 
+/* The cancel flag, set by an alarm the way gpuplan solve's Ctrl-C sets it. */
+static volatile int alarm_cancel;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarm_cancel = 1;
+}
+
+/* An interrupt while GLPK works on the compact model of 512 tasks (its
+ * build, then a root LP of minutes) stops the solve with the heuristics'
+ * placement: GLPK's simplex runs in slices between which the flag is read.
+ * Before, the root LP ran on to the time limit. */
+static void test_cancel_in_compact_model(void **state)
+{
+    (void)state;
+    cats_inst in;
+    big_inst(&in, 512);
+    solve_opts o;
+    solve_opts_default(&o);
+    o.no_bounds = 1;
+    o.time_limit_s = 600;
+    alarm_cancel = 0;
+    o.cancel = &alarm_cancel;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {{0, 0}, {1, 0}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    solve_result res;
+    gp_err err = {{0}};
+    assert_int_equal(solve_cats(&in, &o, &res, &err), 0);
+    assert_true(alarm_cancel);
+    assert_int_equal(res.status, SOLVE_CANCELLED);
+    assert_true(res.has_solution);
+    check_solution(&in, &res);
+    solve_result_free(&res);
+    cats_inst_free(&in);
+}
+
 static void test_lp_file_round_trip(void **state)
 {
     (void)state;
@@ -552,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_hardware_example),
         cmocka_unit_test(test_time_limit),
         cmocka_unit_test(test_gap_stops_every_path),
+        cmocka_unit_test(test_cancel_in_compact_model),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_for_run),
     };

@@ -866,9 +866,17 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     int code;
     if (parse_args(ctx, argc, argv, &a, &code))
         return code;
+    /* From here on Ctrl-C stops the solve, not the program: one that comes
+     * while the inputs load still ends with the heuristics' answer and a
+     * "cancelled" status. */
+    solve_cancelled = 0;
+    a.o.cancel = &solve_cancelled;
+    void (*old)(int) = signal(SIGINT, on_sigint);
     store *st = cli_store(ctx);
-    if (!st)
+    if (!st) {
+        signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
         return EXIT_RUNTIME;
+    }
     cli_inputs in;
     memset(&in, 0, sizeof in);
     model_files files;
@@ -877,11 +885,9 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
         (a.model->needs_tput && load_tput(st, &a, &in, &err))) {
         cli_inputs_free(&in);
         model_files_close(&files);
+        signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
         return cli_fail(&err);
     }
-    solve_cancelled = 0;
-    a.o.cancel = &solve_cancelled;
-    void (*old)(int) = signal(SIGINT, on_sigint);
     int rc = a.model->run(ctx, &a, &in);
     signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
     if (rc == EXIT_OK && model_files_save(ctx, &files, &err))

@@ -544,7 +544,11 @@ static void milp_free(pk_milp *M)
     memset(M, 0, sizeof *M);
 }
 
-static void milp_build(pk_milp *M, const pk_inst *p, int names)
+/* Builds the compact MILP.  Its bin rows take seconds at a thousand items,
+ * so the build polls c (when not NULL) between leaders and gives up when
+ * the solve is stopped: the cancel flag or the time limit; returns
+ * SOLVE_CANCELLED / SOLVE_TIMEOUT then (M is to be freed), else -1. */
+static int milp_build(pk_milp *M, const pk_inst *p, int names, const sg_ctx *c)
 {
     memset(M, 0, sizeof *M);
     M->p = p;
@@ -561,18 +565,25 @@ static void milp_build(pk_milp *M, const pk_inst *p, int names)
     uint64_t *adj = xmalloc((size_t)p->n * (size_t)w * sizeof *adj);
     uint64_t *need = xmalloc((size_t)p->n * (size_t)w * sizeof *need);
     unsigned char *covered = xmalloc((size_t)p->n);
-    for (int t = 0; t < p->nclass; t++)
-        for (int j = 0; j < p->n; j++)
+    int stop = -1;
+    for (int t = 0; t < p->nclass && stop < 0; t++)
+        for (int j = 0; j < p->n && stop < 0; j++) {
             if (M->col[cidx(p, t, j, j)])
                 add_bin_rows(M, t, j, mem, adj, need, covered);
+            if (c)
+                stop = sg_should_stop(c);
+        }
     free(mem);
     free(adj);
     free(need);
     free(covered);
+    if (stop >= 0)
+        return stop;
     add_supply_rows(M);
     add_prefix_rows(M);
     if (M->m.n > 1)
         glp_load_matrix(M->P, (int)M->m.n - 1, M->m.ia, M->m.ja, M->m.ar);
+    return -1;
 }
 
 /* Column values of a solution, for the warm start (1-based). */
@@ -691,7 +702,12 @@ static int run_milp(const pk_inst *p, sg_ctx *c, solve_result *res, pk_sol *best
 {
     int names = c->o->write_lp || c->o->write_mps;
     pk_milp M;
-    milp_build(&M, p, names);
+    int built = milp_build(&M, p, names, need_solve ? c : NULL);
+    if (built >= 0) {
+        *stop = built;      /* stopped while building: nothing to write or solve */
+        milp_free(&M);
+        return 0;
+    }
     res->rows = glp_get_num_rows(M.P);
     res->cols = glp_get_num_cols(M.P);
     if (sg_write(c, M.P, err)) {
