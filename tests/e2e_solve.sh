@@ -60,6 +60,21 @@ expect_rc 0 "cats with util cap" "$G" --format csv solve cats --trace cats-testb
     --cluster cats-testbed --at 25 --util-cap 100 --no-heuristics
 contains "$T/out" "optimal,optimal,490.963" "mean utilizations under 100 % need four GPUs"
 
+# An infeasible instance names the task that fits nowhere and why, on
+# every path, and prints no bound (the paper's loop printed its last LP's).
+for path in "" --no-bounds --paper; do
+    expect_rc 0 "infeasible corrgpu $path" "$G" --format csv solve corrgpu \
+        --trace corrgpu-example --cluster corrgpu-example --gpu-mem 1 --no-heuristics $path
+    contains "$T/out" "optimal,infeasible,,," "infeasible, no objective, no bound $path"
+    contains "$T/out" "task t1 fits nowhere: memory: it needs 10.0 GiB, a GPU has 1.0 GiB" \
+        "names the task and its memory $path"
+done
+expect_rc 0 "infeasible cats" "$G" --format csv solve cats --trace cats-testbed \
+    --cluster cats-testbed --at 25 --util-cap 10 --no-heuristics --paper
+contains "$T/out" "optimal,infeasible,,," "the paper's model with the cap: no bound"
+contains "$T/out" "task t1 fits nowhere: utilization: its mean 45.8 % is above the cap of 10.0 %" \
+    "names the task and the cap"
+
 # --gap: the first 64 pai-like tasks are within 1 % of the combinatorial
 # bound as soon as the heuristics end (0.4 %), so the solve stops there.
 expect_rc 0 "cats --gap 0.01" "$G" --format csv solve cats --trace pai-like --cluster pai-like \

@@ -227,6 +227,8 @@ static void solve_and_compare(const cats_inst *in, double expect, const path *pa
         if (res.status != SOLVE_INFEASIBLE)
             fail_msg("seed %llu, %s: expected infeasible, got %s %g", (unsigned long long)seed,
                      pa->name, solve_status_name(res.status), res.objective);
+        assert_true(res.why[0] != 0);       /* says why */
+        assert_false(isfinite(res.bound));  /* and bounds nothing (the paper's path did) */
     } else {
         /* PuLP's tolerance in the papers, 1e-6 relative */
         if (res.status != SOLVE_OPTIMAL || fabs(res.objective - expect) > 1e-6 * expect + 1e-6)
@@ -294,21 +296,58 @@ static void test_uniform_vs_brute_force(void **state)
     assert_int_equal(checked, 300);
 }
 
+/* Every path says which task fits nowhere and why. */
+static void check_why(const cats_inst *in, int which, const char *why)
+{
+    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
+        solve_opts o;
+        solve_opts_default(&o);
+        o.no_bounds = paths[p].no_bounds;
+        o.paper_model = paths[p].paper;
+        solve_result res;
+        gp_err err = {{0}};
+        assert_int_equal(solve_cats(in, &o, &res, &err), 0);
+        assert_int_equal(res.status, SOLVE_INFEASIBLE);
+        if (res.why_task != which || !strstr(res.why, why))
+            fail_msg("%s: expected task %d, '%s'; got task %d, '%s'", paths[p].name, which, why,
+                     res.why_task, res.why);
+        solve_result_free(&res);
+    }
+}
+
 static void test_infeasible(void **state)
 {
     (void)state;
     static const double mem[2] = {32, 16};
     struct {
         double mem, kappa;
-    } cases[] = {{40, 1.2}, {8, 0.9}};    /* too large; an SLA above f_max */
-    for (size_t k = 0; k < 2; k++) {
+        int v;
+        int allowed;        /* may use the node's GPU model */
+        double util;
+        const char *why;
+    } cases[] = {
+        {40, 1.2, 1, 1, 50, "memory: it needs 40.0 GiB, the largest GPU it may use has 32.0"},
+        {8, 0.9, 1, 1, 50, "kappa 0.9 < 1"},
+        {8, 1.2, 1, 0, 50, "model constraint"},
+        {20, 1.2, 2, 1, 50, "it needs 2 GPUs, only 1 of those it may use can hold it"},
+        {8, 1.2, 1, 1, 95, "utilization: its mean 95.0 % is above the cap of 90.0 %"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         cats_inst in;
         inst_alloc(&in, 2, 1, 2);
         add_node(&in, 0, 2, 50, 10, &V100, mem);
         in.tasks[0] = (cats_task){4, 1, 1.2, 50, 0};
-        in.tasks[1] = (cats_task){cases[k].mem, 1, cases[k].kappa, 50, 1};
+        in.tasks[1] = (cats_task){cases[k].mem, cases[k].v, cases[k].kappa, cases[k].util, 1};
+        in.allow = xcalloc(2 * in.ngpus, 1);
+        for (size_t g = 0; g < in.ngpus; g++) {
+            in.allow[g] = 1;
+            in.allow[in.ngpus + g] = (unsigned char)cases[k].allowed;
+        }
+        if (cases[k].util > 90)
+            in.util_cap_pct = 90;
         for (size_t p = 0; p < sizeof paths / sizeof *paths; p++)
             solve_and_compare(&in, HUGE_VAL, &paths[p], k);
+        check_why(&in, 1, cases[k].why);
         cats_inst_free(&in);
     }
     /* each task fits a GPU, all of them together do not (the search proves it) */
@@ -319,6 +358,7 @@ static void test_infeasible(void **state)
         in.tasks[l] = (cats_task){11, 1, 1.1 + 0.05 * (double)l, 50, (int)l};
     for (size_t p = 0; p < sizeof paths / sizeof *paths; p++)
         solve_and_compare(&in, HUGE_VAL, &paths[p], 99);
+    check_why(&in, -1, "together they do not fit");
     cats_inst_free(&in);
 }
 

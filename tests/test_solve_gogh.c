@@ -636,6 +636,62 @@ static void test_work_limit_is_deterministic(void **state)
     assert_true(stopped > 0);       /* the limit was reached, not just the optimum */
 }
 
+/* An infeasible instance names the job that no accelerator serves enough
+ * and why, on both paths, and bounds nothing; when each job fits alone the
+ * answer says they do not fit together. */
+static void test_infeasible_says_why(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        gogh_inst in;
+        big_inst(&in, 1, 6, 2);
+        for (size_t j = 0; j < in.njobs; j++) {     /* each job feasible alone */
+            in.jobs[j].min_tput = 0.5 * fmax(in.solo[j], in.solo[in.njobs + j]);
+            in.jobs[j].dmax = 1;
+            in.solo[j] = fmax(in.solo[j], 1);
+        }
+        const char *why = "together they need more accelerators";
+        int which = -1;
+        if (k == 0) {           /* job 3 needs more than its best accelerator gives */
+            in.jobs[3].min_tput = 1000;
+            why = "minimum throughput 1000 above the";
+            which = 3;
+        } else if (k == 1) {    /* job 2 has no throughput anywhere */
+            for (size_t a = 0; a < in.ntypes; a++) {
+                in.solo[a * in.njobs + 2] = 0;
+                for (size_t o = 0; o < in.njobs; o++)
+                    in.pair[(a * in.njobs + 2) * in.njobs + o] = 0;
+            }
+            why = "model constraint";
+            which = 2;
+        } else {                /* 12 jobs with a minimum each on 4 accelerators */
+            gogh_inst_free(&in);
+            big_inst(&in, 1, 12, 2);
+            for (size_t j = 0; j < in.njobs; j++) {
+                in.solo[j] = fmax(in.solo[j], 1);
+                in.jobs[j].min_tput = 0.9 * fmax(in.solo[j], in.solo[in.njobs + j]);
+                in.jobs[j].dmax = 2;
+            }
+        }
+        for (int no_bounds = 0; no_bounds <= 1; no_bounds++) {
+            solve_opts o;
+            solve_opts_default(&o);
+            o.no_bounds = no_bounds;
+            o.time_limit_s = 30;
+            solve_result res;
+            gp_err err = {{0}};
+            assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+            assert_int_equal(res.status, SOLVE_INFEASIBLE);
+            if (res.why_task != which || !strstr(res.why, why))
+                fail_msg("case %d: expected job %d, '%s'; got %d, '%s'", k, which, why,
+                         res.why_task, res.why);
+            assert_false(isfinite(res.bound));
+            solve_result_free(&res);
+        }
+        gogh_inst_free(&in);
+    }
+}
+
 /* --gap G: a solve that stops short of a proof is within G of its bound,
  * and one at a loose gap does no more branch-and-bound nodes than one
  * that proves; the compact MILP alone honours it too. */
@@ -698,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_same_type_pair),
         cmocka_unit_test(test_work_limit_is_deterministic),
         cmocka_unit_test(test_gap),
+        cmocka_unit_test(test_infeasible_says_why),
     };
     return cmocka_run_group_tests_name("solve_gogh", tests, NULL, teardown);
 }

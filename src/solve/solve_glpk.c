@@ -51,6 +51,7 @@ void solve_result_init(solve_result *r)
     r->gap = HUGE_VAL;
     r->heur_objective = HUGE_VAL;
     r->lp_bound = -HUGE_VAL;
+    r->why_task = -1;
 }
 
 void solve_result_free(solve_result *r)

@@ -1773,6 +1773,8 @@ int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_e
     res->cols = glp_get_num_cols(s.P);
     if (rc == 0)
         finish(&s, &out, res);
+    if (rc == 0 && res->status == SOLVE_INFEASIBLE)
+        gogh_why(in, res);
     free(out.x);
     gsolve_free(&s);
     res->time_s = now_seconds() - sc.t0;

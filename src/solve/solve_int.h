@@ -255,6 +255,13 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
  * first fit and the bin-emptying search; returns its cost or HUGE_VAL. */
 double pk_complete(const pk_inst *p, pk_sol *s);
 
+/* solve_why.c — once a solve proved the instance infeasible: the first
+ * task that fits nowhere and why, else that the tasks clash together
+ * (res->why, res->why_task); the bound and gap are cleared. */
+void cats_why(const cats_inst *in, solve_result *res);
+void corrgpu_why(const corrgpu_inst *in, solve_result *res);
+void gogh_why(const gogh_inst *in, solve_result *res);
+
 /* solve_pack.c — the whole pipeline: heuristics, bounds, column
  * generation, the representative MILP; fills res (status, objective,
  * bound, gap, method, sizes) and *sol (the best solution). */
