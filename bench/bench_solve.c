@@ -43,6 +43,13 @@
  * the cheapest fleet for the gavel-like trace.  `bench_solve rounds` runs
  * only these.
  *
+ * Then three instance families side by side, 16..512 tasks, one instance
+ * per size, time to a proven optimum or the gap at the limit: the random
+ * ones above, the pai-like sample's first n tasks (CATS with kappa drawn
+ * per task in [1.1, 1.5]; CorrGPU as they are), and gavel-like's job types
+ * resampled to n jobs (GOGH, to 128); `bench_solve families [MAX]` runs
+ * only these.
+ *
  * `bench_solve limits` runs only this: how long after an interrupt (the
  * cancel flag, set by an alarm) each phase of a solve returns — branch and
  * price, the compact model's root LP and its branch and bound, GOGH's
@@ -562,6 +569,152 @@ static void run_paper(model m, size_t max_n, double limit, const series *s)
     }
 }
 
+/* ---- three instance families ------------------------------------------------------ */
+
+/* The families "proven up to" is stated on: the bench's random instances
+ * (above), the pai-like sample's first n tasks with kappa drawn per task
+ * uniform in [1.1, 1.5] (CATS) or as they are (CorrGPU, alpha 0, 32 GiB
+ * V100s), and gavel-like's job types resampled to n jobs (GOGH,
+ * gogh_table). */
+typedef enum family {
+    FAM_RANDOM_CATS, FAM_RANDOM_CORRGPU, FAM_PAI_CATS, FAM_PAI_CORRGPU, FAM_GAVEL_GOGH, NFAMILIES
+} family;
+
+static const char *const family_title[NFAMILIES] = {
+    "random, CATS per-task kappa",
+    "random, CorrGPU",
+    "pai-like, CATS per-task kappa",
+    "pai-like, CorrGPU",
+    "gavel-like resampled, GOGH",
+};
+
+typedef struct pai_sample {
+    sample_set ss;
+    catalog *cat;
+} pai_sample;
+
+static int pai_load(pai_sample *s)
+{
+    gp_err err = {{0}};
+    if (samplegen_build("pai-like", SAMPLEGEN_DEFAULT_SEED, &s->ss, &err)) {
+        fprintf(stderr, "bench_solve: %s\n", err.msg);
+        return -1;
+    }
+    s->cat = catalog_new();
+    catalog_add_builtin(s->cat);
+    for (size_t i = 0; i < s->ss.profiles->ngpus; i++)
+        catalog_add_gpu(s->cat, &s->ss.profiles->gpus[i]);
+    return 0;
+}
+
+/* One solve of family f at n tasks; *ok = 0 when the instance could not be
+ * built. */
+static solve_result family_solve(family f, size_t n, double limit, const pai_sample *pai,
+                                 const gavel_sample *gav, int *ok)
+{
+    solve_opts o;
+    solve_opts_default(&o);
+    o.time_limit_s = limit;
+    solve_result res;
+    solve_result_init(&res);
+    gp_err err = {{0}};
+    int rc = -1;
+    *ok = 1;
+    if (f == FAM_RANDOM_CATS || f == FAM_PAI_CATS) {
+        cats_inst in;
+        if (f == FAM_RANDOM_CATS) {
+            cats_random(&in, n, 0, 0);
+            rc = 0;
+        } else {
+            rc = cats_inst_from_model(pai->ss.cl, pai->cat, pai->ss.tr, n, &in, &err);
+            rng r;
+            rng_seed_stream(&r, 20240605, n);
+            for (size_t l = 0; rc == 0 && l < in.ntasks; l++)
+                in.tasks[l].kappa = rng_range(&r, 1.1, 1.5);
+        }
+        if (rc == 0) {
+            rc = solve_cats(&in, &o, &res, &err);
+            cats_inst_free(&in);
+        }
+    } else if (f == FAM_RANDOM_CORRGPU || f == FAM_PAI_CORRGPU) {
+        corrgpu_inst in;
+        if (f == FAM_RANDOM_CORRGPU) {
+            corrgpu_random(&in, n, 0);
+            rc = 0;
+        } else {
+            rc = corrgpu_inst_from_trace(pai->ss.tr, n, 32, 0, &in, &err);
+        }
+        if (rc == 0) {
+            rc = solve_corrgpu(&in, &o, &res, &err);
+            corrgpu_inst_free(&in);
+        }
+    } else {
+        gogh_inst in;
+        rc = gav ? gogh_table(gav, n, 0, &in) : -1;
+        if (rc == 0) {
+            rc = solve_gogh(&in, &o, &res, &err);
+            gogh_inst_free(&in);
+        }
+    }
+    if (rc) {
+        if (err.msg[0])
+            fprintf(stderr, "bench_solve: %s, %zu: %s\n", family_title[f], n, err.msg);
+        *ok = 0;
+    }
+    return res;
+}
+
+/* `bench_solve families [MAX]`: per family and size (16..512, GOGH to
+ * 128), the time to a proven optimum, or the gap left at the limit. */
+static void run_families(size_t max_n, double limit)
+{
+    pai_sample pai;
+    gavel_sample gav;
+    int have_pai = pai_load(&pai) == 0, have_gav = gavel_load(&gav) == 0;
+    printf("\nthree instance families: time to a proven optimum, else the gap at the %g s "
+           "limit (one instance per size; a shared machine, load varies)\n", limit);
+    printf("%-32s", "family");
+    for (size_t n = 16; n <= max_n && n <= 512; n *= 2)
+        printf(" %-18zu", n);
+    printf("\n");
+    for (int f = 0; f < NFAMILIES; f++) {
+        if ((f == FAM_PAI_CATS || f == FAM_PAI_CORRGPU) && !have_pai)
+            continue;
+        printf("%-32s", family_title[f]);
+        fflush(stdout);
+        int stopped = 0;
+        for (size_t n = 16; n <= max_n && n <= 512; n *= 2) {
+            char cell[32] = "-";
+            if (!stopped && !(f == FAM_GAVEL_GOGH && n > 128)) {
+                int ok;
+                double t0 = now_seconds();
+                solve_result res = family_solve((family)f, n, limit, &pai, have_gav ? &gav : NULL,
+                                                &ok);
+                double t = now_seconds() - t0;
+                if (!ok)
+                    snprintf(cell, sizeof cell, "error");
+                else if (res.status == SOLVE_OPTIMAL)
+                    snprintf(cell, sizeof cell, "%.3f s", t);
+                else if (res.has_solution && isfinite(res.gap))
+                    snprintf(cell, sizeof cell, "gap %.3g %%", 100 * res.gap);
+                else
+                    snprintf(cell, sizeof cell, "%s", solve_status_name(res.status));
+                stopped = ok && res.status != SOLVE_OPTIMAL && !res.has_solution;
+                solve_result_free(&res);
+            }
+            printf(" %-18s", cell);
+            fflush(stdout);
+        }
+        printf("\n");
+    }
+    if (have_pai) {
+        catalog_free(pai.cat);
+        sample_set_free(&pai.ss);
+    }
+    if (have_gav)
+        gavel_free(&gav);
+}
+
 /* ---- cancel latency and time-limit overrun ---------------------------------------- */
 
 /* The interrupt of `gpuplan solve` (an alarm here): sets the cancel flag
@@ -701,6 +854,12 @@ int main(int argc, char **argv)
         solve_shutdown();
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "families") == 0) {
+        long v = argc > 2 ? strtol(argv[2], NULL, 10) : 512;
+        run_families(v >= 16 ? (size_t)v : 512, limit);
+        solve_shutdown();
+        return 0;
+    }
     gavel_sample g;
     int have_gavel = gavel_load(&g) == 0;
     run_rounds(have_gavel ? &g : NULL);
@@ -724,6 +883,7 @@ int main(int argc, char **argv)
     printf("\n");
     for (int m = 0; m < CATS_SHARED; m++)
         run_paper((model)m, max_n, limit, &s[m]);
+    run_families(max_n, limit);
     printf("\nlargest proven within 10 s: CorrGPU %zu, CATS %zu (shared kappa %zu), GOGH %zu\n",
            s[CORRGPU].within10, s[CATS_PER_TASK].within10, s[CATS_SHARED].within10,
            s[GOGH].within10);

@@ -167,6 +167,8 @@ static void solve_and_compare(const corrgpu_inst *in, int expect, const path *pa
         if (res.status != SOLVE_INFEASIBLE)
             fail_msg("seed %llu, %s: expected infeasible, got %s", (unsigned long long)seed,
                      pa->name, solve_status_name(res.status));
+        assert_true(res.why[0] != 0);
+        assert_false(isfinite(res.bound));
     } else {
         if (res.status != SOLVE_OPTIMAL || lround(res.objective) != expect)
             fail_msg("seed %llu, %s: brute force %d GPUs, solver %s %g (bound %g)",

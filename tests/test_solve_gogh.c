@@ -253,25 +253,32 @@ static int agree_with_brute_force(gogh_objective objective, uint64_t seeds)
                 copy_job(&in, in.njobs - 2, 0);
         }
         double expect = brute_force(&in);
-        solve_opts o;
-        solve_opts_default(&o);
-        o.no_warm_start = seed % 2;
-        solve_result res;
-        gp_err err = {{0}};
-        assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
-        if (!isfinite(expect)) {
-            infeasible++;
-            if (res.status != SOLVE_INFEASIBLE)
-                fail_msg("seed %llu: expected infeasible, got %s %g", (unsigned long long)seed,
-                         solve_status_name(res.status), res.objective);
-        } else {
-            double want = objective == GOGH_MAX_THROUGHPUT ? -expect : expect;
-            if (res.status != SOLVE_OPTIMAL || fabs(res.objective - want) > 1e-6)
-                fail_msg("seed %llu: brute force %.6f, solver %s %.6f", (unsigned long long)seed,
-                         want, solve_status_name(res.status), res.objective);
-            check_answer(&in, &res);
+        infeasible += !isfinite(expect);
+        /* both paths: bounds and search, and the compact MILP alone */
+        for (int no_bounds = 0; no_bounds <= 1; no_bounds++) {
+            solve_opts o;
+            solve_opts_default(&o);
+            o.no_warm_start = seed % 2;
+            o.no_bounds = no_bounds;
+            solve_result res;
+            gp_err err = {{0}};
+            assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+            if (!isfinite(expect)) {
+                if (res.status != SOLVE_INFEASIBLE)
+                    fail_msg("seed %llu, no_bounds %d: expected infeasible, got %s %g",
+                             (unsigned long long)seed, no_bounds,
+                             solve_status_name(res.status), res.objective);
+                assert_true(res.why[0] != 0);
+            } else {
+                double want = objective == GOGH_MAX_THROUGHPUT ? -expect : expect;
+                if (res.status != SOLVE_OPTIMAL || fabs(res.objective - want) > 1e-6)
+                    fail_msg("seed %llu, no_bounds %d: brute force %.6f, solver %s %.6f",
+                             (unsigned long long)seed, no_bounds, want,
+                             solve_status_name(res.status), res.objective);
+                check_answer(&in, &res);
+            }
+            solve_result_free(&res);
         }
-        solve_result_free(&res);
         gogh_inst_free(&in);
     }
     return infeasible;
