@@ -42,11 +42,27 @@
  * of the jobs replaced, warm-started from the previous placement; then
  * the cheapest fleet for the gavel-like trace.  `bench_solve rounds` runs
  * only these.
+ *
+ * Then three instance families side by side, 16..512 tasks, one instance
+ * per size, time to a proven optimum or the gap at the limit: the random
+ * ones above, the pai-like sample's first n tasks (CATS with kappa drawn
+ * per task in [1.1, 1.5]; CorrGPU as they are), and gavel-like's job types
+ * resampled to n jobs (GOGH, to 128); `bench_solve families [MAX]` runs
+ * only these.
+ *
+ * `bench_solve limits` runs only this: how long after an interrupt (the
+ * cancel flag, set by an alarm) each phase of a solve returns — branch and
+ * price, the compact model's root LP and its branch and bound, GOGH's
+ * search — against a 0.5 s target, and how far a 10 s time limit is
+ * overrun by GOGH at 128 and 256 jobs and by CATS at 256 and 1024 tasks.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "core/rng.h"
 #include "core/tput.h"
@@ -553,6 +569,275 @@ static void run_paper(model m, size_t max_n, double limit, const series *s)
     }
 }
 
+/* ---- three instance families ------------------------------------------------------ */
+
+/* The families "proven up to" is stated on: the bench's random instances
+ * (above), the pai-like sample's first n tasks with kappa drawn per task
+ * uniform in [1.1, 1.5] (CATS) or as they are (CorrGPU, alpha 0, 32 GiB
+ * V100s), and gavel-like's job types resampled to n jobs (GOGH,
+ * gogh_table). */
+typedef enum family {
+    FAM_RANDOM_CATS, FAM_RANDOM_CORRGPU, FAM_PAI_CATS, FAM_PAI_CORRGPU, FAM_GAVEL_GOGH, NFAMILIES
+} family;
+
+static const char *const family_title[NFAMILIES] = {
+    "random, CATS per-task kappa",
+    "random, CorrGPU",
+    "pai-like, CATS per-task kappa",
+    "pai-like, CorrGPU",
+    "gavel-like resampled, GOGH",
+};
+
+typedef struct pai_sample {
+    sample_set ss;
+    catalog *cat;
+} pai_sample;
+
+static int pai_load(pai_sample *s)
+{
+    gp_err err = {{0}};
+    if (samplegen_build("pai-like", SAMPLEGEN_DEFAULT_SEED, &s->ss, &err)) {
+        fprintf(stderr, "bench_solve: %s\n", err.msg);
+        return -1;
+    }
+    s->cat = catalog_new();
+    catalog_add_builtin(s->cat);
+    for (size_t i = 0; i < s->ss.profiles->ngpus; i++)
+        catalog_add_gpu(s->cat, &s->ss.profiles->gpus[i]);
+    return 0;
+}
+
+/* One solve of family f at n tasks; *ok = 0 when the instance could not be
+ * built. */
+static solve_result family_solve(family f, size_t n, double limit, const pai_sample *pai,
+                                 const gavel_sample *gav, int *ok)
+{
+    solve_opts o;
+    solve_opts_default(&o);
+    o.time_limit_s = limit;
+    solve_result res;
+    solve_result_init(&res);
+    gp_err err = {{0}};
+    int rc = -1;
+    *ok = 1;
+    if (f == FAM_RANDOM_CATS || f == FAM_PAI_CATS) {
+        cats_inst in;
+        if (f == FAM_RANDOM_CATS) {
+            cats_random(&in, n, 0, 0);
+            rc = 0;
+        } else {
+            rc = cats_inst_from_model(pai->ss.cl, pai->cat, pai->ss.tr, n, &in, &err);
+            rng r;
+            rng_seed_stream(&r, 20240605, n);
+            for (size_t l = 0; rc == 0 && l < in.ntasks; l++)
+                in.tasks[l].kappa = rng_range(&r, 1.1, 1.5);
+        }
+        if (rc == 0) {
+            rc = solve_cats(&in, &o, &res, &err);
+            cats_inst_free(&in);
+        }
+    } else if (f == FAM_RANDOM_CORRGPU || f == FAM_PAI_CORRGPU) {
+        corrgpu_inst in;
+        if (f == FAM_RANDOM_CORRGPU) {
+            corrgpu_random(&in, n, 0);
+            rc = 0;
+        } else {
+            rc = corrgpu_inst_from_trace(pai->ss.tr, n, 32, 0, &in, &err);
+        }
+        if (rc == 0) {
+            rc = solve_corrgpu(&in, &o, &res, &err);
+            corrgpu_inst_free(&in);
+        }
+    } else {
+        gogh_inst in;
+        rc = gav ? gogh_table(gav, n, 0, &in) : -1;
+        if (rc == 0) {
+            rc = solve_gogh(&in, &o, &res, &err);
+            gogh_inst_free(&in);
+        }
+    }
+    if (rc) {
+        if (err.msg[0])
+            fprintf(stderr, "bench_solve: %s, %zu: %s\n", family_title[f], n, err.msg);
+        *ok = 0;
+    }
+    return res;
+}
+
+/* `bench_solve families [MAX]`: per family and size (16..512, GOGH to
+ * 128), the time to a proven optimum, or the gap left at the limit. */
+static void run_families(size_t max_n, double limit)
+{
+    pai_sample pai;
+    gavel_sample gav;
+    int have_pai = pai_load(&pai) == 0, have_gav = gavel_load(&gav) == 0;
+    printf("\nthree instance families: time to a proven optimum, else the gap at the %g s "
+           "limit (one instance per size; a shared machine, load varies)\n", limit);
+    printf("%-32s", "family");
+    for (size_t n = 16; n <= max_n && n <= 512; n *= 2)
+        printf(" %-18zu", n);
+    printf("\n");
+    for (int f = 0; f < NFAMILIES; f++) {
+        if ((f == FAM_PAI_CATS || f == FAM_PAI_CORRGPU) && !have_pai)
+            continue;
+        printf("%-32s", family_title[f]);
+        fflush(stdout);
+        int stopped = 0;
+        for (size_t n = 16; n <= max_n && n <= 512; n *= 2) {
+            char cell[32] = "-";
+            if (!stopped && !(f == FAM_GAVEL_GOGH && n > 128)) {
+                int ok;
+                double t0 = now_seconds();
+                solve_result res = family_solve((family)f, n, limit, &pai, have_gav ? &gav : NULL,
+                                                &ok);
+                double t = now_seconds() - t0;
+                if (!ok)
+                    snprintf(cell, sizeof cell, "error");
+                else if (res.status == SOLVE_OPTIMAL)
+                    snprintf(cell, sizeof cell, "%.3f s", t);
+                else if (res.has_solution && isfinite(res.gap))
+                    snprintf(cell, sizeof cell, "gap %.3g %%", 100 * res.gap);
+                else
+                    snprintf(cell, sizeof cell, "%s", solve_status_name(res.status));
+                stopped = ok && res.status != SOLVE_OPTIMAL && !res.has_solution;
+                solve_result_free(&res);
+            }
+            printf(" %-18s", cell);
+            fflush(stdout);
+        }
+        printf("\n");
+    }
+    if (have_pai) {
+        catalog_free(pai.cat);
+        sample_set_free(&pai.ss);
+    }
+    if (have_gav)
+        gavel_free(&gav);
+}
+
+/* ---- cancel latency and time-limit overrun ---------------------------------------- */
+
+/* The interrupt of `gpuplan solve` (an alarm here): sets the cancel flag
+ * and notes when. */
+static volatile int limits_cancel;
+static volatile double limits_flag_at;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    limits_flag_at = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    limits_cancel = 1;
+}
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct limits_case {
+    const char *phase;
+    model m;
+    size_t n;
+    int no_bounds;
+    double after_s;         /* the interrupt comes this long after the start */
+} limits_case;
+
+/* One solve interrupted after c->after_s, or (after_s = 0) run to a time
+ * limit; prints the latency or the overrun. */
+static void limits_one(const limits_case *lc, double limit)
+{
+    solve_opts o;
+    solve_opts_default(&o);
+    o.time_limit_s = limit;
+    o.no_bounds = lc->no_bounds;
+    o.cancel = &limits_cancel;
+    limits_cancel = 0;
+    limits_flag_at = 0;
+    solve_result res;
+    gp_err err = {{0}};
+    int rc;
+    corrgpu_inst ci;
+    cats_inst ca;
+    gogh_inst gi;
+    if (lc->m == CORRGPU)
+        corrgpu_random(&ci, lc->n, 0);
+    else if (lc->m == GOGH)
+        gogh_random(&gi, lc->n, 0);
+    else
+        cats_random(&ca, lc->n, 0, lc->m == CATS_SHARED);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    if (lc->after_s > 0) {
+        struct itimerval it = {{0, 0}, {(time_t)lc->after_s,
+                                        (suseconds_t)((lc->after_s - floor(lc->after_s)) * 1e6)}};
+        setitimer(ITIMER_REAL, &it, NULL);
+    }
+    double t0 = mono_now();
+    rc = lc->m == CORRGPU ? solve_corrgpu(&ci, &o, &res, &err)
+       : lc->m == GOGH    ? solve_gogh(&gi, &o, &res, &err)
+                          : solve_cats(&ca, &o, &res, &err);
+    double t1 = mono_now();
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    if (lc->m == CORRGPU)
+        corrgpu_inst_free(&ci);
+    else if (lc->m == GOGH)
+        gogh_inst_free(&gi);
+    else
+        cats_inst_free(&ca);
+    if (rc) {
+        printf("%-34s error: %s\n", lc->phase, err.msg);
+        return;
+    }
+    if (lc->after_s > 0 && limits_flag_at > 0)
+        printf("%-34s interrupt at %5.2f s, returned %.3f s later (%s, %s)\n", lc->phase,
+               limits_flag_at - t0, t1 - limits_flag_at, solve_status_name(res.status),
+               res.method);
+    else if (lc->after_s > 0)
+        printf("%-34s ended (%s, %s) in %.2f s, before the interrupt\n", lc->phase,
+               solve_status_name(res.status), res.method, t1 - t0);
+    else
+        printf("%-34s limit %g s, took %.2f s (overrun %+.2f s; %s, %s, gap %.2f %%)\n",
+               lc->phase, limit, t1 - t0, t1 - t0 - limit, solve_status_name(res.status),
+               res.method, 100 * res.gap);
+    fflush(stdout);
+    solve_result_free(&res);
+}
+
+/* `bench_solve limits`: how soon an interrupt stops each phase of a solve
+ * (the target is 0.5 s) and how far a time limit is overrun. */
+static void run_limits(void)
+{
+    static const limits_case cases[] = {
+        {"CATS per-task, branch and price", CATS_PER_TASK, 256, 0, 2.0},
+        {"CATS per-task, compact root LP", CATS_PER_TASK, 512, 1, 1.0},
+        {"CATS per-task, compact B&B", CATS_PER_TASK, 128, 1, 4.0},
+        {"CorrGPU, branch and price", CORRGPU, 512, 0, 2.0},
+        {"CorrGPU, compact MILP", CORRGPU, 256, 1, 2.0},
+        {"GOGH 128 jobs, search", GOGH, 128, 0, 3.0},
+        {"GOGH 256 jobs, search", GOGH, 256, 0, 1.0},
+    };
+    printf("\ninterrupt latency (target 0.5 s; shared machine, load varies)\n");
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        limits_one(&cases[k], 60);
+    printf("\ntime-limit overrun\n");
+    static const limits_case over[] = {
+        {"GOGH 128 jobs", GOGH, 128, 0, 0},
+        {"GOGH 256 jobs", GOGH, 256, 0, 0},
+        {"CATS per-task 256 tasks", CATS_PER_TASK, 256, 0, 0},
+        {"CATS per-task 256, compact MILP", CATS_PER_TASK, 256, 1, 0},
+        {"CATS per-task 1024, compact MILP", CATS_PER_TASK, 1024, 1, 0},
+    };
+    for (size_t k = 0; k < sizeof over / sizeof *over; k++)
+        limits_one(&over[k], 10);
+}
+
 int main(int argc, char **argv)
 {
     double limit = 60;
@@ -564,6 +849,17 @@ int main(int argc, char **argv)
             limit = v;
     }
     size_t max_n = 512;
+    if (argc > 1 && strcmp(argv[1], "limits") == 0) {
+        run_limits();
+        solve_shutdown();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "families") == 0) {
+        long v = argc > 2 ? strtol(argv[2], NULL, 10) : 512;
+        run_families(v >= 16 ? (size_t)v : 512, limit);
+        solve_shutdown();
+        return 0;
+    }
     gavel_sample g;
     int have_gavel = gavel_load(&g) == 0;
     run_rounds(have_gavel ? &g : NULL);
@@ -587,6 +883,7 @@ int main(int argc, char **argv)
     printf("\n");
     for (int m = 0; m < CATS_SHARED; m++)
         run_paper((model)m, max_n, limit, &s[m]);
+    run_families(max_n, limit);
     printf("\nlargest proven within 10 s: CorrGPU %zu, CATS %zu (shared kappa %zu), GOGH %zu\n",
            s[CORRGPU].within10, s[CATS_PER_TASK].within10, s[CATS_SHARED].within10,
            s[GOGH].within10);

@@ -11,7 +11,7 @@ NAME=e2e_solve
 . tests/lib_e2e.sh
 
 expect_rc 0 "samples" "$G" samples --set corrgpu-example --set cats-testbed --set gavel-like \
-    "$T/samples"
+    --set pai-like "$T/samples"
 export GPUPLAN_SAMPLES="$T/samples"
 
 expect_rc 0 "solve --help" "$G" solve --help
@@ -59,6 +59,28 @@ contains "$T/out" "t1      2  testbed    2    1104.9  122.74" \
 expect_rc 0 "cats with util cap" "$G" --format csv solve cats --trace cats-testbed \
     --cluster cats-testbed --at 25 --util-cap 100 --no-heuristics
 contains "$T/out" "optimal,optimal,490.963" "mean utilizations under 100 % need four GPUs"
+
+# An infeasible instance names the task that fits nowhere and why, on
+# every path, and prints no bound (the paper's loop printed its last LP's).
+for path in "" --no-bounds --paper; do
+    expect_rc 0 "infeasible corrgpu $path" "$G" --format csv solve corrgpu \
+        --trace corrgpu-example --cluster corrgpu-example --gpu-mem 1 --no-heuristics $path
+    contains "$T/out" "optimal,infeasible,,," "infeasible, no objective, no bound $path"
+    contains "$T/out" "task t1 fits nowhere: memory: it needs 10.0 GiB, a GPU has 1.0 GiB" \
+        "names the task and its memory $path"
+done
+expect_rc 0 "infeasible cats" "$G" --format csv solve cats --trace cats-testbed \
+    --cluster cats-testbed --at 25 --util-cap 10 --no-heuristics --paper
+contains "$T/out" "optimal,infeasible,,," "the paper's model with the cap: no bound"
+contains "$T/out" "task t1 fits nowhere: utilization: its mean 45.8 % is above the cap of 10.0 %" \
+    "names the task and the cap"
+
+# --gap: the first 64 pai-like tasks are within 1 % of the combinatorial
+# bound as soon as the heuristics end (0.4 %), so the solve stops there.
+expect_rc 0 "cats --gap 0.01" "$G" --format csv solve cats --trace pai-like --cluster pai-like \
+    --tasks 64 --gap 0.01 --no-heuristics
+contains "$T/out" "optimal,feasible," "stopped at the gap, not proven"
+contains "$T/out" ",bounds" "by the combinatorial bounds"
 
 # GOGH on the gavel-like sample and its throughput table.
 expect_rc 0 "gogh" "$G" --format json solve gogh --trace gavel-like --cluster gavel-like \
@@ -109,6 +131,41 @@ expect_rc 0 "run without optimal" "$G" --format csv run --trace cats-testbed \
 if grep -q '^optimal' "$T/out"; then bad "--optimal off still adds the row"
 else ok "--optimal off leaves the row out"; fi
 expect_rc 2 "bad --optimal" "$G" run --trace cats-testbed --cluster cats-testbed --optimal x
+
+# Ctrl-C stops every phase of a solve with its best placement and the
+# status "cancelled" (each of these runs minutes otherwise; the 300 s limit
+# is never reached).  The interrupt comes 2 s in: CorrGPU's column
+# generation at the root of branch and price; the compact MILP's build and
+# its root LP (GLPK's simplex, run in slices so the flag is read); GOGH's
+# restricted MILP and its compact MILP, on gavel-like's jobs resampled to
+# 128 with minimums scaled 0.5-1.5x (timeout sends the signal; its -k is
+# only a guard against a hang, not a timing check).
+D="$T/gavel128"
+mkdir -p "$D"
+cp "$T/samples/gavel-like/gpus.csv" "$T/samples/gavel-like/tput.csv" "$D/"
+awk -F, -v OFS=, 'NR == 1 { print; next } { print; for (c = 1; c < 3; c++) { $1 = $1 "-" c; print } }' \
+    "$T/samples/gavel-like/nodes.csv" >"$D/nodes.csv"
+awk -F, -v OFS=, 'NR == 1 { print; next } { row[NR - 1] = $0; m = NR - 1 }
+    END { for (i = 0; i < 128; i++) { $0 = row[(i * 7) % m + 1]; $1 = sprintf("job-%03d", i);
+          $2 = i * 60; $14 = sprintf("%.3f", $14 * (0.5 + ((i * 37) % 41) / 40)); print } }' \
+    "$T/samples/gavel-like/tasks.csv" >"$D/tasks.csv"
+expect_rc 0 "import gavel128" "$G" import --name gavel128 "$D"
+interrupted() {     # interrupted DESCRIPTION SOLVE-ARGS...
+    desc=$1
+    shift
+    timeout --preserve-status -s INT -k 120 2 "$G" --format csv solve "$@" --time-limit 300 \
+        --no-heuristics >"$T/int.out" 2>"$T/int.err"
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -q '^optimal,cancelled,' "$T/int.out"; then ok "Ctrl-C: $desc"
+    else bad "Ctrl-C: $desc: exit $rc, $(cat "$T/int.out" "$T/int.err")"; fi
+}
+interrupted "column generation" corrgpu --trace pai-like --cluster pai-like --tasks 512
+interrupted "compact model's build" corrgpu --trace pai-like --cluster pai-like --tasks 512 \
+    --no-bounds
+interrupted "compact model's root LP" cats --trace pai-like --cluster pai-like --tasks 512 \
+    --no-bounds
+interrupted "GOGH's search" gogh --trace gavel128 --cluster gavel128
+interrupted "GOGH's compact MILP" gogh --trace gavel128 --cluster gavel128 --no-bounds
 
 # Usage and input errors.
 expect_rc 2 "no model" "$G" solve --trace cats-testbed --cluster cats-testbed

@@ -13,6 +13,9 @@
  */
 #include "testutil.h"
 
+#include <signal.h>
+#include <sys/time.h>
+
 #include "core/rng.h"
 #include "solve/solve.h"
 
@@ -224,6 +227,8 @@ static void solve_and_compare(const cats_inst *in, double expect, const path *pa
         if (res.status != SOLVE_INFEASIBLE)
             fail_msg("seed %llu, %s: expected infeasible, got %s %g", (unsigned long long)seed,
                      pa->name, solve_status_name(res.status), res.objective);
+        assert_true(res.why[0] != 0);       /* says why */
+        assert_false(isfinite(res.bound));  /* and bounds nothing (the paper's path did) */
     } else {
         /* PuLP's tolerance in the papers, 1e-6 relative */
         if (res.status != SOLVE_OPTIMAL || fabs(res.objective - expect) > 1e-6 * expect + 1e-6)
@@ -291,21 +296,58 @@ static void test_uniform_vs_brute_force(void **state)
     assert_int_equal(checked, 300);
 }
 
+/* Every path says which task fits nowhere and why. */
+static void check_why(const cats_inst *in, int which, const char *why)
+{
+    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
+        solve_opts o;
+        solve_opts_default(&o);
+        o.no_bounds = paths[p].no_bounds;
+        o.paper_model = paths[p].paper;
+        solve_result res;
+        gp_err err = {{0}};
+        assert_int_equal(solve_cats(in, &o, &res, &err), 0);
+        assert_int_equal(res.status, SOLVE_INFEASIBLE);
+        if (res.why_task != which || !strstr(res.why, why))
+            fail_msg("%s: expected task %d, '%s'; got task %d, '%s'", paths[p].name, which, why,
+                     res.why_task, res.why);
+        solve_result_free(&res);
+    }
+}
+
 static void test_infeasible(void **state)
 {
     (void)state;
     static const double mem[2] = {32, 16};
     struct {
         double mem, kappa;
-    } cases[] = {{40, 1.2}, {8, 0.9}};    /* too large; an SLA above f_max */
-    for (size_t k = 0; k < 2; k++) {
+        int v;
+        int allowed;        /* may use the node's GPU model */
+        double util;
+        const char *why;
+    } cases[] = {
+        {40, 1.2, 1, 1, 50, "memory: it needs 40.0 GiB, the largest GPU it may use has 32.0"},
+        {8, 0.9, 1, 1, 50, "kappa 0.9 < 1"},
+        {8, 1.2, 1, 0, 50, "model constraint"},
+        {20, 1.2, 2, 1, 50, "it needs 2 GPUs, only 1 of those it may use can hold it"},
+        {8, 1.2, 1, 1, 95, "utilization: its mean 95.0 % is above the cap of 90.0 %"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         cats_inst in;
         inst_alloc(&in, 2, 1, 2);
         add_node(&in, 0, 2, 50, 10, &V100, mem);
         in.tasks[0] = (cats_task){4, 1, 1.2, 50, 0};
-        in.tasks[1] = (cats_task){cases[k].mem, 1, cases[k].kappa, 50, 1};
+        in.tasks[1] = (cats_task){cases[k].mem, cases[k].v, cases[k].kappa, cases[k].util, 1};
+        in.allow = xcalloc(2 * in.ngpus, 1);
+        for (size_t g = 0; g < in.ngpus; g++) {
+            in.allow[g] = 1;
+            in.allow[in.ngpus + g] = (unsigned char)cases[k].allowed;
+        }
+        if (cases[k].util > 90)
+            in.util_cap_pct = 90;
         for (size_t p = 0; p < sizeof paths / sizeof *paths; p++)
             solve_and_compare(&in, HUGE_VAL, &paths[p], k);
+        check_why(&in, 1, cases[k].why);
         cats_inst_free(&in);
     }
     /* each task fits a GPU, all of them together do not (the search proves it) */
@@ -316,6 +358,7 @@ static void test_infeasible(void **state)
         in.tasks[l] = (cats_task){11, 1, 1.1 + 0.05 * (double)l, 50, (int)l};
     for (size_t p = 0; p < sizeof paths / sizeof *paths; p++)
         solve_and_compare(&in, HUGE_VAL, &paths[p], 99);
+    check_why(&in, -1, "together they do not fit");
     cats_inst_free(&in);
 }
 
@@ -393,6 +436,103 @@ static void test_time_limit(void **state)
         assert_true(res.gap > 0 && isfinite(res.bound));
     else
         assert_int_equal(res.status, SOLVE_OPTIMAL);
+    solve_result_free(&res);
+    cats_inst_free(&in);
+}
+
+/* One solve of big_inst's tasks at relative gap G (0 = prove); the answer
+ * is checked and, when not proven, within G of its bound. */
+static void solve_at_gap(const cats_inst *in, double gap, int no_bounds, solve_result *res)
+{
+    solve_opts o;
+    solve_opts_default(&o);
+    o.time_limit_s = 60;
+    o.mip_gap = gap;
+    o.no_bounds = no_bounds;
+    gp_err err = {{0}};
+    assert_int_equal(solve_cats(in, &o, res, &err), 0);
+    assert_true(res->has_solution);
+    check_solution(in, res);
+    assert_true(res->bound <= res->objective + 1e-6);
+    if (res->status != SOLVE_OPTIMAL) {
+        assert_int_equal(res->status, SOLVE_FEASIBLE);
+        if (res->gap > gap + 1e-12)
+            fail_msg("gap %g asked, %s stopped at %g", gap, res->method, res->gap);
+    }
+}
+
+/* --gap stops each stage of the default path where it is met: the
+ * combinatorial bounds, the root's column generation, branch and price
+ * (fewer nodes than proving takes), and the compact MILP alone.  Every
+ * bound stays below the proven optimum. */
+static void test_gap_stops_every_path(void **state)
+{
+    (void)state;
+    cats_inst in;
+    big_inst(&in, 40);
+    solve_result proven;
+    solve_at_gap(&in, 0, 0, &proven);
+    assert_int_equal(proven.status, SOLVE_OPTIMAL);
+    static const double gaps[] = {0.5, 0.05, 0.01, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5};
+    int saw_bounds = 0, saw_colgen = 0, saw_early_bnp = 0;
+    for (size_t k = 0; k < sizeof gaps / sizeof *gaps; k++) {
+        solve_result res;
+        solve_at_gap(&in, gaps[k], 0, &res);
+        assert_true(res.bound <= proven.objective + 1e-6);
+        saw_bounds |= strcmp(res.method, "bounds") == 0;
+        saw_colgen |= strcmp(res.method, "colgen") == 0 && res.status == SOLVE_FEASIBLE;
+        saw_early_bnp |= strcmp(res.method, "branch-and-price") == 0 &&
+                         res.status == SOLVE_FEASIBLE && res.nodes < proven.nodes;
+        solve_result_free(&res);
+    }
+    assert_true(saw_bounds);
+    assert_true(saw_colgen);
+    assert_true(saw_early_bnp);
+    solve_result res;
+    solve_at_gap(&in, 0.01, 1, &res);
+    assert_string_equal(res.method, "milp");
+    solve_result_free(&res);
+    solve_result_free(&proven);
+    cats_inst_free(&in);
+}
+
+/* The cancel flag, set by an alarm the way gpuplan solve's Ctrl-C sets it. */
+static volatile int alarm_cancel;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    alarm_cancel = 1;
+}
+
+/* An interrupt while GLPK works on the compact model of 512 tasks (its
+ * build, then a root LP of minutes) stops the solve with the heuristics'
+ * placement: GLPK's simplex runs in slices between which the flag is read.
+ * Before, the root LP ran on to the time limit. */
+static void test_cancel_in_compact_model(void **state)
+{
+    (void)state;
+    cats_inst in;
+    big_inst(&in, 512);
+    solve_opts o;
+    solve_opts_default(&o);
+    o.no_bounds = 1;
+    o.time_limit_s = 600;
+    alarm_cancel = 0;
+    o.cancel = &alarm_cancel;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {{0, 0}, {1, 0}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    solve_result res;
+    gp_err err = {{0}};
+    assert_int_equal(solve_cats(&in, &o, &res, &err), 0);
+    assert_true(alarm_cancel);
+    assert_int_equal(res.status, SOLVE_CANCELLED);
+    assert_true(res.has_solution);
+    check_solution(&in, &res);
     solve_result_free(&res);
     cats_inst_free(&in);
 }
@@ -495,6 +635,8 @@ int main(void)
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_hardware_example),
         cmocka_unit_test(test_time_limit),
+        cmocka_unit_test(test_gap_stops_every_path),
+        cmocka_unit_test(test_cancel_in_compact_model),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_for_run),
     };

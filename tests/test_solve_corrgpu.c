@@ -167,6 +167,8 @@ static void solve_and_compare(const corrgpu_inst *in, int expect, const path *pa
         if (res.status != SOLVE_INFEASIBLE)
             fail_msg("seed %llu, %s: expected infeasible, got %s", (unsigned long long)seed,
                      pa->name, solve_status_name(res.status));
+        assert_true(res.why[0] != 0);
+        assert_false(isfinite(res.bound));
     } else {
         if (res.status != SOLVE_OPTIMAL || lround(res.objective) != expect)
             fail_msg("seed %llu, %s: brute force %d GPUs, solver %s %g (bound %g)",
@@ -214,8 +216,21 @@ static void test_infeasible(void **state)
     in.mem_gib[2] = 4;
     in.v[0] = in.v[1] = in.v[2] = 1;
     assert_int_equal(brute_force(&in), -1);
-    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++)
+    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
         solve_and_compare(&in, -1, &paths[p], 0);
+        /* every path names the task and the reason, and bounds nothing */
+        solve_opts o;
+        solve_opts_default(&o);
+        o.no_bounds = paths[p].no_bounds;
+        o.paper_model = paths[p].paper;
+        solve_result res;
+        gp_err err = {{0}};
+        assert_int_equal(solve_corrgpu(&in, &o, &res, &err), 0);
+        assert_int_equal(res.why_task, 1);
+        tu_assert_contains(res.why, "memory: it needs 40.0 GiB, a GPU has 32.0 GiB");
+        assert_false(isfinite(res.bound));
+        solve_result_free(&res);
+    }
     corrgpu_inst_free(&in);
 }
 

@@ -192,7 +192,7 @@ static double brute_force(const gogh_inst *in)
 /* The answer's placements as choices, checked and priced. */
 static void check_answer(const gogh_inst *in, const solve_result *res)
 {
-    choice ch[8];
+    choice *ch = xcalloc(in->naccels + 1, sizeof *ch);     /* big instances too */
     for (size_t g = 0; g < in->naccels; g++)
         ch[g] = (choice){-1, -1};
     for (size_t q = 0; q < res->nplace; q++) {
@@ -209,6 +209,7 @@ static void check_answer(const gogh_inst *in, const solve_result *res)
     for (size_t g = 0; g < in->naccels; g++)
         assert_true(runnable(in, (size_t)in->accels[g].type, ch[g]));
     double v = evaluate(in, ch);
+    free(ch);
     assert_double_equal(in->objective == GOGH_MAX_THROUGHPUT ? -v : v, res->objective, 1e-6);
 }
 
@@ -252,25 +253,32 @@ static int agree_with_brute_force(gogh_objective objective, uint64_t seeds)
                 copy_job(&in, in.njobs - 2, 0);
         }
         double expect = brute_force(&in);
-        solve_opts o;
-        solve_opts_default(&o);
-        o.no_warm_start = seed % 2;
-        solve_result res;
-        gp_err err = {{0}};
-        assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
-        if (!isfinite(expect)) {
-            infeasible++;
-            if (res.status != SOLVE_INFEASIBLE)
-                fail_msg("seed %llu: expected infeasible, got %s %g", (unsigned long long)seed,
-                         solve_status_name(res.status), res.objective);
-        } else {
-            double want = objective == GOGH_MAX_THROUGHPUT ? -expect : expect;
-            if (res.status != SOLVE_OPTIMAL || fabs(res.objective - want) > 1e-6)
-                fail_msg("seed %llu: brute force %.6f, solver %s %.6f", (unsigned long long)seed,
-                         want, solve_status_name(res.status), res.objective);
-            check_answer(&in, &res);
+        infeasible += !isfinite(expect);
+        /* both paths: bounds and search, and the compact MILP alone */
+        for (int no_bounds = 0; no_bounds <= 1; no_bounds++) {
+            solve_opts o;
+            solve_opts_default(&o);
+            o.no_warm_start = seed % 2;
+            o.no_bounds = no_bounds;
+            solve_result res;
+            gp_err err = {{0}};
+            assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+            if (!isfinite(expect)) {
+                if (res.status != SOLVE_INFEASIBLE)
+                    fail_msg("seed %llu, no_bounds %d: expected infeasible, got %s %g",
+                             (unsigned long long)seed, no_bounds,
+                             solve_status_name(res.status), res.objective);
+                assert_true(res.why[0] != 0);
+            } else {
+                double want = objective == GOGH_MAX_THROUGHPUT ? -expect : expect;
+                if (res.status != SOLVE_OPTIMAL || fabs(res.objective - want) > 1e-6)
+                    fail_msg("seed %llu, no_bounds %d: brute force %.6f, solver %s %.6f",
+                             (unsigned long long)seed, no_bounds, want,
+                             solve_status_name(res.status), res.objective);
+                check_answer(&in, &res);
+            }
+            solve_result_free(&res);
         }
-        solve_result_free(&res);
         gogh_inst_free(&in);
     }
     return infeasible;
@@ -635,6 +643,111 @@ static void test_work_limit_is_deterministic(void **state)
     assert_true(stopped > 0);       /* the limit was reached, not just the optimum */
 }
 
+/* An infeasible instance names the job that no accelerator serves enough
+ * and why, on both paths, and bounds nothing; when each job fits alone the
+ * answer says they do not fit together. */
+static void test_infeasible_says_why(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        gogh_inst in;
+        big_inst(&in, 1, 6, 2);
+        for (size_t j = 0; j < in.njobs; j++) {     /* each job feasible alone */
+            in.jobs[j].min_tput = 0.5 * fmax(in.solo[j], in.solo[in.njobs + j]);
+            in.jobs[j].dmax = 1;
+            in.solo[j] = fmax(in.solo[j], 1);
+        }
+        const char *why = "together they need more accelerators";
+        int which = -1;
+        if (k == 0) {           /* job 3 needs more than its best accelerator gives */
+            in.jobs[3].min_tput = 1000;
+            why = "minimum throughput 1000 above the";
+            which = 3;
+        } else if (k == 1) {    /* job 2 has no throughput anywhere */
+            for (size_t a = 0; a < in.ntypes; a++) {
+                in.solo[a * in.njobs + 2] = 0;
+                for (size_t o = 0; o < in.njobs; o++)
+                    in.pair[(a * in.njobs + 2) * in.njobs + o] = 0;
+            }
+            why = "model constraint";
+            which = 2;
+        } else {                /* 12 jobs with a minimum each on 4 accelerators */
+            gogh_inst_free(&in);
+            big_inst(&in, 1, 12, 2);
+            for (size_t j = 0; j < in.njobs; j++) {
+                in.solo[j] = fmax(in.solo[j], 1);
+                in.jobs[j].min_tput = 0.9 * fmax(in.solo[j], in.solo[in.njobs + j]);
+                in.jobs[j].dmax = 2;
+            }
+        }
+        for (int no_bounds = 0; no_bounds <= 1; no_bounds++) {
+            solve_opts o;
+            solve_opts_default(&o);
+            o.no_bounds = no_bounds;
+            o.time_limit_s = 30;
+            solve_result res;
+            gp_err err = {{0}};
+            assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+            assert_int_equal(res.status, SOLVE_INFEASIBLE);
+            if (res.why_task != which || !strstr(res.why, why))
+                fail_msg("case %d: expected job %d, '%s'; got %d, '%s'", k, which, why,
+                         res.why_task, res.why);
+            assert_false(isfinite(res.bound));
+            solve_result_free(&res);
+        }
+        gogh_inst_free(&in);
+    }
+}
+
+/* --gap G: a solve that stops short of a proof is within G of its bound,
+ * and one at a loose gap does no more branch-and-bound nodes than one
+ * that proves; the compact MILP alone honours it too. */
+static void test_gap(void **state)
+{
+    (void)state;
+    int solved = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        gogh_inst in;
+        big_inst(&in, seed, 40, 12);
+        for (size_t j = 0; j < in.njobs; j++)   /* every job able to run alone */
+            in.jobs[j].min_tput = fmin(in.jobs[j].min_tput,
+                                       0.6 * fmax(in.solo[j], in.solo[in.njobs + j]));
+        static const double gaps[] = {0, 0.05, 0.01};
+        for (int no_bounds = 0; no_bounds <= 1; no_bounds++) {
+            long proving_nodes = 0;
+            for (size_t k = 0; k < sizeof gaps / sizeof *gaps; k++) {
+                solve_opts o;
+                solve_opts_default(&o);
+                o.time_limit_s = 60;
+                o.mip_gap = gaps[k];
+                o.no_bounds = no_bounds;
+                solve_result res;
+                gp_err err = {{0}};
+                assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+                if (k == 0 && res.status == SOLVE_INFEASIBLE) {
+                    solve_result_free(&res);
+                    break;
+                }
+                assert_true(res.has_solution);
+                check_answer(&in, &res);
+                if (k == 0) {
+                    assert_int_equal(res.status, SOLVE_OPTIMAL);
+                    proving_nodes = res.nodes;
+                    solved++;
+                } else {
+                    if (res.status != SOLVE_OPTIMAL && res.gap > gaps[k] + 1e-12)
+                        fail_msg("seed %llu: gap %g asked, %s stopped at %g",
+                                 (unsigned long long)seed, gaps[k], res.method, res.gap);
+                    assert_true(res.nodes <= proving_nodes);
+                }
+                solve_result_free(&res);
+            }
+        }
+        gogh_inst_free(&in);
+    }
+    assert_true(solved >= 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -647,6 +760,8 @@ int main(void)
         cmocka_unit_test(test_types_per_profile),
         cmocka_unit_test(test_same_type_pair),
         cmocka_unit_test(test_work_limit_is_deterministic),
+        cmocka_unit_test(test_gap),
+        cmocka_unit_test(test_infeasible_says_why),
     };
     return cmocka_run_group_tests_name("solve_gogh", tests, NULL, teardown);
 }

@@ -348,8 +348,23 @@ static const char *fmt_value(char *buf, size_t len, double v, int integral)
     return buf;
 }
 
+/* The optimum's note: how it was closed, and for an infeasible instance
+ * why, naming the task that fits nowhere.  Returns buf. */
+static const char *optimum_note(char *buf, size_t len, const solve_result *r,
+                                const cli_inputs *in, const int *src)
+{
+    if (r->status != SOLVE_INFEASIBLE || !r->why[0])
+        snprintf(buf, len, "%s", r->method);
+    else if (r->why_task >= 0)
+        snprintf(buf, len, "%s; task %s fits nowhere: %s", r->method,
+                 in->tr->tasks[src[r->why_task]].name, r->why);
+    else
+        snprintf(buf, len, "%s; %s", r->method, r->why);
+    return buf;
+}
+
 static void comparison(cli_ctx *ctx, const solve_result *r, const heur_row *h, size_t nh,
-                       const char *unit, int integral)
+                       const char *unit, int integral, const char *note)
 {
     table *t = table_new();
     const char *cols[] = {"solution", "status", unit, "bound", "gap_pct", "time_s", "gpus",
@@ -361,7 +376,9 @@ static void comparison(cli_ctx *ctx, const solve_result *r, const heur_row *h, s
     table_cell(t, "%s", "optimal");
     table_cell(t, "%s", solve_status_name(r->status));
     table_cell(t, "%s", r->has_solution ? fmt_value(b1, sizeof b1, r->objective, integral) : "");
-    table_cell(t, "%s", fmt_value(b2, sizeof b2, r->bound, integral));
+    /* infeasible: nothing to bound (the paper's loop leaves its last LP value) */
+    table_cell(t, "%s", r->status == SOLVE_INFEASIBLE ? "" : fmt_value(b2, sizeof b2, r->bound,
+                                                                       integral));
     table_cell(t, "%s", r->has_solution && isfinite(r->gap) ? fmt_value(b1, sizeof b1, 100 * r->gap, 0) : "");
     table_cell(t, "%.3f", r->time_s);
     table_cell(t, "%d", r->gpus_used);
@@ -369,7 +386,7 @@ static void comparison(cli_ctx *ctx, const solve_result *r, const heur_row *h, s
         table_cell(t, "%d", r->servers_used);
     else
         table_cell(t, "%s", "");   /* CorrGPU's GPUs are not on servers */
-    table_cell(t, "%s", r->method);
+    table_cell(t, "%s", note);
     for (size_t k = 0; k < nh; k++) {
         table_row(t);
         table_cell(t, "%s", h[k].name);
@@ -494,7 +511,9 @@ static void report(cli_ctx *ctx, const solve_args *a, const cli_inputs *in, size
 {
     const solver *m = a->model;
     headline(ctx, m->headline, a, in, ntasks);
-    comparison(ctx, r, h, nh, m->unit, m->integral);
+    char note[320];
+    comparison(ctx, r, h, nh, m->unit, m->integral,
+               optimum_note(note, sizeof note, r, in, src));
     if (a->placements && r->has_solution)
         print_places(ctx, r, in, src, m->on_cluster);
     footer(ctx, a, r);
@@ -914,9 +933,17 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     int code;
     if (parse_args(ctx, argc, argv, &a, &code))
         return code;
+    /* From here on Ctrl-C stops the solve, not the program: one that comes
+     * while the inputs load still ends with the heuristics' answer and a
+     * "cancelled" status. */
+    solve_cancelled = 0;
+    a.o.cancel = &solve_cancelled;
+    void (*old)(int) = signal(SIGINT, on_sigint);
     store *st = cli_store(ctx);
-    if (!st)
+    if (!st) {
+        signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
         return EXIT_RUNTIME;
+    }
     cli_inputs in;
     memset(&in, 0, sizeof in);
     model_files files;
@@ -926,11 +953,9 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
         (a.model->needs_tput && load_tput(st, &a, &in, &err))) {
         cli_inputs_free(&in);
         model_files_close(&files);
+        signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
         return cli_fail(&err);
     }
-    solve_cancelled = 0;
-    a.o.cancel = &solve_cancelled;
-    void (*old)(int) = signal(SIGINT, on_sigint);
     int rc = a.model->run(ctx, &a, &in);
     signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
     if (rc == EXIT_OK && model_files_save(ctx, &files, &err))

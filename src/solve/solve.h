@@ -103,6 +103,10 @@ typedef struct solve_result {
     double *gpu_watts;      /* CATS/GOGH: draw of each instance GPU */
     size_t ngpus;
     char *log;              /* GLPK's output (owned, may be NULL) */
+    /* When infeasible: why, in words (solve_why.c), and the instance index
+     * of the task that fits nowhere (-1 = none alone; they clash together). */
+    char why[160];
+    int why_task;
 } solve_result;
 
 void solve_result_init(solve_result *r);

@@ -501,6 +501,8 @@ int solve_cats(const cats_inst *in, const solve_opts *o, solve_result *res, gp_e
         pk_inst_free(&p);
         map_free(&m);
     }
+    if (rc == 0 && res->status == SOLVE_INFEASIBLE)
+        cats_why(in, res);
     res->time_s = now_seconds() - c.t0;
     sg_end(&c, res);
     return rc;
@@ -537,6 +539,15 @@ static void paper_rows(glp_prob *P, const cats_inst *in, const paper_cols *pc, i
         ind[L + 1] = y;
         val[L + 1] = -gp->mem_gib;
         glp_set_mat_row(P, r, (int)L + 1, ind, val);
+        if (in->util_cap_pct > 0) {
+            /* the option's utilization cap (CATS §4), as eq. 8 for memory */
+            r = glp_add_rows(P, 1);
+            glp_set_row_bnds(P, r, GLP_UP, 0, 0);
+            for (size_t l = 0; l < L; l++)
+                val[l + 1] = in->tasks[l].util_pct;
+            val[L + 1] = -in->util_cap_pct;
+            glp_set_mat_row(P, r, (int)L + 1, ind, val);
+        }
         for (size_t l = 0; l < L; l++) {
             int x = pc->x0 + (int)(l * G + g);
             r = glp_add_rows(P, 1);                             /* eq. 9 */

@@ -667,10 +667,8 @@ static int solve_master(cg *g, sg_ctx *c)
     glp_smcp sp;
     glp_init_smcp(&sp);
     sp.msg_lev = GLP_MSG_ERR;
-    double left = sg_remaining(c) * 1000;
-    sp.tm_lim = left > 2e9 ? 2000000000 : left < 1 ? 1 : (int)left;
-    int rc = glp_simplex(g->P, &sp);
-    if (rc == GLP_ETMLIM)
+    int rc = sg_simplex(c, g->P, &sp);     /* in slices: the cancel flag is read */
+    if (rc == GLP_ETMLIM || rc == GLP_EITLIM)
         return 2;
     if (rc != 0)
         return -1;
@@ -712,7 +710,7 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
                 break;
             }
         }
-        if (pk_closes(p, lb, ub))
+        if (pk_gap_met(p, c, lb, ub))
             break;
         if (p->quantum > 0 && solve_quanta(lb, p->quantum) >= solve_quanta(z, p->quantum))
             break;              /* the rounded bound cannot rise further */

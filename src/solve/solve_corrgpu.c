@@ -255,6 +255,8 @@ int solve_corrgpu(const corrgpu_inst *in, const solve_opts *o, solve_result *res
     sg_begin(&c, o);
     if (o->paper_model) {
         int rc = solve_paper(in, &c, res, err);
+        if (rc == 0 && res->status == SOLVE_INFEASIBLE)
+            corrgpu_why(in, res);
         res->time_s = now_seconds() - c.t0;
         sg_end(&c, res);
         return rc;
@@ -287,6 +289,8 @@ int solve_corrgpu(const corrgpu_inst *in, const solve_opts *o, solve_result *res
     int rc = pk_solve(&p, have_start ? &start : NULL, &c, res, &best, err);
     if (rc == 0 && res->has_solution)
         write_places(&p, &best, res);
+    if (rc == 0 && res->status == SOLVE_INFEASIBLE)
+        corrgpu_why(in, res);
     res->time_s = now_seconds() - c.t0;
     sg_end(&c, res);
     pk_sol_free(&start_raw);

@@ -51,6 +51,7 @@ void solve_result_init(solve_result *r)
     r->gap = HUGE_VAL;
     r->heur_objective = HUGE_VAL;
     r->lp_bound = -HUGE_VAL;
+    r->why_task = -1;
 }
 
 void solve_result_free(solve_result *r)
@@ -162,13 +163,30 @@ static int it_left(const sg_ctx *c)
     return it >= (double)INT_MAX ? INT_MAX : it < 1 ? 1 : (int)it;
 }
 
+/* GLPK's simplex polls no flag, so it runs in slices, each resuming from
+ * the basis the last one left, and the cancel flag is read between them:
+ * SG_SLICE_MS of wall time, or under a work limit SG_SLICE_ITERS
+ * iterations (a count, so that the slices, and with them the simplex's
+ * path, are the same on any machine). */
+#define SG_SLICE_MS 100
+#define SG_SLICE_ITERS 2000
+
 int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp)
 {
-    sp->tm_lim = ms_left(c);
-    sp->it_lim = it_left(c);
-    int before = glp_get_it_cnt(P);
-    int rc = glp_simplex(P, sp);
-    c->work += glp_get_it_cnt(P) - before;
+    int rc;
+    for (;;) {
+        int ms = ms_left(c), it = it_left(c);
+        int slice_by_time = !by_work(c);
+        sp->tm_lim = slice_by_time && ms > SG_SLICE_MS ? SG_SLICE_MS : ms;
+        sp->it_lim = !slice_by_time && it > SG_SLICE_ITERS ? SG_SLICE_ITERS : it;
+        int at = glp_get_it_cnt(P);
+        rc = glp_simplex(P, sp);
+        c->work += glp_get_it_cnt(P) - at;
+        int sliced = slice_by_time ? rc == GLP_ETMLIM && ms > SG_SLICE_MS
+                                   : rc == GLP_EITLIM && it > SG_SLICE_ITERS;
+        if (!sliced || sg_should_stop(c) >= 0)
+            break;
+    }
     return rc;
 }
 
@@ -180,6 +198,8 @@ typedef struct sg_cb {
     int stopped;            /* SOLVE_* or -1 */
     double work0;           /* the work clock when glp_intopt began */
     int it0;                /* P's iteration count then */
+    double last_call;       /* wall seconds of the solve at the last callback */
+    double longest_step;    /* the longest wall time between two callbacks */
 } sg_cb;
 
 /* Branch and bound's work so far onto the clock: its iterations and nodes. */
@@ -191,11 +211,30 @@ static void count_tree(sg_cb *cb, glp_tree *T)
                   (double)t * SOLVE_WORK_ITERS_PER_NODE;
 }
 
+/* SOLVE_TIMEOUT when the next step of branch and bound would likely end
+ * past the wall-time limit: GLPK is only stopped between steps, and one
+ * step (a cut round at the root of a large model, with its LP) can take
+ * seconds, so the limit is kept by not starting a step longer than the
+ * time left, judged by the longest one so far.  Not under a work limit,
+ * whose stopping point must not depend on the machine. */
+static int step_would_overrun(sg_cb *cb)
+{
+    if (by_work(cb->c) || cb->c->o->time_limit_s <= 0)
+        return -1;
+    double t = now_seconds() - cb->c->t0;
+    if (t - cb->last_call > cb->longest_step)
+        cb->longest_step = t - cb->last_call;
+    cb->last_call = t;
+    return sg_remaining(cb->c) < cb->longest_step ? SOLVE_TIMEOUT : -1;
+}
+
 static void sg_callback(glp_tree *T, void *info)
 {
     sg_cb *cb = info;
     count_tree(cb, T);
     int stop = sg_should_stop(cb->c);
+    if (stop < 0)
+        stop = step_would_overrun(cb);
     if (stop >= 0) {
         cb->stopped = stop;
         glp_ios_terminate(T);
@@ -236,7 +275,8 @@ static int lp_root(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
     sp.presolve = GLP_OFF;
     int rc = sg_simplex(c, P, &sp);
     if (rc == GLP_ETMLIM || rc == GLP_EITLIM) {
-        m->status = SOLVE_TIMEOUT;
+        int stop = sg_should_stop(c);
+        m->status = stop >= 0 ? stop : SOLVE_TIMEOUT;
         return 1;
     }
     if (rc != 0)
@@ -314,7 +354,7 @@ int sg_solve(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
     ip.presolve = GLP_OFF;
     ip.mip_gap = c->o->mip_gap > 0 ? c->o->mip_gap : 0;
     ip.gmi_cuts = ip.mir_cuts = ip.cov_cuts = ip.clq_cuts = m->cuts ? GLP_ON : GLP_OFF;
-    sg_cb cb = {c, m, 0, -1, c->work, glp_get_it_cnt(P)};
+    sg_cb cb = {c, m, 0, -1, c->work, glp_get_it_cnt(P), now_seconds() - c->t0, 0};
     ip.cb_func = sg_callback;
     ip.cb_info = &cb;
     int rc = glp_intopt(P, &ip);
@@ -325,6 +365,11 @@ int sg_solve(sg_ctx *c, glp_prob *P, sg_mip *m, gp_err *err)
     read_mip(m, P, rc == GLP_EMIPGAP ? 0 : rc, &cb);
     if (m->status == SOLVE_OPTIMAL && ip.mip_gap <= 0)
         m->bound = m->obj;
+    if (rc == GLP_EMIPGAP && m->has_solution) {
+        /* GLPK stopped because its own bound was within mip_gap, by its
+         * measure: the callback's last reading may lag behind that. */
+        m->bound = fmax(m->bound, m->obj - ip.mip_gap * (fabs(m->obj) + DBL_EPSILON));
+    }
     m->bound = round_bound(m, fmax(m->bound, m->known_lb));
     if (m->has_solution && m->bound >= m->obj - SOLVE_EPS * fabs(m->obj) - SOLVE_EPS)
         m->status = SOLVE_OPTIMAL;

@@ -1682,14 +1682,13 @@ static int search(gsolve *s, sg_ctx *c, outcome *out, gp_err *err)
         local_search(s, c, &out->x, &out->ub);
     }
     free(lp);
-    /* GLPK overruns its limit by a few tenths on the larger models (its
-     * cut rounds), so the last stage starts only with time to spare. */
+    /* The last stage has the time left: sg_solve starts no step of GLPK's
+     * (a cut round of seconds on the larger models) that would pass it. */
     double left = sg_remaining(c);
     if (rc_ == 0 && !closed(o, out->ub, out->lb) && left > 0.25) {
         fix_by_reduced_cost(s, rc, out->lb, out->ub);
         out->method = "milp";
-        rc_ = branch(s, c, left < 1e9 ? 0.8 * left : 0, o->mip_gap, out->lb, &out->x, &out->ub,
-                     &m, err);
+        rc_ = branch(s, c, 0, o->mip_gap, out->lb, &out->x, &out->ub, &m, err);
         if (rc_ == 0) {
             out->nodes = m.nodes;
             out->lb = fmax(out->lb, m.status == SOLVE_OPTIMAL ? out->ub : m.bound);
@@ -1774,6 +1773,8 @@ int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_e
     res->cols = glp_get_num_cols(s.P);
     if (rc == 0)
         finish(&s, &out, res);
+    if (rc == 0 && res->status == SOLVE_INFEASIBLE)
+        gogh_why(in, res);
     free(out.x);
     gsolve_free(&s);
     res->time_s = now_seconds() - sc.t0;

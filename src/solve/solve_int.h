@@ -155,6 +155,9 @@ typedef struct pk_sol {
 
 /* 1 when lower bound lb proves a solution of cost ub optimal. */
 int pk_closes(const pk_inst *p, double lb, double ub);
+/* 1 when the search may stop: lb proves ub optimal, or within the relative
+ * gap the options ask for (solve_opts.mip_gap, GLPK's measure). */
+int pk_gap_met(const pk_inst *p, const sg_ctx *c, double lb, double ub);
 
 void pk_inst_init(pk_inst *p, int n, int nclass, int ntype);
 void pk_inst_free(pk_inst *p);
@@ -251,6 +254,13 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
 /* solve_bounds.c: completes a partial solution (bin_of < 0 = unplaced) by
  * first fit and the bin-emptying search; returns its cost or HUGE_VAL. */
 double pk_complete(const pk_inst *p, pk_sol *s);
+
+/* solve_why.c — once a solve proved the instance infeasible: the first
+ * task that fits nowhere and why, else that the tasks clash together
+ * (res->why, res->why_task); the bound and gap are cleared. */
+void cats_why(const cats_inst *in, solve_result *res);
+void corrgpu_why(const corrgpu_inst *in, solve_result *res);
+void gogh_why(const gogh_inst *in, solve_result *res);
 
 /* solve_pack.c — the whole pipeline: heuristics, bounds, column
  * generation, the representative MILP; fills res (status, objective,

@@ -544,7 +544,11 @@ static void milp_free(pk_milp *M)
     memset(M, 0, sizeof *M);
 }
 
-static void milp_build(pk_milp *M, const pk_inst *p, int names)
+/* Builds the compact MILP.  Its bin rows take seconds at a thousand items,
+ * so the build polls c (when not NULL) between leaders and gives up when
+ * the solve is stopped: the cancel flag or the time limit; returns
+ * SOLVE_CANCELLED / SOLVE_TIMEOUT then (M is to be freed), else -1. */
+static int milp_build(pk_milp *M, const pk_inst *p, int names, const sg_ctx *c)
 {
     memset(M, 0, sizeof *M);
     M->p = p;
@@ -561,18 +565,25 @@ static void milp_build(pk_milp *M, const pk_inst *p, int names)
     uint64_t *adj = xmalloc((size_t)p->n * (size_t)w * sizeof *adj);
     uint64_t *need = xmalloc((size_t)p->n * (size_t)w * sizeof *need);
     unsigned char *covered = xmalloc((size_t)p->n);
-    for (int t = 0; t < p->nclass; t++)
-        for (int j = 0; j < p->n; j++)
+    int stop = -1;
+    for (int t = 0; t < p->nclass && stop < 0; t++)
+        for (int j = 0; j < p->n && stop < 0; j++) {
             if (M->col[cidx(p, t, j, j)])
                 add_bin_rows(M, t, j, mem, adj, need, covered);
+            if (c)
+                stop = sg_should_stop(c);
+        }
     free(mem);
     free(adj);
     free(need);
     free(covered);
+    if (stop >= 0)
+        return stop;
     add_supply_rows(M);
     add_prefix_rows(M);
     if (M->m.n > 1)
         glp_load_matrix(M->P, (int)M->m.n - 1, M->m.ia, M->m.ja, M->m.ar);
+    return -1;
 }
 
 /* Column values of a solution, for the warm start (1-based). */
@@ -638,6 +649,16 @@ int pk_closes(const pk_inst *p, double lb, double ub)
     return lb >= ub - PK_REL_TOL * fabs(ub) - SOLVE_EPS;
 }
 
+int pk_gap_met(const pk_inst *p, const sg_ctx *c, double lb, double ub)
+{
+    if (pk_closes(p, lb, ub))
+        return 1;
+    if (c->o->mip_gap <= 0 || !isfinite(ub) || !isfinite(lb))
+        return 0;
+    double b = p->quantum > 0 ? p->quantum * solve_quanta(lb, p->quantum) : lb;
+    return sg_gap(ub, b) <= c->o->mip_gap;
+}
+
 /* An item no class can hold makes the instance infeasible at once. */
 static int some_item_homeless(const pk_inst *p)
 {
@@ -681,7 +702,12 @@ static int run_milp(const pk_inst *p, sg_ctx *c, solve_result *res, pk_sol *best
 {
     int names = c->o->write_lp || c->o->write_mps;
     pk_milp M;
-    milp_build(&M, p, names);
+    int built = milp_build(&M, p, names, need_solve ? c : NULL);
+    if (built >= 0) {
+        *stop = built;      /* stopped while building: nothing to write or solve */
+        milp_free(&M);
+        return 0;
+    }
     res->rows = glp_get_num_rows(M.P);
     res->cols = glp_get_num_cols(M.P);
     if (sg_write(c, M.P, err)) {
@@ -763,7 +789,7 @@ int pk_solve(const pk_inst *p, const pk_sol *start, sg_ctx *c, solve_result *res
     res->heur_objective = ub;
     if (!c->o->no_bounds) {
         lb = pk_lower_bound(p);
-        if (!pk_closes(p, lb, ub) && sg_should_stop(c) < 0) {
+        if (!pk_gap_met(p, c, lb, ub) && sg_should_stop(c) < 0) {
             long nodes = 0;
             int complete = 0;
             double root = -HUGE_VAL;
@@ -784,7 +810,7 @@ int pk_solve(const pk_inst *p, const pk_sol *start, sg_ctx *c, solve_result *res
         } else
             strlcpy0(res->method, "bounds", sizeof res->method);
     }
-    int need = !pk_closes(p, lb, ub) && sg_should_stop(c) < 0;
+    int need = !pk_gap_met(p, c, lb, ub) && sg_should_stop(c) < 0;
     if (need || c->o->write_lp || c->o->write_mps) {
         if (run_milp(p, c, res, best, &ub, &lb, &stop, need, err))
             return -1;
