@@ -20,16 +20,4 @@ static const fuzz_set set = {
     .nseeds = sizeof seeds / sizeof *seeds,
 };
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    fuzz_set_init(&set);
-    return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    fuzz_set_run(&set, data, size);
-    return 0;
-}
+FUZZ_SET_ENTRY_POINTS(set)

@@ -83,6 +83,22 @@ void fuzz_set_init(const fuzz_set *set);
  * input by hand. */
 void fuzz_set_run(const fuzz_set *set, const uint8_t *data, size_t size);
 
+/* The two libFuzzer entry points of an importer harness fuzzed through
+ * the fuzz_set named `set`. */
+#define FUZZ_SET_ENTRY_POINTS(set)                                      \
+    int LLVMFuzzerInitialize(int *argc, char ***argv)                   \
+    {                                                                   \
+        (void)argc;                                                     \
+        (void)argv;                                                     \
+        fuzz_set_init(&(set));                                          \
+        return 0;                                                       \
+    }                                                                   \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)        \
+    {                                                                   \
+        fuzz_set_run(&(set), data, size);                               \
+        return 0;                                                       \
+    }
+
 /* When GPUPLAN_FUZZ_SEEDS is set: copies each of the NULL-terminated
  * fixture files there as one seed and exits.  For single-file harnesses. */
 void fuzz_seed_files(const char *const *paths);
