@@ -71,8 +71,10 @@ static int source_snap(const app *a, cl_src *s)
     s->tr = c->snap->tasks;
     s->progress = NULL;
     s->eopc = 0;
-    snprintf(s->title, sizeof s->title, "snapshot %s of %s at t=%.0fs", c->snap_name,
-             c->snap->cluster_name, c->snap->time_s);
+    char t[24];
+    chart_fmt_time(c->snap->time_s, t, sizeof t);
+    snprintf(s->title, sizeof s->title, "snapshot %s of %s at t=%s", c->snap_name,
+             c->snap->cluster_name, t);
     return 0;
 }
 

@@ -808,6 +808,15 @@ static void fmt_cell(char *buf, size_t len, double v)
         chart_fmt(v, buf, len);
 }
 
+/* A duration's cell: 45s, 02:15:00, 1d 02:15:00; "-" for none. */
+static void fmt_time_cell(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        chart_fmt_time(v, buf, len);
+}
+
 /* Keeps the outcome half of each run's summary up to date (the tick's
  * work: drawing only reads it). */
 static void refresh_outcomes(app *a)
@@ -881,7 +890,7 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
 static const ui_col run_cols[] = {
     {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
     {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
-    {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 6, 1}, {"JCTp95", 6, 1}, {"Viol", 4, 1},
+    {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 11, 1}, {"JCTp95", 11, 1}, {"Viol", 4, 1},
     {"Used", 4, 1}, {"CapEx$", 7, 1}, {"Power", 5, 0},
 };
 #define NRUN_COLS ((int)(sizeof run_cols / sizeof *run_cols))
@@ -899,9 +908,12 @@ static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
     snprintf(v[1], 24, "%zu", runset_decisions(&a->rs, i));
     snprintf(v[2], 24, "%zu", s.finished);
     const double nums[] = {s.now_queued, s.now_gpus, s.avg_gpus, s.peak_gpus, s.now_w,
-                           s.avg_w, s.energy_kwh, s.now_frag, s.jct_p50, s.jct_p95};
-    for (int k = 0; k < 10; k++)
+                           s.avg_w, s.energy_kwh, s.now_frag};
+    for (int k = 0; k < 8; k++)
         fmt_cell(v[3 + k], 24, nums[k]);
+    /* JCTs as durations, wide enough for a day's: 1d 02:15:00 */
+    fmt_time_cell(v[11], 24, s.jct_p50);
+    fmt_time_cell(v[12], 24, s.jct_p95);
     snprintf(v[13], 24, "%zu", s.violations);
     if (isnan(capex)) {
         snprintf(v[14], 24, "-");
