@@ -578,21 +578,6 @@ void draw_empty_screen(const app *a, const char *name, const char *message, cons
     draw_status(a, name, hints);
 }
 
-/* Drops the last "  word" group of hints until they fit in room columns. */
-static void fit_hints(char *h, int room)
-{
-    while (text_width(h) > room) {
-        char *cut = strstr(h, "  "), *last = NULL;
-        for (; cut; cut = strstr(cut + 2, "  "))
-            last = cut;
-        if (!last) {
-            h[0] = '\0';
-            return;
-        }
-        *last = '\0';
-    }
-}
-
 void draw_status(const app *a, const char *context, const char *hints)
 {
     int y = a->rows - 1;
@@ -606,7 +591,7 @@ void draw_status(const app *a, const char *context, const char *hints)
     snprintf(h, sizeof h, "%s", hints);
     /* The context keeps at least 24 columns; key hints give way first. */
     int ctx_w = text_width(context) + 2;
-    fit_hints(h, a->cols - (ctx_w < 24 ? ctx_w : 24) - 2);
+    textfit_hints(h, a->cols - (ctx_w < 24 ? ctx_w : 24) - 2);
     int hw = text_width(h);
     /* A long context (a database path) keeps both its ends. */
     char ctx[512];

@@ -570,8 +570,9 @@ static void cluster_draw(const app *a)
     draw_detail(a, &s, L.detail);
     char ctx[160];
     snprintf(ctx, sizeof ctx, "Cluster %s %s", sym(SYM_DOT), s.title);
-    draw_status(a, ctx, a->cl.drill ? "j/k task  Esc back  ? help"
-                                    : "arrows move  v view  Enter drill  / find  ? help");
+    draw_status(a, ctx, a->cl.drill ? "j/k task  o sort  Esc back  X export  ? help"
+                                    : "arrows move  v view  Enter drill  / find  X export  "
+                                      "? help");
 }
 
 /* --- keys -------------------------------------------------------------------------- */

@@ -378,7 +378,8 @@ static void setup_draw(const app *a)
     draw_policies_box(a, g.panes[2]);
     draw_about(a, g.about);
     draw_status(a, "Compare setup",
-                "Tab pane  space pick  a add spec  c GPU cap  p power  Enter run  ? help");
+                "Tab pane  space pick  a add spec  c GPU cap  p power  Enter run  X export  "
+                "? help");
 }
 
 /* The list of a setup pane, its count brought up to date. */
@@ -1018,7 +1019,8 @@ static void run_draw(const app *a)
     draw_table(a, L.table);
     char ctx[128];
     snprintf(ctx, sizeof ctx, "Compare %s %s", sym(SYM_DOT), a->rs.trace_name);
-    draw_status(a, ctx, "space play  Left/Right step  +/- speed  r restart  s setup  ? help");
+    draw_status(a, ctx, "space play  Left/Right step  +/- speed  r restart  s setup  X export  "
+                "? help");
 }
 
 /* --- run mode: keys ------------------------------------------------------------ */

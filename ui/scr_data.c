@@ -264,7 +264,8 @@ static void data_draw(const app *a)
     draw_detail(a, g.detail);
     char ctx[96];
     snprintf(ctx, sizeof ctx, "Data %s %s", sym(SYM_DOT), store_path(a->st));
-    draw_status(a, ctx, "Enter open  i import  c new cluster  e edit  d delete  / search  ? help");
+    draw_status(a, ctx, "Enter open  i import  c new cluster  e edit  d delete  / search  "
+                "X export  ? help");
 }
 
 /* --- browsing keys ------------------------------------------------------------------ */

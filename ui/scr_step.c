@@ -399,7 +399,7 @@ static void step_draw(const app *a)
     char ctx[128];
     snprintf(ctx, sizeof ctx, "Step %s %s %s decision %zu", sym(SYM_DOT),
              a->rs.slot[a->rs.focus].spec.label, sym(SYM_DOT), v.rec->ndecisions);
-    draw_status(a, ctx, "Left/Right decision  j/k candidate  Enter GPU  o sort  ? help");
+    draw_status(a, ctx, "Left/Right decision  j/k candidate  Enter GPU  o sort  X export  ? help");
 }
 
 /* Entering Step shows the state right after the decision. */
