@@ -1,12 +1,15 @@
 /*
  * app.c — what every screen shares besides drawing: status messages,
  * screen switching, key-table dispatch, lists of stored entities, the
- * modals (prompt, confirmation, menu) and their line editor.
+ * modals (prompt, confirmation, menu) and their line editor, and the long
+ * action done in slices (ui_job).
  */
 #include "app.h"
 
 #include <assert.h>
 #include <curses.h>
+
+#include "core/util.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +45,64 @@ void app_goto(app *a, scr_id id)
     const ui_screen *s = ui_screen_of(id);
     if (s->enter)
         s->enter(a);
+}
+
+/* --- a long action in slices ------------------------------------------- */
+
+int app_job_running(const app *a)
+{
+    return a->job.what[0] != '\0';
+}
+
+/* The job finished or was cancelled: keys typed meanwhile are dropped. */
+static void job_over(app *a, int finished)
+{
+    ui_job j = a->job;
+    memset(&a->job, 0, sizeof a->job);
+    flushinp();
+    if (finished && j.done)
+        j.done(a, now_seconds() - j.t0);
+}
+
+void app_job_start(app *a, const ui_job *job)
+{
+    a->job = *job;
+    a->job.t0 = now_seconds();
+    if (a->job.slice(a, UI_JOB_SLICE_S)) {
+        /* over within a frame: nothing looked frozen, typing ahead stays */
+        ui_job j = a->job;
+        memset(&a->job, 0, sizeof a->job);
+        if (j.done)
+            j.done(a, now_seconds() - j.t0);
+    }
+}
+
+int app_job_tick(app *a)
+{
+    if (!app_job_running(a))
+        return 0;
+    if (a->job.slice(a, UI_JOB_SLICE_S))
+        job_over(a, 1);
+    return 1;
+}
+
+int app_job_key(app *a, int key)
+{
+    if (!app_job_running(a))
+        return 0;
+    if (key != KEY_ESC) {
+        app_msg(a, "%s: Esc cancels", a->job.what);
+        return 1;
+    }
+    char what[sizeof a->job.what];
+    snprintf(what, sizeof what, "%s", a->job.what);
+    double f = a->job.progress ? a->job.progress(a) : 0;
+    if (a->job.cancel)
+        a->job.cancel(a);
+    job_over(a, 0);
+    if (!a->status[0])
+        app_msg(a, "%s: cancelled at %.0f %%", what, 100 * f);
+    return 1;
 }
 
 ui_rc ui_dispatch(app *a, const ui_key *keys, int key)

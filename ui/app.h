@@ -171,6 +171,14 @@ typedef struct cluster_ui {
     cluster *snap_cl;
     catalog *snap_cat;
     cstate *snap_cs;
+    /* Loading it in slices (a ui_job): the next row to place, then the
+     * next server whose fragmentation to add; shown once loaded. */
+    int snap_loading;
+    size_t load_row, load_node;
+    struct frag_workload *snap_fw;  /* the typical tasks: the snapshot's own */
+    double snap_frag;           /* FGD's fragmentation, milli-GPU: computed as it loads */
+    double snap_idle_milli;     /* the idle GPU share it is part of */
+    table_sort tasks_sort;      /* the task list's order (o, O) */
 } cluster_ui;
 
 typedef struct planner_ui {
@@ -198,6 +206,36 @@ typedef struct data_ui {
     char import_paths[MODAL_TEXT_MAX];
 } data_ui;
 
+/* --- a long action in slices ------------------------------------------- */
+
+/* Something that takes longer than a frame (loading a big snapshot, a jump
+ * to a far decision) done a slice per frame, as End in Compare and the
+ * Planner's sweep are: the loop calls slice until it returns 1, the status
+ * line shows what and how far with "Esc cancels", Esc calls cancel, and
+ * every other key is dropped, not replayed on what the action shows. */
+typedef struct ui_job {
+    char what[96];              /* "Loading snapshot big"; "" = no job */
+    double t0;                  /* wall time it began */
+    int (*slice)(app *a, double budget_s);      /* 1 once finished */
+    double (*progress)(const app *a);           /* 0 to 1 */
+    void (*cancel)(app *a);                     /* Esc: stop where it is */
+    void (*done)(app *a, double elapsed_s);     /* finished: say so */
+} ui_job;
+
+/* Wall time per frame a job spends: long enough that little of the
+ * loop's time goes to waiting, short enough for Esc to answer at once. */
+#define UI_JOB_SLICE_S 0.15
+
+/* Starts job (copied) and runs its first slice at once: a short one is
+ * over before the next frame and shows no progress at all. */
+void app_job_start(app *a, const ui_job *job);
+/* One slice of the running job (the loop's tick); 1 while one runs. */
+int app_job_tick(app *a);
+/* Esc cancels the running job; other keys are dropped.  1 when a job
+ * took the key. */
+int app_job_key(app *a, int key);
+int app_job_running(const app *a);
+
 typedef struct ui_caps {
     int utf8;
     int color;
@@ -222,6 +260,7 @@ struct app {
     planner_ui pl;
     data_ui data;
     listview help;              /* a viewer: the Help lines shown */
+    ui_job job;                 /* the long action going on, if any */
     int quit;                   /* set by a confirmation: the loop ends */
 };
 

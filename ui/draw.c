@@ -578,9 +578,37 @@ void draw_empty_screen(const app *a, const char *name, const char *message, cons
     draw_status(a, name, hints);
 }
 
+void draw_busy(int y, int x, int w, const char *head, double f, double elapsed_s)
+{
+    char h[160];
+    snprintf(h, sizeof h, " %s %3.0f %% ", head, 100 * f);
+    int end = x + w;
+    x += 1 + draw_text(y, x + 1, w - 1, A_BOLD, h);
+    int barw = end - x - 28;
+    if (barw > 60)
+        barw = 60;
+    if (barw > 4) {
+        int fill = (int)(f * barw + 0.5);
+        draw_glyph(y, x++, '[', A_NORMAL);
+        for (int k = 0; k < barw; k++)
+            draw_glyph(y, x++, k < fill ? '#' : '.', k < fill ? ui_attr(C_GOOD) : A_DIM);
+        draw_glyph(y, x++, ']', A_NORMAL);
+    }
+    char t[24];
+    chart_fmt_time(elapsed_s, t, sizeof t);
+    draw_textf(y, x, end - x, A_NORMAL, "  %s  Esc cancels", t);
+}
+
 void draw_status(const app *a, const char *context, const char *hints)
 {
     int y = a->rows - 1;
+    if (app_job_running(a)) {
+        /* a long action: what, how far, how to stop it */
+        draw_line(y, 0, a->cols, ui_attr(C_BAR), "");
+        draw_busy(y, 0, a->cols, a->job.what, a->job.progress ? a->job.progress(a) : 0,
+                      now_seconds() - a->job.t0);
+        return;
+    }
     if (a->status[0]) {
         draw_line(y, 0, a->cols, ui_attr(a->status_err ? C_ERR : C_BAR), "");
         draw_textf(y, 0, a->cols, ui_attr(a->status_err ? C_ERR : C_BAR), " %s", a->status);

@@ -24,6 +24,7 @@
 #include "gpuinfo.h"
 
 #include <assert.h>
+#include "core/frag.h"
 #include "core/strbuf.h"
 #include "sim/whatif.h"
 
@@ -64,7 +65,7 @@ static int source_run(const app *a, cl_src *s)
 static int source_snap(const app *a, cl_src *s)
 {
     const cluster_ui *c = &a->cl;
-    if (!c->snap_cs)
+    if (!c->snap_cs || c->snap_loading)
         return -1;
     s->cs = c->snap_cs;
     s->snap = c->snap;
@@ -92,6 +93,7 @@ static int source_of(const app *a, cl_src *s)
 void cluster_free_snapshot(cluster_ui *c)
 {
     cstate_free(c->snap_cs);
+    frag_workload_free(c->snap_fw);
     snapshot_free(c->snap);
     cluster_free(c->snap_cl);
     catalog_free(c->snap_cat);
@@ -99,22 +101,19 @@ void cluster_free_snapshot(cluster_ui *c)
     c->snap = NULL;
     c->snap_cl = NULL;
     c->snap_cat = NULL;
+    c->snap_fw = NULL;
+    c->snap_loading = 0;
 }
 
-static int cmp_row_task(const void *x, const void *y)
-{
-    const placement_row *a = x, *b = y;
-    return a->task != b->task ? (a->task < b->task ? -1 : 1) : 0;
-}
-
-/* Places the snapshot's tasks on a fresh state of its cluster. */
-static int snap_place(cluster_ui *c, gp_err *err)
+/* Places the snapshot's tasks (its rows sorted by task, one task's rows
+ * together) from row c->load_row on, until the wall clock reaches
+ * deadline; 1 once every row is placed. */
+static int snap_place_slice(cluster_ui *c, double deadline, gp_err *err)
 {
     snapshot *sn = c->snap;
-    if (!(c->snap_cs = cstate_new(c->snap_cl, c->snap_cat, err)))
-        return -1;
-    qsort(sn->rows, sn->nrows, sizeof *sn->rows, cmp_row_task);
-    for (size_t i = 0; i < sn->nrows;) {
+    for (size_t i = c->load_row; i < sn->nrows; i = c->load_row) {
+        if (now_seconds() >= deadline)
+            return 0;
         size_t j = i;
         int gpus[GP_NODE_MAX_GPUS], ng = 0;
         const placement_row *r = &sn->rows[i];
@@ -126,18 +125,111 @@ static int snap_place(cluster_ui *c, gp_err *err)
             if (sn->rows[j].gpu >= 0 && sn->rows[j].gpu < n->ngpus && ng < GP_NODE_MAX_GPUS)
                 gpus[ng++] = n->gpu0 + sn->rows[j].gpu;
         cstate_alloc(c->snap_cs, &sn->tasks->tasks[r->task], r->task, r->node, gpus, ng);
-        i = j;
+        c->load_row = j;
     }
-    /* A snapshot has no power manager: GPUs with work are active, at the
-     * clock a monitor read when it read one. */
+    return 1;
+}
+
+/* A snapshot has no power manager: GPUs with work are active, at the
+ * clock a monitor read when it read one. */
+static void snap_power(cluster_ui *c)
+{
     for (size_t g = 0; g < c->snap_cs->ngpus; g++) {
         cs_gpu *cg = &c->snap_cs->gpus[g];
         cg->power = cg->ntasks ? GPU_ACTIVE : GPU_IDLE;
-        const gpu_reading *r = snapshot_reading(sn, cg->node, cg->dev);
+        c->snap_idle_milli += cs_gpu_idle_milli(cg);
+        const gpu_reading *r = snapshot_reading(c->snap, cg->node, cg->dev);
         if (r && !isnan(r->clock_mhz))
             cg->freq_mhz = r->clock_mhz;
     }
+}
+
+/* Adds FGD's fragmentation of the servers from c->load_node on (FGD_NOTES
+ * §3, against the snapshot's own tasks as the typical ones) until
+ * deadline; 1 once every server is counted.  Once, as the snapshot loads:
+ * a frame only reads the sum. */
+static int snap_frag_slice(cluster_ui *c, double deadline)
+{
+    if (!c->snap_fw)
+        c->snap_fw = frag_workload_new(c->snap->tasks);
+    for (; c->load_node < c->snap_cs->nnodes; c->load_node++) {
+        if (now_seconds() >= deadline)
+            return 0;
+        c->snap_frag += frag_node(c->snap_fw, c->snap_cs, (int)c->load_node);
+    }
+    return 1;
+}
+
+static int cmp_row_task(const void *x, const void *y)
+{
+    const placement_row *a = x, *b = y;
+    return a->task != b->task ? (a->task < b->task ? -1 : 1) : 0;
+}
+
+/* The snapshot read from the store and its cluster's empty state; the
+ * tasks are placed in slices after (snap_load_slice). */
+static int snap_read(app *a, const char *name, gp_err *err)
+{
+    cluster_ui *c = &a->cl;
+    if (store_get_snapshot(a->st, name, &c->snap, err) ||
+        store_get_cluster(a->st, c->snap->cluster_name, &c->snap_cl, err) ||
+        store_load_catalog(a->st, &c->snap_cat, err) ||
+        !(c->snap_cs = cstate_new(c->snap_cl, c->snap_cat, err)))
+        return -1;
+    qsort(c->snap->rows, c->snap->nrows, sizeof *c->snap->rows, cmp_row_task);
     return 0;
+}
+
+static int snap_load_slice(app *a, double budget_s)
+{
+    cluster_ui *c = &a->cl;
+    double deadline = now_seconds() + budget_s;
+    gp_err err;
+    if (c->load_row < c->snap->nrows || c->snap->nrows == 0) {
+        int rc = snap_place_slice(c, deadline, &err);
+        if (rc < 0) {
+            app_err(a, "snapshot %s: %s", c->snap_name, err.msg);
+            cluster_free_snapshot(c);
+            return 1;
+        }
+        if (rc == 0)
+            return 0;
+        if (c->load_node == 0 && !c->snap_fw)
+            snap_power(c);
+    }
+    if (!snap_frag_slice(c, deadline))
+        return 0;
+    c->snap_loading = 0;
+    return 1;
+}
+
+/* Rows placed and servers counted, out of both. */
+static double snap_load_progress(const app *a)
+{
+    const cluster_ui *c = &a->cl;
+    double total = (double)c->snap->nrows + (double)c->snap_cs->nnodes;
+    return total > 0 ? ((double)c->load_row + (double)c->load_node) / total : 1;
+}
+
+static void snap_load_cancel(app *a)
+{
+    app_msg(a, "snapshot %s not opened", a->cl.snap_name);
+    cluster_free_snapshot(&a->cl);
+}
+
+static void snap_load_done(app *a, double elapsed_s)
+{
+    cluster_ui *c = &a->cl;
+    if (!c->snap)
+        return;                 /* refused: the error is on the status line */
+    c->from_snapshot = 1;
+    c->sel_gpu = 0;
+    c->top_line = 0;
+    c->drill = 0;
+    lv_reset(&c->tasks, 0);
+    app_goto(a, SCR_CLUSTER);
+    if (elapsed_s >= 0.5)
+        app_msg(a, "snapshot %s loaded in %.1f s", c->snap_name, elapsed_s);
 }
 
 void cluster_open_snapshot(app *a, const char *name)
@@ -146,19 +238,18 @@ void cluster_open_snapshot(app *a, const char *name)
     gp_err err;
     cluster_free_snapshot(c);
     snprintf(c->snap_name, sizeof c->snap_name, "%s", name);
-    if (store_get_snapshot(a->st, name, &c->snap, &err) ||
-        store_get_cluster(a->st, c->snap->cluster_name, &c->snap_cl, &err) ||
-        store_load_catalog(a->st, &c->snap_cat, &err) || snap_place(c, &err)) {
+    c->load_row = c->load_node = 0;
+    c->snap_frag = c->snap_idle_milli = 0;
+    if (snap_read(a, name, &err)) {
         app_err(a, "snapshot %s: %s", name, err.msg);
         cluster_free_snapshot(c);
         return;
     }
-    c->from_snapshot = 1;
-    c->sel_gpu = 0;
-    c->top_line = 0;
-    c->drill = 0;
-    lv_reset(&c->tasks, 0);
-    app_goto(a, SCR_CLUSTER);
+    c->snap_loading = 1;
+    ui_job job = {.slice = snap_load_slice, .progress = snap_load_progress,
+                  .cancel = snap_load_cancel, .done = snap_load_done};
+    snprintf(job.what, sizeof job.what, "Loading snapshot %s", name);
+    app_job_start(a, &job);
 }
 
 /* --- geometry (drawing and keys both ask) -------------------------------------- */
@@ -546,11 +637,19 @@ static void draw_info(const app *a, const cl_src *s, rect r)
             read_w += s->snap->readings[i].power_w;
             nread++;
         }
-    char ws[16];
+    char ws[16], frag[64] = "";
     chart_fmt(nread ? read_w : w, ws, sizeof ws);
+    if (s->snap) {
+        /* computed once as the snapshot loaded (snap_frag_slice) */
+        const cluster_ui *c = &a->cl;
+        char f[16];
+        chart_fmt(c->snap_frag, f, sizeof f);
+        snprintf(frag, sizeof frag, "  FGD frag %s milli-GPU (%.0f%% of idle)", f,
+                 c->snap_idle_milli > 0 ? 100 * c->snap_frag / c->snap_idle_milli : 0);
+    }
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%zu servers  %zu GPUs  %zu active  %zu asleep  GPU power %s W%s  %s%s",
-               s->cs->nnodes, s->cs->ngpus, active, asleep, ws,
+               "%zu servers  %zu GPUs  %zu active  %zu asleep%s  GPU power %s W%s  %s%s",
+               s->cs->nnodes, s->cs->ngpus, active, asleep, frag, ws,
                nread ? " (read)" : "", s->snap ? "c: compare from here  " : "",
                a->cl.snap_cs && runset_focus_sim(&a->rs) ? "(o: run/snapshot)" : "");
 }

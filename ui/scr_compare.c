@@ -730,24 +730,8 @@ static void draw_legend(const app *a, rect r)
 /* While End runs the policies to their ends: how far, and how to stop. */
 static void draw_finishing(const app *a, rect r)
 {
-    double f = runset_progress(&a->rs);
-    char head[64];
-    snprintf(head, sizeof head, " Running to the end %3.0f %% ", 100 * f);
-    int x = r.x + 1;
-    x += draw_text(r.y, x, r.w - 1, A_BOLD, head);
-    int barw = r.x + r.w - x - 28;
-    if (barw > 60)
-        barw = 60;
-    if (barw > 4) {
-        int fill = (int)(f * barw + 0.5);
-        draw_glyph(r.y, x++, '[', A_NORMAL);
-        for (int k = 0; k < barw; k++)
-            draw_glyph(r.y, x++, k < fill ? '#' : '.', k < fill ? ui_attr(C_GOOD) : A_DIM);
-        draw_glyph(r.y, x++, ']', A_NORMAL);
-    }
-    char t[24];
-    chart_fmt_time(now_seconds() - a->cmp.finish_t0, t, sizeof t);
-    draw_textf(r.y, x, r.x + r.w - x, A_NORMAL, "  %s  Esc cancels", t);
+    draw_busy(r.y, r.x, r.w, "Running to the end", runset_progress(&a->rs),
+                  now_seconds() - a->cmp.finish_t0);
 }
 
 static void draw_info(const app *a, rect r)
