@@ -127,5 +127,35 @@ esac
 keys q y
 expect "EXITED rc=0" "quits"
 
+# --- Step's g to a far decision on a big trace: in slices, Esc stops it --------
+# (the openb trace, when the public data is there: $GPUPLAN_SHARED_DATA,
+# else ../shared/data)
+DATA=${GPUPLAN_SHARED_DATA:-$PWD/../shared/data}
+OPENB=$DATA/alibaba-gpu-2023
+if [ ! -r "$OPENB/openb_pod_list_default.csv" ]; then
+    echo "skipped: $OPENB/openb_pod_list_default.csv not found (public data absent)"
+else
+    "$G" import --type openb --name openb "$OPENB/openb_node_list_gpu_node.csv" >/dev/null &&
+        "$G" import --type openb --name default "$OPENB/openb_pod_list_default.csv" >/dev/null ||
+        bad "openb imported"
+    mkdir -p "$T/openb-config/gpuplan"
+    printf 'trace = default\ncluster = openb\npolicies = fgd,pwr\n' \
+        > "$T/openb-config/gpuplan/settings"
+    start 120 40 LANG=C.UTF-8 TERM=tmux-256color XDG_CONFIG_HOME="$T/openb-config"
+    expect "Run: default on openb" "the openb trace and cluster"
+    keys Enter
+    expect "runs ready at t=0" "fgd and pwr start"
+    keys 2 g
+    expect "Go to decision number" "g asks for a decision"
+    keys 8000 Enter
+    expect "Going to decision 8000" "a far jump shows its progress"
+    keys j j j
+    keys Escape
+    expect "stopped at decision" "Esc stops it"
+    expect_not "Going to decision" "and the progress is gone"
+    keys q y
+    expect "EXITED rc=0" "quits"
+fi
+
 echo "e2e_tui_tables: $fails failed"
 [ "$fails" -eq 0 ]
