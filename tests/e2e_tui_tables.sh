@@ -62,8 +62,13 @@ start() {
     w=$1 h=$2
     shift 2
     tm kill-session -t tui >/dev/null 2>&1
-    tm new-session -d -s tui -x "$w" -y "$h" \
-        "env $* GPUPLAN_TUI_LOG='$T/tui.log' '$G'; echo \"EXITED rc=\$?\"; sleep 600"
+    # (a server that is just exiting with its last session refuses it: again)
+    for try in 1 2 3; do
+        tm new-session -d -s tui -x "$w" -y "$h" \
+            "env $* GPUPLAN_TUI_LOG='$T/tui.log' '$G'; echo \"EXITED rc=\$?\"; sleep 600" &&
+            break
+        sleep 0.5
+    done
 }
 
 "$G" list >/dev/null 2>"$T/seed.err" || { cat "$T/seed.err"; bad "database created"; }
@@ -81,6 +86,25 @@ printf 'f1,0,3600,1,600,4,0,0\n' >> "$T/fragsnap/tasks.csv"
 printf 'task,node,gpu,gpu_milli\nf1,box,0,600\n' > "$T/fragsnap/placements.csv"
 "$G" import --type native --name fragsnap "$T/fragsnap" > "$T/import.out" 2>&1 ||
     { bad "fragsnap imported"; cat "$T/import.out"; }
+# Three tasks of 8, 2 and 4 GiB on one GPU, for ordering its task list.
+mkdir "$T/sortsnap"
+cp "$T/fragsnap/nodes.csv" "$T/sortsnap/"
+printf 'name,arrival_s,duration_s,num_gpu,gpu_milli,gpu_mem_gib,cpu_milli,ram_mib\n' \
+    > "$T/sortsnap/tasks.csv"
+printf 'sa,0,3600,1,300,8,0,0\nsb,0,3600,1,300,2,0,0\nsc,0,3600,1,300,4,0,0\n' \
+    >> "$T/sortsnap/tasks.csv"
+printf 'task,node,gpu,gpu_milli\nsa,box,0,300\nsb,box,0,300\nsc,box,0,300\n' \
+    > "$T/sortsnap/placements.csv"
+"$G" import --type native --name sortsnap "$T/sortsnap" > "$T/import.out" 2>&1 ||
+    { bad "sortsnap imported"; cat "$T/import.out"; }
+# in_order A B C: A, B and C appear on the screen in that order, top to bottom.
+in_order() {
+    cap
+    la=$(grep -n -m1 -F -- "$1" "$T/screen" | cut -d: -f1)
+    lb=$(grep -n -m1 -F -- "$2" "$T/screen" | cut -d: -f1)
+    lc=$(grep -n -m1 -F -- "$3" "$T/screen" | cut -d: -f1)
+    [ -n "$la" ] && [ -n "$lb" ] && [ -n "$lc" ] && [ "$la" -lt "$lb" ] && [ "$lb" -lt "$lc" ]
+}
 
 # --- footers: X export on every screen, at 80 columns too ---------------------
 start 80 24 LANG=C.UTF-8 TERM=tmux-256color
@@ -108,11 +132,40 @@ expect "cluster fragsnap at t=0s" "snapshot listed"
 keys Enter
 expect "snapshot fragsnap of fragsnap" "Cluster shows the snapshot"
 expect "FGD frag 400 milli-GPU (29% of idle)" "its FGD fragmentation: 400 of 1400 idle milli-GPU"
+
+# --- tables ordered by a column: Cluster's task list, Data's items --------------
+keys 5 j
+expect "cluster sortsnap at t=0s" "the second snapshot"
+keys Enter
+expect "snapshot sortsnap of sortsnap" "Cluster shows it"
+keys Enter
+expect ">sa" "drill into its GPU's tasks"
+keys o o
+expect "tasks (3) by memory" "o o orders the tasks by memory, marked in the title"
+if in_order " sb " " sc " " sa " || in_order ">sb " " sc " " sa "; then
+    ok "2, 4, 8 GiB: smallest first"
+else bad "tasks not by memory"; show; fi
+keys O
+expect "largest first" "O reverses it"
+if in_order "sa " " sc " " sb "; then ok "8, 4, 2 GiB: largest first"
+else bad "tasks not by memory, reversed"; show; fi
+keys Escape 5
+expect "Kinds" "Data"
+keys Tab k k Tab
+expect "pai-like" "the traces"
+keys o o
+expect "Traces by count" "o o orders the traces by their task count"
+if in_order "corrgpu-example" "cats-testbed" "gavel-like"; then ok "2, 14, 40 tasks: fewest first"
+else bad "traces not by count"; show; fi
+keys O
+if wait_for "Traces by count ▼" && in_order "pai-like" "openb-like" "peace-mix"; then
+    ok "O: 3000, 800, 120 tasks: most first"
+else bad "traces not by count, reversed"; show; fi
 keys q
 expect "EXITED rc=0" "quits"
 
 # --- Compare's JCT cells read as durations --------------------------------------
-start 160 48 LANG=C.UTF-8 TERM=tmux-256color
+start 160 48 LANG=C.UTF-8 TERM=tmux-256color XDG_CONFIG_HOME="$T/jct-config"
 expect "Run: cats-testbed on cats-testbed" "the default input"
 keys Enter
 expect "runs ready at t=0" "comparison starts"

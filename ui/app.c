@@ -117,6 +117,45 @@ ui_rc ui_dispatch(app *a, const ui_key *keys, int key)
     return UI_PASS;
 }
 
+const char *const ui_list_sort_names[UI_LIST_SORT_COLS] = {
+    "name", "count", "second count", "detail", "date",
+};
+
+/* The text of item i's cell col, for ordering (tablesort.h). */
+static const char *item_cell(const void *ctx, size_t i, int col, char *buf, size_t len)
+{
+    const store_item *it = &((const ui_list *)ctx)->items[i];
+    switch (col) {
+    case 0: return it->name;
+    case 1: snprintf(buf, len, "%lld", (long long)it->count); return buf;
+    case 2: snprintf(buf, len, "%lld", (long long)it->count2); return buf;
+    case 3: return it->detail;
+    default: return it->created;
+    }
+}
+
+void ui_list_sort(ui_list *l)
+{
+    size_t n = l->lv.count;
+    if (n < 2)
+        return;
+    size_t *order = xmalloc(n * sizeof *order);
+    tablesort_order(n, l->sort, item_cell, l, order);
+    store_item *sorted = xmalloc(n * sizeof *sorted);
+    size_t cursor = 0;
+    for (size_t i = 0; i < n; i++) {
+        sorted[i] = l->items[order[i]];
+        if (order[i] == l->lv.cursor)
+            cursor = i;
+    }
+    free(l->items);
+    l->items = sorted;
+    free(order);
+    l->lv.cursor = cursor;
+    if (l->lv.first > cursor)
+        l->lv.first = cursor;
+}
+
 int app_load_list(app *a, ui_list *l, store_kind kind)
 {
     gp_err err;
@@ -126,6 +165,10 @@ int app_load_list(app *a, ui_list *l, store_kind kind)
     int rc = store_list(a->st, kind, &l->items, &n, &err);
     lv_set_count(&l->lv, rc ? 0 : n);
     l->err[0] = '\0';
+    if (!rc && l->sort.by > 0) {
+        /* the store lists by name: the order asked for again */
+        ui_list_sort(l);
+    }
     if (rc) {
         snprintf(l->err, sizeof l->err, "%s", err.msg);
         app_err(a, "%s", err.msg);

@@ -114,10 +114,17 @@ void lineedit_key(char *text, size_t cap, size_t *cursor, int key);
  * count is the number of items), or why the store could not list them
  * (shown in the list's place: an empty list and an unreadable one differ). */
 typedef struct ui_list {
-    store_item *items;
+    store_item *items;          /* in the order sort asks (kept on reloading) */
     listview lv;
     char err[GP_ERR_MAX];       /* "" when listed */
+    table_sort sort;            /* by name, count, second count, detail or date (o, O) */
 } ui_list;
+
+/* The columns a ui_list orders by (ui_list_sort). */
+#define UI_LIST_SORT_COLS 5
+extern const char *const ui_list_sort_names[UI_LIST_SORT_COLS];
+/* Puts l's items in l->sort's order, the cursor staying on its item. */
+void ui_list_sort(ui_list *l);
 
 enum { CMP_SETUP, CMP_RUN };
 enum { CHART_GPUS, CHART_POWER, CHART_FRAG, CHART_QUEUE };

@@ -306,6 +306,11 @@ static void cell_widths(int w, const ui_col *cols, int ncols, int *cw)
     }
 }
 
+const char *draw_sort_mark(int desc)
+{
+    return desc ? (caps && caps->utf8 ? "▼" : "v") : (caps && caps->utf8 ? "▲" : "^");
+}
+
 static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
                        const char *const *cells, attr_t a, int sort_col, int sort_desc)
 {
@@ -321,8 +326,7 @@ static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
         char fit[512], cell[512];
         if (i == sort_col) {
             /* The column the rows are ordered by, marked in the header. */
-            snprintf(cell, sizeof cell, "%s%s", s, sort_desc ? (caps && caps->utf8 ? "▼" : "v")
-                                                             : (caps && caps->utf8 ? "▲" : "^"));
+            snprintf(cell, sizeof cell, "%s%s", s, draw_sort_mark(sort_desc));
             s = cell;
         }
         /* Numbers (and the durations of right-aligned columns) are never

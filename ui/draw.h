@@ -117,6 +117,9 @@ int draw_tab_at(const app *a, int x);
 /* The status line shows the running job's progress (app.h, ui_job) in
  * place of messages and hints while there is one. */
 void draw_status(const app *a, const char *context, const char *hints);
+/* The mark of the column a table is ordered by: ▲ ascending, ▼ descending
+ * (^ and v without UTF-8). */
+const char *draw_sort_mark(int desc);
 /* " head  42 % [#####.....]  00:01:05  Esc cancels" in w columns at y, x:
  * a long action's progress f (0 to 1) and the wall time it has taken. */
 void draw_busy(int y, int x, int w, const char *head, double f, double elapsed_s);

@@ -486,18 +486,55 @@ static void draw_heat(const app *a, const cl_src *s, rect box)
         draw_heat_line(a, s, &g, grid, top, sel, l);
 }
 
-/* What a task row needs: the state shown and the GPU. */
+/* What a task row needs: the state shown, the GPU and the rows' order
+ * (order[row] is the index into the GPU's tasks). */
 typedef struct task_list {
     const cl_src *s;
     const cs_gpu *g;
+    size_t *order;
 } task_list;
 
-static void task_row(const void *ctx, size_t i, rect r, lv_hl hl)
+static const char *const task_cols[] = {"name", "memory", "utilization", "time left"};
+#define NTASK_COLS 4
+
+/* The text of task row i's column col (tablesort.h): name, GiB, % now,
+ * time left. */
+static const char *task_cell(const void *ctx, size_t i, int col, char *buf, size_t len)
+{
+    const task_list *l = ctx;
+    int t = l->g->tasks[i];
+    const cl_src *s = l->s;
+    if (!s->tr || t < 0 || (size_t)t >= s->tr->ntasks) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    const task *tk = &s->tr->tasks[t];
+    double done = s->progress ? s->progress[t] : 0;
+    switch (col) {
+    case 0: return tk->name;
+    case 1: snprintf(buf, len, "%.1f", tk->gpu_mem_gib); break;
+    case 2: snprintf(buf, len, "%.0f", task_util_at(tk, done)); break;
+    default: chart_fmt_time(tk->duration_s - done, buf, len); break;
+    }
+    return buf;
+}
+
+/* The GPU's tasks in the order asked for (o, O); the caller frees it. */
+static size_t *task_order(const app *a, const cl_src *s, const cs_gpu *g)
+{
+    size_t n = g->ntasks > 0 ? (size_t)g->ntasks : 1;
+    size_t *order = xmalloc(n * sizeof *order);
+    task_list l = {s, g, NULL};
+    tablesort_order((size_t)g->ntasks, a->cl.tasks_sort, task_cell, &l, order);
+    return order;
+}
+
+static void task_row(const void *ctx, size_t row, rect r, lv_hl hl)
 {
     const task_list *l = ctx;
     const cl_src *s = l->s;
-    assert(i < (size_t)l->g->ntasks);
-    int t = l->g->tasks[i];
+    assert(row < (size_t)l->g->ntasks);
+    int t = l->g->tasks[l->order[row]];
     const task *tk = s->tr && t >= 0 && (size_t)t < s->tr->ntasks ? &s->tr->tasks[t] : NULL;
     char line[160], left[16];
     int on = hl != LV_HL_NONE;
@@ -515,13 +552,18 @@ static void task_row(const void *ctx, size_t i, rect r, lv_hl hl)
 static void draw_tasks(const app *a, const cl_src *s, const cs_gpu *g, const detail_geom *d)
 {
     rect in = d->in;
-    draw_textf(d->tasks_y, in.x, in.w, ui_attr(C_TITLE), "tasks (%d)%s", g->ntasks,
+    char by[48] = "";
+    if (a->cl.tasks_sort.by > 0)
+        snprintf(by, sizeof by, " by %s %s", task_cols[a->cl.tasks_sort.by - 1],
+                 draw_sort_mark(a->cl.tasks_sort.desc));
+    draw_textf(d->tasks_y, in.x, in.w, ui_attr(C_TITLE), "tasks (%d)%s%s", g->ntasks, by,
                a->cl.drill ? "" : "  Enter: drill in");
     listview v = lv_shown(&a->cl.tasks, (size_t)g->ntasks, d->tasks.h);
-    task_list l = {s, g};
+    task_list l = {s, g, task_order(a, s, g)};
     lv_draw(&v, d->tasks, a->cl.drill ? LV_HL_FOCUSED : LV_HL_NONE, task_row, &l);
-    if (a->cl.drill && g->ntasks) {
-        int t = g->tasks[v.cursor];
+    int t = a->cl.drill && g->ntasks ? g->tasks[l.order[v.cursor]] : -1;
+    free(l.order);
+    if (t >= 0) {
         if (s->tr && t >= 0 && (size_t)t < s->tr->ntasks) {
             const task *tk = &s->tr->tasks[t];
             draw_textf(in.y + in.h - 2, in.x, in.w, A_NORMAL, "%s: whole series", tk->name);
@@ -885,6 +927,20 @@ static ui_rc drill_move(app *a, int key)
     return UI_DONE;
 }
 
+/* o: the task list by the next column (name, memory, utilization, time
+ * left); O: reversed. */
+static ui_rc drill_sort(app *a, int key)
+{
+    tablesort_next(&a->cl.tasks_sort, NTASK_COLS, key == 'O');
+    lv_reset(&a->cl.tasks, a->cl.tasks.count);
+    if (a->cl.tasks_sort.by > 0)
+        app_msg(a, "tasks by %s, %s", task_cols[a->cl.tasks_sort.by - 1],
+                a->cl.tasks_sort.desc ? "largest first" : "smallest first");
+    else
+        app_msg(a, "tasks in the order they were placed");
+    return UI_DONE;
+}
+
 static ui_rc drill_back(app *a, int key)
 {
     (void)key;
@@ -894,6 +950,8 @@ static ui_rc drill_back(app *a, int key)
 
 static const ui_key drill_keys[] = {
     {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "previous / next task", drill_move},
+    {{'o', 'O'}, "o O", "order the tasks by name, memory, utilization, time left / reverse",
+     drill_sort},
     {{KEY_ESC, KEY_LEFT, 'h', '\t'}, "Esc Left h", "back to the heatmap", drill_back},
     {{0}, NULL, NULL, NULL},
 };
