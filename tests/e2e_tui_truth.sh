@@ -104,7 +104,8 @@ function fmt(v,   a, u, s) {
     else if (a >= 10) s = sprintf("%.1f", v)
     else if (a >= 1) s = sprintf("%.2f", v)
     else s = sprintf("%.2g", v)
-    return index(s, "e") ? s : strip(s)
+    if (index(s, "e")) { sub(/e-0/, "e-", s); return s }
+    return strip(s)
 }
 # A duration as the table shows one (ui/chart.c chart_fmt_time): 45s, 2.5s,
 # 02:15:00, and 1d_02:15:00 for 1d 02:15:00 (row() joins its two halves).
