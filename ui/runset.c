@@ -525,20 +525,21 @@ int runset_seek_next(runset *rs, gp_err *err)
 
 /* Brings sim s towards simulated time t until the wall clock reaches
  * deadline, a few decisions at a time (one instant can hold thousands of
- * arrivals); back first when may_rewind and it is past t.  1 once there. */
+ * arrivals); back first when may_rewind and it is past t.  1 once there:
+ * every event at t processed too, as sim_advance_until does (at t = 0
+ * the others place their first arrivals when the focused one does). */
 static int follow_slice(sim *s, double t, double deadline, int may_rewind)
 {
     if (may_rewind && sim_now(s) > t) {
         gp_err ignore;
         sim_rewind(s, decisions_until(sim_run_record(s), t), &ignore);
     }
-    while (!sim_done(s) && sim_now(s) < t) {
-        if (sim_advance_bounded(s, t, 16))
+    for (;;) {
+        if (sim_done(s) || sim_advance_bounded(s, t, 16))
             return 1;
         if (now_seconds() >= deadline)
             return 0;
     }
-    return 1;
 }
 
 int runset_seek_slice(runset *rs, double budget_s)
