@@ -104,14 +104,25 @@ function fmt(v,   a, u, s) {
     else if (a >= 10) s = sprintf("%.1f", v)
     else if (a >= 1) s = sprintf("%.2f", v)
     else s = sprintf("%.2g", v)
-    return index(s, "e") ? s : strip(s)
+    if (index(s, "e")) { sub(/e-0/, "e-", s); return s }
+    return strip(s)
+}
+# A duration as the table shows one (ui/chart.c chart_fmt_time): 45s, 2.5s,
+# 02:15:00, and 1d_02:15:00 for 1d 02:15:00 (row() joins its two halves).
+function fmt_time(v,   a, r, d, rest, s) {
+    a = v < 0 ? -v : v
+    if (a < 59.5) return strip(sprintf(a < 10 ? "%.1f" : "%.0f", v)) "s"
+    r = int(a + 0.5); d = int(r / 86400); rest = r - d * 86400
+    s = sprintf("%02d:%02d:%02d", int(rest / 3600), int(rest / 60) % 60, rest % 60)
+    return (v < 0 ? "-" : "") (d > 0 ? d "d_" : "") s
 }'
 
 # row POLICY: the Compare table's cells of that policy's row, one per
 # field (Policy Dec Done Queue GPUs avgGPU peak Wnow avgW kWh Frag JCTp50
-# JCTp95 SLA Used CapEx$ Power).
+# JCTp95 SLA Used CapEx$ Power); a duration of days is one field, 1d_02:15:00.
 row() {
-    sed -n "s/^│[ >]■\($1 .*\)│ *$/\1/p" "$T/screen" | head -1
+    sed -n "s/^│[ >]■\($1 .*\)│ *$/\1/p" "$T/screen" | head -1 |
+        sed 's/\([0-9]d\) \([0-9][0-9]:\)/\1_\2/g'
 }
 # expected ID: the same cells from `gpuplan show run ID` (the CLI's metrics).
 expected() {
@@ -121,9 +132,9 @@ expected() {
         END {
             printf "%s %s %s %s %s %s %s %s %s %s %s %s\n", m["decisions"],
                 m["completed"] + m["failed_tasks"], fmt(m["avg_gpus"]), fmt(m["peak_gpus"]),
-                fmt(m["avg_power_w"]), fmt(m["energy_j"] / 3.6e6), fmt(m["jct_p50_s"]),
-                fmt(m["jct_p95_s"]), m["sla_violations"], m["unique_gpus"], fmt(m["capex_usd"]),
-                m["power_model"]
+                fmt(m["avg_power_w"]), fmt(m["energy_j"] / 3.6e6),
+                fmt_time(m["jct_p50_s"]), fmt_time(m["jct_p95_s"]), m["sla_violations"],
+                m["unique_gpus"], fmt(m["capex_usd"]), m["power_model"]
         }' "$T/show.csv"
 }
 # shown POLICY: the cells of its row the run's stored metrics also give

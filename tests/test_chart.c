@@ -81,7 +81,7 @@ static void test_fmt(void **state)
     static const struct { double v; const char *want; } cases[] = {
         {0, "0"}, {1e-12, "0"}, {950, "950"}, {1000, "1k"}, {1234, "1.2k"}, {35000, "35k"},
         {4.1e6, "4.1M"}, {2.5, "2.5"}, {3, "3"}, {12.25, "12.2"}, {0.25, "0.25"},
-        {-1500, "-1.5k"}, {999999, "1M"}, {NAN, "-"},
+        {-1500, "-1.5k"}, {999999, "1M"}, {NAN, "-"}, {3.9e-5, "3.9e-5"}, {4e-5, "4e-5"},
     };
     char buf[32];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -194,6 +194,47 @@ static void test_runset_ends(void **state)
     tu_store_free(st, dir);
 }
 
+/* A jump in slices far shorter than it ends where a jump at once does:
+ * the focused run at decision k, the other at its time; back again too. */
+static void test_runset_seek(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = sample_store(&dir);
+    runset once, sliced;
+    gp_err err;
+    start(&once, st, -1);
+    start(&sliced, st, -1);
+    for (size_t k = 600; ; k = 250) {
+        assert_int_equal(runset_goto(&once, k, &err), 0);
+        assert_int_equal(runset_seek_begin(&sliced, k, 0, &err), 0);
+        int slices = 0;
+        while (!runset_seek_slice(&sliced, 1e-4))
+            slices++;
+        if (k == 600)
+            assert_true(slices > 1);
+        assert_double_equal(runset_seek_progress(&sliced), 1, 0);
+        for (int i = 0; i < once.n; i++) {
+            assert_int_equal(runset_decisions(&sliced, i), runset_decisions(&once, i));
+            assert_double_equal(runset_time(&sliced, i), runset_time(&once, i), 0);
+        }
+        assert_int_equal(runset_decisions(&sliced, 0), k);
+        assert_double_equal(sliced.t, once.t, 0);
+        if (k == 250)
+            break;
+    }
+    /* Stopped midway: the focused run where it got to, none ahead of it. */
+    assert_int_equal(runset_seek_begin(&sliced, 2000, 0, &err), 0);
+    runset_seek_slice(&sliced, 1e-4);
+    runset_seek_stop(&sliced);
+    assert_true(runset_decisions(&sliced, 0) < 2000);
+    assert_true(runset_time(&sliced, 1) <= runset_time(&sliced, 0));
+    assert_int_equal(sliced.seeking, 0);
+    runset_clear(&once);
+    runset_clear(&sliced);
+    tu_store_free(st, dir);
+}
+
 static void test_runset_power_model(void **state)
 {
     (void)state;
@@ -224,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_final_summary),
         cmocka_unit_test(test_follow_slope),
         cmocka_unit_test(test_runset_ends),
+        cmocka_unit_test(test_runset_seek),
         cmocka_unit_test(test_runset_power_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -101,6 +101,26 @@ static void test_numbers(void **state)
     assert_string_equal(out, "123456 W");
 }
 
+/* Footer hints give way from the end, but X (export) and ? (help) last. */
+static void test_hints(void **state)
+{
+    (void)state;
+    static const struct { const char *in; int room; const char *out; } cases[] = {
+        {"a one  b two  X export  ? help", 40, "a one  b two  X export  ? help"},
+        {"a one  b two  X export  ? help", 24, "a one  X export  ? help"},
+        {"a one  b two  X export  ? help", 17, "X export  ? help"},
+        {"a one  b two  X export  ? help", 10, "X export"},
+        {"a one  b two  X export  ? help", 3, ""},
+        {"j/k scroll  Esc back  q quit", 19, "j/k scroll"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char h[128];
+        snprintf(h, sizeof h, "%s", cases[i].in);
+        textfit_hints(h, cases[i].room);
+        assert_string_equal(h, cases[i].out);
+    }
+}
+
 int main(void)
 {
     setlocale(LC_ALL, "C.UTF-8");
@@ -109,6 +129,7 @@ int main(void)
         cmocka_unit_test(test_cuts),
         cmocka_unit_test(test_width),
         cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_hints),
     };
     return cmocka_run_group_tests_name("textfit", tests, NULL, NULL);
 }

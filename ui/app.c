@@ -1,12 +1,15 @@
 /*
  * app.c — what every screen shares besides drawing: status messages,
  * screen switching, key-table dispatch, lists of stored entities, the
- * modals (prompt, confirmation, menu) and their line editor.
+ * modals (prompt, confirmation, menu) and their line editor, and the long
+ * action done in slices (ui_job).
  */
 #include "app.h"
 
 #include <assert.h>
 #include <curses.h>
+
+#include "core/util.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +47,64 @@ void app_goto(app *a, scr_id id)
         s->enter(a);
 }
 
+/* --- a long action in slices ------------------------------------------- */
+
+int app_job_running(const app *a)
+{
+    return a->job.what[0] != '\0';
+}
+
+/* The job finished or was cancelled: keys typed meanwhile are dropped. */
+static void job_over(app *a, int finished)
+{
+    ui_job j = a->job;
+    memset(&a->job, 0, sizeof a->job);
+    flushinp();
+    if (finished && j.done)
+        j.done(a, now_seconds() - j.t0);
+}
+
+void app_job_start(app *a, const ui_job *job)
+{
+    a->job = *job;
+    a->job.t0 = now_seconds();
+    if (a->job.slice(a, UI_JOB_SLICE_S)) {
+        /* over within a frame: nothing looked frozen, typing ahead stays */
+        ui_job j = a->job;
+        memset(&a->job, 0, sizeof a->job);
+        if (j.done)
+            j.done(a, now_seconds() - j.t0);
+    }
+}
+
+int app_job_tick(app *a)
+{
+    if (!app_job_running(a))
+        return 0;
+    if (a->job.slice(a, UI_JOB_SLICE_S))
+        job_over(a, 1);
+    return 1;
+}
+
+int app_job_key(app *a, int key)
+{
+    if (!app_job_running(a))
+        return 0;
+    if (key != KEY_ESC) {
+        app_msg(a, "%s: Esc cancels", a->job.what);
+        return 1;
+    }
+    char what[sizeof a->job.what];
+    snprintf(what, sizeof what, "%s", a->job.what);
+    double f = a->job.progress ? a->job.progress(a) : 0;
+    if (a->job.cancel)
+        a->job.cancel(a);
+    job_over(a, 0);
+    if (!a->status[0])
+        app_msg(a, "%s: cancelled at %.0f %%", what, 100 * f);
+    return 1;
+}
+
 ui_rc ui_dispatch(app *a, const ui_key *keys, int key)
 {
     for (const ui_key *k = keys; k && k->fn; k++)
@@ -56,6 +117,45 @@ ui_rc ui_dispatch(app *a, const ui_key *keys, int key)
     return UI_PASS;
 }
 
+const char *const ui_list_sort_names[UI_LIST_SORT_COLS] = {
+    "name", "count", "second count", "detail", "date",
+};
+
+/* The text of item i's cell col, for ordering (tablesort.h). */
+static const char *item_cell(const void *ctx, size_t i, int col, char *buf, size_t len)
+{
+    const store_item *it = &((const ui_list *)ctx)->items[i];
+    switch (col) {
+    case 0: return it->name;
+    case 1: snprintf(buf, len, "%lld", (long long)it->count); return buf;
+    case 2: snprintf(buf, len, "%lld", (long long)it->count2); return buf;
+    case 3: return it->detail;
+    default: return it->created;
+    }
+}
+
+void ui_list_sort(ui_list *l)
+{
+    size_t n = l->lv.count;
+    if (n < 2)
+        return;
+    size_t *order = xmalloc(n * sizeof *order);
+    tablesort_order(n, l->sort, item_cell, l, order);
+    store_item *sorted = xmalloc(n * sizeof *sorted);
+    size_t cursor = 0;
+    for (size_t i = 0; i < n; i++) {
+        sorted[i] = l->items[order[i]];
+        if (order[i] == l->lv.cursor)
+            cursor = i;
+    }
+    free(l->items);
+    l->items = sorted;
+    free(order);
+    l->lv.cursor = cursor;
+    if (l->lv.first > cursor)
+        l->lv.first = cursor;
+}
+
 int app_load_list(app *a, ui_list *l, store_kind kind)
 {
     gp_err err;
@@ -65,6 +165,10 @@ int app_load_list(app *a, ui_list *l, store_kind kind)
     int rc = store_list(a->st, kind, &l->items, &n, &err);
     lv_set_count(&l->lv, rc ? 0 : n);
     l->err[0] = '\0';
+    if (!rc && l->sort.by > 0) {
+        /* the store lists by name: the order asked for again */
+        ui_list_sort(l);
+    }
     if (rc) {
         snprintf(l->err, sizeof l->err, "%s", err.msg);
         app_err(a, "%s", err.msg);

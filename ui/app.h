@@ -114,10 +114,17 @@ void lineedit_key(char *text, size_t cap, size_t *cursor, int key);
  * count is the number of items), or why the store could not list them
  * (shown in the list's place: an empty list and an unreadable one differ). */
 typedef struct ui_list {
-    store_item *items;
+    store_item *items;          /* in the order sort asks (kept on reloading) */
     listview lv;
     char err[GP_ERR_MAX];       /* "" when listed */
+    table_sort sort;            /* by name, count, second count, detail or date (o, O) */
 } ui_list;
+
+/* The columns a ui_list orders by (ui_list_sort). */
+#define UI_LIST_SORT_COLS 5
+extern const char *const ui_list_sort_names[UI_LIST_SORT_COLS];
+/* Puts l's items in l->sort's order, the cursor staying on its item. */
+void ui_list_sort(ui_list *l);
 
 enum { CMP_SETUP, CMP_RUN };
 enum { CHART_GPUS, CHART_POWER, CHART_FRAG, CHART_QUEUE };
@@ -171,6 +178,14 @@ typedef struct cluster_ui {
     cluster *snap_cl;
     catalog *snap_cat;
     cstate *snap_cs;
+    /* Loading it in slices (a ui_job): the next row to place, then the
+     * next server whose fragmentation to add; shown once loaded. */
+    int snap_loading;
+    size_t load_row, load_node;
+    struct frag_workload *snap_fw;  /* the typical tasks: the snapshot's own */
+    double snap_frag;           /* FGD's fragmentation, milli-GPU: computed as it loads */
+    double snap_idle_milli;     /* the idle GPU share it is part of */
+    table_sort tasks_sort;      /* the task list's order (o, O) */
 } cluster_ui;
 
 typedef struct planner_ui {
@@ -198,6 +213,36 @@ typedef struct data_ui {
     char import_paths[MODAL_TEXT_MAX];
 } data_ui;
 
+/* --- a long action in slices ------------------------------------------- */
+
+/* Something that takes longer than a frame (loading a big snapshot, a jump
+ * to a far decision) done a slice per frame, as End in Compare and the
+ * Planner's sweep are: the loop calls slice until it returns 1, the status
+ * line shows what and how far with "Esc cancels", Esc calls cancel, and
+ * every other key is dropped, not replayed on what the action shows. */
+typedef struct ui_job {
+    char what[96];              /* "Loading snapshot big"; "" = no job */
+    double t0;                  /* wall time it began */
+    int (*slice)(app *a, double budget_s);      /* 1 once finished */
+    double (*progress)(const app *a);           /* 0 to 1 */
+    void (*cancel)(app *a);                     /* Esc: stop where it is */
+    void (*done)(app *a, double elapsed_s);     /* finished: say so */
+} ui_job;
+
+/* Wall time per frame a job spends: long enough that little of the
+ * loop's time goes to waiting, short enough for Esc to answer at once. */
+#define UI_JOB_SLICE_S 0.15
+
+/* Starts job (copied) and runs its first slice at once: a short one is
+ * over before the next frame and shows no progress at all. */
+void app_job_start(app *a, const ui_job *job);
+/* One slice of the running job (the loop's tick); 1 while one runs. */
+int app_job_tick(app *a);
+/* Esc cancels the running job; other keys are dropped.  1 when a job
+ * took the key. */
+int app_job_key(app *a, int key);
+int app_job_running(const app *a);
+
 typedef struct ui_caps {
     int utf8;
     int color;
@@ -222,6 +267,7 @@ struct app {
     planner_ui pl;
     data_ui data;
     listview help;              /* a viewer: the Help lines shown */
+    ui_job job;                 /* the long action going on, if any */
     int quit;                   /* set by a confirmation: the loop ends */
 };
 

@@ -134,6 +134,12 @@ void chart_fmt(double v, char *buf, size_t len)
         snprintf(buf, len, "%.2g", v);
     if (a >= 1 || !strchr(buf, 'e'))
         strip_zeros(buf);
+    /* 4e-5, not 4e-05: the exponent's padding would push a table's small
+     * values (kWh after a few seconds) past their 6 columns, and cells of
+     * one column would read 4e-05 next to 3.9e-5. */
+    char *e = strstr(buf, "e-0");
+    if (e)
+        memmove(e + 2, e + 3, strlen(e + 3) + 1);
 }
 
 static const struct { double div; char unit; } time_units[] = {

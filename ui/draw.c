@@ -306,6 +306,11 @@ static void cell_widths(int w, const ui_col *cols, int ncols, int *cw)
     }
 }
 
+const char *draw_sort_mark(int desc)
+{
+    return desc ? (caps && caps->utf8 ? "▼" : "v") : (caps && caps->utf8 ? "▲" : "^");
+}
+
 static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
                        const char *const *cells, attr_t a, int sort_col, int sort_desc)
 {
@@ -321,8 +326,7 @@ static void draw_cells(int y, int x, int w, const ui_col *cols, int ncols,
         char fit[512], cell[512];
         if (i == sort_col) {
             /* The column the rows are ordered by, marked in the header. */
-            snprintf(cell, sizeof cell, "%s%s", s, sort_desc ? (caps && caps->utf8 ? "▼" : "v")
-                                                             : (caps && caps->utf8 ? "▲" : "^"));
+            snprintf(cell, sizeof cell, "%s%s", s, draw_sort_mark(sort_desc));
             s = cell;
         }
         /* Numbers (and the durations of right-aligned columns) are never
@@ -578,24 +582,37 @@ void draw_empty_screen(const app *a, const char *name, const char *message, cons
     draw_status(a, name, hints);
 }
 
-/* Drops the last "  word" group of hints until they fit in room columns. */
-static void fit_hints(char *h, int room)
+void draw_busy(int y, int x, int w, const char *head, double f, double elapsed_s)
 {
-    while (text_width(h) > room) {
-        char *cut = strstr(h, "  "), *last = NULL;
-        for (; cut; cut = strstr(cut + 2, "  "))
-            last = cut;
-        if (!last) {
-            h[0] = '\0';
-            return;
-        }
-        *last = '\0';
+    char h[160];
+    snprintf(h, sizeof h, " %s %3.0f %% ", head, 100 * f);
+    int end = x + w;
+    x += 1 + draw_text(y, x + 1, w - 1, A_BOLD, h);
+    int barw = end - x - 28;
+    if (barw > 60)
+        barw = 60;
+    if (barw > 4) {
+        int fill = (int)(f * barw + 0.5);
+        draw_glyph(y, x++, '[', A_NORMAL);
+        for (int k = 0; k < barw; k++)
+            draw_glyph(y, x++, k < fill ? '#' : '.', k < fill ? ui_attr(C_GOOD) : A_DIM);
+        draw_glyph(y, x++, ']', A_NORMAL);
     }
+    char t[24];
+    chart_fmt_time(elapsed_s, t, sizeof t);
+    draw_textf(y, x, end - x, A_NORMAL, "  %s  Esc cancels", t);
 }
 
 void draw_status(const app *a, const char *context, const char *hints)
 {
     int y = a->rows - 1;
+    if (app_job_running(a)) {
+        /* a long action: what, how far, how to stop it */
+        draw_line(y, 0, a->cols, ui_attr(C_BAR), "");
+        draw_busy(y, 0, a->cols, a->job.what, a->job.progress ? a->job.progress(a) : 0,
+                      now_seconds() - a->job.t0);
+        return;
+    }
     if (a->status[0]) {
         draw_line(y, 0, a->cols, ui_attr(a->status_err ? C_ERR : C_BAR), "");
         draw_textf(y, 0, a->cols, ui_attr(a->status_err ? C_ERR : C_BAR), " %s", a->status);
@@ -606,7 +623,7 @@ void draw_status(const app *a, const char *context, const char *hints)
     snprintf(h, sizeof h, "%s", hints);
     /* The context keeps at least 24 columns; key hints give way first. */
     int ctx_w = text_width(context) + 2;
-    fit_hints(h, a->cols - (ctx_w < 24 ? ctx_w : 24) - 2);
+    textfit_hints(h, a->cols - (ctx_w < 24 ? ctx_w : 24) - 2);
     int hw = text_width(h);
     /* A long context (a database path) keeps both its ends. */
     char ctx[512];

@@ -114,7 +114,15 @@ void draw_chart_axes(const ui_caps *caps, rect box, const char *title, const ui_
 void draw_tabs(const app *a);
 /* The screen whose tab is at column x of the tab bar, or -1. */
 int draw_tab_at(const app *a, int x);
+/* The status line shows the running job's progress (app.h, ui_job) in
+ * place of messages and hints while there is one. */
 void draw_status(const app *a, const char *context, const char *hints);
+/* The mark of the column a table is ordered by: ▲ ascending, ▼ descending
+ * (^ and v without UTF-8). */
+const char *draw_sort_mark(int desc);
+/* " head  42 % [#####.....]  00:01:05  Esc cancels" in w columns at y, x:
+ * a long action's progress f (0 to 1) and the wall time it has taken. */
+void draw_busy(int y, int x, int w, const char *head, double f, double elapsed_s);
 /* A screen with nothing to show yet: its name on a box over the body, a
  * message saying where to go, and the status line. */
 void draw_empty_screen(const app *a, const char *name, const char *message, const char *hints);

@@ -293,8 +293,10 @@ void cluster_export(const app *a, export_view *v)
     } else if (s) {
         gpu_table(sim_cstate(s), export_add_table(v, "gpus"));
         char what[96];
-        snprintf(what, sizeof what, "%s on %s at t=%.0f s", a->rs.slot[a->rs.focus].spec.label,
-                 a->rs.cluster_name, sim_now(s));
+        char t[24];
+        chart_fmt_time(sim_now(s), t, sizeof t);
+        snprintf(what, sizeof what, "%s on %s at t=%s", a->rs.slot[a->rs.focus].spec.label,
+                 a->rs.cluster_name, t);
         export_add_chart(v, "heat", heat_chart(a, sim_cstate(s), sim_trace(s),
                                                sim_progress(s), what));
         snprintf(v->cli, sizeof v->cli, "gpuplan snapshot --run ID --at %.0f --name NAME; "

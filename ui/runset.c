@@ -490,18 +490,112 @@ int runset_back(runset *rs, gp_err *err)
 
 int runset_goto(runset *rs, size_t k, gp_err *err)
 {
+    if (runset_seek_begin(rs, k, 0, err))
+        return -1;
+    while (!runset_seek_slice(rs, 1.0))
+        ;
+    return 0;
+}
+
+int runset_seek_begin(runset *rs, size_t k, int rewind, gp_err *err)
+{
     sim *f = focus_live(rs, err);
     if (!f)
         return -1;
     rs->playing = 0;
-    if (k < sim_decisions(f)) {
-        if (sim_rewind(f, k, err))
-            return -1;
-    }
-    while (sim_decisions(f) < k && sim_step(f))
-        ;
-    follow(rs, sim_now(f));
+    if ((k < sim_decisions(f) || rewind) && sim_rewind(f, k, err))
+        return -1;
+    rs->seeking = 1;
+    rs->seek_target = k;
+    rs->seek_from = sim_decisions(f);
     return 0;
+}
+
+int runset_seek_next(runset *rs, gp_err *err)
+{
+    sim *f = focus_live(rs, err);
+    if (!f)
+        return -1;
+    rs->playing = 0;
+    if (!sim_step(f))
+        return gp_error(err, "%s: no more placements (the run is over)",
+                        rs->slot[rs->focus].spec.label);
+    return runset_seek_begin(rs, sim_decisions(f), 0, err);
+}
+
+/* Brings sim s towards simulated time t until the wall clock reaches
+ * deadline, a few decisions at a time (one instant can hold thousands of
+ * arrivals); back first when may_rewind and it is past t.  1 once there:
+ * every event at t processed too, as sim_advance_until does (at t = 0
+ * the others place their first arrivals when the focused one does). */
+static int follow_slice(sim *s, double t, double deadline, int may_rewind)
+{
+    if (may_rewind && sim_now(s) > t) {
+        gp_err ignore;
+        sim_rewind(s, decisions_until(sim_run_record(s), t), &ignore);
+    }
+    for (;;) {
+        if (sim_done(s) || sim_advance_bounded(s, t, 16))
+            return 1;
+        if (now_seconds() >= deadline)
+            return 0;
+    }
+}
+
+int runset_seek_slice(runset *rs, double budget_s)
+{
+    sim *f = runset_focus_sim(rs);
+    if (!rs->seeking || !f) {
+        rs->seeking = 0;
+        return 1;
+    }
+    double t0 = now_seconds();
+    /* The focused run takes half the slice, the others the rest: they keep
+     * up with it, and a stop leaves them near its time. */
+    while (sim_decisions(f) < rs->seek_target && now_seconds() - t0 < budget_s / 2 &&
+           sim_step(f))
+        ;
+    int reached = sim_decisions(f) >= rs->seek_target || sim_done(f);
+    double t = sim_now(f);
+    int behind = 0;
+    for (int i = 0; i < rs->n; i++)
+        if (rs->slot[i].sim && i != rs->focus)
+            behind += !follow_slice(rs->slot[i].sim, t, t0 + budget_s, reached);
+    finish_done(rs);
+    rs->t = t;
+    if (!reached || behind)
+        return 0;
+    rs->seeking = 0;
+    return 1;
+}
+
+double runset_seek_progress(const runset *rs)
+{
+    const sim *f = runset_focus_sim(rs);
+    if (!rs->seeking || !f)
+        return 1;
+    size_t d = sim_decisions(f);
+    double span = (double)rs->seek_target - (double)rs->seek_from;
+    double pf = span > 0 ? ((double)d - (double)rs->seek_from) / span : 1;
+    double t = sim_now(f), po = 0;
+    int n = 0;
+    for (int i = 0; i < rs->n; i++) {
+        const sim *s = rs->slot[i].sim;
+        if (!s || i == rs->focus)
+            continue;
+        n++;
+        po += t > 0 && sim_now(s) < t ? sim_now(s) / t : 1;
+    }
+    return n ? (pf + po / n) / 2 : pf;
+}
+
+void runset_seek_stop(runset *rs)
+{
+    rs->seeking = 0;
+    finish_done(rs);
+    sim *f = runset_focus_sim(rs);
+    if (f)
+        rs->t = sim_now(f);
 }
 
 int runset_settle(runset *rs, gp_err *err)
@@ -514,10 +608,7 @@ int runset_settle(runset *rs, gp_err *err)
     size_t k = sim_decisions(f);
     if (k == 0 || k > r->ndecisions || sim_now(f) <= r->decisions[k - 1].t_s)
         return 0;
-    if (sim_rewind(f, k, err))
-        return -1;
-    follow(rs, sim_now(f));
-    return 0;
+    return runset_seek_begin(rs, k, 1, err) ? -1 : 1;
 }
 
 void runset_finish_all(runset *rs)

@@ -63,6 +63,10 @@ typedef struct runset {
     /* Tasks in place at the start (a snapshot's what-if; owned, one per
      * task of tr), NULL = none: every sim starts them there. */
     sim_pin *pins;
+    /* A jump in slices (runset_seek_*): the focused sim's decisions wanted
+     * and those it had when the jump began. */
+    int seeking;
+    size_t seek_target, seek_from;
 } runset;
 
 void runset_init(runset *rs);
@@ -99,11 +103,31 @@ int runset_step(runset *rs, gp_err *err);
 int runset_back(runset *rs, gp_err *err);
 /* Jumps the focused sim to just after decision k (others follow). */
 int runset_goto(runset *rs, size_t k, gp_err *err);
-/* Brings the focused sim back to the instant just after its latest
- * decision when it has run past it (completions after the decision change
- * the cluster), the others following; the Step screen shows that state.
- * Does nothing while playing or once the run has finished. */
+/* Begins bringing the focused sim back to the instant just after its
+ * latest decision when it has run past it (completions after the decision
+ * change the cluster), the others following: a jump (runset_seek_slice
+ * goes on with it); the Step screen shows that state.  1 when a jump
+ * began, 0 when there was nothing to do (playing, finished, already
+ * there), -1 with a message. */
 int runset_settle(runset *rs, gp_err *err);
+/* Jumps in slices, so a far one on a big trace never freezes the screen
+ * (the dashboard calls runset_seek_slice once per frame until it returns
+ * 1): the focused sim to just after decision k, the others following to
+ * its time a little behind it in every slice.  Going back (or with rewind
+ * 1, to the instant of decision k itself) restores the checkpoint before
+ * k at once, which costs at most the checkpoints' spacing.  0, or -1 with
+ * a message (no live focused run, a failed rewind). */
+int runset_seek_begin(runset *rs, size_t k, int rewind, gp_err *err);
+/* One placement of the focused sim at once, then the others follow in
+ * slices; -1 with a message when it has no more. */
+int runset_seek_next(runset *rs, gp_err *err);
+/* About budget_s of wall time of the jump; 1 once it is over. */
+int runset_seek_slice(runset *rs, double budget_s);
+/* How far the jump is, 0 to 1. */
+double runset_seek_progress(const runset *rs);
+/* Stops the jump where it is: the focused sim at the decision it reached,
+ * the others where they got to (at or behind its time). */
+void runset_seek_stop(runset *rs);
 /* Runs every live sim to its end. */
 void runset_finish_all(runset *rs);
 /* Runs the live sims towards their ends for about budget_s of wall time

@@ -24,6 +24,7 @@
 #include "gpuinfo.h"
 
 #include <assert.h>
+#include "core/frag.h"
 #include "core/strbuf.h"
 #include "sim/whatif.h"
 
@@ -64,15 +65,17 @@ static int source_run(const app *a, cl_src *s)
 static int source_snap(const app *a, cl_src *s)
 {
     const cluster_ui *c = &a->cl;
-    if (!c->snap_cs)
+    if (!c->snap_cs || c->snap_loading)
         return -1;
     s->cs = c->snap_cs;
     s->snap = c->snap;
     s->tr = c->snap->tasks;
     s->progress = NULL;
     s->eopc = 0;
-    snprintf(s->title, sizeof s->title, "snapshot %s of %s at t=%.0fs", c->snap_name,
-             c->snap->cluster_name, c->snap->time_s);
+    char t[24];
+    chart_fmt_time(c->snap->time_s, t, sizeof t);
+    snprintf(s->title, sizeof s->title, "snapshot %s of %s at t=%s", c->snap_name,
+             c->snap->cluster_name, t);
     return 0;
 }
 
@@ -90,6 +93,7 @@ static int source_of(const app *a, cl_src *s)
 void cluster_free_snapshot(cluster_ui *c)
 {
     cstate_free(c->snap_cs);
+    frag_workload_free(c->snap_fw);
     snapshot_free(c->snap);
     cluster_free(c->snap_cl);
     catalog_free(c->snap_cat);
@@ -97,22 +101,19 @@ void cluster_free_snapshot(cluster_ui *c)
     c->snap = NULL;
     c->snap_cl = NULL;
     c->snap_cat = NULL;
+    c->snap_fw = NULL;
+    c->snap_loading = 0;
 }
 
-static int cmp_row_task(const void *x, const void *y)
-{
-    const placement_row *a = x, *b = y;
-    return a->task != b->task ? (a->task < b->task ? -1 : 1) : 0;
-}
-
-/* Places the snapshot's tasks on a fresh state of its cluster. */
-static int snap_place(cluster_ui *c, gp_err *err)
+/* Places the snapshot's tasks (its rows sorted by task, one task's rows
+ * together) from row c->load_row on, until the wall clock reaches
+ * deadline; 1 once every row is placed. */
+static int snap_place_slice(cluster_ui *c, double deadline, gp_err *err)
 {
     snapshot *sn = c->snap;
-    if (!(c->snap_cs = cstate_new(c->snap_cl, c->snap_cat, err)))
-        return -1;
-    qsort(sn->rows, sn->nrows, sizeof *sn->rows, cmp_row_task);
-    for (size_t i = 0; i < sn->nrows;) {
+    for (size_t i = c->load_row; i < sn->nrows; i = c->load_row) {
+        if (now_seconds() >= deadline)
+            return 0;
         size_t j = i;
         int gpus[GP_NODE_MAX_GPUS], ng = 0;
         const placement_row *r = &sn->rows[i];
@@ -124,18 +125,111 @@ static int snap_place(cluster_ui *c, gp_err *err)
             if (sn->rows[j].gpu >= 0 && sn->rows[j].gpu < n->ngpus && ng < GP_NODE_MAX_GPUS)
                 gpus[ng++] = n->gpu0 + sn->rows[j].gpu;
         cstate_alloc(c->snap_cs, &sn->tasks->tasks[r->task], r->task, r->node, gpus, ng);
-        i = j;
+        c->load_row = j;
     }
-    /* A snapshot has no power manager: GPUs with work are active, at the
-     * clock a monitor read when it read one. */
+    return 1;
+}
+
+/* A snapshot has no power manager: GPUs with work are active, at the
+ * clock a monitor read when it read one. */
+static void snap_power(cluster_ui *c)
+{
     for (size_t g = 0; g < c->snap_cs->ngpus; g++) {
         cs_gpu *cg = &c->snap_cs->gpus[g];
         cg->power = cg->ntasks ? GPU_ACTIVE : GPU_IDLE;
-        const gpu_reading *r = snapshot_reading(sn, cg->node, cg->dev);
+        c->snap_idle_milli += cs_gpu_idle_milli(cg);
+        const gpu_reading *r = snapshot_reading(c->snap, cg->node, cg->dev);
         if (r && !isnan(r->clock_mhz))
             cg->freq_mhz = r->clock_mhz;
     }
+}
+
+/* Adds FGD's fragmentation of the servers from c->load_node on (FGD_NOTES
+ * §3, against the snapshot's own tasks as the typical ones) until
+ * deadline; 1 once every server is counted.  Once, as the snapshot loads:
+ * a frame only reads the sum. */
+static int snap_frag_slice(cluster_ui *c, double deadline)
+{
+    if (!c->snap_fw)
+        c->snap_fw = frag_workload_new(c->snap->tasks);
+    for (; c->load_node < c->snap_cs->nnodes; c->load_node++) {
+        if (now_seconds() >= deadline)
+            return 0;
+        c->snap_frag += frag_node(c->snap_fw, c->snap_cs, (int)c->load_node);
+    }
+    return 1;
+}
+
+static int cmp_row_task(const void *x, const void *y)
+{
+    const placement_row *a = x, *b = y;
+    return a->task != b->task ? (a->task < b->task ? -1 : 1) : 0;
+}
+
+/* The snapshot read from the store and its cluster's empty state; the
+ * tasks are placed in slices after (snap_load_slice). */
+static int snap_read(app *a, const char *name, gp_err *err)
+{
+    cluster_ui *c = &a->cl;
+    if (store_get_snapshot(a->st, name, &c->snap, err) ||
+        store_get_cluster(a->st, c->snap->cluster_name, &c->snap_cl, err) ||
+        store_load_catalog(a->st, &c->snap_cat, err) ||
+        !(c->snap_cs = cstate_new(c->snap_cl, c->snap_cat, err)))
+        return -1;
+    qsort(c->snap->rows, c->snap->nrows, sizeof *c->snap->rows, cmp_row_task);
     return 0;
+}
+
+static int snap_load_slice(app *a, double budget_s)
+{
+    cluster_ui *c = &a->cl;
+    double deadline = now_seconds() + budget_s;
+    gp_err err;
+    if (c->load_row < c->snap->nrows || c->snap->nrows == 0) {
+        int rc = snap_place_slice(c, deadline, &err);
+        if (rc < 0) {
+            app_err(a, "snapshot %s: %s", c->snap_name, err.msg);
+            cluster_free_snapshot(c);
+            return 1;
+        }
+        if (rc == 0)
+            return 0;
+        if (c->load_node == 0 && !c->snap_fw)
+            snap_power(c);
+    }
+    if (!snap_frag_slice(c, deadline))
+        return 0;
+    c->snap_loading = 0;
+    return 1;
+}
+
+/* Rows placed and servers counted, out of both. */
+static double snap_load_progress(const app *a)
+{
+    const cluster_ui *c = &a->cl;
+    double total = (double)c->snap->nrows + (double)c->snap_cs->nnodes;
+    return total > 0 ? ((double)c->load_row + (double)c->load_node) / total : 1;
+}
+
+static void snap_load_cancel(app *a)
+{
+    app_msg(a, "snapshot %s not opened", a->cl.snap_name);
+    cluster_free_snapshot(&a->cl);
+}
+
+static void snap_load_done(app *a, double elapsed_s)
+{
+    cluster_ui *c = &a->cl;
+    if (!c->snap)
+        return;                 /* refused: the error is on the status line */
+    c->from_snapshot = 1;
+    c->sel_gpu = 0;
+    c->top_line = 0;
+    c->drill = 0;
+    lv_reset(&c->tasks, 0);
+    app_goto(a, SCR_CLUSTER);
+    if (elapsed_s >= 0.5)
+        app_msg(a, "snapshot %s loaded in %.1f s", c->snap_name, elapsed_s);
 }
 
 void cluster_open_snapshot(app *a, const char *name)
@@ -144,19 +238,18 @@ void cluster_open_snapshot(app *a, const char *name)
     gp_err err;
     cluster_free_snapshot(c);
     snprintf(c->snap_name, sizeof c->snap_name, "%s", name);
-    if (store_get_snapshot(a->st, name, &c->snap, &err) ||
-        store_get_cluster(a->st, c->snap->cluster_name, &c->snap_cl, &err) ||
-        store_load_catalog(a->st, &c->snap_cat, &err) || snap_place(c, &err)) {
+    c->load_row = c->load_node = 0;
+    c->snap_frag = c->snap_idle_milli = 0;
+    if (snap_read(a, name, &err)) {
         app_err(a, "snapshot %s: %s", name, err.msg);
         cluster_free_snapshot(c);
         return;
     }
-    c->from_snapshot = 1;
-    c->sel_gpu = 0;
-    c->top_line = 0;
-    c->drill = 0;
-    lv_reset(&c->tasks, 0);
-    app_goto(a, SCR_CLUSTER);
+    c->snap_loading = 1;
+    ui_job job = {.slice = snap_load_slice, .progress = snap_load_progress,
+                  .cancel = snap_load_cancel, .done = snap_load_done};
+    snprintf(job.what, sizeof job.what, "Loading snapshot %s", name);
+    app_job_start(a, &job);
 }
 
 /* --- geometry (drawing and keys both ask) -------------------------------------- */
@@ -393,18 +486,55 @@ static void draw_heat(const app *a, const cl_src *s, rect box)
         draw_heat_line(a, s, &g, grid, top, sel, l);
 }
 
-/* What a task row needs: the state shown and the GPU. */
+/* What a task row needs: the state shown, the GPU and the rows' order
+ * (order[row] is the index into the GPU's tasks). */
 typedef struct task_list {
     const cl_src *s;
     const cs_gpu *g;
+    size_t *order;
 } task_list;
 
-static void task_row(const void *ctx, size_t i, rect r, lv_hl hl)
+static const char *const task_cols[] = {"name", "memory", "utilization", "time left"};
+#define NTASK_COLS 4
+
+/* The text of task row i's column col (tablesort.h): name, GiB, % now,
+ * time left. */
+static const char *task_cell(const void *ctx, size_t i, int col, char *buf, size_t len)
+{
+    const task_list *l = ctx;
+    int t = l->g->tasks[i];
+    const cl_src *s = l->s;
+    if (!s->tr || t < 0 || (size_t)t >= s->tr->ntasks) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    const task *tk = &s->tr->tasks[t];
+    double done = s->progress ? s->progress[t] : 0;
+    switch (col) {
+    case 0: return tk->name;
+    case 1: snprintf(buf, len, "%.1f", tk->gpu_mem_gib); break;
+    case 2: snprintf(buf, len, "%.0f", task_util_at(tk, done)); break;
+    default: chart_fmt_time(tk->duration_s - done, buf, len); break;
+    }
+    return buf;
+}
+
+/* The GPU's tasks in the order asked for (o, O); the caller frees it. */
+static size_t *task_order(const app *a, const cl_src *s, const cs_gpu *g)
+{
+    size_t n = g->ntasks > 0 ? (size_t)g->ntasks : 1;
+    size_t *order = xmalloc(n * sizeof *order);
+    task_list l = {s, g, NULL};
+    tablesort_order((size_t)g->ntasks, a->cl.tasks_sort, task_cell, &l, order);
+    return order;
+}
+
+static void task_row(const void *ctx, size_t row, rect r, lv_hl hl)
 {
     const task_list *l = ctx;
     const cl_src *s = l->s;
-    assert(i < (size_t)l->g->ntasks);
-    int t = l->g->tasks[i];
+    assert(row < (size_t)l->g->ntasks);
+    int t = l->g->tasks[l->order[row]];
     const task *tk = s->tr && t >= 0 && (size_t)t < s->tr->ntasks ? &s->tr->tasks[t] : NULL;
     char line[160], left[16];
     int on = hl != LV_HL_NONE;
@@ -422,13 +552,18 @@ static void task_row(const void *ctx, size_t i, rect r, lv_hl hl)
 static void draw_tasks(const app *a, const cl_src *s, const cs_gpu *g, const detail_geom *d)
 {
     rect in = d->in;
-    draw_textf(d->tasks_y, in.x, in.w, ui_attr(C_TITLE), "tasks (%d)%s", g->ntasks,
+    char by[48] = "";
+    if (a->cl.tasks_sort.by > 0)
+        snprintf(by, sizeof by, " by %s %s", task_cols[a->cl.tasks_sort.by - 1],
+                 draw_sort_mark(a->cl.tasks_sort.desc));
+    draw_textf(d->tasks_y, in.x, in.w, ui_attr(C_TITLE), "tasks (%d)%s%s", g->ntasks, by,
                a->cl.drill ? "" : "  Enter: drill in");
     listview v = lv_shown(&a->cl.tasks, (size_t)g->ntasks, d->tasks.h);
-    task_list l = {s, g};
+    task_list l = {s, g, task_order(a, s, g)};
     lv_draw(&v, d->tasks, a->cl.drill ? LV_HL_FOCUSED : LV_HL_NONE, task_row, &l);
-    if (a->cl.drill && g->ntasks) {
-        int t = g->tasks[v.cursor];
+    int t = a->cl.drill && g->ntasks ? g->tasks[l.order[v.cursor]] : -1;
+    free(l.order);
+    if (t >= 0) {
         if (s->tr && t >= 0 && (size_t)t < s->tr->ntasks) {
             const task *tk = &s->tr->tasks[t];
             draw_textf(in.y + in.h - 2, in.x, in.w, A_NORMAL, "%s: whole series", tk->name);
@@ -544,11 +679,19 @@ static void draw_info(const app *a, const cl_src *s, rect r)
             read_w += s->snap->readings[i].power_w;
             nread++;
         }
-    char ws[16];
+    char ws[16], frag[64] = "";
     chart_fmt(nread ? read_w : w, ws, sizeof ws);
+    if (s->snap) {
+        /* computed once as the snapshot loaded (snap_frag_slice) */
+        const cluster_ui *c = &a->cl;
+        char f[16];
+        chart_fmt(c->snap_frag, f, sizeof f);
+        snprintf(frag, sizeof frag, "  FGD frag %s milli-GPU (%.0f%% of idle)", f,
+                 c->snap_idle_milli > 0 ? 100 * c->snap_frag / c->snap_idle_milli : 0);
+    }
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%zu servers  %zu GPUs  %zu active  %zu asleep  GPU power %s W%s  %s%s",
-               s->cs->nnodes, s->cs->ngpus, active, asleep, ws,
+               "%zu servers  %zu GPUs  %zu active  %zu asleep%s  GPU power %s W%s  %s%s",
+               s->cs->nnodes, s->cs->ngpus, active, asleep, frag, ws,
                nread ? " (read)" : "", s->snap ? "c: compare from here  " : "",
                a->cl.snap_cs && runset_focus_sim(&a->rs) ? "(o: run/snapshot)" : "");
 }
@@ -568,8 +711,9 @@ static void cluster_draw(const app *a)
     draw_detail(a, &s, L.detail);
     char ctx[160];
     snprintf(ctx, sizeof ctx, "Cluster %s %s", sym(SYM_DOT), s.title);
-    draw_status(a, ctx, a->cl.drill ? "j/k task  Esc back  ? help"
-                                    : "arrows move  v view  Enter drill  / find  ? help");
+    draw_status(a, ctx, a->cl.drill ? "j/k task  o sort  Esc back  X export  ? help"
+                                    : "arrows move  v view  Enter drill  / find  X export  "
+                                      "? help");
 }
 
 /* --- keys -------------------------------------------------------------------------- */
@@ -783,6 +927,20 @@ static ui_rc drill_move(app *a, int key)
     return UI_DONE;
 }
 
+/* o: the task list by the next column (name, memory, utilization, time
+ * left); O: reversed. */
+static ui_rc drill_sort(app *a, int key)
+{
+    tablesort_next(&a->cl.tasks_sort, NTASK_COLS, key == 'O');
+    lv_reset(&a->cl.tasks, a->cl.tasks.count);
+    if (a->cl.tasks_sort.by > 0)
+        app_msg(a, "tasks by %s, %s", task_cols[a->cl.tasks_sort.by - 1],
+                a->cl.tasks_sort.desc ? "largest first" : "smallest first");
+    else
+        app_msg(a, "tasks in the order they were placed");
+    return UI_DONE;
+}
+
 static ui_rc drill_back(app *a, int key)
 {
     (void)key;
@@ -792,6 +950,8 @@ static ui_rc drill_back(app *a, int key)
 
 static const ui_key drill_keys[] = {
     {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "previous / next task", drill_move},
+    {{'o', 'O'}, "o O", "order the tasks by name, memory, utilization, time left / reverse",
+     drill_sort},
     {{KEY_ESC, KEY_LEFT, 'h', '\t'}, "Esc Left h", "back to the heatmap", drill_back},
     {{0}, NULL, NULL, NULL},
 };

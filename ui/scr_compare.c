@@ -378,7 +378,8 @@ static void setup_draw(const app *a)
     draw_policies_box(a, g.panes[2]);
     draw_about(a, g.about);
     draw_status(a, "Compare setup",
-                "Tab pane  space pick  a add spec  c GPU cap  p power  Enter run  ? help");
+                "Tab pane  space pick  a add spec  c GPU cap  p power  Enter run  X export  "
+                "? help");
 }
 
 /* The list of a setup pane, its count brought up to date. */
@@ -729,24 +730,8 @@ static void draw_legend(const app *a, rect r)
 /* While End runs the policies to their ends: how far, and how to stop. */
 static void draw_finishing(const app *a, rect r)
 {
-    double f = runset_progress(&a->rs);
-    char head[64];
-    snprintf(head, sizeof head, " Running to the end %3.0f %% ", 100 * f);
-    int x = r.x + 1;
-    x += draw_text(r.y, x, r.w - 1, A_BOLD, head);
-    int barw = r.x + r.w - x - 28;
-    if (barw > 60)
-        barw = 60;
-    if (barw > 4) {
-        int fill = (int)(f * barw + 0.5);
-        draw_glyph(r.y, x++, '[', A_NORMAL);
-        for (int k = 0; k < barw; k++)
-            draw_glyph(r.y, x++, k < fill ? '#' : '.', k < fill ? ui_attr(C_GOOD) : A_DIM);
-        draw_glyph(r.y, x++, ']', A_NORMAL);
-    }
-    char t[24];
-    chart_fmt_time(now_seconds() - a->cmp.finish_t0, t, sizeof t);
-    draw_textf(r.y, x, r.x + r.w - x, A_NORMAL, "  %s  Esc cancels", t);
+    draw_busy(r.y, r.x, r.w, "Running to the end", runset_progress(&a->rs),
+                  now_seconds() - a->cmp.finish_t0);
 }
 
 static void draw_info(const app *a, rect r)
@@ -806,6 +791,15 @@ static void fmt_cell(char *buf, size_t len, double v)
         snprintf(buf, len, "-");
     else
         chart_fmt(v, buf, len);
+}
+
+/* A duration's cell: 45s, 02:15:00, 1d 02:15:00; "-" for none. */
+static void fmt_time_cell(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        chart_fmt_time(v, buf, len);
 }
 
 /* Keeps the outcome half of each run's summary up to date (the tick's
@@ -881,7 +875,7 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
 static const ui_col run_cols[] = {
     {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
     {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
-    {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 6, 1}, {"JCTp95", 6, 1}, {"Viol", 4, 1},
+    {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 11, 1}, {"JCTp95", 11, 1}, {"Viol", 4, 1},
     {"Used", 4, 1}, {"CapEx$", 7, 1}, {"Power", 5, 0},
 };
 #define NRUN_COLS ((int)(sizeof run_cols / sizeof *run_cols))
@@ -899,9 +893,12 @@ static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
     snprintf(v[1], 24, "%zu", runset_decisions(&a->rs, i));
     snprintf(v[2], 24, "%zu", s.finished);
     const double nums[] = {s.now_queued, s.now_gpus, s.avg_gpus, s.peak_gpus, s.now_w,
-                           s.avg_w, s.energy_kwh, s.now_frag, s.jct_p50, s.jct_p95};
-    for (int k = 0; k < 10; k++)
+                           s.avg_w, s.energy_kwh, s.now_frag};
+    for (int k = 0; k < 8; k++)
         fmt_cell(v[3 + k], 24, nums[k]);
+    /* JCTs as durations, wide enough for a day's: 1d 02:15:00 */
+    fmt_time_cell(v[11], 24, s.jct_p50);
+    fmt_time_cell(v[12], 24, s.jct_p95);
     snprintf(v[13], 24, "%zu", s.violations);
     if (isnan(capex)) {
         snprintf(v[14], 24, "-");
@@ -1006,7 +1003,8 @@ static void run_draw(const app *a)
     draw_table(a, L.table);
     char ctx[128];
     snprintf(ctx, sizeof ctx, "Compare %s %s", sym(SYM_DOT), a->rs.trace_name);
-    draw_status(a, ctx, "space play  Left/Right step  +/- speed  r restart  s setup  ? help");
+    draw_status(a, ctx, "space play  Left/Right step  +/- speed  r restart  s setup  X export  "
+                "? help");
 }
 
 /* --- run mode: keys ------------------------------------------------------------ */

@@ -156,7 +156,13 @@ static void item_row(const void *ctx, size_t i, rect r, lv_hl hl)
 static void draw_items(const app *a, rect box)
 {
     const ui_list *l = &a->data.lists[cur_kind(a)];
-    draw_box(box, kind_titles[cur_kind(a)], a->data.pane == 1);
+    char title[96];
+    if (l->sort.by > 0)
+        snprintf(title, sizeof title, "%s by %s %s", kind_titles[cur_kind(a)],
+                 ui_list_sort_names[l->sort.by - 1], draw_sort_mark(l->sort.desc));
+    else
+        snprintf(title, sizeof title, "%s", kind_titles[cur_kind(a)]);
+    draw_box(box, title, a->data.pane == 1);
     rect in = layout_inner(box);
     if (l->err[0])
         draw_text(in.y, in.x + 1, in.w - 1, ui_attr(C_ERR) | A_BOLD, l->err);
@@ -264,7 +270,8 @@ static void data_draw(const app *a)
     draw_detail(a, g.detail);
     char ctx[96];
     snprintf(ctx, sizeof ctx, "Data %s %s", sym(SYM_DOT), store_path(a->st));
-    draw_status(a, ctx, "Enter open  i import  c new cluster  e edit  d delete  / search  ? help");
+    draw_status(a, ctx, "Enter open  i import  c new cluster  e edit  d delete  / search  "
+                "X export  ? help");
 }
 
 /* --- browsing keys ------------------------------------------------------------------ */
@@ -625,6 +632,23 @@ static ui_rc d_cluster(app *a, int key)
     return UI_DONE;
 }
 
+/* o: the items by the next column; O: reversed.  The cursor stays on its
+ * item. */
+static ui_rc d_sort(app *a, int key)
+{
+    ui_list *l = &a->data.lists[cur_kind(a)];
+    tablesort_next(&l->sort, UI_LIST_SORT_COLS, key == 'O');
+    if (l->sort.by == 0) {
+        data_reload(a);         /* the store's own order */
+        app_msg(a, "%s in the store's order", kind_titles[cur_kind(a)]);
+        return UI_DONE;
+    }
+    ui_list_sort(l);
+    app_msg(a, "%s by %s, %s", kind_titles[cur_kind(a)], ui_list_sort_names[l->sort.by - 1],
+            l->sort.desc ? "largest first" : "smallest first");
+    return UI_DONE;
+}
+
 static ui_rc d_reload(app *a, int key)
 {
     (void)key;
@@ -646,6 +670,8 @@ static const ui_key browse_keys[] = {
     {{'d', KEY_DC}, "d Del", "delete (asks first)", d_delete},
     {{'/', 'n'}, "/ n", "search by name / next match", d_search},
     {{'R'}, "R", "reload from the database", d_reload},
+    {{'o', 'O'}, "o O", "order the items by name, count, second count, detail, date / reverse",
+     d_sort},
     {{0}, NULL, NULL, NULL},
 };
 

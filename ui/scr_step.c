@@ -399,15 +399,57 @@ static void step_draw(const app *a)
     char ctx[128];
     snprintf(ctx, sizeof ctx, "Step %s %s %s decision %zu", sym(SYM_DOT),
              a->rs.slot[a->rs.focus].spec.label, sym(SYM_DOT), v.rec->ndecisions);
-    draw_status(a, ctx, "Left/Right decision  j/k candidate  Enter GPU  o sort  ? help");
+    draw_status(a, ctx, "Left/Right decision  j/k candidate  Enter GPU  o sort  X export  ? help");
+}
+
+/* --- jumps in slices --------------------------------------------------------- */
+
+static int seek_slice(app *a, double budget_s)
+{
+    return runset_seek_slice(&a->rs, budget_s);
+}
+
+static double seek_progress(const app *a)
+{
+    return runset_seek_progress(&a->rs);
+}
+
+static void seek_cancel(app *a)
+{
+    runset_seek_stop(&a->rs);
+    step_reset(a);
+    sim *f = runset_focus_sim(&a->rs);
+    app_msg(a, "stopped at decision %zu", f ? sim_decisions(f) : (size_t)0);
+}
+
+static void seek_done(app *a, double elapsed_s)
+{
+    step_reset(a);
+    if (elapsed_s >= 0.5) {
+        sim *f = runset_focus_sim(&a->rs);
+        app_msg(a, "at decision %zu in %.1f s", f ? sim_decisions(f) : (size_t)0, elapsed_s);
+    }
+}
+
+/* Goes on with the jump runset_seek_begin began: over at once when it is
+ * short, else a frame at a time with its progress and Esc to stop it. */
+static void seek_run(app *a, const char *what)
+{
+    ui_job job = {.slice = seek_slice, .progress = seek_progress, .cancel = seek_cancel,
+                  .done = seek_done};
+    snprintf(job.what, sizeof job.what, "%s", what);
+    app_job_start(a, &job);
 }
 
 /* Entering Step shows the state right after the decision. */
 static void step_enter(app *a)
 {
     gp_err err;
-    if (runset_settle(&a->rs, &err))
+    int rc = runset_settle(&a->rs, &err);
+    if (rc < 0)
         app_err(a, "%s", err.msg);
+    else if (rc > 0)
+        seek_run(a, "Back to the decision");
 }
 
 void step_reset(app *a)
@@ -447,10 +489,16 @@ static int step_tick(app *a, double dt)
 void step_decision(app *a, int back)
 {
     gp_err err;
-    int rc = back ? runset_back(&a->rs, &err) : runset_step(&a->rs, &err);
+    sim *f = runset_focus_sim(&a->rs);
+    size_t k = f ? sim_decisions(f) : 0;
+    int rc = !back ? runset_seek_next(&a->rs, &err)
+           : f && k == 0 ? gp_error(&err, "already before the first placement")
+           : runset_seek_begin(&a->rs, k ? k - 1 : 0, 0, &err);
+    step_reset(a);
     if (rc)
         app_err(a, "%s", err.msg);
-    step_reset(a);
+    else
+        seek_run(a, back ? "One placement back" : "One placement forward");
 }
 
 static ui_rc step_move(app *a, int key)
@@ -555,9 +603,14 @@ static void goto_done(app *a, int ok, const char *text, int choice)
         return;
     }
     gp_err err;
-    if (runset_goto(&a->rs, (size_t)k, &err))
-        app_err(a, "%s", err.msg);
     step_reset(a);
+    if (runset_seek_begin(&a->rs, (size_t)k, 0, &err)) {
+        app_err(a, "%s", err.msg);
+        return;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "Going to decision %lld", (long long)k);
+    seek_run(a, what);
 }
 
 static ui_rc step_goto(app *a, int key)

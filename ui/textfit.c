@@ -228,3 +228,37 @@ void textfit_number(const char *s, int w, char *out, size_t len)
         short_exponent(v, w, compact, sizeof compact);
     snprintf(out, len, "%s", textfit_width(compact) < textfit_width(s) ? compact : s);
 }
+
+/* 1 for the hints every footer keeps while others give way: X (export)
+ * and ? (help). */
+static int hint_kept(const char *group)
+{
+    return (group[0] == 'X' || group[0] == '?') && group[1] == ' ';
+}
+
+/* Drops "  word" groups of hints until they fit in room columns: the last
+ * one that is not X or ?, then those. */
+void textfit_hints(char *h, int room)
+{
+    while (textfit_width(h) > room) {
+        char *starts[32];
+        int n = 0;
+        starts[n++] = h;
+        for (char *c = strstr(h, "  "); c && n < 32; c = strstr(c + 2, "  "))
+            starts[n++] = c + 2;
+        if (n == 1) {
+            h[0] = '\0';
+            return;
+        }
+        int drop = n - 1;
+        while (drop > 0 && hint_kept(starts[drop]))
+            drop--;
+        if (drop == 0 && hint_kept(starts[0]))
+            drop = n - 1;
+        /* the group and the two spaces before it (after it, for the first) */
+        char *from = drop ? starts[drop] - 2 : starts[0];
+        char *to = drop + 1 < n ? starts[drop + 1] - (drop ? 2 : 0)
+                                : starts[drop] + strlen(starts[drop]);
+        memmove(from, to, strlen(to) + 1);
+    }
+}

@@ -41,4 +41,9 @@ void textfit_number(const char *s, int w, char *out, size_t len);
  * "1d 02:15:00" or "02:15:00"; 0 when s is not one. */
 int textfit_clock_seconds(const char *s, double *v);
 
+/* A footer's key hints ("key what" groups two spaces apart) cut to room
+ * columns by dropping whole groups: the last one first, except that X
+ * (export) and ? (help) go last, so every footer keeps them longest. */
+void textfit_hints(char *h, int room);
+
 #endif

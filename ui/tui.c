@@ -318,6 +318,8 @@ static ui_rc handle_key(app *a, int key)
     if (layout_too_small(a->rows, a->cols))
         return key == 'q' || key == 'Q' ? UI_QUIT : UI_DONE;
     a->status[0] = '\0';
+    if (app_job_key(a, key))
+        return UI_DONE;
     if (a->m.kind != MODAL_NONE) {
         modal_key(a, key);
         return UI_DONE;
@@ -383,6 +385,8 @@ static void mouse_event(app *a, lv_hits *hits, mouse_state *last)
             handle_key(a, wheel);
         return;
     }
+    if (app_job_running(a))
+        return;                 /* a long action takes only Esc */
     if (!(ev.bstate & BUTTON1_PRESSED))
         return;
     double now = now_seconds();
@@ -401,7 +405,7 @@ static void mouse_event(app *a, lv_hits *hits, mouse_state *last)
 /* Playback and sweeps go on whichever screen is showing. */
 static int tick_all(app *a, double dt)
 {
-    int busy = 0;
+    int busy = app_job_tick(a);
     for (int i = 0; i < SCR_COUNT; i++) {
         const ui_screen *s = ui_screen_of((scr_id)i);
         if (s->tick && s->tick(a, dt))
