@@ -62,6 +62,9 @@ start() {
     w=$1 h=$2
     shift 2
     tm kill-session -t tui >/dev/null 2>&1
+    # The server exits with its last session: wait until it has, or the new
+    # session can meet it on its way out ("server exited unexpectedly").
+    n=0; while tm list-sessions >/dev/null 2>&1 && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
     # (a server that is just exiting with its last session refuses it: again)
     for try in 1 2 3; do
         tm new-session -d -s tui -x "$w" -y "$h" \

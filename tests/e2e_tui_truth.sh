@@ -68,6 +68,9 @@ expect_not() {  # expect_not TEXT DESCRIPTION (on the current screen)
 keys() { tm send-keys -t tui "$@"; }
 start() {       # start W H: the dashboard in a fresh session
     tm kill-session -t tui >/dev/null 2>&1
+    # The server exits with its last session: wait until it has, or the new
+    # session can meet it on its way out ("server exited unexpectedly").
+    n=0; while tm list-sessions >/dev/null 2>&1 && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
     tm new-session -d -s tui -x "$1" -y "$2" \
         "env LANG=C.UTF-8 TERM=tmux-256color GPUPLAN_DB='$GPUPLAN_DB' '$G'; echo \"EXITED rc=\$?\"; sleep 600"
 }
