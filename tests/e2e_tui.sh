@@ -168,6 +168,21 @@ keys r
 expect "sweep done" "a small sweep finishes"
 expect "<< fewest" "the smallest GPU count meeting the SLA is marked"
 expect "fewest GPUs meeting SLA" "the answer line"
+# o / O order the results by a column, marked in the header.
+keys o o o
+expect "SLA viol %▲" "o o o orders the results by SLA violations"
+keys O
+expect "SLA viol %▼" "O reverses it"
+expect "results by SLA viol %, largest first" "and says so"
+# the SLA column of the results shown (the right pane's third field)
+cap
+sed -n '/SLA viol %▼/,/└/p' "$T/screen" | awk -F'│' 'NR > 1 && $4 ~ /[0-9]/ { split($4, f, " "); print f[3] }' \
+    > "$T/sla"
+if [ "$(wc -l < "$T/sla")" -ge 4 ] && sort -rn "$T/sla" | cmp -s - "$T/sla"; then
+    ok "the most violations first ($(head -1 "$T/sla") % ... $(tail -1 "$T/sla") %)"
+else bad "the most violations first:"; cat "$T/sla"; show; fi
+keys o o o o o
+expect "results by GPU count and policy" "o past the last column: the table's own order"
 # A grid over two models: the second model is the first profile listed, its
 # count 0..2; the frontier chart and the cheapest point meeting the SLA.
 keys End k k k k k k Right

@@ -194,6 +194,7 @@ typedef struct planner_ui {
     plan sw;
     int chart_metric;           /* plan_metric */
     listview results;           /* a viewer: the result rows shown */
+    table_sort results_sort;    /* o / O: the column the results are ordered by */
 } planner_ui;
 
 typedef struct data_ui {

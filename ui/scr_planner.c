@@ -522,10 +522,11 @@ static const ui_col grid_cols[] = {
     {"mean JCT", 9, 1}, {"avg W", 7, 1}, {"Cost $", 8, 1}, {"", 12, 0},
 };
 
-static void grid_row(const app *a, const plan_result *res, int c, rect r)
+/* A grid row's cells; 1 when it is its policy's cheapest point meeting
+ * the SLA. */
+static int grid_cells(const app *a, const plan_result *res, int c, char v[8][24])
 {
     const plan *sw = &a->pl.sw;
-    char v[8][24];
     snprintf(v[0], 24, "%d", res->gpus);
     snprintf(v[1], 24, "%d", res->gpus2);
     snprintf(v[2], 24, "%s", sw->p.policies[res->policy]);
@@ -543,16 +544,48 @@ static void grid_row(const app *a, const plan_result *res, int c, rect r)
                                  : plan_on_frontier(sw, c, res->policy, &a->pl.p) ? "frontier"
                                  : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
     }
+    return cheapest;
+}
+
+static void grid_row(const app *a, const plan_result *res, int c, rect r)
+{
+    char v[8][24];
+    int cheapest = grid_cells(a, res, c, v);
     const char *cells[8] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
     draw_row(r.y, r.x, r.w, grid_cols, 8, cells, cheapest ? ui_attr(C_CHOSEN) : A_NORMAL);
 }
 
-static void result_row(const void *ctx, size_t i, rect r, lv_hl hl)
+/* Result i's cells, as the table shows them (tablesort.h orders by them). */
+static const char *result_cell(const void *ctx, size_t i, int col, char *buf, size_t len)
 {
-    (void)hl;
     const app *a = ctx;
     const plan *sw = &a->pl.sw;
-    assert(i < (size_t)sw->njobs);
+    const plan_result *res = &sw->res[i];
+    char v[8][24];
+    if (sw->grid) {
+        grid_cells(a, res, (int)i / sw->p.npolicies, v);
+    } else {
+        int best = res->done && plan_best(sw, res->policy, &a->pl.p) == (int)i / sw->p.npolicies;
+        result_cells(a, res, best, v);
+    }
+    snprintf(buf, len, "%s", v[col]);
+    return buf;
+}
+
+/* The results in the table's order: order[row] is the result shown there. */
+typedef struct results_view {
+    const app *a;
+    size_t *order;
+} results_view;
+
+static void result_row(const void *ctx, size_t row, rect r, lv_hl hl)
+{
+    (void)hl;
+    const results_view *t = ctx;
+    const app *a = t->a;
+    const plan *sw = &a->pl.sw;
+    assert(row < (size_t)sw->njobs);
+    size_t i = t->order[row];
     const plan_result *res = &sw->res[i];
     if (sw->grid) {
         grid_row(a, res, (int)i / sw->p.npolicies, r);
@@ -571,13 +604,18 @@ static void draw_results(const app *a, rect box)
     rect in = layout_inner(box);
     if (in.h < 2)
         return;
+    const table_sort *ts = &a->pl.results_sort;
     if (a->pl.sw.grid)
-        draw_header(in.y, in.x + 1, in.w - 1, grid_cols, 8);
+        draw_header_sorted(in.y, in.x + 1, in.w - 1, grid_cols, 8, ts->by - 1, ts->desc);
     else
-        draw_header(in.y, in.x + 1, in.w - 1, result_cols, 7);
+        draw_header_sorted(in.y, in.x + 1, in.w - 1, result_cols, 7, ts->by - 1, ts->desc);
     rect rows = {in.y + 1, in.x + 1, in.h - 1, in.w - 1};
-    listview v = lv_shown(&a->pl.results, (size_t)a->pl.sw.njobs, rows.h);
-    lv_draw(&v, rows, LV_HL_NONE, result_row, a);
+    size_t n = (size_t)a->pl.sw.njobs;
+    results_view t = {a, xmalloc((n ? n : 1) * sizeof *t.order)};
+    tablesort_order(n, *ts, result_cell, a, t.order);
+    listview v = lv_shown(&a->pl.results, n, rows.h);
+    lv_draw(&v, rows, LV_HL_NONE, result_row, &t);
+    free(t.order);
 }
 
 static void planner_draw(const app *a)
@@ -862,6 +900,8 @@ static ui_rc pl_run(app *a, int key)
     if (plan_start(&a->pl.sw, a->st, &a->pl.p, &err))
         app_err(a, "%s", err.msg);
     lv_reset(&a->pl.results, (size_t)a->pl.sw.njobs);
+    /* A new sweep's table may have other columns (one model or a grid). */
+    a->pl.results_sort = (table_sort){0, 0};
     return UI_DONE;
 }
 
@@ -948,6 +988,20 @@ static ui_rc pl_default(app *a, int key)
     return UI_DONE;
 }
 
+/* o / O: the results ordered by the next column, or the same reversed. */
+static ui_rc pl_sort(app *a, int key)
+{
+    const ui_col *cols = a->pl.sw.grid ? grid_cols : result_cols;
+    tablesort_next(&a->pl.results_sort, a->pl.sw.grid ? 8 : 7, key == 'O');
+    const table_sort *ts = &a->pl.results_sort;
+    if (ts->by > 0)
+        app_msg(a, "results by %s, %s", cols[ts->by - 1].head,
+                ts->desc ? "largest first" : "smallest first");
+    else
+        app_msg(a, "results by GPU count and policy");
+    return UI_DONE;
+}
+
 static const ui_key planner_keys[] = {
     {{KEY_UP, 'k', KEY_DOWN, 'j'}, "Up Down j k", "choose a parameter", pl_select},
     {{KEY_HOME, KEY_END}, "Home End", "first / last parameter", pl_select},
@@ -961,6 +1015,7 @@ static const ui_key planner_keys[] = {
     {{'d'}, "d", "this parameter back to its default (sliders: the policy's, profile's or "
      "task's own value)", pl_default},
     {{KEY_PPAGE, KEY_NPAGE}, "PgUp PgDn", "scroll the results", pl_scroll},
+    {{'o', 'O'}, "o O", "order the results by the next column / reverse it", pl_sort},
     {{0}, NULL, NULL, NULL},
 };
 
