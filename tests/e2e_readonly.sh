@@ -23,6 +23,10 @@ else
 fi
 case "$G" in /*) ;; *) G="$PWD/$G" ;; esac
 chmod 755 "$T"
+# nobody must reach the program and the files it reads, and the checkout
+# may sit in a directory only root can enter: both are copied here.
+cp "$G" "$T/gpuplan" && chmod 755 "$T/gpuplan" && G="$T/gpuplan"
+cp -R "$PWD/sample-data/gavel-like" "$T/gavel-like" && chmod -R a+rX "$T/gavel-like"
 chmod 777 "$GPUPLAN_SAMPLES"
 D="$T/d"
 mkdir "$D"
@@ -39,7 +43,7 @@ chmod -R a+rX "$T/set"
 expect_rc 0 "import into a new database" $AS "$G" import --type native --name base "$T/set"
 # shellcheck disable=SC2086
 expect_rc 0 "import a throughput table" $AS "$G" import --type native --name tp \
-    "$PWD/sample-data/gavel-like"
+    "$T/gavel-like"
 
 # A directory that cannot be written: reading works, writing says why.
 chmod 555 "$D"
