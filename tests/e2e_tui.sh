@@ -17,66 +17,17 @@
 # Every wait polls the screen with a timeout, so a loaded machine only makes
 # it slower.  Prints "e2e_tui: N failed" last; exits non-zero on failure.
 set -u
-G=${GPUPLAN:-./gpuplan}
-case "$G" in /*) ;; *) G="$PWD/$G" ;; esac
-SAMPLES=${GPUPLAN_SAMPLES:-$PWD/sample-data}
-WAIT=${E2E_TUI_WAIT:-30}
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "e2e_tui: skipped: tmux is not installed"
-    echo "e2e_tui: 0 failed"
-    exit 0
-fi
-if [ ! -d "$SAMPLES/cats-testbed" ]; then
-    echo "e2e_tui: skipped: no $SAMPLES/cats-testbed sample set"
-    echo "e2e_tui: 0 failed"
-    exit 0
-fi
-T=$(mktemp -d /tmp/gpuplan-e2e-tui-XXXXXX)
-SOCK=gpuplan-test-$$
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-    tm kill-server >/dev/null 2>&1
-    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-    rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-export GPUPLAN_DB="$T/db.sqlite"
-export GPUPLAN_SAMPLES="$SAMPLES"
-export XDG_CONFIG_HOME="$T/config"   # no settings of the user's
-fails=0
-ok() { printf 'ok   %s\n' "$1"; }
-bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
-cap() { tm capture-pane -p -t tui > "$T/screen" 2>/dev/null; }
-show() { echo "---- screen ----"; cat "$T/screen"; echo "----------------"; }
-
-# wait_for TEXT: polls the screen until it shows TEXT (fixed string).
-wait_for() {
-    end=$(( $(date +%s) + WAIT ))
-    while :; do
-        cap
-        grep -qF -- "$1" "$T/screen" && return 0
-        [ "$(date +%s)" -ge "$end" ] && return 1
-        sleep 0.2
-    done
-}
-expect() {      # expect TEXT DESCRIPTION
-    if wait_for "$1"; then ok "$2"; else bad "$2: no '$1' on screen"; show; fi
-}
-expect_not() {  # expect_not TEXT DESCRIPTION (on the current screen)
-    cap
-    if grep -qF -- "$1" "$T/screen"; then bad "$2: '$1' on screen"; show; else ok "$2"; fi
-}
-keys() { tm send-keys -t tui "$@"; }
+NAME=e2e_tui
+NEED=cats-testbed
+WAIT_S=30
+. tests/lib_tui.sh
 
 # start W H ENV...: the dashboard in a fresh session; when it exits the
 # shell records its exit code and the terminal modes, then waits.
 start() {
     w=$1 h=$2
     shift 2
-    tm kill-session -t tui >/dev/null 2>&1
-    # The server exits with its last session: wait until it has, or the new
-    # session can meet it on its way out ("server exited unexpectedly").
-    n=0; while tm list-sessions >/dev/null 2>&1 && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+    end_session
     rm -f "$T/stty"
     rm -rf "$XDG_CONFIG_HOME"   # every start is from the defaults
     tm new-session -d -s tui -x "$w" -y "$h" \

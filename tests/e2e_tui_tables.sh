@@ -8,63 +8,16 @@
 #   Step's g to a far decision runs in slices too.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_tui_tables.sh  (run from the project root)
 set -u
-G=${GPUPLAN:-./gpuplan}
-case "$G" in /*) ;; *) G="$PWD/$G" ;; esac
-SAMPLES=${GPUPLAN_SAMPLES:-$PWD/sample-data}
-WAIT=${E2E_TUI_WAIT:-30}
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "e2e_tui_tables: skipped: tmux is not installed"
-    echo "e2e_tui_tables: 0 failed"
-    exit 0
-fi
-if [ ! -d "$SAMPLES/cats-testbed" ]; then
-    echo "e2e_tui_tables: skipped: no $SAMPLES/cats-testbed sample set"
-    echo "e2e_tui_tables: 0 failed"
-    exit 0
-fi
-T=$(mktemp -d /tmp/gpuplan-e2e-tables-XXXXXX)
-SOCK=gpuplan-tables-$$
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-    tm kill-server >/dev/null 2>&1
-    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-    rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-export GPUPLAN_DB="$T/db.sqlite"
-export GPUPLAN_SAMPLES="$SAMPLES"
-export XDG_CONFIG_HOME="$T/config"
-fails=0
-ok() { printf 'ok   %s\n' "$1"; }
-bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
-cap() { tm capture-pane -p -t tui > "$T/screen" 2>/dev/null; }
-show() { echo "---- screen ----"; cat "$T/screen"; echo "----------------"; }
-wait_for() {
-    end=$(( $(date +%s) + WAIT ))
-    while :; do
-        cap
-        grep -qF -- "$1" "$T/screen" && return 0
-        [ "$(date +%s)" -ge "$end" ] && return 1
-        sleep 0.2
-    done
-}
-expect() {      # expect TEXT DESCRIPTION
-    if wait_for "$1"; then ok "$2"; else bad "$2: no '$1' on screen"; show; fi
-}
-expect_not() {  # expect_not TEXT DESCRIPTION (on the current screen)
-    cap
-    if grep -qF -- "$1" "$T/screen"; then bad "$2: '$1' on screen"; show; else ok "$2"; fi
-}
-keys() { tm send-keys -t tui "$@"; }
+NAME=e2e_tui_tables
+NEED=cats-testbed
+WAIT_S=30
+. tests/lib_tui.sh
 # last_line: the screen's status line.
 last_line() { cap; tail -1 "$T/screen"; }
 start() {
     w=$1 h=$2
     shift 2
-    tm kill-session -t tui >/dev/null 2>&1
-    # The server exits with its last session: wait until it has, or the new
-    # session can meet it on its way out ("server exited unexpectedly").
-    n=0; while tm list-sessions >/dev/null 2>&1 && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+    end_session
     # (a server that is just exiting with its last session refuses it: again)
     for try in 1 2 3; do
         tm new-session -d -s tui -x "$w" -y "$h" \

@@ -18,59 +18,12 @@
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_tui_truth.sh  (from the project root)
 # Every wait polls the screen with a timeout; no assertion is on time.
 set -u
-G=${GPUPLAN:-./gpuplan}
-case "$G" in /*) ;; *) G="$PWD/$G" ;; esac
-SAMPLES=${GPUPLAN_SAMPLES:-$PWD/sample-data}
-WAIT=${E2E_TUI_WAIT:-60}
 NAME=e2e_tui_truth
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "$NAME: skipped: tmux is not installed"
-    echo "$NAME: 0 failed"
-    exit 0
-fi
-if [ ! -d "$SAMPLES/pai-like" ]; then
-    echo "$NAME: skipped: no $SAMPLES/pai-like sample set"
-    echo "$NAME: 0 failed"
-    exit 0
-fi
-T=$(mktemp -d /tmp/gpuplan-e2e-truth-XXXXXX)
-SOCK=gpuplan-truth-$$
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-    tm kill-server >/dev/null 2>&1
-    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-    rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-export GPUPLAN_DB="$T/db.sqlite"
-export GPUPLAN_SAMPLES="$SAMPLES"
-fails=0
-ok() { printf 'ok   %s\n' "$1"; }
-bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
-cap() { tm capture-pane -p -t tui > "$T/screen" 2>/dev/null; }
-show() { echo "---- screen ----"; cat "$T/screen"; echo "----------------"; }
-wait_for() {
-    end=$(( $(date +%s) + WAIT ))
-    while :; do
-        cap
-        grep -qF -- "$1" "$T/screen" && return 0
-        [ "$(date +%s)" -ge "$end" ] && return 1
-        sleep 0.2
-    done
-}
-expect() {      # expect TEXT DESCRIPTION
-    if wait_for "$1"; then ok "$2"; else bad "$2: no '$1' on screen"; show; fi
-}
-expect_not() {  # expect_not TEXT DESCRIPTION (on the current screen)
-    cap
-    if grep -qF -- "$1" "$T/screen"; then bad "$2: '$1' on screen"; show; else ok "$2"; fi
-}
-keys() { tm send-keys -t tui "$@"; }
+NEED=pai-like
+WAIT_S=60
+. tests/lib_tui.sh
 start() {       # start W H: the dashboard in a fresh session
-    tm kill-session -t tui >/dev/null 2>&1
-    # The server exits with its last session: wait until it has, or the new
-    # session can meet it on its way out ("server exited unexpectedly").
-    n=0; while tm list-sessions >/dev/null 2>&1 && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+    end_session
     tm new-session -d -s tui -x "$1" -y "$2" \
         "env LANG=C.UTF-8 TERM=tmux-256color GPUPLAN_DB='$GPUPLAN_DB' '$G'; echo \"EXITED rc=\$?\"; sleep 600"
 }
