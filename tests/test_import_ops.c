@@ -31,6 +31,25 @@ static int import_files(store *st, const importer *imp, const char *const *paths
     return import_run(st, imp, paths, n, &opts, res, err);
 }
 
+/* Imports one file holding text (written as fname in a scratch directory:
+ * the importers take host names from file names) as name; fails the test
+ * when it is refused. */
+static void import_text(store *st, const importer *imp, const char *fname, const char *text,
+                        const char *name)
+{
+    char *tmp = tu_tmpdir();
+    tu_write(tmp, fname, text);
+    char *path = xasprintf("%s/%s", tmp, fname);
+    gp_err err = {{0}};
+    import_result res;
+    const char *paths[] = {path};
+    if (import_files(st, imp, paths, 1, name, &res, &err))
+        fail_msg("%s", err.msg);
+    free(path);
+    tu_rmrf(tmp);
+    free(tmp);
+}
+
 static const node *find_node(const cluster *cl, const char *name)
 {
     for (size_t i = 0; i < cl->nnodes; i++)
@@ -191,8 +210,7 @@ static void test_k8s_time_slicing(void **state)
     (void)state;
     char *dir;
     store *st = tu_store_new(&dir);
-    char *tmp = tu_tmpdir();
-    tu_write(tmp, "ts.json",
+    import_text(st, &import_k8s, "ts.json",
              "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n"
              " {\"kind\": \"Node\", \"metadata\": {\"name\": \"ts\", \"labels\": {"
              "\"nvidia.com/gpu.product\": \"Tesla-T4\", \"nvidia.com/gpu.replicas\": \"4\"}},"
@@ -204,13 +222,9 @@ static void test_k8s_time_slicing(void **state)
              " {\"kind\": \"Pod\", \"metadata\": {\"name\": \"b\"}, \"spec\": {\"nodeName\": "
              "\"ts\", \"containers\": [{\"resources\": {\"limits\": "
              "{\"nvidia.com/gpu\": \"2\"}}}]},"
-             " \"status\": {\"phase\": \"Running\"}}]}\n");
-    char *path = xasprintf("%s/ts.json", tmp);
+             " \"status\": {\"phase\": \"Running\"}}]}\n",
+             "ts");
     gp_err err = {{0}};
-    import_result res;
-    const char *paths[] = {path};
-    if (import_files(st, &import_k8s, paths, 1, "ts", &res, &err))
-        fail_msg("%s", err.msg);
     cluster *cl;
     assert_int_equal(store_get_cluster(st, "ts", &cl, &err), 0);
     assert_int_equal(cl->nodes[0].gpu_count, 2);
@@ -222,9 +236,6 @@ static void test_k8s_time_slicing(void **state)
     assert_int_equal(sn->rows[1].gpu_milli, 500);
     assert_int_equal(sn->rows[1].gpu, 0);       /* both fit on the first GPU */
     snapshot_free(sn);
-    free(path);
-    tu_rmrf(tmp);
-    free(tmp);
     tu_store_free(st, dir);
 }
 
@@ -235,8 +246,7 @@ static void test_k8s_mig(void **state)
     (void)state;
     char *dir;
     store *st = tu_store_new(&dir);
-    char *tmp = tu_tmpdir();
-    tu_write(tmp, "mig.json",
+    import_text(st, &import_k8s, "mig.json",
              "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n"
              " {\"kind\": \"Node\", \"metadata\": {\"name\": \"mixed\", \"labels\": {"
              "\"nvidia.com/gpu.product\": \"A100-SXM4-40GB\", \"nvidia.com/gpu.count\": \"2\","
@@ -251,13 +261,9 @@ static void test_k8s_mig(void **state)
              "{\"nvidia.com/mig-3g.20gb\": \"1\"}}}]}, \"status\": {\"phase\": \"Running\"}},\n"
              " {\"kind\": \"Pod\", \"metadata\": {\"name\": \"s\"}, \"spec\": {\"nodeName\":"
              " \"single\", \"containers\": [{\"resources\": {\"limits\": "
-             "{\"nvidia.com/gpu\": \"1\"}}}]}, \"status\": {\"phase\": \"Running\"}}]}\n");
-    char *path = xasprintf("%s/mig.json", tmp);
+             "{\"nvidia.com/gpu\": \"1\"}}}]}, \"status\": {\"phase\": \"Running\"}}]}\n",
+             "mig");
     gp_err err = {{0}};
-    import_result res;
-    const char *paths[] = {path};
-    if (import_files(st, &import_k8s, paths, 1, "mig", &res, &err))
-        fail_msg("%s", err.msg);
     cluster *cl;
     assert_int_equal(store_get_cluster(st, "mig", &cl, &err), 0);
     assert_int_equal(cl->nodes[0].gpu_count, 2);            /* the gpu.count label */
@@ -272,9 +278,6 @@ static void test_k8s_mig(void **state)
     assert_double_equal(sn->tasks->tasks[0].gpu_mem_gib, 20, 1e-9);
     assert_int_equal(sn->rows[1].gpu_milli, 142);           /* 1 of 7 */
     snapshot_free(sn);
-    free(path);
-    tu_rmrf(tmp);
-    free(tmp);
     tu_store_free(st, dir);
 }
 
@@ -360,22 +363,15 @@ static void test_smi_dotted_host(void **state)
     (void)state;
     char *dir;
     store *st = tu_store_new(&dir);
-    char *tmp = tu_tmpdir();
-    tu_write(tmp, "ip-10-0-0-1.ec2.internal.csv", "index, name\n0, NVIDIA L4\n1, NVIDIA L4\n");
-    char *path = xasprintf("%s/ip-10-0-0-1.ec2.internal.csv", tmp);
+    import_text(st, &import_smi, "ip-10-0-0-1.ec2.internal.csv",
+             "index, name\n0, NVIDIA L4\n1, NVIDIA L4\n",
+             "ec2");
     gp_err err = {{0}};
-    import_result res;
-    const char *paths[] = {path};
-    if (import_files(st, &import_smi, paths, 1, "ec2", &res, &err))
-        fail_msg("%s", err.msg);
     cluster *cl;
     assert_int_equal(store_get_cluster(st, "ec2", &cl, &err), 0);
     assert_string_equal(cl->nodes[0].name, "ip-10-0-0-1.ec2.internal");
     assert_int_equal(cl->nodes[0].gpu_count, 2);
     cluster_free(cl);
-    free(path);
-    tu_rmrf(tmp);
-    free(tmp);
     tu_store_free(st, dir);
 }
 
@@ -427,27 +423,19 @@ static void test_dcgm_mig_instances(void **state)
     (void)state;
     char *dir;
     store *st = tu_store_new(&dir);
-    char *tmp = tu_tmpdir();
-    tu_write(tmp, "m.prom",
+    import_text(st, &import_dcgm, "m.prom",
              "DCGM_FI_DEV_FB_USED{gpu=\"0\",GPU_I_ID=\"1\",Hostname=\"m\"} 1000\n"
              "DCGM_FI_DEV_FB_USED{gpu=\"0\",GPU_I_ID=\"2\",Hostname=\"m\"} 3000\n"
              "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",GPU_I_ID=\"1\",Hostname=\"m\"} 120\n"
-             "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",GPU_I_ID=\"2\",Hostname=\"m\"} 120\n");
-    char *path = xasprintf("%s/m.prom", tmp);
+             "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",GPU_I_ID=\"2\",Hostname=\"m\"} 120\n",
+             "mig");
     gp_err err = {{0}};
-    import_result res;
-    const char *paths[] = {path};
-    if (import_files(st, &import_dcgm, paths, 1, "mig", &res, &err))
-        fail_msg("%s", err.msg);
     snapshot *sn;
     assert_int_equal(store_get_snapshot(st, "mig", &sn, &err), 0);
     assert_int_equal(sn->nreadings, 1);
     assert_double_equal(sn->readings[0].mem_used_mib, 4000, 0);
     assert_double_equal(sn->readings[0].power_w, 120, 0);
     snapshot_free(sn);
-    free(path);
-    tu_rmrf(tmp);
-    free(tmp);
     tu_store_free(st, dir);
 }
 
