@@ -200,27 +200,7 @@ static void test_unreadable_files(void **state)
     static const char *const files[] = {"pai_sensor_table.csv", "pai_task_table.csv", "pai_job_table.csv"};
     char *dir;
     store *st = tu_store_new(&dir);
-    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
-        for (int how = 0; how < TU_UNREADABLE_COUNT; how++) {
-            char *set = xasprintf("%s/set", dir);
-            char *cmd = xasprintf("rm -rf '%s' && cp -R '%s' '%s'", set, FIX, set);
-            assert_int_equal(system(cmd), 0);
-            char *path = xasprintf("%s/%s", set, files[f]);
-            if (tu_make_unreadable(path, (tu_unreadable)how) == 0) {
-                gp_err err = {{0}};
-                import_result res;
-                const char *paths[1] = {set};
-                int rc = run_import(st, paths, 1, "x", 0, &res, &err);
-                if (rc == 0)
-                    fail_msg("%s made unreadable (way %d): import succeeded", files[f], how);
-                tu_assert_contains(err.msg, path);
-                tu_assert_contains(err.msg, tu_unreadable_words((tu_unreadable)how));
-            }
-            free(path);
-            free(cmd);
-            free(set);
-        }
-    }
+    tu_check_unreadable_files(st, dir, FIX, &import_pai, files, sizeof files / sizeof *files);
     assert_int_equal(tu_count(st, STORE_TRACE), 0);
     tu_store_free(st, dir);
 }

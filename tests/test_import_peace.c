@@ -367,25 +367,7 @@ static void test_unreadable_files(void **state)
     static const char *const files[] = {"gpus.csv", "peace.csv", "peace_profiles.csv"};
     char *dir;
     store *st = tu_store_new(&dir);
-    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
-        for (int how = 0; how < TU_UNREADABLE_COUNT; how++) {
-            char *set = xasprintf("%s/set", dir);
-            char *cmd = xasprintf("rm -rf '%s' && cp -R '%s' '%s'", set, good_dir, set);
-            assert_int_equal(system(cmd), 0);
-            char *path = xasprintf("%s/%s", set, files[f]);
-            if (tu_make_unreadable(path, (tu_unreadable)how) == 0) {
-                gp_err err = {{0}};
-                int rc = import_dir(st, set, "x", 0, &err);
-                if (rc == 0)
-                    fail_msg("%s made unreadable (way %d): import succeeded", files[f], how);
-                tu_assert_contains(err.msg, path);
-                tu_assert_contains(err.msg, tu_unreadable_words((tu_unreadable)how));
-            }
-            free(path);
-            free(cmd);
-            free(set);
-        }
-    }
+    tu_check_unreadable_files(st, dir, good_dir, &import_peace, files, sizeof files / sizeof *files);
     assert_int_equal(tu_count(st, STORE_PEACE), 0);
     tu_store_free(st, dir);
 }

@@ -22,6 +22,7 @@
 #include "db/store.h"
 #include "core/model.h"
 #include "core/util.h"
+#include "io/import.h"
 
 /* cmocka 1.1's assert_float_equal rounds to float; compare doubles here. */
 #undef assert_double_equal
@@ -435,6 +436,36 @@ static inline double tu_glpsol_objective(const char *dir, const char *flag, cons
     free(cmd);
     free(out);
     return v;
+}
+
+/* Each of files in turn, in a fresh copy of the set good_dir (copied to
+ * scratch/set), made unreadable each way: importing the directory must
+ * fail with a message naming the file and why. */
+static inline void tu_check_unreadable_files(store *st, const char *scratch, const char *good_dir,
+                                             const importer *imp, const char *const *files,
+                                             size_t nfiles)
+{
+    for (size_t f = 0; f < nfiles; f++) {
+        for (int how = 0; how < TU_UNREADABLE_COUNT; how++) {
+            char *set = xasprintf("%s/set", scratch);
+            char *cmd = xasprintf("rm -rf '%s' && cp -R '%s' '%s'", set, good_dir, set);
+            assert_int_equal(system(cmd), 0);
+            char *path = xasprintf("%s/%s", set, files[f]);
+            if (tu_make_unreadable(path, (tu_unreadable)how) == 0) {
+                gp_err err = {{0}};
+                import_opts opts = {.name = "x"};
+                import_result res;
+                const char *paths[1] = {set};
+                if (import_run(st, imp, paths, 1, &opts, &res, &err) == 0)
+                    fail_msg("%s made unreadable (way %d): import succeeded", files[f], how);
+                tu_assert_contains(err.msg, path);
+                tu_assert_contains(err.msg, tu_unreadable_words((tu_unreadable)how));
+            }
+            free(path);
+            free(cmd);
+            free(set);
+        }
+    }
 }
 
 #endif
