@@ -134,6 +134,18 @@ void import_base_name(const char *path, char *buf, size_t len)
     buf[n] = '\0';
 }
 
+size_t import_read_head(const char *path, char *buf, size_t len)
+{
+    size_t n = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        n = fread(buf, 1, len - 1, f);
+        fclose(f);
+    }
+    buf[n] = '\0';
+    return n;
+}
+
 int import_first_line(const char *path, char *buf, size_t len)
 {
     FILE *f = fopen(path, "rb");

@@ -65,6 +65,9 @@ int import_detect_each(const char *const *paths, size_t npaths, size_t max_paths
 /* The first line of a file (without newline, without a UTF-8 byte-order
  * mark) into buf; 0 or -1. */
 int import_first_line(const char *path, char *buf, size_t len);
+/* Up to len - 1 bytes from the start of a file into buf, NUL-terminated
+ * (empty when it cannot be read), for format detection; returns how many. */
+size_t import_read_head(const char *path, char *buf, size_t len);
 /* 1 when path names a directory. */
 int import_is_dir(const char *path);
 /* 1 when there is an entry at path, readable or not (for detect()). */

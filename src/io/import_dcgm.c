@@ -152,13 +152,7 @@ int dcgm_read(opsnap *o, const char *path, gp_err *err)
 int dcgm_is_text(const char *path)
 {
     char head[8192];
-    size_t n = 0;
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        n = fread(head, 1, sizeof head - 1, f);
-        fclose(f);
-    }
-    head[n] = '\0';
+    import_read_head(path, head, sizeof head);
     return strstr(head, "DCGM_FI_") != NULL && head[strspn(head, " \t\r\n")] != '{';
 }
 

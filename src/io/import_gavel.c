@@ -48,18 +48,13 @@ typedef struct gavel_doc {
 /* "file:line:col: $[...]: message", the position being that of the last
  * step of p found (a member's key, an array element); returns -1. */
 __attribute__((format(printf, 4, 5)))
-static int gavel_fail(const gavel_doc *d, const jsonpos_path *p, gp_err *err,
-                      const char *fmt, ...)
+static int gavel_fail(const gavel_doc *d, const jsonpos_path *p, gp_err *err, const char *fmt, ...)
 {
-    char msg[GP_ERR_MAX / 2], where[GP_ERR_MAX / 2];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = jsonpos_vfail(d->path, d->text, d->len, p, JSONPOS_BRACKETS, err, fmt, ap);
     va_end(ap);
-    jsonpos_format(p, 0, JSONPOS_BRACKETS, where, sizeof where);
-    long line, col;
-    jsonpos_line_col(d->text, d->len, jsonpos_locate(d->text, d->len, p).key, &line, &col);
-    return gp_error(err, "%s:%ld:%ld: %s: %s", d->path, line, col, where, msg);
+    return rc;
 }
 
 /* --- the table ---------------------------------------------------------- */
@@ -332,13 +327,7 @@ static int gavel_detect(const char *const *paths, size_t npaths)
     if (npaths != 1 || import_is_dir(paths[0]))
         return 0;
     char head[4096];
-    size_t n = 0;
-    FILE *f = fopen(paths[0], "rb");
-    if (f) {
-        n = fread(head, 1, sizeof head - 1, f);
-        fclose(f);
-    }
-    head[n] = '\0';
+    size_t n = import_read_head(paths[0], head, sizeof head);
     jsonpos_strip_bom(head, &n);
     const char *s = head + strspn(head, " \t\r\n");
     if (*s == '{' && strstr(s, "\"('") && strstr(s, "\"null\""))

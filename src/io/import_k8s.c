@@ -63,15 +63,11 @@ typedef struct k8s_doc {
 __attribute__((format(printf, 4, 5)))
 static int k8s_fail(const k8s_doc *d, const jsonpos_path *p, gp_err *err, const char *fmt, ...)
 {
-    char msg[GP_ERR_MAX / 2], where[GP_ERR_MAX / 4];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = jsonpos_vfail(d->path, d->text, d->len, p, JSONPOS_DOTTED, err, fmt, ap);
     va_end(ap);
-    jsonpos_format(p, 0, JSONPOS_DOTTED, where, sizeof where);
-    long line, col;
-    jsonpos_line_col(d->text, d->len, jsonpos_locate(d->text, d->len, p).key, &line, &col);
-    return gp_error(err, "%s:%ld:%ld: %s: %s", d->path, line, col, where[0] ? where : "$", msg);
+    return rc;
 }
 
 /* --- quantities ---------------------------------------------------------------- */

@@ -46,15 +46,11 @@ typedef struct prom_doc {
 __attribute__((format(printf, 4, 5)))
 static int prom_fail(const prom_doc *d, const jsonpos_path *p, gp_err *err, const char *fmt, ...)
 {
-    char msg[GP_ERR_MAX / 2], where[GP_ERR_MAX / 4];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = jsonpos_vfail(d->path, d->text, d->len, p, JSONPOS_DOTTED, err, fmt, ap);
     va_end(ap);
-    jsonpos_format(p, 0, JSONPOS_DOTTED, where, sizeof where);
-    long line, col;
-    jsonpos_line_col(d->text, d->len, jsonpos_locate(d->text, d->len, p).key, &line, &col);
-    return gp_error(err, "%s:%ld:%ld: %s: %s", d->path, line, col, where[0] ? where : "$", msg);
+    return rc;
 }
 
 /* One series of the result, read. */
@@ -282,13 +278,7 @@ static int promrange_run(store *st, const char *const *paths, size_t npaths,
 int promrange_is_json(const char *path)
 {
     char head[4096];
-    size_t n = 0;
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        n = fread(head, 1, sizeof head - 1, f);
-        fclose(f);
-    }
-    head[n] = '\0';
+    import_read_head(path, head, sizeof head);
     return strstr(head, "\"resultType\"") && strstr(head, "\"matrix\"") &&
            strstr(head, "DCGM_FI_DEV_");
 }

@@ -216,3 +216,14 @@ const char *jsonpos_type_name(const json_t *v)
     default: return "null";
     }
 }
+
+int jsonpos_vfail(const char *file, const char *text, size_t len, const jsonpos_path *p,
+                  jsonpos_style style, gp_err *err, const char *fmt, va_list ap)
+{
+    char msg[GP_ERR_MAX / 2], where[GP_ERR_MAX / 4];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    jsonpos_format(p, 0, style, where, sizeof where);
+    long line, col;
+    jsonpos_line_col(text, len, jsonpos_locate(text, len, p).key, &line, &col);
+    return gp_error(err, "%s:%ld:%ld: %s: %s", file, line, col, where[0] ? where : "$", msg);
+}

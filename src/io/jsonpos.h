@@ -25,7 +25,10 @@
 #define GP_JSONPOS_H
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stddef.h>
+
+#include "core/util.h"
 
 /* Deeper than any importer's documents (Philly: job, attempts[k],
  * detail[d], gpus[g] is 7 steps). */
@@ -93,5 +96,11 @@ void jsonpos_strip_bom(char *text, size_t *len);
 /* A value's JSON type in words for messages: "an object", "an array", "a
  * string", "an integer", "a number", "true", "false" or "null". */
 const char *jsonpos_type_name(const json_t *v);
+
+/* An error at the value p names in text (the contents of file `file`):
+ * "file:line:col: where: message", where is p in style ("$" at the root).
+ * Returns -1. */
+int jsonpos_vfail(const char *file, const char *text, size_t len, const jsonpos_path *p,
+                  jsonpos_style style, gp_err *err, const char *fmt, va_list ap);
 
 #endif
