@@ -548,6 +548,23 @@ static int open_db(store *s, const store_open_opts *o, gp_err *err)
     return 0;
 }
 
+/* Switches a new file to WAL.  The switch needs the file to itself, and
+ * SQLite refuses it at once (no busy handler) while another program is
+ * reading it, as two first uses of one new database do: try again, within
+ * the wait limit. */
+static int set_wal(store *s, gp_err *err)
+{
+    double t0 = now_seconds();
+    for (;;) {
+        int rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return 0;
+        if (rc != SQLITE_BUSY || now_seconds() - t0 >= s->wait_limit)
+            return store_sql_error(s, err, "switching to WAL");
+        sqlite3_sleep(10);
+    }
+}
+
 int store_open_with(const char *path, const store_open_opts *o, store **out, int *created,
                     gp_err *err)
 {
@@ -566,7 +583,7 @@ int store_open_with(const char *path, const store_open_opts *o, store **out, int
     if (open_db(s, o, err) ||
         store_exec(s, "PRAGMA foreign_keys = ON", err) ||
         check_ours(s, err) ||
-        (!s->readonly_why && store_exec(s, "PRAGMA journal_mode = WAL", err)) ||
+        (!s->readonly_why && set_wal(s, err)) ||
         store_exec(s, "PRAGMA synchronous = NORMAL", err) ||
         migrate(s, o, created, err)) {
         store_close(s);
