@@ -142,4 +142,12 @@ int store_insert_trace(store *s, gp_trace *t, int replace, gp_err *err);
 /* Loads the tasks of trace t->id into t. */
 int store_load_tasks(store *s, gp_trace *t, gp_err *err);
 
+/* ---- sweeps (store_merge.c), shared with plans' points (store_plan.c) ---- */
+
+struct store_sweep;
+/* Creates the sweep, sweep_run and plan_point tables when missing. */
+int store_sweep_tables(store *s, gp_err *err);
+/* Records the sweep (once; a second put of its fingerprint changes nothing). */
+int store_put_sweep(store *s, const struct store_sweep *sw, gp_err *err);
+
 #endif

@@ -1,6 +1,7 @@
 /*
  * store_merge.c — store_merge.h: tagging a sweep's runs, and copying the
- * tagged runs of shard databases into a target through ATTACH.
+ * tagged runs (or a plan's saved points, store_plan.h) of shard databases
+ * into a target through ATTACH.
  *
  * ATTACH cannot run inside a transaction, so each shard is attached,
  * copied in its own transaction, and detached.  Runs are copied in job
@@ -25,14 +26,40 @@ static const char *const sweep_tables_sql =
     "  fingerprint TEXT NOT NULL REFERENCES sweep(fingerprint),"
     "  job         INTEGER NOT NULL CHECK (job >= 0)"
     ");"
-    "CREATE INDEX IF NOT EXISTS sweep_run_job ON sweep_run(fingerprint, job);";
+    "CREATE INDEX IF NOT EXISTS sweep_run_job ON sweep_run(fingerprint, job);"
+    "CREATE TABLE IF NOT EXISTS plan_point ("
+    "  fingerprint TEXT NOT NULL REFERENCES sweep(fingerprint),"
+    "  job         INTEGER NOT NULL CHECK (job >= 0),"
+    "  gpus        INTEGER NOT NULL,"
+    "  gpus2       INTEGER NOT NULL,"
+    "  ran         INTEGER NOT NULL CHECK (ran >= 0),"
+    "  ntasks      INTEGER NOT NULL CHECK (ntasks >= 0),"
+    "  jct_mean    REAL,"          /* NULL: nothing ran */
+    "  jct_p95     REAL,"
+    "  avg_w       REAL NOT NULL,"
+    "  span_s      REAL NOT NULL,"
+    "  jct         BLOB NOT NULL,"  /* ntasks little-endian float64, -1 = never ran */
+    "  created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),"
+    "  UNIQUE (fingerprint, job)"
+    ");"
+    /* The sweep or plan this database saved a job of last: a shard's own
+     * (its other sweeps came with the copy it started from). */
+    "CREATE TABLE IF NOT EXISTS sweep_last ("
+    "  one         INTEGER PRIMARY KEY CHECK (one = 1),"
+    "  fingerprint TEXT NOT NULL"
+    ");";
+
+int store_sweep_tables(store *s, gp_err *err)
+{
+    return store_exec(s, sweep_tables_sql, err);
+}
 
 /* ---- tagging ---- */
 
-static int put_sweep(store *s, const store_sweep *sw, gp_err *err)
+int store_put_sweep(store *s, const store_sweep *sw, gp_err *err)
 {
     sqlite3_stmt *st;
-    if (store_exec(s, sweep_tables_sql, err) ||
+    if (store_sweep_tables(s, err) ||
         store_prepare(s, "INSERT OR IGNORE INTO sweep(fingerprint, kind, what, njobs)"
                       " VALUES (?1,?2,?3,?4)", &st, err))
         return -1;
@@ -41,6 +68,12 @@ static int put_sweep(store *s, const store_sweep *sw, gp_err *err)
     store_bind_text(st, 3, sw->what);
     sqlite3_bind_int64(st, 4, sw->njobs);
     int rc = store_step_done(s, st, err);
+    sqlite3_finalize(st);
+    if (rc || store_prepare(s, "INSERT OR REPLACE INTO sweep_last(one, fingerprint)"
+                            " VALUES (1, ?1)", &st, err))
+        return -1;
+    store_bind_text(st, 1, sw->fingerprint);
+    rc = store_step_done(s, st, err);
     sqlite3_finalize(st);
     return rc;
 }
@@ -63,7 +96,7 @@ int store_put_sweep_run(store *s, const store_sweep *sw, int64_t job, run *r, gp
 {
     if (store_savepoint(s, err))
         return -1;
-    int rc = put_sweep(s, sw, err) || store_put_run(s, r, err) ||
+    int rc = store_put_sweep(s, sw, err) || store_put_run(s, r, err) ||
              tag_run(s, sw->fingerprint, job, r->id, err);
     return store_release(s, rc ? -1 : 0, err);
 }
@@ -105,22 +138,37 @@ static int query_int(store *s, const char *sql, int64_t *v, gp_err *err)
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_sql_error(s, err, "reading");
 }
 
-/* The shard is a gpuplan database of the target's schema holding tagged
- * runs whose traces and clusters the target has. */
-static int check_shard(store *s, gp_err *err)
+/* 1 when the attached shard has table `name`; -1 on error. */
+static int shard_has(store *s, const char *name, gp_err *err)
 {
-    int64_t mine, theirs, tables, missing;
+    int64_t n;
+    if (store_lookup_int(s, "SELECT count(*) FROM shard.sqlite_master WHERE type = 'table'"
+                         " AND name = ?1", name, &n, err))
+        return -1;
+    return n > 0;
+}
+
+/* The shard is a gpuplan database of the target's schema holding tagged
+ * runs whose traces and clusters the target has, or a plan's points;
+ * *runs and *points say which tables it has. */
+static int check_shard(store *s, int *runs, int *points, gp_err *err)
+{
+    int64_t mine, theirs, missing;
     if (query_int(s, "PRAGMA main.user_version", &mine, err) ||
         query_int(s, "PRAGMA shard.user_version", &theirs, err))
         return -1;
     if (mine != theirs)
         return gp_error(err, "schema version %lld, the target's is %lld (open both with this "
                         "gpuplan first)", (long long)theirs, (long long)mine);
-    if (query_int(s, "SELECT count(*) FROM shard.sqlite_master WHERE type = 'table'"
-                  " AND name IN ('sweep', 'sweep_run')", &tables, err))
+    int sweeps = shard_has(s, "sweep", err);
+    *runs = sweeps > 0 ? shard_has(s, "sweep_run", err) : 0;
+    *points = sweeps > 0 ? shard_has(s, "plan_point", err) : 0;
+    if (sweeps < 0 || *runs < 0 || *points < 0)
         return -1;
-    if (tables != 2)
-        return gp_error(err, "holds no runs of a sweep (not a shard's database)");
+    if (!*runs && !*points)
+        return gp_error(err, "holds no runs of a sweep or plan (not a shard's database)");
+    if (!*runs)
+        return 0;
     if (query_int(s, "SELECT count(*) FROM shard.sweep_run x JOIN shard.run r ON r.id = x.run_id"
                   " JOIN shard.trace t ON t.id = r.trace_id"
                   " JOIN shard.cluster c ON c.id = r.cluster_id"
@@ -135,24 +183,49 @@ static int check_shard(store *s, gp_err *err)
     return 0;
 }
 
-/* The shard's own sweep: that of its latest tagged run (a shard is a copy
- * of a database, perhaps holding older sweeps, that then ran one sweep's
- * share).  Every shard of a merge must name the same one. */
-static int shard_sweep(store *s, store_merge_report *rep, gp_err *err)
+/* The fingerprint and creation time of the newest row a fixed query
+ * finds; both "" when none. */
+static int newest(store *s, const char *sql, char fp[STORE_FINGERPRINT_LEN], char at[32],
+                  gp_err *err)
 {
     sqlite3_stmt *st;
-    if (store_prepare(s, "SELECT fingerprint FROM shard.sweep_run ORDER BY run_id DESC LIMIT 1",
-                      &st, err))
+    fp[0] = at[0] = '\0';
+    if (store_prepare(s, sql, &st, err))
         return -1;
     int rc = sqlite3_step(st);
-    char fp[STORE_FINGERPRINT_LEN] = "";
-    if (rc == SQLITE_ROW)
-        strlcpy0(fp, store_col_text(st, 0), sizeof fp);
+    if (rc == SQLITE_ROW) {
+        strlcpy0(fp, store_col_text(st, 0), STORE_FINGERPRINT_LEN);
+        strlcpy0(at, store_col_text(st, 1), 32);
+    }
     sqlite3_finalize(st);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return store_sql_error(s, err, "reading the shard's sweep");
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
+                                                 : store_sql_error(s, err, "reading the shard");
+}
+
+/* The shard's own sweep: the one it saved a job of last (a shard is a
+ * copy of a database, perhaps holding older sweeps and plans, that then
+ * ran one's share).  A shard written before that was recorded names the
+ * sweep of its newest tagged run.  Every shard of a merge must name the
+ * same one. */
+static int shard_sweep(store *s, int runs, int points, store_merge_report *rep, gp_err *err)
+{
+    char fp[STORE_FINGERPRINT_LEN] = "", at[32] = "";
+    int last = shard_has(s, "sweep_last", err);
+    if (last < 0)
+        return -1;
+    if (last && newest(s, "SELECT fingerprint, '' FROM shard.sweep_last", fp, at, err))
+        return -1;
+    if (!fp[0] && runs &&
+        newest(s, "SELECT x.fingerprint, r.created FROM shard.sweep_run x"
+               " JOIN shard.run r ON r.id = x.run_id ORDER BY x.run_id DESC LIMIT 1",
+               fp, at, err))
+        return -1;
+    if (!fp[0] && points &&
+        newest(s, "SELECT fingerprint, created FROM shard.plan_point"
+               " ORDER BY rowid DESC LIMIT 1", fp, at, err))
+        return -1;
     if (!fp[0])
-        return gp_error(err, "holds no runs of a sweep (not a shard's database)");
+        return gp_error(err, "holds no runs of a sweep or plan (not a shard's database)");
     if (!rep->fingerprint[0])
         strlcpy0(rep->fingerprint, fp, sizeof rep->fingerprint);
     else if (strcmp(rep->fingerprint, fp) != 0)
@@ -249,12 +322,11 @@ static int copy_run(store *s, const new_run *r, gp_err *err)
 }
 
 /* Copies the new runs of the attached shard in one transaction. */
-static int merge_attached(store *s, store_merge_report *rep, gp_err *err)
+static int merge_runs(store *s, store_merge_report *rep, gp_err *err)
 {
     new_run *runs = NULL;
     size_t n = 0, present = 0;
-    int rc = check_shard(s, err) || shard_sweep(s, rep, err) ||
-             find_new(s, rep->fingerprint, &runs, &n, &present, err) ? -1 : 0;
+    int rc = find_new(s, rep->fingerprint, &runs, &n, &present, err);
     if (rc == 0 && n > 0) {
         rc = store_begin(s, err);
         for (size_t i = 0; rc == 0 && i < n; i++)
@@ -272,6 +344,73 @@ static int merge_attached(store *s, store_merge_report *rep, gp_err *err)
     return rc;
 }
 
+/* Copies the plan points of the attached shard that the target lacks, in
+ * one statement (so one transaction). */
+static int merge_points(store *s, store_merge_report *rep, gp_err *err)
+{
+    int64_t total;
+    sqlite3_stmt *st;
+    if (store_prepare(s, "SELECT count(*) FROM shard.plan_point WHERE fingerprint = ?1", &st,
+                      err))
+        return -1;
+    store_bind_text(st, 1, rep->fingerprint);
+    int rc = sqlite3_step(st);
+    total = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return store_sql_error(s, err, "reading the shard's plan");
+    if (store_prepare(s, "INSERT OR IGNORE INTO main.sweep(fingerprint, kind, what, njobs)"
+                      " SELECT fingerprint, kind, what, njobs FROM shard.sweep"
+                      " WHERE fingerprint = ?1", &st, err))
+        return -1;
+    store_bind_text(st, 1, rep->fingerprint);
+    rc = store_step_done(s, st, err);
+    sqlite3_finalize(st);
+    if (rc || store_prepare(s, "INSERT INTO main.plan_point(fingerprint, job, gpus, gpus2, ran,"
+                            " ntasks, jct_mean, jct_p95, avg_w, span_s, jct, created)"
+                            " SELECT fingerprint, job, gpus, gpus2, ran, ntasks, jct_mean,"
+                            " jct_p95, avg_w, span_s, jct, created FROM shard.plan_point p"
+                            " WHERE p.fingerprint = ?1 AND NOT EXISTS (SELECT 1 FROM"
+                            " main.plan_point m WHERE m.fingerprint = p.fingerprint"
+                            " AND m.job = p.job) ORDER BY job", &st, err))
+        return -1;
+    store_bind_text(st, 1, rep->fingerprint);
+    rc = store_step_done(s, st, err);
+    sqlite3_finalize(st);
+    if (rc)
+        return -1;
+    size_t added = (size_t)sqlite3_changes(s->db);
+    rep->added += added;
+    rep->present += (size_t)total - added;
+    return 0;
+}
+
+/* The kind of the merge's sweep in the shard: "plan" or a sweep's. */
+static int shard_kind(store *s, store_merge_report *rep, gp_err *err)
+{
+    sqlite3_stmt *st;
+    if (store_prepare(s, "SELECT kind FROM shard.sweep WHERE fingerprint = ?1", &st, err))
+        return -1;
+    store_bind_text(st, 1, rep->fingerprint);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        strlcpy0(rep->kind, store_col_text(st, 0), sizeof rep->kind);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return 0;
+    return rc == SQLITE_DONE ? gp_error(err, "sweep %s is not described in it", rep->fingerprint)
+                             : store_sql_error(s, err, "reading the shard's sweep");
+}
+
+static int merge_attached(store *s, store_merge_report *rep, gp_err *err)
+{
+    int runs = 0, points = 0;
+    if (check_shard(s, &runs, &points, err) || shard_sweep(s, runs, points, rep, err) ||
+        shard_kind(s, rep, err))
+        return -1;
+    return strcmp(rep->kind, "plan") == 0 ? merge_points(s, rep, err) : merge_runs(s, rep, err);
+}
+
 /* The merged sweep's description and how many of its jobs the target has. */
 static int report_sweep(store *s, store_merge_report *rep, gp_err *err)
 {
@@ -279,6 +418,7 @@ static int report_sweep(store *s, store_merge_report *rep, gp_err *err)
         return 0;
     sqlite3_stmt *st;
     if (store_prepare(s, "SELECT what, njobs, (SELECT count(DISTINCT job) FROM main.sweep_run"
+                      " WHERE fingerprint = ?1) + (SELECT count(*) FROM main.plan_point"
                       " WHERE fingerprint = ?1) FROM main.sweep WHERE fingerprint = ?1",
                       &st, err))
         return -1;

@@ -5,15 +5,17 @@
  * A sweep (`gpuplan sweep`) is identified by a fingerprint of everything
  * that decides its runs (inputs, policies, seeds, options); its work list
  * is jobs 0..njobs-1 and each saved run is tagged with its sweep and job.
- * A shard (`--shard I/N`) saves the jobs i with i mod N = I in a database
- * of its own, usually a copy of the target.  A shard's sweep is that of
- * its latest tagged run (the copy may hold older sweeps); `gpuplan merge`
- * refuses shards of different sweeps and copies into the target every run
- * of the sweep whose job the target lacks, so a merge repeated changes
- * nothing.
+ * A capacity plan (`gpuplan plan`) is a sweep of kind "plan" whose jobs
+ * are saved as points, not runs (store_plan.h).  A shard (`--shard I/N`)
+ * saves the jobs i with i mod N = I in a database of its own, usually a
+ * copy of the target.  A shard's sweep is that of its newest tagged run
+ * or plan point (the copy may hold older ones); `gpuplan merge` refuses
+ * shards of different sweeps and copies into the target every run (or
+ * point) of the sweep whose job the target lacks, so a merge repeated
+ * changes nothing.
  *
- * The two tables (sweep, sweep_run) are created on first use (IF NOT
- * EXISTS): a database that never saw a tagged run has neither.
+ * The tables (sweep, sweep_run, plan_point) are created on first use (IF
+ * NOT EXISTS): a database that never saw a sweep or a sharded plan has none.
  */
 #ifndef GP_STORE_MERGE_H
 #define GP_STORE_MERGE_H
@@ -40,9 +42,10 @@ int store_put_sweep_run(store *s, const store_sweep *sw, int64_t job, run *r, gp
 
 /* What a merge did. */
 typedef struct store_merge_report {
-    size_t added;               /* runs copied into the target */
-    size_t present;             /* runs of the shards the target already had */
+    size_t added;               /* runs (a plan's: points) copied into the target */
+    size_t present;             /* those of the shards the target already had */
     char fingerprint[STORE_FINGERPRINT_LEN];   /* the sweep merged ("" when none new) */
+    char kind[16];              /* its kind: "inflation", "plan" */
     char what[256];
     int64_t njobs;              /* its work list */
     int64_t jobs_held;          /* its distinct jobs in the target after the merge */

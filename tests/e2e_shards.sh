@@ -4,6 +4,9 @@
 # shards back into the database, and the merged runs equal those of the
 # same sweep run whole (job by job).  Merging again adds nothing; a shard
 # of another sweep is refused; the Slurm script asks for --array=0-3.
+# A capacity plan goes the same way: its shards save their points, the
+# merge puts them together, and the same plan on the merged database
+# prints what the plan run whole prints, simulating nothing.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_shards.sh  (run from the project root)
 set -u
 NAME=e2e_shards
@@ -99,5 +102,40 @@ contains out "#SBATCH --array=0-3" "a job array of 4"
 contains out '--shard "$i/4"' "each task runs its shard"
 expect_rc 0 "the script parses" sh -n out
 expect_rc 2 "--shard 4/4 refused" "$G_ABS" --db db.sqlite $SWEEP --shard 4/4
+
+# --- a capacity plan in 3 shards -------------------------------------------
+PLAN="plan --trace sh --gpu G2 --from 2 --to 12 --step 2 --policy cats,first,hotcloud --format csv"
+cp whole.sqlite plan.db
+# shellcheck disable=SC2086
+expect_rc 0 "the plan whole" "$G_ABS" --db whole.sqlite $PLAN -q
+cp out plan_whole.csv
+# shellcheck disable=SC2086
+expect_rc 0 "jobs for a plan" "$G_ABS" --db plan.db jobs --shards 3 --prefix pshard- \
+    --program "$G_ABS" $PLAN
+cp out plan_jobs.txt
+contains plan_jobs.txt "plan --trace sh" "the plan's lines"
+contains plan_jobs.txt "--shard 2/3" "the last shard's line"
+expect_rc 0 "parallel runs the plan's shards" parallel --will-cite -j 2 --halt now,fail=1 \
+    <plan_jobs.txt
+contains out "shard 0/3: 6 of 18 jobs simulated, 6 saved to pshard-0.db" "a shard says what it saved"
+expect_rc 0 "merge the plan" "$G_ABS" merge pshard-0.db pshard-1.db pshard-2.db --into plan.db
+contains out "merged 18 plan point(s) from 3 shard(s)" "every point merged"
+contains out "jobs held: 18 of 18" "the plan complete"
+# shellcheck disable=SC2086
+expect_rc 0 "the plan on the merged database" "$G_ABS" --db plan.db $PLAN
+contains err "18 of 18 results read from the database" "nothing simulated again"
+if cmp -s plan_whole.csv out; then ok "the merged plan prints what the whole plan prints"
+else bad "the merged plan differs:"; diff plan_whole.csv out | head; fi
+expect_rc 0 "merge the plan again" "$G_ABS" merge pshard-*.db --into plan.db
+contains out "merged 0 plan point(s)" "a second merge adds nothing"
+expect_rc 1 "a plan's shard and a sweep's refused together" "$G_ABS" merge pshard-0.db \
+    shard-0.db --into fresh.db
+contains err "shards of different sweeps" "the refusal says why"
+# shellcheck disable=SC2086
+expect_rc 0 "jobs --slurm for a plan" "$G_ABS" --db plan.db jobs --shards 3 --slurm $PLAN
+contains out "#SBATCH --job-name=gpuplan-plan" "named as a plan"
+contains out "#SBATCH --array=0-2" "a job array of 3"
+# shellcheck disable=SC2086
+expect_rc 2 "plot refuses a shard" "$G_ABS" --db plan.db plot $PLAN --shard 0/3 --out p.svg
 cd - >/dev/null || exit 1
 e2e_finish

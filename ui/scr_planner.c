@@ -255,22 +255,23 @@ static void draw_progress_line(const app *a, rect r)
     char label[160];
     switch (sw->state) {
     case PLAN_RUNNING: {
-        const plan_result *res = &sw->res[sw->job < sw->njobs ? sw->job : sw->njobs - 1];
+        const plan_result *res = &sw->res[plan_current_job(sw)];
         char gpus[48];
         if (sw->grid)
             snprintf(gpus, sizeof gpus, "%d+%d", res->gpus, res->gpus2);
         else
             snprintf(gpus, sizeof gpus, "%d", res->gpus);
         snprintf(label, sizeof label, "Esc cancels  run %d/%d: %s on %s GPUs  %.1fs",
-                 sw->job + 1, sw->njobs, sw->p.policies[res->policy], gpus, sw->elapsed);
+                 sw->job + 1, sw->ntodo, sw->p.policies[res->policy], gpus, sw->elapsed);
         draw_progress(r.y, r.x + 1, r.w - 1, plan_progress(sw), label);
         return;
     }
     case PLAN_DONE:
-        snprintf(label, sizeof label, "sweep done: %d runs in %.1fs", sw->njobs, sw->elapsed);
+        snprintf(label, sizeof label, "sweep done: %d runs in %.1fs%s", sw->ntodo, sw->elapsed,
+                 sw->nloaded ? " (the rest read from the database)" : "");
         break;
     case PLAN_CANCELLED:
-        snprintf(label, sizeof label, "sweep cancelled after %d of %d runs", sw->job, sw->njobs);
+        snprintf(label, sizeof label, "sweep cancelled after %d of %d runs", sw->job, sw->ntodo);
         break;
     case PLAN_FAILED:
         snprintf(label, sizeof label, "sweep failed: %s", sw->err);
@@ -1042,7 +1043,7 @@ static int planner_tick(app *a, double dt)
      * of the results; afterwards the user scrolls (PgUp/PgDn). */
     if (sw->state == PLAN_RUNNING && a->scr == SCR_PLANNER) {
         int vis = results_rows(a);
-        lv_scroll_to(&a->pl.results, sw->job - vis / 2, vis);
+        lv_scroll_to(&a->pl.results, plan_current_job(sw) - vis / 2, vis);
     }
     return sw->state == PLAN_RUNNING;
 }

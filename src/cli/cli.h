@@ -81,8 +81,9 @@ int cli_inputs_load(store *st, const char *cluster_name, const char *trace_name,
 void cli_inputs_free(cli_inputs *in);
 
 /* `gpuplan plan`'s options (cmd_plan.c), shared with `gpuplan plot plan`:
- * 0 to go on, -1 with *code set when the command is done. */
+ * 0 to go on, -1 with *code set when the command is done.  *quiet: -q. */
 struct plan_params;
-int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, struct plan_params *out, int *code);
+int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, struct plan_params *out, int *quiet,
+                   int *code);
 
 #endif

@@ -1,10 +1,11 @@
 /*
- * cmd_jobs.c — `gpuplan jobs --shards N sweep inflation ...`: the command
- * lines that run a sweep as N shards on engines that exist — one line per
- * shard for GNU parallel (`parallel < jobs.txt`), or a Slurm job-array
- * script (`sbatch --array=0-(N-1)`).  Each shard starts from a copy of the
- * database (the global --db), runs `--shard I/N` into shard-I.db, and
- * `gpuplan merge shard-*.db --into DB` puts the runs back together.
+ * cmd_jobs.c — `gpuplan jobs --shards N sweep inflation ...` (or `... plan
+ * ...`): the command lines that run a sweep or a capacity plan as N shards
+ * on engines that exist — one line per shard for GNU parallel (`parallel <
+ * jobs.txt`), or a Slurm job-array script (`sbatch --array=0-(N-1)`).
+ * Each shard starts from a copy of the database (the global --db), runs
+ * `--shard I/N` into shard-I.db, and `gpuplan merge shard-*.db --into DB`
+ * puts the runs (a plan's points) back together.
  *
  * Not here: the partition (plan/shard.h), the merge (cmd_merge.c).
  */
@@ -20,12 +21,14 @@ static int jobs_exec(cli_ctx *ctx, int argc, char **argv);
 
 const cli_cmd cmd_jobs = {
     .name = "jobs",
-    .usage = "--shards N [--slurm] [OPTIONS] sweep inflation SWEEP-OPTIONS",
-    .summary = "Print the command lines that run a sweep in shards (GNU parallel, Slurm)",
-    .notes = "Each shard copies the database (--db), runs its share of the sweep's jobs into "
-             "PREFIX-I.db, and `gpuplan merge PREFIX-*.db --into DB` combines them. "
-             "Without --slurm: one shell line per shard, for `parallel < FILE`; with it, a "
-             "job-array script for sbatch.",
+    .usage = "--shards N [--slurm] [OPTIONS] sweep inflation SWEEP-OPTIONS\n"
+             "       --shards N [--slurm] [OPTIONS] plan PLAN-OPTIONS",
+    .summary = "Print the command lines that run a sweep or a plan in shards (GNU parallel, "
+               "Slurm)",
+    .notes = "Each shard copies the database (--db), runs its share of the jobs into "
+             "PREFIX-I.db, and `gpuplan merge PREFIX-*.db --into DB` combines them; a plan is "
+             "then read whole by the same plan command on DB. Without --slurm: one shell line "
+             "per shard, for `parallel < FILE`; with it, a job-array script for sbatch.",
     .exec = jobs_exec,
 };
 
@@ -96,22 +99,22 @@ static void print_slurm(FILE *out, const jobs_opts *o, const char *db, int argc,
     strbuf_printf(&b, " --shard \"$i/%d\" -j \"${SLURM_CPUS_PER_TASK:-%d}\" -q\n", o->shards,
                   o->cpus);
     fprintf(out, "#!/bin/sh\n"
-            "# A gpuplan sweep in %d shards: sbatch this file, then, when every task is done,\n"
+            "# A gpuplan %s in %d shards: sbatch this file, then, when every task is done,\n"
             "#   gpuplan merge %s*.db --into %s\n"
-            "#SBATCH --job-name=gpuplan-sweep\n"
+            "#SBATCH --job-name=gpuplan-%s\n"
             "#SBATCH --array=0-%d\n"
             "#SBATCH --cpus-per-task=%d\n"
             "#SBATCH --output=%s%%a.log\n"
             "set -eu\n"
             "i=$SLURM_ARRAY_TASK_ID\n"
             "shard_db=\"%s$i.db\"\n%s",
-            o->shards, o->prefix, db, o->shards - 1, o->cpus, o->prefix, o->prefix,
-            strbuf_str(&b));
+            argv[0], o->shards, o->prefix, db, argv[0], o->shards - 1, o->cpus, o->prefix,
+            o->prefix, strbuf_str(&b));
     strbuf_free(&b);
 }
 
-/* Where the sweep's command line starts: the first "sweep" (or what
- * follows "--"); argc when there is none. */
+/* Where the sharded command line starts: the first "sweep" or "plan" (or
+ * what follows "--"); argc when there is none. */
 static int find_sweep(int argc, char **argv, int *skip)
 {
     for (int i = 1; i < argc; i++) {
@@ -119,7 +122,7 @@ static int find_sweep(int argc, char **argv, int *skip)
             *skip = 1;
             return i;
         }
-        if (strcmp(argv[i], "sweep") == 0) {
+        if (strcmp(argv[i], "sweep") == 0 || strcmp(argv[i], "plan") == 0) {
             *skip = 0;
             return i;
         }
@@ -130,12 +133,13 @@ static int find_sweep(int argc, char **argv, int *skip)
 
 static int check_sweep(int argc, char **argv)
 {
-    if (argc == 0 || strcmp(argv[0], "sweep") != 0)
-        return cli_usage_error(&cmd_jobs, "expected the sweep to shard: sweep inflation "
-                               "--trace T --cluster C ...");
+    if (argc == 0 || (strcmp(argv[0], "sweep") != 0 && strcmp(argv[0], "plan") != 0))
+        return cli_usage_error(&cmd_jobs, "expected the sweep or plan to shard: sweep "
+                               "inflation --trace T --cluster C ..., or plan --trace T --gpu G "
+                               "...");
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--shard") == 0 || strncmp(argv[i], "--shard=", 8) == 0)
-            return cli_usage_error(&cmd_jobs, "the sweep's --shard is what jobs adds");
+            return cli_usage_error(&cmd_jobs, "the %s's --shard is what jobs adds", argv[0]);
     return EXIT_OK;
 }
 

@@ -1,7 +1,8 @@
 /*
  * cmd_merge.c — `gpuplan merge SHARD.db... --into DB`: puts the runs of a
- * sweep run in shards (`gpuplan sweep --shard I/N`, see `gpuplan jobs`)
- * back into one database.  Runs the target already has are skipped, so a
+ * sweep run in shards (`gpuplan sweep --shard I/N`, see `gpuplan jobs`),
+ * or the points of a plan run so (`gpuplan plan --shard I/N`), back into
+ * one database.  Runs the target already has are skipped, so a
  * merge repeated, or of a shard merged before, changes nothing; shards of
  * different sweeps are refused.
  *
@@ -20,20 +21,23 @@ static int merge_exec(cli_ctx *ctx, int argc, char **argv);
 const cli_cmd cmd_merge = {
     .name = "merge",
     .usage = "SHARD.db... [--into DB]",
-    .summary = "Combine the databases of a sweep's shards into one",
-    .notes = "Copies every run of a sweep that a shard holds and the target lacks; the target "
-             "must hold the traces and clusters the runs name (shards made from copies of it "
-             "do). Merging again changes nothing.",
+    .summary = "Combine the databases of a sweep's or a plan's shards into one",
+    .notes = "Copies every run of a sweep (or point of a plan) that a shard holds and the "
+             "target lacks; the target must hold the traces and clusters the runs name (shards "
+             "made from copies of it do). Merging again changes nothing. After a plan's merge, "
+             "the same `gpuplan plan` command on the target prints the whole plan without "
+             "simulating again.",
     .exec = merge_exec,
 };
 
 static void print_report(cli_ctx *ctx, const store_merge_report *rep, size_t nshards)
 {
-    fprintf(ctx->out, "merged %zu run(s) from %zu shard(s) into %s (%zu already there)\n",
-            rep->added, nshards, ctx->db_path, rep->present);
+    int plan = strcmp(rep->kind, "plan") == 0;
+    fprintf(ctx->out, "merged %zu %s from %zu shard(s) into %s (%zu already there)\n",
+            rep->added, plan ? "plan point(s)" : "run(s)", nshards, ctx->db_path, rep->present);
     if (!rep->fingerprint[0])
         return;
-    fprintf(ctx->out, "sweep %s: %s\n", rep->fingerprint, rep->what);
+    fprintf(ctx->out, "%s %s: %s\n", plan ? "plan" : "sweep", rep->fingerprint, rep->what);
     fprintf(ctx->out, "jobs held: %lld of %lld%s\n", (long long)rep->jobs_held,
             (long long)rep->njobs, rep->jobs_held < rep->njobs ? " (shards missing)" : "");
 }

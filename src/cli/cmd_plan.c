@@ -7,12 +7,17 @@
  * --gpu2, a grid over the counts of two models: cost (CapEx, and energy
  * with --usd-per-kwh) against service per point, the frontier marked, and
  * the cheapest point meeting the SLA target.
+ *
+ * With --shard I/N it simulates only its share of the jobs and saves them
+ * (plan_saved.h); `gpuplan merge` puts the shards' databases together and
+ * the same command on the merged database prints the whole plan.
  */
 #include "cli.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "plan/par.h"
 #include "plan/plan.h"
+#include "plan/plan_saved.h"
 #include "core/runsum.h"
 
 #include <math.h>
@@ -194,35 +199,65 @@ static void print_grid(cli_ctx *ctx, const plan *pl)
         grid_summary(ctx, pl);
 }
 
-static int run_plan(cli_ctx *ctx, const plan_params *p)
+/* A shard's report: what it simulated and saved, and what comes next. */
+static void print_shard(cli_ctx *ctx, const plan *pl, int saved)
+{
+    const shard *sh = &pl->p.shard;
+    fprintf(ctx->out, "plan %s, shard %d/%d: %d of %d jobs simulated, %d saved to %s",
+            pl->fingerprint, sh->i, sh->n, pl->ntodo, pl->njobs, saved, ctx->db_path);
+    if (pl->nloaded)
+        fprintf(ctx->out, " (%d already there)", pl->nloaded);
+    fprintf(ctx->out, "\nmerge the shards with gpuplan merge, then run this plan without "
+            "--shard on the merged database for the answer\n");
+}
+
+/* Steps the plan to its end; a shard saves each finished job as it goes,
+ * so an interrupted shard keeps what it finished. */
+static int step_plan(cli_ctx *ctx, plan *pl, int save, int quiet, int *saved, gp_err *err)
+{
+    /* The percentage rewrites itself with \r: only a terminal shows that
+     * as progress; in a log or a pipe it is noise. */
+    int tty = !quiet && isatty(STDERR_FILENO);
+    int more = 1, n;
+    *saved = 0;
+    while (more) {
+        more = plan_tick(pl, 0.5);
+        if (save && plan_saved_put(pl, cli_store(ctx), &n, err))
+            return -1;
+        *saved += save ? n : 0;
+        if (tty && more)
+            fprintf(stderr, "\rgpuplan plan: %3.0f%%", 100 * plan_progress(pl));
+    }
+    if (tty)
+        fprintf(stderr, "\r                  \r");
+    if (pl->state == PLAN_FAILED)
+        return gp_error(err, "%s", pl->err);
+    return 0;
+}
+
+static int run_plan(cli_ctx *ctx, const plan_params *p, int quiet)
 {
     plan pl;
     memset(&pl, 0, sizeof pl);
     gp_err err = {{0}};
-    if (plan_start(&pl, cli_store(ctx), p, &err)) {
+    int save = p->shard.n > 1, saved = 0;
+    if ((save && store_check_writable(cli_store(ctx), &err)) ||
+        plan_start(&pl, cli_store(ctx), p, &err) ||
+        step_plan(ctx, &pl, save, quiet, &saved, &err)) {
         plan_free(&pl);
         return cli_fail(&err);
     }
-    /* The percentage rewrites itself with \r: only a terminal shows that
-     * as progress; in a log or a pipe it is noise. */
-    int tty = isatty(STDERR_FILENO);
-    while (plan_tick(&pl, 0.5))
-        if (tty)
-            fprintf(stderr, "\rgpuplan plan: %3.0f%%", 100 * plan_progress(&pl));
-    if (tty)
-        fprintf(stderr, "\r                  \r");
-    int rc = EXIT_OK;
-    if (pl.state == PLAN_FAILED) {
-        gp_error(&err, "%s", pl.err);
-        rc = cli_fail(&err);
-    } else {
-        if (pl.grid)
-            print_grid(ctx, &pl);
-        else
-            print_results(ctx, &pl);
-    }
+    if (pl.nloaded && !save && !quiet)
+        fprintf(stderr, "gpuplan plan: %d of %d results read from the database (plan %s)\n",
+                pl.nloaded, pl.njobs, pl.fingerprint);
+    if (save)
+        print_shard(ctx, &pl, saved);
+    else if (pl.grid)
+        print_grid(ctx, &pl);
+    else
+        print_results(ctx, &pl);
     plan_free(&pl);
-    return rc;
+    return EXIT_OK;
 }
 
 /* The command is done (help, usage or runtime error) with exit code c. */
@@ -234,7 +269,8 @@ static int stop(int *code, int c)
 
 /* `gpuplan plan`'s options into *out (`gpuplan plot plan` takes them too);
  * 0 to go on, -1 with *code when the command is done. */
-int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *code)
+int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *quiet,
+                   int *code)
 {
     plan_params p;
     plan_params_default(&p);
@@ -296,6 +332,10 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *c
         OPT_INT("jobs", 'j', "N", &p.jobs, 1, PAR_MAX_THREADS, "simulations at once (the "
                 "results are the same for any N; a plan with GOGH nets runs one at a time)",
                 .def = "the number of cores"),
+        OPT_CALLBACK("shard", 0, "I/N", &p.shard, shard_parse_opt, "simulate only shard I of "
+                     "N (the jobs, count-major then policy, numbered I, I+N, ...) and save "
+                     "them; merge the shards' databases with gpuplan merge", .def = "every job"),
+        OPT_FLAG("quiet", 'q', quiet, "no progress or notes on stderr"),
         OPT_END(),
     };
     gp_err err = {{0}};
@@ -347,8 +387,8 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *c
 static int plan_exec(cli_ctx *ctx, int argc, char **argv)
 {
     plan_params p;
-    int code;
-    if (cmd_plan_parse(ctx, argc, argv, &p, &code))
+    int code, quiet = 0;
+    if (cmd_plan_parse(ctx, argc, argv, &p, &quiet, &code))
         return code;
-    return run_plan(ctx, &p);
+    return run_plan(ctx, &p, quiet);
 }

@@ -362,9 +362,16 @@ static int plot_plan(cli_ctx *ctx, int argc, char **argv)
     plot_opts o = {.width = PLOT_WIDTH, .height = PLOT_HEIGHT};
     plan_params p;
     cli_args none = CLI_ARGS(0, 0, NULL);
+    int quiet = 0;
     if (parse_plot_opts(ctx, nm, mine, &o, &none, &code) == 0 &&
-        (code = image_format(&o)) == EXIT_OK && cmd_plan_parse(ctx, nt, theirs, &p, &code) == 0)
-        code = draw_plan(ctx, &o, &p);
+        (code = image_format(&o)) == EXIT_OK &&
+        cmd_plan_parse(ctx, nt, theirs, &p, &quiet, &code) == 0) {
+        if (p.shard.n > 1)
+            code = cli_usage_error(&cmd_plot, "a plot draws the whole plan: no --shard (merge "
+                                   "the shards, then plot on the merged database)");
+        else
+            code = draw_plan(ctx, &o, &p);
+    }
     free(mine);
     free(theirs);
     return code;

@@ -95,12 +95,6 @@ static int parse_seeds(void *value, const char *text, gp_err *err)
                     text);
 }
 
-/* --shard I/N (a callback; value is the sweep_opts). */
-static int parse_shard(void *value, const char *text, gp_err *err)
-{
-    return shard_parse(text, &((sweep_opts *)value)->shard, err);
-}
-
 /* The one sweep there is, named by the first argument. */
 static int check_kind(const cli_args *rest)
 {
@@ -149,7 +143,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, sweep_opts *o, int *c
         OPT_INT("jobs", 'j', "N", &o->jobs, 1, PAR_MAX_THREADS, "runs simulated at once "
                 "(results and their saving order are the same for any N)",
                 .def = "the number of cores"),
-        OPT_CALLBACK("shard", 0, "I/N", o, parse_shard, "run only shard I of N: the jobs "
+        OPT_CALLBACK("shard", 0, "I/N", &o->shard, shard_parse_opt, "run only shard I of N: the jobs "
                      "(policy-major, then seed) numbered I, I+N, I+2N, ...; merge the shards' "
                      "databases with gpuplan merge", .def = "every job"),
         OPT_END(),

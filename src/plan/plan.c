@@ -5,6 +5,7 @@
 #include "plan.h"
 #include "par.h"
 #include "plan_par.h"
+#include "plan_saved.h"
 #include "core/cstate.h"
 #include "policy/policy.h"
 #include "power/power.h"
@@ -36,6 +37,7 @@ void plan_params_default(plan_params *p)
     p->kappa = 0;
     p->sla_target_pct = 0;
     p->jobs = par_default_threads();
+    p->shard.n = 1;
 }
 
 const char *plan_metric_name(plan_metric m)
@@ -200,6 +202,18 @@ static int load(plan *sw, store *st, gp_err *err)
     return 0;
 }
 
+/* The jobs left to simulate: the shard's, less those already read. */
+static void list_todo(plan *sw)
+{
+    const shard *sh = &sw->p.shard;
+    int n = sh->n > 0 ? sh->n : 1;
+    sw->todo = xmalloc(((size_t)sw->njobs + 1) * sizeof *sw->todo);
+    sw->ntodo = 0;
+    for (int i = 0; i < sw->njobs; i++)
+        if (!sw->res[i].done && i % n == sh->i)
+            sw->todo[sw->ntodo++] = i;
+}
+
 int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
 {
     plan_free(sw);
@@ -221,9 +235,17 @@ int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
         sw->res[i].gpus = sw->counts[i / p->npolicies];
         sw->res[i].gpus2 = sw->counts2[i / p->npolicies];
     }
-    sw->state = PLAN_RUNNING;
+    sw->stored = xcalloc((size_t)sw->njobs + 1, 1);
+    plan_identify(sw);
+    if (plan_saved_load(sw, st, &sw->nloaded, err)) {
+        plan_free(sw);
+        return -1;
+    }
+    list_todo(sw);
+    sw->state = sw->ntodo ? PLAN_RUNNING : PLAN_DONE;
     sw->t_start = now_seconds();
-    plan_par_start(sw);
+    if (sw->ntodo)
+        plan_par_start(sw);
     return 0;
 }
 
@@ -298,7 +320,7 @@ void plan_job_result(const plan *sw, struct sim *s, plan_result *r)
 static int job_begin(plan *sw)
 {
     gp_err err;
-    sw->sim = plan_job_sim(sw, sw->job, &sw->cl, &err);
+    sw->sim = plan_job_sim(sw, sw->todo[sw->job], &sw->cl, &err);
     sw->steps = 0;
     if (!sw->sim) {
         snprintf(sw->err, sizeof sw->err, "%s", err.msg);
@@ -309,7 +331,7 @@ static int job_begin(plan *sw)
 
 static void job_end(plan *sw)
 {
-    plan_job_result(sw, sw->sim, &sw->res[sw->job]);
+    plan_job_result(sw, sw->sim, &sw->res[sw->todo[sw->job]]);
     sim_free(sw->sim);
     sw->sim = NULL;
     cluster_free(sw->cl);
@@ -324,7 +346,7 @@ int plan_tick(plan *sw, double budget_s)
     if (sw->par)
         return plan_par_tick(sw, budget_s);
     double t0 = now_seconds();
-    while (sw->job < sw->njobs) {
+    while (sw->job < sw->ntodo) {
         if (!sw->sim && job_begin(sw)) {
             sw->state = PLAN_FAILED;
             return 0;
@@ -343,7 +365,7 @@ int plan_tick(plan *sw, double budget_s)
             break;
     }
     sw->elapsed = now_seconds() - sw->t_start;
-    if (sw->job >= sw->njobs) {
+    if (sw->job >= sw->ntodo) {
         sw->state = PLAN_DONE;
         return 0;
     }
@@ -369,6 +391,8 @@ void plan_free(plan *sw)
     for (int i = 0; sw->res && i < sw->njobs; i++)
         free(sw->res[i].jct);
     free(sw->res);
+    free(sw->todo);
+    free(sw->stored);
     trace_free(sw->tr);
     cluster_free(sw->base);
     free(sw->pins);
@@ -378,16 +402,23 @@ void plan_free(plan *sw)
     memset(sw, 0, sizeof *sw);
 }
 
+int plan_current_job(const plan *sw)
+{
+    if (sw->ntodo == 0)
+        return -1;
+    return sw->todo[sw->job < sw->ntodo ? sw->job : sw->ntodo - 1];
+}
+
 double plan_progress(const plan *sw)
 {
-    if (sw->njobs == 0)
-        return 0;
+    if (sw->ntodo == 0)
+        return sw->state == PLAN_DONE;
     double part = 0;
     if (sw->sim && sw->tr && sw->tr->ntasks)
         part = (double)sw->steps / (double)sw->tr->ntasks;
     if (part > 0.99)
         part = 0.99;
-    return ((double)sw->job + part) / (double)sw->njobs;
+    return ((double)sw->job + part) / (double)sw->ntodo;
 }
 
 static double sla_pct(const plan *sw, const plan_result *r, double kappa)

@@ -22,6 +22,10 @@
  * (plan_value), so moving those sliders updates the table at once; the
  * policies' thresholds change the simulation and mark the results stale.
  *
+ * Results already in the database under the plan's fingerprint are read,
+ * not simulated again (plan_saved.h): a plan run in shards and merged is
+ * read back whole.
+ *
  * Ownership: a plan owns its trace, catalog, clusters, sims and results;
  * plan_free() releases them.
  */
@@ -34,6 +38,7 @@
 #include "policy/policy.h"
 #include "sim/whatif.h"
 #include "predict/util_predict.h"
+#include "shard.h"
 
 #define PLAN_MAX_POLICIES 6
 #define PLAN_MAX_COUNTS 64      /* counts of one model */
@@ -76,6 +81,9 @@ typedef struct plan_params {
     whatif_opts whatif;
     upred_spec predict;         /* what the policies know of utilization */
     int jobs;                   /* simulations at once (plan_par.h); 1 = in plan_tick */
+    /* Simulate only the jobs j with j mod n = i ({0, 1} = all), to save
+     * them for a merge (plan_saved.h). */
+    shard shard;
 } plan_params;
 
 typedef struct plan_result {
@@ -109,7 +117,15 @@ typedef struct plan {
     int counts2[PLAN_MAX_POINTS];   /* of the second (grid; else 0) */
     int ncounts;                    /* points */
     plan_result *res;          /* [ncounts * npolicies], point-major */
-    int njobs, job;
+    int njobs;
+    /* The jobs to simulate, ascending: the shard's, less those read from
+     * the database; job counts the finished ones. */
+    int *todo;
+    int ntodo, job;
+    int nloaded;                /* results read from the database (plan_saved.h) */
+    unsigned char *stored;      /* [njobs]: 1 = in the database */
+    char fingerprint[17];       /* the plan's identity (plan_saved.h) */
+    char what[256];             /* and its description */
     cluster *cl;                /* the current job's */
     cluster *base;              /* the snapshot's cluster, NULL without one */
     sim_pin *pins;              /* its tasks' places, with base */
@@ -154,6 +170,9 @@ void plan_cancel(plan *sw);
 void plan_free(plan *sw);
 /* Fraction done, 0..1. */
 double plan_progress(const plan *sw);
+/* The job (index into res) being simulated, or the last one when none is:
+ * what progress shows; -1 when the plan simulates nothing. */
+int plan_current_job(const plan *sw);
 
 /* A result's metric under the live sliders (prices, kappa, energy price):
  * SLA violations in % of tasks, mean JCT s, average W, CapEx USD, CapEx +

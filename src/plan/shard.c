@@ -24,6 +24,11 @@ int shard_parse(const char *text, shard *out, gp_err *err)
     return 0;
 }
 
+int shard_parse_opt(void *value, const char *text, gp_err *err)
+{
+    return shard_parse(text, value, err);
+}
+
 size_t shard_count(shard s, size_t total)
 {
     return (size_t)s.i < total ? (total - (size_t)s.i + (size_t)s.n - 1) / (size_t)s.n : 0;
