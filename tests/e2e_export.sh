@@ -5,53 +5,16 @@
 # typed), names the files on the status line, and shows the gpuplan command
 # for the same; on Help it says there is nothing to export.  The Planner
 # shows its one-line answer and puts a slider back to its default with d.
-# Drives the real binary in a private tmux server, as e2e_tui.sh does.
+# Drives the real binary in a private tmux server (tests/lib_tui.sh).
 #
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_export.sh  (run from the project root)
 set -u
-G=${GPUPLAN:-./gpuplan}
-case "$G" in /*) ;; *) G="$PWD/$G" ;; esac
-SAMPLES=${GPUPLAN_SAMPLES:-$PWD/sample-data}
-WAIT=${E2E_TUI_WAIT:-30}
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "e2e_export: skipped: tmux is not installed"
-    echo "e2e_export: 0 failed"
-    exit 0
-fi
-if [ ! -d "$SAMPLES/cats-testbed" ]; then
-    echo "e2e_export: skipped: no $SAMPLES/cats-testbed sample set"
-    echo "e2e_export: 0 failed"
-    exit 0
-fi
-T=$(mktemp -d /tmp/gpuplan-e2e-export-XXXXXX)
-SOCK=gpuplan-export-$$
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-    tm kill-server >/dev/null 2>&1
-    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
-    rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-export GPUPLAN_DB="$T/db.sqlite"
-export GPUPLAN_SAMPLES="$SAMPLES"
-fails=0
-ok() { printf 'ok   %s\n' "$1"; }
-bad() { printf 'FAIL %s\n' "$1"; fails=$((fails + 1)); }
+NAME=e2e_export
+NEED=cats-testbed
+WAIT_S=30
+. tests/lib_tui.sh
+# Status lines name long paths: join the lines the pane wraps.
 cap() { tm capture-pane -p -J -t tui > "$T/screen" 2>/dev/null; }
-show() { echo "---- screen ----"; cat "$T/screen"; echo "----------------"; }
-wait_for() {
-    end=$(( $(date +%s) + WAIT ))
-    while :; do
-        cap
-        grep -qF -- "$1" "$T/screen" && return 0
-        [ "$(date +%s)" -ge "$end" ] && return 1
-        sleep 0.2
-    done
-}
-expect() {      # expect TEXT DESCRIPTION
-    if wait_for "$1"; then ok "$2"; else bad "$2: no '$1' on screen"; show; fi
-}
-keys() { tm send-keys -t tui "$@"; }
 has_file() {    # has_file PATH MIN_BYTES DESCRIPTION
     if [ -f "$1" ] && [ "$(wc -c < "$1")" -gt "$2" ]; then
         ok "$3 ($(wc -c < "$1" | tr -d ' ') bytes)"
