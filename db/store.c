@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -217,6 +218,20 @@ const char *store_col_text(sqlite3_stmt *st, int i)
     assert(st && i >= 0);
     const unsigned char *t = sqlite3_column_text(st, i);
     return t ? (const char *)t : "";
+}
+
+void store_bind_real(sqlite3_stmt *st, int i, double v)
+{
+    if (isnan(v))
+        sqlite3_bind_null(st, i);
+    else
+        sqlite3_bind_double(st, i, v);
+}
+
+double store_col_real(sqlite3_stmt *st, int i)
+{
+    assert(st && i >= 0);
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
 char *store_col_strdup(sqlite3_stmt *st, int i)

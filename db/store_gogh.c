@@ -24,19 +24,6 @@ static store_gogh_err *figure(store_gogh_nets *n, size_t i)
     return i < 3 ? &n->p1[i] : &n->p2[i - 3];
 }
 
-static void bind_figure(sqlite3_stmt *st, int col, double v)
-{
-    if (isnan(v))
-        sqlite3_bind_null(st, col);
-    else
-        sqlite3_bind_double(st, col, v);
-}
-
-static double col_figure(sqlite3_stmt *st, int col)
-{
-    return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
-}
-
 /* ---- writing ---------------------------------------------------------------------- */
 
 static int bind_error_row(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_err *err)
@@ -46,8 +33,8 @@ static int bind_error_row(store *s, sqlite3_stmt *st, const void *obj, size_t i,
     const store_gogh_err *e = figure((store_gogh_nets *)obj, i);
     store_bind_text(st, 2, net_names[i / 3]);
     store_bind_text(st, 3, split_names[i % 3]);
-    bind_figure(st, 4, e->loss);
-    bind_figure(st, 5, e->mae);
+    store_bind_real(st, 4, e->loss);
+    store_bind_real(st, 5, e->mae);
     sqlite3_bind_int64(st, 6, e->rows);
     return 0;
 }
@@ -180,8 +167,8 @@ static void read_error_row(sqlite3_stmt *st, void *obj)
     if (net < 0 || split < 0)
         return;
     store_gogh_err *e = figure(obj, (size_t)(net * 3 + split));
-    e->loss = col_figure(st, 2);
-    e->mae = col_figure(st, 3);
+    e->loss = store_col_real(st, 2);
+    e->mae = store_col_real(st, 3);
     e->rows = sqlite3_column_int64(st, 4);
 }
 

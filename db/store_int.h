@@ -47,6 +47,10 @@ int store_prepare(store *s, const char *sql, sqlite3_stmt **st, gp_err *err);
 int store_step_done(store *s, sqlite3_stmt *st, gp_err *err);
 void store_bind_text(sqlite3_stmt *st, int i, const char *v);
 const char *store_col_text(sqlite3_stmt *st, int i);
+/* A real that may be unknown: SQLite keeps a NaN as NULL, so NaN binds
+ * as NULL and NULL reads back as NaN. */
+void store_bind_real(sqlite3_stmt *st, int i, double v);
+double store_col_real(sqlite3_stmt *st, int i);
 /* A copy of a text column; NULL when the column is NULL. */
 char *store_col_strdup(sqlite3_stmt *st, int i);
 /* Steps an "INSERT ... RETURNING id" once, sets *id and finalizes it; the

@@ -344,42 +344,45 @@ static int merge_runs(store *s, store_merge_report *rep, gp_err *err)
     return rc;
 }
 
+/* Runs a fixed write statement whose one parameter is a fingerprint. */
+static int write_for(store *s, const char *sql, const char *fingerprint, gp_err *err)
+{
+    sqlite3_stmt *st;
+    if (store_prepare(s, sql, &st, err))
+        return -1;
+    store_bind_text(st, 1, fingerprint);
+    int rc = store_step_done(s, st, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* Copies the plan points of the attached shard that the target lacks, in
- * one statement (so one transaction). */
+ * one transaction. */
 static int merge_points(store *s, store_merge_report *rep, gp_err *err)
 {
     int64_t total;
-    sqlite3_stmt *st;
-    if (store_prepare(s, "SELECT count(*) FROM shard.plan_point WHERE fingerprint = ?1", &st,
-                      err))
+    if (store_lookup_int(s, "SELECT count(*) FROM shard.plan_point WHERE fingerprint = ?1",
+                         rep->fingerprint, &total, err) ||
+        store_begin(s, err))
         return -1;
-    store_bind_text(st, 1, rep->fingerprint);
-    int rc = sqlite3_step(st);
-    total = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-    sqlite3_finalize(st);
-    if (rc != SQLITE_ROW)
-        return store_sql_error(s, err, "reading the shard's plan");
-    if (store_prepare(s, "INSERT OR IGNORE INTO main.sweep(fingerprint, kind, what, njobs)"
-                      " SELECT fingerprint, kind, what, njobs FROM shard.sweep"
-                      " WHERE fingerprint = ?1", &st, err))
-        return -1;
-    store_bind_text(st, 1, rep->fingerprint);
-    rc = store_step_done(s, st, err);
-    sqlite3_finalize(st);
-    if (rc || store_prepare(s, "INSERT INTO main.plan_point(fingerprint, job, gpus, gpus2, ran,"
-                            " ntasks, jct_mean, jct_p95, avg_w, span_s, jct, created)"
-                            " SELECT fingerprint, job, gpus, gpus2, ran, ntasks, jct_mean,"
-                            " jct_p95, avg_w, span_s, jct, created FROM shard.plan_point p"
-                            " WHERE p.fingerprint = ?1 AND NOT EXISTS (SELECT 1 FROM"
-                            " main.plan_point m WHERE m.fingerprint = p.fingerprint"
-                            " AND m.job = p.job) ORDER BY job", &st, err))
-        return -1;
-    store_bind_text(st, 1, rep->fingerprint);
-    rc = store_step_done(s, st, err);
-    sqlite3_finalize(st);
+    int rc = write_for(s, "INSERT OR IGNORE INTO main.sweep(fingerprint, kind, what, njobs)"
+                       " SELECT fingerprint, kind, what, njobs FROM shard.sweep"
+                       " WHERE fingerprint = ?1", rep->fingerprint, err) ||
+             write_for(s, "INSERT INTO main.plan_point(fingerprint, job, gpus, gpus2, ran,"
+                       " ntasks, jct_mean, jct_p95, avg_w, span_s, jct, created)"
+                       " SELECT fingerprint, job, gpus, gpus2, ran, ntasks, jct_mean,"
+                       " jct_p95, avg_w, span_s, jct, created FROM shard.plan_point p"
+                       " WHERE p.fingerprint = ?1 AND NOT EXISTS (SELECT 1 FROM"
+                       " main.plan_point m WHERE m.fingerprint = p.fingerprint"
+                       " AND m.job = p.job) ORDER BY job", rep->fingerprint, err)
+                 ? -1 : 0;
+    size_t added = rc ? 0 : (size_t)sqlite3_changes(s->db);
+    if (rc == 0)
+        rc = store_commit(s, err);
+    else if (s->txn_depth > 0)
+        store_rollback(s);
     if (rc)
         return -1;
-    size_t added = (size_t)sqlite3_changes(s->db);
     rep->added += added;
     rep->present += (size_t)total - added;
     return 0;

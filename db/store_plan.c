@@ -38,20 +38,6 @@ static double *blob_to_jct(const unsigned char *b, size_t n)
     return v;
 }
 
-/* SQLite stores a NaN as NULL; a NULL reads back as NaN. */
-static void bind_maybe_nan(sqlite3_stmt *st, int i, double v)
-{
-    if (isnan(v))
-        sqlite3_bind_null(st, i);
-    else
-        sqlite3_bind_double(st, i, v);
-}
-
-static double col_maybe_nan(sqlite3_stmt *st, int i)
-{
-    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
 static int insert_point(store *s, const char *fingerprint, const store_plan_point *pt,
                         gp_err *err)
 {
@@ -66,8 +52,8 @@ static int insert_point(store *s, const char *fingerprint, const store_plan_poin
     sqlite3_bind_int(st, 4, pt->gpus2);
     sqlite3_bind_int64(st, 5, pt->ran);
     sqlite3_bind_int64(st, 6, (int64_t)pt->ntasks);
-    bind_maybe_nan(st, 7, pt->jct_mean);
-    bind_maybe_nan(st, 8, pt->jct_p95);
+    store_bind_real(st, 7, pt->jct_mean);
+    store_bind_real(st, 8, pt->jct_p95);
     sqlite3_bind_double(st, 9, pt->avg_w);
     sqlite3_bind_double(st, 10, pt->span_s);
     sqlite3_bind_blob(st, 11, jct_to_blob(pt->jct, pt->ntasks), (int)(pt->ntasks * 8), free);
@@ -106,8 +92,8 @@ static int read_point(sqlite3_stmt *st, store_plan_point *pt, gp_err *err)
     pt->gpus2 = sqlite3_column_int(st, 2);
     pt->ran = sqlite3_column_int64(st, 3);
     int64_t n = sqlite3_column_int64(st, 4);
-    pt->jct_mean = col_maybe_nan(st, 5);
-    pt->jct_p95 = col_maybe_nan(st, 6);
+    pt->jct_mean = store_col_real(st, 5);
+    pt->jct_p95 = store_col_real(st, 6);
     pt->avg_w = sqlite3_column_double(st, 7);
     pt->span_s = sqlite3_column_double(st, 8);
     const unsigned char *b = sqlite3_column_blob(st, 9);

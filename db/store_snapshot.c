@@ -31,15 +31,6 @@ static int bind_row(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_er
     return 0;
 }
 
-/* A reading's value, NULL when the source did not say (NAN). */
-static void bind_reading_value(sqlite3_stmt *st, int col, double v)
-{
-    if (isnan(v))
-        sqlite3_bind_null(st, col);
-    else
-        sqlite3_bind_double(st, col, v);
-}
-
 static int bind_reading(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_err *err)
 {
     (void)s;
@@ -47,10 +38,10 @@ static int bind_reading(store *s, sqlite3_stmt *st, const void *obj, size_t i, g
     const gpu_reading *r = &((const snapshot *)obj)->readings[i];
     sqlite3_bind_int(st, 2, r->node);
     sqlite3_bind_int(st, 3, r->gpu);
-    bind_reading_value(st, 4, r->util_pct);
-    bind_reading_value(st, 5, r->power_w);
-    bind_reading_value(st, 6, r->clock_mhz);
-    bind_reading_value(st, 7, r->mem_used_mib);
+    store_bind_real(st, 4, r->util_pct);
+    store_bind_real(st, 5, r->power_w);
+    store_bind_real(st, 6, r->clock_mhz);
+    store_bind_real(st, 7, r->mem_used_mib);
     return 0;
 }
 
@@ -106,16 +97,11 @@ static void read_row(sqlite3_stmt *st, void *obj)
     snapshot_add_row(obj, &r);
 }
 
-static double column_reading(sqlite3_stmt *st, int col)
-{
-    return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
-}
-
 static void read_reading(sqlite3_stmt *st, void *obj)
 {
     gpu_reading r = {sqlite3_column_int(st, 0), sqlite3_column_int(st, 1),
-                     column_reading(st, 2), column_reading(st, 3), column_reading(st, 4),
-                     column_reading(st, 5)};
+                     store_col_real(st, 2), store_col_real(st, 3), store_col_real(st, 4),
+                     store_col_real(st, 5)};
     snapshot_add_reading(obj, &r);
 }
 

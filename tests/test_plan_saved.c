@@ -13,21 +13,6 @@
 #include "db/store_plan.h"
 #include "plan/plan.h"
 #include "plan/plan_saved.h"
-#include "samples/seed.h"
-
-/* A store seeded with the sample sets, as the CLI makes on first use. */
-static store *sample_store(char **dir)
-{
-    *dir = tu_tmpdir();
-    char *path = xasprintf("%s/plan.db", *dir);
-    store *st = NULL;
-    gp_err err = {{0}};
-    int created = 0;
-    if (store_open(path, &st, &created, &err) || seed_from_dir(st, "sample-data", &err))
-        fail_msg("%s", err.msg);
-    free(path);
-    return st;
-}
 
 static void base_params(plan_params *p)
 {
@@ -142,7 +127,7 @@ static void test_fingerprint(void **state)
 {
     (void)state;
     char *dir;
-    store *st = sample_store(&dir);
+    store *st = tu_sample_store(&dir);
     plan_params p;
     base_params(&p);
     char fp0[17], fp[17];
@@ -203,7 +188,7 @@ static void test_shards_read_back(void **state)
 {
     (void)state;
     char *dir;
-    store *st = sample_store(&dir);
+    store *st = tu_sample_store(&dir);
     plan_params p;
     base_params(&p);
     plan whole, half, read;
@@ -235,7 +220,7 @@ static void test_shards_read_back(void **state)
 /* Runs sql on the test database behind the store's back. */
 static void damage(const char *dir, const char *sql)
 {
-    char *path = xasprintf("%s/plan.db", dir);
+    char *path = xasprintf("%s/test.db", dir);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
@@ -259,7 +244,7 @@ static void test_damaged_point_refused(void **state)
 {
     (void)state;
     char *dir;
-    store *st = sample_store(&dir);
+    store *st = tu_sample_store(&dir);
     plan_params p;
     base_params(&p);
     p.shard.n = 2;

@@ -232,20 +232,6 @@ static void test_sweep_chart_files(void **state)
 
 /* --- a plan ----------------------------------------------------------------------- */
 
-/* A store seeded with the sample sets, as the CLI makes on first use. */
-static store *sample_store(char **dir)
-{
-    *dir = tu_tmpdir();
-    char *path = xasprintf("%s/plot.db", *dir);
-    store *st = NULL;
-    gp_err err = {{0}};
-    int created = 0;
-    if (store_open(path, &st, &created, &err) || seed_from_dir(st, "sample-data", &err))
-        fail_msg("%s", err.msg);
-    free(path);
-    return st;
-}
-
 static void run_plan(store *st, plan *pl, const char *policies)
 {
     plan_params p;
@@ -271,7 +257,7 @@ static void test_plan_chart_files(void **state)
 {
     (void)state;
     char *dir;
-    store *st = sample_store(&dir);
+    store *st = tu_sample_store(&dir);
     plan pl;
     run_plan(st, &pl, "corrgpu,first");
     char answer[160];

@@ -23,6 +23,7 @@
 #include "core/model.h"
 #include "core/util.h"
 #include "io/import.h"
+#include "samples/seed.h"
 
 /* cmocka 1.1's assert_float_equal rounds to float; compare doubles here. */
 #undef assert_double_equal
@@ -242,6 +243,23 @@ static inline store *tu_store_new(char **dir)
     for (size_t i = 0; i < cat->ncpus; i++)
         assert_int_equal(store_put_cpu_profile(st, &cat->cpus[i], &err), 0);
     catalog_free(cat);
+    free(path);
+    return st;
+}
+
+/* A new store in a temporary directory seeded with the sample sets, as
+ * the CLI makes on first use (run from the project root); *dir as for
+ * tu_store_new. */
+static inline store *tu_sample_store(char **dir)
+{
+    *dir = tu_tmpdir();
+    assert_non_null(*dir);
+    char *path = xasprintf("%s/test.db", *dir);
+    store *st = NULL;
+    gp_err err = {{0}};
+    int created = 0;
+    if (store_open(path, &st, &created, &err) || seed_from_dir(st, "sample-data", &err))
+        fail_msg("%s", err.msg);
     free(path);
     return st;
 }
