@@ -309,6 +309,7 @@ static void test_cats_paper_example(void **state)
     sim_config cfg;
     sim_config_default(&cfg);       /* CATS: sleep on */
     cfg.dfs = 0;                    /* keeps progress = time, so t1 is at sample 1 at 1 s */
+    cfg.explain_candidates = 1;     /* the candidates are read below */
     policy_spec sp;
     gp_err err = {{0}};
     assert_int_equal(policy_spec_parse("cats", &sp, &err), 0);

@@ -96,8 +96,8 @@ int corr_place_cpu(const cstate *cs, const char *policy, const task *tk, placeme
             out->node = (int)i;
             out->ngpus = 0;
             if (ex) {
-                explain_add(ex, (int)i, -1);
-                ex->chosen = 0;
+                if (explain_add(ex, (int)i, -1))
+                    ex->chosen = 0;
                 snprintf(ex->summary, sizeof ex->summary, "%s: %s -> %s (CPU-only task)",
                          policy, tk->name, n->name);
             }
@@ -184,9 +184,8 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
         int g = cs->active[a];
         placement pl;
         int code = corr_window(cs, tk, g, &pl);
-        explain_cand *c = NULL;
-        if (ex) {
-            c = explain_add(ex, cs->gpus[g].node, g);
+        explain_cand *c = explain_add(ex, cs->gpus[g].node, g);
+        if (c) {
             c->term[1] = q;
             c->term[2] = cs_gpu_mem_free(&cs->gpus[g]);
         }
@@ -235,11 +234,13 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
     }
     if (ex) {
         explain_cand *c = explain_add(ex, out->node, out->gpus[0]);
-        c->term[0] = own;
-        c->term[1] = q;
-        c->term[2] = cs_gpu_mem_free(&cs->gpus[out->gpus[0]]);
-        snprintf(c->note, sizeof c->note, "fresh GPU");
-        ex->chosen = (int)ex->ncands - 1;
+        if (c) {
+            c->term[0] = own;
+            c->term[1] = q;
+            c->term[2] = cs_gpu_mem_free(&cs->gpus[out->gpus[0]]);
+            snprintf(c->note, sizeof c->note, "fresh GPU");
+            ex->chosen = (int)ex->ncands - 1;
+        }
         char where[96];
         corr_format_placement(cs, out, where, sizeof where);
         snprintf(ex->summary, sizeof ex->summary,

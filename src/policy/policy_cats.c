@@ -85,7 +85,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
     const task *tk = &ctx->tr->tasks[in->ti];
     placement pl;
     int code = corr_window(cs, tk, g, &pl);
-    explain_cand *c = ex ? explain_add(ex, cs->gpus[g].node, g) : NULL;
+    explain_cand *c = explain_add(ex, cs->gpus[g].node, g);
     if (code != CORR_FITS) {
         if (c) {
             c->eligible = 0;
@@ -125,7 +125,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         best->score = score;
         best->pl = pl;
         best->terms = t;
-        best->cand = ex ? (int)ex->ncands - 1 : -1;
+        best->cand = c ? (int)ex->ncands - 1 : -1;
     }
 }
 
@@ -155,11 +155,13 @@ static int open_fresh(const policy_ctx *ctx, const double *p, const task *tk,
     if (ex) {
         const cs_gpu *g = &ctx->cs->gpus[out->gpus[0]];
         explain_cand *c = explain_add(ex, out->node, out->gpus[0]);
-        c->term[1] = useries_summary(tk, US_MEAN) / 100.0;
-        c->term[2] = useries_summary(tk, US_MEAN);
-        snprintf(c->note, sizeof c->note, "fresh GPU%s",
-                 g->power == GPU_ASLEEP ? " (wakes it)" : "");
-        ex->chosen = (int)ex->ncands - 1;
+        if (c) {
+            c->term[1] = useries_summary(tk, US_MEAN) / 100.0;
+            c->term[2] = useries_summary(tk, US_MEAN);
+            snprintf(c->note, sizeof c->note, "fresh GPU%s",
+                     g->power == GPU_ASLEEP ? " (wakes it)" : "");
+            ex->chosen = (int)ex->ncands - 1;
+        }
         char where[96];
         corr_format_placement(ctx->cs, out, where, sizeof where);
         snprintf(ex->summary, sizeof ex->summary,

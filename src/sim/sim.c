@@ -259,6 +259,7 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
     init_record(s);
     explain_init(&s->ex_work, NULL, 0);
     explain_init(&s->ex_last, NULL, 0);
+    s->ex_work.want_cands = s->ex_last.want_cands = cfg->keep_explain || cfg->explain_candidates;
     s->ckpt_every = cfg->checkpoint_every;
     sim_ckpt_take(s);
     return s;
