@@ -59,32 +59,38 @@ static int wake_class(const cstate *cs, const placement *pl)
     return cs->nodes[pl->node].asleep ? 2 : 1;
 }
 
-int corr_fresh(const cstate *cs, const task *tk, placement *out)
+/* The lowest-index window starting at a GPU of set `from` that admits tk,
+ * runs nothing and wakes no more than class `most` (wake_class).  1 with
+ * *out, 0 if none. */
+static int fresh_in(const cstate *cs, const task *tk, const cs_gpuset *from, int most,
+                    placement *out)
 {
     int v = task_gpus(tk);
-    int best_class = 3;
-    for (size_t g = 0; g < cs->ngpus && best_class > 0; g++) {
+    for (int g = cs_gpuset_next(from, 0); g >= 0; g = cs_gpuset_next(from, g + 1)) {
         placement pl;
-        if (cs->gpus[g].ntasks > 0)     /* cheap first: a busy first GPU never qualifies */
-            continue;
-        /* Nor does a window whose first GPU already wakes no less than the best found. */
-        int least = cs->nodes[cs->gpus[g].node].asleep ? 2 : cs->gpus[g].power == GPU_ASLEEP;
-        if (least >= best_class)
-            continue;
-        if (corr_window(cs, tk, (int)g, &pl) != CORR_FITS)
+        if (corr_window(cs, tk, g, &pl) != CORR_FITS)
             continue;
         int empty = 1;
-        for (int k = 0; k < v && empty; k++)
+        for (int k = 1; k < v && empty; k++)
             empty = cs->gpus[pl.gpus[k]].ntasks == 0;
-        if (!empty)
-            continue;
-        int c = wake_class(cs, &pl);
-        if (c < best_class) {
-            best_class = c;
+        if (empty && wake_class(cs, &pl) <= most) {
             *out = pl;
+            return 1;
         }
     }
-    return best_class < 3;
+    return 0;
+}
+
+/* The lowest window of the least wake-up class, as a scan of every GPU
+ * would find it, from the state's fresh-GPU sets (cstate.fresh): a class-0
+ * window starts at an awake GPU of an awake server; with none, every
+ * fitting window on an awake server is of class 1; with none either, one
+ * on a sleeping server (class 2). */
+int corr_fresh(const cstate *cs, const task *tk, placement *out)
+{
+    return fresh_in(cs, tk, &cs->fresh[CS_FRESH_AWAKE], 0, out) ||
+           fresh_in(cs, tk, &cs->fresh[CS_FRESH_SERVER_AWAKE], 1, out) ||
+           fresh_in(cs, tk, &cs->fresh[CS_FRESH_SERVER_ASLEEP], 2, out);
 }
 
 int corr_place_cpu(const cstate *cs, const char *policy, const task *tk, placement *out,

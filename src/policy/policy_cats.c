@@ -186,13 +186,21 @@ static int cats_place(const policy_ctx *ctx, const double *p, int ti, placement 
     cats_best best;
     memset(&best, 0, sizeof best);
     best.cand = -1;
-    int score_empty = p[O_SCORE_EMPTY] != 0;
-    for (size_t g = 0; g < cs->ngpus; g++) {
-        const cs_gpu *gpu = &cs->gpus[g];
-        if (gpu->ntasks == 0 &&
-            !(score_empty && gpu->power != GPU_ASLEEP && !cs->nodes[gpu->node].asleep))
-            continue;
-        consider(ctx, p, &in, (int)g, &best, ex);
+    /* The GPUs running tasks (cs->active), and with score_empty the awake
+     * idle GPUs of awake servers too, merged in index order: the order of a
+     * scan of every GPU, so ties go the same way. */
+    const cs_gpuset *idle = p[O_SCORE_EMPTY] != 0 ? &cs->fresh[CS_FRESH_AWAKE] : NULL;
+    size_t a = 0;
+    int e = idle ? cs_gpuset_next(idle, 0) : -1;
+    while (a < cs->nactive || e >= 0) {
+        int g;
+        if (e < 0 || (a < cs->nactive && cs->active[a] < e))
+            g = cs->active[a++];
+        else {
+            g = e;
+            e = cs_gpuset_next(idle, e + 1);
+        }
+        consider(ctx, p, &in, g, &best, ex);
     }
     useries_in_free(&in);
     if (!best.found)

@@ -151,9 +151,8 @@ static int corrgpu_place(const policy_ctx *ctx, const double *p, int ti, placeme
     corr_best best;
     memset(&best, 0, sizeof best);
     best.cand = -1;
-    for (size_t g = 0; g < cs->ngpus; g++)     /* the gputracker: GPUs running tasks */
-        if (cs->gpus[g].ntasks > 0)
-            consider(ctx, p, &in, (int)g, &best, ex);
+    for (size_t a = 0; a < cs->nactive; a++)  /* the gputracker: GPUs running tasks */
+        consider(ctx, p, &in, cs->active[a], &best, ex);
     useries_in_free(&in);
     if (!best.found)
         return allocate_new(ctx, p, tk, &best, out, ex);
