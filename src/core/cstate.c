@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- GPU sets ------------------------------------------------------------- */
+/* ---- index sets ------------------------------------------------------------- */
 
 /* Grows s to hold GPU indices below ngpus (new members absent). */
-static void gpuset_fit(cs_gpuset *s, size_t ngpus)
+static void idxset_fit(cs_idxset *s, size_t ngpus)
 {
     size_t need = (ngpus + 63) / 64;
     if (need > s->cap) {
@@ -28,7 +28,7 @@ static void gpuset_fit(cs_gpuset *s, size_t ngpus)
         s->nwords = need;
 }
 
-static void gpuset_put(cs_gpuset *s, int g, int member)
+static void idxset_put(cs_idxset *s, int g, int member)
 {
     size_t w = (size_t)g >> 6;
     uint64_t bit = 1ULL << (g & 63);
@@ -43,7 +43,7 @@ static void gpuset_put(cs_gpuset *s, int g, int member)
     }
 }
 
-int cs_gpuset_next(const cs_gpuset *s, int from)
+int cs_idxset_next(const cs_idxset *s, int from)
 {
     size_t w = from > 0 ? (size_t)from >> 6 : 0;
     if (w >= s->nwords)
@@ -65,7 +65,7 @@ int cs_gpuset_next(const cs_gpuset *s, int from)
     return (int)(found * 64 + (size_t)__builtin_ctzll(s->bits[found]));
 }
 
-static void gpuset_copy(cs_gpuset *dst, const cs_gpuset *src)
+static void idxset_copy(cs_idxset *dst, const cs_idxset *src)
 {
     *dst = *src;
     if (!src->cap)
@@ -76,7 +76,7 @@ static void gpuset_copy(cs_gpuset *dst, const cs_gpuset *src)
     memcpy(dst->words, src->words, (src->cap / 64 + 1) * sizeof *dst->words);
 }
 
-static void gpuset_free(cs_gpuset *s)
+static void idxset_free(cs_idxset *s)
 {
     free(s->bits);
     free(s->words);
@@ -87,15 +87,16 @@ static void fresh_update(cstate *cs, int g)
 {
     const cs_gpu *gpu = &cs->gpus[g];
     int empty = gpu->ntasks == 0, server_asleep = cs->nodes[gpu->node].asleep;
-    gpuset_put(&cs->fresh[CS_FRESH_AWAKE], g,
+    idxset_put(&cs->fresh[CS_FRESH_AWAKE], g,
                empty && !server_asleep && gpu->power != GPU_ASLEEP);
-    gpuset_put(&cs->fresh[CS_FRESH_SERVER_AWAKE], g, empty && !server_asleep);
-    gpuset_put(&cs->fresh[CS_FRESH_SERVER_ASLEEP], g, empty && server_asleep);
+    idxset_put(&cs->fresh[CS_FRESH_SERVER_AWAKE], g, empty && !server_asleep);
+    idxset_put(&cs->fresh[CS_FRESH_SERVER_ASLEEP], g, empty && server_asleep);
 }
 
 static void fresh_update_node(cstate *cs, int node_idx)
 {
     const cs_node *n = &cs->nodes[node_idx];
+    idxset_put(&cs->awake_nodes, node_idx, !n->asleep);
     for (int d = 0; d < n->ngpus; d++)
         fresh_update(cs, n->gpu0 + d);
 }
@@ -165,7 +166,8 @@ static int add_node(cstate *cs, int spec, const char *name, gp_err *err)
     n->cpu = cp;
     add_gpus(cs, (int)cs->nnodes, sp, gp);
     for (int f = 0; f < CS_FRESH_N; f++)
-        gpuset_fit(&cs->fresh[f], cs->ngpus);
+        idxset_fit(&cs->fresh[f], cs->ngpus);
+    idxset_fit(&cs->awake_nodes, cs->nnodes + 1);
     fresh_update_node(cs, (int)cs->nnodes);
     grow_array((void **)&cs->keys, &cs->keys_cap, cs->nnodes + 1, sizeof *cs->keys);
     key_update(cs, (int)cs->nnodes);
@@ -198,7 +200,8 @@ void cstate_free(cstate *cs)
     free(cs->keys);
     free(cs->active);
     for (int f = 0; f < CS_FRESH_N; f++)
-        gpuset_free(&cs->fresh[f]);
+        idxset_free(&cs->fresh[f]);
+    idxset_free(&cs->awake_nodes);
     free(cs);
 }
 
@@ -218,7 +221,8 @@ cstate *cstate_clone(const cstate *cs)
         memcpy(c->active, cs->active, cs->nactive * sizeof *c->active);
     c->active_cap = cs->nactive ? cs->nactive : 1;
     for (int f = 0; f < CS_FRESH_N; f++)
-        gpuset_copy(&c->fresh[f], &cs->fresh[f]);
+        idxset_copy(&c->fresh[f], &cs->fresh[f]);
+    idxset_copy(&c->awake_nodes, &cs->awake_nodes);
     c->gpus = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpus);
     memcpy(c->gpus, cs->gpus, cs->ngpus * sizeof *c->gpus);
     c->gpus_cap = cs->ngpus;
@@ -403,8 +407,9 @@ void cstate_touch(cstate *cs, int node_idx)
         cs->alloc_milli += capped_milli(&cs->gpus[i]);
         if (cs->gpus[i].ntasks > 0)
             active_insert(cs, (int)i);
-        fresh_update(cs, (int)i);
     }
+    for (size_t n = 0; n < cs->nnodes; n++)
+        fresh_update_node(cs, (int)n);
 }
 
 void cstate_set_gpu_power(cstate *cs, int g, gpu_power p)

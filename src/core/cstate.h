@@ -74,14 +74,15 @@ typedef struct cs_key {
     uint16_t tags;              /* bit i: a running task of GpuClustering tag i */
 } cs_key;
 
-/* A set of GPU indices searched in index order: a bit per GPU and a bit
- * per word of them, so that the lowest member at or after an index costs a
- * few word reads (cs_gpuset_next) and adding or removing one is O(1). */
-typedef struct cs_gpuset {
+/* A set of GPU (or node) indices searched in index order: a bit per index
+ * and a bit per word of them, so that the lowest member at or after an
+ * index costs a few word reads (cs_idxset_next) and adding or removing one
+ * is O(1). */
+typedef struct cs_idxset {
     uint64_t *bits;             /* [nwords] */
     uint64_t *words;            /* [nwords / 64 + 1]: bit w set when bits[w] != 0 */
     size_t nwords, cap;         /* cap: words allocated in bits */
-} cs_gpuset;
+} cs_idxset;
 
 /* The fresh-GPU classes of the correlation family (corr_fresh), each the
  * set of GPUs running no task that: */
@@ -110,7 +111,10 @@ typedef struct cstate {
     /* The GPUs running nothing by wake-up class, kept by alloc, release and
      * the power-state setters below: opening a fresh GPU searches these in
      * index order instead of every GPU. */
-    cs_gpuset fresh[CS_FRESH_N];
+    cs_idxset fresh[CS_FRESH_N];
+    /* The awake servers: what the cats power model sums (a sleeping
+     * server draws nothing), in index order so the sum is the same. */
+    cs_idxset awake_nodes;
 } cstate;
 
 /* Builds the empty state of cluster c; every GPU starts idle at f_max.
@@ -144,9 +148,10 @@ void cstate_touch(cstate *cs, int node_idx);
 void cstate_set_gpu_power(cstate *cs, int g, gpu_power p);
 void cstate_set_node_asleep(cstate *cs, int node_idx, int asleep);
 
-/* The lowest member of set s at or after index from, -1 when none. */
-int cs_gpuset_next(const cs_gpuset *s, int from);
-static inline int cs_gpuset_has(const cs_gpuset *s, int g)
+/* The lowest member of set s at or after index from, -1 when none:
+ *     for (int i = cs_idxset_next(s, 0); i >= 0; i = cs_idxset_next(s, i + 1)) */
+int cs_idxset_next(const cs_idxset *s, int from);
+static inline int cs_idxset_has(const cs_idxset *s, int g)
 {
     size_t w = (size_t)g >> 6;
     return w < s->nwords && (s->bits[w] >> (g & 63) & 1);

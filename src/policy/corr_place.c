@@ -62,11 +62,11 @@ static int wake_class(const cstate *cs, const placement *pl)
 /* The lowest-index window starting at a GPU of set `from` that admits tk,
  * runs nothing and wakes no more than class `most` (wake_class).  1 with
  * *out, 0 if none. */
-static int fresh_in(const cstate *cs, const task *tk, const cs_gpuset *from, int most,
+static int fresh_in(const cstate *cs, const task *tk, const cs_idxset *from, int most,
                     placement *out)
 {
     int v = task_gpus(tk);
-    for (int g = cs_gpuset_next(from, 0); g >= 0; g = cs_gpuset_next(from, g + 1)) {
+    for (int g = cs_idxset_next(from, 0); g >= 0; g = cs_idxset_next(from, g + 1)) {
         placement pl;
         if (corr_window(cs, tk, g, &pl) != CORR_FITS)
             continue;

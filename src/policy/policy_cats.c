@@ -189,16 +189,16 @@ static int cats_place(const policy_ctx *ctx, const double *p, int ti, placement 
     /* The GPUs running tasks (cs->active), and with score_empty the awake
      * idle GPUs of awake servers too, merged in index order: the order of a
      * scan of every GPU, so ties go the same way. */
-    const cs_gpuset *idle = p[O_SCORE_EMPTY] != 0 ? &cs->fresh[CS_FRESH_AWAKE] : NULL;
+    const cs_idxset *idle = p[O_SCORE_EMPTY] != 0 ? &cs->fresh[CS_FRESH_AWAKE] : NULL;
     size_t a = 0;
-    int e = idle ? cs_gpuset_next(idle, 0) : -1;
+    int e = idle ? cs_idxset_next(idle, 0) : -1;
     while (a < cs->nactive || e >= 0) {
         int g;
         if (e < 0 || (a < cs->nactive && cs->active[a] < e))
             g = cs->active[a++];
         else {
             g = e;
-            e = cs_gpuset_next(idle, e + 1);
+            e = cs_idxset_next(idle, e + 1);
         }
         consider(ctx, p, &in, g, &best, ex);
     }

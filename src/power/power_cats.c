@@ -14,6 +14,7 @@
  */
 #include "power.h"
 
+#include <assert.h>
 #include <string.h>
 
 double power_cats_gpu(const cstate *cs, int gpu)
@@ -34,10 +35,13 @@ double power_cats_gpu(const cstate *cs, int gpu)
 void power_cats(const cstate *cs, power_split *out)
 {
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < cs->nnodes; i++) {
+    /* The awake servers in index order: a sleeping one adds nothing, so
+     * this is the sum over every server, term for term, at the cost of the
+     * awake ones (the simulator sums this after every event). */
+    const cs_idxset *awake = &cs->awake_nodes;
+    for (int i = cs_idxset_next(awake, 0); i >= 0; i = cs_idxset_next(awake, i + 1)) {
         const cs_node *n = &cs->nodes[i];
-        if (n->asleep)
-            continue;
+        assert(!n->asleep);
         const node *spec = &cs->cl->nodes[n->spec];
         out->static_w += spec->static_w + spec->other_w;
         for (int d = 0; d < n->ngpus; d++)
