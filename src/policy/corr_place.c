@@ -4,9 +4,42 @@
  */
 #include "corr_place.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct corr_prep {
+    useries_memo *memo;
+    useries_summaries sums;
+} corr_prep;
+
+int corr_prepare(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
+                 const double *params, void **prep, gp_err *err)
+{
+    (void)cs, (void)in, (void)params, (void)err;
+    corr_prep *p = xcalloc(1, sizeof *p);
+    p->memo = useries_memo_new();
+    useries_summaries_init(&p->sums, tr);
+    *prep = p;
+    return 0;
+}
+
+void corr_release(void *prep)
+{
+    corr_prep *p = prep;
+    useries_memo_free(p->memo);
+    useries_summaries_free(&p->sums);
+    free(p);
+}
+
+/* Task ti's summary of that kind, from the workspace when there is one. */
+static double summary_of(const policy_ctx *ctx, int ti, useries_kind kind)
+{
+    const corr_prep *p = ctx->prep;
+    assert(!p || (size_t)ti < p->sums.ntasks);
+    return p ? p->sums.v[kind][ti] : useries_summary(&ctx->tr->tasks[ti], kind);
+}
 
 static int gpu_admits(const cstate *cs, const task *tk, int g)
 {
@@ -130,12 +163,13 @@ void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useri
 {
     memset(out, 0, sizeof *out);
     out->dmu = 1e300;
+    useries_memo *memo = ctx->prep ? ((corr_prep *)ctx->prep)->memo : NULL;
     for (int k = 0; k < pl->ngpus; k++) {
         int g = pl->gpus[k];
         if (ctx->cs->gpus[g].ntasks == 0)
             continue;
         useries_cmp c;
-        useries_compare(ctx->cs, ctx->tr, ctx->progress_s, g, in, from_start, &c);
+        useries_compare_memo(ctx->cs, ctx->tr, ctx->progress_s, g, in, from_start, memo, &c);
         double dmu = (c.gpu_mean > c.task_mean ? c.gpu_mean - c.task_mean
                                                : c.task_mean - c.gpu_mean) / 100.0;
         if (out->busy == 0 || c.rho > out->rho)
@@ -169,7 +203,7 @@ static double gpu_summary_sum(const policy_ctx *ctx, int g, useries_kind kind, d
     const cs_gpu *gpu = &ctx->cs->gpus[g];
     double sum = own;
     for (int i = 0; i < gpu->ntasks; i++)
-        sum += useries_summary(&ctx->tr->tasks[gpu->tasks[i]], kind);
+        sum += summary_of(ctx, gpu->tasks[i], kind);
     return sum;
 }
 
@@ -184,7 +218,7 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
         corr_explain_terms(ex, threshold_terms, 3);
     if (task_gpus(tk) == 0)
         return corr_place_cpu(cs, policy, tk, out, ex);
-    double own = useries_summary(tk, kind);
+    double own = summary_of(ctx, ti, kind);
     static const char *const what[] = {"first-sample", "mean", "peak"};
     for (size_t a = 0; a < cs->nactive; a++) {   /* running GPUs, ascending */
         int g = cs->active[a];

@@ -219,5 +219,7 @@ const policy_ops policy_cats = {
     .sleep = 1,
     .dfs = 1,
     .options = cats_options,
+    .prepare = corr_prepare,
+    .release = corr_release,
     .place = cats_place,
 };

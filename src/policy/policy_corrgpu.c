@@ -176,5 +176,7 @@ const policy_ops policy_corrgpu = {
     .sleep = 1,
     .dfs = 0,
     .options = corrgpu_options,
+    .prepare = corr_prepare,
+    .release = corr_release,
     .place = corrgpu_place,
 };
