@@ -164,7 +164,15 @@ static int add_node(cstate *cs, int spec, const char *name, gp_err *err)
     n->ram_cap = n->ram_left = sp->ram_mib;
     n->gpu = gp;
     n->cpu = cp;
+    size_t had = cs->ngpus;
     add_gpus(cs, (int)cs->nnodes, sp, gp);
+    if (cs->ngpus > had) {
+        grow_array((void **)&cs->gpu_draw_w, &cs->gpu_draw_cap, cs->ngpus, sizeof *cs->gpu_draw_w);
+        memset(cs->gpu_draw_w + had, 0, (cs->ngpus - had) * sizeof *cs->gpu_draw_w);
+    }
+    grow_array((void **)&cs->node_draw_w, &cs->node_draw_cap, 2 * (cs->nnodes + 1),
+               sizeof *cs->node_draw_w);
+    cs->node_draw_w[2 * cs->nnodes] = cs->node_draw_w[2 * cs->nnodes + 1] = 0;
     for (int f = 0; f < CS_FRESH_N; f++)
         idxset_fit(&cs->fresh[f], cs->ngpus);
     idxset_fit(&cs->awake_nodes, cs->nnodes + 1);
@@ -198,6 +206,8 @@ void cstate_free(cstate *cs)
     free(cs->gpus);
     free(cs->nodes);
     free(cs->keys);
+    free(cs->gpu_draw_w);
+    free(cs->node_draw_w);
     free(cs->active);
     for (int f = 0; f < CS_FRESH_N; f++)
         idxset_free(&cs->fresh[f]);
@@ -220,6 +230,12 @@ cstate *cstate_clone(const cstate *cs)
     if (cs->nactive)            /* an empty list may have no array yet */
         memcpy(c->active, cs->active, cs->nactive * sizeof *c->active);
     c->active_cap = cs->nactive ? cs->nactive : 1;
+    c->gpu_draw_w = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpu_draw_w);
+    memcpy(c->gpu_draw_w, cs->gpu_draw_w, cs->ngpus * sizeof *c->gpu_draw_w);
+    c->gpu_draw_cap = cs->ngpus ? cs->ngpus : 1;
+    c->node_draw_w = xmalloc(2 * (cs->nnodes ? cs->nnodes : 1) * sizeof *c->node_draw_w);
+    memcpy(c->node_draw_w, cs->node_draw_w, 2 * cs->nnodes * sizeof *c->node_draw_w);
+    c->node_draw_cap = 2 * (cs->nnodes ? cs->nnodes : 1);
     for (int f = 0; f < CS_FRESH_N; f++)
         idxset_copy(&c->fresh[f], &cs->fresh[f]);
     idxset_copy(&c->awake_nodes, &cs->awake_nodes);

@@ -115,6 +115,14 @@ typedef struct cstate {
     /* The awake servers: what the cats power model sums (a sleeping
      * server draws nothing), in index order so the sum is the same. */
     cs_idxset awake_nodes;
+    /* Each GPU's and each server's draw under the run's power model, as
+     * the simulator's power bookkeeping caches them after every change
+     * (sim_metrics.c), so that a power sum reads a few contiguous doubles
+     * per server instead of every record (power.h, power_eval_cached).
+     * Sized and copied here; zero until filled. */
+    double *gpu_draw_w;         /* [ngpus] */
+    double *node_draw_w;        /* [2 nnodes]: a server's CPU and GPU parts (eopc) */
+    size_t gpu_draw_cap, node_draw_cap;
 } cstate;
 
 /* Builds the empty state of cluster c; every GPU starts idle at f_max.

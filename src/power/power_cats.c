@@ -32,12 +32,13 @@ double power_cats_gpu(const cstate *cs, int gpu)
     return n->gpu->idle_w;
 }
 
-void power_cats(const cstate *cs, power_split *out)
+/* The sum over the awake servers in index order: a sleeping one adds
+ * nothing, so this is the sum over every server, term for term, at the
+ * cost of the awake ones.  gpu_w: the cached draws, or NULL to evaluate
+ * each GPU. */
+static void sum_awake(const cstate *cs, const double *gpu_w, power_split *out)
 {
     memset(out, 0, sizeof *out);
-    /* The awake servers in index order: a sleeping one adds nothing, so
-     * this is the sum over every server, term for term, at the cost of the
-     * awake ones (the simulator sums this after every event). */
     const cs_idxset *awake = &cs->awake_nodes;
     for (int i = cs_idxset_next(awake, 0); i >= 0; i = cs_idxset_next(awake, i + 1)) {
         const cs_node *n = &cs->nodes[i];
@@ -45,7 +46,17 @@ void power_cats(const cstate *cs, power_split *out)
         const node *spec = &cs->cl->nodes[n->spec];
         out->static_w += spec->static_w + spec->other_w;
         for (int d = 0; d < n->ngpus; d++)
-            out->gpu_w += power_cats_gpu(cs, n->gpu0 + d);
+            out->gpu_w += gpu_w ? gpu_w[n->gpu0 + d] : power_cats_gpu(cs, n->gpu0 + d);
     }
     out->total_w = out->gpu_w + out->cpu_w + out->static_w;
+}
+
+void power_cats(const cstate *cs, power_split *out)
+{
+    sum_awake(cs, NULL, out);
+}
+
+void power_cats_cached(const cstate *cs, power_split *out)
+{
+    sum_awake(cs, cs->gpu_draw_w, out);
 }
