@@ -129,9 +129,9 @@ static double incoming_mean(const useries_in *in, size_t n)
 }
 
 /* Samples of the window task l still covers from progress s, at period P. */
-static size_t remaining_samples(const task *tk, double s, double P)
+static size_t remaining_samples(double duration_s, double s, double P)
 {
-    double rem = tk->duration_s - s;
+    double rem = duration_s - s;
     if (!(rem > 0))
         return 0;
     double m = ceil(rem / P);
@@ -234,25 +234,47 @@ typedef struct agg_member {
                                  * or the bits of its progress (other grid) */
     size_t m;                   /* samples it covers from there */
     double s;                   /* its progress: where add_task starts */
+    int series;                 /* whether the task has a series ... */
+    float c;                    /* ... and if not, its constant demand */
 } agg_member;
+
+/* What the aggregate reads of a task without its series, in a few bytes
+ * per task (useries_memo keeps one per task of the trace: a GPU's
+ * members are then read without their task records). */
+typedef struct task_brief {
+    double duration_s;
+    float c;                    /* constant_pct, as add_task takes it */
+    int series;
+} task_brief;
+
+static task_brief brief_of(const task *tk)
+{
+    task_brief b = {.duration_s = tk->duration_s, .series = useries_has_series(tk)};
+    b.c = b.series ? 0 : (float)constant_pct(tk);
+    return b;
+}
 
 /* The members of GPU g for a window of period P, in g's task order;
  * returns the index of the longest-lived (the first written) and sets
  * *agg_len to its length.  members has gpu->ntasks entries. */
-static int agg_members(const cs_gpu *gpu, const gp_trace *tr, const double *progress,
-                       int from_start, double P, agg_member *members, size_t *agg_len)
+static int agg_members(const cs_gpu *gpu, const gp_trace *tr, const task_brief *briefs,
+                       const double *progress, int from_start, double P, agg_member *members,
+                       size_t *agg_len)
 {
     int longest = 0;
     *agg_len = 0;
     for (int i = 0; i < gpu->ntasks; i++) {
         int l = gpu->tasks[i];
-        const task *lt = &tr->tasks[l];
+        task_brief b = briefs ? briefs[l] : brief_of(&tr->tasks[l]);
         agg_member *a = &members[i];
         a->task = l;
         a->s = from_start || !progress ? 0 : progress[l];
-        a->m = remaining_samples(lt, a->s, P);
+        a->m = remaining_samples(b.duration_s, a->s, P);
         a->pos = 0;
-        if (useries_has_series(lt)) {
+        a->series = b.series;
+        a->c = b.c;
+        if (b.series) {
+            const task *lt = &tr->tasks[l];
             double p = series_period(lt);
             if (p == P) {
                 double i0d = floor(a->s / p);
@@ -295,8 +317,8 @@ static void agg_build(const gp_trace *tr, const agg_member *members, int nmember
  * addition rounds, so its result is the exact sum computed here in
  * integers.  1 with *sum, 0 when the check fails (or a task has a series):
  * the caller builds the aggregate then. */
-static int constant_sum(const gp_trace *tr, const agg_member *members, int nmembers,
-                        int longest, size_t n, double *sum)
+static int constant_sum(const agg_member *members, int nmembers, int longest, size_t n,
+                        double *sum)
 {
     enum { MAX_RUNS = 2 * MEMBERS_STACK };
     if (nmembers > MAX_RUNS / 2)
@@ -304,10 +326,9 @@ static int constant_sum(const gp_trace *tr, const agg_member *members, int nmemb
     size_t cut[MAX_RUNS];
     float c[MAX_RUNS];
     for (int i = 0; i < nmembers; i++) {
-        const task *lt = &tr->tasks[members[i].task];
-        if (useries_has_series(lt))
+        if (members[i].series)
             return 0;
-        c[i] = (float)constant_pct(lt);
+        c[i] = members[i].c;
         cut[i] = members[i].m < n ? members[i].m : n;
     }
     /* Runs [from, to) between successive distinct cuts. */
@@ -326,12 +347,17 @@ static int constant_sum(const gp_trace *tr, const agg_member *members, int nmemb
             if (cut[i] > from)
                 v = k == 0 ? c[i] : v + c[i];
         }
-        if (!isfinite(v))
-            return 0;
-        int e;
-        double mant = frexp(v, &e);             /* v = mant 2^e, float: 24 bits */
-        vmant[nruns] = (int64_t)ldexp(mant, 24);
-        vexp[nruns] = e - 24;
+        /* v = mant 2^exp exactly, from its bits. */
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        int field = (int)(bits >> 23 & 0xff);
+        if (field == 0xff)
+            return 0;                           /* inf or NaN */
+        int64_t mant = bits & 0x7fffff;
+        if (field)
+            mant |= 0x800000;
+        vmant[nruns] = bits >> 31 ? -mant : mant;
+        vexp[nruns] = (field ? field : 1) - 150;
         vlen[nruns] = to - from;
         if (vmant[nruns] != 0 && vexp[nruns] < low)
             low = vexp[nruns];
@@ -384,11 +410,18 @@ typedef struct memo_entry {
 struct useries_memo {
     memo_entry *gpus;
     size_t ngpus;
+    task_brief *briefs;         /* [ntasks] of the trace */
+    size_t ntasks;
 };
 
-useries_memo *useries_memo_new(void)
+useries_memo *useries_memo_new(const gp_trace *tr)
 {
-    return xcalloc(1, sizeof(useries_memo));
+    useries_memo *m = xcalloc(1, sizeof *m);
+    m->ntasks = tr->ntasks;
+    m->briefs = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *m->briefs);
+    for (size_t i = 0; i < tr->ntasks; i++)
+        m->briefs[i] = brief_of(&tr->tasks[i]);
+    return m;
 }
 
 void useries_memo_free(useries_memo *m)
@@ -401,6 +434,7 @@ void useries_memo_free(useries_memo *m)
         free(m->gpus[g].lanes);
     }
     free(m->gpus);
+    free(m->briefs);
     free(m);
 }
 
@@ -488,10 +522,10 @@ void useries_compare_memo(const cstate *cs, const gp_trace *tr, const double *pr
     agg_member *members =
         gpu->ntasks <= MEMBERS_STACK ? stack : xmalloc((size_t)gpu->ntasks * sizeof *members);
     size_t agg_len;
-    int longest = agg_members(gpu, tr, progress, from_start, P, members, &agg_len);
+    int longest = agg_members(gpu, tr, memo->briefs, progress, from_start, P, members, &agg_len);
     size_t n = in->len < agg_len ? in->len : agg_len;
     double sum;
-    if (!in->pct && constant_sum(tr, members, gpu->ntasks, longest, n, &sum)) {
+    if (!in->pct && constant_sum(members, gpu->ntasks, longest, n, &sum)) {
         finish_compare(in, NULL, n, sum, out);
         if (members != stack)
             free(members);
@@ -548,10 +582,10 @@ void useries_compare(const cstate *cs, const gp_trace *tr, const double *progres
     agg_member *members =
         gpu->ntasks <= MEMBERS_STACK ? stack : xmalloc((size_t)gpu->ntasks * sizeof *members);
     size_t agg_len;
-    int longest = agg_members(gpu, tr, progress, from_start, P, members, &agg_len);
+    int longest = agg_members(gpu, tr, NULL, progress, from_start, P, members, &agg_len);
     size_t n = in->len < agg_len ? in->len : agg_len;
     double sum;
-    if (!in->pct && constant_sum(tr, members, gpu->ntasks, longest, n, &sum)) {
+    if (!in->pct && constant_sum(members, gpu->ntasks, longest, n, &sum)) {
         finish_compare(in, NULL, n, sum, out);      /* no series: rho 0, no aggregate */
         if (members != stack)
             free(members);

@@ -102,7 +102,8 @@ void useries_compare(const cstate *cs, const gp_trace *tr, const double *progres
  * useries_compare, bit for bit. */
 typedef struct useries_memo useries_memo;
 
-useries_memo *useries_memo_new(void);
+/* For the tasks of trace tr (the one every comparison through it reads). */
+useries_memo *useries_memo_new(const gp_trace *tr);
 void useries_memo_free(useries_memo *m);
 
 /* useries_compare through memo (NULL: useries_compare itself). */

@@ -19,7 +19,7 @@ int corr_prepare(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
 {
     (void)cs, (void)in, (void)params, (void)err;
     corr_prep *p = xcalloc(1, sizeof *p);
-    p->memo = useries_memo_new();
+    p->memo = useries_memo_new(tr);
     useries_summaries_init(&p->sums, tr);
     *prep = p;
     return 0;
