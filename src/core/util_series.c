@@ -402,9 +402,13 @@ typedef struct memo_entry {
     float *agg;                 /* agg[0 .. len) */
     size_t len, cap;
     /* sum_floats's four partial sums after each block of four samples,
-     * blocks [0, nblocks): the sum of any prefix in O(1), bit for bit. */
+     * blocks [0, nblocks): the sum of any prefix in O(1), bit for bit.
+     * Made on the second window length asked for; the first is summed
+     * directly (most entries are asked once, or for one length). */
     double *lanes;
     size_t nblocks, lanes_cap;
+    size_t sum_n;               /* sum_floats(agg, sum_n) = sum; 0 = none */
+    double sum;
 } memo_entry;
 
 struct useries_memo {
@@ -478,6 +482,14 @@ static void memo_store(memo_entry *e, double P, const agg_member *members, int n
  * as far as needed) and the tail, added in sum_floats's order. */
 static double memo_sum(memo_entry *e, size_t n)
 {
+    if (n == 0)
+        return 0;
+    if (e->sum_n == n)
+        return e->sum;
+    if (e->sum_n == 0) {
+        e->sum_n = n;
+        return e->sum = sum_floats(e->agg, n);
+    }
     size_t blocks = n / 4;
     if (blocks > e->nblocks) {
         if (blocks > e->lanes_cap) {
@@ -542,6 +554,7 @@ void useries_compare_memo(const cstate *cs, const gp_trace *tr, const double *pr
         memo_store(e, P, members, gpu->ntasks);
         e->len = len;
         e->nblocks = 0;
+        e->sum_n = 0;
     }
     finish_compare(in, e->agg, n, memo_sum(e, n), out);
     if (members != stack)
