@@ -6,6 +6,7 @@
 #include "util_series.h"
 #include "stats.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -528,6 +529,7 @@ void useries_compare_memo(const cstate *cs, const gp_trace *tr, const double *pr
         useries_compare(cs, tr, progress, g, in, from_start, out);
         return;
     }
+    assert(memo->ntasks == tr->ntasks);     /* made for this trace */
     memset(out, 0, sizeof *out);
     double P = in->period_s;
     agg_member stack[MEMBERS_STACK];
