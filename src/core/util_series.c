@@ -378,7 +378,12 @@ static int constant_sum(const agg_member *members, int nmembers, int longest, si
     }
     if (bound >= ((__int128)1 << 53))
         return 0;
-    *sum = ldexp((double)(int64_t)total, low == INT32_MAX ? 0 : low);
+    /* total 2^low: a power of two built from its bits (low >= -149, a
+     * normal double) scales exactly, without a call to ldexp. */
+    uint64_t scale_bits = (uint64_t)(1023 + (low == INT32_MAX ? 0 : low)) << 52;
+    double scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    *sum = (double)(int64_t)total * scale;
     return 1;
 }
 
