@@ -216,6 +216,10 @@ typedef struct policy_ops {
     int sleep;
     /* CATS Alg. 4 frequency scaling on by default: CATS's own. */
     int dfs;
+    /* Whether place() reads ctx->progress_s: the simulator brings every
+     * running task's progress up to date before a decision only then (it
+     * passes NULL otherwise), which is O(running tasks) a decision. */
+    int reads_progress;
     const policy_option *options;   /* terminated by a NULL key; may be NULL */
     /* Optional: makes the run's workspace (ctx->prep) for cs and tr.
      * Returns 0 with *prep set (NULL = none), or -1 with a message.

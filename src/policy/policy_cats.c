@@ -218,6 +218,7 @@ const policy_ops policy_cats = {
     .power = POWER_CATS,
     .sleep = 1,
     .dfs = 1,
+    .reads_progress = 1,         /* the running tasks' windows start there */
     .options = cats_options,
     .prepare = corr_prepare,
     .release = corr_release,

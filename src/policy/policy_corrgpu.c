@@ -175,6 +175,7 @@ const policy_ops policy_corrgpu = {
     .power = POWER_CATS,
     .sleep = 1,
     .dfs = 0,
+    .reads_progress = 1,         /* the running tasks' windows start there */
     .options = corrgpu_options,
     .prepare = corr_prepare,
     .release = corr_release,

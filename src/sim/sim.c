@@ -298,8 +298,10 @@ void sim_view_sync(sim *s)
 static int call_policy(sim *s, int ti, placement *pl)
 {
     s->view_t = s->st.t;
-    sim_view_sync(s);
-    policy_ctx ctx = {.cs = s->st.cs, .tr = sim_policy_trace(s), .progress_s = s->view,
+    if (s->pol.ops->reads_progress)
+        sim_view_sync(s);       /* else synced when a caller reads it (sim_step ...) */
+    policy_ctx ctx = {.cs = s->st.cs, .tr = sim_policy_trace(s),
+                      .progress_s = s->pol.ops->reads_progress ? s->view : NULL,
                       .now_s = s->st.t, .rng = &s->st.rng, .prep = s->prep};
     explain_reset(&s->ex_work);
     memset(pl, 0, sizeof *pl);
