@@ -244,6 +244,8 @@ typedef struct agg_member {
  * members are then read without their task records). */
 typedef struct task_brief {
     double duration_s;
+    double period_s;            /* its series' (series_period) */
+    size_t len;                 /* its series' samples, 0 without one */
     float c;                    /* constant_pct, as add_task takes it */
     int series;
 } task_brief;
@@ -252,6 +254,8 @@ static task_brief brief_of(const task *tk)
 {
     task_brief b = {.duration_s = tk->duration_s, .series = useries_has_series(tk)};
     b.c = b.series ? 0 : (float)constant_pct(tk);
+    b.period_s = series_period(tk);
+    b.len = b.series ? tk->util.len : 0;
     return b;
 }
 
@@ -275,11 +279,10 @@ static int agg_members(const cs_gpu *gpu, const gp_trace *tr, const task_brief *
         a->series = b.series;
         a->c = b.c;
         if (b.series) {
-            const task *lt = &tr->tasks[l];
-            double p = series_period(lt);
+            double p = b.period_s;
             if (p == P) {
                 double i0d = floor(a->s / p);
-                a->pos = i0d > 0 ? (size_t)i0d % lt->util.len : 0;
+                a->pos = i0d > 0 ? (size_t)i0d % b.len : 0;
             } else {
                 memcpy(&a->pos, &a->s, sizeof a->pos);
             }
