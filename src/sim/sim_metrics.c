@@ -121,7 +121,7 @@ static void refresh_power(sim *s)
         return;
     /* From the draws cached on every change (sim_*_enter): the same double
      * as a sum over the cluster's records, at a fraction of the reads
-     * (test_power_cache checks they agree). */
+     * (tests/test_corr_index.c checks they agree). */
     power_eval_cached(s->pmodel, s->st.cs, &s->st.power);
     s->st.power_dirty = 0;
 }
