@@ -6,6 +6,8 @@
  * servers against their definitions (clones too); the cached power sums
  * against the full ones, bit for bit, by hand and through simulations;
  * GPU aggregates through the memo against freshly built ones, bit for bit;
+ * a series-free aggregate's sum from its runs against the built one, where
+ * no addition rounds and where one does;
  * and the placement log and the Step screen's candidates of a small run,
  * which must read as they always did (and, without candidates, the same
  * summaries).
@@ -595,6 +597,40 @@ static void test_summaries_without_candidates(void **state)
     free(without);
 }
 
+/* A case where adding sample by sample rounds: a tiny constant outlives a
+ * large one, and each of its samples is lost in the partial sums (half an
+ * ulp of them, rounded to even), while the exact sum keeps them.  The sum
+ * of the runs must be refused there, and the aggregate built. */
+static void test_constant_sum_refuses_rounding(void **state)
+{
+    (void)state;
+    fx f;
+    fx_init(&f, 1);
+    rng r;
+    rng_seed(&r, 1);
+    int big = fx_task(&f, &r, 1, 0.5, 0, 0, 100, 60 * 8);
+    int tiny = fx_task(&f, &r, 1, 0.5, 0, 0, ldexp(1, -46), 60 * 4000);
+    int a = fx_task(&f, &r, 1, 0.5, 0, 0, 20, 60 * 4000);       /* virtual: 60 s */
+    int b = fx_task(&f, &r, 1, 0.5, 4000, 60, 0, 60 * 4000);
+    int g = 0;
+    cstate_alloc(f.cs, &f.tr->tasks[big], big, 0, &g, 1);
+    cstate_alloc(f.cs, &f.tr->tasks[tiny], tiny, 0, &g, 1);
+    double progress[4] = {0};
+    useries_in ia, ib;
+    useries_in_init(&ia, f.tr, a);
+    useries_in_init(&ib, f.tr, b);
+    useries_cmp ca, cb;
+    useries_compare(f.cs, f.tr, progress, g, &ia, 0, &ca);
+    useries_compare(f.cs, f.tr, progress, g, &ib, 0, &cb);
+    assert_int_equal(ca.n, 4000);
+    assert_int_equal(cb.n, 4000);
+    assert_memory_equal(&ca.gpu_mean, &cb.gpu_mean, sizeof ca.gpu_mean);
+    assert_double_equal(ca.gpu_mean, 800.0 / 4000, 0);     /* the tiny samples lost */
+    useries_in_free(&ia);
+    useries_in_free(&ib);
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -603,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_power_cache_in_sim),
         cmocka_unit_test(test_memo_matches_fresh),
         cmocka_unit_test(test_constant_sum_equals_built),
+        cmocka_unit_test(test_constant_sum_refuses_rounding),
         cmocka_unit_test(test_explain_text_unchanged),
         cmocka_unit_test(test_summaries_without_candidates),
     };
