@@ -49,6 +49,7 @@ void power_cache_node(power_model m, cstate *cs, int node_idx)
                        &cs->node_draw_w[2 * node_idx + 1]);
         return;
     }
+    cs->node_draw_w[2 * node_idx] = power_cats_static(cs, node_idx);  /* when awake */
     for (int d = 0; d < n->ngpus; d++)     /* a sleeping server's GPUs draw nothing */
         cs->gpu_draw_w[n->gpu0 + d] = power_cats_gpu(cs, n->gpu0 + d);
 }

@@ -42,6 +42,8 @@ void power_cats(const cstate *cs, power_split *out);
 void power_cats_cached(const cstate *cs, power_split *out);
 /* One GPU's draw under the cats model (for the Cluster screen). */
 double power_cats_gpu(const cstate *cs, int gpu);
+/* An awake server's own draw under it, P_static + P_other (eq. 4). */
+double power_cats_static(const cstate *cs, int node_idx);
 
 void power_eopc(const cstate *cs, power_split *out);
 void power_eopc_cached(const cstate *cs, power_split *out);
