@@ -309,6 +309,7 @@ static void test_cats_paper_example(void **state)
     sim_config cfg;
     sim_config_default(&cfg);       /* CATS: sleep on */
     cfg.dfs = 0;                    /* keeps progress = time, so t1 is at sample 1 at 1 s */
+    cfg.explain_candidates = 1;     /* the candidates are read below */
     policy_spec sp;
     gp_err err = {{0}};
     assert_int_equal(policy_spec_parse("cats", &sp, &err), 0);
@@ -503,10 +504,11 @@ static void test_windows_and_fresh(void **state)
     assert_int_equal(corr_fresh(b.cs, &b.tr->tasks[in], &pl), 1);
     assert_int_equal(pl.gpus[0], 2);
     b.tr->tasks[in].num_gpu = 1;
-    b.cs->gpus[0].power = GPU_ASLEEP;
+    cstate_set_gpu_power(b.cs, 0, GPU_ASLEEP);
     assert_int_equal(corr_fresh(b.cs, &b.tr->tasks[in], &pl), 1);
     assert_int_equal(pl.gpus[0], 2);
-    b.cs->gpus[2].power = b.cs->gpus[3].power = GPU_ASLEEP;
+    cstate_set_gpu_power(b.cs, 2, GPU_ASLEEP);
+    cstate_set_gpu_power(b.cs, 3, GPU_ASLEEP);
     assert_int_equal(corr_fresh(b.cs, &b.tr->tasks[in], &pl), 1);
     assert_int_equal(pl.gpus[0], 0);       /* all asleep: lowest index */
     bench_free(&b);

@@ -97,6 +97,7 @@ static void test_idle_and_sleep_states(void **state)
     /* Alg. 3 lines 8-10, eq. 4 with z_i = 0: the sleeping server draws 0. */
     f.cs->gpus[2].power = GPU_ASLEEP;
     f.cs->nodes[0].asleep = 1;
+    cstate_touch(f.cs, 0);          /* set by hand: the awake-server set follows */
     power_cats(f.cs, &p);
     assert_double_equal(p.total_w, 0, 0);
     assert_double_equal(power_cats_gpu(f.cs, 0), 0, 0);

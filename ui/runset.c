@@ -111,6 +111,7 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
     cfg.nets = rs->nets;
     cfg.pins = rs->pins;
     cfg.predict = s->predict;
+    cfg.explain_candidates = 1;     /* the Step screen lists them */
     if (rs->gpu_cap > 0 && s->part)
         cfg.peace = (sim_peace){.cap_w = rs->gpu_cap, .ix = rs->peace.ix,
                                 .models = rs->peace.has_models ? &rs->peace.models : NULL,

@@ -7,6 +7,102 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- index sets ------------------------------------------------------------- */
+
+/* Grows s to hold GPU indices below ngpus (new members absent). */
+static void idxset_fit(cs_idxset *s, size_t ngpus)
+{
+    size_t need = (ngpus + 63) / 64;
+    if (need > s->cap) {
+        size_t cap = s->cap ? s->cap : 4;
+        while (cap < need)
+            cap *= 2;
+        size_t old_words = s->cap ? s->cap / 64 + 1 : 0, words = cap / 64 + 1;
+        s->bits = xrealloc(s->bits, cap * sizeof *s->bits);
+        memset(s->bits + s->cap, 0, (cap - s->cap) * sizeof *s->bits);
+        s->words = xrealloc(s->words, words * sizeof *s->words);
+        memset(s->words + old_words, 0, (words - old_words) * sizeof *s->words);
+        s->cap = cap;
+    }
+    if (need > s->nwords)
+        s->nwords = need;
+}
+
+static void idxset_put(cs_idxset *s, int g, int member)
+{
+    size_t w = (size_t)g >> 6;
+    uint64_t bit = 1ULL << (g & 63);
+    assert(w < s->nwords);
+    if (member) {
+        s->bits[w] |= bit;
+        s->words[w >> 6] |= 1ULL << (w & 63);
+    } else if (s->bits[w] & bit) {
+        s->bits[w] &= ~bit;
+        if (!s->bits[w])
+            s->words[w >> 6] &= ~(1ULL << (w & 63));
+    }
+}
+
+int cs_idxset_next(const cs_idxset *s, int from)
+{
+    size_t w = from > 0 ? (size_t)from >> 6 : 0;
+    if (w >= s->nwords)
+        return -1;
+    uint64_t b = s->bits[w] & (~0ULL << (from > 0 ? from & 63 : 0));
+    if (b)
+        return (int)(w * 64 + (size_t)__builtin_ctzll(b));
+    w++;
+    size_t sw = w >> 6, nsw = (s->nwords + 63) / 64;
+    if (sw >= nsw)
+        return -1;
+    uint64_t x = s->words[sw] & (~0ULL << (w & 63));
+    while (!x) {
+        if (++sw >= nsw)
+            return -1;
+        x = s->words[sw];
+    }
+    size_t found = sw * 64 + (size_t)__builtin_ctzll(x);
+    return (int)(found * 64 + (size_t)__builtin_ctzll(s->bits[found]));
+}
+
+static void idxset_copy(cs_idxset *dst, const cs_idxset *src)
+{
+    *dst = *src;
+    if (!src->cap)
+        return;
+    dst->bits = xmalloc(src->cap * sizeof *dst->bits);
+    memcpy(dst->bits, src->bits, src->cap * sizeof *dst->bits);
+    dst->words = xmalloc((src->cap / 64 + 1) * sizeof *dst->words);
+    memcpy(dst->words, src->words, (src->cap / 64 + 1) * sizeof *dst->words);
+}
+
+static void idxset_free(cs_idxset *s)
+{
+    free(s->bits);
+    free(s->words);
+}
+
+/* Puts GPU g in the fresh-GPU classes its state says (cstate.fresh). */
+static void fresh_update(cstate *cs, int g)
+{
+    const cs_gpu *gpu = &cs->gpus[g];
+    int empty = gpu->ntasks == 0, server_asleep = cs->nodes[gpu->node].asleep;
+    idxset_put(&cs->fresh[CS_FRESH_AWAKE], g,
+               empty && !server_asleep && gpu->power != GPU_ASLEEP);
+    idxset_put(&cs->fresh[CS_FRESH_SERVER_AWAKE], g, empty && !server_asleep);
+    idxset_put(&cs->fresh[CS_FRESH_SERVER_ASLEEP], g, empty && server_asleep);
+}
+
+static void fresh_update_node(cstate *cs, int node_idx)
+{
+    const cs_node *n = &cs->nodes[node_idx];
+    idxset_put(&cs->awake_nodes, node_idx, !n->asleep);
+    for (int d = 0; d < n->ngpus; d++)
+        fresh_update(cs, n->gpu0 + d);
+}
+
+/* ---- building ------------------------------------------------------------- */
+
 static void add_gpus(cstate *cs, int node_idx, const node *spec, const gpu_profile *gp)
 {
     cs_node *n = &cs->nodes[node_idx];
@@ -68,7 +164,19 @@ static int add_node(cstate *cs, int spec, const char *name, gp_err *err)
     n->ram_cap = n->ram_left = sp->ram_mib;
     n->gpu = gp;
     n->cpu = cp;
+    size_t had = cs->ngpus;
     add_gpus(cs, (int)cs->nnodes, sp, gp);
+    if (cs->ngpus > had) {
+        grow_array((void **)&cs->gpu_draw_w, &cs->gpu_draw_cap, cs->ngpus, sizeof *cs->gpu_draw_w);
+        memset(cs->gpu_draw_w + had, 0, (cs->ngpus - had) * sizeof *cs->gpu_draw_w);
+    }
+    grow_array((void **)&cs->node_draw_w, &cs->node_draw_cap, 2 * (cs->nnodes + 1),
+               sizeof *cs->node_draw_w);
+    cs->node_draw_w[2 * cs->nnodes] = cs->node_draw_w[2 * cs->nnodes + 1] = 0;
+    for (int f = 0; f < CS_FRESH_N; f++)
+        idxset_fit(&cs->fresh[f], cs->ngpus);
+    idxset_fit(&cs->awake_nodes, cs->nnodes + 1);
+    fresh_update_node(cs, (int)cs->nnodes);
     grow_array((void **)&cs->keys, &cs->keys_cap, cs->nnodes + 1, sizeof *cs->keys);
     key_update(cs, (int)cs->nnodes);
     cs->nnodes++;
@@ -98,7 +206,12 @@ void cstate_free(cstate *cs)
     free(cs->gpus);
     free(cs->nodes);
     free(cs->keys);
+    free(cs->gpu_draw_w);
+    free(cs->node_draw_w);
     free(cs->active);
+    for (int f = 0; f < CS_FRESH_N; f++)
+        idxset_free(&cs->fresh[f]);
+    idxset_free(&cs->awake_nodes);
     free(cs);
 }
 
@@ -117,6 +230,15 @@ cstate *cstate_clone(const cstate *cs)
     if (cs->nactive)            /* an empty list may have no array yet */
         memcpy(c->active, cs->active, cs->nactive * sizeof *c->active);
     c->active_cap = cs->nactive ? cs->nactive : 1;
+    c->gpu_draw_w = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpu_draw_w);
+    memcpy(c->gpu_draw_w, cs->gpu_draw_w, cs->ngpus * sizeof *c->gpu_draw_w);
+    c->gpu_draw_cap = cs->ngpus ? cs->ngpus : 1;
+    c->node_draw_w = xmalloc(2 * (cs->nnodes ? cs->nnodes : 1) * sizeof *c->node_draw_w);
+    memcpy(c->node_draw_w, cs->node_draw_w, 2 * cs->nnodes * sizeof *c->node_draw_w);
+    c->node_draw_cap = 2 * (cs->nnodes ? cs->nnodes : 1);
+    for (int f = 0; f < CS_FRESH_N; f++)
+        idxset_copy(&c->fresh[f], &cs->fresh[f]);
+    idxset_copy(&c->awake_nodes, &cs->awake_nodes);
     c->gpus = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpus);
     memcpy(c->gpus, cs->gpus, cs->ngpus * sizeof *c->gpus);
     c->gpus_cap = cs->ngpus;
@@ -239,7 +361,10 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
     n->ntasks++;
     n->tag_count[cstate_task_tag(tk)]++;
     n->frag_valid = 0;
-    n->asleep = 0;
+    if (n->asleep) {
+        n->asleep = 0;
+        fresh_update_node(cs, node_idx);
+    }
     for (int i = 0; i < ngpus; i++) {
         cs_gpu *g = &cs->gpus[gpus[i]];
         cs->alloc_milli -= capped_milli(g);
@@ -251,6 +376,7 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
         gpu_add_task(g, task_id);
         g->power = GPU_ACTIVE;
         g->ever_used = 1;
+        fresh_update(cs, gpus[i]);
     }
     key_update(cs, node_idx);
 }
@@ -280,6 +406,7 @@ void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const
         if (g->ntasks == 0) {
             g->power = GPU_IDLE;
             active_remove(cs, gpus[i]);
+            fresh_update(cs, gpus[i]);
         }
     }
     key_update(cs, node_idx);
@@ -297,6 +424,20 @@ void cstate_touch(cstate *cs, int node_idx)
         if (cs->gpus[i].ntasks > 0)
             active_insert(cs, (int)i);
     }
+    for (size_t n = 0; n < cs->nnodes; n++)
+        fresh_update_node(cs, (int)n);
+}
+
+void cstate_set_gpu_power(cstate *cs, int g, gpu_power p)
+{
+    cs->gpus[g].power = p;
+    fresh_update(cs, g);
+}
+
+void cstate_set_node_asleep(cstate *cs, int node_idx, int asleep)
+{
+    cs->nodes[node_idx].asleep = asleep;
+    fresh_update_node(cs, node_idx);
 }
 
 size_t cstate_active_gpus(const cstate *cs)

@@ -74,6 +74,25 @@ typedef struct cs_key {
     uint16_t tags;              /* bit i: a running task of GpuClustering tag i */
 } cs_key;
 
+/* A set of GPU (or node) indices searched in index order: a bit per index
+ * and a bit per word of them, so that the lowest member at or after an
+ * index costs a few word reads (cs_idxset_next) and adding or removing one
+ * is O(1). */
+typedef struct cs_idxset {
+    uint64_t *bits;             /* [nwords] */
+    uint64_t *words;            /* [nwords / 64 + 1]: bit w set when bits[w] != 0 */
+    size_t nwords, cap;         /* cap: words allocated in bits */
+} cs_idxset;
+
+/* The fresh-GPU classes of the correlation family (corr_fresh), each the
+ * set of GPUs running no task that: */
+enum {
+    CS_FRESH_AWAKE,             /* are awake on an awake server */
+    CS_FRESH_SERVER_AWAKE,      /* are on an awake server (awake or not) */
+    CS_FRESH_SERVER_ASLEEP,     /* are on a sleeping server */
+    CS_FRESH_N
+};
+
 typedef struct cstate {
     const cluster *cl;          /* borrowed */
     const catalog *cat;         /* borrowed */
@@ -89,6 +108,21 @@ typedef struct cstate {
      * scans instead of every GPU (the same GPUs in the same order). */
     int *active;
     size_t nactive, active_cap;
+    /* The GPUs running nothing by wake-up class, kept by alloc, release and
+     * the power-state setters below: opening a fresh GPU searches these in
+     * index order instead of every GPU. */
+    cs_idxset fresh[CS_FRESH_N];
+    /* The awake servers: what the cats power model sums (a sleeping
+     * server draws nothing), in index order so the sum is the same. */
+    cs_idxset awake_nodes;
+    /* Each GPU's and each server's draw under the run's power model, as
+     * the simulator's power bookkeeping caches them after every change
+     * (sim_metrics.c), so that a power sum reads a few contiguous doubles
+     * per server instead of every record (power.h, power_eval_cached).
+     * Sized and copied here; zero until filled. */
+    double *gpu_draw_w;         /* [ngpus] */
+    double *node_draw_w;        /* [2 nnodes]: a server's CPU and GPU parts (eopc) */
+    size_t gpu_draw_cap, node_draw_cap;
 } cstate;
 
 /* Builds the empty state of cluster c; every GPU starts idle at f_max.
@@ -113,9 +147,23 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
 void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus,
                     int ngpus);
 
-/* Recomputes node node_idx's key after its fields were set directly
- * instead of through alloc/release (states built by hand in tests). */
+/* Recomputes node node_idx's key, and the totals and indexes of every GPU,
+ * after fields were set directly instead of through alloc/release and the
+ * setters below (states built by hand in tests). */
 void cstate_touch(cstate *cs, int node_idx);
+
+/* Power states, set through these so that the fresh-GPU index follows. */
+void cstate_set_gpu_power(cstate *cs, int g, gpu_power p);
+void cstate_set_node_asleep(cstate *cs, int node_idx, int asleep);
+
+/* The lowest member of set s at or after index from, -1 when none:
+ *     for (int i = cs_idxset_next(s, 0); i >= 0; i = cs_idxset_next(s, i + 1)) */
+int cs_idxset_next(const cs_idxset *s, int from);
+static inline int cs_idxset_has(const cs_idxset *s, int g)
+{
+    size_t w = (size_t)g >> 6;
+    return w < s->nwords && (s->bits[w] >> (g & 63) & 1);
+}
 
 /* Idle share of a GPU in milli (FGD's L[i]), never negative. */
 static inline int cs_gpu_idle_milli(const cs_gpu *g)

@@ -1,11 +1,14 @@
 /*
  * util_series.c — demand, summaries and GPU-versus-task comparison of
- * utilization series (util_series.h).  No allocation, no state.
+ * utilization series (util_series.h).  State only in the caller's
+ * useries_in, useries_memo and useries_summaries.
  */
 #include "util_series.h"
 #include "stats.h"
 
+#include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,9 +130,9 @@ static double incoming_mean(const useries_in *in, size_t n)
 }
 
 /* Samples of the window task l still covers from progress s, at period P. */
-static size_t remaining_samples(const task *tk, double s, double P)
+static size_t remaining_samples(double duration_s, double s, double P)
 {
-    double rem = tk->duration_s - s;
+    double rem = duration_s - s;
     if (!(rem > 0))
         return 0;
     double m = ceil(rem / P);
@@ -218,8 +221,375 @@ static const float *single_slice(const task *tk, double s, double P, size_t n)
     return tk->util.pct + i0;
 }
 
-/* Window samples of the tasks of one GPU, computed once per comparison. */
-#define MEMBERS_MAX 32
+/* ---- the GPU aggregate ---------------------------------------------------- */
+
+/* Members of a GPU kept on the stack; more take the heap. */
+#define MEMBERS_STACK 8
+
+/* What one running task adds to a GPU's aggregate: the task, where its
+ * samples start and how many of the window it covers.  Equal members give
+ * equal contributions (add_task reads nothing else). */
+typedef struct agg_member {
+    int task;
+    uint64_t pos;               /* 0 (constant), the start sample (same grid)
+                                 * or the bits of its progress (other grid) */
+    size_t m;                   /* samples it covers from there */
+    double s;                   /* its progress: where add_task starts */
+    int series;                 /* whether the task has a series ... */
+    float c;                    /* ... and if not, its constant demand */
+} agg_member;
+
+/* What the aggregate reads of a task without its series, in a few bytes
+ * per task (useries_memo keeps one per task of the trace: a GPU's
+ * members are then read without their task records). */
+typedef struct task_brief {
+    double duration_s;
+    double period_s;            /* its series' (series_period) */
+    size_t len;                 /* its series' samples, 0 without one */
+    float c;                    /* constant_pct, as add_task takes it */
+    int series;
+} task_brief;
+
+static task_brief brief_of(const task *tk)
+{
+    task_brief b = {.duration_s = tk->duration_s, .series = useries_has_series(tk)};
+    b.c = b.series ? 0 : (float)constant_pct(tk);
+    b.period_s = series_period(tk);
+    b.len = b.series ? tk->util.len : 0;
+    return b;
+}
+
+/* The members of GPU g for a window of period P, in g's task order;
+ * returns the index of the longest-lived (the first written) and sets
+ * *agg_len to its length.  members has gpu->ntasks entries. */
+static int agg_members(const cs_gpu *gpu, const gp_trace *tr, const task_brief *briefs,
+                       const double *progress, int from_start, double P, agg_member *members,
+                       size_t *agg_len)
+{
+    int longest = 0;
+    *agg_len = 0;
+    for (int i = 0; i < gpu->ntasks; i++) {
+        int l = gpu->tasks[i];
+        task_brief b = briefs ? briefs[l] : brief_of(&tr->tasks[l]);
+        agg_member *a = &members[i];
+        a->task = l;
+        a->s = from_start || !progress ? 0 : progress[l];
+        a->m = remaining_samples(b.duration_s, a->s, P);
+        a->pos = 0;
+        a->series = b.series;
+        a->c = b.c;
+        if (b.series) {
+            double p = b.period_s;
+            if (p == P) {
+                double i0d = floor(a->s / p);
+                a->pos = i0d > 0 ? (size_t)i0d % b.len : 0;
+            } else {
+                memcpy(&a->pos, &a->s, sizeof a->pos);
+            }
+        }
+        if (a->m > *agg_len) {
+            *agg_len = a->m;
+            longest = i;
+        }
+    }
+    return longest;
+}
+
+/* The order agg_build writes and adds the members in. */
+static int build_order(int k, int longest)
+{
+    return k == 0 ? longest : k == longest ? 0 : k;
+}
+
+/* Builds the aggregate of n samples into buf: the longest-lived task is
+ * written first (it covers the whole window); the others are added over
+ * the samples they cover. */
+static void agg_build(const gp_trace *tr, const agg_member *members, int nmembers, int longest,
+                      double P, size_t n, float *buf)
+{
+    for (int k = 0; k < nmembers; k++) {
+        const agg_member *a = &members[build_order(k, longest)];
+        add_task(&tr->tasks[a->task], a->s, P, buf, a->m < n ? a->m : n, k == 0);
+    }
+}
+
+/* sum_floats() of the aggregate of n samples of a GPU whose tasks have no
+ * series, without building it: the aggregate is constant between the ends
+ * of its tasks' windows, each value the float sum agg_build makes there.
+ * sum_floats adds floats into doubles; when every partial sum is a
+ * multiple of the values' smallest bit below 2^53 of it (checked), no
+ * addition rounds, so its result is the exact sum computed here in
+ * integers.  1 with *sum, 0 when the check fails (or a task has a series):
+ * the caller builds the aggregate then. */
+static int constant_sum(const agg_member *members, int nmembers, int longest, size_t n,
+                        double *sum)
+{
+    enum { MAX_RUNS = 2 * MEMBERS_STACK };
+    if (nmembers > MAX_RUNS / 2)
+        return 0;
+    size_t cut[MAX_RUNS];
+    float c[MAX_RUNS];
+    for (int i = 0; i < nmembers; i++) {
+        if (members[i].series)
+            return 0;
+        c[i] = members[i].c;
+        cut[i] = members[i].m < n ? members[i].m : n;
+    }
+    /* Runs [from, to) between successive distinct cuts. */
+    int vexp[MAX_RUNS];
+    int64_t vmant[MAX_RUNS];
+    size_t vlen[MAX_RUNS];
+    int nruns = 0, low = INT32_MAX;
+    for (size_t from = 0; from < n;) {
+        size_t to = n;
+        for (int i = 0; i < nmembers; i++)
+            if (cut[i] > from && cut[i] < to)
+                to = cut[i];
+        float v = 0;
+        for (int k = 0; k < nmembers; k++) {
+            int i = build_order(k, longest);
+            if (cut[i] > from)
+                v = k == 0 ? c[i] : v + c[i];
+        }
+        /* v = mant 2^exp exactly, from its bits. */
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        int field = (int)(bits >> 23 & 0xff);
+        if (field == 0xff)
+            return 0;                           /* inf or NaN */
+        int64_t mant = bits & 0x7fffff;
+        if (field)
+            mant |= 0x800000;
+        vmant[nruns] = bits >> 31 ? -mant : mant;
+        vexp[nruns] = (field ? field : 1) - 150;
+        vlen[nruns] = to - from;
+        if (vmant[nruns] != 0 && vexp[nruns] < low)
+            low = vexp[nruns];
+        nruns++;
+        from = to;
+    }
+    __int128 total = 0, bound = 0;
+    for (int r = 0; r < nruns; r++) {
+        if (vmant[r] == 0)
+            continue;
+        int shift = vexp[r] - low;
+        if (shift > 40)
+            return 0;
+        __int128 t = (__int128)vmant[r] * ((__int128)1 << shift) * (__int128)vlen[r];
+        total += t;
+        bound += t < 0 ? -t : t;
+    }
+    if (bound >= ((__int128)1 << 53))
+        return 0;
+    /* total 2^low: a power of two built from its bits (low >= -149, a
+     * normal double) scales exactly, without a call to ldexp. */
+    uint64_t scale_bits = (uint64_t)(1023 + (low == INT32_MAX ? 0 : low)) << 52;
+    double scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    *sum = (double)(int64_t)total * scale;
+    return 1;
+}
+
+/* The comparison once the aggregate agg of n samples is known. */
+static void finish_compare(const useries_in *in, const float *agg, size_t n, double sum,
+                           useries_cmp *out)
+{
+    out->n = n;
+    out->gpu_mean = n ? sum / (double)n : 0;
+    out->task_mean = incoming_mean(in, n ? n : in->len);
+    /* CATS eq. 15 on both series truncated to n (Alg. 1 line 6); a constant
+     * side (an incoming task without a series) has zero variance: 0. */
+    out->rho = in->pct ? stats_pearson(agg, n, in->pct, n) : 0;
+}
+
+/* ---- the memo ------------------------------------------------------------- */
+
+typedef struct memo_entry {
+    double P;                   /* the key: period ... */
+    agg_member *members;        /* ... and members (s ignored) */
+    int nmembers, members_cap;  /* nmembers 0: empty entry */
+    float *agg;                 /* agg[0 .. len) */
+    size_t len, cap;
+    /* sum_floats's four partial sums after each block of four samples,
+     * blocks [0, nblocks): the sum of any prefix in O(1), bit for bit.
+     * Made on the second window length asked for; the first is summed
+     * directly (most entries are asked once, or for one length). */
+    double *lanes;
+    size_t nblocks, lanes_cap;
+    size_t sum_n;               /* sum_floats(agg, sum_n) = sum; 0 = none */
+    double sum;
+} memo_entry;
+
+struct useries_memo {
+    memo_entry *gpus;
+    size_t ngpus;
+    task_brief *briefs;         /* [ntasks] of the trace */
+    size_t ntasks;
+};
+
+useries_memo *useries_memo_new(const gp_trace *tr)
+{
+    useries_memo *m = xcalloc(1, sizeof *m);
+    m->ntasks = tr->ntasks;
+    m->briefs = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *m->briefs);
+    for (size_t i = 0; i < tr->ntasks; i++)
+        m->briefs[i] = brief_of(&tr->tasks[i]);
+    return m;
+}
+
+void useries_memo_free(useries_memo *m)
+{
+    if (!m)
+        return;
+    for (size_t g = 0; g < m->ngpus; g++) {
+        free(m->gpus[g].members);
+        free(m->gpus[g].agg);
+        free(m->gpus[g].lanes);
+    }
+    free(m->gpus);
+    free(m->briefs);
+    free(m);
+}
+
+static memo_entry *memo_entry_for(useries_memo *m, size_t g)
+{
+    if (g >= m->ngpus) {
+        size_t n = m->ngpus ? m->ngpus : 64;
+        while (n <= g)
+            n *= 2;
+        m->gpus = xrealloc(m->gpus, n * sizeof *m->gpus);
+        memset(m->gpus + m->ngpus, 0, (n - m->ngpus) * sizeof *m->gpus);
+        m->ngpus = n;
+    }
+    return &m->gpus[g];
+}
+
+static int memo_matches(const memo_entry *e, double P, const agg_member *members, int nmembers,
+                        size_t n)
+{
+    if (e->nmembers != nmembers || e->P != P || e->len < n)
+        return 0;
+    for (int i = 0; i < nmembers; i++)
+        if (e->members[i].task != members[i].task || e->members[i].pos != members[i].pos ||
+            e->members[i].m != members[i].m)
+            return 0;
+    return 1;
+}
+
+static void memo_store(memo_entry *e, double P, const agg_member *members, int nmembers)
+{
+    if (nmembers > e->members_cap) {
+        e->members_cap = nmembers;
+        e->members = xrealloc(e->members, (size_t)nmembers * sizeof *e->members);
+    }
+    memcpy(e->members, members, (size_t)nmembers * sizeof *members);
+    e->nmembers = nmembers;
+    e->P = P;
+}
+
+/* sum_floats(e->agg, n), from the partial sums of whole blocks (extended
+ * as far as needed) and the tail, added in sum_floats's order. */
+static double memo_sum(memo_entry *e, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (e->sum_n == n)
+        return e->sum;
+    if (e->sum_n == 0) {
+        e->sum_n = n;
+        return e->sum = sum_floats(e->agg, n);
+    }
+    size_t blocks = n / 4;
+    if (blocks > e->nblocks) {
+        if (blocks > e->lanes_cap) {
+            e->lanes_cap = blocks > 2 * e->lanes_cap ? blocks : 2 * e->lanes_cap;
+            e->lanes = xrealloc(e->lanes, e->lanes_cap * 4 * sizeof *e->lanes);
+        }
+        double l[4] = {0, 0, 0, 0};
+        if (e->nblocks)
+            memcpy(l, &e->lanes[(e->nblocks - 1) * 4], sizeof l);
+        for (size_t b = e->nblocks; b < blocks; b++) {
+            const float *x = &e->agg[b * 4];
+            l[0] += x[0];
+            l[1] += x[1];
+            l[2] += x[2];
+            l[3] += x[3];
+            memcpy(&e->lanes[b * 4], l, sizeof l);
+        }
+        e->nblocks = blocks;
+    }
+    double a = 0, b = 0, c = 0, d = 0;
+    if (blocks) {
+        const double *l = &e->lanes[(blocks - 1) * 4];
+        a = l[0], b = l[1], c = l[2], d = l[3];
+    }
+    for (size_t k = blocks * 4; k < n; k++)
+        a += e->agg[k];
+    return (a + b) + (c + d);
+}
+
+void useries_compare_memo(const cstate *cs, const gp_trace *tr, const double *progress, int g,
+                          const useries_in *in, int from_start, useries_memo *memo,
+                          useries_cmp *out)
+{
+    const cs_gpu *gpu = &cs->gpus[g];
+    if (!memo || gpu->ntasks == 0) {
+        useries_compare(cs, tr, progress, g, in, from_start, out);
+        return;
+    }
+    assert(memo->ntasks == tr->ntasks);     /* made for this trace */
+    memset(out, 0, sizeof *out);
+    double P = in->period_s;
+    agg_member stack[MEMBERS_STACK];
+    agg_member *members =
+        gpu->ntasks <= MEMBERS_STACK ? stack : xmalloc((size_t)gpu->ntasks * sizeof *members);
+    size_t agg_len;
+    int longest = agg_members(gpu, tr, memo->briefs, progress, from_start, P, members, &agg_len);
+    size_t n = in->len < agg_len ? in->len : agg_len;
+    double sum;
+    if (!in->pct && constant_sum(members, gpu->ntasks, longest, n, &sum)) {
+        finish_compare(in, NULL, n, sum, out);
+        if (members != stack)
+            free(members);
+        return;
+    }
+    memo_entry *e = memo_entry_for(memo, (size_t)g);
+    if (!memo_matches(e, P, members, gpu->ntasks, n)) {
+        size_t len = n;
+        if (len > e->cap) {
+            e->cap = len;
+            e->agg = xrealloc(e->agg, len * sizeof *e->agg);
+        }
+        agg_build(tr, members, gpu->ntasks, longest, P, len, e->agg);
+        memo_store(e, P, members, gpu->ntasks);
+        e->len = len;
+        e->nblocks = 0;
+        e->sum_n = 0;
+    }
+    finish_compare(in, e->agg, n, memo_sum(e, n), out);
+    if (members != stack)
+        free(members);
+}
+
+/* ---- summaries ------------------------------------------------------------ */
+
+void useries_summaries_init(useries_summaries *s, const gp_trace *tr)
+{
+    s->ntasks = tr->ntasks;
+    for (int k = 0; k < 3; k++) {
+        s->v[k] = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *s->v[k]);
+        for (size_t i = 0; i < tr->ntasks; i++)
+            s->v[k][i] = useries_summary(&tr->tasks[i], (useries_kind)k);
+    }
+}
+
+void useries_summaries_free(useries_summaries *s)
+{
+    for (int k = 0; k < 3; k++) {
+        free(s->v[k]);
+        s->v[k] = NULL;
+    }
+}
 
 void useries_compare(const cstate *cs, const gp_trace *tr, const double *progress, int g,
                      const useries_in *in, int from_start, useries_cmp *out)
@@ -231,42 +601,27 @@ void useries_compare(const cstate *cs, const gp_trace *tr, const double *progres
         return;
     }
     double P = in->period_s;
-    size_t m_of[MEMBERS_MAX], agg_len = 0;
-    int longest = 0;
-    for (int i = 0; i < gpu->ntasks; i++) {
-        int l = gpu->tasks[i];
-        size_t m = remaining_samples(&tr->tasks[l], from_start || !progress ? 0 : progress[l], P);
-        if (i < MEMBERS_MAX)
-            m_of[i] = m;
-        if (m > agg_len) {
-            agg_len = m;
-            longest = i;
-        }
-    }
+    agg_member stack[MEMBERS_STACK];
+    agg_member *members =
+        gpu->ntasks <= MEMBERS_STACK ? stack : xmalloc((size_t)gpu->ntasks * sizeof *members);
+    size_t agg_len;
+    int longest = agg_members(gpu, tr, NULL, progress, from_start, P, members, &agg_len);
     size_t n = in->len < agg_len ? in->len : agg_len;
+    double sum;
+    if (!in->pct && constant_sum(members, gpu->ntasks, longest, n, &sum)) {
+        finish_compare(in, NULL, n, sum, out);      /* no series: rho 0, no aggregate */
+        if (members != stack)
+            free(members);
+        return;
+    }
     const float *agg = NULL;
-    if (gpu->ntasks == 1) {
-        int l = gpu->tasks[0];
-        agg = single_slice(&tr->tasks[l], from_start || !progress ? 0 : progress[l], P, n);
-    }
+    if (gpu->ntasks == 1)
+        agg = single_slice(&tr->tasks[members[0].task], members[0].s, P, n);
     if (!agg) {
-        /* The longest-lived task is written first (it covers the whole
-         * window); the others are added over the samples they cover. */
-        float *buf = in->scratch;
-        for (int k = 0; k < gpu->ntasks; k++) {
-            int i = k == 0 ? longest : k == longest ? 0 : k;
-            int l = gpu->tasks[i];
-            const task *lt = &tr->tasks[l];
-            double s = from_start || !progress ? 0 : progress[l];
-            size_t m = i < MEMBERS_MAX ? m_of[i] : remaining_samples(lt, s, P);
-            add_task(lt, s, P, buf, m < n ? m : n, k == 0);
-        }
-        agg = buf;
+        agg_build(tr, members, gpu->ntasks, longest, P, n, in->scratch);
+        agg = in->scratch;
     }
-    out->n = n;
-    out->gpu_mean = n ? sum_floats(agg, n) / (double)n : 0;
-    out->task_mean = incoming_mean(in, n ? n : in->len);
-    /* CATS eq. 15 on both series truncated to n (Alg. 1 line 6); a constant
-     * side (an incoming task without a series) has zero variance: 0. */
-    out->rho = in->pct ? stats_pearson(agg, n, in->pct, n) : 0;
+    finish_compare(in, agg, n, sum_floats(agg, n), out);
+    if (members != stack)
+        free(members);
 }

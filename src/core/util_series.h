@@ -18,8 +18,8 @@
  *     whole share: gpu_milli / 10 % for a GPU-sharing task, else 100 %.
  *   - Percent throughout (0..100 per task; a GPU's aggregate may exceed 100).
  *
- * Pure functions over borrowed data; only useries_in owns memory (its
- * _init/_free pair).
+ * Pure functions over borrowed data; useries_in (its _init/_free pair)
+ * and useries_memo (_new/_free) own memory.
  */
 #ifndef GP_UTIL_SERIES_H
 #define GP_UTIL_SERIES_H
@@ -91,5 +91,34 @@ typedef struct useries_cmp {
  * shorter length (CATS Alg. 1 line 6). */
 void useries_compare(const cstate *cs, const gp_trace *tr, const double *progress, int g,
                      const useries_in *in, int from_start, useries_cmp *out);
+
+/* GPU aggregates kept between comparisons, one per GPU: an aggregate is
+ * rebuilt only when what it is made of changed — the window's period, the
+ * GPU's tasks, or a task's window (where its samples start, how many it
+ * covers) — and otherwise read back with its sum, so that a comparison
+ * costs the correlation alone (or nothing, for an incoming task without a
+ * series).  The key is the whole input, so an entry is never stale: any
+ * state (a rewound one too) may consult it.  Same results as
+ * useries_compare, bit for bit. */
+typedef struct useries_memo useries_memo;
+
+/* For the tasks of trace tr (the one every comparison through it reads). */
+useries_memo *useries_memo_new(const gp_trace *tr);
+void useries_memo_free(useries_memo *m);
+
+/* useries_compare through memo (NULL: useries_compare itself). */
+void useries_compare_memo(const cstate *cs, const gp_trace *tr, const double *progress, int g,
+                          const useries_in *in, int from_start, useries_memo *memo,
+                          useries_cmp *out);
+
+/* Summaries of every task of a trace, computed once (useries_summary of
+ * each kind); useries_summaries_free() releases them. */
+typedef struct useries_summaries {
+    double *v[3];               /* [kind][task] */
+    size_t ntasks;
+} useries_summaries;
+
+void useries_summaries_init(useries_summaries *s, const gp_trace *tr);
+void useries_summaries_free(useries_summaries *s);
 
 #endif

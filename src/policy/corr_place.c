@@ -4,9 +4,42 @@
  */
 #include "corr_place.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct corr_prep {
+    useries_memo *memo;
+    useries_summaries sums;
+} corr_prep;
+
+int corr_prepare(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
+                 const double *params, void **prep, gp_err *err)
+{
+    (void)cs, (void)in, (void)params, (void)err;
+    corr_prep *p = xcalloc(1, sizeof *p);
+    p->memo = useries_memo_new(tr);
+    useries_summaries_init(&p->sums, tr);
+    *prep = p;
+    return 0;
+}
+
+void corr_release(void *prep)
+{
+    corr_prep *p = prep;
+    useries_memo_free(p->memo);
+    useries_summaries_free(&p->sums);
+    free(p);
+}
+
+/* Task ti's summary of that kind, from the workspace when there is one. */
+static double summary_of(const policy_ctx *ctx, int ti, useries_kind kind)
+{
+    const corr_prep *p = ctx->prep;
+    assert(!p || (size_t)ti < p->sums.ntasks);
+    return p ? p->sums.v[kind][ti] : useries_summary(&ctx->tr->tasks[ti], kind);
+}
 
 static int gpu_admits(const cstate *cs, const task *tk, int g)
 {
@@ -59,32 +92,38 @@ static int wake_class(const cstate *cs, const placement *pl)
     return cs->nodes[pl->node].asleep ? 2 : 1;
 }
 
-int corr_fresh(const cstate *cs, const task *tk, placement *out)
+/* The lowest-index window starting at a GPU of set `from` that admits tk,
+ * runs nothing and wakes no more than class `most` (wake_class).  1 with
+ * *out, 0 if none. */
+static int fresh_in(const cstate *cs, const task *tk, const cs_idxset *from, int most,
+                    placement *out)
 {
     int v = task_gpus(tk);
-    int best_class = 3;
-    for (size_t g = 0; g < cs->ngpus && best_class > 0; g++) {
+    for (int g = cs_idxset_next(from, 0); g >= 0; g = cs_idxset_next(from, g + 1)) {
         placement pl;
-        if (cs->gpus[g].ntasks > 0)     /* cheap first: a busy first GPU never qualifies */
-            continue;
-        /* Nor does a window whose first GPU already wakes no less than the best found. */
-        int least = cs->nodes[cs->gpus[g].node].asleep ? 2 : cs->gpus[g].power == GPU_ASLEEP;
-        if (least >= best_class)
-            continue;
-        if (corr_window(cs, tk, (int)g, &pl) != CORR_FITS)
+        if (corr_window(cs, tk, g, &pl) != CORR_FITS)
             continue;
         int empty = 1;
-        for (int k = 0; k < v && empty; k++)
+        for (int k = 1; k < v && empty; k++)
             empty = cs->gpus[pl.gpus[k]].ntasks == 0;
-        if (!empty)
-            continue;
-        int c = wake_class(cs, &pl);
-        if (c < best_class) {
-            best_class = c;
+        if (empty && wake_class(cs, &pl) <= most) {
             *out = pl;
+            return 1;
         }
     }
-    return best_class < 3;
+    return 0;
+}
+
+/* The lowest window of the least wake-up class, as a scan of every GPU
+ * would find it, from the state's fresh-GPU sets (cstate.fresh): a class-0
+ * window starts at an awake GPU of an awake server; with none, every
+ * fitting window on an awake server is of class 1; with none either, one
+ * on a sleeping server (class 2). */
+int corr_fresh(const cstate *cs, const task *tk, placement *out)
+{
+    return fresh_in(cs, tk, &cs->fresh[CS_FRESH_AWAKE], 0, out) ||
+           fresh_in(cs, tk, &cs->fresh[CS_FRESH_SERVER_AWAKE], 1, out) ||
+           fresh_in(cs, tk, &cs->fresh[CS_FRESH_SERVER_ASLEEP], 2, out);
 }
 
 int corr_place_cpu(const cstate *cs, const char *policy, const task *tk, placement *out,
@@ -96,8 +135,8 @@ int corr_place_cpu(const cstate *cs, const char *policy, const task *tk, placeme
             out->node = (int)i;
             out->ngpus = 0;
             if (ex) {
-                explain_add(ex, (int)i, -1);
-                ex->chosen = 0;
+                if (explain_add(ex, (int)i, -1))
+                    ex->chosen = 0;
                 snprintf(ex->summary, sizeof ex->summary, "%s: %s -> %s (CPU-only task)",
                          policy, tk->name, n->name);
             }
@@ -124,12 +163,13 @@ void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useri
 {
     memset(out, 0, sizeof *out);
     out->dmu = 1e300;
+    useries_memo *memo = ctx->prep ? ((corr_prep *)ctx->prep)->memo : NULL;
     for (int k = 0; k < pl->ngpus; k++) {
         int g = pl->gpus[k];
         if (ctx->cs->gpus[g].ntasks == 0)
             continue;
         useries_cmp c;
-        useries_compare(ctx->cs, ctx->tr, ctx->progress_s, g, in, from_start, &c);
+        useries_compare_memo(ctx->cs, ctx->tr, ctx->progress_s, g, in, from_start, memo, &c);
         double dmu = (c.gpu_mean > c.task_mean ? c.gpu_mean - c.task_mean
                                                : c.task_mean - c.gpu_mean) / 100.0;
         if (out->busy == 0 || c.rho > out->rho)
@@ -163,7 +203,7 @@ static double gpu_summary_sum(const policy_ctx *ctx, int g, useries_kind kind, d
     const cs_gpu *gpu = &ctx->cs->gpus[g];
     double sum = own;
     for (int i = 0; i < gpu->ntasks; i++)
-        sum += useries_summary(&ctx->tr->tasks[gpu->tasks[i]], kind);
+        sum += summary_of(ctx, gpu->tasks[i], kind);
     return sum;
 }
 
@@ -178,15 +218,14 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
         corr_explain_terms(ex, threshold_terms, 3);
     if (task_gpus(tk) == 0)
         return corr_place_cpu(cs, policy, tk, out, ex);
-    double own = useries_summary(tk, kind);
+    double own = summary_of(ctx, ti, kind);
     static const char *const what[] = {"first-sample", "mean", "peak"};
     for (size_t a = 0; a < cs->nactive; a++) {   /* running GPUs, ascending */
         int g = cs->active[a];
         placement pl;
         int code = corr_window(cs, tk, g, &pl);
-        explain_cand *c = NULL;
-        if (ex) {
-            c = explain_add(ex, cs->gpus[g].node, g);
+        explain_cand *c = explain_add(ex, cs->gpus[g].node, g);
+        if (c) {
             c->term[1] = q;
             c->term[2] = cs_gpu_mem_free(&cs->gpus[g]);
         }
@@ -235,11 +274,13 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
     }
     if (ex) {
         explain_cand *c = explain_add(ex, out->node, out->gpus[0]);
-        c->term[0] = own;
-        c->term[1] = q;
-        c->term[2] = cs_gpu_mem_free(&cs->gpus[out->gpus[0]]);
-        snprintf(c->note, sizeof c->note, "fresh GPU");
-        ex->chosen = (int)ex->ncands - 1;
+        if (c) {
+            c->term[0] = own;
+            c->term[1] = q;
+            c->term[2] = cs_gpu_mem_free(&cs->gpus[out->gpus[0]]);
+            snprintf(c->note, sizeof c->note, "fresh GPU");
+            ex->chosen = (int)ex->ncands - 1;
+        }
         char where[96];
         corr_format_placement(cs, out, where, sizeof where);
         snprintf(ex->summary, sizeof ex->summary,

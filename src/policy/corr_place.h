@@ -21,6 +21,15 @@
 #include "policy.h"
 #include "core/util_series.h"
 
+/* The family's run workspace (policy_ops.prepare/release of each of its
+ * policies): GPU aggregates kept between decisions and every task's
+ * summaries, so that a decision rebuilds neither.  A policy called
+ * without it (ctx->prep NULL) computes them afresh, with the same
+ * results. */
+int corr_prepare(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
+                 const double *params, void **prep, gp_err *err);
+void corr_release(void *prep);
+
 /* Why a window does not admit a task. */
 enum { CORR_FITS = 0, CORR_NO_ROOM, CORR_MODEL, CORR_MEMORY };
 

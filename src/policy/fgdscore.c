@@ -835,7 +835,7 @@ static size_t collect_feasible(const policy_ctx *ctx, fgd_prep *p, const fgd_tas
             p->cand_count[n] = p->gcount[g];
             p->cand[n++] = ni;
             *nodes += (size_t)p->gcount[g];
-        } else if (ex) {
+        } else if (explain_wants(ex)) {
             explain_cand *c = explain_add(ex, ni, -1);
             c->eligible = 0;
             if (p->gcount[g] > 1)
@@ -859,7 +859,7 @@ static size_t collect_feasible_nodes(const policy_ctx *ctx, fgd_prep *p, const f
         int ok = fgd_feasible(ctx->cs, (int)i, t, ex ? &why : NULL);
         if (ok)
             p->cand[n++] = (int)i;
-        else if (ex) {
+        else if (explain_wants(ex)) {
             explain_cand *c = explain_add(ex, (int)i, -1);
             c->eligible = 0;
             strlcpy0(c->note, why ? why : "filtered", sizeof c->note);
@@ -894,6 +894,8 @@ static void explain_names(explain *ex, const fgd_term *terms, int nterms)
 static void explain_scored(explain *ex, const fgd_eval *ev, const fgd_term *terms, int nterms,
                            const fgd_prep *p, size_t ncand, const int *rank, size_t pick)
 {
+    if (!explain_wants(ex))
+        return;
     for (size_t i = 0; i < ncand; i++) {
         int ni = p->cand[i];
         explain_cand *c = explain_add(ex, ni, -1);
@@ -982,10 +984,12 @@ int fgd_place_scored(const policy_ctx *ctx, const fgd_term *terms, int nterms, i
                 explain_scored(ex, &ev, terms, nterms, p, ncand, ctx->node_rank, pick);
             else {
                 explain_cand *c = explain_add(ex, ni, -1);
-                strlcpy0(c->note, nodes > 1 ? "only feasible kind of node"
-                                            : "only feasible node", sizeof c->note);
-                note_alike(c, p->cand_count[0]);
-                ex->chosen = (int)(ex->ncands - 1);
+                if (c) {
+                    strlcpy0(c->note, nodes > 1 ? "only feasible kind of node"
+                                                : "only feasible node", sizeof c->note);
+                    note_alike(c, p->cand_count[0]);
+                    ex->chosen = (int)(ex->ncands - 1);
+                }
             }
             explain_summary(ex, ctx->cs, &t, out, nodes,
                             ncand > 1 ? count_tied(p, ncand, pick) : nodes,
@@ -1037,7 +1041,7 @@ int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex)
                 out->gpus[0] = ctx->cs->nodes[ni].gpu0 + d;
     }
     if (ex) {
-        for (size_t i = 0; i < ncand; i++) {
+        for (size_t i = 0; i < ncand && explain_wants(ex); i++) {
             explain_cand *c = explain_add(ex, p->cand[i], -1);
             c->term[0] = i == pick ? MAX_NODE_SCORE : 0;
             if (i == pick)

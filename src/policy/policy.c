@@ -275,6 +275,7 @@ void explain_init(explain *ex, const char *const *term_names, int nterms)
         ex->term_name[i] = term_names[i];
     ex->nterms = nterms;
     ex->chosen = -1;
+    ex->want_cands = 1;
 }
 
 void explain_reset(explain *ex)
@@ -293,6 +294,8 @@ void explain_free(explain *ex)
 
 explain_cand *explain_add(explain *ex, int node_idx, int gpu)
 {
+    if (!explain_wants(ex))
+        return NULL;
     grow_array((void **)&ex->cands, &ex->cands_cap, ex->ncands + 1, sizeof *ex->cands);
     explain_cand *c = &ex->cands[ex->ncands++];
     memset(c, 0, sizeof *c);

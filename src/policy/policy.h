@@ -194,8 +194,15 @@ typedef struct explain {
     int nterms;
     explain_cand *cands;
     size_t ncands, cands_cap;
-    int chosen;                 /* index into cands, -1 when nothing fit */
+    int chosen;                 /* index into cands, -1 when nothing fit or none kept */
     char summary[256];          /* one line, kept in the run's placement log */
+    /* Whether candidates are collected.  When 0, explain_add() returns NULL
+     * and a policy writes only the summary: formatting every candidate's
+     * note on every decision that nobody reads was a quarter of a large
+     * run's time.  explain_init() sets it; the simulator keeps it only
+     * when the candidates are read (sim_config.explain_candidates,
+     * keep_explain).  explain_reset() leaves it. */
+    int want_cands;
 } explain;
 
 typedef struct policy_ops {
@@ -209,6 +216,10 @@ typedef struct policy_ops {
     int sleep;
     /* CATS Alg. 4 frequency scaling on by default: CATS's own. */
     int dfs;
+    /* Whether place() reads ctx->progress_s: the simulator brings every
+     * running task's progress up to date before a decision only then (it
+     * passes NULL otherwise), which is O(running tasks) a decision. */
+    int reads_progress;
     const policy_option *options;   /* terminated by a NULL key; may be NULL */
     /* Optional: makes the run's workspace (ctx->prep) for cs and tr.
      * Returns 0 with *prep set (NULL = none), or -1 with a message.
@@ -288,7 +299,14 @@ void placement_devices(const cstate *cs, const placement *pl, char *buf, size_t 
 void explain_init(explain *ex, const char *const *term_names, int nterms);
 void explain_free(explain *ex);
 void explain_reset(explain *ex);
-/* Appends a candidate and returns it (terms zeroed, eligible = 1). */
+/* Appends a candidate and returns it (terms zeroed, eligible = 1); NULL
+ * when ex is NULL or does not want candidates (explain.want_cands). */
 explain_cand *explain_add(explain *ex, int node, int gpu);
+/* Whether ex collects candidates: what a policy asks before computing
+ * what only a candidate shows. */
+static inline int explain_wants(const explain *ex)
+{
+    return ex && ex->want_cands;
+}
 
 #endif

@@ -85,7 +85,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
     const task *tk = &ctx->tr->tasks[in->ti];
     placement pl;
     int code = corr_window(cs, tk, g, &pl);
-    explain_cand *c = ex ? explain_add(ex, cs->gpus[g].node, g) : NULL;
+    explain_cand *c = explain_add(ex, cs->gpus[g].node, g);
     if (code != CORR_FITS) {
         if (c) {
             c->eligible = 0;
@@ -125,7 +125,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         best->score = score;
         best->pl = pl;
         best->terms = t;
-        best->cand = ex ? (int)ex->ncands - 1 : -1;
+        best->cand = c ? (int)ex->ncands - 1 : -1;
     }
 }
 
@@ -155,11 +155,13 @@ static int open_fresh(const policy_ctx *ctx, const double *p, const task *tk,
     if (ex) {
         const cs_gpu *g = &ctx->cs->gpus[out->gpus[0]];
         explain_cand *c = explain_add(ex, out->node, out->gpus[0]);
-        c->term[1] = useries_summary(tk, US_MEAN) / 100.0;
-        c->term[2] = useries_summary(tk, US_MEAN);
-        snprintf(c->note, sizeof c->note, "fresh GPU%s",
-                 g->power == GPU_ASLEEP ? " (wakes it)" : "");
-        ex->chosen = (int)ex->ncands - 1;
+        if (c) {
+            c->term[1] = useries_summary(tk, US_MEAN) / 100.0;
+            c->term[2] = useries_summary(tk, US_MEAN);
+            snprintf(c->note, sizeof c->note, "fresh GPU%s",
+                     g->power == GPU_ASLEEP ? " (wakes it)" : "");
+            ex->chosen = (int)ex->ncands - 1;
+        }
         char where[96];
         corr_format_placement(ctx->cs, out, where, sizeof where);
         snprintf(ex->summary, sizeof ex->summary,
@@ -184,13 +186,21 @@ static int cats_place(const policy_ctx *ctx, const double *p, int ti, placement 
     cats_best best;
     memset(&best, 0, sizeof best);
     best.cand = -1;
-    int score_empty = p[O_SCORE_EMPTY] != 0;
-    for (size_t g = 0; g < cs->ngpus; g++) {
-        const cs_gpu *gpu = &cs->gpus[g];
-        if (gpu->ntasks == 0 &&
-            !(score_empty && gpu->power != GPU_ASLEEP && !cs->nodes[gpu->node].asleep))
-            continue;
-        consider(ctx, p, &in, (int)g, &best, ex);
+    /* The GPUs running tasks (cs->active), and with score_empty the awake
+     * idle GPUs of awake servers too, merged in index order: the order of a
+     * scan of every GPU, so ties go the same way. */
+    const cs_idxset *idle = p[O_SCORE_EMPTY] != 0 ? &cs->fresh[CS_FRESH_AWAKE] : NULL;
+    size_t a = 0;
+    int e = idle ? cs_idxset_next(idle, 0) : -1;
+    while (a < cs->nactive || e >= 0) {
+        int g;
+        if (e < 0 || (a < cs->nactive && cs->active[a] < e))
+            g = cs->active[a++];
+        else {
+            g = e;
+            e = cs_idxset_next(idle, e + 1);
+        }
+        consider(ctx, p, &in, g, &best, ex);
     }
     useries_in_free(&in);
     if (!best.found)
@@ -208,6 +218,9 @@ const policy_ops policy_cats = {
     .power = POWER_CATS,
     .sleep = 1,
     .dfs = 1,
+    .reads_progress = 1,         /* the running tasks' windows start there */
     .options = cats_options,
+    .prepare = corr_prepare,
+    .release = corr_release,
     .place = cats_place,
 };

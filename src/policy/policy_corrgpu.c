@@ -67,7 +67,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
     const task *tk = &ctx->tr->tasks[in->ti];
     placement pl;
     int code = corr_window(cs, tk, g, &pl);
-    explain_cand *c = ex ? explain_add(ex, cs->gpus[g].node, g) : NULL;
+    explain_cand *c = explain_add(ex, cs->gpus[g].node, g);
     if (c)
         c->term[2] = cs_gpu_mem_free(&cs->gpus[g]);
     if (code != CORR_FITS) {        /* Alg. 1 line 6 */
@@ -106,7 +106,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         best->rho = t.rho;
         best->d1 = d1;
         best->pl = pl;
-        best->cand = ex ? (int)ex->ncands - 1 : -1;
+        best->cand = c ? (int)ex->ncands - 1 : -1;
     }
 }
 
@@ -122,10 +122,12 @@ static int allocate_new(const policy_ctx *ctx, const double *p, const task *tk,
     }
     if (ex) {
         explain_cand *c = explain_add(ex, out->node, out->gpus[0]);
-        c->term[1] = useries_summary(tk, US_MEAN);
-        c->term[2] = cs_gpu_mem_free(&ctx->cs->gpus[out->gpus[0]]);
-        snprintf(c->note, sizeof c->note, "new GPU");
-        ex->chosen = (int)ex->ncands - 1;
+        if (c) {
+            c->term[1] = useries_summary(tk, US_MEAN);
+            c->term[2] = cs_gpu_mem_free(&ctx->cs->gpus[out->gpus[0]]);
+            snprintf(c->note, sizeof c->note, "new GPU");
+            ex->chosen = (int)ex->ncands - 1;
+        }
         char where[96];
         corr_format_placement(ctx->cs, out, where, sizeof where);
         snprintf(ex->summary, sizeof ex->summary,
@@ -149,9 +151,8 @@ static int corrgpu_place(const policy_ctx *ctx, const double *p, int ti, placeme
     corr_best best;
     memset(&best, 0, sizeof best);
     best.cand = -1;
-    for (size_t g = 0; g < cs->ngpus; g++)     /* the gputracker: GPUs running tasks */
-        if (cs->gpus[g].ntasks > 0)
-            consider(ctx, p, &in, (int)g, &best, ex);
+    for (size_t a = 0; a < cs->nactive; a++)  /* the gputracker: GPUs running tasks */
+        consider(ctx, p, &in, cs->active[a], &best, ex);
     useries_in_free(&in);
     if (!best.found)
         return allocate_new(ctx, p, tk, &best, out, ex);
@@ -174,6 +175,9 @@ const policy_ops policy_corrgpu = {
     .power = POWER_CATS,
     .sleep = 1,
     .dfs = 0,
+    .reads_progress = 1,         /* the running tasks' windows start there */
     .options = corrgpu_options,
+    .prepare = corr_prepare,
+    .release = corr_release,
     .place = corrgpu_place,
 };

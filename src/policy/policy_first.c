@@ -31,5 +31,7 @@ const policy_ops policy_first = {
     .sleep = 1,
     .dfs = 0,
     .options = first_options,
+    .prepare = corr_prepare,
+    .release = corr_release,
     .place = first_place,
 };

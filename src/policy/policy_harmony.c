@@ -29,5 +29,7 @@ const policy_ops policy_harmony = {
     .sleep = 1,
     .dfs = 0,
     .options = harmony_options,
+    .prepare = corr_prepare,
+    .release = corr_release,
     .place = harmony_place,
 };

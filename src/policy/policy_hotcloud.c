@@ -30,5 +30,7 @@ const policy_ops policy_hotcloud = {
     .sleep = 1,
     .dfs = 0,
     .options = hotcloud_options,
+    .prepare = corr_prepare,
+    .release = corr_release,
     .place = hotcloud_place,
 };

@@ -29,11 +29,26 @@ const char *power_model_name(power_model m);
 /* Power of the whole cluster in its current state. */
 void power_eval(power_model m, const cstate *cs, power_split *out);
 
+/* The same sum, term for term and in the same order (so the same double),
+ * from the draws cached in cs->gpu_draw_w / node_draw_w: whoever changes
+ * the state refreshes the changed GPUs' and servers' entries first with
+ * power_cache_gpu / power_cache_node (the simulator does, on every
+ * change).  Reads a few doubles per server instead of its records. */
+void power_eval_cached(power_model m, const cstate *cs, power_split *out);
+void power_cache_gpu(power_model m, cstate *cs, int gpu);
+void power_cache_node(power_model m, cstate *cs, int node_idx);
+
 void power_cats(const cstate *cs, power_split *out);
+void power_cats_cached(const cstate *cs, power_split *out);
 /* One GPU's draw under the cats model (for the Cluster screen). */
 double power_cats_gpu(const cstate *cs, int gpu);
+/* An awake server's own draw under it, P_static + P_other (eq. 4). */
+double power_cats_static(const cstate *cs, int node_idx);
 
 void power_eopc(const cstate *cs, power_split *out);
+void power_eopc_cached(const cstate *cs, power_split *out);
+/* A server's two parts as power_eopc adds them (from its key). */
+void power_eopc_key(const cstate *cs, int node_idx, double *cpu_w, double *gpu_w);
 /* One node's CPU and GPU watts under eopc (FGD_NOTES §6). */
 void power_eopc_node(const cstate *cs, int node, double *cpu_w, double *gpu_w);
 /* The same for a hypothetical state of node n: idle_milli[0..n->ngpus) per

@@ -86,22 +86,41 @@ void power_eopc_node(const cstate *cs, int ni, double *cpu_w, double *gpu_w)
  * reads in a few bytes per node instead of every GPU's record: the same
  * figures, summed in the same order, at a tenth of the memory traffic (the
  * simulator sums this after every event). */
+void power_eopc_key(const cstate *cs, int node_idx, double *cpu_w, double *gpu_w)
+{
+    const cs_key *k = &cs->keys[node_idx];
+    cs_node view;
+    memset(&view, 0, sizeof view);
+    int free_devs = 0;
+    for (int d = 0; d < k->ngpus; d++)
+        free_devs += k->idle[d] >= 1000;
+    view.cpu = k->cpu;
+    view.cpu_cap = k->cpu_cap;
+    view.gpu = k->gpu;
+    view.ngpus = k->ngpus;
+    *cpu_w = power_eopc_cpu(&view, k->cpu_left);
+    *gpu_w = power_eopc_gpu(&view, free_devs);
+}
+
 void power_eopc(const cstate *cs, power_split *out)
 {
     out->gpu_w = out->cpu_w = out->static_w = out->total_w = 0;
-    cs_node view;
-    memset(&view, 0, sizeof view);
     for (size_t i = 0; i < cs->nnodes; i++) {
-        const cs_key *k = &cs->keys[i];
-        int free_devs = 0;
-        for (int d = 0; d < k->ngpus; d++)
-            free_devs += k->idle[d] >= 1000;
-        view.cpu = k->cpu;
-        view.cpu_cap = k->cpu_cap;
-        view.gpu = k->gpu;
-        view.ngpus = k->ngpus;
-        out->cpu_w += power_eopc_cpu(&view, k->cpu_left);
-        out->gpu_w += power_eopc_gpu(&view, free_devs);
+        double cpu_w, gpu_w;
+        power_eopc_key(cs, (int)i, &cpu_w, &gpu_w);
+        out->cpu_w += cpu_w;
+        out->gpu_w += gpu_w;
+    }
+    out->total_w = out->cpu_w + out->gpu_w;
+}
+
+/* The same sum from the parts cached per server (power_cache_node). */
+void power_eopc_cached(const cstate *cs, power_split *out)
+{
+    out->gpu_w = out->cpu_w = out->static_w = out->total_w = 0;
+    for (size_t i = 0; i < cs->nnodes; i++) {
+        out->cpu_w += cs->node_draw_w[2 * i];
+        out->gpu_w += cs->node_draw_w[2 * i + 1];
     }
     out->total_w = out->cpu_w + out->gpu_w;
 }

@@ -259,6 +259,7 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
     init_record(s);
     explain_init(&s->ex_work, NULL, 0);
     explain_init(&s->ex_last, NULL, 0);
+    s->ex_work.want_cands = s->ex_last.want_cands = cfg->keep_explain || cfg->explain_candidates;
     s->ckpt_every = cfg->checkpoint_every;
     sim_ckpt_take(s);
     return s;
@@ -297,8 +298,10 @@ void sim_view_sync(sim *s)
 static int call_policy(sim *s, int ti, placement *pl)
 {
     s->view_t = s->st.t;
-    sim_view_sync(s);
-    policy_ctx ctx = {.cs = s->st.cs, .tr = sim_policy_trace(s), .progress_s = s->view,
+    if (s->pol.ops->reads_progress)
+        sim_view_sync(s);       /* else synced when a caller reads it (sim_step ...) */
+    policy_ctx ctx = {.cs = s->st.cs, .tr = sim_policy_trace(s),
+                      .progress_s = s->pol.ops->reads_progress ? s->view : NULL,
                       .now_s = s->st.t, .rng = &s->st.rng, .prep = s->prep};
     explain_reset(&s->ex_work);
     memset(pl, 0, sizeof *pl);

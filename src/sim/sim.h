@@ -76,6 +76,10 @@ typedef struct sim_config {
                                  * < 0 = adaptive (about 2000 points) */
     uint64_t seed;
     int keep_explain;           /* store explanations in the placement log */
+    /* Keep every candidate of a decision for sim_last_explain() (the Step
+     * screen); off, a decision keeps its one-line summary only, and the
+     * policies skip the candidates' notes (keep_explain implies it). */
+    int explain_candidates;
     size_t checkpoint_every;    /* decisions between rewind checkpoints;
                                  * 0 = only the initial one (rewinds replay
                                  * from the start) */

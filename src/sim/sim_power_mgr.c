@@ -141,7 +141,7 @@ static void set_freq(sim *s, int g, double f)
 static void sleep_gpu(sim *s, int g)
 {
     sim_gpu_leave(s, g);
-    s->st.cs->gpus[g].power = GPU_ASLEEP;       /* Alg. 3 line 7 */
+    cstate_set_gpu_power(s->st.cs, g, GPU_ASLEEP);     /* Alg. 3 line 7 */
     sim_gpu_enter(s, g);
 }
 
@@ -171,7 +171,7 @@ static void tick_node(sim *s, int n)
         if (s->st.cs->gpus[nd->gpu0 + d].power != GPU_ASLEEP)
             sleep_gpu(s, nd->gpu0 + d);
     sim_node_leave(s, n);
-    nd->asleep = 1;
+    cstate_set_node_asleep(s->st.cs, n, 1);
     sim_node_enter(s, n);
 }
 
@@ -212,12 +212,12 @@ void sim_pm_wake(sim *s, const placement *pl)
             const gpu_profile *p = cs->nodes[g->node].gpu;
             if (p)
                 g->freq_mhz = p->f_max_mhz;
-            g->power = GPU_IDLE;
+            cstate_set_gpu_power(cs, pl->gpus[k], GPU_IDLE);
         }
     }
     if (cs->nodes[pl->node].asleep) {
         s->st.acc.server_wakeups++;
-        cs->nodes[pl->node].asleep = 0;
+        cstate_set_node_asleep(cs, pl->node, 0);
     }
 }
 
@@ -226,12 +226,12 @@ void sim_pm_wake(sim *s, const placement *pl)
  * at f_max (cstate_new's state). */
 static void init_node(sim *s, int n)
 {
-    cs_node *nd = &s->st.cs->nodes[n];
+    const cs_node *nd = &s->st.cs->nodes[n];
     if (!s->sleep_on)
         return;
-    nd->asleep = 1;
+    cstate_set_node_asleep(s->st.cs, n, 1);
     for (int d = 0; d < nd->ngpus; d++)
-        s->st.cs->gpus[nd->gpu0 + d].power = GPU_ASLEEP;
+        cstate_set_gpu_power(s->st.cs, nd->gpu0 + d, GPU_ASLEEP);
 }
 
 void sim_pm_init(sim *s)

@@ -323,6 +323,8 @@ static void explain_start(sim *s, const sim_start *a)
     for (size_t i = 0; i < st->nstarts; i++) {
         const sim_start *b = &st->starts[i];
         explain_cand *c = explain_add(ex, b->pl.node, b->pl.gpus[0]);
+        if (!c)
+            continue;
         c->term[0] = b->est;
         c->term[1] = b->truth;
         c->term[2] = b->min;
