@@ -297,7 +297,10 @@ void sim_view_sync(sim *s)
 static int call_policy(sim *s, int ti, placement *pl)
 {
     s->view_t = s->st.t;
-    sim_view_sync(s);
+    /* Only the correlation family reads progress (corr_place.c); the walk
+     * over every running task is most of a decision on a large cluster. */
+    if (s->pol.ops->family == FAMILY_CORRELATION)
+        sim_view_sync(s);
     policy_ctx ctx = {.cs = s->st.cs, .tr = sim_policy_trace(s), .progress_s = s->view,
                       .now_s = s->st.t, .rng = &s->st.rng, .prep = s->prep};
     explain_reset(&s->ex_work);
