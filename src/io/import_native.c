@@ -13,6 +13,11 @@
  * their tasks and nodes through the sorted names, so an import is
  * O(n log n) in the rows.
  *
+ * The trace (tasks.csv, util.csv) is streamed (import_native_trace.c):
+ * checked here before the write lock, stored as it is read again after,
+ * never held whole; only a snapshot's tasks, which placements.csv refers
+ * to, are parsed into memory.
+ *
  * This is the format of sample-data/ and of `gpuplan export`.
  */
 #include "import_native_int.h"
