@@ -9,6 +9,7 @@
 #include "cli_opt.h"
 #include "cli_progress.h"
 #include "io/export.h"
+#include "io/export_file.h"
 #include "samples/gen_trace.h"
 
 #include <math.h>
@@ -46,28 +47,25 @@ static const cli_cmd cmd_generate_cluster = {
     .summary = "Store a cluster of servers of the given GPU models and counts",
 };
 
-/* Stores what was generated (the store takes a cluster or a trace). */
-static int store_it(cli_ctx *ctx, cluster *cl, gp_trace *tr, int replace)
+/* Stores a generated cluster. */
+static int store_cluster(cli_ctx *ctx, cluster *cl, int replace)
 {
     store *st = cli_store(ctx);
     gp_err err = {{0}};
     if (!st)
         return EXIT_RUNTIME;
-    int rc = cl ? store_put_cluster(st, cl, replace, &err)
-                : store_put_trace(st, tr, replace, &err);
-    return rc ? cli_fail(&err) : EXIT_OK;
+    return store_put_cluster(st, cl, replace, &err) ? cli_fail(&err) : EXIT_OK;
 }
 
 /* --series "MIN-MAX" (or "N" for one length) into gen_series_params. */
 static int parse_series(void *value, const char *arg, gp_err *err)
 {
     gen_series_params *sp = value;
-    long lo, hi;
-    char dash;
-    int n = sscanf(arg, "%ld%c%ld", &lo, &dash, &hi);
-    if (n == 1)
-        hi = lo;
-    if (!((n == 1) || (n == 3 && dash == '-')) || lo < 1 || hi < lo || hi > GEN_SERIES_MAX)
+    char *end;
+    long lo = strtol(arg, &end, 10), hi = lo;
+    if (*end == '-' && end != arg)
+        hi = strtol(end + 1, &end, 10);
+    if (*end || end == arg || lo < 1 || hi < lo || hi > GEN_SERIES_MAX)
         return gp_error(err, "expected MIN-MAX sample counts, 1 <= MIN <= MAX <= %d, got '%s'",
                         GEN_SERIES_MAX, arg);
     sp->min_len = (size_t)lo;
@@ -109,16 +107,24 @@ static int sink_put(job_sink *k, const task *tk, gp_err *err)
     return 0;
 }
 
-/* Closes the sink, keeping what it got when rc is 0; returns 0 or -1. */
-static int sink_close(job_sink *k, store *st, int rc, gp_err *err)
+/* Closes the sink, keeping what it got when rc is 0 (files are renamed
+ * into place only then); returns 0 or -1. */
+static int sink_close(job_sink *k, int rc, gp_err *err)
 {
     if (!k->dir)
         return k->w ? store_trace_writer_end(k->w, rc, err) : -1;
-    (void)st;
-    if (k->tasks && export_close(k->tasks, k->dir, "tasks.csv", rc ? NULL : err))
-        rc = -1;
-    if (k->util && export_close(k->util, k->dir, "util.csv", rc ? NULL : err))
-        rc = -1;
+    static const char *const names[] = {"tasks.csv", "util.csv"};
+    FILE *files[] = {k->tasks, k->util};
+    for (int i = 0; i < 2; i++) {
+        if (!files[i])
+            continue;
+        char *path = xasprintf("%s/%s", k->dir, names[i]);
+        if (rc)
+            out_file_discard(files[i], path);
+        else if (out_file_close(files[i], path, err))
+            rc = -1;
+        free(path);
+    }
     return rc ? -1 : 0;
 }
 
@@ -190,7 +196,7 @@ static int gen_trace_exec(cli_ctx *ctx, int argc, char **argv)
     int rc = sink_open(&sink, st, name, replace, sp.max_len > 0, &err);
     if (rc == 0)
         rc = generate_jobs(g, &sink, p.jobs, &last, &err);
-    rc = sink_close(&sink, st, rc, &err);
+    rc = sink_close(&sink, rc, &err);
     gen_gavel_free(g);
     if (rc)
         return cli_fail(&err);
@@ -230,7 +236,7 @@ static int gen_cluster_exec(cli_ctx *ctx, int argc, char **argv)
     catalog_free(cat);
     if (!cl)
         return cli_usage_error(&cmd_generate_cluster, "--gpus: %s", err.msg);
-    int rc = store_it(ctx, cl, NULL, replace);
+    int rc = store_cluster(ctx, cl, replace);
     if (rc == EXIT_OK)
         fprintf(ctx->out, "generated cluster '%s': %zu servers, %lld GPUs\n", cl->name,
                 cl->nnodes, (long long)cluster_gpu_total(cl));
