@@ -29,6 +29,7 @@ else bad "stored and written traces differ"; fi
 expect_rc 2 "--series MAX below MIN" "$G" generate trace --tput gavel-like --series 20-10
 contains "$T/err" "expected MIN-MAX sample counts" "the message says what is expected"
 expect_rc 2 "--series zero" "$G" generate trace --tput gavel-like --series 0-5
+expect_rc 2 "--series with trailing text" "$G" generate trace --tput gavel-like --series 10-20x
 
 # 0.05 s samples over the testbed's ~955 s: ~19,000 points live, at most
 # 4,000 saved, and the figures reopened are the run's.
