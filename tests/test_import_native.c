@@ -139,6 +139,9 @@ static const tu_bad_case bad_cases[] = {
      "tasks.csv:2:5: gpu_milli 500 does not go with num_gpu 2"},
     {"unknown task in util", "util.csv", "task,sample,pct\nzz,0,5\n",
      "util.csv:2:1: column 'task': no task named 'zz'"},
+    /* an empty name is a name like any other, not "no block yet" */
+    {"empty task in util", "util.csv", "task,sample,pct\n,0,5\n",
+     "util.csv:2:1: column 'task': no task named ''"},
     {"sample gap", "util.csv", "task,sample,pct\na,0,5\na,2,5\n",
      "util.csv:3:2: column 'sample': expected 1, got 2"},
     {"util over 100", "util.csv", "task,sample,pct\na,0,101\n",

@@ -99,7 +99,8 @@ static int check_task_row(void *ctx, const csv_reader *r, const csv_row *row, co
 /* util.csv's first pass: the block being read. */
 typedef struct util_check {
     native_trace *nt;
-    char task[GP_NAME_MAX];     /* "" before the first block */
+    int open;                   /* a block was begun */
+    char task[GP_NAME_MAX];     /* its task */
     int flags;
     size_t len;
 } util_check;
@@ -107,7 +108,7 @@ typedef struct util_check {
 /* A block ends: its task needs a period. */
 static int util_check_end(const util_check *u, gp_err *err)
 {
-    if (u->task[0] && !(u->flags & HAS_PERIOD))
+    if (u->open && !(u->flags & HAS_PERIOD))
         return gp_error(err, "%s: task '%s' has a series but no util_period_s in tasks.csv",
                         u->nt->util_path, u->task);
     return 0;
@@ -131,6 +132,7 @@ static int util_check_begin(util_check *u, const csv_reader *r, const csv_row *r
     if (store_names_set_flags(u->nt->names, name, info.flags | HAS_SERIES, err))
         return -1;
     strlcpy0(u->task, name, sizeof u->task);
+    u->open = 1;
     u->flags = info.flags;
     u->len = 0;
     return 0;
@@ -145,7 +147,7 @@ static int check_util_row(void *ctx, const csv_reader *r, const csv_row *row, co
     double pct;
     if (native_util_parse(r, row, c, &sample, &pct, err))
         return -1;
-    if (strcmp(u->task, row->field[c[0]]) != 0 &&
+    if ((!u->open || strcmp(u->task, row->field[c[0]]) != 0) &&
         (util_check_end(u, err) || util_check_begin(u, r, row, c[0], err)))
         return -1;
     if ((size_t)sample != u->len)
@@ -174,7 +176,7 @@ int native_trace_check(const char *tasks_path, const char *util_path, const impo
         rc = gp_error(err, "%s:2:1: no rows (expected task rows after the header)",
                       tasks_path);
     if (rc == 0 && util_path) {
-        util_check u = {nt, "", 0, 0};
+        util_check u = {nt, 0, "", 0, 0};
         rc = stream_file(nt, util_path, native_util_req, NULL, check_util_row, &u, err) ||
              util_check_end(&u, err) ? -1 : 0;
     }
@@ -191,7 +193,8 @@ int native_trace_check(const char *tasks_path, const char *util_path, const impo
 typedef struct trace_write {
     native_trace *nt;
     store_trace_writer *w;
-    char task[GP_NAME_MAX];     /* the block being read, "" before the first */
+    int open;                   /* a block was begun */
+    char task[GP_NAME_MAX];     /* its task */
     float *buf;
     size_t len, cap;
 } trace_write;
@@ -212,7 +215,7 @@ static int write_task_row(void *ctx, const csv_reader *r, const csv_row *row, co
 /* The block read so far, to its task. */
 static int write_series(trace_write *tw, gp_err *err)
 {
-    if (!tw->task[0])
+    if (!tw->open)
         return 0;
     store_name_info info;
     int found = store_names_find(tw->nt->names, tw->task, &info, err);
@@ -236,10 +239,11 @@ static int write_util_row(void *ctx, const csv_reader *r, const csv_row *row, co
     double pct;
     if (native_util_parse(r, row, c, &sample, &pct, err))
         return -1;
-    if (strcmp(tw->task, row->field[c[0]]) != 0) {
+    if (!tw->open || strcmp(tw->task, row->field[c[0]]) != 0) {
         if (write_series(tw, err))
             return -1;
         strlcpy0(tw->task, row->field[c[0]], sizeof tw->task);
+        tw->open = 1;
         tw->len = 0;
     }
     grow_array((void **)&tw->buf, &tw->cap, tw->len + 1, sizeof *tw->buf);
@@ -251,7 +255,7 @@ static int write_util_row(void *ctx, const csv_reader *r, const csv_row *row, co
 int native_trace_write(native_trace *nt, store *st, const char *name, const char *source,
                        int replace, import_result *res, gp_err *err)
 {
-    trace_write tw = {nt, NULL, "", NULL, 0, 0};
+    trace_write tw = {nt, NULL, 0, "", NULL, 0, 0};
     int rc = store_trace_writer_new(st, name, source, replace, &tw.w, err);
     if (rc)
         return -1;
