@@ -8,8 +8,11 @@
  * keeps only the names, in a store_names (a private temporary database):
  * duplicates, util.csv's tasks, one block of samples per task, a period
  * for every task with a series.  The second, under the lock, reads the
- * files again and writes each task as it is read, then each series as its
- * block ends, through a store_trace_writer.  So a bad file changes nothing
+ * files again and writes each task as it is read, through a
+ * store_trace_writer: when util.csv's blocks follow tasks.csv's order (as
+ * export and generate write them) both files are read side by side and a
+ * task goes in with its series; otherwise the tasks go in first and each
+ * series, found by name, as its block ends.  So a bad file changes nothing
  * and keeps nobody waiting, and memory is one task's series plus SQLite's
  * caches; the price is reading the files twice.
  *
@@ -32,6 +35,11 @@ struct native_trace {
     char *tasks_path, *util_path;
     store_names *names;
     size_t ntasks, nsamples;
+    /* util.csv's blocks follow tasks.csv's order: the writing pass then
+     * reads both files side by side and stores each task with its series
+     * in one row, instead of finding and updating it by name. */
+    int in_order;
+    int64_t last_block;         /* index of the task of the last block, -1 */
     const import_opts *opts;
     int64_t bytes_total, bytes_before;  /* both passes over both files; passes done */
     size_t rows;                        /* since the last report */
@@ -53,14 +61,28 @@ static int64_t file_bytes(const char *path)
     return path && stat(path, &sb) == 0 ? (int64_t)sb.st_size : 0;
 }
 
-static void progress_tick(native_trace *nt, const csv_reader *r)
+/* 1 once every PROGRESS_ROWS rows, when someone listens: the position
+ * in a file costs a system call, so it is not asked for every row. */
+static int progress_due(native_trace *nt)
 {
     if (!nt->opts || !nt->opts->progress || ++nt->rows < PROGRESS_ROWS)
-        return;
+        return 0;
     nt->rows = 0;
-    double done = (double)(nt->bytes_before + csv_bytes_read(r));
+    return 1;
+}
+
+/* Reports the passes done and `bytes` of the current one. */
+static void progress_at(native_trace *nt, int64_t bytes)
+{
+    double done = (double)(nt->bytes_before + bytes);
     nt->opts->progress(nt->opts->progress_ctx,
                        nt->bytes_total > 0 ? done / (double)nt->bytes_total : 0);
+}
+
+static void progress_tick(native_trace *nt, const csv_reader *r)
+{
+    if (progress_due(nt))
+        progress_at(nt, csv_bytes_read(r));
 }
 
 /* csv_each() over one file, counting its bytes as done afterwards. */
@@ -131,6 +153,9 @@ static int util_check_begin(util_check *u, const csv_reader *r, const csv_row *r
                         "contiguous (expected one block per task)", name);
     if (store_names_set_flags(u->nt->names, name, info.flags | HAS_SERIES, err))
         return -1;
+    if (info.index <= u->nt->last_block)
+        u->nt->in_order = 0;
+    u->nt->last_block = info.index;
     strlcpy0(u->task, name, sizeof u->task);
     u->open = 1;
     u->flags = info.flags;
@@ -167,6 +192,8 @@ int native_trace_check(const char *tasks_path, const char *util_path, const impo
     nt->tasks_path = xstrdup(tasks_path);
     nt->util_path = util_path ? xstrdup(util_path) : NULL;
     nt->opts = opts;
+    nt->in_order = 1;
+    nt->last_block = -1;
     nt->bytes_total = 2 * (file_bytes(tasks_path) + file_bytes(util_path));
     int rc = store_names_new(&nt->names, err) ||
              stream_file(nt, tasks_path, native_task_req, native_task_opt, check_task_row, nt,
@@ -190,14 +217,61 @@ int native_trace_check(const char *tasks_path, const char *util_path, const impo
 
 /* ---- the second pass: writes ---- */
 
+typedef struct util_cursor util_cursor;
+
 typedef struct trace_write {
     native_trace *nt;
     store_trace_writer *w;
+    util_cursor *cursor;        /* util.csv alongside, when in order */
     int open;                   /* a block was begun */
     char task[GP_NAME_MAX];     /* its task */
     float *buf;
     size_t len, cap;
 } trace_write;
+
+/* util.csv read alongside tasks.csv (blocks in task order): the row
+ * looked ahead, valid until the next csv_next(). */
+struct util_cursor {
+    csv_reader *r;
+    int c[3];
+    csv_row row;
+    int have;                   /* row holds the next sample */
+};
+
+static int cursor_advance(util_cursor *u, gp_err *err)
+{
+    int rc = csv_next(u->r, &u->row, err);
+    u->have = rc == 1;
+    return rc < 0 || (rc == 1 && csv_check_width(u->r, &u->row, err)) ? -1 : 0;
+}
+
+static int cursor_open(util_cursor *u, const char *path, gp_err *err)
+{
+    memset(u, 0, sizeof *u);
+    u->r = csv_open(path, 1, err);
+    return !u->r || csv_require(u->r, native_util_req, u->c, NULL, NULL, 0, err) ||
+           cursor_advance(u, err) ? -1 : 0;
+}
+
+/* The samples of task k when the cursor is at its block (the first pass
+ * checked their order, numbers and range), into k's series. */
+static int cursor_take(util_cursor *u, trace_write *tw, task *k, gp_err *err)
+{
+    tw->len = 0;
+    while (u->have && strcmp(u->row.field[u->c[0]], k->name) == 0) {
+        int64_t sample;
+        double pct;
+        if (native_util_parse(u->r, &u->row, u->c, &sample, &pct, err))
+            return -1;
+        grow_array((void **)&tw->buf, &tw->cap, tw->len + 1, sizeof *tw->buf);
+        tw->buf[tw->len++] = (float)pct;
+        if (cursor_advance(u, err))
+            return -1;
+    }
+    if (tw->len)
+        task_set_util(k, tw->buf, tw->len, k->util.period_s);
+    return 0;
+}
 
 static int write_task_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
                           const int *o, gp_err *err)
@@ -205,10 +279,13 @@ static int write_task_row(void *ctx, const csv_reader *r, const csv_row *row, co
     trace_write *tw = ctx;
     task k;
     task_init(&k);
-    int rc = native_task_parse(r, row, c, o, &k, err) || store_trace_writer_add(tw->w, &k, err)
-             ? -1 : 0;
+    int rc = native_task_parse(r, row, c, o, &k, err) ||
+             (tw->cursor && cursor_take(tw->cursor, tw, &k, err)) ||
+             store_trace_writer_add(tw->w, &k, err) ? -1 : 0;
     task_release(&k);
-    progress_tick(tw->nt, r);
+    if (progress_due(tw->nt))
+        progress_at(tw->nt, csv_bytes_read(r) +
+                            (tw->cursor ? csv_bytes_read(tw->cursor->r) : 0));
     return rc;
 }
 
@@ -255,15 +332,27 @@ static int write_util_row(void *ctx, const csv_reader *r, const csv_row *row, co
 int native_trace_write(native_trace *nt, store *st, const char *name, const char *source,
                        int replace, import_result *res, gp_err *err)
 {
-    trace_write tw = {nt, NULL, 0, "", NULL, 0, 0};
+    trace_write tw = {nt, NULL, NULL, 0, "", NULL, 0, 0};
+    util_cursor cursor;
+    int side_by_side = nt->util_path && nt->in_order;
     int rc = store_trace_writer_new(st, name, source, replace, &tw.w, err);
     if (rc)
         return -1;
-    rc = stream_file(nt, nt->tasks_path, native_task_req, native_task_opt, write_task_row, &tw,
-                     err);
-    if (rc == 0 && nt->util_path)
+    if (side_by_side) {
+        rc = cursor_open(&cursor, nt->util_path, err);
+        tw.cursor = &cursor;
+    }
+    if (rc == 0)
+        rc = stream_file(nt, nt->tasks_path, native_task_req, native_task_opt, write_task_row,
+                         &tw, err);
+    if (side_by_side) {
+        if (cursor.r)
+            csv_close(cursor.r);
+        nt->bytes_before += file_bytes(nt->util_path);
+    } else if (rc == 0 && nt->util_path) {
         rc = stream_file(nt, nt->util_path, native_util_req, NULL, write_util_row, &tw, err) ||
              write_series(&tw, err) ? -1 : 0;
+    }
     free(tw.buf);
     if (store_trace_writer_end(tw.w, rc, err))
         return -1;
