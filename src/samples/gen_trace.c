@@ -185,7 +185,8 @@ gp_trace *gen_gavel_trace(const char *name, const tput_catalog *tp, const gen_ga
  * holds (40-95 %), a dip every `cycle` samples lasting `dip_len` samples
  * down to a fraction of the level, a warm-up of a few samples and noise.
  * Our assumption of what per-minute GPU utilization of a training job
- * looks like (steady compute, periodic evaluation or checkpointing). */
+ * looks like (steady compute, periodic evaluation or checkpointing).
+ * Values are rounded to 0.1 %. */
 size_t gen_util_series(uint64_t seed, size_t index, const gen_series_params *sp, float *out)
 {
     assert(sp->min_len >= 1 && sp->min_len <= sp->max_len);
@@ -206,7 +207,8 @@ size_t gen_util_series(uint64_t seed, size_t index, const gen_series_params *sp,
         else if ((k + phase) % cycle < dip_len)
             v *= dip;
         v += noise * rng_normal(&r);
-        out[k] = (float)(v < 0 ? 0 : v > 100 ? 100 : v);
+        /* to 0.1 %, as monitors report it (and as a CSV writes it short) */
+        out[k] = (float)(round(10 * (v < 0 ? 0 : v > 100 ? 100 : v)) / 10);
     }
     return len;
 }

@@ -48,7 +48,8 @@ typedef struct gen_series_params {
 /* A training-like utilization series for job `index` of a trace drawn
  * with `seed`: a warm-up ramp to a steady level, a periodic dip (an
  * evaluation or checkpoint every few dozen samples) and Gaussian noise,
- * clamped to 0..100; its length uniform in [min_len, max_len].  Each job
+ * clamped to 0..100 and rounded to 0.1; its length uniform in
+ * [min_len, max_len].  Each job
  * draws from its own stream of the seed, so a series depends only on
  * (seed, index, bounds).  out holds at least max_len floats; returns the
  * length. */
