@@ -98,6 +98,41 @@ int store_get_cluster(store *s, const char *name, cluster **out, gp_err *err);
 int store_delete_cluster(store *s, const char *name, gp_err *err);
 
 int store_put_trace(store *s, gp_trace *t, int replace, gp_err *err);
+/* A trace written one task at a time, for traces too large to hold (a
+ * streamed import, a generated million jobs): _new writes the trace row
+ * (replace as store_put_trace) inside a savepoint it holds until _end,
+ * which releases it when rc is 0 and at least one task was added, else
+ * rolls everything back; _end frees w in every case.  Tasks are numbered
+ * in the order added; _set_util gives task idx (already added) the series
+ * of k and its summaries (mean, peak, first), its period staying as
+ * added.  Each returns 0, or -1 with a message naming the task. */
+typedef struct store_trace_writer store_trace_writer;
+int store_trace_writer_new(store *s, const char *name, const char *source, int replace,
+                           store_trace_writer **out, gp_err *err);
+int store_trace_writer_add(store_trace_writer *w, const task *k, gp_err *err);
+int store_trace_writer_set_util(store_trace_writer *w, size_t idx, const task *k,
+                                gp_err *err);
+size_t store_trace_writer_count(const store_trace_writer *w);
+int store_trace_writer_end(store_trace_writer *w, int rc, gp_err *err);
+
+/* A set of names with the line each came from, its position in the order
+ * added and a few flag bits (store_trace_names.c), held in a private
+ * temporary database, so it costs a bounded cache however many names: a
+ * streamed import's duplicate checks and lookups.  Functions return 0 or
+ * -1 with a message; _add returns 1 (and the first one's info) when the
+ * name is already there, _find 1 when found and 0 when not. */
+typedef struct store_names store_names;
+typedef struct store_name_info {
+    int64_t line, index;
+    int flags;
+} store_name_info;
+int store_names_new(store_names **out, gp_err *err);
+void store_names_free(store_names *n);
+int store_names_add(store_names *n, const char *name, int64_t line, int flags,
+                    store_name_info *first, gp_err *err);
+int store_names_find(store_names *n, const char *name, store_name_info *out, gp_err *err);
+int store_names_set_flags(store_names *n, const char *name, int flags, gp_err *err);
+int64_t store_names_count(const store_names *n);
 int store_get_trace(store *s, const char *name, gp_trace **out, gp_err *err);
 int store_delete_trace(store *s, const char *name, gp_err *err);
 

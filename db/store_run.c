@@ -20,11 +20,18 @@ static int bind_metric(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp
     return 0;
 }
 
+/* The timeline points a saved run keeps (run_points_keep). */
+typedef struct kept_points {
+    const run_point *points;
+    size_t *keep;
+} kept_points;
+
 static int bind_point(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_err *err)
 {
     (void)s;
     (void)err;
-    const run_point *p = &((const run *)obj)->points[i];
+    const kept_points *kp = obj;
+    const run_point *p = &kp->points[kp->keep[i]];
     const double v[] = {p->t_s, p->active_gpus, p->awake_gpus, p->active_servers,
                         p->power_w, p->gpu_w, p->cpu_w, p->static_w, p->frag,
                         p->alloc_ratio, p->queued, p->mean_freq_mhz};
@@ -68,15 +75,25 @@ static int bind_decision(store *s, sqlite3_stmt *st, const void *obj, size_t i, 
     return 0;
 }
 
+/* The timeline, downsampled to at most RUN_SAVED_POINTS_MAX points. */
+static int insert_points(store *s, const run *r, gp_err *err)
+{
+    kept_points kp = {r->points, xmalloc((r->npoints ? r->npoints : 1) * sizeof *kp.keep)};
+    size_t n = run_points_keep(r->points, r->npoints, RUN_SAVED_POINTS_MAX, kp.keep);
+    int rc = store_write_rows(s, "INSERT INTO run_point(run_id, seq, t_s, active_gpus,"
+                              " awake_gpus, active_servers, power_w, gpu_w, cpu_w, static_w,"
+                              " frag, alloc_ratio, queued, mean_freq_mhz) VALUES (?1,?2,?3,"
+                              "?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+                              r->id, &kp, n, bind_point, NULL, err);
+    free(kp.keep);
+    return rc;
+}
+
 static int insert_children(store *s, const run *r, gp_err *err)
 {
     return store_write_rows(s, "INSERT INTO run_metric(run_id, key, value) VALUES (?1,?2,?3)",
                             r->id, r, r->nmetrics, bind_metric, NULL, err) ||
-           store_write_rows(s, "INSERT INTO run_point(run_id, seq, t_s, active_gpus,"
-                            " awake_gpus, active_servers, power_w, gpu_w, cpu_w, static_w,"
-                            " frag, alloc_ratio, queued, mean_freq_mhz) VALUES (?1,?2,?3,?4,"
-                            "?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
-                            r->id, r, r->npoints, bind_point, NULL, err) ||
+           insert_points(s, r, err) ||
            store_write_rows(s, "INSERT INTO run_outcome(run_id, task_idx, wait_s, start_s,"
                             " end_s, jct_s, slowdown, sla_violated, node_idx, gpus) VALUES"
                             " (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",

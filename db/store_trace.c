@@ -36,12 +36,11 @@ static float *blob_to_series(const unsigned char *b, size_t n)
     return f;
 }
 
-static int bind_task(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_err *err)
+/* Binds task k as row idx of the INSERT of TASK_INSERT_SQL (?1, the trace
+ * id, is the caller's). */
+static void bind_task_row(sqlite3_stmt *st, const task *k, size_t idx)
 {
-    (void)s;
-    (void)err;
-    const task *k = &((const gp_trace *)obj)->tasks[i];
-    sqlite3_bind_int64(st, 2, (int64_t)i);
+    sqlite3_bind_int64(st, 2, (int64_t)idx);
     store_bind_text(st, 3, k->name);
     sqlite3_bind_double(st, 4, k->arrival_s);
     sqlite3_bind_double(st, 5, k->duration_s);
@@ -64,6 +63,19 @@ static int bind_task(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_e
         sqlite3_bind_blob(st, 21, series_to_blob(&k->util), (int)(k->util.len * 4), free);
     else
         sqlite3_bind_null(st, 21);
+}
+
+#define TASK_INSERT_SQL                                                                     \
+    "INSERT INTO task(trace_id, idx, name, arrival_s, duration_s, num_gpu, gpu_milli,"     \
+    " gpu_mem_gib, cpu_milli, ram_mib, gpu_spec, qos, kappa, model, batch_size, min_tput," \
+    " util_mean, util_peak, util_first, util_period_s, util) VALUES (?1,?2,?3,?4,?5,?6,"   \
+    "?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)"
+
+static int bind_task(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_err *err)
+{
+    (void)s;
+    (void)err;
+    bind_task_row(st, &((const gp_trace *)obj)->tasks[i], i);
     return 0;
 }
 
@@ -74,17 +86,88 @@ int store_insert_trace(store *s, gp_trace *t, int replace, gp_err *err)
     if (store_insert_named(s, STORE_TRACE, t->name, t->source, replace, &t->id, err))
         return -1;
     size_t failed;
-    if (store_write_rows(s, "INSERT INTO task(trace_id, idx, name, arrival_s, duration_s,"
-                         " num_gpu, gpu_milli, gpu_mem_gib, cpu_milli, ram_mib, gpu_spec,"
-                         " qos, kappa, model, batch_size, min_tput, util_mean, util_peak,"
-                         " util_first, util_period_s, util) VALUES (?1,?2,?3,?4,?5,?6,?7,"
-                         "?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)",
-                         t->id, t, t->ntasks, bind_task, &failed, err)) {
+    if (store_write_rows(s, TASK_INSERT_SQL, t->id, t, t->ntasks, bind_task, &failed, err)) {
         if (failed < t->ntasks)
             gp_error_prefix(err, "task '%s'", t->tasks[failed].name);
         return -1;
     }
     return 0;
+}
+
+/* ---- a trace written one task at a time ---- */
+
+struct store_trace_writer {
+    store *s;
+    int64_t id;
+    size_t ntasks;
+    sqlite3_stmt *insert, *set_util;
+};
+
+int store_trace_writer_new(store *s, const char *name, const char *source, int replace,
+                           store_trace_writer **out, gp_err *err)
+{
+    *out = NULL;
+    if (store_savepoint(s, err))
+        return -1;
+    store_trace_writer *w = xcalloc(1, sizeof *w);
+    w->s = s;
+    if (store_insert_named(s, STORE_TRACE, name, source, replace, &w->id, err) ||
+        store_prepare(s, TASK_INSERT_SQL, &w->insert, err) ||
+        store_prepare(s, "UPDATE task SET util = ?3, util_mean = ?4, util_peak = ?5,"
+                      " util_first = ?6 WHERE trace_id = ?1 AND idx = ?2", &w->set_util,
+                      err)) {
+        store_trace_writer_end(w, -1, NULL);
+        return -1;
+    }
+    *out = w;
+    return 0;
+}
+
+size_t store_trace_writer_count(const store_trace_writer *w)
+{
+    return w->ntasks;
+}
+
+int store_trace_writer_add(store_trace_writer *w, const task *k, gp_err *err)
+{
+    sqlite3_bind_int64(w->insert, 1, w->id);
+    bind_task_row(w->insert, k, w->ntasks);
+    if (store_step_done(w->s, w->insert, err)) {
+        gp_error_prefix(err, "task '%s'", k->name);
+        return -1;
+    }
+    w->ntasks++;
+    return 0;
+}
+
+int store_trace_writer_set_util(store_trace_writer *w, size_t idx, const task *k, gp_err *err)
+{
+    assert(idx < w->ntasks && k->util.len > 0);
+    sqlite3_stmt *st = w->set_util;
+    sqlite3_bind_int64(st, 1, w->id);
+    sqlite3_bind_int64(st, 2, (int64_t)idx);
+    sqlite3_bind_blob(st, 3, series_to_blob(&k->util), (int)(k->util.len * 4), free);
+    sqlite3_bind_double(st, 4, k->util_mean);
+    sqlite3_bind_double(st, 5, k->util_peak);
+    sqlite3_bind_double(st, 6, k->util_first);
+    if (store_step_done(w->s, st, err)) {
+        gp_error_prefix(err, "task '%s'", k->name);
+        return -1;
+    }
+    return 0;
+}
+
+int store_trace_writer_end(store_trace_writer *w, int rc, gp_err *err)
+{
+    if (!w)
+        return rc ? -1 : 0;
+    sqlite3_finalize(w->insert);
+    sqlite3_finalize(w->set_util);
+    if (rc == 0 && w->ntasks == 0)
+        rc = gp_error(err, "a trace needs at least one task");
+    rc = store_release(w->s, rc, err);
+    free(w);
+    return rc;
 }
 
 int store_put_trace(store *s, gp_trace *t, int replace, gp_err *err)

@@ -3,7 +3,8 @@
  * a Gavel-style trace draws only job types measured on every accelerator,
  * durations within Gavel's 10^1.5 to 10^4 minutes, arrivals in order,
  * minimums as a share of the best solo throughput, the same trace for the
- * same seed; clusters from MODEL:COUNT lists, and their bad inputs.
+ * same seed; series within their bounds, the same per seed and job;
+ * clusters from MODEL:COUNT lists, and their bad inputs.
  */
 #include "testutil.h"
 
@@ -83,6 +84,62 @@ static void test_gavel_trace_bad(void **state)
     tput_catalog_free(tp);
 }
 
+/* Series: within their length bounds and 0..100, the same for the same
+ * (seed, index), other for another index, and the generated jobs carry
+ * them with a period that spans each job's run. */
+static void test_series(void **state)
+{
+    (void)state;
+    gen_series_params sp = {100, 600};
+    float a[600], b[600];
+    size_t lens_seen_min = 600, lens_seen_max = 0;
+    for (size_t i = 0; i < 200; i++) {
+        size_t n = gen_util_series(7, i, &sp, a);
+        assert_true(n >= 100 && n <= 600);
+        lens_seen_min = n < lens_seen_min ? n : lens_seen_min;
+        lens_seen_max = n > lens_seen_max ? n : lens_seen_max;
+        for (size_t k = 0; k < n; k++)
+            assert_true(a[k] >= 0 && a[k] <= 100);
+        assert_int_equal(gen_util_series(7, i, &sp, b), n);
+        assert_memory_equal(a, b, n * sizeof *a);
+    }
+    assert_true(lens_seen_min < 200 && lens_seen_max > 500);    /* spread over the range */
+    size_t n0 = gen_util_series(7, 0, &sp, a), n1 = gen_util_series(7, 1, &sp, b);
+    assert_true(n0 != n1 || memcmp(a, b, n0 * sizeof *a) != 0);
+    gen_series_params one = {5, 5};
+    assert_int_equal(gen_util_series(7, 3, &one, a), 5);
+
+    tput_catalog *tp = table();
+    gen_gavel_params p;
+    gen_gavel_params_default(&p);
+    p.jobs = 50;
+    gp_err err = {{0}};
+    gen_gavel *g = gen_gavel_new(tp, &p, &sp, &err);
+    assert_non_null(g);
+    gp_trace *plain = gen_gavel_trace("g", tp, &p, &err);
+    task tk;
+    size_t i = 0;
+    while (gen_gavel_next(g, &tk)) {
+        assert_true(tk.util.len >= 100 && tk.util.len <= 600);
+        assert_double_equal(tk.util.period_s * (double)tk.util.len, tk.duration_s, 1e-6);
+        assert_true(tk.util_peak >= tk.util_mean && tk.util_peak <= 100);
+        /* the series draws nothing from the jobs' stream */
+        assert_double_equal(tk.duration_s, plain->tasks[i].duration_s, 0);
+        assert_string_equal(tk.model, plain->tasks[i].model);
+        task_release(&tk);
+        i++;
+    }
+    assert_int_equal(i, 50);
+    gen_gavel_free(g);
+    trace_free(plain);
+    static const gen_series_params bad[] = {{0, 5}, {6, 5}, {1, GEN_SERIES_MAX + 1}};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        assert_null(gen_gavel_new(tp, &p, &bad[k], &err));
+        assert_non_null(strstr(err.msg, "series"));
+    }
+    tput_catalog_free(tp);
+}
+
 static void test_cluster(void **state)
 {
     (void)state;
@@ -109,6 +166,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gavel_trace),
         cmocka_unit_test(test_gavel_trace_bad),
+        cmocka_unit_test(test_series),
         cmocka_unit_test(test_cluster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,13 +1,15 @@
 /*
  * test_import_native.c — the native CSV set: a good set with every field
  * checked, every malformed class rejected with file:line:col and the store
- * left as it was, and export → import giving identical data.
+ * left as it was, export → import giving identical data, and the streamed
+ * trace import storing what the whole-set parse reads.
  */
 #include "testutil.h"
 
 #include "io/export.h"
 #include "io/csvread.h"
 #include "io/import.h"
+#include "io/import_native_int.h"
 #include "core/strbuf.h"
 
 #include <sys/stat.h>
@@ -137,6 +139,9 @@ static const tu_bad_case bad_cases[] = {
      "tasks.csv:2:5: gpu_milli 500 does not go with num_gpu 2"},
     {"unknown task in util", "util.csv", "task,sample,pct\nzz,0,5\n",
      "util.csv:2:1: column 'task': no task named 'zz'"},
+    /* an empty name is a name like any other, not "no block yet" */
+    {"empty task in util", "util.csv", "task,sample,pct\n,0,5\n",
+     "util.csv:2:1: column 'task': no task named ''"},
     {"sample gap", "util.csv", "task,sample,pct\na,0,5\na,2,5\n",
      "util.csv:3:2: column 'sample': expected 1, got 2"},
     {"util over 100", "util.csv", "task,sample,pct\na,0,101\n",
@@ -385,6 +390,83 @@ static void test_export_round_trip(void **state)
     tu_store_free(st, dir);
 }
 
+/* Two traces task by task: every field, the series exactly. */
+static void assert_same_trace(const gp_trace *x, const gp_trace *y)
+{
+    assert_int_equal(x->ntasks, y->ntasks);
+    for (size_t i = 0; i < x->ntasks; i++) {
+        task a = x->tasks[i], b = y->tasks[i];
+        assert_string_equal(a.gpu_spec ? a.gpu_spec : "", b.gpu_spec ? b.gpu_spec : "");
+        assert_int_equal(a.util.len, b.util.len);
+        if (a.util.len)
+            assert_memory_equal(a.util.pct, b.util.pct, a.util.len * sizeof(float));
+        a.gpu_spec = b.gpu_spec = NULL;
+        a.util.pct = b.util.pct = NULL;
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+}
+
+/* The streamed import stores what the whole-set parse reads, on the lab
+ * fixture and every sample set with tasks. */
+static void test_streamed_equals_parse(void **state)
+{
+    (void)state;
+    static const char *const dirs[] = {
+        "tests/fixtures/native/lab", "sample-data/cats-testbed", "sample-data/corrgpu-example",
+        "sample-data/gavel-like", "sample-data/openb-like", "sample-data/pai-like",
+        "sample-data/peace-mix",
+    };
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        if (import_dir(st, dirs[i], "streamed", 1, &err))
+            fail_msg("%s: %s", dirs[i], err.msg);
+        gp_trace *stored, *parsed;
+        assert_int_equal(store_get_trace(st, "streamed", &stored, &err), 0);
+        if (native_parse_trace(dirs[i], "streamed", &parsed, &err))
+            fail_msg("%s: %s", dirs[i], err.msg);
+        assert_true(stored->ntasks > 0);
+        assert_same_trace(stored, parsed);
+        trace_free(stored);
+        trace_free(parsed);
+    }
+    tu_store_free(st, dir);
+}
+
+/* util.csv's blocks in another order than tasks.csv's rows go to their
+ * tasks; a series without a period is refused after the whole file is
+ * checked, and nothing is stored. */
+static void test_streamed_util_order(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_store_new(&dir);
+    gp_err err = {{0}};
+    char *set = xasprintf("%s/set", dir);
+    assert_int_equal(mkdir(set, 0755), 0);
+    tu_write(set, "tasks.csv", "name,arrival_s,duration_s,util_period_s\n"
+             "x,0,10,5\ny,1,10,5\nz,2,10,0\n");
+    tu_write(set, "util.csv", "task,sample,pct\ny,0,10\ny,1,30\nx,0,50\nx,1,70\n");
+    if (import_dir(st, set, "order", 0, &err))
+        fail_msg("%s", err.msg);
+    gp_trace *t;
+    assert_int_equal(store_get_trace(st, "order", &t, &err), 0);
+    assert_int_equal(t->ntasks, 3);
+    assert_int_equal(t->tasks[0].util.len, 2);
+    assert_double_equal(t->tasks[0].util_mean, 60, 1e-9);
+    assert_double_equal(t->tasks[1].util_peak, 30, 1e-9);
+    assert_double_equal(t->tasks[1].util.period_s, 5, 0);
+    assert_int_equal(t->tasks[2].util.len, 0);
+    trace_free(t);
+    tu_write(set, "util.csv", "task,sample,pct\ny,0,10\nz,0,50\n");
+    assert_int_equal(import_dir(st, set, "noperiod", 0, &err), -1);
+    tu_assert_contains(err.msg, "util.csv: task 'z' has a series but no util_period_s");
+    assert_int_equal(tu_count(st, STORE_TRACE), 1);     /* 'order' alone */
+    free(set);
+    tu_store_free(st, dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +479,8 @@ int main(void)
         cmocka_unit_test(test_not_a_set),
         cmocka_unit_test(test_unreadable_files),
         cmocka_unit_test(test_export_round_trip),
+        cmocka_unit_test(test_streamed_equals_parse),
+        cmocka_unit_test(test_streamed_util_order),
     };
     return cmocka_run_group_tests_name("import_native", tests, NULL, NULL);
 }

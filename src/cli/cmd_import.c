@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "cli_opt.h"
+#include "cli_progress.h"
 #include "core/strbuf.h"
 #include "io/import.h"
 
@@ -118,8 +119,14 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
         return EXIT_RUNTIME;
     gp_err err = {{0}};
     import_result res;
+    cli_progress bar;
+    cli_progress_init(&bar, "import");
+    io.progress = cli_progress_cb;
+    io.progress_ctx = &bar;
     double t0 = now_seconds();
-    if (import_run(st, imp, paths, npaths, &io, &res, &err)) {
+    int rc = import_run(st, imp, paths, npaths, &io, &res, &err);
+    cli_progress_done(&bar);
+    if (rc) {
         fprintf(stderr, "gpuplan import: %s\n(nothing was imported)\n", err.msg);
         return EXIT_RUNTIME;
     }

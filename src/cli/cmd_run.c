@@ -278,7 +278,7 @@ static run *simulate(const run_opts *o, const cli_inputs *in, const run_specs *r
                      gp_err *err)
 {
     sim_config cfg = o->cfg;
-    cfg.checkpoint_every = 0;       /* headless: nobody rewinds */
+    cfg.checkpoint_every = SIM_NO_REWIND;   /* headless: nobody rewinds */
     if (o->gpu_cap > 0) {
         cfg.peace.cap_w = o->gpu_cap;
         cfg.peace.ix = rs->peace.ix;

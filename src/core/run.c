@@ -4,6 +4,7 @@
 #include "run.h"
 #include "util.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,47 @@ void run_add_point(run *r, const run_point *p)
 {
     grow_array((void **)&r->points, &r->points_cap, r->npoints + 1, sizeof *p);
     r->points[r->npoints++] = *p;
+}
+
+/* The extremes of power and active GPUs in p[lo, hi) into keep, in
+ * increasing order without repeats; returns how many (1 to 4). */
+static size_t bucket_extremes(const run_point *p, size_t lo, size_t hi, size_t *keep)
+{
+    size_t ix[4] = {lo, lo, lo, lo};    /* power min, max; GPUs min, max */
+    for (size_t i = lo + 1; i < hi; i++) {
+        if (p[i].power_w < p[ix[0]].power_w)
+            ix[0] = i;
+        if (p[i].power_w > p[ix[1]].power_w)
+            ix[1] = i;
+        if (p[i].active_gpus < p[ix[2]].active_gpus)
+            ix[2] = i;
+        if (p[i].active_gpus > p[ix[3]].active_gpus)
+            ix[3] = i;
+    }
+    size_t n = 0;
+    for (size_t i = lo; i < hi && n < 4; i++)
+        if (i == ix[0] || i == ix[1] || i == ix[2] || i == ix[3])
+            keep[n++] = i;
+    return n;
+}
+
+size_t run_points_keep(const run_point *p, size_t n, size_t max, size_t *keep)
+{
+    assert(max >= 6);
+    if (n <= max) {
+        for (size_t i = 0; i < n; i++)
+            keep[i] = i;
+        return n;
+    }
+    size_t inner = n - 2, buckets = (max - 2) / 4, k = 0;
+    keep[k++] = 0;
+    for (size_t b = 0; b < buckets; b++) {
+        size_t lo = 1 + b * inner / buckets, hi = 1 + (b + 1) * inner / buckets;
+        if (hi > lo)
+            k += bucket_extremes(p, lo, hi, keep + k);
+    }
+    keep[k++] = n - 1;
+    return k;
 }
 
 void run_add_outcome(run *r, const run_outcome *o)

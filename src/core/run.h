@@ -81,6 +81,21 @@ void run_add_point(run *r, const run_point *p);
 void run_add_outcome(run *r, const run_outcome *o);
 /* Copies d, including its reason string. */
 void run_add_decision(run *r, const run_decision *d);
+/* The most timeline points a saved run keeps (run_points_keep). */
+#define RUN_SAVED_POINTS_MAX 4000
+
+/* Which of a timeline's n points a saved run keeps, at most max (>= 6):
+ * all of them when n <= max; else the first and the last, and of the
+ * points between, cut into (max - 2) / 4 buckets of consecutive points,
+ * each bucket's lowest and highest power and lowest and highest active
+ * GPUs (the earliest point on a tie; a point counted once), so a chart
+ * keeps every peak and trough at its time.  The run's figures do not
+ * come from the saved points: the simulator computes them over the whole
+ * timeline (runsum.h), and the last point, kept, gives the final state.
+ * Writes the indices kept, increasing, into keep (room for
+ * min(n, max)); returns how many. */
+size_t run_points_keep(const run_point *p, size_t n, size_t max, size_t *keep);
+
 /* Sets (or replaces) a named summary metric. */
 void run_set_metric(run *r, const char *key, double value);
 /* The metric's value, or `fallback` when absent. */

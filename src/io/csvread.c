@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #define CSV_CHUNK 65536         /* bytes read from the file at a time */
 
@@ -502,6 +503,12 @@ int csv_each(const char *path, const char *const *required, const char *const *o
             rc = -1;
     csv_close(r);
     return rc < 0 ? -1 : 0;
+}
+
+int64_t csv_bytes_read(const csv_reader *r)
+{
+    off_t at = ftello(r->fp);
+    return at < 0 ? 0 : (int64_t)at;
 }
 
 int csv_check_width(const csv_reader *r, const csv_row *row, gp_err *err)

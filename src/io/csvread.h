@@ -50,6 +50,9 @@ void csv_close(csv_reader *r);
 int csv_next(csv_reader *r, csv_row *row, gp_err *err);
 
 const csv_row *csv_header(const csv_reader *r);
+/* Bytes of the file read so far (a chunk ahead of the rows handed out):
+ * for progress. */
+int64_t csv_bytes_read(const csv_reader *r);
 const char *csv_name(const csv_reader *r);
 /* Index of a header column, or -1. */
 int csv_col(const csv_reader *r, const char *name);

@@ -146,22 +146,57 @@ int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp
     return export_close(f, dir, "nodes.csv", err);
 }
 
+void export_util_header(FILE *f)
+{
+    fputs("task,sample,pct\n", f);
+}
+
+void export_util_rows(FILE *f, const task *k)
+{
+    for (size_t j = 0; j < k->util.len; j++) {
+        char b[32];
+        fmt_float(b, sizeof b, k->util.pct[j]);
+        csv_put(f, k->name);
+        fprintf(f, ",%zu,%s\n", j, b);
+    }
+}
+
 static int write_util(const gp_trace *t, const char *dir, gp_err *err)
 {
     FILE *f = export_open(dir, "util.csv", err);
     if (!f)
         return -1;
-    fputs("task,sample,pct\n", f);
-    for (size_t i = 0; i < t->ntasks; i++) {
-        const task *k = &t->tasks[i];
-        for (size_t j = 0; j < k->util.len; j++) {
-            char b[32];
-            fmt_float(b, sizeof b, k->util.pct[j]);
-            csv_put(f, k->name);
-            fprintf(f, ",%zu,%s\n", j, b);
-        }
-    }
+    export_util_header(f);
+    for (size_t i = 0; i < t->ntasks; i++)
+        export_util_rows(f, &t->tasks[i]);
     return export_close(f, dir, "util.csv", err);
+}
+
+void export_tasks_header(FILE *f)
+{
+    fputs("name,arrival_s,duration_s,num_gpu,gpu_milli,gpu_mem_gib,cpu_milli,ram_mib,"
+          "gpu_spec,qos,kappa,model,batch_size,min_tput,util_mean,util_peak,util_first,"
+          "util_period_s\n", f);
+}
+
+void export_task_row(FILE *f, const task *k)
+{
+    export_text(f, k->name);
+    export_num(f, k->arrival_s, 0);
+    export_num(f, k->duration_s, 0);
+    fprintf(f, "%d,%d,", k->num_gpu, k->gpu_milli);
+    export_num(f, k->gpu_mem_gib, 0);
+    fprintf(f, "%lld,%lld,", (long long)k->cpu_milli, (long long)k->ram_mib);
+    export_text(f, k->gpu_spec ? k->gpu_spec : "");
+    export_text(f, k->qos);
+    export_num(f, k->kappa, 0);
+    export_text(f, k->model);
+    fprintf(f, "%d,", k->batch_size);
+    export_num(f, k->min_tput, 0);
+    export_num(f, k->util_mean, 0);
+    export_num(f, k->util_peak, 0);
+    export_num(f, k->util_first, 0);
+    export_num(f, k->util.period_s, 1);
 }
 
 int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err)
@@ -169,29 +204,11 @@ int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err)
     FILE *f = export_open(dir, "tasks.csv", err);
     if (!f)
         return -1;
-    fputs("name,arrival_s,duration_s,num_gpu,gpu_milli,gpu_mem_gib,cpu_milli,ram_mib,"
-          "gpu_spec,qos,kappa,model,batch_size,min_tput,util_mean,util_peak,util_first,"
-          "util_period_s\n", f);
+    export_tasks_header(f);
     int any_util = 0;
     for (size_t i = 0; i < t->ntasks; i++) {
-        const task *k = &t->tasks[i];
-        any_util |= k->util.len > 0;
-        export_text(f, k->name);
-        export_num(f, k->arrival_s, 0);
-        export_num(f, k->duration_s, 0);
-        fprintf(f, "%d,%d,", k->num_gpu, k->gpu_milli);
-        export_num(f, k->gpu_mem_gib, 0);
-        fprintf(f, "%lld,%lld,", (long long)k->cpu_milli, (long long)k->ram_mib);
-        export_text(f, k->gpu_spec ? k->gpu_spec : "");
-        export_text(f, k->qos);
-        export_num(f, k->kappa, 0);
-        export_text(f, k->model);
-        fprintf(f, "%d,", k->batch_size);
-        export_num(f, k->min_tput, 0);
-        export_num(f, k->util_mean, 0);
-        export_num(f, k->util_peak, 0);
-        export_num(f, k->util_first, 0);
-        export_num(f, k->util.period_s, 1);
+        any_util |= t->tasks[i].util.len > 0;
+        export_task_row(f, &t->tasks[i]);
     }
     if (export_close(f, dir, "tasks.csv", err))
         return -1;

@@ -59,6 +59,12 @@ int export_close(FILE *f, const char *dir, const char *file, gp_err *err);
  * then ',' or (last) '\n'; a text cell quoted as needed, then ','. */
 void export_num(FILE *f, double v, int last);
 void export_text(FILE *f, const char *s);
+/* tasks.csv's header and one task's row, util.csv's header and one task's
+ * samples: for a writer that streams a trace (`gpuplan generate --out`). */
+void export_tasks_header(FILE *f);
+void export_task_row(FILE *f, const task *k);
+void export_util_header(FILE *f);
+void export_util_rows(FILE *f, const task *k);
 /* gpus.csv with every profile of cat. */
 int export_gpus_csv(const catalog *cat, const char *dir, gp_err *err);
 /* Writes a JSON document (pretty-printed, then a newline) and releases it. */

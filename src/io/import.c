@@ -225,14 +225,20 @@ int import_check_unique(const char *path, const char *what, import_name *v, size
         return 0;
     qsort(v, n, sizeof *v, cmp_import_name);
     for (size_t i = 1; i < n; i++)
-        if (strcmp(v[i].name, v[i - 1].name) == 0) {
-            char *shown = text_printable(v[i].name);
-            gp_error(err, "%s:%ld:1: duplicate %s name '%s' (first on line %ld; expected "
-                     "unique names)", path, v[i].line, what, shown, v[i - 1].line);
-            free(shown);
-            return -1;
-        }
+        if (strcmp(v[i].name, v[i - 1].name) == 0)
+            return import_duplicate_error(path, what, v[i].name, v[i].line, v[i - 1].line,
+                                          err);
     return 0;
+}
+
+int import_duplicate_error(const char *path, const char *what, const char *name, long line,
+                           long first_line, gp_err *err)
+{
+    char *shown = text_printable(name);
+    gp_error(err, "%s:%ld:1: duplicate %s name '%s' (first on line %ld; expected unique "
+             "names)", path, line, what, shown, first_line);
+    free(shown);
+    return -1;
 }
 
 static int cmp_name_key(const void *key, const void *elem)

@@ -21,6 +21,10 @@ typedef struct import_opts {
     const char *cluster;        /* importers that need a cluster (snapshots) */
     int replace;                /* replace an existing entity of that name */
     double period_s;            /* series sample period override, 0 = default */
+    /* Told how far a long import is (0..1) now and then; may be NULL.
+     * Importers that stream (the native set's trace) call it. */
+    void (*progress)(void *ctx, double frac);
+    void *progress_ctx;
 } import_opts;
 
 /* What an import wrote, for the user. */
@@ -95,6 +99,10 @@ typedef struct import_name {
  * expected unique names)".  O(n log n). */
 int import_check_unique(const char *path, const char *what, import_name *v, size_t n,
                         gp_err *err);
+/* The message of import_check_unique for a name repeated on line `line`
+ * (streamed importers find repeats as they read); returns -1. */
+int import_duplicate_error(const char *path, const char *what, const char *name, long line,
+                           long first_line, gp_err *err);
 /* The entry named name in v (sorted by import_check_unique), or NULL. */
 const import_name *import_find_name(const import_name *v, size_t n, const char *name);
 /* Store what an importer made (inside the caller's transaction) and

@@ -13,11 +13,14 @@
  * their tasks and nodes through the sorted names, so an import is
  * O(n log n) in the rows.
  *
+ * The trace (tasks.csv, util.csv) is streamed (import_native_trace.c):
+ * checked here before the write lock, stored as it is read again after,
+ * never held whole; only a snapshot's tasks, which placements.csv refers
+ * to, are parsed into memory.
+ *
  * This is the format of sample-data/ and of `gpuplan export`.
  */
-#include "import.h"
-#include "csvread.h"
-#include "core/model.h"
+#include "import_native_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -269,38 +272,45 @@ static int task_optional(const csv_reader *r, const csv_row *row, const int *o, 
     return 0;
 }
 
+int native_task_parse(const csv_reader *r, const csv_row *row, const int *c, const int *o,
+                      task *k, gp_err *err)
+{
+    if (csv_text(r, row, c[T_NAME], k->name, sizeof k->name, err) ||
+        csv_real(r, row, c[T_ARRIVAL], 0, 1e10, &k->arrival_s, err) ||
+        csv_real(r, row, c[T_DURATION], 0, 1e10, &k->duration_s, err) ||
+        task_optional(r, row, o, k, err))
+        return -1;
+    if (!k->name[0])
+        return csv_fail(r, row, c[T_NAME], err, "column 'name': expected a task name");
+    return 0;
+}
+
 static int task_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
                     const int *o, gp_err *err)
 {
     task k;
     task_init(&k);
-    int rc = -1;
-    if (csv_text(r, row, c[T_NAME], k.name, sizeof k.name, err) ||
-        csv_real(r, row, c[T_ARRIVAL], 0, 1e10, &k.arrival_s, err) ||
-        csv_real(r, row, c[T_DURATION], 0, 1e10, &k.duration_s, err) ||
-        task_optional(r, row, o, &k, err))
-        ;
-    else if (!k.name[0])
-        csv_fail(r, row, c[T_NAME], err, "column 'name': expected a task name");
-    else {
+    int rc = native_task_parse(r, row, c, o, &k, err);
+    if (rc == 0) {
         table_read *t = ctx;
         note_row(t, row);
         trace_add_task(t->dest, &k);
-        rc = 0;
     }
     task_release(&k);
     return rc;
 }
 
+const char *const native_task_req[] = {"name", "arrival_s", "duration_s", NULL};
+const char *const native_task_opt[] = {"num_gpu", "gpu_milli", "gpu_mem_gib", "cpu_milli",
+                                       "ram_mib", "gpu_spec", "qos", "kappa", "model",
+                                       "batch_size", "min_tput", "util_mean", "util_peak",
+                                       "util_first", "util_period_s", NULL};
+
 /* tasks.csv into t->dest (a trace); t->names then finds tasks by name. */
 static int parse_tasks(const char *path, table_read *t, gp_err *err)
 {
-    static const char *const req[] = {"name", "arrival_s", "duration_s", NULL};
-    static const char *const opt[] = {"num_gpu", "gpu_milli", "gpu_mem_gib", "cpu_milli",
-                                      "ram_mib", "gpu_spec", "qos", "kappa", "model",
-                                      "batch_size", "min_tput", "util_mean", "util_peak",
-                                      "util_first", "util_period_s", NULL};
-    return read_table(path, req, opt, task_row, t, "task", 1, task_name, err);
+    return read_table(path, native_task_req, native_task_opt, task_row, t, "task", 1,
+                      task_name, err);
 }
 
 /* The index of the item named name in a table read, or -1. */
@@ -308,6 +318,15 @@ static int find_row(const table_read *t, const char *name)
 {
     const import_name *e = import_find_name(t->names, t->n, name);
     return e ? (int)e->index : -1;
+}
+
+const char *const native_util_req[] = {"task", "sample", "pct", NULL};
+
+int native_util_parse(const csv_reader *r, const csv_row *row, const int *c, int64_t *sample,
+                      double *pct, gp_err *err)
+{
+    return csv_int(r, row, c[1], 0, (int64_t)BIG, sample, err) ||
+           csv_real(r, row, c[2], 0, 100, pct, err) ? -1 : 0;
 }
 
 /* util.csv's reading state: the task whose block is being read. */
@@ -332,8 +351,7 @@ static int util_row(void *ctx, const csv_reader *r, const csv_row *row, const in
     util_read *u = ctx;
     int64_t sample;
     double pct;
-    if (csv_int(r, row, c[1], 0, (int64_t)BIG, &sample, err) ||
-        csv_real(r, row, c[2], 0, 100, &pct, err))
+    if (native_util_parse(r, row, c, &sample, &pct, err))
         return -1;
     int ti = u->cur >= 0 && strcmp(u->t->tasks[u->cur].name, row->field[c[0]]) == 0
              ? u->cur : find_row(u->tasks, row->field[c[0]]);
@@ -359,10 +377,9 @@ static int util_row(void *ctx, const csv_reader *r, const csv_row *row, const in
 /* util.csv: task,sample,pct with samples 0,1,2,... in order per task. */
 static int parse_util(const char *path, const table_read *tasks, gp_err *err)
 {
-    static const char *const req[] = {"task", "sample", "pct", NULL};
     gp_trace *t = tasks->dest;
     util_read u = {t, tasks, NULL, 0, 0, -1};
-    int rc = csv_each(path, req, NULL, util_row, &u, err);
+    int rc = csv_each(path, native_util_req, NULL, util_row, &u, err);
     if (rc == 0)
         util_flush(&u);
     free(u.buf);
@@ -476,6 +493,7 @@ typedef struct native_set {
     gp_trace *tr;
     tput_catalog *tp;
     snapshot *sn;
+    native_trace *nt;           /* the trace, streamed (when no snapshot needs it held) */
     table_read nodes, tasks;    /* the names of cl's nodes and tr's tasks */
 } native_set;
 
@@ -488,10 +506,44 @@ static void set_free(native_set *s)
     trace_free(s->tr);
     tput_catalog_free(s->tp);
     snapshot_free(s->sn);
+    native_trace_free(s->nt);
 }
 
-/* Parses every file of the set present in dir. */
-static int parse_set(const char *dir, const char *name, native_set *s, gp_err *err)
+/* tasks.csv (+ util.csv) into a trace held in memory, for a snapshot. */
+static int parse_trace(const char *tasks, const char *util, const char *dir, const char *name,
+                       native_set *s, gp_err *err)
+{
+    s->tr = trace_new(name);
+    s->tr->source = xstrdup(dir);
+    s->tasks.dest = s->tr;
+    return parse_tasks(tasks, &s->tasks, err) || (util && parse_util(util, &s->tasks, err))
+           ? -1 : 0;
+}
+
+int native_parse_trace(const char *dir, const char *name, gp_trace **out, gp_err *err)
+{
+    native_set s = {0};
+    char *tasks = NULL, *util = NULL;
+    int rc = import_dir_file(dir, "tasks.csv", &tasks, err) ||
+             import_dir_file(dir, "util.csv", &util, err) ? -1 : 0;
+    if (rc == 0 && !tasks)
+        rc = gp_error(err, "%s: no tasks.csv", dir);
+    if (rc == 0)
+        rc = parse_trace(tasks, util, dir, name, &s, err);
+    *out = rc ? NULL : s.tr;
+    if (rc == 0)
+        s.tr = NULL;
+    free(tasks);
+    free(util);
+    set_free(&s);
+    return rc;
+}
+
+/* Parses every file of the set present in dir; the trace's files are only
+ * checked, to be streamed into the store by write_set(), unless a
+ * snapshot needs its tasks held. */
+static int parse_set(const char *dir, const char *name, const import_opts *opts, native_set *s,
+                     gp_err *err)
 {
     static const char *const files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
                                         "util.csv", "tput.csv", "placements.csv"};
@@ -519,14 +571,9 @@ static int parse_set(const char *dir, const char *name, native_set *s, gp_err *e
         s->nodes.dest = s->cl;
         rc = parse_nodes(p[2], &s->nodes, err);
     }
-    if (!rc && p[3]) {
-        s->tr = trace_new(name);
-        s->tr->source = xstrdup(dir);
-        s->tasks.dest = s->tr;
-        rc = parse_tasks(p[3], &s->tasks, err);
-    }
-    if (!rc && p[4])
-        rc = parse_util(p[4], &s->tasks, err);
+    if (!rc && p[3])
+        rc = p[6] ? parse_trace(p[3], p[4], dir, name, s, err)
+                  : native_trace_check(p[3], p[4], opts, &s->nt, err);
     if (!rc && p[5]) {
         s->tp = tput_catalog_new(name);
         s->tp->source = xstrdup(dir);
@@ -545,12 +592,14 @@ static int parse_set(const char *dir, const char *name, native_set *s, gp_err *e
     return rc;
 }
 
-static int write_set(store *st, native_set *s, int replace, import_result *res, gp_err *err)
+static int write_set(store *st, native_set *s, const char *dir, const char *name, int replace,
+                     import_result *res, gp_err *err)
 {
     if (store_profiles(st, s->cat, res, err))
         return -1;
     if ((s->cl && import_put_cluster(st, s->cl, replace, res, err)) ||
         (s->tr && import_put_trace(st, s->tr, replace, res, err)) ||
+        (s->nt && native_trace_write(s->nt, st, name, dir, replace, res, err)) ||
         (s->tp && import_put_tput(st, s->tp, replace, res, err)))
         return -1;
     if (s->sn) {
@@ -574,9 +623,9 @@ static int native_run(store *st, const char *const *paths, size_t npaths,
     else
         import_base_name(paths[0], name, sizeof name);
     native_set s = {0};
-    int rc = parse_set(paths[0], name, &s, err);
+    int rc = parse_set(paths[0], name, opts, &s, err);
     if (rc == 0)
-        rc = write_set(st, &s, opts->replace, res, err);
+        rc = write_set(st, &s, paths[0], name, opts->replace, res, err);
     set_free(&s);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include "core/rng.h"
 #include "core/tput.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,49 +75,142 @@ static double gavel_duration_s(rng *r)
     return 60 * round(pow(10, x));
 }
 
+/* A job's draw: the trace's stream gives arrival, type and duration (the
+ * order Gavel's generator draws them in); its series has a stream of its
+ * own (gen_util_series). */
+struct gen_gavel {
+    tput_index *ix;
+    gogh_jobtype *types;
+    size_t ntypes;
+    gen_gavel_params p;
+    gen_series_params sp;
+    float *series;              /* sp.max_len floats, reused per job */
+    rng r;
+    double t;
+    size_t next;
+};
+
+static int check_params(const gen_gavel_params *p, const gen_series_params *sp, gp_err *err)
+{
+    if (p->jobs == 0 || p->jobs > 1000000)
+        return gp_error(err, "jobs: expected 1 to 1000000, got %zu", p->jobs);
+    if (!(p->jobs_per_hour >= 0) || !(p->min_frac >= 0 && p->min_frac <= 1))
+        return gp_error(err, "rate must be >= 0 and min_frac in [0, 1]");
+    if (sp && (sp->min_len || sp->max_len) &&
+        (sp->min_len < 1 || sp->min_len > sp->max_len || sp->max_len > GEN_SERIES_MAX))
+        return gp_error(err, "series: expected lengths 1 <= MIN <= MAX <= %d, got %zu-%zu",
+                        GEN_SERIES_MAX, sp->min_len, sp->max_len);
+    return 0;
+}
+
+gen_gavel *gen_gavel_new(const tput_catalog *tp, const gen_gavel_params *p,
+                         const gen_series_params *sp, gp_err *err)
+{
+    if (check_params(p, sp, err))
+        return NULL;
+    gen_gavel *g = xcalloc(1, sizeof *g);
+    g->ix = tput_index_new(tp);
+    size_t cap = tp->nentries ? tp->nentries : 1;
+    g->types = xmalloc(cap * sizeof *g->types);
+    g->ntypes = usable_types(g->ix, g->types, cap);
+    if (g->ntypes == 0) {
+        gp_error(err, "table '%s' has no scale-1 job type measured alone on every one of "
+                 "its accelerators", tp->name);
+        gen_gavel_free(g);
+        return NULL;
+    }
+    g->p = *p;
+    if (sp)
+        g->sp = *sp;
+    if (g->sp.max_len)
+        g->series = xmalloc(g->sp.max_len * sizeof *g->series);
+    rng_seed(&g->r, p->seed);
+    return g;
+}
+
+int gen_gavel_next(gen_gavel *g, task *tk)
+{
+    if (g->next >= g->p.jobs)
+        return 0;
+    size_t i = g->next++;
+    if (g->p.jobs_per_hour > 0 && i > 0)
+        g->t += rng_exponential(&g->r, 3600 / g->p.jobs_per_hour);
+    const gogh_jobtype *jt = &g->types[rng_below(&g->r, g->ntypes)];
+    task_init(tk);
+    snprintf(tk->name, sizeof tk->name, "job-%04zu", i);
+    tk->arrival_s = round(g->t);
+    tk->duration_s = gavel_duration_s(&g->r);
+    tk->num_gpu = 1;
+    tk->gpu_milli = 1000;
+    tk->gpu_mem_gib = job_mem_gib(jt);
+    strlcpy0(tk->model, jt->model, sizeof tk->model);
+    tk->batch_size = jt->batch_size;
+    if (g->p.min_frac > 0)
+        tk->min_tput = g->p.min_frac * best_solo(g->ix, jt);
+    if (g->series) {
+        /* The series spans the job's standalone run. */
+        size_t len = gen_util_series(g->p.seed, i, &g->sp, g->series);
+        task_set_util(tk, g->series, len, tk->duration_s / (double)len);
+    }
+    return 1;
+}
+
+void gen_gavel_free(gen_gavel *g)
+{
+    if (!g)
+        return;
+    tput_index_free(g->ix);
+    free(g->types);
+    free(g->series);
+    free(g);
+}
+
 gp_trace *gen_gavel_trace(const char *name, const tput_catalog *tp, const gen_gavel_params *p,
                           gp_err *err)
 {
-    if (p->jobs == 0 || p->jobs > 1000000)
-        return gp_error(err, "jobs: expected 1 to 1000000, got %zu", p->jobs), NULL;
-    if (!(p->jobs_per_hour >= 0) || !(p->min_frac >= 0 && p->min_frac <= 1))
-        return gp_error(err, "rate must be >= 0 and min_frac in [0, 1]"), NULL;
-    tput_index *ix = tput_index_new(tp);
-    size_t cap = tp->nentries ? tp->nentries : 1;
-    gogh_jobtype *types = xmalloc(cap * sizeof *types);
-    size_t nt = usable_types(ix, types, cap);
-    if (nt == 0) {
-        free(types);
-        tput_index_free(ix);
-        return gp_error(err, "table '%s' has no scale-1 job type measured alone on every one "
-                        "of its accelerators", tp->name), NULL;
-    }
-    rng r;
-    rng_seed(&r, p->seed);
+    gen_gavel *g = gen_gavel_new(tp, p, NULL, err);
+    if (!g)
+        return NULL;
     gp_trace *tr = trace_new(name);
-    double t = 0;
-    for (size_t i = 0; i < p->jobs; i++) {
-        if (p->jobs_per_hour > 0 && i > 0)
-            t += rng_exponential(&r, 3600 / p->jobs_per_hour);
-        const gogh_jobtype *jt = &types[rng_below(&r, nt)];
-        task tk;
-        task_init(&tk);
-        snprintf(tk.name, sizeof tk.name, "job-%04zu", i);
-        tk.arrival_s = round(t);
-        tk.duration_s = gavel_duration_s(&r);
-        tk.num_gpu = 1;
-        tk.gpu_milli = 1000;
-        tk.gpu_mem_gib = job_mem_gib(jt);
-        strlcpy0(tk.model, jt->model, sizeof tk.model);
-        tk.batch_size = jt->batch_size;
-        if (p->min_frac > 0)
-            tk.min_tput = p->min_frac * best_solo(ix, jt);
+    task tk;
+    while (gen_gavel_next(g, &tk)) {
         trace_add_task(tr, &tk);
         task_release(&tk);
     }
-    free(types);
-    tput_index_free(ix);
+    gen_gavel_free(g);
     return tr;
+}
+
+/* The shape of gen_util_series, drawn per job: a level a training step
+ * holds (40-95 %), a dip every `cycle` samples lasting `dip_len` samples
+ * down to a fraction of the level, a warm-up of a few samples and noise.
+ * Our assumption of what per-minute GPU utilization of a training job
+ * looks like (steady compute, periodic evaluation or checkpointing).
+ * Values are rounded to 0.1 %. */
+size_t gen_util_series(uint64_t seed, size_t index, const gen_series_params *sp, float *out)
+{
+    assert(sp->min_len >= 1 && sp->min_len <= sp->max_len);
+    rng r;
+    rng_seed_stream(&r, seed, (uint64_t)index + 1);
+    size_t len = sp->min_len + (size_t)rng_below(&r, sp->max_len - sp->min_len + 1);
+    double level = rng_range(&r, 40, 95);
+    size_t cycle = 8 + (size_t)rng_below(&r, 53);
+    size_t dip_len = 1 + (size_t)rng_below(&r, cycle / 4);
+    double dip = rng_range(&r, 0.1, 0.5);
+    size_t warm = 1 + (size_t)rng_below(&r, 5);
+    double noise = rng_range(&r, 1, 6);
+    size_t phase = (size_t)rng_below(&r, cycle);
+    for (size_t k = 0; k < len; k++) {
+        double v = level;
+        if (k < warm)
+            v *= (double)(k + 1) / (double)(warm + 1);
+        else if ((k + phase) % cycle < dip_len)
+            v *= dip;
+        v += noise * rng_normal(&r);
+        /* to 0.1 %, as monitors report it (and as a CSV writes it short) */
+        out[k] = (float)(round(10 * (v < 0 ? 0 : v > 100 ? 100 : v)) / 10);
+    }
+    return len;
 }
 
 /* One "MODEL:COUNT" item into servers of per_node GPUs. */

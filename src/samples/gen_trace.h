@@ -37,8 +37,38 @@ typedef struct gen_gavel_params {
 
 void gen_gavel_params_default(gen_gavel_params *p);
 
+/* The length bounds of the utilization series attached to each job (both
+ * 0: none; else 1 <= min <= max <= GEN_SERIES_MAX). */
+typedef struct gen_series_params {
+    size_t min_len, max_len;
+} gen_series_params;
+
+#define GEN_SERIES_MAX 100000
+
+/* A training-like utilization series for job `index` of a trace drawn
+ * with `seed`: a warm-up ramp to a steady level, a periodic dip (an
+ * evaluation or checkpoint every few dozen samples) and Gaussian noise,
+ * clamped to 0..100 and rounded to 0.1; its length uniform in
+ * [min_len, max_len].  Each job
+ * draws from its own stream of the seed, so a series depends only on
+ * (seed, index, bounds).  out holds at least max_len floats; returns the
+ * length. */
+size_t gen_util_series(uint64_t seed, size_t index, const gen_series_params *sp, float *out);
+
 gp_trace *gen_gavel_trace(const char *name, const tput_catalog *tp, const gen_gavel_params *p,
                           gp_err *err);
+
+/* The same jobs one at a time, so a trace of a million jobs with series
+ * is written out (to the store, to CSV) without being held: */
+typedef struct gen_gavel gen_gavel;
+/* NULL with a message on bad parameters or a table with no usable job
+ * type; sp may be NULL (no series). */
+gen_gavel *gen_gavel_new(const tput_catalog *tp, const gen_gavel_params *p,
+                         const gen_series_params *sp, gp_err *err);
+/* The next job into *out (task_init'ed here; the caller task_release()s
+ * it): 1, or 0 once every job was drawn. */
+int gen_gavel_next(gen_gavel *g, task *out);
+void gen_gavel_free(gen_gavel *g);
 
 /* "MODEL:COUNT[,MODEL:COUNT...]", per_node GPUs a server (the last server
  * of a model takes the rest); models must be in cat. */

@@ -82,7 +82,7 @@ typedef struct sim_config {
     int explain_candidates;
     size_t checkpoint_every;    /* decisions between rewind checkpoints;
                                  * 0 = only the initial one (rewinds replay
-                                 * from the start) */
+                                 * from the start); SIM_NO_REWIND = none */
     sim_peace peace;            /* off unless cap_w > 0 */
     /* Heterogeneous GPUs (sim_tput.c): a throughput table (borrowed; NULL =
      * none) times tasks that name its job types by their measured
@@ -122,6 +122,11 @@ double sim_dfs_step(double f, double f_min, double f_max, double beta, double de
                     const double *e_min, const double *kappa, int n);
 
 typedef struct sim sim;
+
+/* checkpoint_every for a run nobody rewinds (the command line): no copy of
+ * the state is kept, not even the initial one (on a million tasks, a copy
+ * is a few hundred MB), and sim_rewind() refuses. */
+#define SIM_NO_REWIND ((size_t)-1)
 
 sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
              const gp_trace *tr, const policy_spec *pol, gp_err *err);

@@ -84,6 +84,8 @@ static void thin(sim *s)
 
 void sim_ckpt_take(sim *s)
 {
+    if (s->ckpt_every == SIM_NO_REWIND)
+        return;
     size_t d = s->st.decisions;
     if (s->nckpts && s->ckpts[s->nckpts - 1].st.decisions >= d)
         return;     /* replaying ground already covered */
@@ -134,6 +136,8 @@ int sim_rewind(sim *s, size_t k, gp_err *err)
 {
     if (!s->rec)
         return gp_error(err, "the run record was handed over; the simulation is closed");
+    if (s->nckpts == 0)
+        return gp_error(err, "the simulation keeps no checkpoints (SIM_NO_REWIND)");
     if (k <= s->st.decisions) {
         /* The last checkpoint strictly before k (k = 0: the initial one), so
          * at least one decision is replayed and its explanation rebuilt, and

@@ -14,6 +14,14 @@
  * completion.  When a GPU's demand or clock changes only its tasks are
  * re-timed; their older heap entries become stale and are dropped on pop.
  *
+ * A task alone on every GPU it holds has no demand events: its demand is
+ * at most 100 %, so min(1, 1/U_g) is 1 whatever its series says, and its
+ * next event is its completion ("lone").  When another task joins one of
+ * its GPUs it takes up its series again at its progress then; when its
+ * neighbours leave, it turns lone at its next demand change.  A trace of
+ * whole-GPU jobs (Gavel's, a million of them with hundreds of samples
+ * each) then costs events per job, not per sample.
+ *
  * Does not decide placements or power states (sim.c, sim_power_mgr.c).
  */
 #include "sim_int.h"
@@ -197,13 +205,56 @@ static long sample_at(const task *t, double p)
     return (long)floor(p / t->util.period_s);
 }
 
-/* Loads the demand of the task's current sample and finds its next change. */
+/* 1 when the task is the only one on every GPU it holds (see the top of
+ * the file).  Not under a PEACE cap, whose model follows the tasks. */
+static int alone(const sim *s, int ti)
+{
+    if (s->peace_wl)
+        return 0;
+    const sim_task *tk = &s->st.tasks[ti];
+    for (int k = 0; k < tk->pl.ngpus; k++)
+        if (s->st.cs->gpus[tk->pl.gpus[k]].ntasks != 1)
+            return 0;
+    return 1;
+}
+
+/* Loads the demand of the task's current sample and finds its next
+ * change: none before its completion when it is alone. */
 static void load_sample(sim *s, int ti)
 {
     sim_task *tk = &s->st.tasks[ti];
     const task *t = &s->tr->tasks[ti];
     tk->demand = useries_pct_idx(t, tk->sample) / 100.0;
-    tk->next_sample = useries_next_change(t, tk->sample, &tk->target);
+    tk->lone = (unsigned char)alone(s, ti);
+    if (tk->lone) {
+        tk->next_sample = tk->sample;
+        tk->target = t->duration_s;
+    } else {
+        tk->next_sample = useries_next_change(t, tk->sample, &tk->target);
+    }
+}
+
+/* Task ti has just been placed: a task that ran alone on one of its GPUs
+ * takes up its series again from its progress now, so the GPU's demand
+ * sums what each task demands at this instant. */
+static void wake_lone_neighbours(sim *s, int ti)
+{
+    sim_state *st = &s->st;
+    const sim_task *tk = &st->tasks[ti];
+    for (int k = 0; k < tk->pl.ngpus; k++) {
+        const cs_gpu *gpu = &st->cs->gpus[tk->pl.gpus[k]];
+        for (int i = 0; i < gpu->ntasks; i++) {
+            int oi = gpu->tasks[i];
+            sim_task *o = &st->tasks[oi];
+            if (oi == ti || !o->lone || o->status != ST_RUNNING)
+                continue;
+            o->prog = sim_task_progress(st, oi, st->t);
+            o->prog_t = st->t;
+            o->sample = sample_at(&s->tr->tasks[oi], o->prog);
+            load_sample(s, oi);
+            schedule(st, oi);
+        }
+    }
 }
 
 /* Runs task ti from progress prog, idle until stall_until. */
@@ -221,6 +272,7 @@ static void run_from(sim *s, int ti, double prog, double stall_until)
     tk->sample = sample_at(&s->tr->tasks[ti], prog);
     load_sample(s, ti);
     running_add(st, ti);
+    wake_lone_neighbours(s, ti);
     tk->rate = -1;                  /* forces the first schedule below */
     sim_gpus_changed(s, tk->pl.gpus, tk->pl.ngpus);
     if (tk->rate == -1)

@@ -29,6 +29,8 @@ enum sim_task_status { ST_PENDING, ST_QUEUED, ST_RUNNING, ST_DONE, ST_FAILED };
  * never changes the arithmetic of the run. */
 typedef struct sim_task {
     unsigned char status;
+    unsigned char lone;         /* alone on its GPUs: no demand events
+                                 * (sim_events.c), its next event its end */
     placement pl;
     double prog, prog_t;        /* standalone seconds done at time prog_t */
     double rate;                /* standalone seconds per second */
