@@ -261,6 +261,7 @@ struct sim *plan_job_sim(const plan *sw, int i, cluster **cl, gp_err *err)
     }
     sim_config cfg;
     sim_config_default(&cfg);
+    cfg.checkpoint_every = SIM_NO_REWIND;  /* a plan's runs are never rewound */
     cfg.pins = sw->pins;
     if (sw->base)               /* the speed the what-if's times are in */
         cfg.ref_speed = whatif_ref_speed(&sw->p.whatif, sw->base, sw->cat);

@@ -134,7 +134,7 @@ run *repro_simulate(repro_out *o, const repro_inputs *in, const char *policy,
     if (parse_policy(policy, &sp, err))
         return NULL;
     sim_config c = *cfg;
-    c.checkpoint_every = 0;     /* nobody rewinds */
+    c.checkpoint_every = SIM_NO_REWIND;     /* nobody rewinds */
     sim *s = sim_new(&c, in->cl, in->cat, in->tr, &sp, err);
     if (!s)
         return NULL;
