@@ -77,7 +77,9 @@ double sg_elapsed(const sg_ctx *c);
 /* Seconds left before the time (or work) limit (a large number when none). */
 double sg_remaining(const sg_ctx *c);
 /* Runs glp_simplex on P with GLPK's limits set from ours and counts its
- * iterations on the work clock; GLPK's return code. */
+ * iterations on the work clock; a slice of primal pivots that leaves the
+ * objective where it was hands over to the dual simplex (sp->meth).
+ * GLPK's return code. */
 int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp);
 /* SOLVE_CANCELLED, SOLVE_TIMEOUT, or -1 when the solve may go on. */
 int sg_should_stop(const sg_ctx *c);
