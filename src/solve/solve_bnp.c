@@ -1051,6 +1051,14 @@ static void process(bp *b, bp_node *nd)
     double lb;
     int conv, rc = cg_run(g, b->c, b->best->cost, &lb, &conv);
     lb = fmax(lb, nd->lb);
+    if (rc < 0) {
+        /* GLPK failed on this node's LP: its parent's bound is all that is
+         * known, and the tree cannot be called complete */
+        b->unresolved_lb = fmin(b->unresolved_lb, nd->lb);
+        cg_free(g);
+        node_inst_free(&ni);
+        return;
+    }
     if (rc != 0) {
         b->stopped = 1;
         push(&b->st, nd, NULL, lb, nd->seed);   /* back on the stack: still open */

@@ -233,7 +233,8 @@ void cg_add(cg *g, int t, const int *items, int k);
 /* Generates columns until the LP is optimal, the bound reaches ub, or time
  * runs out.  *lb is a valid lower bound for this node in every case (Farley
  * or Lagrangian while iterating, the LP value when converged).  Returns 0,
- * 1 when stopped early (time, or pricing gave up), -1 when the LP failed. */
+ * 1 when stopped early (time, or pricing gave up), -1 when the LP failed
+ * (GLPK erred, or twice called the master infeasible, which it never is). */
 int cg_run(cg *g, sg_ctx *c, double ub, double *lb, int *converged);
 int cg_ncols(const cg *g);
 const int *cg_col(const cg *g, int col, int *cls, int *len);
