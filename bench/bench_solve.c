@@ -48,7 +48,8 @@
  * ones above, the pai-like sample's first n tasks (CATS with kappa drawn
  * per task in [1.1, 1.5]; CorrGPU as they are), and gavel-like's job types
  * resampled to n jobs (GOGH, to 128); `bench_solve families [MAX]` runs
- * only these.
+ * only these; `bench_solve one F N` solves family F (0..4, in that
+ * table's order) at N tasks and prints its bounds, nodes and method.
  *
  * `bench_solve limits` runs only this: how long after an interrupt (the
  * cancel flag, set by an alarm) each phase of a solve returns — branch and
@@ -715,6 +716,35 @@ static void run_families(size_t max_n, double limit)
         gavel_free(&gav);
 }
 
+/* `bench_solve one FAMILY N`: one solve of family FAMILY (its index in
+ * the families table, 0..4) at N tasks, with what the table leaves out:
+ * the heuristic's and the root's bounds, the nodes and how it closed. */
+static void run_one(int f, size_t n, double limit)
+{
+    pai_sample pai;
+    gavel_sample gav;
+    int have_pai = pai_load(&pai) == 0, have_gav = gavel_load(&gav) == 0;
+    if (f < 0 || f >= NFAMILIES || ((f == FAM_PAI_CATS || f == FAM_PAI_CORRGPU) && !have_pai)) {
+        fprintf(stderr, "bench_solve one: no family %d\n", f);
+    } else {
+        int ok;
+        double t0 = now_seconds();
+        solve_result res = family_solve((family)f, n, limit, &pai, have_gav ? &gav : NULL, &ok);
+        printf("%s, %zu: %s in %.3f s, objective %.6g, bound %.6g (gap %.3g %%), "
+               "heuristic %.6g, root %.6g, %ld nodes, %s\n",
+               family_title[f], n, ok ? solve_status_name(res.status) : "error",
+               now_seconds() - t0, res.objective, res.bound, 100 * res.gap,
+               res.heur_objective, res.lp_bound, res.nodes, res.method);
+        solve_result_free(&res);
+    }
+    if (have_pai) {
+        catalog_free(pai.cat);
+        sample_set_free(&pai.ss);
+    }
+    if (have_gav)
+        gavel_free(&gav);
+}
+
 /* ---- cancel latency and time-limit overrun ---------------------------------------- */
 
 /* The interrupt of `gpuplan solve` (an alarm here): sets the cancel flag
@@ -851,6 +881,11 @@ int main(int argc, char **argv)
     size_t max_n = 512;
     if (argc > 1 && strcmp(argv[1], "limits") == 0) {
         run_limits();
+        solve_shutdown();
+        return 0;
+    }
+    if (argc > 3 && strcmp(argv[1], "one") == 0) {
+        run_one(atoi(argv[2]), (size_t)strtol(argv[3], NULL, 10), limit);
         solve_shutdown();
         return 0;
     }

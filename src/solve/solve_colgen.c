@@ -673,7 +673,7 @@ static int solve_master(cg *g, sg_ctx *c)
     if (rc != 0)
         return -1;
     if (glp_get_status(g->P) == GLP_NOFEAS)
-        return 1;       /* the branching rows contradict each other */
+        return 1;       /* GLPK found no feasible point: see cg_run */
     return glp_get_status(g->P) == GLP_OPT ? 0 : -1;
 }
 
@@ -682,7 +682,7 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
     const pk_inst *p = g->p;
     double lb = -HUGE_VAL, z = HUGE_VAL;
     double *rmin = xcalloc((size_t)p->nclass, sizeof *rmin);
-    int rc = 0;
+    int rc = 0, restarted = 0;
     *converged = 0;
     for (int iter = 0;; iter++) {
         if (sg_should_stop(c) >= 0) {
@@ -690,9 +690,21 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
             break;
         }
         int ms = solve_master(g, c);
+        if (ms == 1 && !restarted) {
+            /* The master cannot be infeasible: an artificial column meets
+             * every row that asks for something (the branching rows that
+             * could contradict each other are caught by node_prefix and
+             * node_build before).  GLPK said so anyway — on the first 256
+             * pai-like tasks with per-task kappa, at the root, which then
+             * counted as pruned and made a packing 0.3 % above the bound
+             * "optimal".  Once more, scaled, from a fresh basis ... */
+            glp_scale_prob(g->P, GLP_SF_AUTO);
+            glp_adv_basis(g->P, 0);
+            restarted = 1;
+            continue;
+        }
         if (ms == 1) {
-            lb = HUGE_VAL;      /* no LP solution: nothing to find here */
-            *converged = 1;
+            rc = -1;            /* ... and no bound when it says so again */
             break;
         }
         if (ms != 0) {

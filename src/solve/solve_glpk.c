@@ -174,6 +174,7 @@ static int it_left(const sg_ctx *c)
 int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp)
 {
     int rc;
+    double last_z = NAN;
     for (;;) {
         int ms = ms_left(c), it = it_left(c);
         int slice_by_time = !by_work(c);
@@ -186,6 +187,17 @@ int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp)
                                    : rc == GLP_EITLIM && it > SG_SLICE_ITERS;
         if (!sliced || sg_should_stop(c) >= 0)
             break;
+        /* A whole slice of primal pivots without the objective moving is
+         * the primal simplex going round a degenerate vertex (seen on a
+         * column-generation master of 92 rows whose basis was optimal
+         * within tolerances: 5,000 pivots a slice until the time limit);
+         * the dual simplex from the same basis ends it. */
+        if (glp_get_status(P) == GLP_FEAS) {
+            double z = glp_get_obj_val(P);
+            if (z == last_z && sp->meth == GLP_PRIMAL)
+                sp->meth = GLP_DUALP;
+            last_z = z;
+        }
     }
     return rc;
 }

@@ -77,7 +77,9 @@ double sg_elapsed(const sg_ctx *c);
 /* Seconds left before the time (or work) limit (a large number when none). */
 double sg_remaining(const sg_ctx *c);
 /* Runs glp_simplex on P with GLPK's limits set from ours and counts its
- * iterations on the work clock; GLPK's return code. */
+ * iterations on the work clock; a slice of primal pivots that leaves the
+ * objective where it was hands over to the dual simplex (sp->meth).
+ * GLPK's return code. */
 int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp);
 /* SOLVE_CANCELLED, SOLVE_TIMEOUT, or -1 when the solve may go on. */
 int sg_should_stop(const sg_ctx *c);
@@ -231,7 +233,8 @@ void cg_add(cg *g, int t, const int *items, int k);
 /* Generates columns until the LP is optimal, the bound reaches ub, or time
  * runs out.  *lb is a valid lower bound for this node in every case (Farley
  * or Lagrangian while iterating, the LP value when converged).  Returns 0,
- * 1 when stopped early (time, or pricing gave up), -1 when the LP failed. */
+ * 1 when stopped early (time, or pricing gave up), -1 when the LP failed
+ * (GLPK erred, or twice called the master infeasible, which it never is). */
 int cg_run(cg *g, sg_ctx *c, double ub, double *lb, int *converged);
 int cg_ncols(const cg *g);
 const int *cg_col(const cg *g, int col, int *cls, int *len);
