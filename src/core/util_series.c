@@ -183,10 +183,15 @@ static void add_task(const task *tk, double s, double P, float *agg, size_t n, i
         }
         return;
     }
+    /* Another grid: each window step reads the sample under it.  The index
+     * is floor(q) clamped at 0, as truncation gives for q > 0; the modulo
+     * (a division) only when the window runs past the series. */
     for (size_t k = 0; k < n; k++) {
-        double id = floor((s + (double)k * P) / p);
-        float v = u[(size_t)(id > 0 ? id : 0) % len];
-        agg[k] = first ? v : agg[k] + v;
+        double q = (s + (double)k * P) / p;
+        size_t j = q > 0 ? (size_t)q : 0;
+        if (j >= len)
+            j %= len;
+        agg[k] = first ? u[j] : agg[k] + u[j];
     }
 }
 
