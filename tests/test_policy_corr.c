@@ -165,6 +165,49 @@ static void test_pearson_zero_variance_and_aggregates(void **state)
     bench_free(&b);
 }
 
+/* A GPU's aggregate on the incoming task's grid when the GPU's task has
+ * another period, its window running past the series (which repeats).
+ * The running task: samples 10, 20, 30 of 2 s each, 3 s into its run; the
+ * incoming one: 1, 2, 3, 4, 5 of 1 s.  At the incoming samples k = 0..4
+ * the running task is at 3 + k s, samples floor((3 + k) / 2) mod 3 =
+ * 1, 2, 2, 0, 0: 20, 30, 30, 10, 10.  Mean 20; deviations 0, 10, 10, -10,
+ * -10 against -2, -1, 0, 1, 2: rho = -40 / sqrt(400 * 10) = -0.632456.
+ * The memo's path gives the same. */
+static void test_aggregate_on_another_grid(void **state)
+{
+    (void)state;
+    bench b;
+    bench_init(&b, 1);
+    static const float run_u[] = {10, 20, 30}, in_u[] = {1, 2, 3, 4, 5};
+    task tk;
+    task_init(&tk);
+    snprintf(tk.name, sizeof tk.name, "running");
+    tk.duration_s = 100;
+    tk.gpu_mem_gib = 1;
+    task_set_util(&tk, run_u, 3, 2);
+    trace_add_task(b.tr, &tk);
+    task_release(&tk);
+    int t_in = bench_task(&b, in_u, 5, 5, 0);
+    bench_run(&b, 0, 0);
+    b.progress[0] = 3;
+    useries_cmp c;
+    cmp(&b, 0, t_in, 0, &c);
+    assert_int_equal(c.n, 5);
+    assert_true(fabs(c.gpu_mean - 20) < 1e-12);
+    assert_true(fabs(c.rho - (-40 / sqrt(4000.0))) < 1e-9);
+    useries_memo *memo = useries_memo_new(b.tr);
+    useries_in in;
+    useries_in_init(&in, b.tr, t_in);
+    for (int pass = 0; pass < 2; pass++) {     /* built, then read from the memo */
+        useries_cmp m;
+        useries_compare_memo(b.cs, b.tr, b.progress, 0, &in, 0, memo, &m);
+        assert_true(m.rho == c.rho && m.gpu_mean == c.gpu_mean && m.n == c.n);
+    }
+    useries_in_free(&in);
+    useries_memo_free(memo);
+    bench_free(&b);
+}
+
 static void test_series_helpers(void **state)
 {
     (void)state;
@@ -520,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_pearson_known_vectors),
         cmocka_unit_test(test_pearson_zero_variance_and_aggregates),
         cmocka_unit_test(test_series_helpers),
+        cmocka_unit_test(test_aggregate_on_another_grid),
         cmocka_unit_test(test_cats_score_and_thresholds),
         cmocka_unit_test(test_cats_paper_example),
         cmocka_unit_test(test_corrgpu_ordering),
