@@ -336,6 +336,22 @@ static void test_not_a_set(void **state)
     tu_store_free(st, dir);
 }
 
+/* Two traces task by task: every field, the series exactly. */
+static void assert_same_trace(const gp_trace *x, const gp_trace *y)
+{
+    assert_int_equal(x->ntasks, y->ntasks);
+    for (size_t i = 0; i < x->ntasks; i++) {
+        task a = x->tasks[i], b = y->tasks[i];
+        assert_string_equal(a.gpu_spec ? a.gpu_spec : "", b.gpu_spec ? b.gpu_spec : "");
+        assert_int_equal(a.util.len, b.util.len);
+        if (a.util.len)
+            assert_memory_equal(a.util.pct, b.util.pct, a.util.len * sizeof(float));
+        a.gpu_spec = b.gpu_spec = NULL;
+        a.util.pct = b.util.pct = NULL;
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+}
+
 /* export → import under another name gives the same data, field by field. */
 static void test_export_round_trip(void **state)
 {
@@ -366,17 +382,7 @@ static void test_export_round_trip(void **state)
     assert_int_equal(store_get_tput_catalog(st, "copy", &tp2, &err), 0);
     assert_int_equal(c2->nnodes, c->nnodes);
     assert_memory_equal(c2->nodes, c->nodes, c->nnodes * sizeof *c->nodes);
-    assert_int_equal(t2->ntasks, t->ntasks);
-    for (size_t i = 0; i < t->ntasks; i++) {
-        task a = t->tasks[i], b = t2->tasks[i];
-        assert_string_equal(a.gpu_spec ? a.gpu_spec : "", b.gpu_spec ? b.gpu_spec : "");
-        assert_int_equal(a.util.len, b.util.len);
-        if (a.util.len)
-            assert_memory_equal(a.util.pct, b.util.pct, a.util.len * sizeof(float));
-        a.gpu_spec = b.gpu_spec = NULL;
-        a.util.pct = b.util.pct = NULL;
-        assert_memory_equal(&a, &b, sizeof a);
-    }
+    assert_same_trace(t, t2);
     assert_int_equal(tp2->nentries, tp->nentries);
     assert_memory_equal(tp2->entries, tp->entries, tp->nentries * sizeof *tp->entries);
     cluster_free(c2);
@@ -388,22 +394,6 @@ static void test_export_round_trip(void **state)
     catalog_free(cat);
     free(out);
     tu_store_free(st, dir);
-}
-
-/* Two traces task by task: every field, the series exactly. */
-static void assert_same_trace(const gp_trace *x, const gp_trace *y)
-{
-    assert_int_equal(x->ntasks, y->ntasks);
-    for (size_t i = 0; i < x->ntasks; i++) {
-        task a = x->tasks[i], b = y->tasks[i];
-        assert_string_equal(a.gpu_spec ? a.gpu_spec : "", b.gpu_spec ? b.gpu_spec : "");
-        assert_int_equal(a.util.len, b.util.len);
-        if (a.util.len)
-            assert_memory_equal(a.util.pct, b.util.pct, a.util.len * sizeof(float));
-        a.gpu_spec = b.gpu_spec = NULL;
-        a.util.pct = b.util.pct = NULL;
-        assert_memory_equal(&a, &b, sizeof a);
-    }
 }
 
 /* The streamed import stores what the whole-set parse reads, on the lab
