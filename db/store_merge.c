@@ -39,7 +39,6 @@ static const char *const sweep_tables_sql =
     "  avg_w       REAL NOT NULL,"
     "  span_s      REAL NOT NULL,"
     "  jct         BLOB NOT NULL,"  /* ntasks little-endian float64, -1 = never ran */
-    "  created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),"
     "  UNIQUE (fingerprint, job)"
     ");"
     /* The sweep or plan this database saved a job of last: a shard's own
@@ -183,20 +182,17 @@ static int check_shard(store *s, int *runs, int *points, gp_err *err)
     return 0;
 }
 
-/* The fingerprint and creation time of the newest row a fixed query
- * finds; both "" when none. */
-static int newest(store *s, const char *sql, char fp[STORE_FINGERPRINT_LEN], char at[32],
-                  gp_err *err)
+/* The fingerprint in the first row of a fixed query; "" when none. */
+static int first_fingerprint(store *s, const char *sql, char fp[STORE_FINGERPRINT_LEN],
+                             gp_err *err)
 {
     sqlite3_stmt *st;
-    fp[0] = at[0] = '\0';
+    fp[0] = '\0';
     if (store_prepare(s, sql, &st, err))
         return -1;
     int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
+    if (rc == SQLITE_ROW)
         strlcpy0(fp, store_col_text(st, 0), STORE_FINGERPRINT_LEN);
-        strlcpy0(at, store_col_text(st, 1), 32);
-    }
     sqlite3_finalize(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0
                                                  : store_sql_error(s, err, "reading the shard");
@@ -204,25 +200,18 @@ static int newest(store *s, const char *sql, char fp[STORE_FINGERPRINT_LEN], cha
 
 /* The shard's own sweep: the one it saved a job of last (a shard is a
  * copy of a database, perhaps holding older sweeps and plans, that then
- * ran one's share).  A shard written before that was recorded names the
- * sweep of its newest tagged run.  Every shard of a merge must name the
- * same one. */
-static int shard_sweep(store *s, int runs, int points, store_merge_report *rep, gp_err *err)
+ * ran one's share).  A sweep's shard written before that was recorded
+ * names the sweep of its newest tagged run (a plan's always records it).
+ * Every shard of a merge must name the same one. */
+static int shard_sweep(store *s, int runs, store_merge_report *rep, gp_err *err)
 {
-    char fp[STORE_FINGERPRINT_LEN] = "", at[32] = "";
+    char fp[STORE_FINGERPRINT_LEN] = "";
     int last = shard_has(s, "sweep_last", err);
-    if (last < 0)
-        return -1;
-    if (last && newest(s, "SELECT fingerprint, '' FROM shard.sweep_last", fp, at, err))
-        return -1;
-    if (!fp[0] && runs &&
-        newest(s, "SELECT x.fingerprint, r.created FROM shard.sweep_run x"
-               " JOIN shard.run r ON r.id = x.run_id ORDER BY x.run_id DESC LIMIT 1",
-               fp, at, err))
-        return -1;
-    if (!fp[0] && points &&
-        newest(s, "SELECT fingerprint, created FROM shard.plan_point"
-               " ORDER BY rowid DESC LIMIT 1", fp, at, err))
+    if (last < 0 ||
+        (last && first_fingerprint(s, "SELECT fingerprint FROM shard.sweep_last", fp, err)) ||
+        (!fp[0] && runs &&
+         first_fingerprint(s, "SELECT fingerprint FROM shard.sweep_run"
+                           " ORDER BY run_id DESC LIMIT 1", fp, err)))
         return -1;
     if (!fp[0])
         return gp_error(err, "holds no runs of a sweep or plan (not a shard's database)");
@@ -369,9 +358,9 @@ static int merge_points(store *s, store_merge_report *rep, gp_err *err)
                        " SELECT fingerprint, kind, what, njobs FROM shard.sweep"
                        " WHERE fingerprint = ?1", rep->fingerprint, err) ||
              write_for(s, "INSERT INTO main.plan_point(fingerprint, job, gpus, gpus2, ran,"
-                       " ntasks, jct_mean, jct_p95, avg_w, span_s, jct, created)"
+                       " ntasks, jct_mean, jct_p95, avg_w, span_s, jct)"
                        " SELECT fingerprint, job, gpus, gpus2, ran, ntasks, jct_mean,"
-                       " jct_p95, avg_w, span_s, jct, created FROM shard.plan_point p"
+                       " jct_p95, avg_w, span_s, jct FROM shard.plan_point p"
                        " WHERE p.fingerprint = ?1 AND NOT EXISTS (SELECT 1 FROM"
                        " main.plan_point m WHERE m.fingerprint = p.fingerprint"
                        " AND m.job = p.job) ORDER BY job", rep->fingerprint, err)
@@ -408,7 +397,7 @@ static int shard_kind(store *s, store_merge_report *rep, gp_err *err)
 static int merge_attached(store *s, store_merge_report *rep, gp_err *err)
 {
     int runs = 0, points = 0;
-    if (check_shard(s, &runs, &points, err) || shard_sweep(s, runs, points, rep, err) ||
+    if (check_shard(s, &runs, &points, err) || shard_sweep(s, runs, rep, err) ||
         shard_kind(s, rep, err))
         return -1;
     return strcmp(rep->kind, "plan") == 0 ? merge_points(s, rep, err) : merge_runs(s, rep, err);

@@ -194,21 +194,21 @@ static void test_shards_read_back(void **state)
     plan whole, half, read;
     run_to_end(st, &whole, &p, 0);
     assert_int_equal(whole.nloaded, 0);
-    assert_int_equal(whole.ntodo, whole.njobs);
+    assert_int_equal(whole.npending, whole.njobs);
 
     for (int i = 0; i < 2; i++) {
         plan_params s = p;
         s.shard.i = i;
         s.shard.n = 2;
         run_to_end(st, &half, &s, 1);
-        assert_int_equal(half.ntodo, (whole.njobs - i + 1) / 2);
-        for (int k = 0; k < half.ntodo; k++)
-            assert_int_equal(half.todo[k] % 2, i);
+        assert_int_equal(half.npending, (whole.njobs - i + 1) / 2);
+        for (int k = 0; k < half.npending; k++)
+            assert_int_equal(half.pending[k] % 2, i);
         plan_free(&half);
     }
     run_to_end(st, &read, &p, 0);
     assert_int_equal(read.nloaded, read.njobs);
-    assert_int_equal(read.ntodo, 0);
+    assert_int_equal(read.npending, 0);
     assert_true(plan_progress(&read) == 1);
     assert_int_equal(plan_current_job(&read), -1);
     assert_same_results(&whole, &read);

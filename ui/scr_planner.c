@@ -262,16 +262,16 @@ static void draw_progress_line(const app *a, rect r)
         else
             snprintf(gpus, sizeof gpus, "%d", res->gpus);
         snprintf(label, sizeof label, "Esc cancels  run %d/%d: %s on %s GPUs  %.1fs",
-                 sw->job + 1, sw->ntodo, sw->p.policies[res->policy], gpus, sw->elapsed);
+                 sw->job + 1, sw->npending, sw->p.policies[res->policy], gpus, sw->elapsed);
         draw_progress(r.y, r.x + 1, r.w - 1, plan_progress(sw), label);
         return;
     }
     case PLAN_DONE:
-        snprintf(label, sizeof label, "sweep done: %d runs in %.1fs%s", sw->ntodo, sw->elapsed,
+        snprintf(label, sizeof label, "sweep done: %d runs in %.1fs%s", sw->npending, sw->elapsed,
                  sw->nloaded ? " (the rest read from the database)" : "");
         break;
     case PLAN_CANCELLED:
-        snprintf(label, sizeof label, "sweep cancelled after %d of %d runs", sw->job, sw->ntodo);
+        snprintf(label, sizeof label, "sweep cancelled after %d of %d runs", sw->job, sw->npending);
         break;
     case PLAN_FAILED:
         snprintf(label, sizeof label, "sweep failed: %s", sw->err);

@@ -204,7 +204,7 @@ static void print_shard(cli_ctx *ctx, const plan *pl, int saved)
 {
     const shard *sh = &pl->p.shard;
     fprintf(ctx->out, "plan %s, shard %d/%d: %d of %d jobs simulated, %d saved to %s",
-            pl->fingerprint, sh->i, sh->n, pl->ntodo, pl->njobs, saved, ctx->db_path);
+            pl->fingerprint, sh->i, sh->n, pl->npending, pl->njobs, saved, ctx->db_path);
     if (pl->nloaded)
         fprintf(ctx->out, " (%d already there)", pl->nloaded);
     fprintf(ctx->out, "\nmerge the shards with gpuplan merge, then run this plan without "

@@ -203,15 +203,15 @@ static int load(plan *sw, store *st, gp_err *err)
 }
 
 /* The jobs left to simulate: the shard's, less those already read. */
-static void list_todo(plan *sw)
+static void list_pending(plan *sw)
 {
     const shard *sh = &sw->p.shard;
     int n = sh->n > 0 ? sh->n : 1;
-    sw->todo = xmalloc(((size_t)sw->njobs + 1) * sizeof *sw->todo);
-    sw->ntodo = 0;
+    sw->pending = xmalloc(((size_t)sw->njobs + 1) * sizeof *sw->pending);
+    sw->npending = 0;
     for (int i = 0; i < sw->njobs; i++)
         if (!sw->res[i].done && i % n == sh->i)
-            sw->todo[sw->ntodo++] = i;
+            sw->pending[sw->npending++] = i;
 }
 
 int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
@@ -241,10 +241,10 @@ int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
         plan_free(sw);
         return -1;
     }
-    list_todo(sw);
-    sw->state = sw->ntodo ? PLAN_RUNNING : PLAN_DONE;
+    list_pending(sw);
+    sw->state = sw->npending ? PLAN_RUNNING : PLAN_DONE;
     sw->t_start = now_seconds();
-    if (sw->ntodo)
+    if (sw->npending)
         plan_par_start(sw);
     return 0;
 }
@@ -321,7 +321,7 @@ void plan_job_result(const plan *sw, struct sim *s, plan_result *r)
 static int job_begin(plan *sw)
 {
     gp_err err;
-    sw->sim = plan_job_sim(sw, sw->todo[sw->job], &sw->cl, &err);
+    sw->sim = plan_job_sim(sw, sw->pending[sw->job], &sw->cl, &err);
     sw->steps = 0;
     if (!sw->sim) {
         snprintf(sw->err, sizeof sw->err, "%s", err.msg);
@@ -332,7 +332,7 @@ static int job_begin(plan *sw)
 
 static void job_end(plan *sw)
 {
-    plan_job_result(sw, sw->sim, &sw->res[sw->todo[sw->job]]);
+    plan_job_result(sw, sw->sim, &sw->res[sw->pending[sw->job]]);
     sim_free(sw->sim);
     sw->sim = NULL;
     cluster_free(sw->cl);
@@ -347,7 +347,7 @@ int plan_tick(plan *sw, double budget_s)
     if (sw->par)
         return plan_par_tick(sw, budget_s);
     double t0 = now_seconds();
-    while (sw->job < sw->ntodo) {
+    while (sw->job < sw->npending) {
         if (!sw->sim && job_begin(sw)) {
             sw->state = PLAN_FAILED;
             return 0;
@@ -366,7 +366,7 @@ int plan_tick(plan *sw, double budget_s)
             break;
     }
     sw->elapsed = now_seconds() - sw->t_start;
-    if (sw->job >= sw->ntodo) {
+    if (sw->job >= sw->npending) {
         sw->state = PLAN_DONE;
         return 0;
     }
@@ -392,7 +392,7 @@ void plan_free(plan *sw)
     for (int i = 0; sw->res && i < sw->njobs; i++)
         free(sw->res[i].jct);
     free(sw->res);
-    free(sw->todo);
+    free(sw->pending);
     free(sw->stored);
     trace_free(sw->tr);
     cluster_free(sw->base);
@@ -405,21 +405,21 @@ void plan_free(plan *sw)
 
 int plan_current_job(const plan *sw)
 {
-    if (sw->ntodo == 0)
+    if (sw->npending == 0)
         return -1;
-    return sw->todo[sw->job < sw->ntodo ? sw->job : sw->ntodo - 1];
+    return sw->pending[sw->job < sw->npending ? sw->job : sw->npending - 1];
 }
 
 double plan_progress(const plan *sw)
 {
-    if (sw->ntodo == 0)
+    if (sw->npending == 0)
         return sw->state == PLAN_DONE;
     double part = 0;
     if (sw->sim && sw->tr && sw->tr->ntasks)
         part = (double)sw->steps / (double)sw->tr->ntasks;
     if (part > 0.99)
         part = 0.99;
-    return ((double)sw->job + part) / (double)sw->ntodo;
+    return ((double)sw->job + part) / (double)sw->npending;
 }
 
 static double sla_pct(const plan *sw, const plan_result *r, double kappa)

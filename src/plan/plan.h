@@ -120,8 +120,8 @@ typedef struct plan {
     int njobs;
     /* The jobs to simulate, ascending: the shard's, less those read from
      * the database; job counts the finished ones. */
-    int *todo;
-    int ntodo, job;
+    int *pending;
+    int npending, job;
     int nloaded;                /* results read from the database (plan_saved.h) */
     unsigned char *stored;      /* [njobs]: 1 = in the database */
     char fingerprint[17];       /* the plan's identity (plan_saved.h) */

@@ -27,7 +27,7 @@ struct plan_par {
     int over;                   /* the pool returned */
     int rc;
     gp_err err;
-    plan_result *finished;      /* [ntodo], taken in the order of todo */
+    plan_result *finished;      /* [npending], taken in the order of pending */
     int ntaken;                 /* results in finished[] */
     int nmoved;                 /* of those, copied into sw->res */
 };
@@ -45,7 +45,7 @@ static int job_work(void *ctx, size_t i, void **out, gp_err *err)
 {
     struct plan_par *pp = ctx;
     cluster *cl = NULL;
-    int job = pp->sw->todo[i];
+    int job = pp->sw->pending[i];
     struct sim *s = plan_job_sim(pp->sw, job, &cl, err);
     int rc = s ? 0 : -1;
     for (size_t k = 1; rc == 0 && sim_step(s); k++)
@@ -91,7 +91,7 @@ static void *background(void *arg)
     struct plan_par *pp = arg;
     par_job job = {job_work, job_take, job_drop, pp};
     gp_err e = {{0}};
-    int rc = par_run(&job, (size_t)pp->sw->ntodo, pp->threads, &e);
+    int rc = par_run(&job, (size_t)pp->sw->npending, pp->threads, &e);
     pthread_mutex_lock(&pp->mu);
     pp->rc = rc;
     pp->err = e;
@@ -102,12 +102,12 @@ static void *background(void *arg)
 
 void plan_par_start(plan *sw)
 {
-    if (sw->p.jobs <= 1 || sw->ntodo <= 1 || sw->nets)
+    if (sw->p.jobs <= 1 || sw->npending <= 1 || sw->nets)
         return;
     struct plan_par *pp = xcalloc(1, sizeof *pp);
     pp->sw = sw;
     pp->threads = sw->p.jobs;
-    pp->finished = xcalloc((size_t)sw->ntodo, sizeof *pp->finished);
+    pp->finished = xcalloc((size_t)sw->npending, sizeof *pp->finished);
     pthread_mutex_init(&pp->mu, NULL);
     if (pthread_create(&pp->tid, NULL, background, pp) != 0) {
         pthread_mutex_destroy(&pp->mu);     /* no thread: plan_tick steps as before */
@@ -125,7 +125,7 @@ static int move_finished(plan *sw)
     struct plan_par *pp = sw->par;
     pthread_mutex_lock(&pp->mu);
     for (; pp->nmoved < pp->ntaken; pp->nmoved++) {
-        sw->res[sw->todo[pp->nmoved]] = pp->finished[pp->nmoved];
+        sw->res[sw->pending[pp->nmoved]] = pp->finished[pp->nmoved];
         pp->finished[pp->nmoved].jct = NULL;
     }
     sw->job = pp->nmoved;

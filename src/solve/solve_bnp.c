@@ -583,13 +583,11 @@ static int costs_vary(const pk_inst *q)
     return 0;
 }
 
-/* The prefix q whose bin count N_q is most fractional. */
-static int pick_prefix(const cg *g, const node_inst *ni, int n0, branch *br)
+/* The LP mass of the columns led by each task, by the task's root index
+ * ([n0 + 1], the caller frees it): a column is led by its lowest member. */
+static double *lead_mass(const cg *g, const node_inst *ni, int n0)
 {
-    const pk_inst *q = &ni->q;
-    if (!costs_vary(q))
-        return 0;
-    double *lead = xcalloc((size_t)n0 + 1, sizeof *lead);     /* by root index */
+    double *lead = xcalloc((size_t)n0 + 1, sizeof *lead);
     for (int c = 0; c < cg_ncols(g); c++) {
         double v = cg_value(g, c);
         if (v <= LAM_EPS)
@@ -601,6 +599,16 @@ static int pick_prefix(const cg *g, const node_inst *ni, int n0, branch *br)
             l = gr[a] < l ? gr[a] : l;
         lead[member(ni, l)] += v;
     }
+    return lead;
+}
+
+/* The prefix q whose bin count N_q is most fractional. */
+static int pick_prefix(const cg *g, const node_inst *ni, int n0, branch *br)
+{
+    const pk_inst *q = &ni->q;
+    if (!costs_vary(q))
+        return 0;
+    double *lead = lead_mass(g, ni, n0);
     double cum = 0, best = 1;
     int found = 0;
     for (int k = 1; k <= n0; k++) {
@@ -937,18 +945,7 @@ static double pc_score(const bp *b, int k, double cum)
 static int prefix_candidates(const bp *b, const cg *g, const node_inst *ni, prefix_cand *cand)
 {
     int n0 = b->p->n;
-    double *lead = xcalloc((size_t)n0 + 1, sizeof *lead);
-    for (int c = 0; c < cg_ncols(g); c++) {
-        double v = cg_value(g, c);
-        if (v <= LAM_EPS)
-            continue;
-        int t, len;
-        const int *gr = cg_col(g, c, &t, &len);
-        int l = gr[0];
-        for (int a = 1; a < len; a++)
-            l = gr[a] < l ? gr[a] : l;
-        lead[member(ni, l)] += v;
-    }
+    double *lead = lead_mass(g, ni, n0);
     int nc = 0, measured = b->pc_nall[0] + b->pc_nall[1] > 0;
     double cum = 0;
     for (int k = 1; k <= n0; k++) {
