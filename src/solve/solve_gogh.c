@@ -47,7 +47,8 @@
  * LP and exchanges between GPUs; branch and bound over the columns the LP
  * likes (price and branch); reduced-cost fixing; branch and bound over
  * what is left, from the best solution found.  A time limit returns the
- * best solution with its proven gap; the stages share it, so what a
+ * best solution with its proven gap; the stages share it (a work limit
+ * too: each stage's work counts on the solve's clock), so what a
  * time-limited solve returns depends on the machine's speed.
  */
 #include "solve_int.h"
@@ -1400,17 +1401,27 @@ static void dive(gsolve *s, sg_ctx *c, double **x, double *ub)
                              s->c[q].ub);
 }
 
+/* The options of a stage given `seconds` on the clock the solve keeps
+ * (wall time, or work under a work limit), within the solve's own limit,
+ * stopping at relative gap `gap`. */
+static void stage_opts(const sg_ctx *c, double seconds, double gap, solve_opts *sub)
+{
+    *sub = *c->o;
+    double used = sg_elapsed(c);
+    double *limit = sub->work_limit_s > 0 ? &sub->work_limit_s : &sub->time_limit_s;
+    if (seconds > 0 && (*limit <= 0 || used + seconds < *limit))
+        *limit = used + seconds;
+    sub->mip_gap = gap;
+}
+
 /* Runs branch and bound on the LP's columns within `seconds` (and the
  * solve's own limit), from start x (may be NULL); improves x / *ub when it
  * finds better.  Fills m (status, bound).  -1 on a GLPK failure. */
 static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, double **x,
                   double *ub, sg_mip *m, gp_err *err)
 {
-    solve_opts sub = *c->o;
-    double used = sg_elapsed(c);
-    if (seconds > 0 && (sub.time_limit_s <= 0 || used + seconds < sub.time_limit_s))
-        sub.time_limit_s = used + seconds;
-    sub.mip_gap = gap;
+    solve_opts sub;
+    stage_opts(c, seconds, gap, &sub);
     sg_ctx sc = *c;
     sc.o = &sub;
     memset(m, 0, sizeof *m);
@@ -1426,6 +1437,7 @@ static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, d
     m->known_lb = lb;
     m->cuts = 1;
     int rc = sg_solve(&sc, s->P, m, err);
+    c->work = sc.work;      /* the stages after this one share what is left */
     free(start);
     if (rc)
         return -1;
