@@ -5,7 +5,8 @@
  * the same constraints, the cheapest fleet (price of each accelerator in
  * use plus its energy, for solve_fleet.c); and Gavel's max-sum throughput
  * (capacities and D_j only, jobs may wait) for the simulator's baseline.
- * Not here: choosing which jobs a round solves (the simulator does).
+ * Not here: choosing which jobs a round solves (the simulator does), nor
+ * the neighbourhood search (solve_gogh_nbhd.c).
  *
  * Interpretation of the paper:
  *   - x_{a,s}^c (eq. 2g) is read per accelerator: one GPU of type a on
@@ -46,15 +47,16 @@
  * the combinations as columns, the rest priced) with cuts; a dive from the
  * LP and exchanges between GPUs; branch and bound over the columns the LP
  * likes (price and branch); neighbourhoods of a few jobs re-solved
- * exactly, the rest held (large neighbourhood search); reduced-cost
- * fixing; branch and bound over what is left, from the best solution
- * found.  A time limit returns the best solution with its proven gap;
- * the stages share it (a work limit too: each stage's work counts on the
- * solve's clock), so what a time-limited solve returns depends on the
- * machine's speed.
+ * exactly, the rest held (large neighbourhood search, in its own file,
+ * solve_gogh_nbhd.c); reduced-cost fixing; branch and bound over what is
+ * left, from the best solution found.  A time limit returns the best
+ * solution with its proven gap; the stages share it (a work limit too:
+ * each stage's work counts on the solve's clock), so what a time-limited
+ * solve returns depends on the machine's speed.  The types and functions
+ * the neighbourhood search shares with this file are declared in
+ * solve_gogh_int.h.
  */
-#include "solve_int.h"
-#include "core/rng.h"
+#include "solve_gogh_int.h"
 #include "core/tput.h"
 
 #include <assert.h>
@@ -62,16 +64,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int imin(int a, int b)
-{
-    return a < b ? a : b;
-}
-
-static int imax(int a, int b)
-{
-    return a > b ? a : b;
-}
 
 void gogh_inst_free(gogh_inst *in)
 {
@@ -224,21 +216,7 @@ int gogh_inst_from_model(const cluster *cl, const catalog *cat, const gp_trace *
 
 /* ---- interchangeable jobs --------------------------------------------------------- */
 
-/* Jobs that run on one accelerator at a time (D_j = 1) and are identical in
- * everything the model reads — utilization, every throughput with every
- * other job, and which combinations meet their minimum — are
- * interchangeable: the model counts how many of them each combination
- * serves instead of naming them, exactly (a simulator's round has many jobs
- * of one table job type).  Every other job is a class of its own. */
-typedef struct gclasses {
-    int n;
-    int *of;                /* [J] class of each job */
-    int *count;             /* [n] members */
-    int *rep;               /* [n] its lowest-numbered member */
-    int *members;           /* [J] jobs grouped by class, in job order */
-    int *first;             /* [n + 1] each class's start in members */
-} gclasses;
-
+/* The classes of interchangeable jobs (gclasses): solve_gogh_int.h. */
 static double gogh_solo(const gogh_inst *in, int a, int j)
 {
     return in->solo[(size_t)a * in->njobs + (size_t)j];
@@ -337,50 +315,8 @@ static void gclasses_free(gclasses *g)
 
 /* ---- combinations ------------------------------------------------------------------ */
 
-/* Combination c on type a: one member of class c1 alone (c2 < 0) or next
- * to one of c2 (c1 <= c2; c1 == c2 is two members of one class). */
-typedef struct combo {
-    int a;
-    int c1, c2;
-    double t1, t2;          /* a member's throughput in it, of c1 and of c2 */
-    double watts;           /* gamma_a(load) */
-    double cost;            /* its coefficient in the (minimised) objective */
-    int ub;                 /* at most this many GPUs of type a run it */
-    int col;
-} combo;
-
-/* A triangle cut (search section): three classes, how violated it was,
- * its form and row. */
-typedef struct gcut {
-    int c[3];
-    double viol;
-    int packing;            /* x(pairs within) <= 1, else touching >= 2 */
-    int row;
-} gcut;
-
-/* The data of one solve: instance, classes, combinations, GLPK's model. */
-typedef struct gsolve {
-    const gogh_inst *in;
-    gclasses g;
-    int *cnt;               /* [A] accelerators of each type */
-    double *best;           /* [J] best solo throughput of each job */
-    double *most;           /* [J] the most a job gets from one GPU, alone or paired */
-    combo *c;               /* every combination; col = its LP column, 0 = none yet */
-    size_t nc;
-    glp_prob *P;
-    int names;              /* name the columns (an LP/MPS file is asked for) */
-    int *row_of;            /* [C] each class's eq. 2b/2c row */
-    int *tput_row;          /* [C] its eq. 2e row, 0 = none */
-    int *half_row;          /* [C] its half row, 0 = none */
-    int *share_row;         /* [C] its fair-share row, 0 = none */
-    gcut *cuts;
-    size_t cuts_cap;
-    int ncuts;
-    int **cuts_of;          /* [C] the cuts each class is in */
-    int *ncuts_of;
-    size_t *cuts_of_cap;
-} gsolve;
-
+/* combo, gcut and gsolve, which the neighbourhood search reads too:
+ * solve_gogh_int.h. */
 /* gamma_a(load) (see the header comment). */
 static double combo_watts(const gogh_inst *in, int a, int j, double tj, int k, double tk)
 {
@@ -618,7 +554,7 @@ static int in_tri(const gcut *t, int c);
 
 /* Column q's coefficients in every row (type, classes, cuts); returns how
  * many (GLPK's 1-based ind/val). */
-static int column_coefs(const gsolve *s, const combo *q, int *ind, double *val)
+int gogh_column_coefs(const gsolve *s, const combo *q, int *ind, double *val)
 {
     int len = 0;
     ind[++len] = q->a + 1;                          /* eq. 2f, per type */
@@ -664,7 +600,7 @@ static void add_columns(gsolve *s, const size_t *qs, size_t n)
         glp_set_obj_coef(s->P, q->col, q->cost);    /* eq. 2a */
         if (s->names)
             set_name(s->P, q->col, q);
-        glp_set_mat_col(s->P, q->col, column_coefs(s, q, ind, val), ind, val);
+        glp_set_mat_col(s->P, q->col, gogh_column_coefs(s, q, ind, val), ind, val);
     }
     free(ind);
     free(val);
@@ -1014,7 +950,7 @@ static double *pair_weights(const gsolve *s)
 }
 
 /* Cut t as a row over the LP's columns (columns added later get their
- * coefficient from column_coefs). */
+ * coefficient from gogh_column_coefs). */
 static void add_cut(gsolve *s, gcut t, int *ind, double *val)
 {
     t.packing = 1;
@@ -1114,7 +1050,7 @@ static void price(const gsolve *s, double *rc)
     for (int i = 1; i <= m; i++)
         pi[i] = glp_get_row_dual(s->P, i);
     for (size_t q = 0; q < s->nc; q++) {
-        int len = column_coefs(s, &s->c[q], ind, val);
+        int len = gogh_column_coefs(s, &s->c[q], ind, val);
         double d = s->c[q].cost;
         for (int k = 1; k <= len; k++)
             d -= val[k] * pi[ind[k]];
@@ -1207,7 +1143,7 @@ static double *lp_values(const gsolve *s)
 }
 
 /* Keeps y when it satisfies the model and beats *ub (takes y either way). */
-static void offer_solution(const gsolve *s, double *y, double **x, double *ub)
+void gogh_offer_solution(const gsolve *s, double *y, double **x, double *ub)
 {
     if (satisfies(s, y) && (!isfinite(*ub) || cost_of(s, y) < *ub - SOLVE_EPS)) {
         free(*x);
@@ -1225,7 +1161,7 @@ static void round_down(const gsolve *s, double **x, double *ub)
     for (size_t q = 0; q < s->nc; q++)
         y[q] = floor(lp_value(s, q) + 1e-6);
     greedy_fill(s, NULL, y);
-    offer_solution(s, y, x, ub);
+    gogh_offer_solution(s, y, x, ub);
 }
 
 /* ---- local search: exchanges between GPUs ---- */
@@ -1325,7 +1261,7 @@ static int improve_one(xstate *st, int q)
            (a->c2 >= 0 && exchange(st, q, -1, a->c1, -1, a->c2, -1));
 }
 
-static void local_search(gsolve *s, sg_ctx *c, double **x, double *ub)
+void gogh_local_search(gsolve *s, sg_ctx *c, double **x, double *ub)
 {
     if (!*x || !has_minimum(s->in))
         return;
@@ -1351,7 +1287,7 @@ static void local_search(gsolve *s, sg_ctx *c, double **x, double *ub)
     }
     free(on);
     free(st.used);
-    offer_solution(s, y, x, ub);
+    gogh_offer_solution(s, y, x, ub);
 }
 
 static void set_lower(const gsolve *s, int col, double lo)
@@ -1387,7 +1323,7 @@ static void dive(gsolve *s, sg_ctx *c, double **x, double *ub)
             double *y = xcalloc(s->nc + 1, sizeof *y);
             for (size_t q = 0; q < s->nc; q++)
                 y[q] = round(lp_value(s, q));
-            offer_solution(s, y, x, ub);
+            gogh_offer_solution(s, y, x, ub);
             break;
         }
         double v = glp_get_col_prim(s->P, best), lo = glp_get_col_lb(s->P, best);
@@ -1407,7 +1343,7 @@ static void dive(gsolve *s, sg_ctx *c, double **x, double *ub)
 /* The options of a stage given `seconds` on the clock the solve keeps
  * (wall time, or work under a work limit), within the solve's own limit,
  * stopping at relative gap `gap`. */
-static void stage_opts(const sg_ctx *c, double seconds, double gap, solve_opts *sub)
+void gogh_stage_opts(const sg_ctx *c, double seconds, double gap, solve_opts *sub)
 {
     *sub = *c->o;
     double used = sg_elapsed(c);
@@ -1424,7 +1360,7 @@ static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, d
                   double *ub, sg_mip *m, gp_err *err)
 {
     solve_opts sub;
-    stage_opts(c, seconds, gap, &sub);
+    gogh_stage_opts(c, seconds, gap, &sub);
     sg_ctx sc = *c;
     sc.o = &sub;
     memset(m, 0, sizeof *m);
@@ -1448,7 +1384,7 @@ static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, d
         double *y = xcalloc(s->nc + 1, sizeof *y);
         for (size_t q = 0; q < s->nc; q++)
             y[q] = s->c[q].col ? round(glp_mip_col_val(s->P, s->c[q].col)) : 0;
-        offer_solution(s, y, x, ub);
+        gogh_offer_solution(s, y, x, ub);
     }
     return 0;
 }
@@ -1511,245 +1447,6 @@ static void fix_by_reduced_cost(gsolve *s, const double *rc, double lb, double u
     }
     add_columns(s, qs, n);
     free(qs);
-}
-
-/* ---- large neighbourhoods: a few classes re-solved exactly ------------------------- */
-
-/* On 128 random jobs, half of them on up to two GPUs, the dive and the
- * restricted MILP stop 3-5 % above the optimum (the exchanges above move
- * only jobs with D_j = 1), and branch and bound over every column never
- * improved on them within 60 s: its LP pairs the jobs fractionally at
- * every node.  The gap left at the limit was mostly the solution's, not
- * the bound's (GLPK's root cuts raise the bound by 0.8 %, its tree by
- * 0.02 % more).  As in large neighbourhood search (Shaw 1998), a few
- * classes at a time are freed — a pivot, classes related to it (pairs the
- * root LP likes), and the best solution's partners of those — and the
- * model is solved exactly over them, every other GPU held as the best
- * solution has it.  Each such restriction's solutions are solutions of
- * the whole model, so the best solution only improves. */
-#define LNS_CLASSES 8       /* classes freed around a pivot, before partners */
-#define LNS_SHARE 0.5       /* of the time left when the search begins */
-#define LNS_STEP_S 1.0      /* at most this long per neighbourhood */
-#define LNS_MOST 24         /* classes freed around a pivot at the most */
-#define LNS_STALL 16        /* neighbourhoods in a row without a better solution */
-
-static int closed(const solve_opts *o, double ub, double lb);
-
-/* How related two classes are: the least reduced cost, at the root LP, of
- * a combination pairing them (0 for the pairs the LP runs, HUGE_VAL when
- * none may share a GPU); dense, C x C.  Re-solving related classes
- * together is what can re-pair them (Shaw's relatedness). */
-static double *relatedness(const gsolve *s, const double *rc)
-{
-    size_t C = (size_t)s->g.n;
-    double *rel = xmalloc((C * C + 1) * sizeof *rel);
-    for (size_t k = 0; k < C * C; k++)
-        rel[k] = HUGE_VAL;
-    for (size_t q = 0; q < s->nc; q++) {
-        const combo *c = &s->c[q];
-        if (c->c2 < 0 || c->c2 == c->c1 || c->ub <= 0)
-            continue;
-        size_t uv = (size_t)c->c1 * C + (size_t)c->c2, vu = (size_t)c->c2 * C + (size_t)c->c1;
-        rel[uv] = rel[vu] = fmin(rel[uv], fmax(rc[q], 0));
-    }
-    return rel;
-}
-
-/* The unchosen class most related to u, one of the three most at random;
- * -1 when none pairs with u. */
-static int related_to(const gsolve *s, const double *rel, int u, const unsigned char *in, rng *r)
-{
-    int C = s->g.n, top[3] = {-1, -1, -1};
-    for (int v = 0; v < C; v++) {
-        double d = rel[(size_t)u * (size_t)C + (size_t)v];
-        if (in[v] || !isfinite(d))
-            continue;
-        for (int t = 0; t < 3; t++)
-            if (top[t] < 0 || d < rel[(size_t)u * (size_t)C + (size_t)top[t]]) {
-                for (int m = 2; m > t; m--)
-                    top[m] = top[m - 1];
-                top[t] = v;
-                break;
-            }
-    }
-    int found = (top[0] >= 0) + (top[1] >= 0) + (top[2] >= 0);
-    return found ? top[rng_below(r, (uint64_t)found)] : -1;
-}
-
-/* Neighbourhood `it`: the pivot, then, up to `want`, a class most related
- * to a member drawn at random (the next of `order` when that member pairs
- * with none left); then every class sharing a GPU with one of those in x.
- * in[c] = 1 for its classes.  Draws from a stream of its own per `it`, so
- * the neighbourhoods do not depend on the machine. */
-static void pick_classes(const gsolve *s, const double *rel, const int *order, int pivot,
-                         int it, int want, const double *x, unsigned char *in)
-{
-    int C = s->g.n, n = 0;
-    int *chosen = xmalloc((size_t)C * sizeof *chosen);
-    rng r;
-    rng_seed_stream(&r, 20240603, (uint64_t)it);
-    memset(in, 0, (size_t)C);
-    in[order[pivot]] = 1;
-    chosen[n++] = order[pivot];
-    for (int next = 1; n < want && next < C;) {
-        int v = related_to(s, rel, chosen[rng_below(&r, (uint64_t)n)], in, &r);
-        while (v < 0 && next < C) {
-            v = order[(pivot + next++) % C];
-            v = in[v] ? -1 : v;
-        }
-        if (v >= 0) {
-            in[v] = 1;
-            chosen[n++] = v;
-        }
-    }
-    for (size_t q = 0; q < s->nc; q++) {
-        const combo *c = &s->c[q];
-        if (x[q] > 0.5 && c->c2 >= 0 && (in[c->c1] == 1 || in[c->c2] == 1)) {
-            in[c->c1] += in[c->c1] == 0 ? 2 : 0;    /* 2: a partner, not grown from */
-            in[c->c2] += in[c->c2] == 0 ? 2 : 0;
-        }
-    }
-    for (int c = 0; c < C; c++)
-        in[c] = in[c] != 0;
-    free(chosen);
-}
-
-static int inside(const unsigned char *in, const combo *q)
-{
-    return in[q->c1] && (q->c2 < 0 || in[q->c2]);
-}
-
-/* The neighbourhood as a problem of its own: its combinations as the
- * columns (cols[k] is column k + 1), each row of the model less what the
- * held GPUs of x put in it, rows none of its columns touch left free.
- * GLPK then works on a few hundred columns instead of every one held at
- * a value. */
-static glp_prob *neighbourhood_prob(const gsolve *s, const unsigned char *in, const double *x,
-                                    const size_t *cols, size_t n)
-{
-    int rows = glp_get_num_rows(s->P);
-    double *held = xcalloc((size_t)rows + 1, sizeof *held);
-    unsigned char *touched = xcalloc((size_t)rows + 1, 1);
-    int *ind = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *ind);
-    double *val = xmalloc((size_t)(10 + 2 * s->ncuts) * sizeof *val);
-    for (size_t q = 0; q < s->nc; q++) {
-        if (inside(in, &s->c[q]) || x[q] < 0.5)
-            continue;
-        int len = column_coefs(s, &s->c[q], ind, val);
-        for (int k = 1; k <= len; k++)
-            held[ind[k]] += val[k] * x[q];
-    }
-    glp_prob *Q = glp_create_prob();
-    glp_set_obj_dir(Q, GLP_MIN);
-    glp_add_rows(Q, rows);
-    glp_add_cols(Q, (int)n);
-    for (size_t k = 0; k < n; k++) {
-        const combo *cq = &s->c[cols[k]];
-        int col = (int)k + 1, len = column_coefs(s, cq, ind, val);
-        for (int e = 1; e <= len; e++)
-            touched[ind[e]] = 1;
-        glp_set_col_kind(Q, col, GLP_IV);
-        glp_set_col_bnds(Q, col, GLP_DB, 0, cq->ub);
-        glp_set_obj_coef(Q, col, cq->cost);
-        glp_set_mat_col(Q, col, len, ind, val);
-    }
-    for (int i = 1; i <= rows; i++) {
-        int type = touched[i] ? glp_get_row_type(s->P, i) : GLP_FR;
-        double lo = glp_get_row_lb(s->P, i) - held[i], hi = glp_get_row_ub(s->P, i) - held[i];
-        if (type == GLP_DB && lo >= hi)
-            type = GLP_FX;
-        glp_set_row_bnds(Q, i, type, lo, type == GLP_FX ? lo : hi);
-    }
-    free(ind);
-    free(val);
-    free(touched);
-    free(held);
-    return Q;
-}
-
-/* Branch and bound over the combinations inside the neighbourhood, every
- * other GPU held as x has it, within `seconds`, without GLPK's cuts (the
- * neighbourhoods are small); improves x / *ub.  -1 on a GLPK failure. */
-static int solve_neighbourhood(gsolve *s, sg_ctx *c, const unsigned char *in, double seconds,
-                               double **x, double *ub, sg_mip *m, gp_err *err)
-{
-    memset(m, 0, sizeof *m);
-    size_t *cols = xmalloc((s->nc + 1) * sizeof *cols), n = 0;
-    for (size_t q = 0; q < s->nc; q++)
-        if (s->c[q].ub > 0 && inside(in, &s->c[q]))
-            cols[n++] = q;
-    glp_prob *Q = neighbourhood_prob(s, in, *x, cols, n);
-    double *start = xcalloc(n + 1, sizeof *start);
-    for (size_t k = 0; k < n; k++)
-        start[k + 1] = (*x)[cols[k]];
-    solve_opts sub;
-    stage_opts(c, seconds, 0, &sub);
-    sg_ctx sc = *c;
-    sc.o = &sub;
-    m->start_x = start;
-    m->known_lb = -HUGE_VAL;
-    int rc = sg_solve(&sc, Q, m, err);
-    c->work = sc.work;
-    if (rc == 0 && m->has_solution) {
-        double *y = xmalloc((s->nc + 1) * sizeof *y);
-        memcpy(y, *x, (s->nc + 1) * sizeof *y);
-        for (size_t k = 0; k < n; k++)
-            y[cols[k]] = round(glp_mip_col_val(Q, (int)k + 1));
-        offer_solution(s, y, x, ub);
-    }
-    glp_delete_prob(Q);
-    free(start);
-    free(cols);
-    return rc ? -1 : 0;
-}
-
-/* Neighbourhoods around every class in turn (a fixed shuffle, so the same
- * instance gives the same sequence), within LNS_SHARE of the time left,
- * until LNS_STALL in a row bring nothing (when the restricted MILP found
- * the optimum already, as it mostly does up to 64 jobs, the search costs
- * a fraction of a second) or the gap asked for is met; a neighbourhood
- * solved to its optimum makes the next one larger (up to half the
- * classes: the whole model is the last stage's, with reduced-cost
- * fixing), one stopped by its time smaller.  -1 on a GLPK failure. */
-static int neighbourhood_search(gsolve *s, sg_ctx *c, const double *rc, double lb, double **x,
-                                double *ub, gp_err *err)
-{
-    int C = s->g.n;
-    if (!*x || C < 3)
-        return 0;
-    double until = sg_elapsed(c) + LNS_SHARE * sg_remaining(c);
-    double *rel = relatedness(s, rc);
-    int *order = xmalloc((size_t)C * sizeof *order);
-    unsigned char *in = xmalloc((size_t)C);
-    for (int k = 0; k < C; k++)
-        order[k] = k;
-    rng r;
-    rng_seed(&r, 20240603);
-    rng_shuffle(&r, order, (size_t)C, sizeof *order);
-    int most = imax(3, imin(LNS_MOST, C / 2));  /* the whole model is the last stage's */
-    int want = imin(LNS_CLASSES, most), failed = 0;
-    for (int it = 0, idle = 0; idle < imin(C, LNS_STALL); it++) {
-        if (sg_should_stop(c) >= 0 || sg_elapsed(c) >= until || closed(c->o, *ub, lb))
-            break;
-        pick_classes(s, rel, order, it % C, it, want, *x, in);
-        double before = *ub;
-        sg_mip m;
-        failed = solve_neighbourhood(s, c, in, fmin(LNS_STEP_S, until - sg_elapsed(c)), x, ub,
-                                     &m, err);
-        if (failed)
-            break;
-        if (*ub < before - SOLVE_EPS * (1 + fabs(before))) {
-            idle = 0;
-            local_search(s, c, x, ub);
-        } else {
-            idle++;
-        }
-        want = m.status == SOLVE_OPTIMAL ? imin(want + 1, most) : imax(want - 1, 3);
-    }
-    free(in);
-    free(order);
-    free(rel);
-    return failed ? -1 : 0;
 }
 
 /* ---- the answer on the real GPUs -------------------------------------------------- */
@@ -1885,7 +1582,7 @@ typedef struct outcome {
 } outcome;
 
 /* 1 when the bound closes the gap as far as the options ask. */
-static int closed(const solve_opts *o, double ub, double lb)
+int gogh_gap_closed(const solve_opts *o, double ub, double lb)
 {
     if (!isfinite(ub) || !isfinite(lb))
         return 0;
@@ -1920,7 +1617,7 @@ static int search(gsolve *s, sg_ctx *c, outcome *out, gp_err *err)
     }
     out->lp = out->lb;
     out->method = "lp+cuts";
-    if (closed(o, out->ub, out->lb)) {
+    if (gogh_gap_closed(o, out->ub, out->lb)) {
         free(rc);
         return 0;
     }
@@ -1928,22 +1625,22 @@ static int search(gsolve *s, sg_ctx *c, outcome *out, gp_err *err)
     out->method = "dive";
     round_down(s, &out->x, &out->ub);
     dive(s, c, &out->x, &out->ub);
-    local_search(s, c, &out->x, &out->ub);
+    gogh_local_search(s, c, &out->x, &out->ub);
     int rc_ = 0;
-    if (!closed(o, out->ub, out->lb)) {
+    if (!gogh_gap_closed(o, out->ub, out->lb)) {
         out->method = "restricted";
         rc_ = restricted(s, c, rc, lp, &out->x, &out->ub, err);
-        local_search(s, c, &out->x, &out->ub);
+        gogh_local_search(s, c, &out->x, &out->ub);
     }
-    if (rc_ == 0 && !closed(o, out->ub, out->lb)) {
+    if (rc_ == 0 && !gogh_gap_closed(o, out->ub, out->lb)) {
         out->method = "neighbourhoods";
-        rc_ = neighbourhood_search(s, c, rc, out->lb, &out->x, &out->ub, err);
+        rc_ = gogh_neighbourhood_search(s, c, rc, out->lb, &out->x, &out->ub, err);
     }
     free(lp);
     /* The last stage has the time left: sg_solve starts no step of GLPK's
      * (a cut round of seconds on the larger models) that would pass it. */
     double left = sg_remaining(c);
-    if (rc_ == 0 && !closed(o, out->ub, out->lb) && left > 0.25) {
+    if (rc_ == 0 && !gogh_gap_closed(o, out->ub, out->lb) && left > 0.25) {
         fix_by_reduced_cost(s, rc, out->lb, out->ub);
         out->method = "milp";
         rc_ = branch(s, c, 0, o->mip_gap, out->lb, &out->x, &out->ub, &m, err);
