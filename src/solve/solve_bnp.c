@@ -871,14 +871,18 @@ static void dive(bp *b, const bp_node *start, cg *g, const node_inst *ni, double
  * lookahead of 4 prove the optimum in 27-29 s (three runs, load 2-3). */
 #define STRONG_CANDIDATES 16
 #define STRONG_LOOKAHEAD 4
+#define TRIAL_TAIL 1e-6
 #define STRONG_DEPTH 10
 
 /* The bound of nd's child with decision d (HUGE_VAL: empty or pruned;
  * NAN: stopped by the time limit or the cancel flag), from the parent's
- * master g with the prefix row added.  When master is not NULL and the
- * bound is finite, *master keeps the child's solved master. */
+ * master with the new prefix bound; *est, what ranks it, is the LP value
+ * its column generation reached (it stops when the value tails off,
+ * TRIAL_TAIL: the last rounds move it by hundredths of a watt, the bound
+ * catches up only at the end).  When master is not NULL and the bound is
+ * finite, *master keeps the child's master to go on from. */
 static double child_bound(bp *b, const bp_node *nd, cg *parent, const decision *d,
-                          cg **master)
+                          cg **master, double *est)
 {
     bp_node child;
     memset(&child, 0, sizeof child);
@@ -895,15 +899,20 @@ static double child_bound(bp *b, const bp_node *nd, cg *parent, const decision *
         int up = d->kind == D_PFX_LE;
         cg *g = cg_branch_prefix(parent, &ni.q, d->a, d->b, up);
         int conv;
+        cg_set_tail(g, TRIAL_TAIL);
         if (cg_run(g, b->c, b->best->cost, &lb, &conv) != 0)
             lb = NAN;
         else if (conv && cg_uses_artificial(g))
             lb = HUGE_VAL;
+        cg_set_tail(g, 0);
+        *est = conv || !isfinite(lb) ? lb : fmax(lb, cg_last_z(g));
         if (master && isfinite(lb))
             *master = g;
         else
             cg_free(g);
     }
+    else
+        *est = lb;
     node_inst_free(&ni);
     free(child.d);
     return lb;
@@ -1003,17 +1012,33 @@ static int pick_prefix_strong(bp *b, const bp_node *nd, cg *g, const node_inst *
         int lo = (int)floor(cand[i].cum);
         double f = cand[i].cum - lo;
         decision le = {D_PFX_LE, cand[i].k, lo}, ge = {D_PFX_GE, cand[i].k, lo + 1};
-        cg *ma = NULL, *mz = NULL;
-        double a = child_bound(b, nd, g, &le, &ma), z = child_bound(b, nd, g, &ge, &mz);
-        if (isnan(a) || isnan(z)) {
-            cg_free(ma);
-            cg_free(mz);
+        decision side[2] = {le, ge};
+        cg *m[2] = {NULL, NULL};
+        double v[2] = {NAN, NAN}, e[2] = {NAN, NAN}, moved[2] = {f, 1 - f};
+        /* the side the pseudo-costs expect lower first: when it falls below
+         * the best weaker bound so far the candidate cannot win, and its
+         * other side is not needed */
+        int s0 = moved[0] * pc_mean(b, 0, cand[i].k) <= moved[1] * pc_mean(b, 1, cand[i].k) ? 0 : 1;
+        v[s0] = child_bound(b, nd, g, &side[s0], &m[s0], &e[s0]);
+        int lost = found && e[s0] < best_lo - SOLVE_EPS;
+        if (!isnan(v[s0]) && !lost)
+            v[1 - s0] = child_bound(b, nd, g, &side[1 - s0], &m[1 - s0], &e[1 - s0]);
+        if (isnan(v[s0]) || (!lost && isnan(v[1 - s0]))) {
+            cg_free(m[0]);
+            cg_free(m[1]);
             found = 0;      /* stopped: the plain rule branches, the loop ends */
             break;
         }
-        pc_update(b, 0, cand[i].k, a < HUGE_VAL ? fmax(0, a - lb) / f : NAN);
-        pc_update(b, 1, cand[i].k, z < HUGE_VAL ? fmax(0, z - lb) / (1 - f) : NAN);
-        double weak = fmin(a, z), strong = fmax(a, z);
+        for (int x = 0; x < 2; x++)
+            if (!isnan(v[x]))
+                pc_update(b, x, cand[i].k, e[x] < HUGE_VAL ? fmax(0, e[x] - lb) / moved[x] : NAN);
+        if (lost) {
+            cg_free(m[s0]);
+            continue;
+        }
+        double a = v[0], z = v[1];
+        cg *ma = m[0], *mz = m[1];
+        double weak = fmin(e[0], e[1]), strong = fmax(e[0], e[1]);
         if (weak > best_lo + SOLVE_EPS || (weak > best_lo - SOLVE_EPS && strong > best_hi)) {
             best_lo = weak;
             best_hi = strong;
@@ -1030,7 +1055,7 @@ static int pick_prefix_strong(bp *b, const bp_node *nd, cg *g, const node_inst *
         }
         cg_free(ma);
         cg_free(mz);
-        if (pk_closes(b->p, weak, b->best->cost))
+        if (pk_closes(b->p, fmin(a, z), b->best->cost))
             break;          /* both children pruned: nothing better to find */
     }
     free(cand);

@@ -144,6 +144,7 @@ struct cg {
     pk_hset seen;           /* patterns already columns */
     double z;               /* last master LP value */
     int dual_next;          /* the next master solve starts from a dual feasible basis */
+    double tail;            /* stop once a round lowers z by at most this share (0: off) */
 };
 
 /* Adds a column unless the same pattern is one already; 1 when added. */
@@ -748,6 +749,7 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
             rc = ms == 2 ? 1 : -1;
             break;
         }
+        double z_prev = z;
         z = glp_get_obj_val(g->P);
         read_duals(g);
         int added = pricing_round(g, rmin);
@@ -761,6 +763,8 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
         }
         if (pk_gap_met(p, c, lb, ub))
             break;
+        if (g->tail > 0 && iter > 0 && z_prev - z <= g->tail * fabs(z))
+            break;              /* tailing off: z is near the LP's value */
         if (p->quantum > 0 && solve_quanta(lb, p->quantum) >= solve_quanta(z, p->quantum))
             break;              /* the rounded bound cannot rise further */
         if (added == 0) {
@@ -932,6 +936,16 @@ cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up)
     glp_set_col_bnds(g->P, col, hi > lo ? GLP_DB : GLP_FX, lo, hi);
     g->dual_next = 1;
     return g;
+}
+
+void cg_set_tail(cg *g, double share)
+{
+    g->tail = share;
+}
+
+double cg_last_z(const cg *g)
+{
+    return g->z;
 }
 
 void cg_rebind(cg *g, const pk_inst *p)
