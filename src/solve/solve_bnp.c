@@ -870,7 +870,7 @@ static void dive(bp *b, const bp_node *start, cg *g, const node_inst *ni, double
  * fractional left a 0.010 % gap at 60 s; 16 ranked by pseudo-cost with a
  * lookahead of 4 prove the optimum in 27-29 s (three runs, load 2-3), and
  * with trials warm-started from the node's master (child_bound) that
- * same machine, busier (load 2.4-4.7), proves it in 25-33 s of CPU where
+ * same machine, busier (load 2.4-4.7), proves it in 25-37 s of CPU where
  * building each trial's master from scratch no longer did within 60 s. */
 #define STRONG_CANDIDATES 16
 #define STRONG_LOOKAHEAD 4
