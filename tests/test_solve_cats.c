@@ -13,11 +13,13 @@
  */
 #include "testutil.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <sys/time.h>
 
 #include "core/rng.h"
 #include "solve/solve.h"
+#include "solve/solve_int.h"
 
 static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1};
 static const gpu_profile OTHER = {0, "X", 24, 30, 250, 2, 300, 1500, 0.15, 0.8, 0, "", 1};
@@ -294,6 +296,171 @@ static void test_uniform_vs_brute_force(void **state)
         cats_inst_free(&in);
     }
     assert_int_equal(checked, 300);
+}
+
+/* ---- branch and price on the prefix counts --------------------------------------------- */
+
+/* Ten tasks of 6-17 GiB with kappa per task on one server of eight
+ * identical V100s: identical GPUs make every set partition of the tasks
+ * one placement (bin b on GPU b), enumerated here in restricted-growth
+ * order.  Such instances leave the root LP fractional in how many GPUs
+ * the most demanding tasks lead, so branch and price branches on those
+ * prefix counts, with strong branching from warm-started child masters. */
+typedef struct part {
+    const cats_inst *in;
+    int gpus_of[32];
+    double used[8];
+    double best;
+} part;
+
+static void part_dfs(part *s, size_t l, int nbins)
+{
+    const cats_inst *in = s->in;
+    if (l == in->ntasks) {
+        double w = power_of(in, s->gpus_of);
+        s->best = w < s->best ? w : s->best;
+        return;
+    }
+    for (int b = 0; b <= nbins && b < (int)in->ngpus; b++) {
+        if (s->used[b] + in->tasks[l].mem_gib > in->gpus[b].mem_gib + 1e-9)
+            continue;
+        s->used[b] += in->tasks[l].mem_gib;
+        s->gpus_of[l * 2] = b;
+        part_dfs(s, l + 1, b == nbins ? nbins + 1 : nbins);
+        s->used[b] -= in->tasks[l].mem_gib;
+    }
+}
+
+static void prefix_inst(cats_inst *in, rng *r, size_t n)
+{
+    inst_alloc(in, n, 1, 8);
+    double mem[8] = {32, 32, 32, 32, 32, 32, 32, 32};
+    add_node(in, 0, 8, 100, 20, &V100, mem);
+    for (size_t l = 0; l < n; l++)
+        in->tasks[l] = (cats_task){.mem_gib = rng_range(r, 6, 17), .v = 1,
+                                   .kappa = rng_range(r, 1.1, 1.5),
+                                   .util_pct = rng_range(r, 10, 90), .src = (int)l};
+}
+
+static void test_prefix_branching_vs_partitions(void **state)
+{
+    (void)state;
+    int branched = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        cats_inst in;
+        prefix_inst(&in, &r, 11);
+        part s;
+        memset(&s, 0, sizeof s);
+        s.in = &in;
+        s.best = HUGE_VAL;
+        part_dfs(&s, 0, 0);
+        solve_opts o;
+        solve_opts_default(&o);
+        o.time_limit_s = 30;
+        solve_result res;
+        gp_err err = {{0}};
+        assert_int_equal(solve_cats(&in, &o, &res, &err), 0);
+        if (res.status != SOLVE_OPTIMAL || fabs(res.objective - s.best) > 1e-6 * s.best)
+            fail_msg("seed %llu: partitions %.6f W, solver %s %.6f W (bound %.6f, %s)",
+                     (unsigned long long)seed, s.best, solve_status_name(res.status),
+                     res.objective, res.bound, res.method);
+        check_solution(&in, &res);
+        branched += strcmp(res.method, "branch-and-price") == 0 && res.nodes > 1;
+        solve_result_free(&res);
+        cats_inst_free(&in);
+    }
+    printf("prefix branching: %d of 60 instances branched\n", branched);
+    assert_true(branched >= 5);     /* the path under test was taken */
+}
+
+/* A child's master copied from its parent's with the prefix bound changed
+ * (cg_branch_prefix, what strong branching and the children start from)
+ * reaches the LP bound of the same child's master built from scratch, on
+ * both sides of every fractional prefix count N_k of the root LP. */
+static double lp_bound(cg *g, sg_ctx *c)
+{
+    double lb;
+    int conv;
+    assert_int_equal(cg_run(g, c, HUGE_VAL, &lb, &conv), 0);
+    assert_true(conv);
+    return lb;
+}
+
+static void prefix_pk_inst(pk_inst *p, rng *r, int n)
+{
+    pk_inst_init(p, n, 1, 1);
+    p->cls[0].cap = 32;
+    double cost = 200;
+    for (int i = 0; i < n; i++) {
+        p->size[i] = rng_range(r, 6, 17);
+        p->rank[i] = i;
+        p->task[i] = i;
+        cost -= rng_range(r, 0, 8);     /* the most demanding task first */
+        p->cls[0].lead_cost[i] = cost;
+    }
+    p->type[0].cost = 120;
+    p->type[0].count = 2;
+    p->type[0].per_class[0] = 8;
+}
+
+static void test_branch_prefix_matches_fresh_master(void **state)
+{
+    (void)state;
+    solve_opts o;
+    solve_opts_default(&o);
+    sg_ctx c;
+    sg_begin(&c, &o);
+    int checked = 0, n = 12;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        pk_inst p;
+        prefix_pk_inst(&p, &r, n);
+        int lo0[13] = {0}, hi0[13], lo1[13], hi1[13];
+        for (int q = 0; q <= n; q++)
+            hi0[q] = INT_MAX;
+        cg_cuts cuts = {0, n, lo0, hi0, NULL};
+        cg *root = cg_new(&p, NULL, NULL, &cuts);
+        double root_lb = lp_bound(root, &c), cum = 0;
+        for (int k = 1; k <= n; k++) {
+            for (int col = 0; col < cg_ncols(root); col++) {
+                int t, len, lead = n;
+                const int *it = cg_col(root, col, &t, &len);
+                for (int a = 0; a < len; a++)
+                    lead = it[a] < lead ? it[a] : lead;
+                cum += lead == k - 1 ? cg_value(root, col) : 0;
+            }
+            double f = cum - floor(cum);
+            if (f < 1e-6 || f > 1 - 1e-6)
+                continue;
+            for (int up = 0; up < 2; up++) {
+                int bound = (int)floor(cum) + (up ? 0 : 1);
+                memcpy(lo1, lo0, sizeof lo1);
+                memcpy(hi1, hi0, sizeof hi1);
+                if (up)
+                    hi1[k] = bound;
+                else
+                    lo1[k] = bound;
+                cg_cuts child_cuts = {0, n, lo1, hi1, NULL};
+                cg *fresh = cg_new(&p, NULL, NULL, &child_cuts);
+                cg *warm = cg_branch_prefix(root, &p, k, bound, up);
+                double a = lp_bound(fresh, &c), b = lp_bound(warm, &c);
+                if (fabs(a - b) > 1e-6 * fabs(a) || b < root_lb - 1e-6)
+                    fail_msg("seed %llu, N_%d %s %d: from scratch %.6f, from the parent %.6f "
+                             "(root %.6f)", (unsigned long long)seed, k, up ? "<=" : ">=", bound,
+                             a, b, root_lb);
+                cg_free(fresh);
+                cg_free(warm);
+                checked++;
+            }
+        }
+        cg_free(root);
+        pk_inst_free(&p);
+    }
+    sg_end(&c, NULL);
+    assert_true(checked >= 20);
 }
 
 /* Every path says which task fits nowhere and why. */
@@ -634,6 +801,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_vs_brute_force),
         cmocka_unit_test(test_uniform_vs_brute_force),
+        cmocka_unit_test(test_prefix_branching_vs_partitions),
+        cmocka_unit_test(test_branch_prefix_matches_fresh_master),
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_hardware_example),
         cmocka_unit_test(test_time_limit),

@@ -11,6 +11,13 @@
  *        sum_{p of class t} l_p <= sum_k per_class[k][t] s_k        every class
  *        0 <= s_k <= count_k,  l >= 0
  *
+ * Branch and price adds the prefix counts N_q (bins led by root items
+ * below q, CATS: what sets the GPUs' clocks) as a chain of bounded columns
+ * y_q with one link row per leader, y_{j+1} - y_j = sum_{p led by j} l_p,
+ * so a pattern has one entry for them and a branch on N_q is a bound; a
+ * child's master starts as a copy of its parent's with that bound changed
+ * (cg_branch_prefix), from the parent's optimal basis.
+ *
  * cost_p is the cost of the pattern's leader (its lowest item).  Its LP
  * bound is at least as strong as that of the compact model (every LP point
  * of this master is a convex combination of integer bins) and, for bin
@@ -35,6 +42,7 @@
  */
 #include "solve_int.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -117,10 +125,13 @@ struct cg {
     double eta, zeta;       /* duals of the bin-count and server-capacity rows */
     int count_row, cap_row; /* 0 when absent */
     int min_bins;
-    int nprefix;            /* prefix rows: root position q, bound, sense, row */
-    int *prefix_q, *prefix_lb, *prefix_row, *prefix_up;
-    double *theta;          /* their duals */
-    double *lead_adj;       /* [n] sum of theta over the rows a bin led by i is in */
+    /* the prefix chain (none without cuts): N_q is column y_q, y_col0 + q - 1
+     * (q = 1..ny); link row j (link_row0 + j) says that the bins led by
+     * root item j are y_{j+1} - y_j, each with an artificial (artl_col0 + j) */
+    int ny, y_col0, link_row0, artl_col0;
+    double big;             /* an artificial's cost */
+    double *sigma;          /* [ny] duals of the link rows */
+    double *lead_adj;       /* [n] the link dual a bin led by item i earns */
     int *root_of;           /* [n] */
     /* depth-first search stack */
     uint64_t *stack;        /* [(n + 1) * words] */
@@ -132,6 +143,8 @@ struct cg {
     int art_col0;           /* first artificial column */
     pk_hset seen;           /* patterns already columns */
     double z;               /* last master LP value */
+    int dual_next;          /* the next master solve starts from a dual feasible basis */
+    double tail;            /* stop once a round lowers z by at most this share (0: off) */
 };
 
 /* Adds a column unless the same pattern is one already; 1 when added. */
@@ -154,8 +167,8 @@ static int add_pattern(cg *g, int t, const int *items, int k)
     int col = glp_add_cols(g->P, 1);
     glp_set_col_bnds(g->P, col, GLP_LO, 0, 0);
     glp_set_obj_coef(g->P, col, p->cls[t].lead_cost[lead]);
-    int *ind = xmalloc((size_t)(k + 3 + g->nprefix) * sizeof *ind);
-    double *val = xmalloc((size_t)(k + 3 + g->nprefix) * sizeof *val);
+    int *ind = xmalloc((size_t)(k + 4) * sizeof *ind);
+    double *val = xmalloc((size_t)(k + 4) * sizeof *val);
     for (int a = 0; a < k; a++) {
         ind[a + 1] = items[a] + 1;
         val[a + 1] = 1;
@@ -169,11 +182,10 @@ static int add_pattern(cg *g, int t, const int *items, int k)
         ind[++len] = g->count_row;
         val[len] = 1;
     }
-    for (int r = 0; r < g->nprefix; r++)
-        if (g->root_of[lead] < g->prefix_q[r]) {
-            ind[++len] = g->prefix_row[r];
-            val[len] = 1;
-        }
+    if (g->ny > 0) {
+        ind[++len] = g->link_row0 + g->root_of[lead];
+        val[len] = 1;
+    }
     glp_set_mat_col(g->P, col, len, ind, val);
     free(ind);
     free(val);
@@ -187,23 +199,15 @@ static int add_pattern(cg *g, int t, const int *items, int k)
     return 1;
 }
 
-/* Rows, server columns, an expensive artificial column per item (keeps
- * the master feasible; it is valid in the bound since adding columns only
- * lowers an LP), and the bins of the best known solution. */
-static void add_prefix_row(cg *g, int q, int bound, int up)
-{
-    int r = glp_add_rows(g->P, 1);
-    glp_set_row_bnds(g->P, r, up ? GLP_UP : GLP_LO, bound, bound);
-    g->prefix_q[g->nprefix] = q;
-    g->prefix_lb[g->nprefix] = bound;
-    g->prefix_up[g->nprefix] = up;
-    g->prefix_row[g->nprefix] = r;
-    g->nprefix++;
-}
-
-/* N_q >= prefix_lo[q] where it steps up (N_q never decreases in q, so a
- * bound implies the same for every later q), and N_q <= prefix_hi[q]. */
-static void add_prefix_rows(cg *g, const cg_cuts *cuts)
+/* The prefix chain (CATS: a GPU's cost is set by its leader, so how many
+ * GPUs the most demanding tasks lead is what branching decides): N_q as
+ * columns y_q fed by one link row per root item, where rows N_q >= lo
+ * would hold every column led below q.  Each pattern then has one entry
+ * for the prefix counts instead of one per prefix row (the first 128
+ * pai-like tasks: 26 entries a column), and a branch on N_q is a bound.
+ * lo_q is the largest prefix_lo up to q (N_q never decreases); hi_q is at
+ * most q (in a partition every bin has its own leader) and prefix_hi. */
+static void add_prefix_chain(cg *g, const cg_cuts *cuts)
 {
     const pk_inst *p = g->p;
     size_t n = (size_t)(p->n > 0 ? p->n : 1);
@@ -211,23 +215,45 @@ static void add_prefix_rows(cg *g, const cg_cuts *cuts)
     g->lead_adj = xcalloc(n, sizeof(double));
     for (int i = 0; i < p->n; i++)
         g->root_of[i] = cuts && cuts->root_of ? cuts->root_of[i] : i;
-    if (!cuts || !cuts->prefix_lo)
+    if (!cuts || !cuts->prefix_lo || cuts->n0 < 1)
         return;
-    size_t m = 2 * (size_t)(cuts->n0 + 1);
-    g->prefix_q = xmalloc(m * sizeof(int));
-    g->prefix_lb = xmalloc(m * sizeof(int));
-    g->prefix_up = xmalloc(m * sizeof(int));
-    g->prefix_row = xmalloc(m * sizeof(int));
-    g->theta = xcalloc(m, sizeof(double));
-    int last = 1;       /* item 0 always leads: a bound of 1 says nothing */
-    for (int q = 1; q <= cuts->n0; q++) {
-        int lo = cuts->prefix_lo[q];
-        if (lo > last) {
-            last = lo;
-            add_prefix_row(g, q, lo, 0);
+    int n0 = cuts->n0;
+    g->ny = n0;
+    g->sigma = xcalloc((size_t)n0, sizeof(double));
+    g->link_row0 = glp_add_rows(g->P, n0);
+    for (int j = 0; j < n0; j++)
+        glp_set_row_bnds(g->P, g->link_row0 + j, GLP_FX, 0, 0);
+    g->y_col0 = glp_add_cols(g->P, n0);
+    int *hi = xmalloc((size_t)(n0 + 2) * sizeof *hi);
+    hi[n0 + 1] = INT_MAX;
+    for (int q = n0; q >= 1; q--) {     /* N_q <= N_q' for q < q' */
+        int h = cuts->prefix_hi ? cuts->prefix_hi[q] : INT_MAX;
+        hi[q] = h < hi[q + 1] ? h : hi[q + 1];
+    }
+    int lo = 0;
+    for (int q = 1; q <= n0; q++) {
+        lo = cuts->prefix_lo[q] > lo ? cuts->prefix_lo[q] : lo;
+        int h = hi[q] < q ? hi[q] : q, l = lo < h ? lo : h;    /* lo > h: node_prefix's */
+        int col = g->y_col0 + q - 1;
+        glp_set_col_bnds(g->P, col, h > l ? GLP_DB : GLP_FX, l, h);
+        int ind[3], len = 0;
+        double val[3];
+        ind[++len] = g->link_row0 + q - 1;      /* y_q - y_{q-1} = bins led by q - 1 */
+        val[len] = -1;
+        if (q < n0) {
+            ind[++len] = g->link_row0 + q;
+            val[len] = 1;
         }
-        if (cuts->prefix_hi && cuts->prefix_hi[q] < INT_MAX)
-            add_prefix_row(g, q, cuts->prefix_hi[q], 1);
+        glp_set_mat_col(g->P, col, len, ind, val);
+    }
+    free(hi);
+    g->artl_col0 = glp_add_cols(g->P, n0);
+    for (int j = 0; j < n0; j++) {
+        int ind[2] = {0, g->link_row0 + j};
+        double val[2] = {0, 1};
+        glp_set_col_bnds(g->P, g->artl_col0 + j, GLP_LO, 0, 0);
+        glp_set_obj_coef(g->P, g->artl_col0 + j, g->big);
+        glp_set_mat_col(g->P, g->artl_col0 + j, 1, ind, val);
     }
 }
 
@@ -235,8 +261,6 @@ static void master_init(cg *g, const int *slo, const int *shi, const cg_cuts *cu
 {
     int min_bins = cuts ? cuts->min_bins : 0;
     const pk_inst *p = g->p;
-    g->P = glp_create_prob();
-    glp_set_obj_dir(g->P, GLP_MIN);
     glp_add_rows(g->P, p->n);
     for (int i = 1; i <= p->n; i++)
         glp_set_row_bnds(g->P, i, GLP_LO, 1, 0);
@@ -248,7 +272,6 @@ static void master_init(cg *g, const int *slo, const int *shi, const cg_cuts *cu
         g->count_row = glp_add_rows(g->P, 1);
         glp_set_row_bnds(g->P, g->count_row, GLP_LO, min_bins, 0);
     }
-    add_prefix_rows(g, cuts);
     if (p->ntype > 0) {
         g->supply_row0 = glp_add_rows(g->P, p->nclass);
         for (int t = 0; t < p->nclass; t++)
@@ -304,19 +327,17 @@ static void master_init(cg *g, const int *slo, const int *shi, const cg_cuts *cu
     for (int k = 0; k < p->ntype; k++)
         total += p->type[k].cost * p->type[k].count;
     double big = 10 * total;
+    g->big = big;
     int first = glp_add_cols(g->P, p->n + 1);
     g->art_col0 = first;
     {
         /* the last artificial covers the count rows */
-        int *ind = xmalloc((size_t)(g->nprefix + 3) * sizeof *ind), len = 0;
-        double *val = xmalloc((size_t)(g->nprefix + 3) * sizeof *val);
+        int *ind = xmalloc(3 * sizeof *ind), len = 0;
+        double *val = xmalloc(3 * sizeof *val);
         if (g->count_row)
             ind[++len] = g->count_row;
         if (g->cap_row)
             ind[++len] = g->cap_row;
-        for (int k = 0; k < g->nprefix; k++)
-            if (!g->prefix_up[k])
-                ind[++len] = g->prefix_row[k];
         for (int k = 1; k <= len; k++)
             val[k] = 1;
         int col = first + p->n;
@@ -333,6 +354,7 @@ static void master_init(cg *g, const int *slo, const int *shi, const cg_cuts *cu
         glp_set_obj_coef(g->P, first + i, big);
         glp_set_mat_col(g->P, first + i, 1, ind, val);
     }
+    add_prefix_chain(g, cuts);
 }
 
 /* ---- pricing --------------------------------------------------------------- */
@@ -472,7 +494,7 @@ static double price_leader(cg *g, int t, int j, double rc_best)
     const pk_inst *p = g->p;
     const pk_class *cls = &p->cls[t];
     int w = g->words;
-    /* the count rows pay eta per bin and theta per prefix row it is in */
+    /* the count row pays eta per bin, the leader's link row its dual */
     double cost = cls->lead_cost[j] - g->eta - g->lead_adj[j];
     /* Prune: even taking every later item fractionally cannot beat rc_best. */
     uint64_t *R = g->stack;
@@ -544,6 +566,22 @@ static int pricing_round(cg *g, double *rmin)
 
 /* ---- bounds from the duals ------------------------------------------------ */
 
+/* The prefix chain's share of the Lagrangian bound: each y_q at the end of
+ * its bounds its reduced cost sigma_{q-1} - sigma_q prefers; -HUGE_VAL when
+ * a link artificial has a negative reduced cost (unbounded below). */
+static double chain_term(const cg *g)
+{
+    double v = 0;
+    for (int q = 1; q <= g->ny; q++) {
+        if (g->sigma[q - 1] > g->big)
+            return -HUGE_VAL;
+        double d = g->sigma[q - 1] - (q < g->ny ? g->sigma[q] : 0);
+        int col = g->y_col0 + q - 1;
+        v += d * (d >= 0 ? glp_get_col_lb(g->P, col) : glp_get_col_ub(g->P, col));
+    }
+    return v;
+}
+
 /* rmin[t]: least reduced cost of class t including the count dual eta,
  * without the supply dual. */
 static double lagrange_bound(const cg *g, const double *rmin)
@@ -553,8 +591,7 @@ static double lagrange_bound(const cg *g, const double *rmin)
     for (int i = 0; i < p->n; i++)
         sum_pi += g->pi[i];
     double fixed = sum_pi + (g->eta + g->zeta) * g->min_bins;
-    for (int r = 0; r < g->nprefix; r++)
-        fixed += g->theta[r] * g->prefix_lb[r];
+    fixed += chain_term(g);
     if (p->ntype == 0) {
         /* Farley: with every bin costing q, (pi, eta) / (1 - r/q) is dual
          * feasible. */
@@ -602,18 +639,15 @@ void cg_free(cg *g)
     free(g->best_set);
     free(g->slo);
     free(g->shi);
-    free(g->prefix_q);
-    free(g->prefix_lb);
-    free(g->prefix_row);
-    free(g->prefix_up);
-    free(g->theta);
+    free(g->sigma);
     free(g->lead_adj);
     free(g->root_of);
     pk_hset_free(&g->seen);
     free(g);
 }
 
-cg *cg_new(const pk_inst *p, const int *slo, const int *shi, const cg_cuts *cuts)
+/* The pricing workspace and an empty minimising master. */
+static cg *cg_new_empty(const pk_inst *p)
 {
     cg *g = xcalloc(1, sizeof *g);
     g->p = p;
@@ -631,6 +665,14 @@ cg *cg_new(const pk_inst *p, const int *slo, const int *shi, const cg_cuts *cuts
     g->best_set = xmalloc((n + 1) * sizeof(int));
     g->slo = xcalloc((size_t)(p->ntype > 0 ? p->ntype : 1), sizeof(int));
     g->shi = xcalloc((size_t)(p->ntype > 0 ? p->ntype : 1), sizeof(int));
+    g->P = glp_create_prob();
+    glp_set_obj_dir(g->P, GLP_MIN);
+    return g;
+}
+
+cg *cg_new(const pk_inst *p, const int *slo, const int *shi, const cg_cuts *cuts)
+{
+    cg *g = cg_new_empty(p);
     master_init(g, slo, shi, cuts);
     return g;
 }
@@ -648,17 +690,10 @@ static void read_duals(cg *g)
     for (int t = 0; t < p->nclass && p->ntype > 0; t++)
         g->mu[t] = fmin(0, glp_get_row_dual(g->P, g->supply_row0 + t));
     g->eta = g->count_row ? fmax(0, glp_get_row_dual(g->P, g->count_row)) : 0;
-    for (int r = 0; r < g->nprefix; r++) {
-        double d = glp_get_row_dual(g->P, g->prefix_row[r]);
-        g->theta[r] = g->prefix_up[r] ? fmin(0, d) : fmax(0, d);
-    }
-    for (int i = 0; i < p->n; i++) {
-        double a = 0;
-        for (int r = 0; r < g->nprefix; r++)
-            if (g->root_of[i] < g->prefix_q[r])
-                a += g->theta[r];
-        g->lead_adj[i] = a;
-    }
+    for (int j = 0; j < g->ny; j++)
+        g->sigma[j] = glp_get_row_dual(g->P, g->link_row0 + j);
+    for (int i = 0; i < p->n; i++)
+        g->lead_adj[i] = g->ny > 0 ? g->sigma[g->root_of[i]] : 0;
     g->zeta = g->cap_row ? fmax(0, glp_get_row_dual(g->P, g->cap_row)) : 0;
 }
 
@@ -667,6 +702,9 @@ static int solve_master(cg *g, sg_ctx *c)
     glp_smcp sp;
     glp_init_smcp(&sp);
     sp.msg_lev = GLP_MSG_ERR;
+    if (g->dual_next)
+        sp.meth = GLP_DUALP;    /* a parent's optimal basis with a new row: dual feasible */
+    g->dual_next = 0;
     int rc = sg_simplex(c, g->P, &sp);     /* in slices: the cancel flag is read */
     if (rc == GLP_ETMLIM || rc == GLP_EITLIM)
         return 2;
@@ -711,6 +749,7 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
             rc = ms == 2 ? 1 : -1;
             break;
         }
+        double z_prev = z;
         z = glp_get_obj_val(g->P);
         read_duals(g);
         int added = pricing_round(g, rmin);
@@ -724,6 +763,8 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
         }
         if (pk_gap_met(p, c, lb, ub))
             break;
+        if (g->tail > 0 && iter > 0 && z_prev - z <= g->tail * fabs(z))
+            break;              /* tailing off: z is near the LP's value */
         if (p->quantum > 0 && solve_quanta(lb, p->quantum) >= solve_quanta(z, p->quantum))
             break;              /* the rounded bound cannot rise further */
         if (added == 0) {
@@ -765,6 +806,9 @@ int cg_uses_artificial(const cg *g)
     for (int i = 0; i <= g->p->n; i++)
         if (glp_get_col_prim(g->P, g->art_col0 + i) > SOLVE_LP_EPS)
             return 1;
+    for (int j = 0; j < g->ny; j++)
+        if (glp_get_col_prim(g->P, g->artl_col0 + j) > SOLVE_LP_EPS)
+            return 1;
     return 0;
 }
 
@@ -778,3 +822,133 @@ int cg_col_glp(const cg *g, int col)
     return g->col_glp[col];
 }
 
+
+/* ---- a child's master from its parent's ------------------------------------ */
+
+static void *dup_array(const void *src, size_t n, size_t size)
+{
+    if (!src)
+        return NULL;
+    void *d = xmalloc((n > 0 ? n : 1) * size);
+    memcpy(d, src, n * size);
+    return d;
+}
+
+typedef struct col_rc {
+    double rc;
+    int c;
+} col_rc;
+
+static int cmp_col_rc(const void *a, const void *b)
+{
+    const col_rc *x = a, *y = b;
+    if (x->rc != y->rc)
+        return x->rc < y->rc ? -1 : 1;
+    return x->c - y->c;
+}
+
+/* The parent's pattern columns a child keeps (g->P a copy of the parent's
+ * master): the basic ones and the KEEP_PER_ITEM x n of least reduced cost.
+ * Dropping nonbasic columns leaves the basis optimal, keeps each simplex
+ * pivot cheap (a master grows by up to n columns a pricing round) and
+ * pricing brings back any the child needs: they leave the seen set too. */
+#define KEEP_PER_ITEM 12
+static void keep_columns(cg *g, const cg *parent)
+{
+    int nc = parent->ncols, keep = KEEP_PER_ITEM * parent->p->n, m = 0;
+    col_rc *o = xmalloc((size_t)(nc > 0 ? nc : 1) * sizeof *o);
+    char *kept = xcalloc((size_t)(nc > 0 ? nc : 1), 1);
+    for (int c = 0; c < nc; c++) {
+        int col = parent->col_glp[c];
+        if (glp_get_col_stat(parent->P, col) == GLP_BS)
+            kept[c] = 1;
+        else
+            o[m++] = (col_rc){glp_get_col_dual(parent->P, col), c};
+    }
+    qsort(o, (size_t)m, sizeof *o, cmp_col_rc);
+    for (int a = 0; a < m && a < keep; a++)
+        kept[o[a].c] = 1;
+    int *del = xmalloc((size_t)(nc + 1) * sizeof *del), ndel = 0;
+    for (int c = 0; c < nc; c++)
+        if (!kept[c])
+            del[++ndel] = parent->col_glp[c];
+    if (ndel > 0)
+        glp_del_cols(g->P, ndel, del);  /* later columns move down, in order */
+    int base = nc > 0 ? parent->col_glp[0] : 0, next = base;
+    for (int c = 0; c < nc; c++) {
+        if (!kept[c])
+            continue;
+        int k = parent->col_len[c];
+        const int *it = parent->pool + parent->col_start[c];
+        pk_hset_insert(&g->seen, pk_pattern_hash(parent->col_class[c], it, k));
+        if (g->ncols == g->capcols) {
+            g->capcols = g->capcols ? g->capcols * 2 : 256;
+            g->col_class = xrealloc(g->col_class, (size_t)g->capcols * sizeof(int));
+            g->col_start = xrealloc(g->col_start, (size_t)g->capcols * sizeof(int));
+            g->col_len = xrealloc(g->col_len, (size_t)g->capcols * sizeof(int));
+            g->col_glp = xrealloc(g->col_glp, (size_t)g->capcols * sizeof(int));
+        }
+        grow_array((void **)&g->pool, &g->cappool, g->npool + (size_t)k, sizeof(int));
+        memcpy(g->pool + g->npool, it, (size_t)k * sizeof(int));
+        g->col_class[g->ncols] = parent->col_class[c];
+        g->col_start[g->ncols] = (int)g->npool;
+        g->col_len[g->ncols] = k;
+        g->col_glp[g->ncols] = next++;
+        g->npool += (size_t)k;
+        g->ncols++;
+    }
+    free(del);
+    free(kept);
+    free(o);
+}
+
+cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up)
+{
+    assert(p->n == parent->p->n);
+    cg *g = cg_new_empty(p);
+    glp_copy_prob(g->P, parent->P, GLP_OFF);     /* the basis statuses come along */
+    size_t n = (size_t)(p->n > 0 ? p->n : 1);
+    keep_columns(g, parent);
+    g->supply_row0 = parent->supply_row0;
+    g->srv_col0 = parent->srv_col0;
+    g->art_col0 = parent->art_col0;
+    g->count_row = parent->count_row;
+    g->cap_row = parent->cap_row;
+    g->min_bins = parent->min_bins;
+    memcpy(g->slo, parent->slo, (size_t)(p->ntype > 0 ? p->ntype : 1) * sizeof(int));
+    memcpy(g->shi, parent->shi, (size_t)(p->ntype > 0 ? p->ntype : 1) * sizeof(int));
+    g->root_of = dup_array(parent->root_of, n, sizeof(int));
+    g->lead_adj = xcalloc(n, sizeof(double));
+    g->ny = parent->ny;
+    g->y_col0 = parent->y_col0;
+    g->link_row0 = parent->link_row0;
+    g->artl_col0 = parent->artl_col0;
+    g->big = parent->big;
+    g->sigma = xcalloc((size_t)(g->ny > 0 ? g->ny : 1), sizeof(double));
+    assert(q >= 1 && q <= g->ny);
+    int col = g->y_col0 + q - 1;
+    double lo = glp_get_col_lb(g->P, col), hi = glp_get_col_ub(g->P, col);
+    if (up)
+        hi = fmin(hi, bound);
+    else
+        lo = fmax(lo, bound);
+    lo = fmin(lo, hi);      /* lo > hi: node_prefix calls the node infeasible */
+    glp_set_col_bnds(g->P, col, hi > lo ? GLP_DB : GLP_FX, lo, hi);
+    g->dual_next = 1;
+    return g;
+}
+
+void cg_set_tail(cg *g, double share)
+{
+    g->tail = share;
+}
+
+double cg_last_z(const cg *g)
+{
+    return g->z;
+}
+
+void cg_rebind(cg *g, const pk_inst *p)
+{
+    g->p = p;       /* the old copy may be gone: nothing of it is read */
+}

@@ -243,6 +243,21 @@ double cg_servers(const cg *g, int k);          /* s_k */
 int cg_uses_artificial(const cg *g);
 glp_prob *cg_master(cg *g);
 int cg_col_glp(const cg *g, int col);
+/* The master of a child that differs from parent's node only by the bound
+ * N_q <= bound (up) or N_q >= bound: the parent's basic columns and those
+ * of least reduced cost with its optimal basis, so the child's first LP is
+ * dual simplex pivots from there instead of a solve from scratch.  p is
+ * the child's instance (the same items as the parent's); the caller frees
+ * the result with cg_free. */
+cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up);
+/* With share > 0, cg_run also stops (0, not converged) once a pricing
+ * round lowers the master's value by at most that share of it: *lb is
+ * still valid, and cg_last_z, the master's last value, estimates the LP
+ * bound from above (strong branching ranks by it). */
+void cg_set_tail(cg *g, double share);
+double cg_last_z(const cg *g);
+/* Points g at another copy of the instance it was built for (same items). */
+void cg_rebind(cg *g, const pk_inst *p);
 
 /* solve_bnp.c — branch and price over the packing core: Ryan–Foster
  * branching on pairs of items (together / apart), then on server counts and
