@@ -57,6 +57,14 @@
 #define LAM_EPS 1e-6
 
 #define PLUNGE_DEPTH 8
+/* Repacking at the root (solve_lns.c) runs on work, not time: at most
+ * this share of what is left under a work limit, and under a time limit
+ * this many nominal seconds of work per second left — its small problems
+ * run about seven times faster than SOLVE_WORK_S_PER_ITER assumes (14
+ * nominal seconds took 2 s on the first 256 pai-like tasks), so about a
+ * fifth of the time left. */
+#define LNS_SHARE_WORK 0.3
+#define LNS_SHARE_TIME 1.5
 #define NODE_DIVE_EVERY 5       /* nodes between dives below the root */
 #define NODE_DIVE_SHARE 0.02    /* of the time left, at most, per such dive */
 #define DIVE_MIN_GAP 1e-3  /* CATS: dive from the root when the gap is above this */      /* children explored in a row before the best bound again */
@@ -1154,6 +1162,15 @@ static void process(bp *b, bp_node *nd)
          * after 92 s. */
         else if (b->nodes % NODE_DIVE_EVERY == 0 && p->quantum <= 0 && nd->nd > 0)
             dive(b, nd, g, &ni, lb, NODE_DIVE_SHARE);
+        /* With costs set by the leader, repacking a few GPUs at a time
+         * exactly (solve_lns.c), from what the root's dive found, is what
+         * improves on it: the first 256 pai-like tasks with per-task kappa
+         * kept the heuristic's 6,536.02 W through 60 s of rounding, dives
+         * and the integer master. */
+        if (b->nodes == 1 && p->quantum <= 0 && !pk_closes(p, lb, b->best->cost))
+            pk_lns(p, b->c, b->best, lb,
+                   (b->c->o->work_limit_s > 0 ? LNS_SHARE_WORK : LNS_SHARE_TIME) *
+                       sg_remaining(b->c), g);
     }
     if (b->nodes == 1)
         b->root_lb = lb;
