@@ -48,10 +48,12 @@
 #define LNS_MIN_BINS 3
 #define LNS_MAX_BINS 12
 #define LNS_STEP_WORK_S 0.5     /* nominal seconds of work per neighbourhood, at most */
-/* The search ends after this much work without a cheaper packing: on the
- * first 128 pai-like tasks the last gain came at 126,000 iterations and
- * the next 170,000 found nothing; on 256 gains came every 25,000 at most. */
-#define LNS_STALL_WORK_S 12.0
+/* The search ends after this much work without a cheaper packing (some
+ * 100,000 iterations, 3-5 s here): on the first 128 pai-like tasks the
+ * last gain came at 126,000 iterations and the next 170,000 found
+ * nothing; on 256, 40,000 stopped it at 6,527 W where it went on to
+ * 6,521 W. */
+#define LNS_STALL_WORK_S 30.0
 
 /* The cheapest share of server watts a bin of class t brings: a server
  * type's cost over its GPUs (0 when servers are free or absent). */
