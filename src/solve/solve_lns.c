@@ -224,11 +224,11 @@ static int repack(lns *l, const int *sel, int k)
     return better;
 }
 
-/* 1 when the search should end: the best meets the bound, the work is
- * spent or stalls, or the solve is stopped. */
+/* 1 when the search should end: the best meets the bound (or is within
+ * --gap of it), the work is spent or stalls, or the solve is stopped. */
 static int lns_done(const lns *l)
 {
-    return pk_closes(l->p, l->lb, l->best->cost) || l->c->work >= l->work_end ||
+    return pk_gap_met(l->p, l->c, l->lb, l->best->cost) || l->c->work >= l->work_end ||
            l->c->work - l->work_gain >= LNS_STALL_WORK_S / SOLVE_WORK_S_PER_ITER ||
            sg_should_stop(l->c) >= 0;
 }
