@@ -696,18 +696,20 @@ static void solve_at_gap(const cats_inst *in, double gap, int no_bounds, solve_r
 /* --gap stops each stage of the default path where it is met: the
  * combinatorial bounds, the root's column generation, branch and price
  * (fewer nodes than proving takes), and the compact MILP alone.  Every
- * bound stays below the proven optimum.  48 tasks: with strong branching
+ * bound stays below the proven optimum.  64 tasks: with strong branching
  * ranked by pseudo-costs 40 are proven in 5 nodes whose bounds meet no
- * gap of the list before the last. */
+ * gap of the list before the last, and since the root repacks GPUs 48
+ * are too (every gap down to 1e-5 met at the root); 64 stop in branch and
+ * price at 2-8 of the 9 nodes proving takes. */
 static void test_gap_stops_every_path(void **state)
 {
     (void)state;
     cats_inst in;
-    big_inst(&in, 48);
+    big_inst(&in, 64);
     solve_result proven;
     solve_at_gap(&in, 0, 0, &proven);
     assert_int_equal(proven.status, SOLVE_OPTIMAL);
-    static const double gaps[] = {0.5, 0.05, 0.01, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5};
+    static const double gaps[] = {0.5, 0.05, 0.01, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6};
     int saw_bounds = 0, saw_colgen = 0, saw_early_bnp = 0;
     for (size_t k = 0; k < sizeof gaps / sizeof *gaps; k++) {
         solve_result res;
