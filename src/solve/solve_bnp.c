@@ -57,6 +57,15 @@
 #define LAM_EPS 1e-6
 
 #define PLUNGE_DEPTH 8
+/* Repacking at the root (solve_lns.c) runs on work, not time: at most
+ * this share of what is left under a work limit, and under a time limit
+ * this many nominal seconds of work per second left — its small problems
+ * run about seven times faster than SOLVE_WORK_S_PER_ITER assumes (14
+ * nominal seconds took 2 s on the first 256 pai-like tasks), so at most
+ * about half the time left; it usually ends sooner, when it stalls (4-5 s
+ * of 47 there). */
+#define LNS_SHARE_WORK 0.3
+#define LNS_SHARE_TIME 4.0
 #define NODE_DIVE_EVERY 5       /* nodes between dives below the root */
 #define NODE_DIVE_SHARE 0.02    /* of the time left, at most, per such dive */
 #define DIVE_MIN_GAP 1e-3  /* CATS: dive from the root when the gap is above this */      /* children explored in a row before the best bound again */
@@ -462,7 +471,8 @@ static void round_lp(const cg *g, const node_inst *ni, const pk_inst *p, pk_sol 
 }
 
 /* Price and branch at the root: the integer master over the generated
- * columns, for a share of the time left. */
+ * columns, for a share of the time left counted as work (GLPK's
+ * iterations and nodes), so that its packing does not depend on load. */
 static void integer_master(cg *g, sg_ctx *c, const pk_inst *p, pk_sol *best, double share)
 {
     glp_prob *P = glp_create_prob();
@@ -472,16 +482,20 @@ static void integer_master(cg *g, sg_ctx *c, const pk_inst *p, pk_sol *best, dou
         glp_set_col_kind(P, k, GLP_IV);
     solve_opts o = *c->o;
     double left = sg_remaining(c);
-    o.time_limit_s = fmax(0.01, fmin(left * share, 0.2 + p->n / 256.0));
+    o.time_limit_s = 0;
+    o.work_limit_s = fmax(0.01, fmin(left * share, 0.2 + p->n / 256.0));
     o.write_lp = o.write_mps = NULL;
     sg_ctx sub = *c;        /* same log buffer through the hook; own clock */
     sub.o = &o;
     sub.t0 = now_seconds();
+    sub.work = 0;
     sg_mip m = {0};
     m.known_lb = -HUGE_VAL;
     m.quantum = p->quantum;
     gp_err err = {{0}};
-    if (sg_solve(&sub, P, &m, &err) == 0 && m.has_solution) {
+    int rc = sg_solve(&sub, P, &m, &err);
+    c->work += sub.work;
+    if (rc == 0 && m.has_solution) {
         pk_sol s;
         pk_sol_init(&s, p);
         for (int i = 0; i < p->n; i++)
@@ -788,7 +802,7 @@ static int dive_candidates(const cg *g, int *out, int max)
 
 typedef struct dive_state {
     double target;          /* the bound the dive tries to reach */
-    double until;           /* wall-clock end */
+    double work_until;      /* end on the work clock (sg_ctx.work) */
     int fails;              /* children that closed or were infeasible */
 } dive_state;
 
@@ -808,7 +822,7 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
     if (nc == 0)
         return 1;       /* the LP is a packing: the dive has reached its end */
     for (int k = 0; k < nc; k++) {
-        if (now_seconds() >= ds->until || sg_should_stop(b->c) >= 0 || ds->fails > DIVE_FAILS)
+        if (b->c->work >= ds->work_until || sg_should_stop(b->c) >= 0 || ds->fails > DIVE_FAILS)
             return 1;
         size_t cap = (size_t)cur->nd + 16;
         bp_node child = {xmalloc(cap * sizeof *child.d), cur->nd, cur->lb, NULL, NULL};
@@ -848,11 +862,13 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
 /* A primal dive from the root LP: branching on pairs reaches packings only
  * after many nodes, a dive needs about one LP per GPU of the answer.
  * Fixing only restricts, so what it rounds is feasible; its bounds prove
- * nothing and are dropped.  At most a share of the time left. */
+ * nothing and are dropped.  At most a share of the time left, counted as
+ * work (simplex iterations) so that the same input dives the same way
+ * whatever the machine's load. */
 static void dive(bp *b, const bp_node *start, cg *g, const node_inst *ni, double lb,
                  double share)
 {
-    dive_state ds = {lb, now_seconds() + share * sg_remaining(b->c), 0};
+    dive_state ds = {lb, b->c->work + share * sg_remaining(b->c) / SOLVE_WORK_S_PER_ITER, 0};
     dive_level(b, start, g, ni, &ds);
 }
 
@@ -1154,6 +1170,15 @@ static void process(bp *b, bp_node *nd)
          * after 92 s. */
         else if (b->nodes % NODE_DIVE_EVERY == 0 && p->quantum <= 0 && nd->nd > 0)
             dive(b, nd, g, &ni, lb, NODE_DIVE_SHARE);
+        /* With costs set by the leader, repacking a few GPUs at a time
+         * exactly (solve_lns.c), from what the root's dive found, is what
+         * improves on it: the first 256 pai-like tasks with per-task kappa
+         * kept the heuristic's 6,536.02 W through 60 s of rounding, dives
+         * and the integer master. */
+        if (b->nodes == 1 && p->quantum <= 0 && !pk_closes(p, lb, b->best->cost))
+            pk_lns(p, b->c, b->best, lb,
+                   (b->c->o->work_limit_s > 0 ? LNS_SHARE_WORK : LNS_SHARE_TIME) *
+                       sg_remaining(b->c), g);
     }
     if (b->nodes == 1)
         b->root_lb = lb;

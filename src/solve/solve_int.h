@@ -63,6 +63,7 @@ typedef struct sg_ctx {
     const solve_opts *o;
     double t0;
     double work;            /* units done (work clock) */
+    int in_lns;             /* 1 inside a neighbourhood of pk_lns: no nested search */
     char *log;
     size_t loglen, logcap;
 } sg_ctx;
@@ -268,6 +269,15 @@ void cg_rebind(cg *g, const pk_inst *p);
  * root's column-generation bound. */
 double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *complete,
               double *root_lb);
+
+/* solve_lns.c — repacks the items of a few bins of *best at a time
+ * exactly (a small branch and price each, every other bin held) and keeps
+ * what makes the whole packing cheaper, until *best meets lb or work_s
+ * nominal seconds of work (sg_ctx.work) are spent.  Never worsens *best.
+ * guide, when not NULL, is a master LP over p's own items (the root's):
+ * its fractional columns name bins worth repacking together. */
+void pk_lns(const pk_inst *p, sg_ctx *c, pk_sol *best, double lb, double work_s,
+            const cg *guide);
 
 /* solve_bounds.c: completes a partial solution (bin_of < 0 = unplaced) by
  * first fit and the bin-emptying search; returns its cost or HUGE_VAL. */
