@@ -380,21 +380,31 @@ static void test_quantum(void **state)
                             rounds[i].rounded, 1e-9);
 }
 
-/* Every job at full utilization; with `full`, every pair's two shares of
- * their solo speeds summing to at least 1, so that every combination costs
- * its type's peak (300 or 150 W: a lattice of 150 W), else some pairs
+/* Every job at full utilization and every pair's two shares of their solo
+ * speeds summing to at least 1, so that every combination costs its type's
+ * peak (300 or 150 W: a lattice of 150 W); unless `full`, one pair then
  * below full load (off the lattice: only the full-load part is on it). */
 static void peak_loads(gogh_inst *in, int full)
 {
     size_t J = in->njobs;
+    int off = !full;
     for (size_t j = 0; j < J; j++)
         in->jobs[j].util = 1;
-    for (size_t a = 0; full && a < in->ntypes; a++)
+    for (size_t a = 0; a < in->ntypes; a++)
         for (size_t j = 0; j < J; j++)
-            for (size_t k = 0; k < J; k++) {
-                double *p = &in->pair[(a * J + j) * J + k], solo = in->solo[a * J + j];
-                if (k != j && *p > 0)   /* drawn in [0.3, 1] of solo: now [0.5, 1] */
-                    *p = solo * (0.5 + 0.5 * (*p / solo - 0.3) / 0.7);
+            for (size_t k = j + 1; k < J; k++) {
+                double *p = &in->pair[(a * J + j) * J + k], sj = in->solo[a * J + j];
+                double *r = &in->pair[(a * J + k) * J + j], sk = in->solo[a * J + k];
+                if (*p <= 0 || *r <= 0)
+                    continue;
+                if (off) {      /* 0.3 + 0.4 of their solo speeds */
+                    *p = 0.3 * sj;
+                    *r = 0.4 * sk;
+                    off = 0;
+                } else {        /* drawn in [0.3, 1] of solo: now [0.5, 1] */
+                    *p = sj * (0.5 + 0.5 * (*p / sj - 0.3) / 0.7);
+                    *r = sk * (0.5 + 0.5 * (*r / sk - 0.3) / 0.7);
+                }
             }
 }
 
