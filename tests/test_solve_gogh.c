@@ -12,6 +12,7 @@
 
 #include "core/rng.h"
 #include "solve/solve.h"
+#include "solve/solve_int.h"
 
 /* ---- instances --------------------------------------------------------------- */
 
@@ -335,6 +336,113 @@ static void test_throughput_vs_brute_force(void **state)
 {
     (void)state;
     assert_int_equal(agree_with_brute_force(GOGH_MAX_THROUGHPUT, 300), 0);
+}
+
+/* The objective's lattice (solve_quantum.c): hand-worked steps, and a
+ * bound rounded up to the next value a solution can take. */
+static void test_quantum(void **state)
+{
+    (void)state;
+    static const struct {
+        double cost[4];
+        size_t n;
+        double max_units, step;
+    } cases[] = {
+        {{150, 250, 300}, 3, 100, 50},                      /* K80, P100, V100 at peak */
+        {{300, 250, 150, 0}, 4, 100, 50},                   /* idle costs count for nothing */
+        {{137.5, 275}, 2, 100, 137.5},
+        {{0.5, 1.25}, 2, 100, 0.25},
+        {{-0.75, 1.5}, 2, 100, 0.75},                       /* a maximised objective, negated */
+        {{150, 250, 247.03129732460548}, 3, 100, 0},        /* a pair below full load */
+        {{150, 0.1 + 0.2}, 2, 100, 0.3},                    /* 0.30000000000000004: 150 is 500 of it */
+        {{150 * (1 + 5e-10), 250}, 2, 1, 50},               /* near enough for one unit */
+        {{150 * (1 + 5e-10), 250}, 2, 1e6, 0},              /* not for a million */
+        {{0, 0}, 2, 100, 0},
+        {{0}, 0, 100, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double q = solve_quantum(cases[i].cost, cases[i].n, cases[i].max_units);
+        if (fabs(q - cases[i].step) > 1e-12)
+            fail_msg("case %zu: step %.17g, expected %.17g", i, q, cases[i].step);
+    }
+    static const struct {
+        double bound, quantum, rounded;
+    } rounds[] = {
+        {7138.8, 50, 7150},
+        {7150, 50, 7150},
+        {7150 + 1e-6, 50, 7150},            /* the LP's own noise is forgiven */
+        {7150.01, 50, 7200},
+        {7114.83, 50, 7150},
+        {-0.7, 0.25, -0.5},
+    };
+    for (size_t i = 0; i < sizeof rounds / sizeof rounds[0]; i++)
+        assert_double_equal(rounds[i].quantum * solve_quanta(rounds[i].bound, rounds[i].quantum),
+                            rounds[i].rounded, 1e-9);
+}
+
+/* Every job at full utilization and every pair's two shares of their solo
+ * speeds summing to at least 1, so that every combination costs its type's
+ * peak (300 or 150 W: a lattice of 150 W); unless `full`, one pair then
+ * below full load (off the lattice: only the full-load part is on it). */
+static void peak_loads(gogh_inst *in, int full)
+{
+    size_t J = in->njobs;
+    int off = !full;
+    for (size_t j = 0; j < J; j++)
+        in->jobs[j].util = 1;
+    for (size_t a = 0; a < in->ntypes; a++)
+        for (size_t j = 0; j < J; j++)
+            for (size_t k = j + 1; k < J; k++) {
+                double *p = &in->pair[(a * J + j) * J + k], sj = in->solo[a * J + j];
+                double *r = &in->pair[(a * J + k) * J + j], sk = in->solo[a * J + k];
+                if (*p <= 0 || *r <= 0)
+                    continue;
+                if (off) {      /* 0.3 + 0.4 of their solo speeds */
+                    *p = 0.3 * sj;
+                    *r = 0.4 * sk;
+                    off = 0;
+                } else {        /* drawn in [0.3, 1] of solo: now [0.5, 1] */
+                    *p = sj * (0.5 + 0.5 * (*p / sj - 0.3) / 0.7);
+                    *r = sk * (0.5 + 0.5 * (*r / sk - 0.3) / 0.7);
+                }
+            }
+}
+
+/* On the lattice, against the brute force: every answer optimal and
+ * right; some are proven by the rounded LP bound alone, before the last
+ * branch and bound (the LP's own bound below the optimum). */
+static void test_lattice_vs_brute_force(void **state)
+{
+    (void)state;
+    int by_rounding = 0;
+    for (int full = 0; full <= 1; full++)
+        for (uint64_t seed = 1; seed <= 150; seed++) {
+            gogh_inst in;
+            seeded_inst(&in, seed, 0);
+            peak_loads(&in, full);
+            double expect = brute_force(&in);
+            solve_opts o;
+            solve_opts_default(&o);
+            solve_result res;
+            gp_err err = {{0}};
+            assert_int_equal(solve_gogh(&in, &o, &res, &err), 0);
+            if (!isfinite(expect)) {
+                assert_int_equal(res.status, SOLVE_INFEASIBLE);
+            } else {
+                if (res.status != SOLVE_OPTIMAL || fabs(res.objective - expect) > 1e-6)
+                    fail_msg("full %d, seed %llu: brute force %.6f, solver %s %.6f", full,
+                             (unsigned long long)seed, expect, solve_status_name(res.status),
+                             res.objective);
+                check_answer(&in, &res);
+                if (full && res.lp_bound < expect - 1 && strcmp(res.method, "milp") != 0) {
+                    assert_double_equal(150 * solve_quanta(res.lp_bound, 150), expect, 1e-6);
+                    by_rounding++;
+                }
+            }
+            solve_result_free(&res);
+            gogh_inst_free(&in);
+        }
+    assert_true(by_rounding > 0);
 }
 
 /* A round started from the previous round's assignment: the same answer,
@@ -869,6 +977,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_vs_brute_force),
         cmocka_unit_test(test_throughput_vs_brute_force),
+        cmocka_unit_test(test_quantum),
+        cmocka_unit_test(test_lattice_vs_brute_force),
         cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_server_numbers),
         cmocka_unit_test(test_lp_file_round_trip),

@@ -5,8 +5,9 @@
  * the same constraints, the cheapest fleet (price of each accelerator in
  * use plus its energy, for solve_fleet.c); and Gavel's max-sum throughput
  * (capacities and D_j only, jobs may wait) for the simulator's baseline.
- * Not here: choosing which jobs a round solves (the simulator does), nor
- * the neighbourhood search (solve_gogh_nbhd.c).
+ * Not here: choosing which jobs a round solves (the simulator does), the
+ * neighbourhood search (solve_gogh_nbhd.c), nor the objective's lattice
+ * (solve_gogh_lattice.c).
  *
  * Interpretation of the paper:
  *   - x_{a,s}^c (eq. 2g) is read per accelerator: one GPU of type a on
@@ -49,10 +50,13 @@
  * likes (price and branch); neighbourhoods of a few jobs re-solved
  * exactly, the rest held (large neighbourhood search, in its own file,
  * solve_gogh_nbhd.c); reduced-cost fixing; branch and bound over what is
- * left, from the best solution found.  A time limit returns the best
- * solution with its proven gap; the stages share it (a work limit too:
- * each stage's work counts on the solve's clock), so what a time-limited
- * solve returns depends on the machine's speed.  The types and functions
+ * left, from the best solution found, with an integer count of the
+ * objective's peak-power steps to branch on.  Every bound is rounded up
+ * to the objective's lattice when it has one (solve_gogh_lattice.c).  A
+ * time limit returns the best solution with its proven gap; the stages
+ * share it (a work limit too: each stage's work counts on the solve's
+ * clock), so what a time-limited solve returns depends on the machine's
+ * speed.  The types and functions
  * the neighbourhood search shares with this file are declared in
  * solve_gogh_int.h.
  */
@@ -1371,9 +1375,12 @@ static int branch(gsolve *s, sg_ctx *c, double seconds, double gap, double lb, d
         for (size_t q = 0; q < s->nc; q++)
             if (s->c[q].col)
                 start[s->c[q].col] = (*x)[q];
+        if (s->step_col)
+            start[s->step_col] = gogh_lattice_value(s, *x);
     }
     m->start_x = start;
     m->known_lb = lb;
+    m->quantum = s->quantum;
     m->cuts = 1;
     int rc = sg_solve(&sc, s->P, m, err);
     c->work = sc.work;      /* the stages after this one share what is left */
@@ -1434,13 +1441,22 @@ static int restricted(gsolve *s, sg_ctx *c, const double *rc, const double *lp, 
 /* Reduced-cost fixing: any solution cheaper than ub costs at least
  * lb + rc_q * n_q, so a combination whose reduced cost passes ub - lb is 0
  * in every better solution: held at 0 in the LP, never added; every other
- * becomes a column, so branch and bound then searches all that matters. */
+ * becomes a column, so branch and bound then searches all that matters.
+ * On a lattice (s->quantum) that cost is at least lb + rc_q rounded up to
+ * it, so a combination that brings the rounded cost to ub goes too. */
+static int may_improve(const gsolve *s, double rc, double lb, double ub)
+{
+    double tol = SOLVE_EPS * (1 + fabs(ub));
+    if (!isfinite(ub) || rc <= ub - lb + tol)
+        return s->quantum <= 0 || !isfinite(ub) || gogh_round_bound(s, lb + rc) < ub - tol;
+    return 0;
+}
+
 static void fix_by_reduced_cost(gsolve *s, const double *rc, double lb, double ub)
 {
     size_t *qs = xmalloc((s->nc + 1) * sizeof *qs), n = 0;
-    double room = ub - lb + SOLVE_EPS * (1 + fabs(ub));
     for (size_t q = 0; q < s->nc; q++) {
-        if (rc[q] <= room || !isfinite(ub))
+        if (may_improve(s, rc[q], lb, ub))
             qs[n++] = q;
         else if (s->c[q].col)
             glp_set_col_bnds(s->P, s->c[q].col, GLP_FX, 0, 0);
@@ -1548,6 +1564,7 @@ static void gsolve_init(gsolve *s, const gogh_inst *in, int names)
     s->ncuts_of = xcalloc(C, sizeof *s->ncuts_of);
     s->cuts_of_cap = xcalloc(C, sizeof *s->cuts_of_cap);
     make_combos(s);
+    gogh_lattice_init(s);
     build_model(s);
 }
 
@@ -1615,7 +1632,11 @@ static int search(gsolve *s, sg_ctx *c, outcome *out, gp_err *err)
         out->lb = -HUGE_VAL;
         return 0;
     }
+    /* out->lp keeps the LP's own value: reduced-cost fixing needs it (a
+     * solution using q costs at least lp + rc_q, which the lattice does not
+     * shift); the stages' gap tests take the rounded bound. */
     out->lp = out->lb;
+    out->lb = gogh_round_bound(s, out->lb);
     out->method = "lp+cuts";
     if (gogh_gap_closed(o, out->ub, out->lb)) {
         free(rc);
@@ -1641,7 +1662,8 @@ static int search(gsolve *s, sg_ctx *c, outcome *out, gp_err *err)
      * (a cut round of seconds on the larger models) that would pass it. */
     double left = sg_remaining(c);
     if (rc_ == 0 && !gogh_gap_closed(o, out->ub, out->lb) && left > 0.25) {
-        fix_by_reduced_cost(s, rc, out->lb, out->ub);
+        fix_by_reduced_cost(s, rc, out->lp, out->ub);
+        gogh_lattice_row(s);
         out->method = "milp";
         rc_ = branch(s, c, 0, o->mip_gap, out->lb, &out->x, &out->ub, &m, err);
         if (rc_ == 0) {

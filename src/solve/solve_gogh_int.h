@@ -1,6 +1,7 @@
 /*
  * solve_gogh_int.h — what the GOGH solver's files share (solve_gogh.c, the
- * model and its search; solve_gogh_nbhd.c, the neighbourhood search): the
+ * model and its search; solve_gogh_nbhd.c, the neighbourhood search;
+ * solve_gogh_lattice.c, the lattice of the objective's values): the
  * job classes, the combinations, the cuts and the solve's data, and the
  * few functions of solve_gogh.c the neighbourhood search calls.  Kept out
  * of solve_int.h so that these types stay private to the GOGH solver: the
@@ -67,6 +68,9 @@ typedef struct gsolve {
     double *most;           /* [J] the most a job gets from one GPU, alone or paired */
     combo *c;               /* every combination; col = its LP column, 0 = none yet */
     size_t nc;
+    double quantum;         /* every solution's cost is a multiple of it, 0 = none */
+    double step;            /* the full-load combinations' costs are (0 = none) */
+    int step_col;           /* the column counting them in steps, 0 = none */
     glp_prob *P;
     int names;              /* name the columns (an LP/MPS file is asked for) */
     int *row_of;            /* [C] each class's eq. 2b/2c row */
@@ -96,6 +100,20 @@ void gogh_local_search(gsolve *s, sg_ctx *c, double **x, double *ub);
 void gogh_stage_opts(const sg_ctx *c, double seconds, double gap, solve_opts *sub);
 /* 1 when the bound closes the gap as far as the options ask. */
 int gogh_gap_closed(const solve_opts *o, double ub, double lb);
+
+/* ---- solve_gogh_lattice.c ---- */
+
+/* Finds the lattice of eq. 2a's values (quantum, step) once the
+ * combinations are made. */
+void gogh_lattice_init(gsolve *s);
+/* Lower bound lb rounded up to the lattice (unchanged without a quantum). */
+double gogh_round_bound(const gsolve *s, double lb);
+/* Adds the integer column counting the lattice part in steps (step_col)
+ * and its row, over the columns the LP has now; call once no column is to
+ * be added (the last branch and bound). */
+void gogh_lattice_row(gsolve *s);
+/* That column's value at solution x. */
+double gogh_lattice_value(const gsolve *s, const double *x);
 
 /* ---- solve_gogh_nbhd.c ---- */
 

@@ -190,6 +190,7 @@ static int solve_neighbourhood(gsolve *s, sg_ctx *c, const unsigned char *in, do
     sc.o = &sub;
     m->start_x = start;
     m->known_lb = -HUGE_VAL;
+    m->quantum = s->quantum;    /* its columns' costs are eq. 2a's */
     int rc = sg_solve(&sc, Q, m, err);
     c->work = sc.work;
     if (rc == 0 && m->has_solution) {

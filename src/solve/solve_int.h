@@ -49,6 +49,11 @@ static inline double solve_quanta(double v, double quantum)
     return ceil(v / quantum - SOLVE_LP_EPS);
 }
 
+/* The step every integer combination of costs cost[0..n) is a multiple
+ * of (their exact greatest common divisor), for solutions summing to at
+ * most max_units; 0 when they have none (solve_quantum.c). */
+double solve_quantum(const double *cost, size_t n, double max_units);
+
 /* ---- GLPK plumbing --------------------------------------------------- */
 
 /* One solve's context: options, start time, captured output. */
