@@ -142,44 +142,12 @@ static void cats_random(cats_inst *in, size_t n, int seed, int shared_kappa)
     }
 }
 
-/* GOGH: n jobs on v100/p100/k80 accelerators (n/3 + 2 of each, four per
- * server, two jobs per accelerator at most), solo throughput 1..10 over the
- * type's rank, 70 % of pairs able to share with 30..100 % of their solo
- * speed, minimum throughput 20..90 % of the v100 solo, D_j 1 or 2. */
+/* GOGH: gogh_inst_random's instance of n jobs, seeded by size and seed. */
 static void gogh_random(gogh_inst *in, size_t n, int seed)
 {
     rng r;
     rng_seed_stream(&r, 20240603, (uint64_t)n * 16 + (uint64_t)seed);
-    static const gogh_accel_type types[3] = {
-        {.name = "v100", .theta = 2, .idle_w = 30, .max_w = 300},
-        {.name = "p100", .theta = 2, .idle_w = 25, .max_w = 250},
-        {.name = "k80", .theta = 2, .idle_w = 25, .max_w = 150}};
-    size_t per = n / 3 + 2;
-    memset(in, 0, sizeof *in);
-    in->ntypes = 3;
-    in->types = xmalloc(sizeof types);
-    memcpy(in->types, types, sizeof types);
-    in->accels = xcalloc(3 * per, sizeof *in->accels);
-    for (int a = 0; a < 3; a++)
-        for (size_t d = 0; d < per; d++)
-            in->accels[in->naccels++] = (gogh_accel){a, (int)(d / 4) + a * 1000, (int)(d % 4)};
-    in->njobs = n;
-    in->jobs = xcalloc(n, sizeof *in->jobs);
-    in->solo = xcalloc(3 * n, sizeof *in->solo);
-    in->pair = xcalloc(3 * n * n, sizeof *in->pair);
-    for (size_t a = 0; a < 3; a++)
-        for (size_t j = 0; j < n; j++)
-            in->solo[a * n + j] = rng_range(&r, 1, 10) / (double)(1 + a);
-    for (size_t a = 0; a < 3; a++)
-        for (size_t j = 0; j < n; j++)
-            for (size_t k = j + 1; k < n; k++)
-                if (rng_bernoulli(&r, 0.7)) {
-                    in->pair[(a * n + j) * n + k] = in->solo[a * n + j] * rng_range(&r, 0.3, 1);
-                    in->pair[(a * n + k) * n + j] = in->solo[a * n + k] * rng_range(&r, 0.3, 1);
-                }
-    for (size_t j = 0; j < n; j++)
-        in->jobs[j] = (gogh_job){in->solo[j] * rng_range(&r, 0.2, 0.9),
-                                 1 + (int)rng_below(&r, 2), rng_range(&r, 0.2, 1), (int)j};
+    gogh_inst_random(in, n, &r);
 }
 
 /* The gavel-like sample: its table and its K80 profile (with the built-ins). */

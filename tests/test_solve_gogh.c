@@ -76,41 +76,13 @@ static void big_inst(gogh_inst *in, uint64_t seed, size_t J, int G)
             in->accels[in->naccels++] = (gogh_accel){a, a * G + d, d};
 }
 
-/* The bench's random instance (bench_solve.c, gogh_random): n jobs on
- * three types (n/3 + 2 GPUs each), 70 % of pairs able to share, minimums
- * of 20-90 % of the first type's solo speed, D_j 1 or 2. */
+/* The bench's random instance (bench_solve.c, gogh_random), seeded here
+ * by the test's own seed. */
 static void bench_inst(gogh_inst *in, uint64_t seed, size_t n)
 {
     rng r;
     rng_seed(&r, seed);
-    memset(in, 0, sizeof *in);
-    in->ntypes = 3;
-    in->types = xcalloc(3, sizeof *in->types);
-    in->types[0] = (gogh_accel_type){.name = "v100", .theta = 2, .idle_w = 30, .max_w = 300};
-    in->types[1] = (gogh_accel_type){.name = "p100", .theta = 2, .idle_w = 25, .max_w = 250};
-    in->types[2] = (gogh_accel_type){.name = "k80", .theta = 2, .idle_w = 25, .max_w = 150};
-    size_t per = n / 3 + 2;
-    in->accels = xcalloc(3 * per, sizeof *in->accels);
-    for (int a = 0; a < 3; a++)
-        for (size_t d = 0; d < per; d++)
-            in->accels[in->naccels++] = (gogh_accel){a, (int)(d / 4) + a * 1000, (int)(d % 4)};
-    in->njobs = n;
-    in->jobs = xcalloc(n, sizeof *in->jobs);
-    in->solo = xcalloc(3 * n, sizeof *in->solo);
-    in->pair = xcalloc(3 * n * n, sizeof *in->pair);
-    for (size_t a = 0; a < 3; a++)
-        for (size_t j = 0; j < n; j++)
-            in->solo[a * n + j] = rng_range(&r, 1, 10) / (double)(1 + a);
-    for (size_t a = 0; a < 3; a++)
-        for (size_t j = 0; j < n; j++)
-            for (size_t k = j + 1; k < n; k++)
-                if (rng_bernoulli(&r, 0.7)) {
-                    in->pair[(a * n + j) * n + k] = in->solo[a * n + j] * rng_range(&r, 0.3, 1);
-                    in->pair[(a * n + k) * n + j] = in->solo[a * n + k] * rng_range(&r, 0.3, 1);
-                }
-    for (size_t j = 0; j < n; j++)
-        in->jobs[j] = (gogh_job){in->solo[j] * rng_range(&r, 0.2, 0.9),
-                                 1 + (int)rng_below(&r, 2), rng_range(&r, 0.2, 1), (int)j};
+    gogh_inst_random(in, n, &r);
 }
 
 /* ---- brute force --------------------------------------------------------------- */

@@ -282,6 +282,15 @@ int gogh_inst_from_model(const cluster *cl, const catalog *cat, const gp_trace *
                          gogh_inst *out, gp_err *err);
 void gogh_inst_free(gogh_inst *in);
 
+/* A random instance of n jobs drawn from r (solve_gogh_random.c): v100,
+ * p100 and k80 accelerators, n/3 + 2 of each, four per server, two jobs
+ * per accelerator at most; solo throughput 1..10 over the type's rank;
+ * 70 % of pairs able to share at 30..100 % of their solo speeds; minimum
+ * throughput 20..90 % of the v100 solo; D_j 1 or 2.  Free with
+ * gogh_inst_free(). */
+struct rng;
+void gogh_inst_random(gogh_inst *in, size_t n, struct rng *r);
+
 /* Minimum power (W, eq. 2a); placements list each job on each accelerator. */
 int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_err *err);
 
