@@ -205,16 +205,10 @@ static void node_build(const pk_inst *p, const bp_node *nd, node_inst *ni)
     memset(ni, 0, sizeof *ni);
     ni->group = xmalloc((size_t)p->n * sizeof *ni->group);
     int ng = make_groups(p, nd, ni->group);
-    pk_inst_init(&ni->q, ng, p->nclass, p->ntype);
+    pk_inst_init_like(&ni->q, p, ng, p->ntype);
     pk_inst *q = &ni->q;
     q->quantum = p->quantum;
     ni->gsize = xcalloc((size_t)(ng > 0 ? ng : 1), sizeof *ni->gsize);
-    if (p->size2)
-        q->size2 = xcalloc((size_t)(ng > 0 ? ng : 1), sizeof *q->size2);
-    for (int t = 0; t < p->nclass; t++) {
-        q->cls[t].cap = p->cls[t].cap;
-        q->cls[t].cap2 = p->cls[t].cap2;
-    }
     for (int i = 0; i < p->n; i++) {
         int g = ni->group[i];
         if (ni->gsize[g]++ == 0) {      /* the lowest member leads */

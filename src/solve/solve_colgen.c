@@ -147,12 +147,10 @@ struct cg {
     double tail;            /* stop once a round lowers z by at most this share (0: off) */
 };
 
-/* Adds a column unless the same pattern is one already; 1 when added. */
-static int add_pattern(cg *g, int t, const int *items, int k)
+/* Notes pattern (t, items[0..k)) as the master's column col: its class,
+ * items and GLPK column (the caller made the column). */
+static void record_pattern(cg *g, int t, const int *items, int k, int col)
 {
-    const pk_inst *p = g->p;
-    if (!pk_hset_insert(&g->seen, pk_pattern_hash(t, items, k)))
-        return 0;
     if (g->ncols == g->capcols) {
         g->capcols = g->capcols ? g->capcols * 2 : 256;
         g->col_class = xrealloc(g->col_class, (size_t)g->capcols * sizeof(int));
@@ -161,6 +159,21 @@ static int add_pattern(cg *g, int t, const int *items, int k)
         g->col_glp = xrealloc(g->col_glp, (size_t)g->capcols * sizeof(int));
     }
     grow_array((void **)&g->pool, &g->cappool, g->npool + (size_t)k, sizeof(int));
+    g->col_class[g->ncols] = t;
+    g->col_start[g->ncols] = (int)g->npool;
+    g->col_len[g->ncols] = k;
+    g->col_glp[g->ncols] = col;
+    memcpy(g->pool + g->npool, items, (size_t)k * sizeof(int));
+    g->npool += (size_t)k;
+    g->ncols++;
+}
+
+/* Adds a column unless the same pattern is one already; 1 when added. */
+static int add_pattern(cg *g, int t, const int *items, int k)
+{
+    const pk_inst *p = g->p;
+    if (!pk_hset_insert(&g->seen, pk_pattern_hash(t, items, k)))
+        return 0;
     int lead = items[0];
     for (int a = 1; a < k; a++)
         lead = items[a] < lead ? items[a] : lead;
@@ -189,13 +202,7 @@ static int add_pattern(cg *g, int t, const int *items, int k)
     glp_set_mat_col(g->P, col, len, ind, val);
     free(ind);
     free(val);
-    g->col_class[g->ncols] = t;
-    g->col_start[g->ncols] = (int)g->npool;
-    g->col_len[g->ncols] = k;
-    g->col_glp[g->ncols] = col;
-    memcpy(g->pool + g->npool, items, (size_t)k * sizeof(int));
-    g->npool += (size_t)k;
-    g->ncols++;
+    record_pattern(g, t, items, k, col);
     return 1;
 }
 
@@ -703,7 +710,7 @@ static int solve_master(cg *g, sg_ctx *c)
     glp_init_smcp(&sp);
     sp.msg_lev = GLP_MSG_ERR;
     if (g->dual_next)
-        sp.meth = GLP_DUALP;    /* a parent's optimal basis with a new row: dual feasible */
+        sp.meth = GLP_DUALP;    /* a parent's optimal basis with a new bound: dual feasible */
     g->dual_next = 0;
     int rc = sg_simplex(c, g->P, &sp);     /* in slices: the cancel flag is read */
     if (rc == GLP_ETMLIM || rc == GLP_EITLIM)
@@ -822,7 +829,6 @@ int cg_col_glp(const cg *g, int col)
     return g->col_glp[col];
 }
 
-
 /* ---- a child's master from its parent's ------------------------------------ */
 
 static void *dup_array(const void *src, size_t n, size_t size)
@@ -878,24 +884,10 @@ static void keep_columns(cg *g, const cg *parent)
     for (int c = 0; c < nc; c++) {
         if (!kept[c])
             continue;
-        int k = parent->col_len[c];
+        int k = parent->col_len[c], t = parent->col_class[c];
         const int *it = parent->pool + parent->col_start[c];
-        pk_hset_insert(&g->seen, pk_pattern_hash(parent->col_class[c], it, k));
-        if (g->ncols == g->capcols) {
-            g->capcols = g->capcols ? g->capcols * 2 : 256;
-            g->col_class = xrealloc(g->col_class, (size_t)g->capcols * sizeof(int));
-            g->col_start = xrealloc(g->col_start, (size_t)g->capcols * sizeof(int));
-            g->col_len = xrealloc(g->col_len, (size_t)g->capcols * sizeof(int));
-            g->col_glp = xrealloc(g->col_glp, (size_t)g->capcols * sizeof(int));
-        }
-        grow_array((void **)&g->pool, &g->cappool, g->npool + (size_t)k, sizeof(int));
-        memcpy(g->pool + g->npool, it, (size_t)k * sizeof(int));
-        g->col_class[g->ncols] = parent->col_class[c];
-        g->col_start[g->ncols] = (int)g->npool;
-        g->col_len[g->ncols] = k;
-        g->col_glp[g->ncols] = next++;
-        g->npool += (size_t)k;
-        g->ncols++;
+        pk_hset_insert(&g->seen, pk_pattern_hash(t, it, k));
+        record_pattern(g, t, it, k, next++);
     }
     free(del);
     free(kept);

@@ -168,6 +168,10 @@ int pk_closes(const pk_inst *p, double lb, double ub);
 int pk_gap_met(const pk_inst *p, const sg_ctx *c, double lb, double ub);
 
 void pk_inst_init(pk_inst *p, int n, int nclass, int ntype);
+/* pk_inst_init for n items in p's classes, with p's capacities (and a
+ * second size when p has one): what an instance derived from p (a node's,
+ * a neighbourhood's) starts as, before its items are filled in. */
+void pk_inst_init_like(pk_inst *q, const pk_inst *p, int n, int ntype);
 void pk_inst_free(pk_inst *p);
 static inline int pk_conflict(const pk_inst *p, int i, int k)
 {

@@ -74,13 +74,7 @@ static double class_surcharge(const pk_inst *p, int t)
  * holds): the root's sizes, conflicts and classes; no server types. */
 static void sub_build(const pk_inst *p, const int *it, int m, pk_inst *q)
 {
-    pk_inst_init(q, m, p->nclass, 0);
-    if (p->size2)
-        q->size2 = xcalloc((size_t)(m > 0 ? m : 1), sizeof *q->size2);
-    for (int t = 0; t < p->nclass; t++) {
-        q->cls[t].cap = p->cls[t].cap;
-        q->cls[t].cap2 = p->cls[t].cap2;
-    }
+    pk_inst_init_like(q, p, m, 0);
     for (int t = 0; t < p->nclass; t++) {
         double extra = class_surcharge(p, t);
         for (int a = 0; a < m; a++) {
@@ -273,14 +267,16 @@ static int guided_pass(lns *l, int k)
     int improved = 0, sel[LNS_MAX_BINS];
     if (!l->guide)
         return 0;
+    sort_bins(l);
     for (int col = 0; col < cg_ncols(l->guide) && !lns_done(l); col++) {
         double v = cg_value(l->guide, col);
         if (v < 1e-6 || v > 1 - 1e-6)
             continue;
-        sort_bins(l);
         int m = guided(l, col, k, sel);
-        if (m >= 2)
-            improved |= repack(l, sel, m);
+        if (m >= 2 && repack(l, sel, m)) {
+            improved = 1;
+            sort_bins(l);       /* bin numbers changed */
+        }
     }
     return improved;
 }

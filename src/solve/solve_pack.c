@@ -65,6 +65,17 @@ void pk_inst_init(pk_inst *p, int n, int nclass, int ntype)
         p->type[k].per_class = xcalloc((size_t)nclass, sizeof(int));
 }
 
+void pk_inst_init_like(pk_inst *q, const pk_inst *p, int n, int ntype)
+{
+    pk_inst_init(q, n, p->nclass, ntype);
+    if (p->size2)
+        q->size2 = xcalloc((size_t)(n > 0 ? n : 1), sizeof *q->size2);
+    for (int t = 0; t < p->nclass; t++) {
+        q->cls[t].cap = p->cls[t].cap;
+        q->cls[t].cap2 = p->cls[t].cap2;
+    }
+}
+
 void pk_inst_free(pk_inst *p)
 {
     free(p->size);
