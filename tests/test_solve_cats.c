@@ -9,8 +9,9 @@
  * CATS hardware example (Table 3 GPUs, Table 4 tasks) gives the expected
  * optimum; the time limit is honoured; the written LP file solves to the
  * same power with glpsol; repacking a few GPUs at a time keeps packings
- * feasible, never dearer, and with free servers reaches the optimum; the run-comparison "Optimal" row integrates the
- * optimum over a trace's intervals.
+ * feasible, never dearer, and with free servers reaches the optimum; the
+ * run-comparison "Optimal" row integrates the optimum over a trace's
+ * intervals.
  */
 #include "testutil.h"
 

@@ -31,8 +31,9 @@ static double steps_of(const gsolve *s, const combo *q)
 }
 
 /* The step of the costs of every combination, or with full_only of the
- * full-load ones; 0 when they have none (solve_quantum.c).  A solution runs at most one combination per
- * accelerator, so it sums to at most naccels of them. */
+ * full-load ones; 0 when they have none (solve_quantum.c).  A solution
+ * runs at most one combination per accelerator, so it sums to at most
+ * naccels of them. */
 static double step_of(const gsolve *s, int full_only)
 {
     double *cost = xmalloc((s->nc + 1) * sizeof *cost);
