@@ -52,6 +52,8 @@
  * table's order) at N tasks and prints its bounds, nodes and method;
  * `bench_solve gogh N [SEED]` does the same for the random GOGH instances
  * (seeds 0..2 unless one is given), with CPU time next to wall time.
+ * With GPUPLAN_BENCH_WORK=S these two stop at S nominal seconds of work
+ * (simplex iterations and nodes) instead of the time limit.
  *
  * `bench_solve limits` runs only this: how long after an interrupt (the
  * cancel flag, set by an alarm) each phase of a solve returns — branch and
@@ -580,12 +582,27 @@ static int pai_load(pai_sample *s)
 
 /* One solve of family f at n tasks; *ok = 0 when the instance could not be
  * built. */
+/* Options of one bench solve: the time limit, or with GPUPLAN_BENCH_WORK=S
+ * a work limit of S nominal seconds instead (solve_opts.work_limit_s), so
+ * that a run on a loaded machine grows the same tree as on a quiet one. */
+static void bench_opts(solve_opts *o, double limit)
+{
+    solve_opts_default(o);
+    o->time_limit_s = limit;
+    const char *env = getenv("GPUPLAN_BENCH_WORK");
+    if (env && *env) {
+        char *end;
+        double v = strtod(env, &end);
+        if (end != env && v > 0)
+            o->work_limit_s = v;
+    }
+}
+
 static solve_result family_solve(family f, size_t n, double limit, const pai_sample *pai,
                                  const gavel_sample *gav, int *ok)
 {
     solve_opts o;
-    solve_opts_default(&o);
-    o.time_limit_s = limit;
+    bench_opts(&o, limit);
     solve_result res;
     solve_result_init(&res);
     gp_err err = {{0}};
@@ -728,8 +745,7 @@ static void run_gogh(size_t n, int only_seed, double limit)
         gogh_inst in;
         gogh_random(&in, n, sd);
         solve_opts o;
-        solve_opts_default(&o);
-        o.time_limit_s = limit;
+        bench_opts(&o, limit);
         solve_result res;
         solve_result_init(&res);
         gp_err err = {{0}};
