@@ -424,8 +424,7 @@ static int cmp_place(const void *a, const void *b)
 static void print_places(cli_ctx *ctx, const solve_result *r, const cli_inputs *in, const int *src,
                          int has_gpus)
 {
-    solve_place *pl = xmalloc((r->nplace + 1) * sizeof *pl);
-    memcpy(pl, r->place, r->nplace * sizeof *pl);
+    solve_place *pl = xmemdup(r->place, r->nplace * sizeof *pl);
     qsort(pl, r->nplace, sizeof *pl, cmp_place);
     table *t = table_new();
     table_col(t, "task", 0);

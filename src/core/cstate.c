@@ -70,10 +70,8 @@ static void idxset_copy(cs_idxset *dst, const cs_idxset *src)
     *dst = *src;
     if (!src->cap)
         return;
-    dst->bits = xmalloc(src->cap * sizeof *dst->bits);
-    memcpy(dst->bits, src->bits, src->cap * sizeof *dst->bits);
-    dst->words = xmalloc((src->cap / 64 + 1) * sizeof *dst->words);
-    memcpy(dst->words, src->words, (src->cap / 64 + 1) * sizeof *dst->words);
+    dst->bits = xmemdup(src->bits, src->cap * sizeof *dst->bits);
+    dst->words = xmemdup(src->words, (src->cap / 64 + 1) * sizeof *dst->words);
 }
 
 static void idxset_free(cs_idxset *s)
@@ -219,37 +217,29 @@ cstate *cstate_clone(const cstate *cs)
 {
     cstate *c = xmalloc(sizeof *c);
     *c = *cs;
-    c->nodes = xmalloc((cs->nnodes ? cs->nnodes : 1) * sizeof *c->nodes);
-    memcpy(c->nodes, cs->nodes, cs->nnodes * sizeof *c->nodes);
+    /* Capacities are what the copies hold, at least one where the grow
+     * code expects an array (an empty list may have none yet). */
+    c->nodes = xmemdup(cs->nodes, cs->nnodes * sizeof *c->nodes);
     c->nodes_cap = cs->nnodes;
-    c->keys = xmalloc((cs->nnodes ? cs->nnodes : 1) * sizeof *c->keys);
-    if (cs->nnodes)
-        memcpy(c->keys, cs->keys, cs->nnodes * sizeof *c->keys);
+    c->keys = xmemdup(cs->keys, cs->nnodes * sizeof *c->keys);
     c->keys_cap = cs->nnodes;
-    c->active = xmalloc((cs->nactive ? cs->nactive : 1) * sizeof *c->active);
-    if (cs->nactive)            /* an empty list may have no array yet */
-        memcpy(c->active, cs->active, cs->nactive * sizeof *c->active);
+    c->active = xmemdup(cs->active, cs->nactive * sizeof *c->active);
     c->active_cap = cs->nactive ? cs->nactive : 1;
-    c->gpu_draw_w = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpu_draw_w);
-    memcpy(c->gpu_draw_w, cs->gpu_draw_w, cs->ngpus * sizeof *c->gpu_draw_w);
+    c->gpu_draw_w = xmemdup(cs->gpu_draw_w, cs->ngpus * sizeof *c->gpu_draw_w);
     c->gpu_draw_cap = cs->ngpus ? cs->ngpus : 1;
-    c->node_draw_w = xmalloc(2 * (cs->nnodes ? cs->nnodes : 1) * sizeof *c->node_draw_w);
-    memcpy(c->node_draw_w, cs->node_draw_w, 2 * cs->nnodes * sizeof *c->node_draw_w);
+    c->node_draw_w = xmemdup(cs->node_draw_w, 2 * cs->nnodes * sizeof *c->node_draw_w);
     c->node_draw_cap = 2 * (cs->nnodes ? cs->nnodes : 1);
     for (int f = 0; f < CS_FRESH_N; f++)
         idxset_copy(&c->fresh[f], &cs->fresh[f]);
     idxset_copy(&c->awake_nodes, &cs->awake_nodes);
-    c->gpus = xmalloc((cs->ngpus ? cs->ngpus : 1) * sizeof *c->gpus);
-    memcpy(c->gpus, cs->gpus, cs->ngpus * sizeof *c->gpus);
+    c->gpus = xmemdup(cs->gpus, cs->ngpus * sizeof *c->gpus);
     c->gpus_cap = cs->ngpus;
     for (size_t i = 0; i < cs->ngpus; i++) {
         cs_gpu *g = &c->gpus[i];
         g->tasks_cap = g->ntasks;
         g->tasks = NULL;
-        if (g->ntasks) {
-            g->tasks = xmalloc((size_t)g->ntasks * sizeof *g->tasks);
-            memcpy(g->tasks, cs->gpus[i].tasks, (size_t)g->ntasks * sizeof *g->tasks);
-        }
+        if (g->ntasks)
+            g->tasks = xmemdup(cs->gpus[i].tasks, (size_t)g->ntasks * sizeof *g->tasks);
     }
     return c;
 }

@@ -196,8 +196,7 @@ task *trace_add_task(gp_trace *t, const task *tk)
     d->util.pct = NULL;
     d->util.len = 0;
     if (tk->util.len) {
-        d->util.pct = xmalloc(tk->util.len * sizeof(float));
-        memcpy(d->util.pct, tk->util.pct, tk->util.len * sizeof(float));
+        d->util.pct = xmemdup(tk->util.pct, tk->util.len * sizeof(float));
         d->util.len = tk->util.len;
     }
     return d;
@@ -211,8 +210,7 @@ void task_set_util(task *tk, const float *pct, size_t len, double period_s)
     tk->util.period_s = period_s;
     if (len == 0)
         return;
-    tk->util.pct = xmalloc(len * sizeof(float));
-    memcpy(tk->util.pct, pct, len * sizeof(float));
+    tk->util.pct = xmemdup(pct, len * sizeof(float));
     tk->util.len = len;
     double sum = 0, peak = pct[0];
     for (size_t i = 0; i < len; i++) {

@@ -125,8 +125,7 @@ double stats_percentile(const double *x, size_t n, double p)
 {
     if (n == 0)
         return 0;
-    double *copy = xmalloc(n * sizeof *copy);
-    memcpy(copy, x, n * sizeof *copy);
+    double *copy = xmemdup(x, n * sizeof *copy);
     qsort(copy, n, sizeof *copy, cmp_double);
     double v = stats_percentile_sorted(copy, n, p);
     free(copy);

@@ -86,6 +86,14 @@ char *xstrndup(const char *s, size_t n)
     return d;
 }
 
+void *xmemdup(const void *src, size_t n)
+{
+    void *d = xmalloc(n);
+    if (n)
+        memcpy(d, src, n);
+    return d;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
     va_list ap;

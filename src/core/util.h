@@ -40,6 +40,9 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* A new copy of the n bytes at src (src may be NULL when n is 0); never
+ * NULL, so an empty copy is still something to free. */
+void *xmemdup(const void *src, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grows *arr (element size elem) so that it holds at least need elements;

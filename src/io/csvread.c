@@ -113,10 +113,8 @@ static void on_record(int term, void *ctx)
         }
     }
     struct pending *p = &r->queue[r->qhead + r->qlen++];
-    p->field = xmalloc((r->nfield ? r->nfield : 1) * sizeof *p->field);
-    p->len = xmalloc((r->nfield ? r->nfield : 1) * sizeof *p->len);
-    memcpy(p->field, r->field, r->nfield * sizeof *p->field);
-    memcpy(p->len, r->flen, r->nfield * sizeof *p->len);
+    p->field = xmemdup(r->field, r->nfield * sizeof *p->field);
+    p->len = xmemdup(r->flen, r->nfield * sizeof *p->len);
     p->n = r->nfield;
     p->line = r->rec_line;
     /* a record ending here is followed by one starting on this line (after

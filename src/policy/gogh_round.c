@@ -276,8 +276,7 @@ static void build(gogh_round *r, est_cache *c, const alloc_ctx *ctx, const gogh_
     inst->njobs = n;
     inst->jobs = xcalloc(n ? n : 1, sizeof *inst->jobs);
     inst->ntypes = r->natypes;
-    inst->types = xmalloc((r->natypes ? r->natypes : 1) * sizeof *inst->types);
-    memcpy(inst->types, r->atypes, r->natypes * sizeof *inst->types);
+    inst->types = xmemdup(r->atypes, r->natypes * sizeof *inst->types);
     inst->naccels = ngpus;
     inst->accels = xcalloc(ngpus ? ngpus : 1, sizeof *inst->accels);
     for (size_t k = 0; k < ngpus; k++) {

@@ -85,8 +85,8 @@ static void predict_profile(task *tk, double seconds, int hold_mean)
     size_t k = (size_t)floor(seconds / u->period_s);
     k = k < 1 ? 1 : k > u->len ? u->len : k;
     if (!hold_mean) {
-        float *head = xmalloc(k * sizeof *head);
-        memcpy(head, u->pct, k * sizeof *head);
+        /* a copy: task_set_util frees the series it replaces */
+        float *head = xmemdup(u->pct, k * sizeof *head);
         task_set_util(tk, head, k, u->period_s);
         free(head);
         return;

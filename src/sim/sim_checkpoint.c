@@ -24,9 +24,7 @@ static void *dup_array(const void *src, size_t n, size_t elem, size_t *cap)
         *cap = n;
     if (n == 0)
         return NULL;
-    void *d = xmalloc(n * elem);
-    memcpy(d, src, n * elem);
-    return d;
+    return xmemdup(src, n * elem);
 }
 
 void sim_state_copy(sim_state *dst, const sim_state *src)

@@ -38,8 +38,7 @@ int optimal_row_compute(const sim_config *cfg, const cluster *cl, const catalog 
         return solve_cats_for_run(cl, cat, tr, gpu_tasks(tr), &so, row, err);
     /* a view of the trace whose tasks carry the override (series shared) */
     gp_trace view = *tr;
-    view.tasks = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *view.tasks);
-    memcpy(view.tasks, tr->tasks, tr->ntasks * sizeof *view.tasks);
+    view.tasks = xmemdup(tr->tasks, tr->ntasks * sizeof *view.tasks);
     for (size_t i = 0; i < view.ntasks; i++)
         view.tasks[i].kappa = cfg->kappa;
     int rc = solve_cats_for_run(cl, cat, &view, gpu_tasks(tr), &so, row, err);
