@@ -1038,7 +1038,8 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Adds set S (n classes) to the list when its combinations touch it fewer
- * than (n + 1) / 2 times and it is not listed yet. */
+ * than (n + 1) / 2 times and it is not listed yet (triangles come once
+ * each from their enumeration: only the grown sets are looked up). */
 static void offer_cut(cutlist *l, const int *S, int n, double touch)
 {
     double viol = (n + 1) / 2 - touch;
@@ -1047,7 +1048,7 @@ static void offer_cut(cutlist *l, const int *S, int n, double touch)
     gcut t = {{0}, n, viol, 0, 0, 0};
     memcpy(t.c, S, (size_t)n * sizeof *S);
     qsort(t.c, (size_t)n, sizeof *t.c, cmp_int);
-    for (size_t k = 0; k < l->n; k++)
+    for (size_t k = 0; k < l->n && n > 3; k++)
         if (l->t[k].n == n && memcmp(l->t[k].c, t.c, (size_t)n * sizeof *t.c) == 0)
             return;
     grow_array((void **)&l->t, &l->cap, l->n + 1, sizeof *l->t);
