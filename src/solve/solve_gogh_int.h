@@ -50,10 +50,10 @@ typedef struct combo {
     int col;
 } combo;
 
-/* A cut (search section): an odd set of classes (3, 5 or 7), or one
+/* A cut (search section): an odd set of classes (a triangle), or one
  * class's throughput cut (n = 1, at shift `shift`); how violated it was,
  * its form and row. */
-#define GCUT_MAX 7
+#define GCUT_MAX 3
 
 typedef struct gcut {
     int c[GCUT_MAX];
