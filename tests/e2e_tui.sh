@@ -277,9 +277,9 @@ if [ -d "$SAMPLES/gavel-like" ]; then
     expect "objective" "the round's objective"
     keys 1 End
     expect "finished" "the runs play to the end"
-    # The energy `gpuplan run` prints for the same runs (27.559, 24.845 kWh).
+    # The energy `gpuplan run` prints for the same runs (27.559, 24.584 kWh).
     expect "27.6" "GOGH's energy as in the CLI"
-    expect "24.8" "the oracle's energy as in the CLI"
+    expect "24.6" "the oracle's energy as in the CLI"
     quit_clean "GOGH session"
 else
     ok "GOGH session skipped: no $SAMPLES/gavel-like"
