@@ -946,9 +946,10 @@ static int in_cut(const gcut *t, int c)
  * combinations that add up to T-bar only fractionally (64 random jobs:
  * 31 of the root's 32 fractional columns hold a D_j = 2 job, none in a
  * violated odd set).  They raise the root LP of 128 random jobs by 8.6,
- * 7.9 and 2.0 W (seeds 0-2; GLPK's own root cuts add some 90 W later),
- * and cut the time to prove 64 such jobs (seeds 0 and 2, CPU 6.4 -> 4.2
- * s and 6.6 -> 5.1 s).  T-bar is taken a hair smaller (TPUT_CUT_EPS
+ * 7.9 and 2.0 W (seeds 0-2; GLPK's own root cuts add some 90 W later);
+ * proving 64 such jobs took a quarter to a third less CPU on seeds 0 and
+ * 2 (6.4 -> 5.0 s, 9.6 -> 6.1 s), more on the easy seed 1 (0.6 -> 1.7
+ * s).  T-bar is taken a hair smaller (TPUT_CUT_EPS
  * relative) so that a solution meeting it within satisfies()'s tolerance
  * stays. */
 #define TPUT_CUT_EPS 1e-6
