@@ -6,13 +6,14 @@
  * infeasible instances are reported so; the written LP file solves to the
  * same power with glpsol; the model is built from a throughput catalog;
  * the neighbourhood search keeps the compact MILP's optimum and brings the
- * bench's random instances near their bound.
+ * bench's random instances near their bound; no root cut removes any
+ * assignment that meets the model (every one enumerated).
  */
 #include "testutil.h"
 
 #include "core/rng.h"
 #include "solve/solve.h"
-#include "solve/solve_int.h"
+#include "solve/solve_gogh_int.h"
 
 /* ---- instances --------------------------------------------------------------- */
 
@@ -944,6 +945,95 @@ static void test_neighbourhoods_close_the_gap(void **state)
     gogh_inst_free(&in);
 }
 
+/* ---- the cuts are valid ------------------------------------------------------------ */
+
+/* Small instances where the root LP runs jobs on fractions of GPUs: six
+ * GPUs, five to seven jobs, most of them on up to two GPUs with a
+ * minimum some pairs reach only together. */
+static void cut_inst(gogh_inst *in, uint64_t seed)
+{
+    rng r;
+    rng_seed(&r, seed);
+    size_t J = 4 + rng_below(&r, 3);
+    random_inst(in, &r, J);
+    in->types[1].theta = 2;
+    in->naccels = 0;
+    in->accels = xrealloc(in->accels, 6 * sizeof *in->accels);
+    for (int g = 0; g < 6; g++)
+        in->accels[in->naccels++] = (gogh_accel){g % 2, g % 2, g / 2};
+    for (size_t j = 0; j < J; j++) {
+        double best = fmax(in->solo[j], in->solo[J + j]);
+        in->jobs[j].dmax = rng_bernoulli(&r, 0.7) ? 2 : 1;
+        in->jobs[j].min_tput = best * rng_range(&r, 0.3, 1.2);
+    }
+}
+
+/* Every assignment of the instance, each one that meets the model
+ * checked against the cuts: the least slack seen, and how many. */
+typedef struct cut_walk {
+    const gogh_inst *in;
+    const gsolve *s;
+    choice ch[8];
+    int j1[8], j2[8];
+    double least;
+    long feasible;
+} cut_walk;
+
+static void cut_dfs(cut_walk *w, size_t g)
+{
+    const gogh_inst *in = w->in;
+    if (g == in->naccels) {
+        if (!isfinite(evaluate(in, w->ch)))
+            return;
+        for (size_t h = 0; h < in->naccels; h++) {
+            w->j1[h] = w->ch[h].j;
+            w->j2[h] = w->ch[h].k;
+        }
+        w->least = fmin(w->least, gogh_cuts_slack(w->s, w->j1, w->j2));
+        w->feasible++;
+        return;
+    }
+    size_t a = (size_t)in->accels[g].type;
+    int J = (int)in->njobs;
+    for (int j = -1; j < J; j++)
+        for (int k = j; k < (j < 0 ? 0 : J); k++) {
+            choice c = {j, k == j ? -1 : k};
+            if (!runnable(in, a, c))
+                continue;
+            w->ch[g] = c;
+            cut_dfs(w, g + 1);
+        }
+}
+
+/* The root's cuts (odd sets, throughput cuts) remove no assignment that
+ * meets the model: every one of them, enumerated, satisfies every cut.
+ * The instances are small enough to enumerate and fractional enough at
+ * the root to be cut (the count of cuts checked is asserted). */
+static void test_cuts_are_valid(void **state)
+{
+    (void)state;
+    int cuts = 0;
+    long points = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        gogh_inst in;
+        cut_inst(&in, seed);
+        gsolve *s = gogh_cuts_new(&in);
+        if (s) {
+            cut_walk w = {.in = &in, .s = s, .least = HUGE_VAL};
+            cut_dfs(&w, 0);
+            if (w.least < -1e-7)
+                fail_msg("seed %llu: an assignment that meets the model is %.3g past a cut",
+                         (unsigned long long)seed, -w.least);
+            cuts += gogh_cuts_count(s);
+            points += w.feasible;
+            gogh_cuts_free(s);
+        }
+        gogh_inst_free(&in);
+    }
+    print_message("%d cuts checked against %ld assignments\n", cuts, points);
+    assert_true(cuts >= 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -962,6 +1052,7 @@ int main(void)
         cmocka_unit_test(test_neighbourhoods_keep_the_optimum),
         cmocka_unit_test(test_neighbourhoods_close_the_gap),
         cmocka_unit_test(test_infeasible_says_why),
+        cmocka_unit_test(test_cuts_are_valid),
     };
     return cmocka_run_group_tests_name("solve_gogh", tests, NULL, teardown);
 }

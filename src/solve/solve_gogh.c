@@ -40,7 +40,9 @@
  *     and for any job those no D_j GPUs can complete to it;
  *   - a job on several GPUs has one reaching T-bar or at least two that do
  *     not (the half row), and one giving at least T-bar / D_j;
- *   - odd-set cuts over three jobs (at least two combinations touch them).
+ *   - odd-set cuts over three jobs (at least two combinations touch them),
+ *     and throughput cuts for jobs on at most two GPUs (two partial
+ *     combinations must add up to the minimum).
  *
  * Search (stopping as soon as the bound meets the gap asked for): a start
  * (the given assignment, e.g. the previous round's, completed greedily, or
@@ -553,8 +555,8 @@ static int class_coefs(const gsolve *s, const combo *q, int c, int len, int *ind
     return len;
 }
 
-static int cut_coef(const gsolve *s, const combo *q, int k);
-static int in_tri(const gcut *t, int c);
+static double cut_coef(const gsolve *s, const combo *q, int k);
+static int in_cut(const gcut *t, int c);
 
 /* Column q's coefficients in every row (type, classes, cuts); returns how
  * many (GLPK's 1-based ind/val). */
@@ -572,11 +574,12 @@ int gogh_column_coefs(const gsolve *s, const combo *q, int *ind, double *val)
             continue;
         for (int i = 0; i < s->ncuts_of[c]; i++) {
             int k = s->cuts_of[c][i];
-            if (e && in_tri(&s->cuts[k], q->c1))
+            if (e && in_cut(&s->cuts[k], q->c1))
                 continue;   /* listed under c1 as well */
-            if (cut_coef(s, q, k)) {
+            double v = cut_coef(s, q, k);
+            if (v != 0) {
                 ind[++len] = s->cuts[k].row;
-                val[len] = 1;
+                val[len] = v;
             }
         }
     }
@@ -905,29 +908,71 @@ static double *make_start(const gsolve *s, const solve_opts *o)
 
 /* ---- the LP: column generation and cuts ----------------------------------------------- */
 
-/* Odd-set cuts over three jobs.  Each job of its own class needs at least
- * one combination and a combination holds at most two jobs, so any three
- * such jobs are touched by at least two combinations:
- *     sum of n_q over combinations q holding one of {j, k, l} >= 2,
+/* Odd-set cuts.  Each job of its own class needs at least one combination
+ * and a combination holds at most two jobs, so any odd set S of such jobs
+ * is touched by at least (|S| + 1) / 2 combinations:
+ *     sum of n_q over combinations q holding a job of S >= (|S| + 1) / 2,
  * which, for jobs with D_j = 1 (exactly one combination each), is the same
- * as x(pairs within {j, k, l}) <= 1, the smallest blossom inequality of the
+ * as x(pairs within S) <= (|S| - 1) / 2, the blossom inequality of the
  * matching polytope (the packing form used then).  The LP relaxation
  * otherwise pairs three jobs with weight 1/2 each (a fractional triangle:
- * 1.5 GPUs where 2 are needed).  Separated from the LP solution, a few
- * hundred at a time. */
+ * 1.5 GPUs where 2 are needed).  Triangles are separated exactly, a few
+ * hundred cuts a round; sets of five and seven grown greedily from each
+ * job were tried and left out: violated now and then, they moved no root
+ * LP at 64 or 128 random jobs (six instances) by a hundredth of a watt. */
 #define CUT_ROUNDS 12
 #define CUTS_PER_ROUND 400
 
-static int in_tri(const gcut *t, int c)
+static int in_cut(const gcut *t, int c)
 {
-    return c >= 0 && (c == t->c[0] || c == t->c[1] || c == t->c[2]);
+    if (c < 0)
+        return 0;
+    for (int e = 0; e < t->n; e++)
+        if (t->c[e] == c)
+            return 1;
+    return 0;
+}
+
+/* Throughput cuts, for a job of its own class on at most two GPUs (D_j =
+ * 2) with minimum T-bar: it runs either one combination giving it at
+ * least T-bar, or two giving t_q + t_r >= T-bar.  So for any shift d below
+ * T-bar / 2, with a_q = 1 when t_q >= T-bar and otherwise
+ *     a_q = (t_q - d) / (T-bar - 2 d), clamped to [0, 1],
+ * every solution has sum of a_q n_q >= 1 (a pair's a_q + a_r is at least
+ * (T-bar - 2 d) / (T-bar - 2 d) before clamping, which only raises a
+ * negative one or caps a term at 1 on its own).  d = 0 is eq. 2e, d
+ * towards T-bar / 2 the fair-share row, d towards minus infinity the half
+ * row; in between the LP was found running such jobs on several partial
+ * combinations that add up to T-bar only fractionally (64 random jobs:
+ * 31 of the root's 32 fractional columns hold a D_j = 2 job, none in a
+ * violated odd set).  They raise the root LP of 128 random jobs by 8.6,
+ * 7.9 and 2.0 W (seeds 0-2; GLPK's own root cuts add some 90 W later);
+ * proving 64 such jobs took a quarter to a third less CPU on seeds 0 and
+ * 2 (6.4 -> 5.0 s, 9.6 -> 6.1 s), more on the easy seed 1 (0.6 -> 1.7
+ * s).  T-bar is taken a hair smaller (TPUT_CUT_EPS
+ * relative) so that a solution meeting it within satisfies()'s tolerance
+ * stays. */
+#define TPUT_CUT_EPS 1e-6
+
+static double tput_cut_coef(double t, double tbar, double d)
+{
+    double tb = tbar * (1 - TPUT_CUT_EPS);
+    if (t >= tb)
+        return 1;
+    double a = (t - d) / (tb - 2 * d);
+    return a < 0 ? 0 : a > 1 ? 1 : a;
 }
 
 /* Combination q's coefficient in cut k. */
-static int cut_coef(const gsolve *s, const combo *q, int k)
+static double cut_coef(const gsolve *s, const combo *q, int k)
 {
     const gcut *t = &s->cuts[k];
-    int inside = in_tri(t, q->c1) + (q->c2 != q->c1 && in_tri(t, q->c2));
+    if (t->n == 1)
+        return members_in(q, t->c[0]) ? tput_cut_coef(tput_in(q, t->c[0]),
+                                                        s->in->jobs[s->g.rep[t->c[0]]].min_tput,
+                                                        t->shift)
+                                      : 0;
+    int inside = in_cut(t, q->c1) + (q->c2 != q->c1 && in_cut(t, q->c2));
     return t->packing ? inside == 2 : inside > 0;
 }
 
@@ -957,34 +1002,119 @@ static double *pair_weights(const gsolve *s)
  * coefficient from gogh_column_coefs). */
 static void add_cut(gsolve *s, gcut t, int *ind, double *val)
 {
-    t.packing = 1;
-    for (int e = 0; e < 3; e++)
+    t.packing = t.n > 1;
+    for (int e = 0; e < t.n; e++)
         t.packing &= s->in->jobs[s->g.rep[t.c[e]]].dmax == 1;
     t.row = glp_add_rows(s->P, 1);
-    if (t.packing)
-        glp_set_row_bnds(s->P, t.row, GLP_UP, 0, 1);
+    if (t.n == 1)
+        glp_set_row_bnds(s->P, t.row, GLP_LO, 1, 0);
+    else if (t.packing)
+        glp_set_row_bnds(s->P, t.row, GLP_UP, 0, (t.n - 1) / 2);
     else
-        glp_set_row_bnds(s->P, t.row, GLP_LO, 2, 0);
+        glp_set_row_bnds(s->P, t.row, GLP_LO, (t.n + 1) / 2, 0);
     grow_array((void **)&s->cuts, &s->cuts_cap, (size_t)s->ncuts + 1, sizeof *s->cuts);
     s->cuts[s->ncuts++] = t;
-    for (int e = 0; e < 3; e++) {
+    for (int e = 0; e < t.n; e++) {
         int c = t.c[e];
         grow_array((void **)&s->cuts_of[c], &s->cuts_of_cap[c], (size_t)s->ncuts_of[c] + 1,
                    sizeof **s->cuts_of);
         s->cuts_of[c][s->ncuts_of[c]++] = s->ncuts - 1;
     }
     int len = 0;
-    for (size_t q = 0; q < s->nc; q++)
-        if (s->c[q].col && cut_coef(s, &s->c[q], s->ncuts - 1)) {
+    for (size_t q = 0; q < s->nc; q++) {
+        double v = s->c[q].col ? cut_coef(s, &s->c[q], s->ncuts - 1) : 0;
+        if (v != 0) {
             ind[++len] = s->c[q].col;
-            val[len] = 1;
+            val[len] = v;
         }
+    }
     glp_set_mat_row(s->P, t.row, len, ind, val);
 }
 
-/* One round: the most violated triangles of the current LP solution
- * become rows; returns how many.  A triangle's combinations touch it
- * r_j + r_k + r_l - x(pairs within) times, r the jobs' row activities. */
+/* The violated cuts found so far. */
+typedef struct cutlist {
+    gcut *t;
+    size_t n, cap;
+} cutlist;
+
+/* Adds set S (n classes) to the list when its combinations touch it fewer
+ * than (n + 1) / 2 times. */
+static void offer_cut(cutlist *l, const int *S, int n, double touch)
+{
+    double viol = (n + 1) / 2 - touch;
+    if (viol < 1e-4)
+        return;
+    gcut t = {{0}, n, viol, 0, 0, 0};
+    memcpy(t.c, S, (size_t)n * sizeof *S);
+    grow_array((void **)&l->t, &l->cap, l->n + 1, sizeof *l->t);
+    l->t[l->n++] = t;
+}
+
+/* Every triangle of the LP's pairs: exact (C times the square of the
+ * degree, a few milliseconds at 128 jobs). */
+static void triangles(const double *w, const double *act, int C, int *adj, cutlist *l)
+{
+    for (int u = 0; u < C; u++) {
+        int na = 0;
+        for (int v = u + 1; v < C; v++)
+            if (w[(size_t)u * (size_t)C + (size_t)v] > 1e-6)
+                adj[na++] = v;
+        for (int x = 0; x < na; x++)
+            for (int y = x + 1; y < na; y++) {
+                int S[3] = {u, adj[x], adj[y]};
+                double within = w[(size_t)u * (size_t)C + (size_t)S[1]] +
+                                w[(size_t)u * (size_t)C + (size_t)S[2]] +
+                                w[(size_t)S[1] * (size_t)C + (size_t)S[2]];
+                offer_cut(l, S, 3, act[u] + act[S[1]] + act[S[2]] - within);
+            }
+    }
+}
+
+/* The most violated throughput cut of class c at the LP solution, if
+ * any: the sum over the shifts is piecewise monotone between the points
+ * where a term reaches 0 or 1, so those are the shifts tried. */
+static void tput_cut_of(const gsolve *s, int c, cutlist *l)
+{
+    double tbar = s->in->jobs[s->g.rep[c]].min_tput, tb = tbar * (1 - TPUT_CUT_EPS);
+    size_t n = 0, cap = 16;
+    double *t = xmalloc(cap * sizeof *t), *v = xmalloc(cap * sizeof *v);
+    for (size_t q = 0; q < s->nc; q++) {
+        const combo *cq = &s->c[q];
+        double x = cq->col && members_in(cq, c) ? glp_get_col_prim(s->P, cq->col) : 0;
+        if (x <= 1e-9)
+            continue;
+        if (n == cap) {
+            cap *= 2;
+            t = xrealloc(t, cap * sizeof *t);
+            v = xrealloc(v, cap * sizeof *v);
+        }
+        t[n] = tput_in(cq, c);
+        v[n++] = x;
+    }
+    double best = 1 - 1e-4, best_d = 0;
+    for (size_t k = 0; k < 2 * n; k++) {
+        double d = k < n ? t[k] : tb - t[k - n];
+        if (d >= tb * 0.49)
+            continue;
+        double lhs = 0;
+        for (size_t e = 0; e < n; e++)
+            lhs += v[e] * tput_cut_coef(t[e], tbar, d);
+        if (lhs < best) {
+            best = lhs;
+            best_d = d;
+        }
+    }
+    if (best < 1 - 1e-4) {
+        grow_array((void **)&l->t, &l->cap, l->n + 1, sizeof *l->t);
+        l->t[l->n++] = (gcut){{c}, 1, 1 - best, 0, 0, best_d};
+    }
+    free(t);
+    free(v);
+}
+
+/* One round: the most violated odd sets of the current LP solution become
+ * rows; returns how many.  A set's combinations touch it sum of r_j over
+ * its jobs less x(pairs within) times, r the jobs' row activities. */
 static int separate(gsolve *s)
 {
     int C = s->g.n;
@@ -993,35 +1123,21 @@ static int separate(gsolve *s)
     for (int c = 0; c < C; c++)
         act[c] = glp_get_row_prim(s->P, s->row_of[c]);
     int *adj = xmalloc((size_t)(C ? C : 1) * sizeof *adj);
-    size_t cap = 64, n = 0;
-    gcut *t = xmalloc(cap * sizeof *t);
-    for (int u = 0; u < C; u++) {
-        int na = 0;
-        for (int v = u + 1; v < C; v++)
-            if (w[(size_t)u * (size_t)C + (size_t)v] > 1e-6)
-                adj[na++] = v;
-        for (int x = 0; x < na; x++)
-            for (int y = x + 1; y < na; y++) {
-                int v = adj[x], z = adj[y];
-                double within = w[(size_t)u * (size_t)C + (size_t)v] +
-                                w[(size_t)u * (size_t)C + (size_t)z] +
-                                w[(size_t)v * (size_t)C + (size_t)z];
-                double touch = act[u] + act[v] + act[z] - within;
-                if (touch >= 2 - 1e-4)
-                    continue;
-                grow_array((void **)&t, &cap, n + 1, sizeof *t);
-                t[n++] = (gcut){{u, v, z}, 2 - touch, 0, 0};
-            }
-    }
-    qsort(t, n, sizeof *t, cmp_cut);
-    int add = (int)(n < CUTS_PER_ROUND ? n : CUTS_PER_ROUND);
+    cutlist l = {NULL, 0, 0};
+    triangles(w, act, C, adj, &l);
+    for (int c = 0; c < C; c++)
+        if (s->tput_row[c] && s->in->jobs[s->g.rep[c]].dmax == 2)
+            tput_cut_of(s, c, &l);
+    if (l.n)
+        qsort(l.t, l.n, sizeof *l.t, cmp_cut);
+    int add = (int)(l.n < CUTS_PER_ROUND ? l.n : CUTS_PER_ROUND);
     int *ind = xmalloc((s->nc + 2) * sizeof *ind);
     double *val = xmalloc((s->nc + 2) * sizeof *val);
     for (int k = 0; k < add; k++)
-        add_cut(s, t[k], ind, val);
+        add_cut(s, l.t[k], ind, val);
     free(ind);
     free(val);
-    free(t);
+    free(l.t);
     free(adj);
     free(act);
     free(w);
@@ -1128,6 +1244,70 @@ static int root_lp(gsolve *s, sg_ctx *c, double *lb, double *rc)
             break;
     }
     return priced_lp(s, c, 1, rc) == 0 ? 0 : -1;
+}
+
+/* ---- the cuts, for the tests --------------------------------------------------------- */
+
+static void gsolve_init(gsolve *s, const gogh_inst *in, int names);
+static void gsolve_free(gsolve *s);
+
+/* The model of in with the root LP's cuts, for a test to check integer
+ * points against them; NULL when the LP did not solve. */
+gsolve *gogh_cuts_new(const gogh_inst *in)
+{
+    gsolve *s = xmalloc(sizeof *s);
+    gsolve_init(s, in, 0);
+    solve_opts o;
+    solve_opts_default(&o);
+    sg_ctx sc;
+    sg_begin(&sc, &o);
+    double lb, *rc = xmalloc((s->nc + 1) * sizeof *rc);
+    int r = s->nc ? root_lp(s, &sc, &lb, rc) : 1;
+    free(rc);
+    if (r != 0) {
+        gogh_cuts_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The least slack over the cuts of the assignment job1/job2 (per
+ * accelerator: its jobs, -1 for none), negative when one cuts it off;
+ * -HUGE_VAL when a GPU's jobs make no combination of the model. */
+double gogh_cuts_slack(const gsolve *s, const int *job1, const int *job2)
+{
+    const gogh_inst *in = s->in;
+    double least = HUGE_VAL;
+    for (int k = 0; k < s->ncuts; k++) {
+        const gcut *t = &s->cuts[k];
+        double lhs = 0;
+        for (size_t g = 0; g < in->naccels; g++) {
+            if (job1[g] < 0)
+                continue;
+            int c1 = s->g.of[job1[g]], c2 = job2[g] < 0 ? -1 : s->g.of[job2[g]];
+            int q = find_combo(s, in->accels[g].type, c1, c2);
+            if (q < 0)
+                return -HUGE_VAL;
+            lhs += cut_coef(s, &s->c[q], k);
+        }
+        double slack = t->n == 1 ? lhs - 1
+                     : t->packing ? (t->n - 1) / 2 - lhs : lhs - (t->n + 1) / 2;
+        least = fmin(least, slack);
+    }
+    return least;
+}
+
+int gogh_cuts_count(const gsolve *s)
+{
+    return s->ncuts;
+}
+
+void gogh_cuts_free(gsolve *s)
+{
+    if (s) {
+        gsolve_free(s);
+        free(s);
+    }
 }
 
 /* ---- the search ------------------------------------------------------------------------ */

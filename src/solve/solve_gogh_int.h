@@ -50,13 +50,18 @@ typedef struct combo {
     int col;
 } combo;
 
-/* A triangle cut (search section): three classes, how violated it was,
+/* A cut (search section): an odd set of classes (a triangle), or one
+ * class's throughput cut (n = 1, at shift `shift`); how violated it was,
  * its form and row. */
+#define GCUT_MAX 3
+
 typedef struct gcut {
-    int c[3];
+    int c[GCUT_MAX];
+    int n;                  /* classes in it, odd */
     double viol;
-    int packing;            /* x(pairs within) <= 1, else touching >= 2 */
+    int packing;            /* x(pairs within) <= (n - 1) / 2, else touching >= (n + 1) / 2 */
     int row;
+    double shift;           /* a throughput cut's d */
 } gcut;
 
 /* The data of one solve: instance, classes, combinations, GLPK's model. */
@@ -100,6 +105,15 @@ void gogh_local_search(gsolve *s, sg_ctx *c, double **x, double *ub);
 void gogh_stage_opts(const sg_ctx *c, double seconds, double gap, solve_opts *sub);
 /* 1 when the bound closes the gap as far as the options ask. */
 int gogh_gap_closed(const solve_opts *o, double ub, double lb);
+
+/* For the tests: the model of `in` with its root cuts (NULL when the LP
+ * did not solve), the least slack over those cuts of an assignment (per
+ * accelerator g its jobs job1[g], job2[g], -1 for none; negative when a
+ * cut removes it), how many cuts there are, and freeing it. */
+gsolve *gogh_cuts_new(const gogh_inst *in);
+double gogh_cuts_slack(const gsolve *s, const int *job1, const int *job2);
+int gogh_cuts_count(const gsolve *s);
+void gogh_cuts_free(gsolve *s);
 
 /* ---- solve_gogh_lattice.c ---- */
 
