@@ -260,12 +260,10 @@ int cg_col_glp(const cg *g, int col);
  * the child's instance (the same items as the parent's); the caller frees
  * the result with cg_free. */
 cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up);
-/* With share > 0, cg_run also stops (0, not converged) once a pricing
- * round lowers the master's value by at most that share of it: *lb is
- * still valid, and cg_last_z, the master's last value, estimates the LP
- * bound from above (strong branching ranks by it). */
-void cg_set_tail(cg *g, double share);
-double cg_last_z(const cg *g);
+/* Solves the master over the columns it has, without pricing: *z, its
+ * value, is at least the LP's (pricing only lowers it) and estimates it
+ * from above; no bound.  Returns as cg_run. */
+int cg_resolve(cg *g, sg_ctx *c, double *z);
 /* Points g at another copy of the instance it was built for (same items). */
 void cg_rebind(cg *g, const pk_inst *p);
 
