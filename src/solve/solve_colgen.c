@@ -144,6 +144,7 @@ struct cg {
     pk_hset seen;           /* patterns already columns */
     double z;               /* last master LP value */
     int dual_next;          /* the next master solve starts from a dual feasible basis */
+    int it_cap;             /* simplex iterations the next master solve may take (0: any) */
 };
 
 /* Notes pattern (t, items[0..k)) as the master's column col: its class,
@@ -710,7 +711,10 @@ static int solve_master(cg *g, sg_ctx *c)
     sp.msg_lev = GLP_MSG_ERR;
     if (g->dual_next)
         sp.meth = GLP_DUALP;    /* a parent's optimal basis with a new bound: dual feasible */
+    if (g->it_cap > 0)
+        sp.it_lim = g->it_cap;
     g->dual_next = 0;
+    g->it_cap = 0;
     int rc = sg_simplex(c, g->P, &sp);     /* in slices: the cancel flag is read */
     if (rc == GLP_ETMLIM || rc == GLP_EITLIM)
         return 2;
@@ -926,10 +930,12 @@ cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up)
     return g;
 }
 
-int cg_resolve(cg *g, sg_ctx *c, double *z)
+int cg_resolve(cg *g, sg_ctx *c, int max_iters, double *z)
 {
     if (sg_should_stop(c) >= 0)
         return 1;
+    int dual = g->dual_next;
+    g->it_cap = max_iters;
     int ms = solve_master(g, c);
     if (ms == 1) {
         /* GLPK called the master infeasible, which it never is (see
@@ -937,6 +943,12 @@ int cg_resolve(cg *g, sg_ctx *c, double *z)
         glp_scale_prob(g->P, GLP_SF_AUTO);
         glp_adv_basis(g->P, 0);
         ms = solve_master(g, c);
+    }
+    if (ms == 2 && dual && sg_should_stop(c) < 0 && glp_get_dual_stat(g->P) == GLP_FEAS) {
+        /* stopped at max_iters: the dual simplex's value only rises to the
+         * optimum, and the next solve goes on from this basis */
+        g->dual_next = 1;
+        ms = 0;
     }
     if (ms != 0)
         return ms == 2 ? 1 : -1;
