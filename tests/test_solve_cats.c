@@ -380,7 +380,11 @@ static void test_prefix_branching_vs_partitions(void **state)
 /* A child's master copied from its parent's with the prefix bound changed
  * (cg_branch_prefix, what strong branching and the children start from)
  * reaches the LP bound of the same child's master built from scratch, on
- * both sides of every fractional prefix count N_k of the root LP. */
+ * both sides of every fractional prefix count N_k of the root LP.  Its
+ * value re-solved without pricing (cg_resolve, what ranks a trial) is at
+ * least that bound; stopped after one dual simplex pivot it is at most
+ * the re-solved value, and column generation from there reaches the same
+ * bound. */
 static double lp_bound(cg *g, sg_ctx *c)
 {
     double lb;
@@ -414,7 +418,7 @@ static void test_branch_prefix_matches_fresh_master(void **state)
     solve_opts_default(&o);
     sg_ctx c;
     sg_begin(&c, &o);
-    int checked = 0, n = 12;
+    int checked = 0, capped = 0, n = 12;
     for (uint64_t seed = 1; seed <= 30; seed++) {
         rng r;
         rng_seed(&r, seed);
@@ -456,13 +460,31 @@ static void test_branch_prefix_matches_fresh_master(void **state)
                 cg_free(fresh);
                 cg_free(warm);
                 checked++;
+                double z_full, z_one;
+                cg *full = cg_branch_prefix(root, &p, k, bound, up);
+                cg *one = cg_branch_prefix(root, &p, k, bound, up);
+                assert_int_equal(cg_resolve(full, &c, 0, &z_full), 0);
+                assert_int_equal(cg_resolve(one, &c, 1, &z_one), 0);
+                if (z_full < a - 1e-6 * fabs(a) || z_one > z_full + 1e-6 * fabs(z_full))
+                    fail_msg("seed %llu, N_%d %s %d: LP %.6f, re-solved %.6f, one pivot %.6f",
+                             (unsigned long long)seed, k, up ? "<=" : ">=", bound, a, z_full,
+                             z_one);
+                capped += z_one < z_full - 1e-6 * fabs(z_full);
+                b = lp_bound(one, &c);
+                if (fabs(a - b) > 1e-6 * fabs(a))
+                    fail_msg("seed %llu, N_%d: from scratch %.6f, after one pivot %.6f",
+                             (unsigned long long)seed, k, a, b);
+                cg_free(full);
+                cg_free(one);
             }
         }
         cg_free(root);
         pk_inst_free(&p);
     }
     sg_end(&c, NULL);
+    printf("branch prefix: %d children, %d stopped by the pivot limit\n", checked, capped);
     assert_true(checked >= 20);
+    assert_true(capped >= 5);       /* the stopped path was taken */
 }
 
 /* ---- repacking a few GPUs at a time (solve_lns.c) ------------------------------------ */

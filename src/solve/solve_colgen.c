@@ -144,7 +144,7 @@ struct cg {
     pk_hset seen;           /* patterns already columns */
     double z;               /* last master LP value */
     int dual_next;          /* the next master solve starts from a dual feasible basis */
-    double tail;            /* stop once a round lowers z by at most this share (0: off) */
+    int it_cap;             /* simplex iterations the next master solve may take (0: any) */
 };
 
 /* Notes pattern (t, items[0..k)) as the master's column col: its class,
@@ -711,7 +711,10 @@ static int solve_master(cg *g, sg_ctx *c)
     sp.msg_lev = GLP_MSG_ERR;
     if (g->dual_next)
         sp.meth = GLP_DUALP;    /* a parent's optimal basis with a new bound: dual feasible */
+    if (g->it_cap > 0)
+        sp.it_lim = g->it_cap;
     g->dual_next = 0;
+    g->it_cap = 0;
     int rc = sg_simplex(c, g->P, &sp);     /* in slices: the cancel flag is read */
     if (rc == GLP_ETMLIM || rc == GLP_EITLIM)
         return 2;
@@ -756,7 +759,6 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
             rc = ms == 2 ? 1 : -1;
             break;
         }
-        double z_prev = z;
         z = glp_get_obj_val(g->P);
         read_duals(g);
         int added = pricing_round(g, rmin);
@@ -770,8 +772,6 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
         }
         if (pk_gap_met(p, c, lb, ub))
             break;
-        if (g->tail > 0 && iter > 0 && z_prev - z <= g->tail * fabs(z))
-            break;              /* tailing off: z is near the LP's value */
         if (p->quantum > 0 && solve_quanta(lb, p->quantum) >= solve_quanta(z, p->quantum))
             break;              /* the rounded bound cannot rise further */
         if (added == 0) {
@@ -930,14 +930,30 @@ cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up)
     return g;
 }
 
-void cg_set_tail(cg *g, double share)
+int cg_resolve(cg *g, sg_ctx *c, int max_iters, double *z)
 {
-    g->tail = share;
-}
-
-double cg_last_z(const cg *g)
-{
-    return g->z;
+    if (sg_should_stop(c) >= 0)
+        return 1;
+    int dual = g->dual_next;
+    g->it_cap = max_iters;
+    int ms = solve_master(g, c);
+    if (ms == 1) {
+        /* GLPK called the master infeasible, which it never is (see
+         * cg_run): once more, scaled, from a fresh basis */
+        glp_scale_prob(g->P, GLP_SF_AUTO);
+        glp_adv_basis(g->P, 0);
+        ms = solve_master(g, c);
+    }
+    if (ms == 2 && dual && sg_should_stop(c) < 0 && glp_get_dual_stat(g->P) == GLP_FEAS) {
+        /* stopped at max_iters: the dual simplex's value only rises to the
+         * optimum, and the next solve goes on from this basis */
+        g->dual_next = 1;
+        ms = 0;
+    }
+    if (ms != 0)
+        return ms == 2 ? 1 : -1;
+    g->z = *z = glp_get_obj_val(g->P);
+    return 0;
 }
 
 void cg_rebind(cg *g, const pk_inst *p)

@@ -175,14 +175,17 @@ int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp)
 {
     int rc;
     double last_z = NAN;
+    int cap = sp->it_lim, done = 0;     /* the caller's own limit */
     for (;;) {
         int ms = ms_left(c), it = it_left(c);
+        it = it < cap - done ? it : cap - done;
         int slice_by_time = !by_work(c);
         sp->tm_lim = slice_by_time && ms > SG_SLICE_MS ? SG_SLICE_MS : ms;
         sp->it_lim = !slice_by_time && it > SG_SLICE_ITERS ? SG_SLICE_ITERS : it;
         int at = glp_get_it_cnt(P);
         rc = glp_simplex(P, sp);
         c->work += glp_get_it_cnt(P) - at;
+        done += glp_get_it_cnt(P) - at;
         int sliced = slice_by_time ? rc == GLP_ETMLIM && ms > SG_SLICE_MS
                                    : rc == GLP_EITLIM && it > SG_SLICE_ITERS;
         if (!sliced || sg_should_stop(c) >= 0)

@@ -82,10 +82,10 @@ void sg_end(sg_ctx *c, solve_result *res);
 double sg_elapsed(const sg_ctx *c);
 /* Seconds left before the time (or work) limit (a large number when none). */
 double sg_remaining(const sg_ctx *c);
-/* Runs glp_simplex on P with GLPK's limits set from ours and counts its
- * iterations on the work clock; a slice of primal pivots that leaves the
- * objective where it was hands over to the dual simplex (sp->meth).
- * GLPK's return code. */
+/* Runs glp_simplex on P with GLPK's limits set from ours (and at most
+ * sp->it_lim iterations in all) and counts its iterations on the work
+ * clock; a slice of primal pivots that leaves the objective where it was
+ * hands over to the dual simplex (sp->meth).  GLPK's return code. */
 int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp);
 /* SOLVE_CANCELLED, SOLVE_TIMEOUT, or -1 when the solve may go on. */
 int sg_should_stop(const sg_ctx *c);
@@ -260,12 +260,13 @@ int cg_col_glp(const cg *g, int col);
  * the child's instance (the same items as the parent's); the caller frees
  * the result with cg_free. */
 cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up);
-/* With share > 0, cg_run also stops (0, not converged) once a pricing
- * round lowers the master's value by at most that share of it: *lb is
- * still valid, and cg_last_z, the master's last value, estimates the LP
- * bound from above (strong branching ranks by it). */
-void cg_set_tail(cg *g, double share);
-double cg_last_z(const cg *g);
+/* Solves the master over the columns it has, without pricing: *z, its
+ * value, is at least the LP's (pricing only lowers it) and estimates it
+ * from above; no bound.  With max_iters > 0 and a basis that was dual
+ * feasible (a fresh cg_branch_prefix), at most that many dual simplex
+ * pivots: *z is then where the dual simplex got to, below the master's
+ * value, and cg_run goes on from there.  Returns as cg_run. */
+int cg_resolve(cg *g, sg_ctx *c, int max_iters, double *z);
 /* Points g at another copy of the instance it was built for (same items). */
 void cg_rebind(cg *g, const pk_inst *p);
 
