@@ -831,15 +831,6 @@ int cg_col_glp(const cg *g, int col)
 
 /* ---- a child's master from its parent's ------------------------------------ */
 
-static void *dup_array(const void *src, size_t n, size_t size)
-{
-    if (!src)
-        return NULL;
-    void *d = xmalloc((n > 0 ? n : 1) * size);
-    memcpy(d, src, n * size);
-    return d;
-}
-
 typedef struct col_rc {
     double rc;
     int c;
@@ -909,7 +900,7 @@ cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up)
     g->min_bins = parent->min_bins;
     memcpy(g->slo, parent->slo, (size_t)(p->ntype > 0 ? p->ntype : 1) * sizeof(int));
     memcpy(g->shi, parent->shi, (size_t)(p->ntype > 0 ? p->ntype : 1) * sizeof(int));
-    g->root_of = dup_array(parent->root_of, n, sizeof(int));
+    g->root_of = xmemdup(parent->root_of, n * sizeof(int));
     g->lead_adj = xcalloc(n, sizeof(double));
     g->ny = parent->ny;
     g->y_col0 = parent->y_col0;
