@@ -256,19 +256,18 @@ static void write_places(const pk_inst *p, const pk_sol *s, solve_result *res)
  * ends the solve before any LP, where the root LP alone took over 60 s on
  * a loaded machine.  A moves cap keeps it from spending the whole share
  * on a packing that is already optimal (pai-like 256: 69 GPUs against an
- * optimum of 68 that the root LP finds; 1.8 s of CPU more than without). */
+ * optimum of 68 that the root LP finds). */
 #define CORRGPU_LS_SHARE 0.2
 #define CORRGPU_LS_MOVES_PER_ITEM 3000
 #define CORRGPU_LS_SEED 0xc0bb6a11ULL
 
-/* The start branch and price gets: the outside one when it is a packing,
- * else first fit, with as many GPUs emptied as the bin-emptying search
- * (solve_pack_ls.c) manages; 0 when there is none. */
-static int search_start(const pk_inst *p, sg_ctx *c, int have_start, pk_sol *s)
+/* The bin-emptying search (solve_pack_ls.c) from the outside start when
+ * it is a packing, else from first fit; 0 when there is no packing. */
+static int search_packing(const pk_inst *p, sg_ctx *c, int have_start, pk_sol *s)
 {
-    if (!have_start || pk_eval(p, s) == HUGE_VAL) {
-        if (have_start)
-            return 0;   /* pk_solve still weighs it, and drops it */
+    if (have_start && pk_eval(p, s) == HUGE_VAL)
+        have_start = 0;
+    if (!have_start) {
         s->nbins = 0;
         for (int i = 0; i < p->n; i++)
             s->bin_of[i] = -1;
@@ -278,6 +277,26 @@ static int search_start(const pk_inst *p, sg_ctx *c, int have_start, pk_sol *s)
     pk_fewer_bins(p, c, s, pk_count_bound(p), CORRGPU_LS_SHARE * sg_remaining(c),
                   CORRGPU_LS_MOVES_PER_ITEM * (long)p->n, CORRGPU_LS_SEED);
     return 1;
+}
+
+/* The search's packing s after branch and price, when it has fewer GPUs
+ * than what branch and price returned in best. */
+static void keep_searched(const pk_inst *p, const pk_sol *s, pk_sol *best, solve_result *res)
+{
+    if (res->has_solution && s->nbins >= res->objective - SOLVE_EPS)
+        return;
+    pk_sol_copy(best, s, p);
+    res->objective = s->nbins;
+    res->has_solution = 1;
+    if (res->bound >= res->objective - SOLVE_EPS) {
+        res->status = SOLVE_OPTIMAL;
+        res->bound = res->objective;
+        res->gap = 0;
+        return;
+    }
+    res->gap = sg_gap(res->objective, res->bound);
+    if (res->status == SOLVE_TIMEOUT)
+        res->status = SOLVE_FEASIBLE;
 }
 
 static int solve_paper(const corrgpu_inst *in, sg_ctx *c, solve_result *res, gp_err *err);
@@ -322,9 +341,23 @@ int solve_corrgpu(const corrgpu_inst *in, const solve_opts *o, solve_result *res
         start.nbins = start_raw.nbins;
         free(next);
     }
-    if (search_start(&p, &c, have_start, &start))
-        have_start = 1;
-    int rc = pk_solve(&p, have_start ? &start : NULL, &c, res, &best, err);
+    /* The search's packing goes in as branch and price's start only when
+     * it meets the clique + memory bound, which ends the solve before any
+     * LP; otherwise it waits until after: seeded with it, the root master
+     * of the pai-like 512-task instance (with its prefix rows) stalled in
+     * the simplex (bound 50-53 after 47-105 s of CPU from packings of 126
+     * and 135 GPUs), where from the heuristics' 144 it converges to 121.4
+     * in 14 s. */
+    pk_sol found;
+    pk_sol_init(&found, &p);
+    if (have_start)
+        pk_sol_copy(&found, &start, &p);
+    int searched = search_packing(&p, &c, have_start, &found);
+    int closes = searched && found.nbins <= pk_count_bound(&p);
+    int rc = pk_solve(&p, closes ? &found : have_start ? &start : NULL, &c, res, &best, err);
+    if (rc == 0 && searched && !closes && res->status != SOLVE_INFEASIBLE)
+        keep_searched(&p, &found, &best, res);
+    pk_sol_free(&found);
     if (rc == 0 && res->has_solution)
         write_places(&p, &best, res);
     if (rc == 0 && res->status == SOLVE_INFEASIBLE)
