@@ -53,7 +53,6 @@ typedef struct ls_state {
     int *bin_of;            /* [n], -1 = set aside */
     int *first, *len;       /* bin b's items: item[first[b] .. first[b] + len[b]) */
     int *item;              /* [k * n] */
-    double *used;           /* [k] memory in each bin */
     int *aside, naside;     /* items set aside */
     int *aside_pos;         /* [n] position in aside, -1 = in a bin */
     double *weight;         /* [n] */
@@ -70,7 +69,6 @@ static void ls_init(ls_state *st, const pk_inst *p, int k, uint64_t seed)
     st->first = xmalloc(kk * sizeof *st->first);
     st->len = xcalloc(kk, sizeof *st->len);
     st->item = xmalloc(kk * n * sizeof *st->item);
-    st->used = xcalloc(kk, sizeof *st->used);
     st->aside = xmalloc(n * sizeof *st->aside);
     st->aside_pos = xmalloc(n * sizeof *st->aside_pos);
     st->weight = xmalloc(n * sizeof *st->weight);
@@ -92,7 +90,6 @@ static void ls_free(ls_state *st)
     free(st->first);
     free(st->len);
     free(st->item);
-    free(st->used);
     free(st->aside);
     free(st->aside_pos);
     free(st->weight);
@@ -117,7 +114,6 @@ static void take_from_aside(ls_state *st, int i)
 static void bin_insert(ls_state *st, int b, int i)
 {
     st->item[st->first[b] + st->len[b]++] = i;
-    st->used[b] += st->p->size[i];
     st->bin_of[i] = b;
 }
 
@@ -127,15 +123,12 @@ static void bin_eject(ls_state *st, int b, const char *out)
 {
     int *it = st->item + st->first[b], w = 0;
     for (int q = 0; q < st->len[b]; q++) {
-        if (out[q]) {
-            st->used[b] -= st->p->size[it[q]];
+        if (out[q])
             put_aside(st, it[q]);
-        } else
+        else
             it[w++] = it[q];
     }
     st->len[b] = w;
-    if (w == 0)
-        st->used[b] = 0;
 }
 
 /* What item i costs to bring into bin b: the weight of the items pushed
@@ -235,9 +228,8 @@ static void ls_step(ls_state *st, long step, char *out, char *best_out)
         st->weight[st->aside[a]] += 1;
 }
 
-/* Loads s's packing into k bins: bins k.. of s (s has k + 1) are set
- * aside; the bins are first ordered so that the lightest is the one left
- * out. */
+/* Loads s's packing (k + 1 bins) into the fresh state st of k bins: the
+ * items of s's lightest bin are set aside, the other bins keep theirs. */
 static void ls_load(ls_state *st, const pk_sol *s)
 {
     const pk_inst *p = st->p;
@@ -249,11 +241,6 @@ static void ls_load(ls_state *st, const pk_sol *s)
         if (load[b] < load[drop])
             drop = b;
     free(load);
-    st->naside = 0;
-    for (int b = 0; b < st->k; b++) {
-        st->len[b] = 0;
-        st->used[b] = 0;
-    }
     for (int i = 0; i < p->n; i++) {
         int b = s->bin_of[i];
         if (b == drop || b < 0) {
