@@ -16,11 +16,20 @@
  *
  *   - an item's weight grows by one at every step it spends set aside, so
  *     the items that are hard to place become expensive to push out and
- *     the search stops cycling through the same few (a plain count of
- *     items set aside stalled on the pai-like 512-task instance);
+ *     the search stops cycling through the same few (on the pai-like
+ *     512-task instance, 30 s from the heuristics' 144 GPUs: 125 with the
+ *     weights, 137 with a plain count of items set aside);
  *   - a tabu list of (item, bin): an item pushed out of a bin may not come
  *     back into it for a few steps (a random 0..9 plus 0.6 x the items set
- *     aside, the tenure PartialCol uses).
+ *     aside, the tenure PartialCol uses; 0..39 + 2x and 0..2 + 0.3x both
+ *     ended at 126).
+ *
+ * Tried on the same instance and left out, none better than 125 in 30-40
+ * s: halving the weights every 20 000 steps (127), taking the heaviest
+ * item set aside instead of a random one (132), every item set aside
+ * tried each step (125, later), a tenth of the steps spent moving an item
+ * to a bin where it fits as it is (126), starting a level again from
+ * another bin every 200 000 steps (126).
  *
  * Every packing it returns has been checked by pk_eval.
  */
