@@ -250,12 +250,13 @@ static void write_places(const pk_inst *p, const pk_sol *s, solve_result *res)
 /* Share of the time left, and moves per item, that the bin-emptying
  * search gets before branch and price.  On the pai-like 512-task instance
  * (618 items, half the pairs in conflict) it goes from the heuristics' 144
- * GPUs to 127 within 1 s and to 126 within 0.6 M moves (125 takes about
- * 1.2 M, 6-14 s), where branch and price alone ended at 129-131 in 60 s;
- * on the random 512-task one it reaches the clique + memory bound (138) at
- * once, which ends the solve before any LP, where branch and price alone
- * left 140 against 138 after 60 s.  The moves cap keeps it from spending
- * the whole share on a packing that is already optimal: pai-like 256
+ * GPUs to 127 within 0.25 M moves (1 s) and to 126 within 0.85 M (125
+ * took 1.45 M, 6-14 s), where branch and price alone ended at 129-131 in
+ * 60 s; on the random 512-task one it reaches the clique + memory bound
+ * (138) at once, which ends the solve before any LP, where branch and
+ * price alone left 140 against 138 after 60 s.  The moves cap keeps it
+ * from spending the whole share on a packing that is already optimal:
+ * pai-like 256
  * tasks, 69 GPUs against an optimum of 68 that the root LP finds, took
  * 6.5 s of CPU with 3000 moves per item, 5.5 s with 1500, 5.1 s without
  * the search (load 1.5-2.6), and 512 tasks ended at 126 with either. */
