@@ -7,12 +7,15 @@
  * placement is checked against memory, conflicts and v; infeasible
  * instances are reported so; the time limit and the cancel flag are
  * honoured with a best-found solution and its gap; the LP file written for
- * a small instance solves to the same G* with glpsol.
+ * a small instance solves to the same G* with glpsol.  The bin-emptying
+ * search (pk_fewer_bins) is checked on its own: never an infeasible
+ * packing, never more bins, and the bin it can empty emptied.
  */
 #include "testutil.h"
 
 #include "core/rng.h"
 #include "solve/solve.h"
+#include "solve/solve_int.h"
 
 /* ---- instances ------------------------------------------------------------ */
 
@@ -366,6 +369,105 @@ static void test_log_captured(void **state)
     corrgpu_inst_free(&in);
 }
 
+
+/* ---- the bin-emptying search (solve_pack_ls.c) ------------------------------ */
+
+/* One class of GPUs of cap GiB, cost 1 a GPU, as solve_corrgpu builds. */
+static void unit_pk_inst(pk_inst *p, int n, double cap)
+{
+    pk_inst_init(p, n, 1, 0);
+    p->cls[0].cap = cap;
+    p->quantum = 1;
+    for (int i = 0; i < n; i++) {
+        p->task[i] = i;
+        p->cls[0].lead_cost[i] = 1;
+    }
+}
+
+/* Items in bins 0..nbins-1 only, and nbins what pk_eval counts. */
+static void assert_packing(const pk_inst *p, pk_sol *s)
+{
+    for (int i = 0; i < p->n; i++)
+        assert_true(s->bin_of[i] >= 0 && s->bin_of[i] < s->nbins);
+    assert_true(pk_eval(p, s) == s->nbins);
+}
+
+static void test_fewer_bins_random(void **state)
+{
+    (void)state;
+    solve_opts o;
+    solve_opts_default(&o);
+    sg_ctx c;
+    sg_begin(&c, &o);
+    int removed_any = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        int n = 20 + (int)rng_below(&r, 60);
+        pk_inst p;
+        unit_pk_inst(&p, n, 32);
+        for (int i = 0; i < n; i++)
+            p.size[i] = rng_bernoulli(&r, 0.3) ? rng_range(&r, 1, 16)
+                                               : 1 + (double)rng_below(&r, 16);
+        for (int i = 0; i < n; i++)
+            for (int k = i + 1; k < n; k++)
+                if (rng_bernoulli(&r, 0.4))
+                    pk_set_conflict(&p, i, k);
+        pk_sol s;
+        pk_sol_init(&s, &p);
+        /* one bin per item: the worst start, with bins to empty */
+        for (int i = 0; i < n; i++) {
+            s.bin_of[i] = i;
+            s.bin_class[i] = 0;
+        }
+        s.nbins = n;
+        int lb = pk_count_bound(&p);
+        int removed = pk_fewer_bins(&p, &c, &s, lb, 5, 20000, seed);
+        assert_packing(&p, &s);
+        assert_int_equal(s.nbins, n - removed);
+        assert_true(s.nbins >= lb);
+        removed_any += removed > 0;
+        pk_sol_free(&s);
+        pk_inst_free(&p);
+    }
+    assert_int_equal(removed_any, 40);
+    sg_end(&c, NULL);
+}
+
+/* Four items of 10 GiB on GPUs of 32, items 0 and 1 in conflict, each on
+ * its own GPU: two GPUs hold them (0, 2, 3 together and 1 alone, or the
+ * like), and the search finds that; asked for no fewer than four it
+ * changes nothing. */
+static void test_fewer_bins_empties(void **state)
+{
+    (void)state;
+    solve_opts o;
+    solve_opts_default(&o);
+    sg_ctx c;
+    sg_begin(&c, &o);
+    pk_inst p;
+    unit_pk_inst(&p, 4, 32);
+    for (int i = 0; i < 4; i++)
+        p.size[i] = 10;
+    pk_set_conflict(&p, 0, 1);
+    pk_sol s;
+    pk_sol_init(&s, &p);
+    for (int i = 0; i < 4; i++) {
+        s.bin_of[i] = i;
+        s.bin_class[i] = 0;
+    }
+    s.nbins = 4;
+    assert_int_equal(pk_fewer_bins(&p, &c, &s, 4, 5, 1000, 1), 0);
+    assert_int_equal(s.nbins, 4);
+    assert_int_equal(pk_fewer_bins(&p, &c, &s, 1, 5, 100000, 1), 2);
+    assert_int_equal(s.nbins, 2);
+    assert_packing(&p, &s);
+    assert_true(s.bin_of[0] != s.bin_of[1]);
+    pk_sol_free(&s);
+    pk_inst_free(&p);
+    sg_end(&c, NULL);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -383,6 +485,8 @@ int main(void)
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_log_captured),
+        cmocka_unit_test(test_fewer_bins_random),
+        cmocka_unit_test(test_fewer_bins_empties),
     };
     return cmocka_run_group_tests_name("solve_corrgpu", tests, NULL, teardown);
 }

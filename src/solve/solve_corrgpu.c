@@ -15,7 +15,10 @@
  *   - the iteration G = 1, 2, ... of §II is replaced by bounds on G* from
  *     both sides: the best heuristic packing gives G <= UB, memory, clique
  *     and column-generation bounds give G >= LB, and the MILP (with at most
- *     UB GPUs implied by the warm start) closes what is left.
+ *     UB GPUs implied by the warm start) closes what is left;
+ *   - before any LP, a search over partial packings (solve_pack_ls.c)
+ *     empties GPUs of the first-fit packing one at a time: branch and
+ *     price starts from what it reaches.
  *
  * The packing core (solve_pack.c) does the work; this file builds its
  * instance (task copies, conflicts, clique-first order), maps the answer
@@ -244,6 +247,61 @@ static void write_places(const pk_inst *p, const pk_sol *s, solve_result *res)
     free(gpu);
 }
 
+/* Share of the time left, and moves per item, that the bin-emptying
+ * search gets before branch and price.  On the pai-like 512-task instance
+ * (618 items, half the pairs in conflict) it goes from the heuristics' 144
+ * GPUs to 127 within 0.25 M moves (1 s) and to 126 within 0.85 M (125
+ * took 1.45 M, 6-14 s), where branch and price alone ended at 129-131 in
+ * 60 s; on the random 512-task one it reaches the clique + memory bound
+ * (138) at once, which ends the solve before any LP, where branch and
+ * price alone left 140 against 138 after 60 s.  The moves cap keeps it
+ * from spending the whole share on a packing that is already optimal:
+ * pai-like 256
+ * tasks, 69 GPUs against an optimum of 68 that the root LP finds, took
+ * 6.5 s of CPU with 3000 moves per item, 5.5 s with 1500, 5.1 s without
+ * the search (load 1.5-2.6), and 512 tasks ended at 126 with either. */
+#define CORRGPU_LS_SHARE 0.2
+#define CORRGPU_LS_MOVES_PER_ITEM 1500
+#define CORRGPU_LS_SEED 0xc0bb6a11ULL
+
+/* The bin-emptying search (solve_pack_ls.c) from the outside start when
+ * it is a packing, else from first fit; 0 when there is no packing. */
+static int search_packing(const pk_inst *p, sg_ctx *c, int have_start, pk_sol *s)
+{
+    if (have_start && pk_eval(p, s) == HUGE_VAL)
+        have_start = 0;
+    if (!have_start) {
+        s->nbins = 0;
+        for (int i = 0; i < p->n; i++)
+            s->bin_of[i] = -1;
+        if (pk_complete(p, s) == HUGE_VAL)
+            return 0;
+    }
+    pk_fewer_bins(p, c, s, pk_count_bound(p), CORRGPU_LS_SHARE * sg_remaining(c),
+                  CORRGPU_LS_MOVES_PER_ITEM * (long)p->n, CORRGPU_LS_SEED);
+    return 1;
+}
+
+/* The search's packing s after branch and price, when it has fewer GPUs
+ * than what branch and price returned in best. */
+static void keep_searched(const pk_inst *p, const pk_sol *s, pk_sol *best, solve_result *res)
+{
+    if (res->has_solution && s->nbins >= res->objective - SOLVE_EPS)
+        return;
+    pk_sol_copy(best, s, p);
+    res->objective = s->nbins;
+    res->has_solution = 1;
+    if (res->bound >= res->objective - SOLVE_EPS) {
+        res->status = SOLVE_OPTIMAL;
+        res->bound = res->objective;
+        res->gap = 0;
+        return;
+    }
+    res->gap = sg_gap(res->objective, res->bound);
+    if (res->status == SOLVE_TIMEOUT)
+        res->status = SOLVE_FEASIBLE;
+}
+
 static int solve_paper(const corrgpu_inst *in, sg_ctx *c, solve_result *res, gp_err *err);
 
 int solve_corrgpu(const corrgpu_inst *in, const solve_opts *o, solve_result *res, gp_err *err)
@@ -286,7 +344,23 @@ int solve_corrgpu(const corrgpu_inst *in, const solve_opts *o, solve_result *res
         start.nbins = start_raw.nbins;
         free(next);
     }
-    int rc = pk_solve(&p, have_start ? &start : NULL, &c, res, &best, err);
+    /* The search's packing goes in as branch and price's start only when
+     * it meets the clique + memory bound, which ends the solve before any
+     * LP; otherwise it waits until after: seeded with it, the root master
+     * of the pai-like 512-task instance (with its prefix rows) stalled in
+     * the simplex (bound 50-53 after 47-105 s of CPU from packings of 126
+     * and 135 GPUs), where from the heuristics' 144 it converges to 121.4
+     * in 14 s. */
+    pk_sol found;
+    pk_sol_init(&found, &p);
+    if (have_start)
+        pk_sol_copy(&found, &start, &p);
+    int searched = search_packing(&p, &c, have_start, &found);
+    int closes = searched && found.nbins <= pk_count_bound(&p);
+    int rc = pk_solve(&p, closes ? &found : have_start ? &start : NULL, &c, res, &best, err);
+    if (rc == 0 && searched && !closes && res->status != SOLVE_INFEASIBLE)
+        keep_searched(&p, &found, &best, res);
+    pk_sol_free(&found);
     if (rc == 0 && res->has_solution)
         write_places(&p, &best, res);
     if (rc == 0 && res->status == SOLVE_INFEASIBLE)

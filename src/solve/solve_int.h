@@ -293,6 +293,14 @@ void pk_lns(const pk_inst *p, sg_ctx *c, pk_sol *best, double lb, double work_s,
  * first fit and the bin-emptying search; returns its cost or HUGE_VAL. */
 double pk_complete(const pk_inst *p, pk_sol *s);
 
+/* solve_pack_ls.c — for one class of unlimited bins (CorrGPU): a search
+ * over partial packings that empties a bin of s at a time, until s has
+ * target bins, work_s nominal seconds (sg_elapsed) pass, max_steps moves
+ * are made or the solve must stop.  s is replaced only by packings pk_eval
+ * accepts; returns how many bins it removed. */
+int pk_fewer_bins(const pk_inst *p, sg_ctx *c, pk_sol *s, int target, double work_s,
+                  long max_steps, uint64_t seed);
+
 /* solve_why.c — once a solve proved the instance infeasible: the first
  * task that fits nowhere and why, else that the tasks clash together
  * (res->why, res->why_task); the bound and gap are cleared. */
