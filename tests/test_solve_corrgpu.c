@@ -6,11 +6,14 @@
  * compact MILP alone, the paper's G = 1, 2, ... loop); every returned
  * placement is checked against memory, conflicts and v; infeasible
  * instances are reported so; the time limit and the cancel flag are
- * honoured with a best-found solution and its gap; the LP file written for
+ * honoured with a best-found solution and its gap, and a work-limited
+ * stage inside a time-limited solve stops at its deadline; the LP file written for
  * a small instance solves to the same G* with glpsol.  The bin-emptying
  * search (pk_fewer_bins) is checked on its own: never an infeasible
  * packing, never more bins, and the bin it can empty emptied.
  */
+#include <math.h>
+
 #include "testutil.h"
 
 #include "core/rng.h"
@@ -475,6 +478,38 @@ static int teardown(void **state)
     return 0;
 }
 
+/* A work-limited stage started inside a time-limited solve (the root's
+ * integer master, a repacking) inherits the solve's wall-clock deadline:
+ * its work budget alone let one run ten minutes past a 60 s limit. */
+static void test_stage_inherits_deadline(void **state)
+{
+    (void)state;
+    solve_opts outer;
+    solve_opts_default(&outer);
+    outer.time_limit_s = 5;
+    sg_ctx c;
+    sg_begin(&c, &outer);
+    double dl = sg_deadline(&c);
+    assert_true(fabs(dl - (c.t0 + 5)) < 1e-9);
+    solve_opts inner = outer;
+    inner.time_limit_s = 0;
+    inner.work_limit_s = 100;
+    sg_ctx stage = c;
+    stage.o = &inner;
+    assert_true(sg_deadline(&stage) == 0);     /* work only: no deadline of its own */
+    stage.deadline = dl;
+    assert_true(sg_deadline(&stage) == dl);
+    assert_int_equal(sg_should_stop(&stage), -1);
+    stage.deadline = now_seconds() - 0.001;    /* the solve's time is up */
+    assert_int_equal(sg_should_stop(&stage), SOLVE_TIMEOUT);
+    /* a time limit of the stage's own, earlier than the deadline, wins */
+    inner.work_limit_s = 0;
+    inner.time_limit_s = 1;
+    stage.deadline = dl;
+    assert_true(fabs(sg_deadline(&stage) - (stage.t0 + 1)) < 1e-9);
+    sg_end(&c, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_time_limit),
         cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_stage_inherits_deadline),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_log_captured),
         cmocka_unit_test(test_fewer_bins_random),

@@ -480,6 +480,7 @@ static void integer_master(cg *g, sg_ctx *c, const pk_inst *p, pk_sol *best, dou
     o.work_limit_s = fmax(0.01, fmin(left * share, 0.2 + p->n / 256.0));
     o.write_lp = o.write_mps = NULL;
     sg_ctx sub = *c;        /* same log buffer through the hook; own clock */
+    sub.deadline = sg_deadline(c);
     sub.o = &o;
     sub.t0 = now_seconds();
     sub.work = 0;

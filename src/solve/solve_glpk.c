@@ -133,7 +133,17 @@ int sg_should_stop(const sg_ctx *c)
         return SOLVE_CANCELLED;
     if (sg_remaining(c) <= 0)
         return SOLVE_TIMEOUT;
+    if (c->deadline > 0 && now_seconds() >= c->deadline)
+        return SOLVE_TIMEOUT;
     return -1;
+}
+
+double sg_deadline(const sg_ctx *c)
+{
+    double own = !by_work(c) && c->o->time_limit_s > 0 ? c->t0 + c->o->time_limit_s : 0;
+    if (c->deadline > 0 && (own <= 0 || c->deadline < own))
+        return c->deadline;
+    return own;
 }
 
 double sg_gap(double obj, double bound)
@@ -145,11 +155,15 @@ double sg_gap(double obj, double bound)
 }
 
 /* GLPK takes limits in integer milliseconds; under a work limit its own
- * clock is off (iteration limits and the callback stop it instead). */
+ * clock is off (iteration limits and the callback stop it instead) but for
+ * a deadline: one LP of GLPK's branch and bound has no iteration limit,
+ * and the integer master of branch and price's root once ran ten minutes
+ * in one (the first 256 pai-like tasks for CorrGPU, 60 s asked). */
 static int ms_left(const sg_ctx *c)
 {
-    double ms = sg_remaining(c) * 1000.0;
-    if (by_work(c) || ms >= (double)INT_MAX)
+    double ms = by_work(c) ? (c->deadline > 0 ? (c->deadline - now_seconds()) * 1000.0 : HUGE_VAL)
+                           : sg_remaining(c) * 1000.0;
+    if (ms >= (double)INT_MAX)
         return INT_MAX;
     return ms < 1 ? 1 : (int)ms;
 }

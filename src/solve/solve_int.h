@@ -68,6 +68,10 @@ typedef struct sg_ctx {
     const solve_opts *o;
     double t0;
     double work;            /* units done (work clock) */
+    /* Wall clock (now_seconds) at which a work-limited stage of a
+     * time-limited solve stops all the same; 0 = none.  Only then can the
+     * stage's end depend on the load, as any time limit does. */
+    double deadline;
     int in_lns;             /* 1 inside a neighbourhood of pk_lns: no nested search */
     char *log;
     size_t loglen, logcap;
@@ -89,6 +93,10 @@ double sg_remaining(const sg_ctx *c);
 int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp);
 /* SOLVE_CANCELLED, SOLVE_TIMEOUT, or -1 when the solve may go on. */
 int sg_should_stop(const sg_ctx *c);
+/* The wall-clock time past which c must not run (its own time limit or a
+ * deadline it inherited), 0 = none: what a work-limited stage started
+ * from c sets as its deadline. */
+double sg_deadline(const sg_ctx *c);
 
 /* One glp_intopt run: inputs, then what came out. */
 typedef struct sg_mip {

@@ -105,6 +105,7 @@ static void sub_solve(const pk_inst *q, sg_ctx *c, pk_sol *s, double work_s)
     o.mip_gap = 0;
     o.write_lp = o.write_mps = NULL;
     sg_ctx sub = *c;        /* same log buffer through the hook; own clock */
+    sub.deadline = sg_deadline(c);
     sub.o = &o;
     sub.t0 = now_seconds();
     sub.work = 0;
