@@ -217,18 +217,18 @@ cstate *cstate_clone(const cstate *cs)
 {
     cstate *c = xmalloc(sizeof *c);
     *c = *cs;
-    /* Capacities are what the copies hold, at least one where the grow
-     * code expects an array (an empty list may have none yet). */
+    /* Each copy's capacity is what it holds (an empty one holds nothing,
+     * however many bytes xmemdup gave it): grow_array takes it from there. */
     c->nodes = xmemdup(cs->nodes, cs->nnodes * sizeof *c->nodes);
     c->nodes_cap = cs->nnodes;
     c->keys = xmemdup(cs->keys, cs->nnodes * sizeof *c->keys);
     c->keys_cap = cs->nnodes;
     c->active = xmemdup(cs->active, cs->nactive * sizeof *c->active);
-    c->active_cap = cs->nactive ? cs->nactive : 1;
+    c->active_cap = cs->nactive;
     c->gpu_draw_w = xmemdup(cs->gpu_draw_w, cs->ngpus * sizeof *c->gpu_draw_w);
-    c->gpu_draw_cap = cs->ngpus ? cs->ngpus : 1;
+    c->gpu_draw_cap = cs->ngpus;
     c->node_draw_w = xmemdup(cs->node_draw_w, 2 * cs->nnodes * sizeof *c->node_draw_w);
-    c->node_draw_cap = 2 * (cs->nnodes ? cs->nnodes : 1);
+    c->node_draw_cap = 2 * cs->nnodes;
     for (int f = 0; f < CS_FRESH_N; f++)
         idxset_copy(&c->fresh[f], &cs->fresh[f]);
     idxset_copy(&c->awake_nodes, &cs->awake_nodes);
