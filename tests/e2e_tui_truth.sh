@@ -102,6 +102,14 @@ shown() {
 agree() {
     e=$(expected "$3")
     s=$(shown "$2")
+    # a screen caught before the row is drawn (a reopened run's table on a
+    # loaded machine) has nothing to compare yet: look again, up to 5 s
+    n=0
+    while [ -z "$s" ] && [ $n -lt 20 ]; do
+        sleep 0.25
+        s=$(shown "$2")
+        n=$((n + 1))
+    done
     if [ -n "$s" ] && [ "$s" = "$e" ]; then ok "$1: $2 agrees with gpuplan run ($s)"
     else bad "$1: $2 shows '$s', gpuplan run says '$e'"; show; fi
 }
