@@ -184,11 +184,13 @@ static int it_left(const sg_ctx *c)
  * path, are the same on any machine). */
 #define SG_SLICE_MS 100
 #define SG_SLICE_ITERS 2000
+#define SG_STALL_ITERS SG_SLICE_ITERS
 
 int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp)
 {
     int rc;
     double last_z = NAN;
+    int z_since = 0;                    /* the pivot count when z last moved */
     int cap = sp->it_lim, done = 0;     /* the caller's own limit */
     for (;;) {
         int ms = ms_left(c), it = it_left(c);
@@ -204,16 +206,22 @@ int sg_simplex(sg_ctx *c, glp_prob *P, glp_smcp *sp)
                                    : rc == GLP_EITLIM && it > SG_SLICE_ITERS;
         if (!sliced || sg_should_stop(c) >= 0)
             break;
-        /* A whole slice of primal pivots without the objective moving is
+        /* SG_STALL_ITERS primal pivots without the objective moving are
          * the primal simplex going round a degenerate vertex (seen on a
          * column-generation master of 92 rows whose basis was optimal
          * within tolerances: 5,000 pivots a slice until the time limit);
-         * the dual simplex from the same basis ends it. */
+         * the dual simplex from the same basis ends it.  Counted in
+         * pivots, not slices, so that whether it happens does not depend
+         * on how many pivots a loaded machine fits in 100 ms. */
         if (glp_get_status(P) == GLP_FEAS) {
             double z = glp_get_obj_val(P);
-            if (z == last_z && sp->meth == GLP_PRIMAL)
+            int now = glp_get_it_cnt(P);
+            if (z != last_z) {
+                last_z = z;
+                z_since = now;
+            } else if (sp->meth == GLP_PRIMAL && now - z_since >= SG_STALL_ITERS) {
                 sp->meth = GLP_DUALP;
-            last_z = z;
+            }
         }
     }
     return rc;
