@@ -491,15 +491,15 @@ static void test_stage_inherits_deadline(void **state)
     sg_begin(&c, &outer);
     double dl = sg_deadline(&c);
     assert_true(fabs(dl - (c.t0 + 5)) < 1e-9);
-    solve_opts inner = outer;
-    inner.time_limit_s = 0;
-    inner.work_limit_s = 100;
-    sg_ctx stage = c;
-    stage.o = &inner;
-    assert_true(sg_deadline(&stage) == 0);     /* work only: no deadline of its own */
-    stage.deadline = dl;
+    solve_opts inner;
+    sg_ctx stage;
+    sg_stage(&c, 100, &inner, &stage);
+    assert_true(inner.work_limit_s == 100 && inner.time_limit_s == 0);
     assert_true(sg_deadline(&stage) == dl);
     assert_int_equal(sg_should_stop(&stage), -1);
+    stage.deadline = 0;
+    assert_true(sg_deadline(&stage) == 0);     /* work only: no deadline of its own */
+    stage.deadline = dl;
     stage.deadline = now_seconds() - 0.001;    /* the solve's time is up */
     assert_int_equal(sg_should_stop(&stage), SOLVE_TIMEOUT);
     /* a time limit of the stage's own, earlier than the deadline, wins */

@@ -474,16 +474,9 @@ static void integer_master(cg *g, sg_ctx *c, const pk_inst *p, pk_sol *best, dou
     int ncol = glp_get_num_cols(P);
     for (int k = 1; k <= ncol; k++)
         glp_set_col_kind(P, k, GLP_IV);
-    solve_opts o = *c->o;
-    double left = sg_remaining(c);
-    o.time_limit_s = 0;
-    o.work_limit_s = fmax(0.01, fmin(left * share, 0.2 + p->n / 256.0));
-    o.write_lp = o.write_mps = NULL;
-    sg_ctx sub = *c;        /* same log buffer through the hook; own clock */
-    sub.deadline = sg_deadline(c);
-    sub.o = &o;
-    sub.t0 = now_seconds();
-    sub.work = 0;
+    solve_opts o;
+    sg_ctx sub;
+    sg_stage(c, fmax(0.01, fmin(sg_remaining(c) * share, 0.2 + p->n / 256.0)), &o, &sub);
     sg_mip m = {0};
     m.known_lb = -HUGE_VAL;
     m.quantum = p->quantum;

@@ -138,6 +138,19 @@ int sg_should_stop(const sg_ctx *c)
     return -1;
 }
 
+void sg_stage(const sg_ctx *c, double work_s, solve_opts *o, sg_ctx *sub)
+{
+    *o = *c->o;
+    o->time_limit_s = 0;
+    o->work_limit_s = work_s;
+    o->write_lp = o->write_mps = NULL;
+    *sub = *c;
+    sub->deadline = sg_deadline(c);
+    sub->o = o;
+    sub->t0 = now_seconds();
+    sub->work = 0;
+}
+
 double sg_deadline(const sg_ctx *c)
 {
     double own = !by_work(c) && c->o->time_limit_s > 0 ? c->t0 + c->o->time_limit_s : 0;

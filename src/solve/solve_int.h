@@ -97,6 +97,12 @@ int sg_should_stop(const sg_ctx *c);
  * deadline it inherited), 0 = none: what a work-limited stage started
  * from c sets as its deadline. */
 double sg_deadline(const sg_ctx *c);
+/* A stage of c on a work budget of its own, so that what it finds does
+ * not depend on the load: *o becomes c's options with work_s nominal
+ * seconds of work and no files to write, *sub a context with its own
+ * clock, c's log and c's deadline.  The caller adds sub->work to c->work
+ * when the stage is done. */
+void sg_stage(const sg_ctx *c, double work_s, solve_opts *o, sg_ctx *sub);
 
 /* One glp_intopt run: inputs, then what came out. */
 typedef struct sg_mip {

@@ -99,16 +99,10 @@ static void sub_build(const pk_inst *p, const int *it, int m, pk_inst *q)
  * work budget of its own, counted on c's work clock. */
 static void sub_solve(const pk_inst *q, sg_ctx *c, pk_sol *s, double work_s)
 {
-    solve_opts o = *c->o;
-    o.time_limit_s = 0;
-    o.work_limit_s = work_s;
+    solve_opts o;
+    sg_ctx sub;
+    sg_stage(c, work_s, &o, &sub);
     o.mip_gap = 0;
-    o.write_lp = o.write_mps = NULL;
-    sg_ctx sub = *c;        /* same log buffer through the hook; own clock */
-    sub.deadline = sg_deadline(c);
-    sub.o = &o;
-    sub.t0 = now_seconds();
-    sub.work = 0;
     sub.in_lns = 1;
     long nodes;
     int complete;
