@@ -725,6 +725,14 @@ static int solve_master(cg *g, sg_ctx *c)
     return glp_get_status(g->P) == GLP_OPT ? 0 : -1;
 }
 
+/* After GLPK called the master infeasible, which it never is (see
+ * cg_run): the next solve starts scaled, from a fresh basis. */
+static void master_fresh_basis(cg *g)
+{
+    glp_scale_prob(g->P, GLP_SF_AUTO);
+    glp_adv_basis(g->P, 0);
+}
+
 int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
 {
     const pk_inst *p = g->p;
@@ -746,8 +754,7 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
              * pai-like tasks with per-task kappa, at the root, which then
              * counted as pruned and made a packing 0.3 % above the bound
              * "optimal".  Once more, scaled, from a fresh basis ... */
-            glp_scale_prob(g->P, GLP_SF_AUTO);
-            glp_adv_basis(g->P, 0);
+            master_fresh_basis(g);
             restarted = 1;
             continue;
         }
@@ -929,10 +936,7 @@ int cg_resolve(cg *g, sg_ctx *c, int max_iters, double *z)
     g->it_cap = max_iters;
     int ms = solve_master(g, c);
     if (ms == 1) {
-        /* GLPK called the master infeasible, which it never is (see
-         * cg_run): once more, scaled, from a fresh basis */
-        glp_scale_prob(g->P, GLP_SF_AUTO);
-        glp_adv_basis(g->P, 0);
+        master_fresh_basis(g);
         ms = solve_master(g, c);
     }
     if (ms == 2 && dual && sg_should_stop(c) < 0 && glp_get_dual_stat(g->P) == GLP_FEAS) {
