@@ -53,7 +53,9 @@
  * `bench_solve gogh N [SEED]` does the same for the random GOGH instances
  * (seeds 0..2 unless one is given), with CPU time next to wall time.
  * With GPUPLAN_BENCH_WORK=S these two stop at S nominal seconds of work
- * (simplex iterations and nodes) instead of the time limit.
+ * (simplex iterations and nodes) instead of the time limit.  Solves use
+ * two threads (solve_opts.threads), as `gpuplan solve` does;
+ * GPUPLAN_BENCH_THREADS=1 keeps each in one, to compare.
  *
  * `bench_solve limits` runs only this: how long after an interrupt (the
  * cancel flag, set by an alarm) each phase of a solve returns — branch and
@@ -75,6 +77,13 @@
 #include "solve/solve.h"
 
 static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1};
+
+/* Threads per solve: 2, or GPUPLAN_BENCH_THREADS. */
+static int bench_threads(void)
+{
+    const char *env = getenv("GPUPLAN_BENCH_THREADS");
+    return env && *env ? atoi(env) : 2;
+}
 
 enum { MAX_SEEDS = 3 };
 
@@ -370,6 +379,7 @@ static outcome solve_one(model m, size_t n, int seed, double limit, int paper)
     solve_opts o;
     solve_opts_default(&o);
     o.time_limit_s = limit;
+    o.threads = bench_threads();
     o.paper_model = paper;
     solve_result res;
     solve_result_init(&res);
@@ -580,8 +590,6 @@ static int pai_load(pai_sample *s)
     return 0;
 }
 
-/* One solve of family f at n tasks; *ok = 0 when the instance could not be
- * built. */
 /* Options of one bench solve: the time limit, or with GPUPLAN_BENCH_WORK=S
  * a work limit of S nominal seconds instead (solve_opts.work_limit_s), so
  * that a run on a loaded machine grows the same tree as on a quiet one. */
@@ -589,6 +597,7 @@ static void bench_opts(solve_opts *o, double limit)
 {
     solve_opts_default(o);
     o->time_limit_s = limit;
+    o->threads = bench_threads();
     const char *env = getenv("GPUPLAN_BENCH_WORK");
     if (env && *env) {
         char *end;
@@ -598,6 +607,8 @@ static void bench_opts(solve_opts *o, double limit)
     }
 }
 
+/* One solve of family f at n tasks; *ok = 0 when the instance could not be
+ * built. */
 static solve_result family_solve(family f, size_t n, double limit, const pai_sample *pai,
                                  const gavel_sample *gav, int *ok)
 {
@@ -804,6 +815,7 @@ static void limits_one(const limits_case *lc, double limit)
     solve_opts o;
     solve_opts_default(&o);
     o.time_limit_s = limit;
+    o.threads = bench_threads();
     o.no_bounds = lc->no_bounds;
     o.cancel = &limits_cancel;
     limits_cancel = 0;

@@ -150,10 +150,11 @@ awk -F, -v OFS=, 'NR == 1 { print; next } { row[NR - 1] = $0; m = NR - 1 }
           $2 = i * 60; $14 = sprintf("%.3f", $14 * (0.5 + ((i * 37) % 41) / 40)); print } }' \
     "$T/samples/gavel-like/tasks.csv" >"$D/tasks.csv"
 expect_rc 0 "import gavel128" "$G" import --name gavel128 "$D"
-interrupted() {     # interrupted DESCRIPTION SOLVE-ARGS...
+interrupted() {     # [AT=S] interrupted DESCRIPTION SOLVE-ARGS... (the signal at S s, 2)
     desc=$1
     shift
-    timeout --preserve-status -s INT -k 120 2 "$G" --format csv solve "$@" --time-limit 300 \
+    timeout --preserve-status -s INT -k 120 "${AT:-2}" "$G" --format csv solve "$@" \
+        --time-limit 300 \
         --no-heuristics >"$T/int.out" 2>"$T/int.err"
     rc=$?
     if [ "$rc" -eq 0 ] && grep -q '^optimal,cancelled,' "$T/int.out"; then ok "Ctrl-C: $desc"
@@ -164,6 +165,16 @@ interrupted "compact model's build" corrgpu --trace pai-like --cluster pai-like 
     --no-bounds
 interrupted "compact model's root LP" cats --trace pai-like --cluster pai-like --tasks 512 \
     --no-bounds
+# Per-task kappa (1.1-1.5) on pai-like's tasks: at 6 s branch and price is in
+# its tree, with repacking or a dive in a thread beside it.
+D="$T/paik"
+mkdir -p "$D"
+cp "$T/samples/pai-like/nodes.csv" "$T/samples/pai-like/util.csv" "$D/"
+awk -F, -v OFS=, 'NR == 1 { print; next } { $11 = sprintf("%.3f", 1.1 + ((NR * 37) % 41) / 100); print }' \
+    "$T/samples/pai-like/tasks.csv" >"$D/tasks.csv"
+expect_rc 0 "import paik" "$G" import --name paik "$D"
+AT=6 interrupted "branch and price's tree, threads beside it" cats --trace paik --cluster paik \
+    --tasks 128
 interrupted "GOGH's search" gogh --trace gavel128 --cluster gavel128
 interrupted "GOGH's compact MILP" gogh --trace gavel128 --cluster gavel128 --no-bounds
 

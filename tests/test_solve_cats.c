@@ -551,6 +551,49 @@ static void test_lns_repacks(void **state)
     assert_int_equal(improved, 40);
 }
 
+/* Repacking in a thread beside the tree (pk_lns_start) does what pk_lns
+ * does in the caller's: the same packing and the same work on the clock,
+ * since every budget is work; and a proven join keeps the caller's. */
+static void test_lns_beside_matches(void **state)
+{
+    (void)state;
+    solve_opts o;
+    solve_opts_default(&o);
+    sg_ctx c, d;
+    sg_begin(&c, &o);
+    sg_begin(&d, &o);
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        pk_inst p;
+        prefix_pk_inst(&p, &r, 12);
+        pk_sol here, beside;
+        pk_sol_init(&here, &p);
+        pk_sol_init(&beside, &p);
+        singletons(&p, &here);
+        singletons(&p, &beside);
+        double w0 = c.work, start = here.cost;
+        pk_lns(&p, &c, &here, -HUGE_VAL, 2, NULL);
+        d.work = w0;
+        pk_lns_job *j = pk_lns_start(&p, &d, &beside, -HUGE_VAL, 2, NULL);
+        assert_non_null(j);
+        pk_lns_join(j, &d, &beside, 0);
+        assert_true(here.cost < start);
+        assert_true(here.cost == beside.cost);
+        assert_memory_equal(here.bin_of, beside.bin_of, (size_t)p.n * sizeof(int));
+        assert_true(c.work == d.work);
+        singletons(&p, &beside);
+        j = pk_lns_start(&p, &d, &beside, -HUGE_VAL, 2, NULL);
+        pk_lns_join(j, &d, &beside, 1);
+        assert_true(beside.cost == start);
+        pk_sol_free(&here);
+        pk_sol_free(&beside);
+        pk_inst_free(&p);
+    }
+    sg_end(&d, NULL);
+    sg_end(&c, NULL);
+}
+
 /* Every path says which task fits nowhere and why. */
 static void check_why(const cats_inst *in, int which, const char *why)
 {
@@ -894,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_prefix_branching_vs_partitions),
         cmocka_unit_test(test_branch_prefix_matches_fresh_master),
         cmocka_unit_test(test_lns_repacks),
+        cmocka_unit_test(test_lns_beside_matches),
         cmocka_unit_test(test_infeasible),
         cmocka_unit_test(test_hardware_example),
         cmocka_unit_test(test_time_limit),

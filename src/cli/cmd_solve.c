@@ -794,6 +794,8 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
                    "seconds for the whole solve, 0 = none", .def = "60"),
         OPT_DOUBLE("gap", 0, "G", &a->o.mip_gap, 0, 1, "stop at relative gap G",
                    .def = "0, prove optimality"),
+        OPT_INT("threads", 0, "N", &a->o.threads, 1, 2, "1: all in one thread; 2: branch and "
+                "price repacks and dives beside its tree", .def = "2"),
         OPT_STRING("write-lp", 0, "FILE", &a->o.write_lp,
                    "write the model in CPLEX LP format (glpsol --lp FILE)"),
         OPT_STRING("write-mps", 0, "FILE", &a->o.write_mps,
@@ -839,6 +841,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
     memset(a, 0, sizeof *a);
     solve_opts_default(&a->o);
     a->o.time_limit_s = 60;
+    a->o.threads = 2;
     a->at = NAN;
     a->min_frac = 0.5;
     a->theta = 2;

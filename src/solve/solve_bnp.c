@@ -42,7 +42,11 @@
  * repeat, with a little backtracking) usually finds the packing that meets
  * the root bound, which for CorrGPU ends the search at the root.  With
  * costs set by the leader (CATS) a dive also starts from every fifth node
- * below the root, where the prefix decisions steer it to cheaper packings.
+ * below the root, where the prefix decisions steer it to cheaper packings,
+ * and the root's packing is repacked a few GPUs at a time (solve_lns.c).
+ * With solve_opts.threads = 2 both run in a second thread beside the tree
+ * (neither changes a bound, only the best packing), on copies, and the
+ * tree takes their packings at fixed nodes.
  *
  * Not here: the LP itself (solve_colgen.c), heuristics (solve_bounds.c).
  */
@@ -50,13 +54,15 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define LAM_EPS 1e-6
 
-#define PLUNGE_DEPTH 8
+#define PLUNGE_DEPTH 8          /* children explored in a row before the best bound again */
 /* Repacking at the root (solve_lns.c) runs on work, not time: at most
  * this share of what is left under a work limit, and under a time limit
  * this many nominal seconds of work per second left — its small problems
@@ -66,9 +72,15 @@
  * of 47 there). */
 #define LNS_SHARE_WORK 0.3
 #define LNS_SHARE_TIME 4.0
+/* Repacking runs in a thread of its own beside the tree's first nodes
+ * (whose bounds are far below any packing, so they prune nothing either
+ * way), and the tree takes its packing at this node, waiting for it if
+ * need be: a fixed node, so that a work-limited solve still grows the same
+ * tree on any machine. */
+#define LNS_JOIN_NODE 20
 #define NODE_DIVE_EVERY 5       /* nodes between dives below the root */
 #define NODE_DIVE_SHARE 0.02    /* of the time left, at most, per such dive */
-#define DIVE_MIN_GAP 1e-3  /* CATS: dive from the root when the gap is above this */      /* children explored in a row before the best bound again */
+#define DIVE_MIN_GAP 1e-3  /* CATS: dive from the root when the gap is above this */
 
 /* ---- decisions ----------------------------------------------------------- */
 
@@ -717,6 +729,8 @@ static void push_children(stack *st, const bp_node *nd, const node_inst *ni, con
     push(st, nd, &d2, lb, seed);
 }
 
+typedef struct diver diver;
+
 typedef struct bp {
     const pk_inst *p;
     sg_ctx *c;
@@ -732,6 +746,8 @@ typedef struct bp {
     int *pc_cnt[2];
     double pc_all[2];
     int pc_nall[2];
+    pk_lns_job *lns;        /* repacking beside the tree, until LNS_JOIN_NODE */
+    struct diver *diver;    /* a dive beside the tree, until its join_at */
     int stopped;
 } bp;
 
@@ -792,6 +808,7 @@ typedef struct dive_state {
     double target;          /* the bound the dive tries to reach */
     double work_until;      /* end on the work clock (sg_ctx.work) */
     int fails;              /* children that closed or were infeasible */
+    const atomic_int *abandon;  /* nonzero: the tree has no use for more (or NULL) */
 } dive_state;
 
 #define DIVE_WIDTH 3        /* columns tried per level */
@@ -810,7 +827,8 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
     if (nc == 0)
         return 1;       /* the LP is a packing: the dive has reached its end */
     for (int k = 0; k < nc; k++) {
-        if (b->c->work >= ds->work_until || sg_should_stop(b->c) >= 0 || ds->fails > DIVE_FAILS)
+        if (b->c->work >= ds->work_until || sg_should_stop(b->c) >= 0 || ds->fails > DIVE_FAILS ||
+            (ds->abandon && atomic_load(ds->abandon)))
             return 1;
         size_t cap = (size_t)cur->nd + 16;
         bp_node child = {xmalloc(cap * sizeof *child.d), cur->nd, cur->lb, NULL, NULL};
@@ -856,8 +874,116 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
 static void dive(bp *b, const bp_node *start, cg *g, const node_inst *ni, double lb,
                  double share)
 {
-    dive_state ds = {lb, b->c->work + share * sg_remaining(b->c) / SOLVE_WORK_S_PER_ITER, 0};
+    dive_state ds = {lb, b->c->work + share * sg_remaining(b->c) / SOLVE_WORK_S_PER_ITER, 0, NULL};
     dive_level(b, start, g, ni, &ds);
+}
+
+/* ---- dives beside the tree ---------------------------------------------------- */
+
+/* A dive below the root runs in a thread of its own, on copies of the
+ * node's decisions, its seed columns and the best packing, while the tree
+ * goes on; the tree takes its packing at a fixed node (join_at), waiting
+ * for it if need be, so that a work-limited solve grows the same tree on
+ * any machine.  The thread builds and solves the node's master again:
+ * GLPK's problems belong to the thread that made them. */
+struct diver {
+    bp b;                   /* p, prefix_lb, min_bins: the tree's (read only); the rest own */
+    sg_ctx c;               /* a copy of the tree's: its own work clock and log */
+    pk_sol best;
+    bp_node node;
+    pool *seed;
+    dive_state ds;
+    atomic_int abandon;
+    double work0;
+    long join_at;
+    pthread_t th;
+    int threaded;
+};
+
+static void diver_run(diver *d)
+{
+    const pk_inst *p = d->b.p;
+    node_inst ni;
+    node_build(p, &d->node, &ni);
+    node_prefix(p, &d->node, d->b.prefix_lb, &ni);
+    if (!ni.infeasible) {
+        cg *g = node_master(&d->b, &ni, d->seed);
+        double lb;
+        int conv;
+        if (cg_run(g, &d->c, d->best.cost, &lb, &conv) == 0 && !cg_uses_artificial(g))
+            dive_level(&d->b, &d->node, g, &ni, &d->ds);
+        cg_free(g);
+    }
+    node_inst_free(&ni);
+}
+
+static void *diver_main(void *arg)
+{
+    diver *d = arg;
+    sg_attach(&d->c);
+    diver_run(d);
+    sg_detach();
+    return NULL;
+}
+
+static diver *diver_start(bp *b, const bp_node *nd, cg *g, const node_inst *ni, double lb)
+{
+    const pk_inst *p = b->p;
+    size_t n = (size_t)p->n + 1;
+    diver *d = xcalloc(1, sizeof *d);
+    d->c = *b->c;
+    d->c.log = NULL;
+    d->c.loglen = d->c.logcap = 0;
+    d->work0 = b->c->work;
+    pk_sol_init(&d->best, p);
+    pk_sol_copy(&d->best, b->best, p);
+    d->b.p = p;
+    d->b.c = &d->c;
+    d->b.best = &d->best;
+    d->b.prefix_lb = b->prefix_lb;
+    d->b.min_bins = b->min_bins;
+    d->b.buf = xmalloc(n * sizeof *d->b.buf);
+    d->b.cnt = xcalloc(n, sizeof *d->b.cnt);
+    d->node = (bp_node){xmemdup(nd->d, (size_t)nd->nd * sizeof *nd->d), nd->nd, nd->lb, NULL,
+                        NULL};
+    d->seed = child_seed(g, ni, b->best, p, b->buf);
+    atomic_init(&d->abandon, 0);
+    d->ds = (dive_state){lb, b->c->work + NODE_DIVE_SHARE * sg_remaining(b->c) /
+                                             SOLVE_WORK_S_PER_ITER,
+                         0, &d->abandon};
+    d->join_at = b->nodes + NODE_DIVE_EVERY - 1;
+    d->threaded = pthread_create(&d->th, NULL, diver_main, d) == 0;
+    if (!d->threaded)
+        diver_run(d);
+    return d;
+}
+
+/* Waits for b's dive and keeps its packing when cheaper — unless the tree
+ * has proven its own, when the dive is told to stop and only its log is
+ * kept. */
+static void diver_join(bp *b, int proven)
+{
+    diver *d = b->diver;
+    if (!d)
+        return;
+    if (proven)
+        atomic_store(&d->abandon, 1);
+    if (d->threaded)
+        pthread_join(d->th, NULL);
+    if (!proven) {
+        b->c->work += d->c.work - d->work0;
+        if (d->best.cost < b->best->cost - SOLVE_EPS)
+            pk_sol_copy(b->best, &d->best, b->p);
+    }
+    sg_log_append(b->c, d->c.log);
+    free(d->c.log);
+    free(d->node.d);
+    pool_release(d->seed);
+    free(d->b.buf);
+    free(d->b.cnt);
+    pk_sol_free(&d->best);
+    free(d);
+    b->diver = NULL;
 }
 
 /* ---- strong branching on the prefix counts ---------------------------------- */
@@ -1157,17 +1283,26 @@ static void process(bp *b, bp_node *nd)
          * with per-task kappa: 3,220.7 W from the root's dive, 3,218.2 W
          * after 34 s of these, where the tree alone had 3,218.4 W only
          * after 92 s. */
-        else if (b->nodes % NODE_DIVE_EVERY == 0 && p->quantum <= 0 && nd->nd > 0)
-            dive(b, nd, g, &ni, lb, NODE_DIVE_SHARE);
+        else if (b->nodes % NODE_DIVE_EVERY == 0 && p->quantum <= 0 && nd->nd > 0) {
+            /* beside the tree, unless repacking has the other thread */
+            if (b->c->o->threads < 2 || b->lns)
+                dive(b, nd, g, &ni, lb, NODE_DIVE_SHARE);
+            else if (!b->diver)
+                b->diver = diver_start(b, nd, g, &ni, lb);
+        }
         /* With costs set by the leader, repacking a few GPUs at a time
          * exactly (solve_lns.c), from what the root's dive found, is what
          * improves on it: the first 256 pai-like tasks with per-task kappa
          * kept the heuristic's 6,536.02 W through 60 s of rounding, dives
          * and the integer master. */
-        if (b->nodes == 1 && p->quantum <= 0 && !pk_closes(p, lb, b->best->cost))
-            pk_lns(p, b->c, b->best, lb,
-                   (b->c->o->work_limit_s > 0 ? LNS_SHARE_WORK : LNS_SHARE_TIME) *
-                       sg_remaining(b->c), g);
+        if (b->nodes == 1 && p->quantum <= 0 && !pk_closes(p, lb, b->best->cost)) {
+            double work_s = (b->c->o->work_limit_s > 0 ? LNS_SHARE_WORK : LNS_SHARE_TIME) *
+                            sg_remaining(b->c);
+            if (b->c->o->threads >= 2)
+                b->lns = pk_lns_start(p, b->c, b->best, lb, work_s, g);
+            else
+                pk_lns(p, b->c, b->best, lb, work_s, g);
+        }
     }
     if (b->nodes == 1)
         b->root_lb = lb;
@@ -1256,6 +1391,12 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
         }
         bp_node nd = b.st.v[--b.st.n];
         process(&b, &nd);
+        if (b.lns && b.nodes >= LNS_JOIN_NODE) {
+            pk_lns_join(b.lns, c, best, 0);
+            b.lns = NULL;
+        }
+        if (b.diver && b.nodes >= b.diver->join_at)
+            diver_join(&b, 0);
         free(nd.d);
         pool_release(nd.seed);
         cg_free(nd.master);     /* left when the node was pruned unsolved */
@@ -1267,8 +1408,10 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
     }
     /* Open nodes and unbranchable ones bound what is left; with none left
      * the best packing is optimal (or, with none found, there is none). */
-    double lb = open_bound(&b);
     *complete = b.st.n == 0 && b.unresolved_lb == HUGE_VAL;
+    pk_lns_join(b.lns, c, best, *complete);
+    diver_join(&b, *complete);
+    double lb = open_bound(&b);
     if (*complete)
         lb = isfinite(best->cost) ? best->cost : HUGE_VAL;
     *root_lb = b.root_lb;

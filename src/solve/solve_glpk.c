@@ -96,6 +96,23 @@ void sg_begin(sg_ctx *c, const solve_opts *o)
     glp_term_hook(sg_hook, c);
 }
 
+void sg_attach(sg_ctx *c)
+{
+    glp_term_hook(sg_hook, c);
+}
+
+void sg_detach(void)
+{
+    glp_term_hook(NULL, NULL);
+    glp_free_env();
+}
+
+void sg_log_append(sg_ctx *c, const char *text)
+{
+    if (text)
+        sg_hook(c, text);
+}
+
 void sg_end(sg_ctx *c, solve_result *res)
 {
     glp_term_hook(NULL, NULL);
