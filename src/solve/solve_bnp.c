@@ -72,12 +72,10 @@
  * of 47 there). */
 #define LNS_SHARE_WORK 0.3
 #define LNS_SHARE_TIME 4.0
-/* Repacking runs in a thread of its own beside the tree's first nodes
- * (whose bounds are far below any packing, so they prune nothing either
- * way), and the tree takes its packing at this node, waiting for it if
- * need be: a fixed node, so that a work-limited solve still grows the same
- * tree on any machine. */
-#define LNS_JOIN_NODE 20
+/* Beside the tree, the root's search for packings is taken at this node
+ * (the first nodes' bounds are far below any packing: they prune nothing
+ * either way). */
+#define ROOT_JOIN_NODE 40
 #define NODE_DIVE_EVERY 5       /* nodes between dives below the root */
 #define NODE_DIVE_SHARE 0.02    /* of the time left, at most, per such dive */
 #define DIVE_MIN_GAP 1e-3  /* CATS: dive from the root when the gap is above this */
@@ -379,14 +377,15 @@ static int cmp_rc(const void *a, const void *b)
 }
 
 /* The columns a child starts from, in root numbering: the node's basic
- * columns and those of least reduced cost (3 per item).  Seeding only
- * these keeps each node's master small; pricing brings back the rest. */
+ * columns, the keep of least reduced cost (3 per item for a child) and
+ * best's bins.  Seeding only these keeps each node's master small; pricing
+ * brings back the rest. */
 static pool *child_seed(cg *g, const node_inst *ni, const pk_sol *best, const pk_inst *p,
-                        int *buf)
+                        int *buf, int keep)
 {
     pool *pl = pool_new();
     glp_prob *P = cg_master(g);
-    int nc = cg_ncols(g), keep = 3 * ni->q.n;
+    int nc = cg_ncols(g);
     rc_key *k = xmalloc((size_t)(nc > 0 ? nc : 1) * sizeof *k);
     for (int c = 0; c < nc; c++) {
         int col = cg_col_glp(g, c);
@@ -746,8 +745,7 @@ typedef struct bp {
     int *pc_cnt[2];
     double pc_all[2];
     int pc_nall[2];
-    pk_lns_job *lns;        /* repacking beside the tree, until LNS_JOIN_NODE */
-    struct diver *diver;    /* a dive beside the tree, until its join_at */
+    struct diver *diver;    /* a search for packings beside the tree, until its join_at */
     int stopped;
 } bp;
 
@@ -835,7 +833,7 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
         if (cur->nd)
             memcpy(child.d, cur->d, (size_t)cur->nd * sizeof *child.d);
         fix_column(g, ni, cand[k], &child, &cap);
-        pool *seed = child_seed(g, ni, b->best, p, b->buf);
+        pool *seed = child_seed(g, ni, b->best, p, b->buf, 3 * ni->q.n);
         node_inst next;
         node_build(p, &child, &next);
         node_prefix(p, &child, b->prefix_lb, &next);
@@ -878,14 +876,44 @@ static void dive(bp *b, const bp_node *start, cg *g, const node_inst *ni, double
     dive_level(b, start, g, ni, &ds);
 }
 
-/* ---- dives beside the tree ---------------------------------------------------- */
+/* The root's search for packings after rounding its LP: the integer
+ * master over the generated columns, a dive, and with costs set by the
+ * leader, repacking a few GPUs at a time. */
+static void root_packings(bp *b, const bp_node *nd, cg *g, const node_inst *ni, double lb)
+{
+    const pk_inst *p = b->p;
+    if (!pk_closes(p, lb, b->best->cost))
+        integer_master(g, b->c, p, b->best, 0.25);
+    /* With costs that vary by leader (CATS) the root bound is rarely
+     * met exactly, so a dive cannot end the search and only moves the
+     * tree: measured slower there, except when the root leaves the best
+     * packing more than DIVE_MIN_GAP above the bound — the first 128
+     * pai-like tasks with per-task kappa: 3,230.8 W without the dive,
+     * 3,220.7 W with it, against a bound of 3,217.6 W after 30 s. */
+    if (p->quantum > 0 && !pk_closes(p, lb, b->best->cost))
+        dive(b, nd, g, ni, lb, 0.5);
+    else if (sg_gap(b->best->cost, lb) > DIVE_MIN_GAP)
+        dive(b, nd, g, ni, lb, 0.1);
+    /* With costs set by the leader, repacking a few GPUs at a time
+     * exactly (solve_lns.c), from what the root's dive found, is what
+     * improves on it: the first 256 pai-like tasks with per-task kappa
+     * kept the heuristic's 6,536.02 W through 60 s of rounding, dives
+     * and the integer master. */
+    if (p->quantum <= 0 && !pk_closes(p, lb, b->best->cost))
+        pk_lns(p, b->c, b->best, lb,
+               (b->c->o->work_limit_s > 0 ? LNS_SHARE_WORK : LNS_SHARE_TIME) *
+                   sg_remaining(b->c), g);
+}
 
-/* A dive below the root runs in a thread of its own, on copies of the
- * node's decisions, its seed columns and the best packing, while the tree
- * goes on; the tree takes its packing at a fixed node (join_at), waiting
- * for it if need be, so that a work-limited solve grows the same tree on
- * any machine.  The thread builds and solves the node's master again:
- * GLPK's problems belong to the thread that made them. */
+/* ---- beside the tree ------------------------------------------------------------ */
+
+/* The root's search for packings (root_packings), or a dive below the
+ * root, runs in a thread of its own on copies of the node's decisions,
+ * its columns and the best packing while the tree goes on; neither moves
+ * a bound.  The tree takes its packing at a fixed node (join_at), waiting
+ * for it if need be, so that a work-limited solve grows the same tree in
+ * every run.  The thread builds and solves the node's master again from
+ * those columns: GLPK's problems belong to the thread that made them. */
 struct diver {
     bp b;                   /* p, prefix_lb, min_bins: the tree's (read only); the rest own */
     sg_ctx c;               /* a copy of the tree's: its own work clock and log */
@@ -895,6 +923,7 @@ struct diver {
     dive_state ds;
     atomic_int abandon;
     double work0;
+    int root;               /* root_packings, not a dive */
     long join_at;
     pthread_t th;
     int threaded;
@@ -910,7 +939,11 @@ static void diver_run(diver *d)
         cg *g = node_master(&d->b, &ni, d->seed);
         double lb;
         int conv;
-        if (cg_run(g, &d->c, d->best.cost, &lb, &conv) == 0 && !cg_uses_artificial(g))
+        if (cg_run(g, &d->c, d->best.cost, &lb, &conv) != 0 || cg_uses_artificial(g))
+            ;   /* stopped, or GLPK failed: nothing to search from */
+        else if (d->root)
+            root_packings(&d->b, &d->node, g, &ni, d->ds.target);
+        else
             dive_level(&d->b, &d->node, g, &ni, &d->ds);
         cg_free(g);
     }
@@ -926,7 +959,8 @@ static void *diver_main(void *arg)
     return NULL;
 }
 
-static diver *diver_start(bp *b, const bp_node *nd, cg *g, const node_inst *ni, double lb)
+static diver *diver_start(bp *b, const bp_node *nd, cg *g, const node_inst *ni, double lb,
+                          int root)
 {
     const pk_inst *p = b->p;
     size_t n = (size_t)p->n + 1;
@@ -946,12 +980,13 @@ static diver *diver_start(bp *b, const bp_node *nd, cg *g, const node_inst *ni, 
     d->b.cnt = xcalloc(n, sizeof *d->b.cnt);
     d->node = (bp_node){xmemdup(nd->d, (size_t)nd->nd * sizeof *nd->d), nd->nd, nd->lb, NULL,
                         NULL};
-    d->seed = child_seed(g, ni, b->best, p, b->buf);
+    d->seed = child_seed(g, ni, b->best, p, b->buf, root ? INT_MAX : 3 * ni->q.n);
+    d->root = root;
     atomic_init(&d->abandon, 0);
     d->ds = (dive_state){lb, b->c->work + NODE_DIVE_SHARE * sg_remaining(b->c) /
                                              SOLVE_WORK_S_PER_ITER,
                          0, &d->abandon};
-    d->join_at = b->nodes + NODE_DIVE_EVERY - 1;
+    d->join_at = root ? ROOT_JOIN_NODE : b->nodes + NODE_DIVE_EVERY - 1;
     d->threaded = pthread_create(&d->th, NULL, diver_main, d) == 0;
     if (!d->threaded)
         diver_run(d);
@@ -1265,43 +1300,22 @@ static void process(bp *b, bp_node *nd)
     }
     if (!pk_closes(p, lb, b->best->cost) && !cg_uses_artificial(g)) {
         round_lp(g, &ni, p, b->best);
-        if (b->nodes == 1 && !pk_closes(p, lb, b->best->cost))
-            integer_master(g, b->c, p, b->best, 0.25);
-        /* With costs that vary by leader (CATS) the root bound is rarely
-         * met exactly, so a dive cannot end the search and only moves the
-         * tree: measured slower there, except when the root leaves the best
-         * packing more than DIVE_MIN_GAP above the bound — the first 128
-         * pai-like tasks with per-task kappa: 3,230.8 W without the dive,
-         * 3,220.7 W with it, against a bound of 3,217.6 W after 30 s. */
-        if (b->nodes == 1 && p->quantum > 0 && !pk_closes(p, lb, b->best->cost))
-            dive(b, nd, g, &ni, lb, 0.5);
-        else if (b->nodes == 1 && sg_gap(b->best->cost, lb) > DIVE_MIN_GAP)
-            dive(b, nd, g, &ni, lb, 0.1);
+        if (b->nodes == 1 && p->quantum <= 0 && b->c->o->threads >= 2)
+            b->diver = diver_start(b, nd, g, &ni, lb, 1);
+        else if (b->nodes == 1)
+            root_packings(b, nd, g, &ni, lb);
         /* Below the root, with costs set by the leader, a dive every few
          * nodes: the prefix decisions taken on the way down lead it to
          * packings the root's dive misses — the first 128 pai-like tasks
          * with per-task kappa: 3,220.7 W from the root's dive, 3,218.2 W
          * after 34 s of these, where the tree alone had 3,218.4 W only
-         * after 92 s. */
+         * after 92 s.  Beside the tree when there is a thread for it and
+         * the root's own search has ended. */
         else if (b->nodes % NODE_DIVE_EVERY == 0 && p->quantum <= 0 && nd->nd > 0) {
-            /* beside the tree, unless repacking has the other thread */
-            if (b->c->o->threads < 2 || b->lns)
+            if (b->c->o->threads < 2)
                 dive(b, nd, g, &ni, lb, NODE_DIVE_SHARE);
             else if (!b->diver)
-                b->diver = diver_start(b, nd, g, &ni, lb);
-        }
-        /* With costs set by the leader, repacking a few GPUs at a time
-         * exactly (solve_lns.c), from what the root's dive found, is what
-         * improves on it: the first 256 pai-like tasks with per-task kappa
-         * kept the heuristic's 6,536.02 W through 60 s of rounding, dives
-         * and the integer master. */
-        if (b->nodes == 1 && p->quantum <= 0 && !pk_closes(p, lb, b->best->cost)) {
-            double work_s = (b->c->o->work_limit_s > 0 ? LNS_SHARE_WORK : LNS_SHARE_TIME) *
-                            sg_remaining(b->c);
-            if (b->c->o->threads >= 2)
-                b->lns = pk_lns_start(p, b->c, b->best, lb, work_s, g);
-            else
-                pk_lns(p, b->c, b->best, lb, work_s, g);
+                b->diver = diver_start(b, nd, g, &ni, lb, 0);
         }
     }
     if (b->nodes == 1)
@@ -1313,7 +1327,7 @@ static void process(bp *b, bp_node *nd)
         branch br = {0, 0, 0, 0};
         double child_val[2];
         cg *child_cg[2] = {NULL, NULL};
-        pool *seed = child_seed(g, &ni, b->best, p, b->buf);
+        pool *seed = child_seed(g, &ni, b->best, p, b->buf, 3 * ni.q.n);
         if (pick_server(g, p, &br)) {
             push_children(&b->st, nd, &ni, &br, lb, seed);
         } else if (pick_prefix_strong(b, nd, g, &ni, lb, &br, child_val, child_cg)) {
@@ -1391,10 +1405,6 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
         }
         bp_node nd = b.st.v[--b.st.n];
         process(&b, &nd);
-        if (b.lns && b.nodes >= LNS_JOIN_NODE) {
-            pk_lns_join(b.lns, c, best, 0);
-            b.lns = NULL;
-        }
         if (b.diver && b.nodes >= b.diver->join_at)
             diver_join(&b, 0);
         free(nd.d);
@@ -1409,7 +1419,6 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
     /* Open nodes and unbranchable ones bound what is left; with none left
      * the best packing is optimal (or, with none found, there is none). */
     *complete = b.st.n == 0 && b.unresolved_lb == HUGE_VAL;
-    pk_lns_join(b.lns, c, best, *complete);
     diver_join(&b, *complete);
     double lb = open_bound(&b);
     if (*complete)

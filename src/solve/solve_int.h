@@ -309,16 +309,6 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
  * its fractional columns name bins worth repacking together. */
 void pk_lns(const pk_inst *p, sg_ctx *c, pk_sol *best, double lb, double work_s,
             const cg *guide);
-/* pk_lns in a thread beside the caller, on copies of best and of guide's
- * fractional columns, its work counted on a clock of its own from c's
- * (NULL when there is nothing to repack).  p and c->o must outlive it.
- * pk_lns_join waits for it, adds its work to c and keeps its packing in
- * best when cheaper — unless proven (best is optimal), when it is told to
- * stop and only its log is kept.  Frees the job. */
-typedef struct pk_lns_job pk_lns_job;
-pk_lns_job *pk_lns_start(const pk_inst *p, const sg_ctx *c, const pk_sol *best, double lb,
-                         double work_s, const cg *guide);
-void pk_lns_join(pk_lns_job *j, sg_ctx *c, pk_sol *best, int proven);
 
 /* solve_bounds.c: completes a partial solution (bin_of < 0 = unplaced) by
  * first fit and the bin-emptying search; returns its cost or HUGE_VAL. */

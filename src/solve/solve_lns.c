@@ -42,8 +42,6 @@
 #include "solve_int.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,48 +112,6 @@ static void sub_solve(const pk_inst *q, sg_ctx *c, pk_sol *s, double work_s)
     c->work += sub.work;
 }
 
-/* The root LP's fractional columns, copied: the search may outlive the
- * master it came from (pk_lns_start). */
-typedef struct lns_guide {
-    int ncols;
-    int *cls, *start, *len;     /* [ncols] */
-    int *items;
-} lns_guide;
-
-static void guide_take(lns_guide *gd, const cg *g)
-{
-    memset(gd, 0, sizeof *gd);
-    int nc = g ? cg_ncols(g) : 0, cap = 0, used = 0;
-    gd->cls = xmalloc((size_t)(nc > 0 ? nc : 1) * sizeof *gd->cls);
-    gd->start = xmalloc((size_t)(nc > 0 ? nc : 1) * sizeof *gd->start);
-    gd->len = xmalloc((size_t)(nc > 0 ? nc : 1) * sizeof *gd->len);
-    for (int col = 0; col < nc; col++) {
-        double v = cg_value(g, col);
-        if (v < 1e-6 || v > 1 - 1e-6)
-            continue;
-        int t, len;
-        const int *it = cg_col(g, col, &t, &len);
-        if (used + len > cap) {
-            cap = 2 * (used + len);
-            gd->items = xrealloc(gd->items, (size_t)cap * sizeof *gd->items);
-        }
-        memcpy(gd->items + used, it, (size_t)len * sizeof *it);
-        gd->cls[gd->ncols] = t;
-        gd->start[gd->ncols] = used;
-        gd->len[gd->ncols++] = len;
-        used += len;
-    }
-}
-
-static void guide_free(lns_guide *gd)
-{
-    free(gd->cls);
-    free(gd->start);
-    free(gd->len);
-    free(gd->items);
-    memset(gd, 0, sizeof *gd);
-}
-
 typedef struct lns {
     const pk_inst *p;
     sg_ctx *c;
@@ -166,9 +122,8 @@ typedef struct lns {
     int *order;             /* [n] bins of best by leader */
     int nbins;
     int *items, *sub_of;    /* [n] scratch */
-    const lns_guide *guide; /* the root LP's fractional columns (items as in p) */
+    const cg *guide;        /* the root LP (items numbered as in p), or NULL */
     int *pos;               /* [n] place of a bin in order */
-    const atomic_int *abandon;  /* nonzero: the caller has no use for more (or NULL) */
 } lns;
 
 /* The non-empty bins of l->best by leader (their lowest item). */
@@ -265,7 +220,7 @@ static int lns_done(const lns *l)
 {
     return pk_gap_met(l->p, l->c, l->lb, l->best->cost) || l->c->work >= l->work_end ||
            l->c->work - l->work_gain >= LNS_STALL_WORK_S / SOLVE_WORK_S_PER_ITER ||
-           sg_should_stop(l->c) >= 0 || (l->abandon && atomic_load(l->abandon));
+           sg_should_stop(l->c) >= 0;
 }
 
 /* The bins of best that hold the items of root LP column col, then their
@@ -273,8 +228,8 @@ static int lns_done(const lns *l)
  * already or spans more than k bins. */
 static int guided(lns *l, int col, int k, int *sel)
 {
-    int m = 0, len = l->guide->len[col];
-    const int *it = l->guide->items + l->guide->start[col];
+    int t, len, m = 0;
+    const int *it = cg_col(l->guide, col, &t, &len);
     for (int a = 0; a < len; a++) {
         int b = l->best->bin_of[it[a]], dup = 0;
         for (int x = 0; x < m; x++)
@@ -306,8 +261,13 @@ static int guided(lns *l, int col, int k, int *sel)
 static int guided_pass(lns *l, int k)
 {
     int improved = 0, sel[LNS_MAX_BINS];
+    if (!l->guide)
+        return 0;
     sort_bins(l);
-    for (int col = 0; col < l->guide->ncols && !lns_done(l); col++) {
+    for (int col = 0; col < cg_ncols(l->guide) && !lns_done(l); col++) {
+        double v = cg_value(l->guide, col);
+        if (v < 1e-6 || v > 1 - 1e-6)
+            continue;
         int m = guided(l, col, k, sel);
         if (m >= 2 && repack(l, sel, m)) {
             improved = 1;
@@ -346,11 +306,13 @@ static int lns_pass(lns *l, int k)
     return improved;
 }
 
-static void lns_run(const pk_inst *p, sg_ctx *c, pk_sol *best, double lb, double work_s,
-                    const lns_guide *guide, const atomic_int *abandon)
+void pk_lns(const pk_inst *p, sg_ctx *c, pk_sol *best, double lb, double work_s,
+            const cg *guide)
 {
+    if (!isfinite(best->cost) || c->in_lns)
+        return;
     lns l = {p, c, best, lb, c->work + work_s / SOLVE_WORK_S_PER_ITER, c->work, NULL, 0, NULL,
-             NULL, guide, NULL, abandon};
+             NULL, guide, NULL};
     size_t n = (size_t)(p->n > 0 ? p->n : 1);
     l.order = xmalloc(n * sizeof *l.order);
     l.items = xmalloc(n * sizeof *l.items);
@@ -368,81 +330,4 @@ static void lns_run(const pk_inst *p, sg_ctx *c, pk_sol *best, double lb, double
     free(l.items);
     free(l.sub_of);
     free(l.pos);
-}
-
-void pk_lns(const pk_inst *p, sg_ctx *c, pk_sol *best, double lb, double work_s,
-            const cg *guide)
-{
-    if (!isfinite(best->cost) || c->in_lns)
-        return;
-    lns_guide gd;
-    guide_take(&gd, guide);
-    lns_run(p, c, best, lb, work_s, &gd, NULL);
-    guide_free(&gd);
-}
-
-/* ---- beside the tree -------------------------------------------------------- */
-
-struct pk_lns_job {
-    const pk_inst *p;       /* the caller's, unchanged until the join */
-    sg_ctx c;               /* a copy of the caller's: its own work clock and log */
-    atomic_int abandon;     /* set by the join when the tree has proven its packing */
-    double work0;
-    pk_sol best;
-    double lb, work_s;
-    lns_guide guide;
-    pthread_t th;
-    int threaded;
-};
-
-static void *lns_main(void *arg)
-{
-    pk_lns_job *j = arg;
-    sg_attach(&j->c);
-    lns_run(j->p, &j->c, &j->best, j->lb, j->work_s, &j->guide, &j->abandon);
-    sg_detach();
-    return NULL;
-}
-
-pk_lns_job *pk_lns_start(const pk_inst *p, const sg_ctx *c, const pk_sol *best, double lb,
-                         double work_s, const cg *guide)
-{
-    if (!isfinite(best->cost) || c->in_lns)
-        return NULL;
-    pk_lns_job *j = xcalloc(1, sizeof *j);
-    j->p = p;
-    j->c = *c;
-    j->c.log = NULL;
-    j->c.loglen = j->c.logcap = 0;
-    atomic_init(&j->abandon, 0);
-    j->work0 = c->work;
-    pk_sol_init(&j->best, p);
-    pk_sol_copy(&j->best, best, p);
-    j->lb = lb;
-    j->work_s = work_s;
-    guide_take(&j->guide, guide);
-    j->threaded = pthread_create(&j->th, NULL, lns_main, j) == 0;
-    if (!j->threaded)
-        lns_run(p, &j->c, &j->best, j->lb, j->work_s, &j->guide, NULL);
-    return j;
-}
-
-void pk_lns_join(pk_lns_job *j, sg_ctx *c, pk_sol *best, int proven)
-{
-    if (!j)
-        return;
-    if (proven)
-        atomic_store(&j->abandon, 1);
-    if (j->threaded)
-        pthread_join(j->th, NULL);
-    if (!proven) {
-        c->work += j->c.work - j->work0;
-        if (j->best.cost < best->cost)
-            pk_sol_copy(best, &j->best, j->p);
-    }
-    sg_log_append(c, j->c.log);
-    free(j->c.log);
-    pk_sol_free(&j->best);
-    guide_free(&j->guide);
-    free(j);
 }
