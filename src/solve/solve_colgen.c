@@ -118,6 +118,9 @@ struct cg {
     int words;
     int *pos_item;          /* position -> item, decreasing pi/size */
     int *item_pos;
+    /* size, second size (0 without one) and pi by position: the search
+     * reads them in position order, so no detour through pos_item */
+    double *pos_size, *pos_size2, *pos_pi;
     uint64_t *compat;       /* [n * words]: positions compatible with a position */
     uint64_t *later;        /* [n * words]: positions of items with a higher index */
     uint64_t *allow;        /* [nclass * words] */
@@ -396,8 +399,12 @@ static void pricing_prepare(cg *g)
     }
     qsort(key, (size_t)n, sizeof *key, cmp_ratio);
     for (int q = 0; q < n; q++) {
-        g->pos_item[q] = key[q].i;
-        g->item_pos[key[q].i] = q;
+        int i = key[q].i;
+        g->pos_item[q] = i;
+        g->item_pos[i] = q;
+        g->pos_size[q] = p->size[i];
+        g->pos_size2[q] = p->size2 ? p->size2[i] : 0;
+        g->pos_pi[q] = g->pi[i];
     }
     free(key);
     memset(g->compat, 0, (size_t)n * (size_t)w * sizeof(uint64_t));
@@ -428,27 +435,42 @@ typedef struct knap {
     const pk_class *cls;
 } knap;
 
-/* Fractional-knapsack bound of the candidates in R with room left. */
-static double frac_bound(const cg *g, const uint64_t *R, double room)
+/* Fractional-knapsack bound of the candidates in R with room left, those
+ * of word x taken from m (R[x] less the bits already passed), so the
+ * search can start the walk where its own scan stands. */
+static double frac_bound(const cg *g, const uint64_t *R, int x, uint64_t m, double room)
 {
-    const pk_inst *p = g->p;
     double v = 0;
-    for (int x = 0; x < g->words; x++) {
-        uint64_t m = R[x];
+    for (;;) {
         while (m) {
             int b = x * 64 + __builtin_ctzll(m);
             m &= m - 1;
-            int i = g->pos_item[b];
-            double s = p->size[i];
+            double s = g->pos_size[b];
             if (s <= room) {
-                v += g->pi[i];
+                v += g->pos_pi[b];
                 room -= s;
             } else {
-                return v + g->pi[i] * (room / s);
+                return v + g->pos_pi[b] * (room / s);
             }
         }
+        if (++x >= g->words)
+            return v;
+        m = R[x];
     }
-    return v;
+}
+
+/* R2: the positions after b in R compatible with b, where the search's
+ * scan stands at word x with bits m (b's bit and those before it dropped;
+ * R's words before x hold only dropped bits). */
+static void child_set(const cg *g, uint64_t *R2, const uint64_t *R, int x, uint64_t m, int b)
+{
+    int w = g->words;
+    const uint64_t *cb = &g->compat[(size_t)b * (size_t)w];
+    for (int y = 0; y < x; y++)
+        R2[y] = 0;
+    R2[x] = m & cb[x];
+    for (int y = x + 1; y < w; y++)
+        R2[y] = R[y] & cb[y];
 }
 
 /* Depth-first search for the set of largest pi value in R (depth d on the
@@ -456,9 +478,8 @@ static double frac_bound(const cg *g, const uint64_t *R, double room)
 static void knap_dfs(cg *g, const knap *kn, int d, double used, double used2, double value,
                      double *best)
 {
-    const pk_inst *p = g->p;
     int w = g->words;
-    uint64_t *R = &g->stack[(size_t)d * (size_t)w];
+    const uint64_t *R = &g->stack[(size_t)d * (size_t)w];
     if (value > *best + SOLVE_EPS) {
         *best = value;
         g->best_k = d;
@@ -468,27 +489,44 @@ static void knap_dfs(cg *g, const knap *kn, int d, double used, double used2, do
         g->inexact = 1;
         return;
     }
-    for (;;) {
-        int b = -1;
-        for (int x = 0; x < w && b < 0; x++)
-            if (R[x])
-                b = x * 64 + __builtin_ctzll(R[x]);
-        if (b < 0)
+    const double *size = g->pos_size, *size2 = g->pos_size2, *pi = g->pos_pi;
+    double room = kn->cap - used;
+    int check2 = g->p->size2 && kn->cap2 > 0;
+    /* Each step takes R's first bit b and goes on without it (the exclude
+     * branch), so the scan keeps its place (word x, and m: that word's bits
+     * not yet taken) instead of looking for the first bit again, and R
+     * itself is left as it came. */
+    int x = 0;
+    uint64_t m = R[0];
+    for (;; m &= m - 1) {
+        while (!m) {
+            if (++x >= w)
+                return;
+            m = R[x];
+        }
+        int b = x * 64 + __builtin_ctzll(m);
+        double s = size[b];
+        /* & not &&: both tests are cheap, a branch on each is not */
+        int fits = !(used + s > kn->cap + SOLVE_EPS) &
+                   !(check2 & (used2 + size2[b] > kn->cap2 + SOLVE_EPS));
+        if (s > room) {
+            /* Most steps: b alone overflows the room, so the bound is its
+             * fraction (what frac_bound returns then) and mostly neither
+             * prunes nor fits; one branch for both leaves the mispredicted
+             * one to the step that ends such a run. */
+            int prune = value + pi[b] * (room / s) <= *best + SOLVE_EPS;
+            if (!(prune | fits))
+                continue;
+            if (prune)
+                return;
+        } else if (value + frac_bound(g, R, x, m, room) <= *best + SOLVE_EPS) {
             return;
-        if (value + frac_bound(g, R, kn->cap - used) <= *best + SOLVE_EPS)
-            return;
-        int i = g->pos_item[b];
-        R[b >> 6] &= ~(1ULL << (b & 63));   /* the exclude branch continues in R */
-        if (used + p->size[i] > kn->cap + SOLVE_EPS)
+        }
+        if (!fits)
             continue;
-        if (p->size2 && kn->cap2 > 0 && used2 + p->size2[i] > kn->cap2 + SOLVE_EPS)
-            continue;
-        uint64_t *R2 = &g->stack[(size_t)(d + 1) * (size_t)w];
-        for (int x = 0; x < w; x++)
-            R2[x] = R[x] & g->compat[(size_t)b * (size_t)w + (size_t)x];
-        g->chosen[d] = i;
-        knap_dfs(g, kn, d + 1, used + p->size[i], used2 + (p->size2 ? p->size2[i] : 0),
-                 value + g->pi[i], best);
+        child_set(g, &g->stack[(size_t)(d + 1) * (size_t)w], R, x, m & (m - 1), b);
+        g->chosen[d] = g->pos_item[b];
+        knap_dfs(g, kn, d + 1, used + s, used2 + size2[b], value + pi[b], best);
         if (g->inexact)
             return;
     }
@@ -513,7 +551,7 @@ static double price_leader(cg *g, int t, int j, double rc_best)
     knap kn = {cls->cap - p->size[j], cls->cap2 > 0 ? cls->cap2 - (p->size2 ? p->size2[j] : 0) : 0,
                cls};
     double need = cost - g->pi[j] - rc_best;   /* value that would tie rc_best */
-    if (frac_bound(g, R, kn.cap) <= need + SOLVE_EPS)
+    if (frac_bound(g, R, 0, R[0], kn.cap) <= need + SOLVE_EPS)
         return HUGE_VAL;
     double best = need;
     g->best_k = -1;
@@ -636,6 +674,9 @@ void cg_free(cg *g)
     free(g->pool);
     free(g->pos_item);
     free(g->item_pos);
+    free(g->pos_size);
+    free(g->pos_size2);
+    free(g->pos_pi);
     free(g->compat);
     free(g->later);
     free(g->allow);
@@ -662,6 +703,9 @@ static cg *cg_new_empty(const pk_inst *p)
     size_t n = (size_t)(p->n > 0 ? p->n : 1), nw = n * (size_t)g->words;
     g->pos_item = xmalloc(n * sizeof(int));
     g->item_pos = xmalloc(n * sizeof(int));
+    g->pos_size = xmalloc(n * sizeof(double));
+    g->pos_size2 = xmalloc(n * sizeof(double));
+    g->pos_pi = xmalloc(n * sizeof(double));
     g->compat = xmalloc(nw * sizeof(uint64_t));
     g->later = xmalloc(nw * sizeof(uint64_t));
     g->allow = xmalloc((size_t)p->nclass * (size_t)g->words * sizeof(uint64_t));
