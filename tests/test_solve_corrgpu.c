@@ -510,6 +510,30 @@ static void test_stage_inherits_deadline(void **state)
     sg_end(&c, NULL);
 }
 
+/* A search beside branch and price's tree stops, nested stages and all,
+ * once the tree sets its halt flag (solve_bnp.c: the tree has proven its
+ * packing). */
+static void test_stage_inherits_halt(void **state)
+{
+    (void)state;
+    solve_opts outer;
+    solve_opts_default(&outer);
+    sg_ctx c;
+    sg_begin(&c, &outer);
+    atomic_int halt;
+    atomic_init(&halt, 0);
+    c.halt = &halt;
+    solve_opts inner;
+    sg_ctx stage;
+    sg_stage(&c, 100, &inner, &stage);
+    assert_int_equal(sg_should_stop(&c), -1);
+    assert_int_equal(sg_should_stop(&stage), -1);
+    atomic_store(&halt, 1);
+    assert_int_equal(sg_should_stop(&c), SOLVE_CANCELLED);
+    assert_int_equal(sg_should_stop(&stage), SOLVE_CANCELLED);
+    sg_end(&c, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -519,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_time_limit),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_stage_inherits_deadline),
+        cmocka_unit_test(test_stage_inherits_halt),
         cmocka_unit_test(test_lp_file_round_trip),
         cmocka_unit_test(test_log_captured),
         cmocka_unit_test(test_fewer_bins_random),

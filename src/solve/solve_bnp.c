@@ -806,7 +806,6 @@ typedef struct dive_state {
     double target;          /* the bound the dive tries to reach */
     double work_until;      /* end on the work clock (sg_ctx.work) */
     int fails;              /* children that closed or were infeasible */
-    const atomic_int *abandon;  /* nonzero: the tree has no use for more (or NULL) */
 } dive_state;
 
 #define DIVE_WIDTH 3        /* columns tried per level */
@@ -825,8 +824,7 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
     if (nc == 0)
         return 1;       /* the LP is a packing: the dive has reached its end */
     for (int k = 0; k < nc; k++) {
-        if (b->c->work >= ds->work_until || sg_should_stop(b->c) >= 0 || ds->fails > DIVE_FAILS ||
-            (ds->abandon && atomic_load(ds->abandon)))
+        if (b->c->work >= ds->work_until || sg_should_stop(b->c) >= 0 || ds->fails > DIVE_FAILS)
             return 1;
         size_t cap = (size_t)cur->nd + 16;
         bp_node child = {xmalloc(cap * sizeof *child.d), cur->nd, cur->lb, NULL, NULL};
@@ -872,7 +870,7 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
 static void dive(bp *b, const bp_node *start, cg *g, const node_inst *ni, double lb,
                  double share)
 {
-    dive_state ds = {lb, b->c->work + share * sg_remaining(b->c) / SOLVE_WORK_S_PER_ITER, 0, NULL};
+    dive_state ds = {lb, b->c->work + share * sg_remaining(b->c) / SOLVE_WORK_S_PER_ITER, 0};
     dive_level(b, start, g, ni, &ds);
 }
 
@@ -921,7 +919,7 @@ struct diver {
     bp_node node;
     pool *seed;
     dive_state ds;
-    atomic_int abandon;
+    atomic_int halt;        /* set by the join when the tree has proven its packing */
     double work0;
     int root;               /* root_packings, not a dive */
     long join_at;
@@ -982,10 +980,11 @@ static diver *diver_start(bp *b, const bp_node *nd, cg *g, const node_inst *ni, 
                         NULL};
     d->seed = child_seed(g, ni, b->best, p, b->buf, root ? INT_MAX : 3 * ni->q.n);
     d->root = root;
-    atomic_init(&d->abandon, 0);
-    d->ds = (dive_state){lb, b->c->work + NODE_DIVE_SHARE * sg_remaining(b->c) /
-                                             SOLVE_WORK_S_PER_ITER,
-                         0, &d->abandon};
+    atomic_init(&d->halt, 0);
+    d->c.halt = &d->halt;
+    d->c.pivot_slices = 1;
+    double work_s = NODE_DIVE_SHARE * sg_remaining(b->c);
+    d->ds = (dive_state){lb, b->c->work + work_s / SOLVE_WORK_S_PER_ITER, 0};
     d->join_at = root ? ROOT_JOIN_NODE : b->nodes + NODE_DIVE_EVERY - 1;
     d->threaded = pthread_create(&d->th, NULL, diver_main, d) == 0;
     if (!d->threaded)
@@ -1002,7 +1001,7 @@ static void diver_join(bp *b, int proven)
     if (!d)
         return;
     if (proven)
-        atomic_store(&d->abandon, 1);
+        atomic_store(&d->halt, 1);
     if (d->threaded)
         pthread_join(d->th, NULL);
     if (!proven) {

@@ -30,6 +30,7 @@
 
 #include <glpk.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "solve.h"
@@ -73,6 +74,14 @@ typedef struct sg_ctx {
      * stage's end depend on the load, as any time limit does. */
     double deadline;
     int in_lns;             /* 1 inside a neighbourhood of pk_lns: no nested search */
+    /* A search beside branch and price's tree (solve_bnp.c) stops as on
+     * the cancel flag once the tree sets this (NULL: nothing to watch). */
+    const atomic_int *halt;
+    /* 1: the simplex runs in slices of pivots under a time limit too, so
+     * that which optimal vertex a master returns does not depend on the
+     * load (the searches beside the tree, whose packings the tree takes
+     * at fixed nodes) */
+    int pivot_slices;
     char *log;
     size_t loglen, logcap;
 } sg_ctx;
