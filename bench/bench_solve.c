@@ -51,7 +51,9 @@
  * only these; `bench_solve one F N` solves family F (0..4, in that
  * table's order) at N tasks and prints its bounds, nodes and method;
  * `bench_solve gogh N [SEED]` does the same for the random GOGH instances
- * (seeds 0..2 unless one is given), with CPU time next to wall time.
+ * (seeds 0..2 unless one is given), with CPU time next to wall time;
+ * `bench_solve series M [MAX]` runs only the first table's series of
+ * model M (0..3, in the order above).
  * With GPUPLAN_BENCH_WORK=S these two stop at S nominal seconds of work
  * (simplex iterations and nodes) instead of the time limit.  Solves use
  * two threads (solve_opts.threads), as `gpuplan solve` does;
@@ -930,6 +932,14 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "families") == 0) {
         long v = argc > 2 ? strtol(argv[2], NULL, 10) : 512;
         run_families(v >= 16 ? (size_t)v : 512, limit);
+        solve_shutdown();
+        return 0;
+    }
+    if (argc > 2 && strcmp(argv[1], "series") == 0) {
+        long m = strtol(argv[2], NULL, 10), v = argc > 3 ? strtol(argv[3], NULL, 10) : 0;
+        series one;
+        if (m >= 0 && m < NMODELS)
+            run_series((model)m, v >= 2 ? (size_t)v : max_n, limit, &one);
         solve_shutdown();
         return 0;
     }
