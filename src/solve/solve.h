@@ -76,7 +76,8 @@ typedef struct solve_opts {
                              * 6–14 with big-M; CorrGPU's G = 1, 2, ... loop) */
     int keep_log;           /* 1: GLPK's progress messages into result.log */
     /* Threads the solve may run at once: 2 runs branch and price's
-     * repacking and its dives below the root beside the tree (taken at
+     * searches for packings (the root's integer master, dive and
+     * repacking; the dives below the root) beside the tree (taken at
      * fixed nodes, so a work-limited solve still gives the same answer in
      * every run); 0 or 1 keeps everything in the caller's thread, as a
      * solve inside a simulator's worker should. */

@@ -44,9 +44,10 @@
  * costs set by the leader (CATS) a dive also starts from every fifth node
  * below the root, where the prefix decisions steer it to cheaper packings,
  * and the root's packing is repacked a few GPUs at a time (solve_lns.c).
- * With solve_opts.threads = 2 both run in a second thread beside the tree
- * (neither changes a bound, only the best packing), on copies, and the
- * tree takes their packings at fixed nodes.
+ * With solve_opts.threads = 2 these searches for packings (the root's
+ * integer master, dive and repacking; the dives below it) run in a second
+ * thread beside the tree (none changes a bound), on copies, and the tree
+ * takes their packings at fixed nodes.
  *
  * Not here: the LP itself (solve_colgen.c), heuristics (solve_bounds.c).
  */
@@ -940,7 +941,7 @@ static void diver_run(diver *d)
         if (cg_run(g, &d->c, d->best.cost, &lb, &conv) != 0 || cg_uses_artificial(g))
             ;   /* stopped, or GLPK failed: nothing to search from */
         else if (d->root)
-            root_packings(&d->b, &d->node, g, &ni, d->ds.target);
+            root_packings(&d->b, &d->node, g, &ni, d->ds.target);  /* the node's bound */
         else
             dive_level(&d->b, &d->node, g, &ni, &d->ds);
         cg_free(g);
@@ -992,9 +993,9 @@ static diver *diver_start(bp *b, const bp_node *nd, cg *g, const node_inst *ni, 
     return d;
 }
 
-/* Waits for b's dive and keeps its packing when cheaper — unless the tree
- * has proven its own, when the dive is told to stop and only its log is
- * kept. */
+/* Waits for b's search beside the tree and keeps its packing when
+ * cheaper, its work on the tree's clock — unless the tree has proven its
+ * own packing, when the search is told to stop and only its log is kept. */
 static void diver_join(bp *b, int proven)
 {
     diver *d = b->diver;

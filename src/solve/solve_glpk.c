@@ -7,7 +7,9 @@
  *
  * Global state: glp_term_hook() installs one hook per thread (GLPK keeps
  * it in its environment); sg_begin()/sg_end() install and remove ours
- * around each solve.  Nothing else here is global.
+ * around each solve, sg_attach()/sg_detach() in a thread a solve starts
+ * (which also frees that thread's environment).  Nothing else here is
+ * global.
  *
  * Why presolve is off: GLPK's MIP presolver renumbers columns, and the
  * callback would then see the presolved problem, where the warm start
@@ -88,17 +90,17 @@ static int sg_hook(void *info, const char *s)
     return 1;
 }
 
+void sg_attach(sg_ctx *c)
+{
+    glp_term_hook(sg_hook, c);
+}
+
 void sg_begin(sg_ctx *c, const solve_opts *o)
 {
     memset(c, 0, sizeof *c);
     c->o = o;
     c->t0 = now_seconds();
-    glp_term_hook(sg_hook, c);
-}
-
-void sg_attach(sg_ctx *c)
-{
-    glp_term_hook(sg_hook, c);
+    sg_attach(c);
 }
 
 void sg_detach(void)
