@@ -49,7 +49,9 @@
  * per task in [1.1, 1.5]; CorrGPU as they are), and gavel-like's job types
  * resampled to n jobs (GOGH, to 128); `bench_solve families [MAX]` runs
  * only these; `bench_solve one F N` solves family F (0..4, in that
- * table's order) at N tasks and prints its bounds, nodes and method;
+ * table's order) at N tasks and prints its bounds, nodes and method
+ * (`one F N SEED`: a random family's instance of that seed, as in the
+ * series; 0 by default);
  * `bench_solve gogh N [SEED]` does the same for the random GOGH instances
  * (seeds 0..2 unless one is given), with CPU time next to wall time;
  * `bench_solve series M [MAX]` runs only the first table's series of
@@ -57,7 +59,8 @@
  * With GPUPLAN_BENCH_WORK=S these two stop at S nominal seconds of work
  * (simplex iterations and nodes) instead of the time limit.  Solves use
  * two threads (solve_opts.threads), as `gpuplan solve` does;
- * GPUPLAN_BENCH_THREADS=1 keeps each in one, to compare.
+ * GPUPLAN_BENCH_THREADS=1 keeps each in one, to compare, and
+ * GPUPLAN_BENCH_CUTS=nodes|off moves branch and price's cuts (root).
  *
  * `bench_solve limits` runs only this: how long after an interrupt (the
  * cancel flag, set by an alarm) each phase of a solve returns — branch and
@@ -85,6 +88,14 @@ static int bench_threads(void)
 {
     const char *env = getenv("GPUPLAN_BENCH_THREADS");
     return env && *env ? atoi(env) : 2;
+}
+
+/* GPUPLAN_BENCH_CUTS=root|nodes|off: where branch and price cuts. */
+static solve_cuts bench_cuts(void)
+{
+    const char *env = getenv("GPUPLAN_BENCH_CUTS");
+    int k = env && *env ? solve_cuts_parse(env) : SOLVE_CUTS_ROOT;
+    return k < 0 ? SOLVE_CUTS_ROOT : (solve_cuts)k;
 }
 
 enum { MAX_SEEDS = 3 };
@@ -382,6 +393,7 @@ static outcome solve_one(model m, size_t n, int seed, double limit, int paper)
     solve_opts_default(&o);
     o.time_limit_s = limit;
     o.threads = bench_threads();
+    o.cuts = bench_cuts();
     o.paper_model = paper;
     solve_result res;
     solve_result_init(&res);
@@ -600,6 +612,7 @@ static void bench_opts(solve_opts *o, double limit)
     solve_opts_default(o);
     o->time_limit_s = limit;
     o->threads = bench_threads();
+    o->cuts = bench_cuts();
     const char *env = getenv("GPUPLAN_BENCH_WORK");
     if (env && *env) {
         char *end;
@@ -611,8 +624,8 @@ static void bench_opts(solve_opts *o, double limit)
 
 /* One solve of family f at n tasks; *ok = 0 when the instance could not be
  * built. */
-static solve_result family_solve(family f, size_t n, double limit, const pai_sample *pai,
-                                 const gavel_sample *gav, int *ok)
+static solve_result family_solve(family f, size_t n, int seed, double limit,
+                                 const pai_sample *pai, const gavel_sample *gav, int *ok)
 {
     solve_opts o;
     bench_opts(&o, limit);
@@ -624,7 +637,7 @@ static solve_result family_solve(family f, size_t n, double limit, const pai_sam
     if (f == FAM_RANDOM_CATS || f == FAM_PAI_CATS) {
         cats_inst in;
         if (f == FAM_RANDOM_CATS) {
-            cats_random(&in, n, 0, 0);
+            cats_random(&in, n, seed, 0);
             rc = 0;
         } else {
             rc = cats_inst_from_model(pai->ss.cl, pai->cat, pai->ss.tr, n, &in, &err);
@@ -640,7 +653,7 @@ static solve_result family_solve(family f, size_t n, double limit, const pai_sam
     } else if (f == FAM_RANDOM_CORRGPU || f == FAM_PAI_CORRGPU) {
         corrgpu_inst in;
         if (f == FAM_RANDOM_CORRGPU) {
-            corrgpu_random(&in, n, 0);
+            corrgpu_random(&in, n, seed);
             rc = 0;
         } else {
             rc = corrgpu_inst_from_trace(pai->ss.tr, n, 32, 0, &in, &err);
@@ -689,7 +702,7 @@ static void run_families(size_t max_n, double limit)
             if (!stopped && !(f == FAM_GAVEL_GOGH && n > 128)) {
                 int ok;
                 double t0 = now_seconds();
-                solve_result res = family_solve((family)f, n, limit, &pai, have_gav ? &gav : NULL,
+                solve_result res = family_solve((family)f, n, 0, limit, &pai, have_gav ? &gav : NULL,
                                                 &ok);
                 double t = now_seconds() - t0;
                 if (!ok)
@@ -719,7 +732,7 @@ static void run_families(size_t max_n, double limit)
 /* `bench_solve one FAMILY N`: one solve of family FAMILY (its index in
  * the families table, 0..4) at N tasks, with what the table leaves out:
  * the heuristic's and the root's bounds, the nodes and how it closed. */
-static void run_one(int f, size_t n, double limit)
+static void run_one(int f, size_t n, int seed, double limit)
 {
     pai_sample pai;
     gavel_sample gav;
@@ -730,7 +743,7 @@ static void run_one(int f, size_t n, double limit)
         int ok;
         double t0 = now_seconds();
         clock_t c0 = clock();
-        solve_result res = family_solve((family)f, n, limit, &pai, have_gav ? &gav : NULL, &ok);
+        solve_result res = family_solve((family)f, n, seed, limit, &pai, have_gav ? &gav : NULL, &ok);
         printf("%s, %zu: %s in %.3f s (CPU %.3f s), objective %.6g, bound %.6g (gap %.3g %%), "
                "heuristic %.6g, root %.6g, %ld nodes, %s\n",
                family_title[f], n, ok ? solve_status_name(res.status) : "error",
@@ -818,6 +831,7 @@ static void limits_one(const limits_case *lc, double limit)
     solve_opts_default(&o);
     o.time_limit_s = limit;
     o.threads = bench_threads();
+    o.cuts = bench_cuts();
     o.no_bounds = lc->no_bounds;
     o.cancel = &limits_cancel;
     limits_cancel = 0;
@@ -920,7 +934,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 3 && strcmp(argv[1], "one") == 0) {
-        run_one(atoi(argv[2]), (size_t)strtol(argv[3], NULL, 10), limit);
+        run_one(atoi(argv[2]), (size_t)strtol(argv[3], NULL, 10), argc > 4 ? atoi(argv[4]) : 0,
+                limit);
         solve_shutdown();
         return 0;
     }

@@ -175,6 +175,17 @@ awk -F, -v OFS=, 'NR == 1 { print; next } { $11 = sprintf("%.3f", 1.1 + ((NR * 3
 expect_rc 0 "import paik" "$G" import --name paik "$D"
 AT=6 interrupted "branch and price's tree, threads beside it" cats --trace paik --cluster paik \
     --tasks 128
+# The same tasks, 48 of them, proven to the same optimum wherever branch and
+# price adds its cuts.
+for cuts in root nodes off; do
+    expect_rc 0 "paik 48, --cuts $cuts" "$G" --format csv solve cats --trace paik --cluster paik \
+        --tasks 48 --cuts $cuts --no-heuristics
+    grep '^optimal,' "$T/out" | cut -d, -f1-5 >"$T/cuts_$cuts.csv"
+    contains "$T/cuts_$cuts.csv" "optimal,optimal," "proven with --cuts $cuts"
+done
+if cmp -s "$T/cuts_root.csv" "$T/cuts_nodes.csv" && cmp -s "$T/cuts_root.csv" "$T/cuts_off.csv"
+then ok "the same optimum with cuts at the root, at every node and none"
+else bad "cuts change the optimum: $(cat "$T/cuts_root.csv" "$T/cuts_nodes.csv" "$T/cuts_off.csv")"; fi
 interrupted "GOGH's search" gogh --trace gavel128 --cluster gavel128
 interrupted "GOGH's compact MILP" gogh --trace gavel128 --cluster gavel128 --no-bounds
 
@@ -182,6 +193,7 @@ interrupted "GOGH's compact MILP" gogh --trace gavel128 --cluster gavel128 --no-
 expect_rc 2 "no model" "$G" solve --trace cats-testbed --cluster cats-testbed
 expect_rc 2 "unknown model" "$G" solve peace --trace cats-testbed --cluster cats-testbed
 expect_rc 2 "missing --cluster" "$G" solve cats --trace cats-testbed
+expect_rc 2 "bad --cuts" "$G" solve cats --trace cats-testbed --cluster cats-testbed --cuts all
 expect_rc 2 "bad time limit" "$G" solve cats --trace cats-testbed --cluster cats-testbed \
     --time-limit -1
 expect_rc 1 "unknown trace" "$G" solve cats --trace nope --cluster cats-testbed

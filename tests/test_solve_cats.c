@@ -358,19 +358,25 @@ static void test_prefix_branching_vs_partitions(void **state)
         s.in = &in;
         s.best = HUGE_VAL;
         part_dfs(&s, 0, 0);
-        solve_opts o;
-        solve_opts_default(&o);
-        o.time_limit_s = 30;
-        solve_result res;
-        gp_err err = {{0}};
-        assert_int_equal(solve_cats(&in, &o, &res, &err), 0);
-        if (res.status != SOLVE_OPTIMAL || fabs(res.objective - s.best) > 1e-6 * s.best)
-            fail_msg("seed %llu: partitions %.6f W, solver %s %.6f W (bound %.6f, %s)",
-                     (unsigned long long)seed, s.best, solve_status_name(res.status),
-                     res.objective, res.bound, res.method);
-        check_solution(&in, &res);
-        branched += strcmp(res.method, "branch-and-price") == 0 && res.nodes > 1;
-        solve_result_free(&res);
+        /* with subset-row cuts at the root (the default), at every node,
+         * and none */
+        for (int cuts = SOLVE_CUTS_ROOT; cuts <= SOLVE_CUTS_OFF; cuts++) {
+            solve_opts o;
+            solve_opts_default(&o);
+            o.time_limit_s = 30;
+            o.cuts = (solve_cuts)cuts;
+            solve_result res;
+            gp_err err = {{0}};
+            assert_int_equal(solve_cats(&in, &o, &res, &err), 0);
+            if (res.status != SOLVE_OPTIMAL || fabs(res.objective - s.best) > 1e-6 * s.best)
+                fail_msg("seed %llu, cuts %d: partitions %.6f W, solver %s %.6f W (bound %.6f, "
+                         "%s)", (unsigned long long)seed, cuts, s.best,
+                         solve_status_name(res.status), res.objective, res.bound, res.method);
+            check_solution(&in, &res);
+            branched += cuts == SOLVE_CUTS_ROOT && strcmp(res.method, "branch-and-price") == 0 &&
+                        res.nodes > 1;
+            solve_result_free(&res);
+        }
         cats_inst_free(&in);
     }
     printf("prefix branching: %d of 60 instances branched\n", branched);
@@ -485,6 +491,103 @@ static void test_branch_prefix_matches_fresh_master(void **state)
     printf("branch prefix: %d children, %d stopped by the pivot limit\n", checked, capped);
     assert_true(checked >= 20);
     assert_true(capped >= 5);       /* the stopped path was taken */
+}
+
+/* Subset-row cuts (cg_separate): on twelve items with leader costs, the
+ * LP bound after each round of cuts (pricing with their duals) rises, or
+ * stays, without passing the optimum found by enumerating partitions, and
+ * the last LP meets every cut, columns priced after it included. */
+typedef struct pk_part {
+    const pk_inst *p;
+    double used[16];
+    int lead[16];
+    double best;
+} pk_part;
+
+static double pk_part_cost(const pk_part *s, int nbins)
+{
+    double w = 0;
+    for (int b = 0; b < nbins; b++)
+        w += s->p->cls[0].lead_cost[s->lead[b]];
+    int per = s->p->type[0].per_class[0];
+    return w + s->p->type[0].cost * ((nbins + per - 1) / per);
+}
+
+static void pk_part_dfs(pk_part *s, int i, int nbins)
+{
+    const pk_inst *p = s->p;
+    if (nbins > p->type[0].count * p->type[0].per_class[0])
+        return;
+    if (i == p->n) {
+        double w = pk_part_cost(s, nbins);
+        s->best = w < s->best ? w : s->best;
+        return;
+    }
+    for (int b = 0; b <= nbins && b < 16; b++) {
+        if (s->used[b] + p->size[i] > p->cls[0].cap + 1e-9)
+            continue;
+        s->used[b] += p->size[i];
+        if (b == nbins)
+            s->lead[b] = i;     /* items in order: a new bin's first is its leader */
+        pk_part_dfs(s, i + 1, b == nbins ? nbins + 1 : nbins);
+        s->used[b] -= p->size[i];
+    }
+}
+
+static void test_subset_row_cuts(void **state)
+{
+    (void)state;
+    solve_opts o;
+    solve_opts_default(&o);
+    sg_ctx c;
+    sg_begin(&c, &o);
+    int n = 12, cuts_seen = 0, rose = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        pk_inst p;
+        prefix_pk_inst(&p, &r, n);
+        pk_part s;
+        memset(&s, 0, sizeof s);
+        s.p = &p;
+        s.best = HUGE_VAL;
+        pk_part_dfs(&s, 0, 0);
+        int lo[13] = {0}, hi[13];
+        for (int q = 0; q <= n; q++)
+            hi[q] = INT_MAX;
+        cg_cuts cuts = {0, n, lo, hi, NULL};
+        cg *g = cg_new(&p, NULL, NULL, &cuts);
+        double lb = lp_bound(g, &c), lb0 = lb;
+        for (int round = 0; round < 5 && cg_separate(g, 4, 0.05) > 0; round++) {
+            double next = lp_bound(g, &c);
+            if (next < lb - 1e-6 * fabs(lb) || next > s.best + 1e-6 * s.best)
+                fail_msg("seed %llu, round %d: bound %.6f after %.6f, optimum %.6f",
+                         (unsigned long long)seed, round, next, lb, s.best);
+            lb = next;
+        }
+        for (int k = 0; k < cg_ncuts(g); k++) {     /* the last LP meets every cut */
+            const int *S = cg_cut(g, k);
+            double lhs = 0;
+            for (int col = 0; col < cg_ncols(g); col++) {
+                int t, len, in = 0;
+                const int *it = cg_col(g, col, &t, &len);
+                for (int a = 0; a < len; a++)
+                    in += it[a] == S[0] || it[a] == S[1] || it[a] == S[2];
+                lhs += in >= 2 ? cg_value(g, col) : 0;
+            }
+            if (lhs > 1 + 1e-6)
+                fail_msg("seed %llu: cut {%d, %d, %d} at %.6f", (unsigned long long)seed, S[0],
+                         S[1], S[2], lhs);
+        }
+        cuts_seen += cg_ncuts(g);
+        rose += lb > lb0 + 1e-6 * fabs(lb0);
+        cg_free(g);
+        pk_inst_free(&p);
+    }
+    sg_end(&c, NULL);
+    printf("subset-row cuts: %d cuts, the bound rose on %d of 30 instances\n", cuts_seen, rose);
+    assert_true(cuts_seen >= 10);
+    assert_true(rose >= 3);
 }
 
 /* ---- repacking a few GPUs at a time (solve_lns.c) ------------------------------------ */
@@ -767,11 +870,13 @@ static void test_time_limit(void **state)
 
 /* One solve of big_inst's tasks at relative gap G (0 = prove); the answer
  * is checked and, when not proven, within G of its bound. */
-static void solve_at_gap(const cats_inst *in, double gap, int no_bounds, solve_result *res)
+static void solve_at_gap(const cats_inst *in, double gap, int no_bounds, solve_cuts cuts,
+                         solve_result *res)
 {
     solve_opts o;
     solve_opts_default(&o);
     o.time_limit_s = 60;
+    o.cuts = cuts;
     o.mip_gap = gap;
     o.no_bounds = no_bounds;
     gp_err err = {{0}};
@@ -793,35 +898,38 @@ static void solve_at_gap(const cats_inst *in, double gap, int no_bounds, solve_r
  * ranked by pseudo-costs 40 are proven in 5 nodes whose bounds meet no
  * gap of the list before the last, and since the root repacks GPUs 48
  * are too (every gap down to 1e-5 met at the root); 64 stop in branch and
- * price at 2-8 of the 9 nodes proving takes. */
+ * price at 2-8 of the 9 nodes proving takes without the root's cuts (with
+ * them it takes 3, and every gap down to 1e-4 is met at the root). */
 static void test_gap_stops_every_path(void **state)
 {
     (void)state;
     cats_inst in;
     big_inst(&in, 64);
-    solve_result proven;
-    solve_at_gap(&in, 0, 0, &proven);
-    assert_int_equal(proven.status, SOLVE_OPTIMAL);
-    static const double gaps[] = {0.5, 0.05, 0.01, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6};
     int saw_bounds = 0, saw_colgen = 0, saw_early_bnp = 0;
-    for (size_t k = 0; k < sizeof gaps / sizeof *gaps; k++) {
-        solve_result res;
-        solve_at_gap(&in, gaps[k], 0, &res);
-        assert_true(res.bound <= proven.objective + 1e-6);
-        saw_bounds |= strcmp(res.method, "bounds") == 0;
-        saw_colgen |= strcmp(res.method, "colgen") == 0 && res.status == SOLVE_FEASIBLE;
-        saw_early_bnp |= strcmp(res.method, "branch-and-price") == 0 &&
-                         res.status == SOLVE_FEASIBLE && res.nodes < proven.nodes;
-        solve_result_free(&res);
+    for (int cuts = SOLVE_CUTS_ROOT; cuts <= SOLVE_CUTS_OFF; cuts += SOLVE_CUTS_OFF) {
+        solve_result proven;
+        solve_at_gap(&in, 0, 0, (solve_cuts)cuts, &proven);
+        assert_int_equal(proven.status, SOLVE_OPTIMAL);
+        static const double gaps[] = {0.5, 0.05, 0.01, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5, 3e-6};
+        for (size_t k = 0; k < sizeof gaps / sizeof *gaps; k++) {
+            solve_result res;
+            solve_at_gap(&in, gaps[k], 0, (solve_cuts)cuts, &res);
+            assert_true(res.bound <= proven.objective + 1e-6);
+            saw_bounds |= strcmp(res.method, "bounds") == 0;
+            saw_colgen |= strcmp(res.method, "colgen") == 0 && res.status == SOLVE_FEASIBLE;
+            saw_early_bnp |= strcmp(res.method, "branch-and-price") == 0 &&
+                             res.status == SOLVE_FEASIBLE && res.nodes < proven.nodes;
+            solve_result_free(&res);
+        }
+        solve_result_free(&proven);
     }
     assert_true(saw_bounds);
     assert_true(saw_colgen);
     assert_true(saw_early_bnp);
     solve_result res;
-    solve_at_gap(&in, 0.01, 1, &res);
+    solve_at_gap(&in, 0.01, 1, SOLVE_CUTS_ROOT, &res);
     assert_string_equal(res.method, "milp");
     solve_result_free(&res);
-    solve_result_free(&proven);
     cats_inst_free(&in);
 }
 
@@ -963,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_uniform_vs_brute_force),
         cmocka_unit_test(test_prefix_branching_vs_partitions),
         cmocka_unit_test(test_branch_prefix_matches_fresh_master),
+        cmocka_unit_test(test_subset_row_cuts),
         cmocka_unit_test(test_lns_repacks),
         cmocka_unit_test(test_threads_beside_tree),
         cmocka_unit_test(test_infeasible),

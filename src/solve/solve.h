@@ -57,6 +57,11 @@ typedef struct solve_place {
                              * CorrGPU: GPU number 0..G*-1 */
 } solve_place;
 
+/* Where branch and price adds subset-row cuts (CATS with per-task costs):
+ * at the root only, by default; at every node (on random instances the
+ * trees shrink, on the pai-like ones they grow); or nowhere. */
+typedef enum solve_cuts { SOLVE_CUTS_ROOT = 0, SOLVE_CUTS_NODES, SOLVE_CUTS_OFF } solve_cuts;
+
 typedef struct solve_opts {
     double time_limit_s;    /* whole solve, bounds and heuristics included; 0 = none */
     /* A limit on the solver's work instead of its time, in nominal seconds:
@@ -75,6 +80,7 @@ typedef struct solve_opts {
     int paper_model;        /* 1: the paper's formulation as published (CATS eq.
                              * 6–14 with big-M; CorrGPU's G = 1, 2, ... loop) */
     int keep_log;           /* 1: GLPK's progress messages into result.log */
+    solve_cuts cuts;        /* branch and price's subset-row cuts */
     /* Threads the solve may run at once: 2 runs branch and price's
      * searches for packings (the root's integer master, dive and
      * repacking; the dives below the root) beside the tree (taken at
@@ -89,6 +95,8 @@ typedef struct solve_opts {
 } solve_opts;
 
 void solve_opts_default(solve_opts *o);
+/* "root", "nodes" or "off"; -1 for anything else. */
+int solve_cuts_parse(const char *s);
 
 typedef struct solve_result {
     solve_status status;

@@ -483,6 +483,7 @@ static void integer_master(cg *g, sg_ctx *c, const pk_inst *p, pk_sol *best, dou
 {
     glp_prob *P = glp_create_prob();
     glp_copy_prob(P, cg_master(g), GLP_OFF);
+    cg_relax_cuts(g, P);
     int ncol = glp_get_num_cols(P);
     for (int k = 1; k <= ncol; k++)
         glp_set_col_kind(P, k, GLP_IV);
@@ -1259,6 +1260,36 @@ static void push_strong(bp *b, const bp_node *nd, const branch *br, const double
     }
 }
 
+/* Subset-row cuts (cg_separate) at a node whose LP has converged: rounds
+ * of them, each followed by column generation again.  CATS with costs
+ * that vary by leader only (with every bin costing the same, bounds round
+ * up to whole bins, which these cuts rarely change).  At the root by
+ * default; solve_opts.cuts moves them to every node or turns them off
+ * (bench/SOLVE.md has the figures of each). */
+#define CUT_ROUNDS 2
+#define CUT_MAX_NEW 0.25        /* cuts a round, a share of the node's items */
+#define CUT_MIN_VIOL 0.05
+static int node_cuts(bp *b, const pk_inst *q, cg *g, double *lb, int *conv)
+{
+    solve_cuts where = b->c->o->cuts;
+    if (where == SOLVE_CUTS_OFF || (where == SOLVE_CUTS_ROOT && b->nodes > 1) || q->quantum > 0 ||
+        !costs_vary(q))
+        return 0;
+    int rc = 0;
+    for (int r = 0; r < CUT_ROUNDS && !pk_closes(q, *lb, b->best->cost); r++) {
+        if (cg_separate(g, (int)(CUT_MAX_NEW * q->n) + 1, CUT_MIN_VIOL) == 0)
+            break;
+        double next;
+        rc = cg_run(g, b->c, b->best->cost, &next, conv);
+        *lb = fmax(*lb, next);      /* the cuts only remove fractional points */
+        if (rc == 1 && sg_should_stop(b->c) < 0)
+            rc = 0;     /* pricing gave up: the bound before stands, and any split is valid */
+        if (rc != 0 || !*conv)
+            break;
+    }
+    return rc;
+}
+
 /* Solves one node; pushes its children when it needs branching. */
 static void process(bp *b, bp_node *nd)
 {
@@ -1294,6 +1325,19 @@ static void process(bp *b, bp_node *nd)
     }
     if (conv && cg_uses_artificial(g)) {
         /* The LP needs an artificial column: no cover exists here. */
+        cg_free(g);
+        node_inst_free(&ni);
+        return;
+    }
+    if (conv && (rc = node_cuts(b, &ni.q, g, &lb, &conv)) < 0) {
+        b->unresolved_lb = fmin(b->unresolved_lb, lb);     /* as a failed LP above */
+        cg_free(g);
+        node_inst_free(&ni);
+        return;
+    }
+    if (rc != 0) {
+        b->stopped = 1;
+        push(&b->st, nd, NULL, lb, nd->seed);
         cg_free(g);
         node_inst_free(&ni);
         return;

@@ -136,6 +136,14 @@ struct cg {
     double *sigma;          /* [ny] duals of the link rows */
     double *lead_adj;       /* [n] the link dual a bin led by item i earns */
     int *root_of;           /* [n] */
+    /* subset-row cuts over three items (see cg_separate): cut s is row
+     * sr_row[s], sum of lambda_p over patterns holding two or more of
+     * sr_item[3s..3s+2] <= 1, with dual sr_dual[s] <= 0; an item's cuts are
+     * sr_list[sr_first[i] .. sr_first[i + 1]); sr_cnt counts, per cut, the
+     * items of the set being priced (all 0 between searches) */
+    int nsr;
+    int *sr_row, *sr_item, *sr_cnt, *sr_first, *sr_list;
+    double *sr_dual;
     /* depth-first search stack */
     uint64_t *stack;        /* [(n + 1) * words] */
     int *chosen, *best_set;
@@ -171,6 +179,65 @@ static void record_pattern(cg *g, int t, const int *items, int k, int col)
     g->ncols++;
 }
 
+/* ---- subset-row cuts --------------------------------------------------------- */
+
+/* Cut s's coefficient in a pattern holding items[0..k): 1 with two or
+ * more of its three items (floor(|S & p| / 2)), else 0. */
+static int sr_coef(const cg *g, int s, const int *items, int k)
+{
+    const int *S = &g->sr_item[3 * s];
+    int in = 0;
+    for (int a = 0; a < k; a++)
+        in += items[a] == S[0] || items[a] == S[1] || items[a] == S[2];
+    return in >= 2;
+}
+
+/* Appends the cut rows of a pattern's column after ind/val[1..len]. */
+static int sr_entries(const cg *g, const int *items, int k, int *ind, double *val, int len)
+{
+    for (int s = 0; s < g->nsr; s++)
+        if (sr_coef(g, s, items, k)) {
+            ind[++len] = g->sr_row[s];
+            val[len] = 1;
+        }
+    return len;
+}
+
+/* The pricing search takes item i: the duals of the cuts it completes to
+ * two items (<= 0), to add to the set's value. */
+static double sr_enter(cg *g, int i)
+{
+    double pen = 0;
+    for (int a = g->sr_first[i]; a < g->sr_first[i + 1]; a++) {
+        int s = g->sr_list[a];
+        if (++g->sr_cnt[s] == 2)
+            pen += g->sr_dual[s];
+    }
+    return pen;
+}
+
+static void sr_leave(cg *g, int i)
+{
+    for (int a = g->sr_first[i]; a < g->sr_first[i + 1]; a++)
+        g->sr_cnt[g->sr_list[a]]--;
+}
+
+/* sr_first / sr_list again after cuts were added. */
+static void sr_index(cg *g)
+{
+    int n = g->p->n;
+    free(g->sr_first);
+    free(g->sr_list);
+    g->sr_first = xcalloc((size_t)n + 2, sizeof(int));
+    g->sr_list = xmalloc((size_t)(3 * g->nsr + 1) * sizeof(int));
+    for (int a = 0; a < 3 * g->nsr; a++)
+        g->sr_first[g->sr_item[a] + 2]++;
+    for (int i = 0; i < n; i++)
+        g->sr_first[i + 2] += g->sr_first[i + 1];
+    for (int a = 0; a < 3 * g->nsr; a++)
+        g->sr_list[g->sr_first[g->sr_item[a] + 1]++] = a / 3;
+}
+
 /* Adds a column unless the same pattern is one already; 1 when added. */
 static int add_pattern(cg *g, int t, const int *items, int k)
 {
@@ -183,8 +250,8 @@ static int add_pattern(cg *g, int t, const int *items, int k)
     int col = glp_add_cols(g->P, 1);
     glp_set_col_bnds(g->P, col, GLP_LO, 0, 0);
     glp_set_obj_coef(g->P, col, p->cls[t].lead_cost[lead]);
-    int *ind = xmalloc((size_t)(k + 4) * sizeof *ind);
-    double *val = xmalloc((size_t)(k + 4) * sizeof *val);
+    int *ind = xmalloc((size_t)(k + 4 + g->nsr) * sizeof *ind);
+    double *val = xmalloc((size_t)(k + 4 + g->nsr) * sizeof *val);
     for (int a = 0; a < k; a++) {
         ind[a + 1] = items[a] + 1;
         val[a + 1] = 1;
@@ -202,6 +269,7 @@ static int add_pattern(cg *g, int t, const int *items, int k)
         ind[++len] = g->link_row0 + g->root_of[lead];
         val[len] = 1;
     }
+    len = sr_entries(g, items, k, ind, val, len);
     glp_set_mat_col(g->P, col, len, ind, val);
     free(ind);
     free(val);
@@ -525,8 +593,14 @@ static void knap_dfs(cg *g, const knap *kn, int d, double used, double used2, do
         if (!fits)
             continue;
         child_set(g, &g->stack[(size_t)(d + 1) * (size_t)w], R, x, m & (m - 1), b);
-        g->chosen[d] = g->pos_item[b];
-        knap_dfs(g, kn, d + 1, used + s, used2 + size2[b], value + pi[b], best);
+        int i = g->pos_item[b];
+        g->chosen[d] = i;
+        /* the cuts' duals only lower a set's value, so the bounds above,
+         * which leave them out, stay bounds */
+        double v = value + pi[b] + (g->nsr ? sr_enter(g, i) : 0);
+        knap_dfs(g, kn, d + 1, used + s, used2 + size2[b], v, best);
+        if (g->nsr)
+            sr_leave(g, i);
         if (g->inexact)
             return;
     }
@@ -559,7 +633,11 @@ static double price_leader(cg *g, int t, int j, double rc_best)
     g->nodes = 0;
     /* search in the stack from depth 1 (depth 0 holds j) */
     memcpy(&g->stack[(size_t)w], R, (size_t)w * sizeof(uint64_t));
+    if (g->nsr)
+        sr_enter(g, j);     /* one item completes no cut */
     knap_dfs(g, &kn, 1, 0, 0, g->pi[j], &best);   /* kn holds the room beside j */
+    if (g->nsr)
+        sr_leave(g, j);
     if (g->best_k < 0)
         return HUGE_VAL;
     return cost - best;
@@ -637,6 +715,8 @@ static double lagrange_bound(const cg *g, const double *rmin)
         sum_pi += g->pi[i];
     double fixed = sum_pi + (g->eta + g->zeta) * g->min_bins;
     fixed += chain_term(g);
+    for (int s = 0; s < g->nsr; s++)
+        fixed += g->sr_dual[s];     /* each cut's right-hand side is 1 */
     if (p->ntype == 0) {
         /* Farley: with every bin costing q, (pi, eta) / (1 - r/q) is dual
          * feasible. */
@@ -690,6 +770,12 @@ void cg_free(cg *g)
     free(g->sigma);
     free(g->lead_adj);
     free(g->root_of);
+    free(g->sr_row);
+    free(g->sr_item);
+    free(g->sr_cnt);
+    free(g->sr_first);
+    free(g->sr_list);
+    free(g->sr_dual);
     pk_hset_free(&g->seen);
     free(g);
 }
@@ -746,6 +832,8 @@ static void read_duals(cg *g)
     for (int i = 0; i < p->n; i++)
         g->lead_adj[i] = g->ny > 0 ? g->sigma[g->root_of[i]] : 0;
     g->zeta = g->cap_row ? fmax(0, glp_get_row_dual(g->P, g->cap_row)) : 0;
+    for (int s = 0; s < g->nsr; s++)
+        g->sr_dual[s] = fmin(0, glp_get_row_dual(g->P, g->sr_row[s]));
 }
 
 static int solve_master(cg *g, sg_ctx *c)
@@ -936,6 +1024,35 @@ static void keep_columns(cg *g, const cg *parent)
     free(o);
 }
 
+/* The parent's cuts a child keeps (g->P a copy of the parent's master):
+ * those binding at the parent's optimum.  A slack cut's row is basic, so
+ * deleting it leaves the basis optimal; pricing pays for every cut kept,
+ * and cuts added node after node would otherwise pile up down the tree. */
+static void keep_cuts(cg *g, const cg *parent)
+{
+    if (parent->nsr == 0)
+        return;
+    int *del = xmalloc((size_t)(parent->nsr + 1) * sizeof *del), ndel = 0;
+    g->sr_row = xmalloc((size_t)parent->nsr * sizeof(int));
+    g->sr_item = xmalloc((size_t)(3 * parent->nsr) * sizeof(int));
+    for (int s = 0; s < parent->nsr; s++) {
+        int row = parent->sr_row[s];
+        if (glp_get_row_stat(parent->P, row) == GLP_BS) {
+            del[++ndel] = row;
+            continue;
+        }
+        g->sr_row[g->nsr] = row - ndel;     /* cut rows are the last, in order */
+        memcpy(&g->sr_item[3 * g->nsr], &parent->sr_item[3 * s], 3 * sizeof(int));
+        g->nsr++;
+    }
+    if (ndel > 0)
+        glp_del_rows(g->P, ndel, del);
+    g->sr_cnt = xcalloc((size_t)(g->nsr > 0 ? g->nsr : 1), sizeof(int));
+    g->sr_dual = xcalloc((size_t)(g->nsr > 0 ? g->nsr : 1), sizeof(double));
+    sr_index(g);
+    free(del);
+}
+
 cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up)
 {
     assert(p->n == parent->p->n);
@@ -959,6 +1076,7 @@ cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up)
     g->artl_col0 = parent->artl_col0;
     g->big = parent->big;
     g->sigma = xcalloc((size_t)(g->ny > 0 ? g->ny : 1), sizeof(double));
+    keep_cuts(g, parent);
     assert(q >= 1 && q <= g->ny);
     int col = g->y_col0 + q - 1;
     double lo = glp_get_col_lb(g->P, col), hi = glp_get_col_ub(g->P, col);
@@ -998,4 +1116,175 @@ int cg_resolve(cg *g, sg_ctx *c, int max_iters, double *z)
 void cg_rebind(cg *g, const pk_inst *p)
 {
     g->p = p;       /* the old copy may be gone: nothing of it is read */
+}
+
+/* ---- separating subset-row cuts --------------------------------------------- */
+
+typedef struct sr_cand {
+    double viol;
+    int a, b, c;
+} sr_cand;
+
+static int cmp_sr_cand(const void *x, const void *y)
+{
+    const sr_cand *u = x, *v = y;
+    if (u->viol != v->viol)
+        return u->viol > v->viol ? -1 : 1;
+    if (u->a != v->a)
+        return u->a - v->a;
+    return u->b != v->b ? u->b - v->b : u->c - v->c;
+}
+
+static int sr_known(const cg *g, int a, int b, int c)
+{
+    for (int s = 0; s < g->nsr; s++)
+        if (g->sr_item[3 * s] == a && g->sr_item[3 * s + 1] == b && g->sr_item[3 * s + 2] == c)
+            return 1;
+    return 0;
+}
+
+/* The LP's value of cut {a, b, c}: lambda of the fractional patterns
+ * holding two or more of them (pair masses less twice the triples'). */
+static double sr_lhs(const cg *g, const double *lam, const int *frac, int nfrac, int a, int b,
+                     int c)
+{
+    double v = 0;
+    int S[3] = {a, b, c};
+    for (int f = 0; f < nfrac; f++) {
+        int col = frac[f];
+        const int *it = g->pool + g->col_start[col];
+        int in = 0;
+        for (int x = 0; x < g->col_len[col]; x++)
+            in += it[x] == S[0] || it[x] == S[1] || it[x] == S[2];
+        if (in >= 2)
+            v += lam[col];
+    }
+    return v;
+}
+
+/* Adds the cut rows of cands[0..m) and the columns' entries in them. */
+static void sr_add_rows(cg *g, const sr_cand *cands, int m)
+{
+    int old = g->nsr, nsr = old + m;
+    g->sr_row = xrealloc(g->sr_row, (size_t)nsr * sizeof(int));
+    g->sr_item = xrealloc(g->sr_item, (size_t)(3 * nsr) * sizeof(int));
+    g->sr_dual = xrealloc(g->sr_dual, (size_t)nsr * sizeof(double));
+    free(g->sr_cnt);
+    g->sr_cnt = xcalloc((size_t)nsr, sizeof(int));
+    int row0 = glp_add_rows(g->P, m);
+    int *ind = xmalloc((size_t)(g->ncols + 1) * sizeof *ind);
+    double *val = xmalloc((size_t)(g->ncols + 1) * sizeof *val);
+    for (int k = 0; k < m; k++) {
+        int s = old + k;
+        g->sr_row[s] = row0 + k;
+        g->sr_item[3 * s] = cands[k].a;
+        g->sr_item[3 * s + 1] = cands[k].b;
+        g->sr_item[3 * s + 2] = cands[k].c;
+        g->sr_dual[s] = 0;
+        g->nsr = s + 1;
+        int len = 0;
+        for (int col = 0; col < g->ncols; col++)
+            if (sr_coef(g, s, g->pool + g->col_start[col], g->col_len[col])) {
+                ind[++len] = g->col_glp[col];
+                val[len] = 1;
+            }
+        glp_set_row_bnds(g->P, row0 + k, GLP_UP, 0, 1);
+        glp_set_mat_row(g->P, row0 + k, len, ind, val);
+    }
+    free(ind);
+    free(val);
+    sr_index(g);
+}
+
+/*
+ * Subset-row cuts (Jepsen, Petersen, Spoorendonk & Pisinger 2008) over
+ * three items: in a partition at most one bin holds two or more of any
+ * three items, so sum over such patterns of lambda_p <= 1.  Every covering
+ * can be made a partition no dearer (an item dropped from a second bin
+ * leaves that bin's leader or a later, no dearer one), so the cuts remove
+ * no packing better than the best partition; they do remove the LP's
+ * fractional mixes of bins that share items two by two, which on leader
+ * costs (per-task kappa) leave the bound a few watts short.  Triples come
+ * from pairs that fractional patterns share; at most max_new, the most
+ * violated first, none violated by less than min_viol, an item in at most
+ * two new cuts.  Returns the number added; the next cg_run goes on with
+ * the dual simplex (the basis stays dual feasible).
+ */
+int cg_separate(cg *g, int max_new, double min_viol)
+{
+    const pk_inst *p = g->p;
+    int n = p->n;
+    if (n < 3 || max_new <= 0)
+        return 0;
+    double *lam = xcalloc((size_t)(g->ncols > 0 ? g->ncols : 1), sizeof *lam);
+    int *frac = xmalloc((size_t)(g->ncols > 0 ? g->ncols : 1) * sizeof *frac), nfrac = 0;
+    double *pair = xcalloc((size_t)n * (size_t)n, sizeof *pair);
+    for (int col = 0; col < g->ncols; col++) {
+        double v = glp_get_col_prim(g->P, g->col_glp[col]);
+        if (v <= 1e-6 || v >= 1 - 1e-6)
+            continue;
+        lam[col] = v;
+        frac[nfrac++] = col;
+        const int *it = g->pool + g->col_start[col];
+        for (int x = 0; x < g->col_len[col]; x++)
+            for (int y = 0; y < g->col_len[col]; y++)
+                if (x != y)
+                    pair[(size_t)it[x] * (size_t)n + (size_t)it[y]] += v;
+    }
+    sr_cand *cand = NULL;
+    size_t ncand = 0, capcand = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            double ab = pair[(size_t)a * (size_t)n + (size_t)b];
+            if (ab <= 1e-6)
+                continue;
+            for (int c = b + 1; c < n; c++) {
+                double ac = pair[(size_t)a * (size_t)n + (size_t)c];
+                double bc = pair[(size_t)b * (size_t)n + (size_t)c];
+                /* the pair masses bound the cut's value from above */
+                if (ab + ac + bc <= 1 + min_viol)
+                    continue;
+                double v = sr_lhs(g, lam, frac, nfrac, a, b, c) - 1;
+                if (v < min_viol || sr_known(g, a, b, c))
+                    continue;
+                grow_array((void **)&cand, &capcand, ncand + 1, sizeof *cand);
+                cand[ncand++] = (sr_cand){v, a, b, c};
+            }
+        }
+    if (ncand > 0)
+        qsort(cand, ncand, sizeof *cand, cmp_sr_cand);
+    int *uses = xcalloc((size_t)n, sizeof *uses), m = 0;
+    for (size_t k = 0; k < ncand && m < max_new; k++) {
+        sr_cand *c = &cand[k];
+        if (uses[c->a] >= 2 || uses[c->b] >= 2 || uses[c->c] >= 2)
+            continue;
+        uses[c->a]++, uses[c->b]++, uses[c->c]++;
+        cand[m++] = *c;
+    }
+    if (m > 0) {
+        sr_add_rows(g, cand, m);
+        g->dual_next = 1;
+    }
+    free(uses);
+    free(cand);
+    free(pair);
+    free(frac);
+    free(lam);
+    return m;
+}
+
+void cg_relax_cuts(const cg *g, glp_prob *copy)
+{
+    for (int s = 0; s < g->nsr; s++)
+        glp_set_row_bnds(copy, g->sr_row[s], GLP_FR, 0, 0);
+}
+
+int cg_ncuts(const cg *g)
+{
+    return g->nsr;
+}
+
+const int *cg_cut(const cg *g, int s)
+{
+    return &g->sr_item[3 * s];
 }

@@ -44,6 +44,15 @@ void solve_opts_default(solve_opts *o)
     memset(o, 0, sizeof *o);
 }
 
+int solve_cuts_parse(const char *s)
+{
+    static const char *const names[] = {"root", "nodes", "off"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(s, names[k]) == 0)
+            return k;
+    return -1;
+}
+
 void solve_result_init(solve_result *r)
 {
     memset(r, 0, sizeof *r);

@@ -297,6 +297,16 @@ cg *cg_branch_prefix(cg *parent, const pk_inst *p, int q, int bound, int up);
  * pivots: *z is then where the dual simplex got to, below the master's
  * value, and cg_run goes on from there.  Returns as cg_run. */
 int cg_resolve(cg *g, sg_ctx *c, int max_iters, double *z);
+/* Adds up to max_new subset-row cuts over three items that the master's
+ * current LP solution violates by min_viol or more (see solve_colgen.c);
+ * returns how many.  A child made by cg_branch_prefix keeps those of its
+ * parent's that bind at the parent's optimum. */
+int cg_separate(cg *g, int max_new, double min_viol);
+int cg_ncuts(const cg *g);
+const int *cg_cut(const cg *g, int s);          /* cut s's three items */
+/* Frees the cut rows in copy, a copy of g's master (the integer master:
+ * its packings may cover an item twice). */
+void cg_relax_cuts(const cg *g, glp_prob *copy);
 /* Points g at another copy of the instance it was built for (same items). */
 void cg_rebind(cg *g, const pk_inst *p);
 
