@@ -60,7 +60,7 @@
  * (simplex iterations and nodes) instead of the time limit.  Solves use
  * two threads (solve_opts.threads), as `gpuplan solve` does;
  * GPUPLAN_BENCH_THREADS=1 keeps each in one, to compare, and
- * GPUPLAN_BENCH_CUTS=nodes|off moves branch and price's cuts (root).
+ * GPUPLAN_BENCH_CUTS=root|nodes adds branch and price's cuts.
  *
  * `bench_solve limits` runs only this: how long after an interrupt (the
  * cancel flag, set by an alarm) each phase of a solve returns — branch and
@@ -90,12 +90,12 @@ static int bench_threads(void)
     return env && *env ? atoi(env) : 2;
 }
 
-/* GPUPLAN_BENCH_CUTS=root|nodes|off: where branch and price cuts. */
+/* GPUPLAN_BENCH_CUTS=off|root|nodes: where branch and price cuts. */
 static solve_cuts bench_cuts(void)
 {
     const char *env = getenv("GPUPLAN_BENCH_CUTS");
-    int k = env && *env ? solve_cuts_parse(env) : SOLVE_CUTS_ROOT;
-    return k < 0 ? SOLVE_CUTS_ROOT : (solve_cuts)k;
+    int k = env && *env ? solve_cuts_parse(env) : SOLVE_CUTS_OFF;
+    return k < 0 ? SOLVE_CUTS_OFF : (solve_cuts)k;
 }
 
 enum { MAX_SEEDS = 3 };

@@ -358,9 +358,9 @@ static void test_prefix_branching_vs_partitions(void **state)
         s.in = &in;
         s.best = HUGE_VAL;
         part_dfs(&s, 0, 0);
-        /* with subset-row cuts at the root (the default), at every node,
-         * and none */
-        for (int cuts = SOLVE_CUTS_ROOT; cuts <= SOLVE_CUTS_OFF; cuts++) {
+        /* without subset-row cuts (the default), at the root and at every
+         * node */
+        for (int cuts = SOLVE_CUTS_OFF; cuts <= SOLVE_CUTS_NODES; cuts++) {
             solve_opts o;
             solve_opts_default(&o);
             o.time_limit_s = 30;
@@ -373,7 +373,7 @@ static void test_prefix_branching_vs_partitions(void **state)
                          "%s)", (unsigned long long)seed, cuts, s.best,
                          solve_status_name(res.status), res.objective, res.bound, res.method);
             check_solution(&in, &res);
-            branched += cuts == SOLVE_CUTS_ROOT && strcmp(res.method, "branch-and-price") == 0 &&
+            branched += cuts == SOLVE_CUTS_OFF && strcmp(res.method, "branch-and-price") == 0 &&
                         res.nodes > 1;
             solve_result_free(&res);
         }
@@ -898,15 +898,15 @@ static void solve_at_gap(const cats_inst *in, double gap, int no_bounds, solve_c
  * ranked by pseudo-costs 40 are proven in 5 nodes whose bounds meet no
  * gap of the list before the last, and since the root repacks GPUs 48
  * are too (every gap down to 1e-5 met at the root); 64 stop in branch and
- * price at 2-8 of the 9 nodes proving takes without the root's cuts (with
- * them it takes 3, and every gap down to 1e-4 is met at the root). */
+ * price at 2-8 of the 9 nodes proving takes (with cuts at the root,
+ * --cuts root, it takes 3, and every gap down to 1e-4 is met there). */
 static void test_gap_stops_every_path(void **state)
 {
     (void)state;
     cats_inst in;
     big_inst(&in, 64);
     int saw_bounds = 0, saw_colgen = 0, saw_early_bnp = 0;
-    for (int cuts = SOLVE_CUTS_ROOT; cuts <= SOLVE_CUTS_OFF; cuts += SOLVE_CUTS_OFF) {
+    for (int cuts = SOLVE_CUTS_OFF; cuts <= SOLVE_CUTS_ROOT; cuts++) {
         solve_result proven;
         solve_at_gap(&in, 0, 0, (solve_cuts)cuts, &proven);
         assert_int_equal(proven.status, SOLVE_OPTIMAL);
@@ -927,7 +927,7 @@ static void test_gap_stops_every_path(void **state)
     assert_true(saw_colgen);
     assert_true(saw_early_bnp);
     solve_result res;
-    solve_at_gap(&in, 0.01, 1, SOLVE_CUTS_ROOT, &res);
+    solve_at_gap(&in, 0.01, 1, SOLVE_CUTS_OFF, &res);
     assert_string_equal(res.method, "milp");
     solve_result_free(&res);
     cats_inst_free(&in);

@@ -60,7 +60,7 @@ typedef struct solve_args {
     const struct solver *model;
     const char *trace, *cluster, *tput;
     const char *objective;  /* gogh: "power" or "throughput" */
-    const char *cuts;       /* --cuts: "root", "nodes" or "off" */
+    const char *cuts;       /* --cuts: "off", "root" or "nodes" */
     const char *gpus;       /* fleet: NAME[:MAX][@USD],... */
     double usd_per_kwh, hours;
     int ntasks;             /* --tasks, 0 = every task */
@@ -830,8 +830,8 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
                  "do not start from the best heuristic"),
         OPT_FLAG("no-bounds", 0, &a->o.no_bounds, "hand GLPK the compact MILP alone: no "
                  "combinatorial or column-generation bounds (to measure what they bring)"),
-        OPT_STRING("cuts", 0, "root|nodes|off", &a->cuts, "cats: where branch and price adds "
-                   "subset-row cuts", .def = "root"),
+        OPT_STRING("cuts", 0, "off|root|nodes", &a->cuts, "cats: where branch and price adds "
+                   "subset-row cuts", .def = "off"),
         OPT_FLAG("no-heuristics", 0, &a->no_heur, "do not run the heuristic policies"),
         OPT_CALLBACK("predict", 0, "NAME", &a->predict, cli_parse_predict, "cats, corrgpu: "
                      "what the heuristics know of future utilization: oracle, profile:S, "
@@ -849,13 +849,13 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
     a->min_frac = 0.5;
     a->theta = 2;
     a->objective = "power";
-    a->cuts = "root";
+    a->cuts = "off";
     a->hours = 26280;
     if (cli_parse(ctx, &cmd_solve, opts, argc, argv, &rest, code))
         return -1;
     int cuts = solve_cuts_parse(a->cuts);
     if (cuts < 0) {
-        *code = cli_usage_error(&cmd_solve, "--cuts: expected root, nodes or off, got '%s'",
+        *code = cli_usage_error(&cmd_solve, "--cuts: expected off, root or nodes, got '%s'",
                                 a->cuts);
         return -1;
     }

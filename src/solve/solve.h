@@ -58,9 +58,9 @@ typedef struct solve_place {
 } solve_place;
 
 /* Where branch and price adds subset-row cuts (CATS with per-task costs):
- * at the root only, by default; at every node (on random instances the
- * trees shrink, on the pai-like ones they grow); or nowhere. */
-typedef enum solve_cuts { SOLVE_CUTS_ROOT = 0, SOLVE_CUTS_NODES, SOLVE_CUTS_OFF } solve_cuts;
+ * nowhere, by default; at the root; or at every node (on random instances
+ * the trees shrink, on the pai-like ones they grow: bench/SOLVE.md). */
+typedef enum solve_cuts { SOLVE_CUTS_OFF = 0, SOLVE_CUTS_ROOT, SOLVE_CUTS_NODES } solve_cuts;
 
 typedef struct solve_opts {
     double time_limit_s;    /* whole solve, bounds and heuristics included; 0 = none */
@@ -95,7 +95,7 @@ typedef struct solve_opts {
 } solve_opts;
 
 void solve_opts_default(solve_opts *o);
-/* "root", "nodes" or "off"; -1 for anything else. */
+/* "off", "root" or "nodes"; -1 for anything else. */
 int solve_cuts_parse(const char *s);
 
 typedef struct solve_result {

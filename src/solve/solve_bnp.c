@@ -1263,8 +1263,9 @@ static void push_strong(bp *b, const bp_node *nd, const branch *br, const double
 /* Subset-row cuts (cg_separate) at a node whose LP has converged: rounds
  * of them, each followed by column generation again.  CATS with costs
  * that vary by leader only (with every bin costing the same, bounds round
- * up to whole bins, which these cuts rarely change).  At the root by
- * default; solve_opts.cuts moves them to every node or turns them off
+ * up to whole bins, which these cuts rarely change).  At the root or at
+ * every node as solve_opts.cuts says; none by default, since neither
+ * shrinks the trees of both the bench's random and pai-like instances
  * (bench/SOLVE.md has the figures of each). */
 #define CUT_ROUNDS 2
 #define CUT_MAX_NEW 0.25        /* cuts a round, a share of the node's items */

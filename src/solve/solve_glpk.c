@@ -46,7 +46,7 @@ void solve_opts_default(solve_opts *o)
 
 int solve_cuts_parse(const char *s)
 {
-    static const char *const names[] = {"root", "nodes", "off"};
+    static const char *const names[] = {"off", "root", "nodes"};
     for (int k = 0; k < 3; k++)
         if (strcmp(s, names[k]) == 0)
             return k;
