@@ -1143,8 +1143,10 @@ static int sr_known(const cg *g, int a, int b, int c)
     return 0;
 }
 
-/* The LP's value of cut {a, b, c}: lambda of the fractional patterns
- * holding two or more of them (pair masses less twice the triples'). */
+/* The LP's value of cut {a, b, c} over its fractional patterns: lambda
+ * of those holding two or more of the three.  Patterns at 1 are left out,
+ * so a cut they help violate may be missed, never one added wrongly (the
+ * cuts are valid whatever the LP). */
 static double sr_lhs(const cg *g, const double *lam, const int *frac, int nfrac, int a, int b,
                      int c)
 {
