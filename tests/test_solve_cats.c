@@ -417,6 +417,18 @@ static void prefix_pk_inst(pk_inst *p, rng *r, int n)
     p->type[0].per_class[0] = 8;
 }
 
+/* The root master of p (at most 16 items) with its prefix chain and no
+ * bounds on it. */
+static cg *open_prefix_master(const pk_inst *p)
+{
+    int lo[17] = {0}, hi[17];
+    assert_true(p->n <= 16);
+    for (int q = 0; q <= p->n; q++)
+        hi[q] = INT_MAX;
+    cg_cuts cuts = {0, p->n, lo, hi, NULL};
+    return cg_new(p, NULL, NULL, &cuts);
+}
+
 static void test_branch_prefix_matches_fresh_master(void **state)
 {
     (void)state;
@@ -433,8 +445,7 @@ static void test_branch_prefix_matches_fresh_master(void **state)
         int lo0[13] = {0}, hi0[13], lo1[13], hi1[13];
         for (int q = 0; q <= n; q++)
             hi0[q] = INT_MAX;
-        cg_cuts cuts = {0, n, lo0, hi0, NULL};
-        cg *root = cg_new(&p, NULL, NULL, &cuts);
+        cg *root = open_prefix_master(&p);
         double root_lb = lp_bound(root, &c), cum = 0;
         for (int k = 1; k <= n; k++) {
             for (int col = 0; col < cg_ncols(root); col++) {
@@ -552,11 +563,7 @@ static void test_subset_row_cuts(void **state)
         s.p = &p;
         s.best = HUGE_VAL;
         pk_part_dfs(&s, 0, 0);
-        int lo[13] = {0}, hi[13];
-        for (int q = 0; q <= n; q++)
-            hi[q] = INT_MAX;
-        cg_cuts cuts = {0, n, lo, hi, NULL};
-        cg *g = cg_new(&p, NULL, NULL, &cuts);
+        cg *g = open_prefix_master(&p);
         double lb = lp_bound(g, &c), lb0 = lb;
         for (int round = 0; round < 5 && cg_separate(g, 4, 0.05) > 0; round++) {
             double next = lp_bound(g, &c);

@@ -1309,10 +1309,13 @@ static void process(bp *b, bp_node *nd)
     double lb;
     int conv, rc = cg_run(g, b->c, b->best->cost, &lb, &conv);
     lb = fmax(lb, nd->lb);
+    if (rc == 0 && conv && !cg_uses_artificial(g))
+        rc = node_cuts(b, &ni.q, g, &lb, &conv);
     if (rc < 0) {
-        /* GLPK failed on this node's LP: its parent's bound is all that is
-         * known, and the tree cannot be called complete */
-        b->unresolved_lb = fmin(b->unresolved_lb, nd->lb);
+        /* GLPK failed on this node's LP (or on it with cuts): the bounds
+         * found before are all that is known, and the tree cannot be
+         * called complete */
+        b->unresolved_lb = fmin(b->unresolved_lb, lb);
         cg_free(g);
         node_inst_free(&ni);
         return;
@@ -1326,19 +1329,6 @@ static void process(bp *b, bp_node *nd)
     }
     if (conv && cg_uses_artificial(g)) {
         /* The LP needs an artificial column: no cover exists here. */
-        cg_free(g);
-        node_inst_free(&ni);
-        return;
-    }
-    if (conv && (rc = node_cuts(b, &ni.q, g, &lb, &conv)) < 0) {
-        b->unresolved_lb = fmin(b->unresolved_lb, lb);     /* as a failed LP above */
-        cg_free(g);
-        node_inst_free(&ni);
-        return;
-    }
-    if (rc != 0) {
-        b->stopped = 1;
-        push(&b->st, nd, NULL, lb, nd->seed);
         cg_free(g);
         node_inst_free(&ni);
         return;

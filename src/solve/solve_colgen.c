@@ -1174,8 +1174,6 @@ static void sr_add_rows(cg *g, const sr_cand *cands, int m)
     free(g->sr_cnt);
     g->sr_cnt = xcalloc((size_t)nsr, sizeof(int));
     int row0 = glp_add_rows(g->P, m);
-    int *ind = xmalloc((size_t)(g->ncols + 1) * sizeof *ind);
-    double *val = xmalloc((size_t)(g->ncols + 1) * sizeof *val);
     for (int k = 0; k < m; k++) {
         int s = old + k;
         g->sr_row[s] = row0 + k;
@@ -1183,8 +1181,12 @@ static void sr_add_rows(cg *g, const sr_cand *cands, int m)
         g->sr_item[3 * s + 1] = cands[k].b;
         g->sr_item[3 * s + 2] = cands[k].c;
         g->sr_dual[s] = 0;
-        g->nsr = s + 1;
-        int len = 0;
+    }
+    g->nsr = nsr;
+    int *ind = xmalloc((size_t)(g->ncols + 1) * sizeof *ind);
+    double *val = xmalloc((size_t)(g->ncols + 1) * sizeof *val);
+    for (int k = 0; k < m; k++) {
+        int s = old + k, len = 0;
         for (int col = 0; col < g->ncols; col++)
             if (sr_coef(g, s, g->pool + g->col_start[col], g->col_len[col])) {
                 ind[++len] = g->col_glp[col];
