@@ -471,6 +471,55 @@ static void test_fewer_bins_empties(void **state)
     sg_end(&c, NULL);
 }
 
+/* A search that keeps removing bins runs past its move cap: 1,500 items
+ * of 1 GiB, ten to a 32 GiB bin, need about 1,700 moves to reach the
+ * memory bound of 47 bins, and a cap of one move (looked at every 1,024)
+ * would stop them near 100 bins.  Where nothing can be removed (four
+ * items in conflict, one to a bin) the cap still ends the search. */
+static void test_fewer_bins_runs_on_while_it_gains(void **state)
+{
+    (void)state;
+    solve_opts o;
+    solve_opts_default(&o);
+    sg_ctx c;
+    sg_begin(&c, &o);
+    int n = 1500;
+    pk_inst p;
+    unit_pk_inst(&p, n, 32);
+    for (int i = 0; i < n; i++)
+        p.size[i] = 1;
+    pk_sol s;
+    pk_sol_init(&s, &p);
+    for (int i = 0; i < n; i++)
+        s.bin_of[i] = i / 10;
+    for (int b = 0; b < n / 10; b++)
+        s.bin_class[b] = 0;
+    s.nbins = n / 10;
+    int lb = pk_count_bound(&p);
+    assert_int_equal(lb, 47);
+    assert_int_equal(pk_fewer_bins(&p, &c, &s, lb, 60, 1, 1), n / 10 - lb);
+    assert_int_equal(s.nbins, lb);
+    assert_packing(&p, &s);
+    pk_sol_free(&s);
+    pk_inst_free(&p);
+
+    unit_pk_inst(&p, 4, 32);
+    pk_sol_init(&s, &p);
+    for (int i = 0; i < 4; i++) {
+        p.size[i] = 1;
+        s.bin_of[i] = i;
+        s.bin_class[i] = 0;
+        for (int k = 0; k < i; k++)
+            pk_set_conflict(&p, i, k);
+    }
+    s.nbins = 4;
+    assert_int_equal(pk_fewer_bins(&p, &c, &s, 1, 60, 1, 1), 0);
+    assert_int_equal(s.nbins, 4);
+    pk_sol_free(&s);
+    pk_inst_free(&p);
+    sg_end(&c, NULL);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -548,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_log_captured),
         cmocka_unit_test(test_fewer_bins_random),
         cmocka_unit_test(test_fewer_bins_empties),
+        cmocka_unit_test(test_fewer_bins_runs_on_while_it_gains),
     };
     return cmocka_run_group_tests_name("solve_corrgpu", tests, NULL, teardown);
 }

@@ -250,16 +250,17 @@ static void write_places(const pk_inst *p, const pk_sol *s, solve_result *res)
 /* Share of the time left, and moves per item, that the bin-emptying
  * search gets before branch and price.  On the pai-like 512-task instance
  * (618 items, half the pairs in conflict) it goes from the heuristics' 144
- * GPUs to 127 within 0.25 M moves (1 s) and to 126 within 0.85 M (125
- * took 1.45 M, 6-14 s), where branch and price alone ended at 129-131 in
+ * GPUs to 127 within 0.27 M moves (1 s), to 126 within 0.68 M and to 125
+ * within 2.5 M (7 s), where branch and price alone ended at 129-131 in
  * 60 s; on the random 512-task one it reaches the clique + memory bound
  * (138) at once, which ends the solve before any LP, where branch and
  * price alone left 140 against 138 after 60 s.  The moves cap keeps it
  * from spending the whole share on a packing that is already optimal:
- * pai-like 256
- * tasks, 69 GPUs against an optimum of 68 that the root LP finds, took
- * 6.5 s of CPU with 3000 moves per item, 5.5 s with 1500, 5.1 s without
- * the search (load 1.5-2.6), and 512 tasks ended at 126 with either. */
+ * pai-like 256 tasks, 69 GPUs against an optimum of 68 that the root LP
+ * finds, took 6.5 s of CPU with 3000 moves per item, 5.5 s with 1500,
+ * 5.1 s without the search (load 1.5-2.6).  A search that keeps removing
+ * GPUs runs past the cap (LS_PROGRESS_FACTOR in solve_pack_ls.c): that is
+ * what takes 512 tasks from 126 to 125. */
 #define CORRGPU_LS_SHARE 0.2
 #define CORRGPU_LS_MOVES_PER_ITEM 1500
 #define CORRGPU_LS_SEED 0xc0bb6a11ULL
