@@ -472,10 +472,11 @@ static void test_fewer_bins_empties(void **state)
 }
 
 /* A search that keeps removing bins runs past its move cap: 1,500 items
- * of 1 GiB, ten to a 32 GiB bin, need about 1,700 moves to reach the
- * memory bound of 47 bins, and a cap of one move (looked at every 1,024)
- * would stop them near 100 bins.  Where nothing can be removed (four
- * items in conflict, one to a bin) the cap still ends the search. */
+ * of 1 GiB, ten to a 32 GiB bin, take more than 1,024 moves (where the cap
+ * is first looked at) to reach the memory bound of 47 bins, so a cap of
+ * one move alone would stop them short of it.  Where nothing can be
+ * removed (four items in conflict, one to a bin) the cap still ends the
+ * search. */
 static void test_fewer_bins_runs_on_while_it_gains(void **state)
 {
     (void)state;

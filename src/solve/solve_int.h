@@ -336,8 +336,9 @@ double pk_complete(const pk_inst *p, pk_sol *s);
 /* solve_pack_ls.c — for one class of unlimited bins (CorrGPU): a search
  * over partial packings that empties a bin of s at a time, until s has
  * target bins, work_s nominal seconds (sg_elapsed) pass, max_steps moves
- * are made or the solve must stop.  s is replaced only by packings pk_eval
- * accepts; returns how many bins it removed. */
+ * are made (more while it keeps removing bins: LS_PROGRESS_FACTOR) or the
+ * solve must stop.  s is replaced only by packings pk_eval accepts;
+ * returns how many bins it removed. */
 int pk_fewer_bins(const pk_inst *p, sg_ctx *c, pk_sol *s, int target, double work_s,
                   long max_steps, uint64_t seed);
 
