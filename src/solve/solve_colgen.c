@@ -181,15 +181,20 @@ static void record_pattern(cg *g, int t, const int *items, int k, int col)
 
 /* ---- subset-row cuts --------------------------------------------------------- */
 
-/* Cut s's coefficient in a pattern holding items[0..k): 1 with two or
- * more of its three items (floor(|S & p| / 2)), else 0. */
-static int sr_coef(const cg *g, int s, const int *items, int k)
+/* 1 when items[0..k) holds two or more of the three items S: a subset-row
+ * cut's coefficient in that pattern (floor(|S & p| / 2)). */
+static int holds_two_of(const int *S, const int *items, int k)
 {
-    const int *S = &g->sr_item[3 * s];
     int in = 0;
     for (int a = 0; a < k; a++)
         in += items[a] == S[0] || items[a] == S[1] || items[a] == S[2];
     return in >= 2;
+}
+
+/* Cut s's coefficient in a pattern holding items[0..k). */
+static int sr_coef(const cg *g, int s, const int *items, int k)
+{
+    return holds_two_of(&g->sr_item[3 * s], items, k);
 }
 
 /* Appends the cut rows of a pattern's column after ind/val[1..len]. */
@@ -1154,11 +1159,7 @@ static double sr_lhs(const cg *g, const double *lam, const int *frac, int nfrac,
     int S[3] = {a, b, c};
     for (int f = 0; f < nfrac; f++) {
         int col = frac[f];
-        const int *it = g->pool + g->col_start[col];
-        int in = 0;
-        for (int x = 0; x < g->col_len[col]; x++)
-            in += it[x] == S[0] || it[x] == S[1] || it[x] == S[2];
-        if (in >= 2)
+        if (holds_two_of(S, g->pool + g->col_start[col], g->col_len[col]))
             v += lam[col];
     }
     return v;

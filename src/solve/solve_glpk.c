@@ -46,8 +46,8 @@ void solve_opts_default(solve_opts *o)
 
 int solve_cuts_parse(const char *s)
 {
-    static const char *const names[] = {"off", "root", "nodes"};
-    for (int k = 0; k < 3; k++)
+    static const char *const names[] = {"off", "root", "nodes"};     /* solve_cuts order */
+    for (int k = 0; k < (int)(sizeof names / sizeof *names); k++)
         if (strcmp(s, names[k]) == 0)
             return k;
     return -1;

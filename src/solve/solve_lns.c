@@ -20,17 +20,17 @@
  * is there.
  *
  * Neighbourhoods of k bins, k growing from 3 to LNS_MAX_BINS (and half the
- * packing's bins) while a pass over all of them finds nothing: the bins that hold the tasks of a column
- * the root LP uses fractionally (tasks the LP would put on one GPU and the
- * packing keeps apart), filled up with their neighbours in leader order;
- * windows of k consecutive bins by leader (leaders of similar clock trade
- * tasks); k bins spread evenly over that order (a demanding leader takes a
- * lax bin's tasks).  On the first 256 pai-like tasks the windows alone
- * reached 6,522.98 W, with the LP's columns first 6,520.56 W in the same
- * work.  Servers are
- * the whole packing's: inside a neighbourhood a bin costs its leader's
- * watts plus its class's share of the cheapest server that holds it, and
- * pk_eval then prices the servers exactly.
+ * packing's bins) while a pass over all of them finds nothing: the bins
+ * that hold the tasks of a column the root LP uses fractionally (tasks the
+ * LP would put on one GPU and the packing keeps apart), filled up with
+ * their neighbours in leader order; windows of k consecutive bins by
+ * leader (leaders of similar clock trade tasks); k bins spread evenly over
+ * that order (a demanding leader takes a lax bin's tasks).  On the first
+ * 256 pai-like tasks the windows alone reached 6,522.98 W, with the LP's
+ * columns first 6,520.56 W in the same work.  Servers are the whole
+ * packing's: inside a neighbourhood a bin costs its leader's watts plus
+ * its class's share of the cheapest server that holds it, and pk_eval then
+ * prices the servers exactly.
  *
  * Every budget is work (simplex iterations and nodes on the solve's work
  * clock, sg_ctx.work), not wall time, so the same input gives the same
