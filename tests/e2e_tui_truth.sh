@@ -103,9 +103,10 @@ agree() {
     e=$(expected "$3")
     s=$(shown "$2")
     # a screen caught before the row is drawn (a reopened run's table on a
-    # loaded machine) has nothing to compare yet: look again, up to 5 s
+    # loaded machine, or under the sanitizers) has nothing to compare yet:
+    # look again, up to 30 s
     n=0
-    while [ -z "$s" ] && [ $n -lt 20 ]; do
+    while [ -z "$s" ] && [ $n -lt 120 ]; do
         sleep 0.25
         s=$(shown "$2")
         n=$((n + 1))
