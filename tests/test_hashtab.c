@@ -113,7 +113,7 @@ static void test_colliding(void **state)
 }
 
 /* A set of 64-bit values (no equality function: the hash is the key),
- * 0 among them, with every other one removed. */
+ * 0 among them, with every other one removed; then cleared. */
 static void test_set(void **state)
 {
     (void)state;
@@ -129,6 +129,16 @@ static void test_set(void **state)
     for (size_t i = 0; i < 6000; i++)
         assert_true(hashtab_find(t, v[i], NULL) == (i % 2 ? 7 : HASHTAB_NONE));
     assert_int_equal(hashtab_count(t), 3000);
+    /* Cleared after a few entries, the big table shrinks and works on. */
+    hashtab_clear(t);
+    for (uint64_t k = 0; k < 3; k++)
+        assert_true(hashtab_put(t, k, NULL, (size_t)k) == HASHTAB_NONE);
+    hashtab_clear(t);
+    for (uint64_t k = 0; k < 100; k++)
+        assert_true(hashtab_put(t, k, NULL, (size_t)k) == HASHTAB_NONE);
+    for (uint64_t k = 0; k < 100; k++)
+        assert_int_equal(hashtab_find(t, k, NULL), k);
+    assert_true(hashtab_find(t, v[1], NULL) == HASHTAB_NONE);
     hashtab_free(t);
 }
 

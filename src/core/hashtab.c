@@ -142,7 +142,18 @@ void hashtab_clear(hashtab *t)
 {
     if (!t->count)
         return;
+    /* A table cleared for every decision (FGD's node groups) should cost
+     * what it held, not the most it ever held: 32 times too big or more,
+     * it shrinks to 4 to 8 times (the next fill grows it if need be). */
+    unsigned bits = t->bits;
+    while (bits > MIN_BITS && ((size_t)1 << (bits - 1)) >= 4 * t->count)
+        bits--;
+    t->count = 0;
+    if (bits + 2 < t->bits) {
+        free(t->s);
+        slots_alloc(t, bits);
+        return;
+    }
     for (size_t i = 0; i < nslots(t); i++)
         t->s[i].v = HASHTAB_NONE;
-    t->count = 0;
 }
