@@ -11,7 +11,7 @@
  * same power with glpsol; the run-comparison "Optimal" row integrates
  * the optimum over a trace's intervals.  Branch and price's own parts
  * (prefix branching, child masters, cuts, repacking, threads) are tested
- * in test_solve_bnp.c.  Layers: solve (and plan/optimal for the run row).
+ * in test_solve_bnp.c.  Layer: solve.
  */
 #include "testutil.h"
 
