@@ -21,7 +21,7 @@ static int import_path(store *st, const char *path, const char *name, import_res
     import_opts opts = {0};
     opts.name = name;
     const char *paths[1] = {path};
-    return import_run(st, &import_gavel, paths, 1, &opts, res, err);
+    return tu_import(st, &import_gavel, paths, 1, &opts, res, err);
 }
 
 static const tput_entry lab_entries[] = {

@@ -21,7 +21,7 @@ static int import_paths(store *st, const char *const *paths, size_t n, double pe
 {
     import_opts opts = {0};
     opts.period_s = period;
-    return import_run(st, &import_genai, paths, n, &opts, res, err);
+    return tu_import(st, &import_genai, paths, n, &opts, res, err);
 }
 
 /* What the lab file must give (worked out by hand in the comments). */
@@ -77,8 +77,7 @@ static void test_good_series(void **state)
     assert_int_equal(res.samples, 11);
     assert_string_equal(res.names, "trace 'pod_gpu_duty_cycle_lab' (1 samples carried over "
                         "gaps, 1 memory-only containers ignored)");
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "pod_gpu_duty_cycle_lab", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "pod_gpu_duty_cycle_lab");
     assert_int_equal(t->ntasks, 3);
     for (size_t i = 0; i < 3; i++)
         check_task(&t->tasks[i], &lab_tasks[i], 60);
@@ -101,13 +100,10 @@ static void test_byte_order_mark(void **state)
     const char *plain[] = {duty_fix, mem_fix}, *marked[] = {duty, mem};
     assert_int_equal(import_genai.detect(marked, 2), 95);
     import_result res;
-    gp_err err = {{0}};
     import_opts o = {.name = "plain"};
-    if (import_run(st, &import_genai, plain, 2, &o, &res, &err))
-        fail_msg("%s", err.msg);
+    tu_import_ok(st, &import_genai, plain, 2, &o, &res);
     o.name = "bom";
-    if (import_run(st, &import_genai, marked, 2, &o, &res, &err))
-        fail_msg("%s", err.msg);
+    tu_import_ok(st, &import_genai, marked, 2, &o, &res);
     tu_assert_same_trace(st, "plain", "bom");
     free(duty);
     free(mem);
@@ -125,8 +121,7 @@ static void test_period_override(void **state)
     const char *paths[1] = {duty_fix};
     if (import_paths(st, paths, 1, 120, &res, &err))
         fail_msg("%s", err.msg);
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "pod_gpu_duty_cycle_lab", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "pod_gpu_duty_cycle_lab");
     const series_want aaa = {"aaa", 0, 360, 0, 3, {15, 30, 0}};
     const series_want bbb = {"bbb", 60, 360, 0, 3, {60, 95, 50}};
     check_task(&t->tasks[0], &aaa, 120);
@@ -276,8 +271,7 @@ static void test_real_data(void **state)
     /* 157,417 rows plus the slots carried over gaps. */
     assert_int_equal(res.samples, 157417 + 4960);
     printf("genai: %zu containers, %zu samples; %s\n", res.tasks, res.samples, res.names);
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "pod_gpu_duty_cycle_anon", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "pod_gpu_duty_cycle_anon");
     const task *k = &t->tasks[0];
     assert_string_equal(k->name, "23b8eba99c14e73d454503a55ae96989");
     assert_double_equal(k->util.period_s, 57, 0);
@@ -293,10 +287,9 @@ static void test_real_data(void **state)
     import_opts opts = {0};
     opts.name = "duty-only";
     const char *one[1] = {duty};
-    if (import_run(st, &import_genai, one, 1, &opts, &res, &err))
-        fail_msg("%s", err.msg);
+    tu_import_ok(st, &import_genai, one, 1, &opts, &res);
     assert_int_equal(res.tasks, 143);
-    assert_int_equal(store_get_trace(st, "duty-only", &t, &err), 0);
+    t = tu_trace(st, "duty-only");
     for (size_t i = 0; i < t->ntasks; i++)
         assert_double_equal(t->tasks[i].gpu_mem_gib, 0, 0);
     trace_free(t);

@@ -23,7 +23,7 @@ static int import_dir(store *st, const char *dir, const char *name, int replace,
     opts.replace = replace;
     import_result res;
     const char *paths[1] = {dir};
-    return import_run(st, &import_native, paths, 1, &opts, &res, err);
+    return tu_import(st, &import_native, paths, 1, &opts, &res, err);
 }
 
 static void test_good_set(void **state)
@@ -35,8 +35,7 @@ static void test_good_set(void **state)
     import_opts opts = {0};
     import_result res;
     const char *paths[1] = {good_dir};
-    if (import_run(st, &import_native, paths, 1, &opts, &res, &err))
-        fail_msg("%s", err.msg);
+    tu_import_ok(st, &import_native, paths, 1, &opts, &res);
     assert_int_equal(res.nodes, 3);
     assert_int_equal(res.tasks, 4);
     assert_int_equal(res.samples, 5);
@@ -56,8 +55,7 @@ static void test_good_set(void **state)
     assert_int_equal(catalog_cpu(cat, "LabCPU")->cores, 8);
     catalog_free(cat);
 
-    cluster *c;
-    assert_int_equal(store_get_cluster(st, "lab", &c, &err), 0);
+    cluster *c = tu_cluster(st, "lab");
     assert_int_equal(c->nnodes, 3);
     assert_double_equal(c->nodes[0].gpu_mem_gib[1], 12, 0);
     assert_double_equal(c->nodes[1].gpu_mem_gib[0], 0, 0);
@@ -65,8 +63,7 @@ static void test_good_set(void **state)
     assert_int_equal(cluster_gpu_total(c), 6);
     cluster_free(c);
 
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "lab", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "lab");
     assert_int_equal(t->ntasks, 4);
     assert_int_equal(t->tasks[0].util.len, 3);
     assert_double_equal(t->tasks[0].util_mean, (80 + 20.5 + 60) / 3.0, 1e-6);
@@ -213,8 +210,8 @@ static void test_byte_order_mark(void **state)
         fail_msg("%s", err.msg);
     tu_assert_same_trace(st, "plain", "bom");
     cluster *a, *b;
-    assert_int_equal(store_get_cluster(st, "plain", &a, &err), 0);
-    assert_int_equal(store_get_cluster(st, "bom", &b, &err), 0);
+    a = tu_cluster(st, "plain");
+    b = tu_cluster(st, "bom");
     assert_int_equal(a->nnodes, b->nnodes);
     assert_memory_equal(a->nodes, b->nodes, a->nnodes * sizeof *a->nodes);
     cluster_free(a);
@@ -300,8 +297,7 @@ static void test_character_across_chunks(void **state)
     tu_write(set, "tasks.csv", strbuf_str(&b));
     if (import_dir(st, set, "edge", 0, &err))
         fail_msg("%s", err.msg);
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "edge", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "edge");
     const char *model = t->tasks[t->ntasks - 1].model;
     assert_string_equal(model + strlen(model) - 2, "\xC3\xA9");
     trace_free(t);
@@ -364,8 +360,8 @@ static void test_export_round_trip(void **state)
     gp_trace *t;
     tput_catalog *tp;
     catalog *cat;
-    assert_int_equal(store_get_cluster(st, "lab", &c, &err), 0);
-    assert_int_equal(store_get_trace(st, "lab", &t, &err), 0);
+    c = tu_cluster(st, "lab");
+    t = tu_trace(st, "lab");
     assert_int_equal(store_get_tput_catalog(st, "lab", &tp, &err), 0);
     assert_int_equal(store_load_catalog(st, &cat, &err), 0);
     char *out = xasprintf("%s/out", dir);
@@ -377,8 +373,8 @@ static void test_export_round_trip(void **state)
     cluster *c2;
     gp_trace *t2;
     tput_catalog *tp2;
-    assert_int_equal(store_get_cluster(st, "copy", &c2, &err), 0);
-    assert_int_equal(store_get_trace(st, "copy", &t2, &err), 0);
+    c2 = tu_cluster(st, "copy");
+    t2 = tu_trace(st, "copy");
     assert_int_equal(store_get_tput_catalog(st, "copy", &tp2, &err), 0);
     assert_int_equal(c2->nnodes, c->nnodes);
     assert_memory_equal(c2->nodes, c->nodes, c->nnodes * sizeof *c->nodes);
@@ -413,7 +409,7 @@ static void test_streamed_equals_parse(void **state)
         if (import_dir(st, dirs[i], "streamed", 1, &err))
             fail_msg("%s: %s", dirs[i], err.msg);
         gp_trace *stored, *parsed;
-        assert_int_equal(store_get_trace(st, "streamed", &stored, &err), 0);
+        stored = tu_trace(st, "streamed");
         if (native_parse_trace(dirs[i], "streamed", &parsed, &err))
             fail_msg("%s: %s", dirs[i], err.msg);
         assert_true(stored->ntasks > 0);
@@ -440,8 +436,7 @@ static void test_streamed_util_order(void **state)
     tu_write(set, "util.csv", "task,sample,pct\ny,0,10\ny,1,30\nx,0,50\nx,1,70\n");
     if (import_dir(st, set, "order", 0, &err))
         fail_msg("%s", err.msg);
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "order", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "order");
     assert_int_equal(t->ntasks, 3);
     assert_int_equal(t->tasks[0].util.len, 2);
     assert_double_equal(t->tasks[0].util_mean, 60, 1e-9);

@@ -25,7 +25,7 @@ static int import_paths(store *st, const char *const *paths, size_t n, const cha
 {
     import_opts opts = {0};
     opts.name = name;
-    return import_run(st, &import_openb, paths, n, &opts, res, err);
+    return tu_import(st, &import_openb, paths, n, &opts, res, err);
 }
 
 static void check_nodes(const cluster *c)
@@ -105,8 +105,8 @@ static void test_good_lists(void **state)
     assert_string_equal(res.names, "cluster 'openb_node_list_lab', trace 'openb_pod_list_lab'");
     cluster *c;
     gp_trace *t;
-    assert_int_equal(store_get_cluster(st, "openb_node_list_lab", &c, &err), 0);
-    assert_int_equal(store_get_trace(st, "openb_pod_list_lab", &t, &err), 0);
+    c = tu_cluster(st, "openb_node_list_lab");
+    t = tu_trace(st, "openb_pod_list_lab");
     check_nodes(c);
     check_pods(t);
     assert_string_equal(t->source, good_pods);
@@ -128,8 +128,7 @@ static void test_name_and_short_list(void **state)
     if (import_paths(st, paths, 2, "lab", &res, &err))
         fail_msg("%s", err.msg);
     assert_string_equal(res.names, "cluster 'lab', trace 'lab'");
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "lab", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "lab");
     assert_int_equal(t->ntasks, 3);
     assert_int_equal(t->tasks[1].num_gpu, 4);
     assert_int_equal(t->tasks[1].gpu_milli, 1000);
@@ -142,8 +141,7 @@ static void test_name_and_short_list(void **state)
         assert_null(t->tasks[i].gpu_spec);
     }
     trace_free(t);
-    cluster *c;
-    assert_int_equal(store_get_cluster(st, "lab", &c, &err), 0);
+    cluster *c = tu_cluster(st, "lab");
     check_nodes(c);
     cluster_free(c);
     tu_store_free(st, dir);
@@ -369,14 +367,14 @@ static void test_real_data(void **state)
     assert_int_equal(res.tasks, 8152);
     cluster *c;
     gp_trace *t;
-    assert_int_equal(store_get_cluster(st, "openb_node_list_gpu_node", &c, &err), 0);
+    c = tu_cluster(st, "openb_node_list_gpu_node");
     assert_int_equal(cluster_gpu_total(c), 6212);           /* FGD_NOTES §0 */
     int64_t cpu = 0;
     for (size_t i = 0; i < c->nnodes; i++)
         cpu += c->nodes[i].cpu_milli;
     assert_int_equal(cpu, 107018000);
     cluster_free(c);
-    assert_int_equal(store_get_trace(st, "openb_pod_list_default", &t, &err), 0);
+    t = tu_trace(st, "openb_pod_list_default");
     size_t cls[6];
     count_classes(t, cls);
     const size_t want[6] = {1088, 3078, 3911, 16, 15, 44};  /* FGD_NOTES §0 */

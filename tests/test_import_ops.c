@@ -100,8 +100,7 @@ static void test_k8s_with_smi(void **state)
     assert_int_equal(res.gpu_profiles, 0);          /* A100-40GB and T4 are built in */
     tu_assert_contains(res.names, "(skipped: 1 pods finished)");
 
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "lab", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "lab");
     assert_int_equal(cluster_gpu_total(cl), 5);
     const node *a100 = find_node(cl, "gpu-a100-0"), *t4 = find_node(cl, "hami-workshop");
     assert_string_equal(a100->gpu_model, "A100-40GB");
@@ -141,8 +140,7 @@ static void test_k8s_with_smi(void **state)
     assert_double_equal(sn->tasks->tasks[nb].util_mean, 41, 1e-6);
     snapshot_free(sn);
 
-    gp_trace *q;
-    assert_int_equal(store_get_trace(st, "lab-pending", &q, &err), 0);
+    gp_trace *q = tu_trace(st, "lab-pending");
     assert_int_equal(q->ntasks, 2);
     assert_int_equal(q->tasks[find_task(q, "ml/resnet-train-1")].num_gpu, 4);
     assert_int_equal(q->tasks[find_task(q, "ml/eval-2")].num_gpu, 1);
@@ -186,14 +184,12 @@ static void test_k8s_openb_conventions(void **state)
     if (import_files(st, &import_k8s, paths, 2, NULL, &res, &err))
         fail_msg("%s", err.msg);
     assert_string_equal(res.names, "cluster 'openb', snapshot 'openb', trace 'openb-pending'");
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "openb", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "openb");
     assert_int_equal(cl->nnodes, 2);
     assert_int_equal(cluster_gpu_total(cl), 6);
     assert_string_equal(cl->nodes[1].gpu_model, "V100");
     cluster_free(cl);
-    gp_trace *q;
-    assert_int_equal(store_get_trace(st, "openb-pending", &q, &err), 0);
+    gp_trace *q = tu_trace(st, "openb-pending");
     assert_int_equal(q->ntasks, 1);
     assert_int_equal(q->tasks[0].num_gpu, 1);
     assert_int_equal(q->tasks[0].gpu_milli, 500);
@@ -225,8 +221,7 @@ static void test_k8s_time_slicing(void **state)
              " \"status\": {\"phase\": \"Running\"}}]}\n",
              "ts");
     gp_err err = {{0}};
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "ts", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "ts");
     assert_int_equal(cl->nodes[0].gpu_count, 2);
     cluster_free(cl);
     snapshot *sn;
@@ -264,8 +259,7 @@ static void test_k8s_mig(void **state)
              "{\"nvidia.com/gpu\": \"1\"}}}]}, \"status\": {\"phase\": \"Running\"}}]}\n",
              "mig");
     gp_err err = {{0}};
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "mig", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "mig");
     assert_int_equal(cl->nodes[0].gpu_count, 2);            /* the gpu.count label */
     assert_int_equal(cl->nodes[1].gpu_count, 2);            /* 14 instances of 1/7 */
     assert_string_equal(cl->nodes[0].gpu_model, "A100-40GB");
@@ -310,8 +304,7 @@ static void test_smi_h100_capture(void **state)
     int burn = find_task(sn->tasks, "h100-node-pid11345");
     assert_double_equal(sn->tasks->tasks[burn].gpu_mem_gib, 15690 / 1024.0, 1e-9);
     snapshot_free(sn);
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "h100", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "h100");
     assert_string_equal(cl->nodes[0].name, "h100-node");
     assert_string_equal(cl->nodes[0].gpu_model, "H100");
     cluster_free(cl);
@@ -343,7 +336,7 @@ static void test_smi_hosts_new_profiles(void **state)
     assert_double_equal(l4->idle_w, 0.125 * 72, 1e-9);
     catalog_free(cat);
     cluster *cl;    /* box-1 mixes an RTX 3090 and an A6000 of 48 GiB */
-    assert_int_equal(store_get_cluster(st, "boxes", &cl, &err), 0);
+    cl = tu_cluster(st, "boxes");
     assert_string_equal(cl->nodes[0].gpu_model, "RTX-3090");
     assert_double_equal(cl->nodes[0].gpu_mem_gib[0], 0, 0);
     assert_double_equal(cl->nodes[0].gpu_mem_gib[1], 49140 / 1024.0, 1e-3); /* stored to 4 places */
@@ -366,9 +359,7 @@ static void test_smi_dotted_host(void **state)
     import_text(st, &import_smi, "ip-10-0-0-1.ec2.internal.csv",
              "index, name\n0, NVIDIA L4\n1, NVIDIA L4\n",
              "ec2");
-    gp_err err = {{0}};
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "ec2", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "ec2");
     assert_string_equal(cl->nodes[0].name, "ip-10-0-0-1.ec2.internal");
     assert_int_equal(cl->nodes[0].gpu_count, 2);
     cluster_free(cl);
@@ -400,8 +391,7 @@ static void test_dcgm_scrapes(void **state)
     assert_string_equal(sn->tasks->tasks[0].name, "default/gpu-test");
     assert_int_equal(sn->rows[0].node, 1);
     snapshot_free(sn);
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "scrape", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "scrape");
     assert_string_equal(cl->nodes[0].name, "i-030791dc5a37cd257");
     assert_string_equal(cl->nodes[1].gpu_model, "T4");
     cluster_free(cl);
@@ -458,8 +448,7 @@ static void test_dcgm_readme_sample(void **state)
     assert_double_equal(sn->readings[0].clock_mhz, 139, 0);
     assert_true(isnan(sn->readings[0].util_pct));
     snapshot_free(sn);
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "readme", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "readme");
     assert_string_equal(cl->nodes[0].name, "dcgm-exporter-readme");
     cluster_free(cl);
     tu_store_free(st, dir);
@@ -493,8 +482,7 @@ static void test_dcgm_real_pod(void **state)
     assert_int_equal(row.gpu, 2);
     assert_int_equal(row.gpu_milli, 1000);
     snapshot_free(sn);
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "eks", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "eks");
     const node *n = find_node(cl, "ip-100-64-147-149.ec2.internal");
     assert_string_equal(n->gpu_model, "H100");
     assert_int_equal(n->gpu_count, 8);
@@ -517,8 +505,7 @@ static void test_k8s_real_t4_node(void **state)
         fail_msg("%s", err.msg);
     assert_int_equal(res.nodes, 1);
     assert_int_equal(res.tasks, 0);
-    cluster *cl;
-    assert_int_equal(store_get_cluster(st, "g4", &cl, &err), 0);
+    cluster *cl = tu_cluster(st, "g4");
     const node *n = find_node(cl, "ip-10-0-220-29.ap-southeast-1.compute.internal");
     assert_string_equal(n->gpu_model, "T4");
     assert_int_equal(n->gpu_count, 1);
@@ -543,8 +530,7 @@ static void test_promrange(void **state)
         fail_msg("%s", err.msg);
     assert_int_equal(res.tasks, 2);
     assert_int_equal(res.samples, 7);
-    gp_trace *tr;
-    assert_int_equal(store_get_trace(st, "util-range", &tr, &err), 0);
+    gp_trace *tr = tu_trace(st, "util-range");
     const task *train = &tr->tasks[find_task(tr, "ml/resnet-train-0")];
     assert_int_equal(train->num_gpu, 2);                      /* two series */
     assert_double_equal(train->duration_s, 240, 0);           /* 4 samples, step 60 s */

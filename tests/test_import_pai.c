@@ -35,7 +35,7 @@ static int run_import(store *st, const char *const *paths, size_t n, const char 
     import_opts o = {0};
     o.name = name;
     o.replace = replace;
-    return import_run(st, &import_pai, paths, n, &o, res, err);
+    return tu_import(st, &import_pai, paths, n, &o, res, err);
 }
 
 static gp_trace *import_and_load(store *st, const char *const *paths, size_t n,
@@ -44,9 +44,7 @@ static gp_trace *import_and_load(store *st, const char *const *paths, size_t n,
     gp_err err = {{0}};
     if (run_import(st, paths, n, name, 0, res, &err))
         fail_msg("%s", err.msg);
-    gp_trace *t;
-    if (store_get_trace(st, name, &t, &err))
-        fail_msg("%s", err.msg);
+    gp_trace *t = tu_trace(st, name);
     return t;
 }
 
@@ -431,8 +429,7 @@ static void test_bad_paths_and_replace(void **state)
     char *p = xasprintf("%s/pai_task_table.csv", tmp);
     const char *bad[] = {p};
     assert_int_equal(run_import(st, bad, 1, "x", 1, &res, &err), -1);
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "x", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "x");
     assert_int_equal(t->ntasks, 6);                  /* the replace was rolled back */
     trace_free(t);
     free(p);

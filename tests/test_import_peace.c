@@ -22,7 +22,7 @@ static int import_dir(store *st, const char *dir, const char *name, int replace,
 {
     import_opts opts = {.name = name, .replace = replace};
     import_result res;
-    return import_run(st, &import_peace, &dir, 1, &opts, &res, err);
+    return tu_import(st, &import_peace, &dir, 1, &opts, &res, err);
 }
 
 static void test_good_set(void **state)
@@ -36,8 +36,7 @@ static void test_good_set(void **state)
     assert_ptr_equal(importer_find("peace"), &import_peace);
     import_opts opts = {0};
     import_result res;
-    if (import_run(st, &import_peace, paths, 1, &opts, &res, &err))
-        fail_msg("%s", err.msg);
+    tu_import_ok(st, &import_peace, paths, 1, &opts, &res);
     assert_int_equal(res.gpu_profiles, 1);
     tu_assert_contains(res.names, "PEACE set 'lab' (3 workloads, 54 profile rows, 8 "
                                   "co-location rows)");

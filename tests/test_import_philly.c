@@ -28,7 +28,7 @@ static int run_import(store *st, const char *const *paths, size_t n, const char 
     o.name = name;
     o.period_s = period;
     o.replace = replace;
-    return import_run(st, &import_philly, paths, n, &o, res, err);
+    return tu_import(st, &import_philly, paths, n, &o, res, err);
 }
 
 static void assert_series(const task *k, const float *want, size_t n, double period)
@@ -88,8 +88,7 @@ static void test_fixture(void **state)
     tu_assert_contains(res.names, "trace 'cluster_job_log'");
     tu_assert_contains(res.names, "1 never started, 1 unfinished, 1 on more than 16 GPUs");
 
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "cluster_job_log", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "cluster_job_log");
     assert_fixture_tasks(t);
     /* 10002: 00:02 m2 gpu0-3 (10+20+30+40)/4 = 25; 00:03 50; 00:04 m1 gpu2 80 and
      * m2 gpu4 60 -> 70; 00:05 m2 gpu4 NA -> 90 alone; 00:06 (40+20)/2 = 30 */
@@ -165,8 +164,7 @@ static void test_job_log_only(void **state)
     if (run_import(st, paths, 1, "jobs", 0, 0, &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.samples, 0);
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "jobs", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "jobs");
     assert_fixture_tasks(t);
     for (size_t i = 0; i < t->ntasks; i++) {
         assert_int_equal(t->tasks[i].util.len, 0);
@@ -188,8 +186,7 @@ static void test_period_override(void **state)
     gp_err err = {{0}};
     if (run_import(st, paths, 2, "p120", 120, 0, &res, &err))
         fail_msg("%s", err.msg);
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "p120", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "p120");
     const float a[] = {15, 30, 65};
     assert_series(&t->tasks[1], a, 3, 120);
     trace_free(t);
@@ -404,8 +401,7 @@ static void test_failed_replace_keeps_old(void **state)
     char *p = xasprintf("%s/cluster_gpu_util", tmp);
     const char *bad[] = {FIX "cluster_job_log", p};
     assert_int_equal(run_import(st, bad, 2, "x", 0, 1, &res, &err), -1);
-    gp_trace *t;
-    assert_int_equal(store_get_trace(st, "x", &t, &err), 0);
+    gp_trace *t = tu_trace(st, "x");
     assert_int_equal(t->ntasks, 3);
     assert_int_equal(t->tasks[0].util.len, 0);       /* still the version without util */
     trace_free(t);

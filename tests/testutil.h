@@ -1,7 +1,8 @@
 /*
  * testutil.h — helpers shared by the cmocka tests: temporary databases and
  * directories, fixture files, row counts, locating ../shared/data, the
- * table-driven run of an importer's malformed inputs, and glpsol.
+ * table-driven run of an importer's malformed inputs, running an importer
+ * and reading back what it stored, and glpsol.
  * Header-only (static functions) so each test program stays one file.
  */
 #ifndef GP_TESTUTIL_H
@@ -283,13 +284,52 @@ static inline size_t tu_count(store *st, store_kind kind)
     return n;
 }
 
+/* ---- importing ------------------------------------------------------------
+ * The sequence every importer test repeats: run an importer on some paths
+ * into a store, stop on its message if it fails, read back what it made. */
+
+/* Runs importer imp on paths[0..n) into st; opts NULL means the defaults,
+ * res NULL that the counts are not wanted.  0, or -1 with err set. */
+static inline int tu_import(store *st, const importer *imp, const char *const *paths, size_t n,
+                            const import_opts *opts, import_result *res, gp_err *err)
+{
+    import_opts defaults = {0};
+    import_result unused;
+    return import_run(st, imp, paths, n, opts ? opts : &defaults, res ? res : &unused, err);
+}
+
+/* tu_import that must succeed: the test fails with the importer's message. */
+static inline void tu_import_ok(store *st, const importer *imp, const char *const *paths,
+                                size_t n, const import_opts *opts, import_result *res)
+{
+    gp_err err = {{0}};
+    if (tu_import(st, imp, paths, n, opts, res, &err))
+        fail_msg("import with %s: %s", imp->format, err.msg);
+}
+
+/* The stored trace / cluster `name`, which must be there; caller frees. */
+static inline gp_trace *tu_trace(store *st, const char *name)
+{
+    gp_err err = {{0}};
+    gp_trace *t = NULL;
+    if (store_get_trace(st, name, &t, &err))
+        fail_msg("store_get_trace '%s': %s", name, err.msg);
+    return t;
+}
+
+static inline cluster *tu_cluster(store *st, const char *name)
+{
+    gp_err err = {{0}};
+    cluster *c = NULL;
+    if (store_get_cluster(st, name, &c, &err))
+        fail_msg("store_get_cluster '%s': %s", name, err.msg);
+    return c;
+}
+
 /* Asserts that the store holds trace `name` with ntasks tasks. */
 static inline void tu_assert_trace_tasks(store *st, const char *name, size_t ntasks)
 {
-    gp_err err = {{0}};
-    gp_trace *t;
-    if (store_get_trace(st, name, &t, &err))
-        fail_msg("store_get_trace: %s", err.msg);
+    gp_trace *t = tu_trace(st, name);
     assert_int_equal(t->ntasks, ntasks);
     trace_free(t);
 }

@@ -7,6 +7,7 @@
  */
 #include "draw.h"
 #include "textfit.h"
+#include "core/textwidth.h"
 
 #include <assert.h>
 #include <langinfo.h>
@@ -133,10 +134,8 @@ int text_width(const char *s)
     wchar_t w[1024];
     size_t n = widen(s, w, sizeof w / sizeof *w);
     int cols = 0;
-    for (size_t i = 0; i < n; i++) {
-        int cw = wcwidth(w[i]);
-        cols += cw < 0 ? 1 : cw;
-    }
+    for (size_t i = 0; i < n; i++)
+        cols += textwidth_char((uint32_t)w[i]);
     return cols;
 }
 
@@ -149,9 +148,9 @@ int draw_text(int y, int x, int w, attr_t a, const char *s)
     int cols = 0;
     size_t k = 0;
     for (; k < n; k++) {
-        int cw = wcwidth(buf[k]);
-        if (cw < 0)
-            buf[k] = L'?', cw = 1;
+        int cw = textwidth_char((uint32_t)buf[k]);
+        if (wcwidth(buf[k]) < 0)            /* curses would not draw it */
+            buf[k] = L'?';
         if (cols + cw > w)
             break;
         cols += cw;

@@ -54,7 +54,10 @@ int draw_wrap(int y, int x, int w, int max_lines, attr_t a, const char *s);
 int text_wrap_lines(int w, int max_lines, const char *s);
 /* The same padded with spaces to exactly w columns (highlighted rows). */
 void draw_line(int y, int x, int w, attr_t a, const char *s);
-/* Display columns of a UTF-8 string. */
+/* Display columns of a UTF-8 string as draw_text draws it: each character
+ * as core/textwidth.h measures it, what the terminal cannot show (anything
+ * not ASCII on a terminal that is not UTF-8, bytes that are not UTF-8) as
+ * one '?'. */
 int text_width(const char *s);
 void draw_fill(rect r, attr_t a);
 /* A box with a title on its top border; focused boxes are bold. */

@@ -9,52 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
 
 #include "chart.h"
-
-/* The code point at s and its byte length (an invalid byte counts as one
- * character of its own, shown by the drawing code as '?'). */
-static size_t next_char(const char *s, wchar_t *wc)
-{
-    unsigned char c = (unsigned char)*s;
-    if (c < 0x80) {
-        *wc = c;
-        return 1;
-    }
-    int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
-    if (n == 0) {
-        *wc = L'?';
-        return 1;
-    }
-    unsigned long cp = c & (0x3F >> (n - 1));
-    for (int i = 1; i < n; i++) {
-        unsigned char k = (unsigned char)s[i];
-        if ((k & 0xC0) != 0x80) {
-            *wc = L'?';
-            return 1;
-        }
-        cp = cp << 6 | (k & 0x3F);
-    }
-    *wc = (wchar_t)cp;
-    return (size_t)n;
-}
-
-static int char_cols(wchar_t wc)
-{
-    int w = wcwidth(wc);
-    return w < 0 ? 1 : w;
-}
+#include "core/textwidth.h"
 
 int textfit_width(const char *s)
 {
-    int cols = 0;
-    wchar_t wc;
-    for (size_t k; *s; s += k) {
-        k = next_char(s, &wc);
-        cols += char_cols(wc);
-    }
-    return cols;
+    return (int)textwidth(s);
 }
 
 /* Bytes of the longest prefix of s within w columns; *cols gets its width. */
@@ -62,10 +23,10 @@ static size_t prefix_bytes(const char *s, int w, int *cols)
 {
     size_t b = 0;
     int c = 0;
-    wchar_t wc;
+    uint32_t cp;
     while (s[b]) {
-        size_t k = next_char(s + b, &wc);
-        int cw = char_cols(wc);
+        size_t k = textwidth_next(s + b, &cp);
+        int cw = textwidth_char(cp);
         if (c + cw > w)
             break;
         c += cw;
@@ -82,7 +43,7 @@ static size_t suffix_start(const char *s, int w, int *cols)
     size_t n = strlen(s), start = n;
     int c = 0;
     size_t b = 0;
-    wchar_t wc;
+    uint32_t cp;
     /* Character starts, walked forward; keep the first whose rest fits. */
     int total = textfit_width(s);
     while (s[b]) {
@@ -90,8 +51,8 @@ static size_t suffix_start(const char *s, int w, int *cols)
             start = b;
             break;
         }
-        size_t k = next_char(s + b, &wc);
-        c += char_cols(wc);
+        size_t k = textwidth_next(s + b, &cp);
+        c += textwidth_char(cp);
         b += k;
     }
     *cols = start == n ? 0 : total - c;

@@ -8,8 +8,8 @@
  * cut: a number too wide for its column is written more compactly
  * (12345 → 12k) and, if it still does not fit, shown whole.
  *
- * Widths are display columns of UTF-8 text (wcwidth; a character it does
- * not know counts one column).
+ * Widths are display columns of UTF-8 text, measured by core/textwidth.h
+ * (wcwidth under C.UTF-8; a character it does not know counts one column).
  */
 #ifndef GP_TEXTFIT_H
 #define GP_TEXTFIT_H

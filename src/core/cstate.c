@@ -2,6 +2,7 @@
  * cstate.c — building, copying and mutating the cluster state (cstate.h).
  */
 #include "cstate.h"
+#include "hash.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -135,12 +136,9 @@ static void key_update(cstate *cs, int ni)
         k->idle[d] = (uint16_t)cs_gpu_idle_milli(&cs->gpus[n->gpu0 + d]);
     for (int t = 0; t < CS_NTAGS; t++)
         k->tags |= (uint16_t)((n->tag_count[t] > 0) << t);
-    /* FNV-1a over the bytes after the hash. */
-    const unsigned char *b = (const unsigned char *)k + sizeof k->hash;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < sizeof *k - sizeof k->hash; i++)
-        h = (h ^ b[i]) * 0x100000001b3ULL;
-    k->hash = h;
+    /* Over the bytes after the hash (unused ones are zero). */
+    k->hash = core_hash_bytes(CORE_HASH_INIT, (const char *)k + sizeof k->hash,
+                              sizeof *k - sizeof k->hash);
 }
 
 /* Appends the state of one node described by cluster node `spec`. */

@@ -38,6 +38,8 @@
  */
 #include "import.h"
 #include "csvread.h"
+#include "core/hash.h"
+#include "core/hashtab.h"
 #include "core/model.h"
 
 #include <float.h>
@@ -58,61 +60,38 @@
 typedef struct container_index {
     char (*name)[GP_NAME_MAX];
     size_t n, cap;
-    int *slot;                   /* open addressing; -1 = empty */
-    size_t nslot;
+    hashtab *ix;                 /* name -> index in name[]; made on first add */
 } container_index;
 
-static size_t name_hash(const char *s)
+static int name_eq(const void *key, size_t v, const void *ctx)
 {
-    uint64_t h = 1469598103934665603u;  /* FNV-1a, 64-bit */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return (size_t)h;
-}
-
-/* The slot holding s, or the empty slot where it would go. */
-static size_t find_slot(const container_index *ci, const char *s)
-{
-    size_t i = name_hash(s) & (ci->nslot - 1);
-    while (ci->slot[i] >= 0 && strcmp(ci->name[ci->slot[i]], s) != 0)
-        i = (i + 1) & (ci->nslot - 1);
-    return i;
+    const container_index *ci = ctx;
+    return strcmp(ci->name[v], key) == 0;
 }
 
 static int index_find(const container_index *ci, const char *s)
 {
-    return ci->nslot ? ci->slot[find_slot(ci, s)] : -1;
-}
-
-static void index_rehash(container_index *ci)
-{
-    free(ci->slot);
-    ci->nslot = ci->nslot ? ci->nslot * 2 : 256;
-    ci->slot = xmalloc(ci->nslot * sizeof *ci->slot);
-    for (size_t i = 0; i < ci->nslot; i++)
-        ci->slot[i] = -1;
-    for (size_t k = 0; k < ci->n; k++)
-        ci->slot[find_slot(ci, ci->name[k])] = (int)k;
+    size_t i = ci->ix ? hashtab_find(ci->ix, core_str_hash(s), s) : HASHTAB_NONE;
+    return i == HASHTAB_NONE ? -1 : (int)i;
 }
 
 /* The id of s, added when new. */
 static int index_add(container_index *ci, const char *s)
 {
-    if (2 * (ci->n + 1) > ci->nslot)
-        index_rehash(ci);
-    size_t i = find_slot(ci, s);
-    if (ci->slot[i] < 0) {
-        grow_array((void **)&ci->name, &ci->cap, ci->n + 1, sizeof *ci->name);
-        strlcpy0(ci->name[ci->n], s, GP_NAME_MAX);
-        ci->slot[i] = (int)ci->n++;
-    }
-    return ci->slot[i];
+    if (!ci->ix)
+        ci->ix = hashtab_new(name_eq, ci);
+    size_t had = hashtab_put(ci->ix, core_str_hash(s), s, ci->n);
+    if (had != HASHTAB_NONE)
+        return (int)had;
+    grow_array((void **)&ci->name, &ci->cap, ci->n + 1, sizeof *ci->name);
+    strlcpy0(ci->name[ci->n], s, GP_NAME_MAX);
+    return (int)ci->n++;
 }
 
 static void index_free(container_index *ci)
 {
     free(ci->name);
-    free(ci->slot);
+    hashtab_free(ci->ix);
 }
 
 /* --- reading the rows --------------------------------------------------- */

@@ -12,6 +12,7 @@
  * shows them; edit them in Data when the card is known better.
  */
 #include "opsnap.h"
+#include "core/hash.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -70,9 +71,14 @@ void opsnap_host_of_file(const char *path, char *buf, size_t len)
     import_copy_utf8(buf, len, host);
 }
 
+static int node_eq(const void *key, size_t v, const void *ctx);
+static int gpu_eq(const void *key, size_t v, const void *ctx);
+
 int opsnap_init(opsnap *o, store *st, const char *name, gp_err *err)
 {
     memset(o, 0, sizeof *o);
+    o->node_ix = hashtab_new(node_eq, o);
+    o->gpu_ix = hashtab_new(gpu_eq, o);
     import_copy_utf8(o->name, sizeof o->name, name);
     if (store_load_catalog(st, &o->cat, err))
         return -1;
@@ -95,102 +101,67 @@ void opsnap_release(opsnap *o)
     free(o->gpus);
     free(o->apps);
     free(o->devs);
-    free(o->slots);
-    free(o->gslots);
+    hashtab_free(o->node_ix);
+    hashtab_free(o->gpu_ix);
     memset(o, 0, sizeof *o);
 }
 
 /* --- nodes by name, devices by index ------------------------------------------ */
 
-static size_t name_hash(const char *s)
+static int node_eq(const void *key, size_t v, const void *ctx)
 {
-    size_t h = 2166136261u;                     /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
+    const opsnap *o = ctx;
+    return strcmp(o->cl->nodes[v].name, key) == 0;
 }
 
-static void hash_insert(opsnap *o, size_t i)
+/* A monitor reading's key: the device `index` of server `host`. */
+typedef struct gpu_key {
+    const char *host;
+    int index;
+} gpu_key;
+
+static uint64_t gpu_hash(const char *host, int index)
 {
-    size_t m = o->nslots - 1, h = name_hash(o->cl->nodes[i].name) & m;
-    while (o->slots[h])
-        h = (h + 1) & m;
-    o->slots[h] = (int)i + 1;
+    return core_hash_word(core_str_hash(host), (uint64_t)(unsigned)index);
+}
+
+static int gpu_eq(const void *key, size_t v, const void *ctx)
+{
+    const opsnap *o = ctx;
+    const gpu_key *k = key;
+    return o->gpus[v].index == k->index && strcmp(o->gpus[v].host, k->host) == 0;
 }
 
 /* Hashes the nodes added since the last call (nodes are only appended). */
 static void hash_nodes(opsnap *o)
 {
-    if (o->nhashed == o->cl->nnodes)
-        return;
-    if (o->nslots < 2 * o->cl->nnodes) {
-        size_t n = 64;
-        while (n < 2 * o->cl->nnodes)
-            n *= 2;
-        free(o->slots);
-        o->slots = xcalloc(n, sizeof *o->slots);
-        o->nslots = n;
-        o->nhashed = 0;
+    for (; o->nhashed < o->cl->nnodes; o->nhashed++) {
+        const char *name = o->cl->nodes[o->nhashed].name;
+        hashtab_put(o->node_ix, core_str_hash(name), name, o->nhashed);
     }
-    for (; o->nhashed < o->cl->nnodes; o->nhashed++)
-        hash_insert(o, o->nhashed);
 }
 
 int opsnap_node(opsnap *o, const char *host)
 {
     hash_nodes(o);
-    if (!o->nslots)
-        return -1;
-    size_t m = o->nslots - 1;
-    for (size_t h = name_hash(host) & m; o->slots[h]; h = (h + 1) & m)
-        if (strcmp(o->cl->nodes[o->slots[h] - 1].name, host) == 0)
-            return o->slots[h] - 1;
-    return -1;
-}
-
-static size_t gpu_hash(const char *host, int index)
-{
-    return name_hash(host) * 31u + (size_t)index;
+    size_t i = hashtab_find(o->node_ix, core_str_hash(host), host);
+    return i == HASHTAB_NONE ? -1 : (int)i;
 }
 
 int opsnap_gpu_find(const opsnap *o, const char *host, int index)
 {
-    if (!o->ngslots)
-        return -1;
-    size_t m = o->ngslots - 1;
-    for (size_t h = gpu_hash(host, index) & m; o->gslots[h]; h = (h + 1) & m) {
-        const opsnap_gpu *g = &o->gpus[o->gslots[h] - 1];
-        if (g->index == index && strcmp(g->host, host) == 0)
-            return o->gslots[h] - 1;
-    }
-    return -1;
-}
-
-static void gpu_hash_insert(opsnap *o, size_t i)
-{
-    size_t m = o->ngslots - 1;
-    size_t h = gpu_hash(o->gpus[i].host, o->gpus[i].index) & m;
-    while (o->gslots[h])
-        h = (h + 1) & m;
-    o->gslots[h] = (int)i + 1;
+    gpu_key k = {host, index};
+    size_t i = hashtab_find(o->gpu_ix, gpu_hash(host, index), &k);
+    return i == HASHTAB_NONE ? -1 : (int)i;
 }
 
 size_t opsnap_gpu_add(opsnap *o, const opsnap_gpu *g)
 {
     grow_array((void **)&o->gpus, &o->gpus_cap, o->ngpus + 1, sizeof *o->gpus);
-    o->gpus[o->ngpus++] = *g;
-    if (o->ngslots < 2 * o->ngpus) {            /* rehash at twice the size */
-        size_t n = 64;
-        while (n < 4 * o->ngpus)
-            n *= 2;
-        free(o->gslots);
-        o->gslots = xcalloc(n, sizeof *o->gslots);
-        o->ngslots = n;
-        for (size_t i = 0; i + 1 < o->ngpus; i++)
-            gpu_hash_insert(o, i);
-    }
-    gpu_hash_insert(o, o->ngpus - 1);
-    return o->ngpus - 1;
+    o->gpus[o->ngpus] = *g;
+    gpu_key k = {g->host, g->index};
+    hashtab_put(o->gpu_ix, gpu_hash(g->host, g->index), &k, o->ngpus);
+    return o->ngpus++;
 }
 
 /* The load of a device (grown with the cluster). */

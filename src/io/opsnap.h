@@ -18,6 +18,7 @@
 #define GP_OPSNAP_H
 
 #include "import.h"
+#include "core/hashtab.h"
 #include "core/model.h"
 
 /* A running task's standalone time left when nothing says (a pod or a
@@ -76,10 +77,9 @@ typedef struct opsnap {
      * (node * GP_NODE_MAX_GPUS + device), node names hashed to their index. */
     opsnap_dev *devs;
     size_t ndevs;
-    int *slots;                 /* node index + 1, 0 = empty */
-    size_t nslots, nhashed;
-    int *gslots;                /* the same for (host, index) of gpus */
-    size_t ngslots;
+    hashtab *node_ix;           /* node name -> index in cl->nodes */
+    size_t nhashed;             /* nodes put there so far */
+    hashtab *gpu_ix;            /* (host, index) -> index in gpus */
 } opsnap;
 
 /* The name of what an import makes when --name is not given: the

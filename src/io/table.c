@@ -3,6 +3,7 @@
  */
 #include "table.h"
 #include "core/strbuf.h"
+#include "core/textwidth.h"
 #include "core/util.h"
 
 #include <jansson.h>
@@ -149,15 +150,6 @@ char *text_printable(const char *s)
     return strbuf_take(&b);
 }
 
-/* Display width of a UTF-8 string (code points; good enough for names). */
-static size_t text_width(const char *s)
-{
-    size_t w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
 static void print_text(const table *t, FILE *out, size_t rows)
 {
     /* the header row, then the cells, as they may be shown on a terminal */
@@ -168,14 +160,14 @@ static void print_text(const table *t, FILE *out, size_t rows)
     size_t *w = xcalloc(t->ncols, sizeof *w);
     for (size_t c = 0; c < t->ncols; c++)
         for (size_t r = 0; r <= rows; r++) {
-            size_t l = text_width(shown[r * t->ncols + c]);
+            size_t l = textwidth(shown[r * t->ncols + c]);
             if (l > w[c])
                 w[c] = l;
         }
     for (size_t r = 0; r <= rows; r++) {
         for (size_t c = 0; c < t->ncols; c++) {
             const char *s = shown[r * t->ncols + c];
-            size_t pad = w[c] - text_width(s);
+            size_t pad = w[c] - textwidth(s);
             int last = c + 1 == t->ncols;
             if (t->numeric[c])
                 fprintf(out, "%*s%s", (int)pad, "", s);

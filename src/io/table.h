@@ -31,7 +31,9 @@ void table_print(const table *t, out_format f, FILE *out, const char *empty_msg)
  * escapes ("\n", "\r", "\t", "\x1b", "\u009b", "\xff"), so a name read from a
  * file cannot clear the screen, set the window title or hide a line.
  * Newly allocated.  Every name the text format prints goes through it;
- * CSV and JSON keep the bytes (quoted, or escaped by jansson). */
+ * CSV and JSON keep the bytes (quoted, or escaped by jansson).  The text
+ * format aligns its columns on the terminal columns of this text
+ * (core/textwidth.h: a CJK character or an emoji takes two). */
 char *text_printable(const char *s);
 
 /* Writes one CSV field with RFC 4180 quoting when needed. */

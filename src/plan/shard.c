@@ -39,16 +39,6 @@ size_t shard_job(shard s, size_t local)
     return (size_t)s.i + local * (size_t)s.n;
 }
 
-uint64_t fp_bytes(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t k = 0; k < n; k++) {
-        h ^= b[k];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 uint64_t fp_str(uint64_t h, const char *s)
 {
     const char *e = s;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/hash.h"
 #include "core/util.h"
 
 #define SHARD_MAX 100000
@@ -34,9 +35,12 @@ size_t shard_count(shard s, size_t total);
 /* The job number (in the whole list) of the shard's local-th job. */
 size_t shard_job(shard s, size_t local);
 
-/* FNV-1a, 64 bits. */
-#define FP_INIT 0xcbf29ce484222325ULL
-uint64_t fp_bytes(uint64_t h, const void *p, size_t n);
+/* FNV-1a, 64 bits (core/hash.h). */
+#define FP_INIT CORE_HASH_INIT
+static inline uint64_t fp_bytes(uint64_t h, const void *p, size_t n)
+{
+    return core_hash_bytes(h, p, n);
+}
 /* A string and its terminating NUL (so "ab","c" differs from "a","bc"). */
 uint64_t fp_str(uint64_t h, const char *s);
 /* 16 lowercase hex digits and a NUL. */

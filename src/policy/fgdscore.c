@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "power/power.h"
+#include "core/hash.h"
+#include "core/hashtab.h"
 #include "core/rng.h"
 #include "core/util.h"
 
@@ -60,12 +62,11 @@ struct fgd_prep {
     /* Class statistics scratch (w->n each). */
     int *cnt, *sum, *cnt2, *sum2;
     unsigned char *access_tmp;
-    /* The groups of one decision: an open-addressing table of group
-     * indices by key hash (-1 empty), each group's representative, size
-     * and table slot. */
-    int *gslot;
-    size_t gslots;
-    int *grep, *gcount, *gat;
+    /* The groups of one decision: group index by node key (made on first
+     * use), each group's representative and size; gcs the state grouped. */
+    hashtab *groups;
+    const cstate *gcs;
+    int *grep, *gcount;
     size_t ngroups;
     /* FGD score memo (1 << MEMO_BITS entries) and the score-class id of
      * every trace task ((cpu, g, k), commonest first). */
@@ -211,10 +212,9 @@ void fgd_prep_free(fgd_prep *p)
     free(p->node_model);
     free(p->cand);
     free(p->cand_count);
-    free(p->gslot);
+    hashtab_free(p->groups);
     free(p->grep);
     free(p->gcount);
-    free(p->gat);
     free(p->raw);
     free(p->norm);
     free(p->total);
@@ -244,14 +244,6 @@ static void ensure_scratch(fgd_prep *p, size_t n)
     p->cand_count = xrealloc(p->cand_count, cap * sizeof *p->cand_count);
     p->grep = xrealloc(p->grep, cap * sizeof *p->grep);
     p->gcount = xrealloc(p->gcount, cap * sizeof *p->gcount);
-    p->gat = xrealloc(p->gat, cap * sizeof *p->gat);
-    size_t slots = 16;
-    while (slots < 2 * cap)
-        slots *= 2;
-    p->gslot = xrealloc(p->gslot, slots * sizeof *p->gslot);
-    for (size_t i = 0; i < slots; i++)
-        p->gslot[i] = -1;
-    p->gslots = slots;
     p->raw = xrealloc(p->raw, FGD_MAX_TERMS * cap * sizeof *p->raw);
     p->norm = xrealloc(p->norm, FGD_MAX_TERMS * cap * sizeof *p->norm);
     p->total = xrealloc(p->total, cap * sizeof *p->total);
@@ -443,12 +435,12 @@ static void stats_after(const frag_workload *w, const int *cnt, const int *sum, 
 /* FNV-1a over the state and class. */
 static uint64_t memo_hash(int model, int key, const int *idle, int ng, int64_t cpu_left)
 {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = CORE_HASH_INIT;
     uint64_t parts[3] = {(uint64_t)(uint32_t)model, (uint64_t)(uint32_t)key, (uint64_t)cpu_left};
     for (int i = 0; i < 3; i++)
-        h = (h ^ parts[i]) * 1099511628211ULL;
+        h = core_hash_word(h, parts[i]);
     for (int d = 0; d < ng; d++)
-        h = (h ^ (uint64_t)idle[d]) * 1099511628211ULL;
+        h = core_hash_word(h, (uint64_t)idle[d]);
     return h ^ (h >> 29);
 }
 
@@ -792,22 +784,25 @@ static void devices_for(const fgd_eval *ev, int ni, const fgd_term *term, int de
  * feasibility, scores and device choice, so one per group is evaluated —
  * the lowest-ranked, which is the node the rank tie-break would pick among
  * them.  One pass over the node keys, no scoring. */
+static int group_eq(const void *key, size_t g, const void *ctx)
+{
+    const fgd_prep *p = ctx;
+    return cs_key_equal(&p->gcs->keys[p->grep[g]], key);
+}
+
 static void group_nodes(fgd_prep *p, const cstate *cs, const int *rank)
 {
-    size_t mask = p->gslots - 1;
-    for (size_t g = 0; g < p->ngroups; g++)       /* the last decision's slots */
-        p->gslot[p->gat[g]] = -1;
+    if (!p->groups)
+        p->groups = hashtab_new(group_eq, p);
+    hashtab_clear(p->groups);
+    p->gcs = cs;
     p->ngroups = 0;
     for (size_t i = 0; i < cs->nnodes; i++) {
         const cs_key *k = &cs->keys[i];
-        size_t h = (size_t)k->hash & mask;
-        int g;
-        while ((g = p->gslot[h]) >= 0 && !cs_key_equal(&cs->keys[p->grep[g]], k))
-            h = (h + 1) & mask;
-        if (g < 0) {
+        size_t had = hashtab_put(p->groups, k->hash, k, p->ngroups);
+        int g = (int)had;
+        if (had == HASHTAB_NONE) {
             g = (int)p->ngroups++;
-            p->gslot[h] = g;
-            p->gat[g] = (int)h;
             p->grep[g] = (int)i;
             p->gcount[g] = 1;
         } else {

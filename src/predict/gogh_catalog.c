@@ -16,8 +16,8 @@
  * An entry keeps (new job, other job) in that order, whichever order the
  * caller names them in.
  *
- * Entries are made on first use and kept in an open-addressing table keyed
- * by (accelerator, job, job); job types get small ids from a second one.
+ * Entries are made on first use and found by (accelerator, job, job) in a
+ * hash table (core/hashtab.h); job types get small ids from a second one.
  * In P1P2 an observation on a1 becomes the answer there (the Catalog keeps
  * measurements) and adds one refinement to every other class's entry of
  * the same pair that was not measured; the answer is the mean of the
@@ -26,6 +26,8 @@
  * Not here: training (gogh_est.c), the networks' inputs (gogh_rows.c).
  */
 #include "gogh_int.h"
+#include "core/hash.h"
+#include "core/hashtab.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -42,7 +44,6 @@ typedef struct est_type {
 } est_type;
 
 typedef struct est_entry {
-    uint64_t key;               /* 0: an empty slot */
     double p1[2];               /* P1's estimate: the entry's first job, second */
     double sum[2];              /* of P2's refinements */
     int nref;
@@ -57,10 +58,10 @@ struct gogh_estimator {
     tput_index *ix;             /* the truth */
     est_type **types;
     size_t ntypes, types_cap;
-    int *type_slot;             /* hash of types: index + 1, 0 empty */
-    size_t type_slots;
-    est_entry *entry;
-    size_t nentries, entry_slots;
+    hashtab *type_ix;           /* job type -> index in types */
+    est_entry *entry;           /* in the order made */
+    size_t nentries, entry_cap;
+    hashtab *entry_ix;          /* entry_key -> index in entry */
     gogh_est_stats stats;
 };
 
@@ -68,35 +69,17 @@ struct gogh_estimator {
 
 static uint64_t hash_type(const gogh_jobtype *t)
 {
-    uint64_t h = 1469598103934665603u;                  /* FNV-1a */
-    for (const char *c = t->model; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211u;
-    h = (h ^ (uint32_t)t->batch_size) * 1099511628211u;
-    return (h ^ (uint32_t)t->scale) * 1099511628211u;
+    uint64_t h = core_str_hash(t->model);
+    h = core_hash_word(h, (uint32_t)t->batch_size);
+    return core_hash_word(h, (uint32_t)t->scale);
 }
 
-static int same_type(const gogh_jobtype *a, const gogh_jobtype *b)
+static int same_type(const void *key, size_t v, const void *ctx)
 {
+    const gogh_estimator *e = ctx;
+    const gogh_jobtype *a = &e->types[v]->t, *b = key;
     return a->batch_size == b->batch_size && a->scale == b->scale &&
            strcmp(a->model, b->model) == 0;
-}
-
-/* The slot of t in the type hash: where it is, or the empty one to put it. */
-static size_t type_slot(const gogh_estimator *e, const gogh_jobtype *t)
-{
-    size_t mask = e->type_slots - 1, s = (size_t)hash_type(t) & mask;
-    while (e->type_slot[s] && !same_type(&e->types[e->type_slot[s] - 1]->t, t))
-        s = (s + 1) & mask;
-    return s;
-}
-
-static void types_rehash(gogh_estimator *e)
-{
-    free(e->type_slot);
-    e->type_slots = e->type_slots ? 2 * e->type_slots : 64;
-    e->type_slot = xcalloc(e->type_slots, sizeof *e->type_slot);
-    for (size_t i = 0; i < e->ntypes; i++)
-        e->type_slot[type_slot(e, &e->types[i]->t)] = (int)i + 1;
 }
 
 /* How the mode and the nets see a type met for the first time. */
@@ -119,20 +102,17 @@ static void describe(const gogh_estimator *e, est_type *y)
 /* The id of job type t, met now if not before. */
 static int type_id(gogh_estimator *e, const gogh_jobtype *t)
 {
-    size_t s = type_slot(e, t);
-    if (e->type_slot[s])
-        return e->type_slot[s] - 1;
+    size_t had = hashtab_find(e->type_ix, hash_type(t), t);
+    if (had != HASHTAB_NONE)
+        return (int)had;
     est_type *y = xcalloc(1, sizeof *y);
     y->t = *t;
     describe(e, y);
     if (!y->in_table)
         e->stats.unknown_types++;
     grow_array((void **)&e->types, &e->types_cap, e->ntypes + 1, sizeof *e->types);
+    hashtab_put(e->type_ix, hash_type(&y->t), &y->t, e->ntypes);
     e->types[e->ntypes++] = y;
-    if (2 * e->ntypes > e->type_slots)
-        types_rehash(e);
-    else
-        e->type_slot[s] = (int)e->ntypes;
     return (int)e->ntypes - 1;
 }
 
@@ -144,24 +124,12 @@ static uint64_t entry_key(int a, int x, int y)
     return (uint64_t)(a + 1) << 56 | (uint64_t)x << 28 | (uint64_t)(y + 1);
 }
 
-static size_t entry_slot(const gogh_estimator *e, uint64_t key)
+/* The entry of (a, x, y), which must have been made. */
+static est_entry *entry_at(const gogh_estimator *e, int a, int x, int y)
 {
-    size_t mask = e->entry_slots - 1, s = (size_t)((key * 0x9E3779B97F4A7C15u) >> 20) & mask;
-    while (e->entry[s].key && e->entry[s].key != key)
-        s = (s + 1) & mask;
-    return s;
-}
-
-static void entries_rehash(gogh_estimator *e)
-{
-    est_entry *old = e->entry;
-    size_t nold = e->entry_slots;
-    e->entry_slots = nold ? 2 * nold : 256;
-    e->entry = xcalloc(e->entry_slots, sizeof *e->entry);
-    for (size_t i = 0; i < nold; i++)
-        if (old[i].key)
-            e->entry[entry_slot(e, old[i].key)] = old[i];
-    free(old);
+    size_t i = hashtab_find(e->entry_ix, entry_key(a, x, y), NULL);
+    assert(i != HASHTAB_NONE);
+    return &e->entry[i];
 }
 
 /* P1's estimate of the pair (x, y) on a: x new or both new (gogh_catalog.c's
@@ -191,15 +159,14 @@ static void p1_pair(const gogh_estimator *e, int a, int x, int y, double *out)
  * lasts until the next entry is made. */
 static est_entry *entry_of(gogh_estimator *e, int a, int x, int y)
 {
-    uint64_t key = entry_key(a, x, y);
-    if (2 * (e->nentries + 1) > e->entry_slots)
-        entries_rehash(e);
-    est_entry *en = &e->entry[entry_slot(e, key)];
-    if (!en->key) {
-        en->key = key;
-        p1_pair(e, a, x, y, en->p1);
-        e->nentries++;
-    }
+    /* The key is the hash: entry_key is one to one. */
+    size_t had = hashtab_put(e->entry_ix, entry_key(a, x, y), NULL, e->nentries);
+    if (had != HASHTAB_NONE)
+        return &e->entry[had];
+    grow_array((void **)&e->entry, &e->entry_cap, e->nentries + 1, sizeof *e->entry);
+    est_entry *en = &e->entry[e->nentries++];
+    memset(en, 0, sizeof *en);
+    p1_pair(e, a, x, y, en->p1);
     return en;
 }
 
@@ -250,8 +217,8 @@ gogh_estimator *gogh_estimator_new(gogh_est_mode m, const tput_catalog *tp,
     } else {
         e->ix = tput_index_new(tp);
     }
-    types_rehash(e);
-    entries_rehash(e);
+    e->type_ix = hashtab_new(same_type, e);
+    e->entry_ix = hashtab_new(NULL, NULL);
     return e;
 }
 
@@ -266,8 +233,9 @@ void gogh_estimator_free(gogh_estimator *e)
     for (size_t i = 0; i < e->ntypes; i++)
         free(e->types[i]);
     free(e->types);
-    free(e->type_slot);
+    hashtab_free(e->type_ix);
     free(e->entry);
+    hashtab_free(e->entry_ix);
     free(e);
 }
 
@@ -320,12 +288,12 @@ static void refine(gogh_estimator *e, int a1, int x, int y, const double *meas)
     double before1[2], before2[2], out[2];
     size_t *counter;
     gogh_est_stats scratch;
-    entry_now(&e->entry[entry_slot(e, entry_key(a1, x, y))], before1, &counter, &scratch);
+    entry_now(entry_at(e, a1, x, y), before1, &counter, &scratch);
     gogh_job none;
     gogh_job_empty(&none);
     const gogh_job *j1 = &e->types[x]->job, *k = y < 0 ? &none : &e->types[y]->job;
     for (int a2 = 0; a2 < na; a2++) {
-        est_entry *en = &e->entry[entry_slot(e, entry_key(a2, x, y))];
+        est_entry *en = entry_at(e, a2, x, y);
         if (a2 == a1 || en->measured)
             continue;
         entry_now(en, before2, &counter, &scratch);
@@ -335,7 +303,7 @@ static void refine(gogh_estimator *e, int a1, int x, int y, const double *meas)
         en->nref++;
         e->stats.refinements++;
     }
-    est_entry *at = &e->entry[entry_slot(e, entry_key(a1, x, y))];
+    est_entry *at = entry_at(e, a1, x, y);
     at->meas[0] = meas[0];
     at->meas[1] = meas[1];
     at->measured = 1;

@@ -26,6 +26,7 @@
 #include "samples_int.h"
 #include "io/export.h"
 #include "peace/peace.h"
+#include "core/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,20 +34,10 @@
 
 /* ---- small helpers --------------------------------------------------------- */
 
-/* FNV-1a of the set name: the stream number of the set's generator. */
-static uint64_t name_stream(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 void sample_seed(rng *r, uint64_t seed, const char *name)
 {
-    rng_seed_stream(r, seed, name_stream(name));
+    /* The set name's hash is the stream number of the set's generator. */
+    rng_seed_stream(r, seed, core_str_hash(name));
 }
 
 void sample_name(char *dst, size_t len, const char *fmt, int i)

@@ -288,12 +288,12 @@ typedef struct pool {
     int *cls, *start, *len;
     int *items;
     size_t nitems, capitems;
-    pk_hset seen;
+    hashtab *seen;          /* hashes of the patterns in it */
 } pool;
 
 static void pool_add(pool *pl, int t, const int *items, int k)
 {
-    if (!pk_hset_insert(&pl->seen, pk_pattern_hash(t, items, k)))
+    if (!pk_seen_add(pl->seen, t, items, k))
         return;
     if (pl->n == pl->cap) {
         pl->cap = pl->cap ? pl->cap * 2 : 1024;
@@ -314,6 +314,7 @@ static pool *pool_new(void)
 {
     pool *pl = xcalloc(1, sizeof *pl);
     pl->refs = 1;
+    pl->seen = hashtab_new(NULL, NULL);
     return pl;
 }
 
@@ -325,7 +326,7 @@ static void pool_release(pool *pl)
     free(pl->start);
     free(pl->len);
     free(pl->items);
-    pk_hset_free(&pl->seen);
+    hashtab_free(pl->seen);
     free(pl);
 }
 

@@ -68,37 +68,9 @@ uint64_t pk_pattern_hash(int t, const int *items, int k)
     return h ? h : 1;
 }
 
-int pk_hset_insert(pk_hset *s, uint64_t h)
+int pk_seen_add(hashtab *seen, int t, const int *items, int k)
 {
-    if (s->n * 2 >= s->cap) {
-        size_t ncap = s->cap ? s->cap * 2 : 1024;
-        uint64_t *nv = xcalloc(ncap, sizeof *nv);
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->v[i]) {
-                size_t j = s->v[i] & (ncap - 1);
-                while (nv[j])
-                    j = (j + 1) & (ncap - 1);
-                nv[j] = s->v[i];
-            }
-        free(s->v);
-        s->v = nv;
-        s->cap = ncap;
-    }
-    size_t j = h & (s->cap - 1);
-    while (s->v[j]) {
-        if (s->v[j] == h)
-            return 0;
-        j = (j + 1) & (s->cap - 1);
-    }
-    s->v[j] = h;
-    s->n++;
-    return 1;
-}
-
-void pk_hset_free(pk_hset *s)
-{
-    free(s->v);
-    memset(s, 0, sizeof *s);
+    return hashtab_put(seen, pk_pattern_hash(t, items, k), NULL, 0) == HASHTAB_NONE;
 }
 
 /* ---- column pool ------------------------------------------------------- */
@@ -152,7 +124,7 @@ struct cg {
     int inexact;
     int *slo, *shi;         /* server bounds of this node */
     int art_col0;           /* first artificial column */
-    pk_hset seen;           /* patterns already columns */
+    hashtab *seen;          /* patterns already columns */
     double z;               /* last master LP value */
     int dual_next;          /* the next master solve starts from a dual feasible basis */
     int it_cap;             /* simplex iterations the next master solve may take (0: any) */
@@ -247,7 +219,7 @@ static void sr_index(cg *g)
 static int add_pattern(cg *g, int t, const int *items, int k)
 {
     const pk_inst *p = g->p;
-    if (!pk_hset_insert(&g->seen, pk_pattern_hash(t, items, k)))
+    if (!pk_seen_add(g->seen, t, items, k))
         return 0;
     int lead = items[0];
     for (int a = 1; a < k; a++)
@@ -781,7 +753,7 @@ void cg_free(cg *g)
     free(g->sr_first);
     free(g->sr_list);
     free(g->sr_dual);
-    pk_hset_free(&g->seen);
+    hashtab_free(g->seen);
     free(g);
 }
 
@@ -789,6 +761,7 @@ void cg_free(cg *g)
 static cg *cg_new_empty(const pk_inst *p)
 {
     cg *g = xcalloc(1, sizeof *g);
+    g->seen = hashtab_new(NULL, NULL);
     g->p = p;
     g->words = (p->n + 63) / 64 > 0 ? (p->n + 63) / 64 : 1;
     size_t n = (size_t)(p->n > 0 ? p->n : 1), nw = n * (size_t)g->words;
@@ -1021,7 +994,7 @@ static void keep_columns(cg *g, const cg *parent)
             continue;
         int k = parent->col_len[c], t = parent->col_class[c];
         const int *it = parent->pool + parent->col_start[c];
-        pk_hset_insert(&g->seen, pk_pattern_hash(t, it, k));
+        pk_seen_add(g->seen, t, it, k);
         record_pattern(g, t, it, k, next++);
     }
     free(del);

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "solve.h"
+#include "core/hashtab.h"
 
 /* The solvers' two tolerances.  SOLVE_EPS compares sizes and costs the
  * solvers compute themselves (sums of GiB, watts).  SOLVE_LP_EPS reads
@@ -242,14 +243,11 @@ int pk_count_lb(const pk_inst *p, int m, const int *clique, int nclique);
  * over patterns (a class and a set of items that may share a bin) with
  * pricing by an exact knapsack-with-conflicts search.  slo/shi bound the
  * server counts (NULL: 0..count). */
-/* A set of 64-bit pattern hashes (open addressing; 0 is never a hash). */
-typedef struct pk_hset {
-    uint64_t *v;
-    size_t n, cap;
-} pk_hset;
+/* The patterns met so far are kept as a set of their hashes (a hashtab
+ * with no equality function): a pattern whose hash is there is not added
+ * again.  pk_pattern_hash does not depend on the order of the items. */
 uint64_t pk_pattern_hash(int t, const int *items, int k);
-int pk_hset_insert(pk_hset *s, uint64_t h);     /* 1 when new */
-void pk_hset_free(pk_hset *s);
+int pk_seen_add(hashtab *seen, int t, const int *items, int k);   /* 1 when new */
 
 typedef struct cg cg;
 

@@ -4,6 +4,7 @@
  * back in-memory store and the seed writer.
  */
 #include "harness.h"
+#include "core/hash.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -96,18 +97,10 @@ void fuzz_require_message(const gp_err *err, const char *what)
     }
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 0x100000001b3ULL;
-    return h;
-}
-
 /* A digest of every listing of the store (ids, names, counts, details). */
 static uint64_t store_digest(store *st)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = CORE_HASH_INIT;
     for (int k = 0; k < STORE_KIND_COUNT; k++) {
         store_item *items;
         size_t n;
@@ -116,13 +109,13 @@ static uint64_t store_digest(store *st)
             fprintf(stderr, "store_list: %s\n", err.msg);
             abort();
         }
-        h = fnv1a(h, &n, sizeof n);
+        h = core_hash_bytes(h, &n, sizeof n);
         for (size_t i = 0; i < n; i++) {
-            h = fnv1a(h, &items[i].id, sizeof items[i].id);
-            h = fnv1a(h, items[i].name, strlen(items[i].name) + 1);
-            h = fnv1a(h, &items[i].count, sizeof items[i].count);
-            h = fnv1a(h, &items[i].count2, sizeof items[i].count2);
-            h = fnv1a(h, items[i].detail, strlen(items[i].detail) + 1);
+            h = core_hash_bytes(h, &items[i].id, sizeof items[i].id);
+            h = core_hash_bytes(h, items[i].name, strlen(items[i].name) + 1);
+            h = core_hash_bytes(h, &items[i].count, sizeof items[i].count);
+            h = core_hash_bytes(h, &items[i].count2, sizeof items[i].count2);
+            h = core_hash_bytes(h, items[i].detail, strlen(items[i].detail) + 1);
         }
         free(items);
     }
@@ -298,7 +291,7 @@ void fuzz_set_run(const fuzz_set *set, const uint8_t *data, size_t size)
         int rc = import_run(st, set->imp, args, nargs, &opts, &res, &err);
         if (rc) {
             fuzz_require_message(&err, set->imp->format);
-            if (fnv1a(0, data, size) % DIGEST_EVERY == 0 && store_digest(st) != fuzz_db_digest) {
+            if (core_hash_bytes(0, data, size) % DIGEST_EVERY == 0 && store_digest(st) != fuzz_db_digest) {
                 fprintf(stderr, "%s: refused (%s) but changed the store\n", set->imp->format,
                         err.msg);
                 abort();
