@@ -29,6 +29,7 @@
 #include "power/power.h"
 #include "core/rng.h"
 #include "core/rng_go.h"
+#include "sim_place.h"
 
 const char *const infl_pct_names[INFL_NPM] = {
     "alloc_pct", "frag_pct", "frag_ratio_pct", "eopc_w", "eopc_cpu_w", "eopc_gpu_w",
@@ -282,38 +283,36 @@ static void loop_free(loop_state *ls, const policy_spec *pol)
     cstate_free(ls->cs);
 }
 
-/* Submits the tasks of order[0..n) one by one (FGD_NOTES §1.4, §7). */
+/* Submits the tasks of order[0..n) one by one (FGD_NOTES §1.4, §7).  A
+ * task is allocated under its event index: clones repeat a trace index. */
 static int place_all(loop_state *ls, const infl_setup *s, const policy_spec *pol,
                      const int *order, size_t n, const int *rank, uint64_t seed,
                      infl_event *ev, gp_err *err)
 {
     rng pr;
     rng_seed_stream(&pr, seed, STREAM_POLICY);
-    policy_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.cs = ls->cs;
-    ctx.tr = s->tr;
-    ctx.rng = &pr;
-    ctx.prep = ls->prep;
-    ctx.node_rank = rank;
-    gpu_sharing sharing = policy_family_get(pol->ops->family)->sharing;
     explain ex;
     explain_init(&ex, NULL, 0);
+    sim_placer p;
+    sim_place_init(&p, pol, ls->cs, s->cl, s->cat, s->tr, ls->prep);
+    p.ctx.rng = &pr;
+    p.ctx.node_rank = rank;
+    p.ex = s->explain ? &ex : NULL;
     int rc = 0;
     for (size_t e = 0; e < n && rc == 0; e++) {
         const task *tk = &s->tr->tasks[order[e]];
         placement pl;
-        memset(&pl, 0, sizeof pl);
         ls->arrived += task_gpu_milli(tk);
-        int ok = pol->ops->place(&ctx, pol->params, order[e], &pl, s->explain ? &ex : NULL);
-        if (ok && (rc = placement_check(ls->cs, tk, &pl, sharing, err)) == 0) {
-            cstate_alloc(ls->cs, tk, (int)e, pl.node, pl.gpus, pl.ngpus);
+        sim_place_result r = sim_place_task(&p, order[e], (int)e, &pl, err);
+        if (r == SIM_PLACE_PLACED) {
             ls->used += task_gpu_milli(tk);
             node_power(ls, pl.node);
-        } else if (!ok) {
+        } else if (r == SIM_PLACE_NO_ROOM) {
             ls->failed++;
+        } else {
+            rc = -1;            /* a policy bug: the run is not the experiment's */
         }
-        record(ls, &pl, ok, order[e], &ev[e]);
+        record(ls, &pl, r != SIM_PLACE_NO_ROOM, order[e], &ev[e]);
         ev[e].frag = frag_cluster(ls->w, ls->cs);
         if (s->explain)
             ev[e].why = xstrdup(ex.summary);
