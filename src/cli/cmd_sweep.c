@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_opt.h"
 #include "io/export_file.h"
+#include "io/inflation_read.h"
 #include "core/strbuf.h"
 #include "db/store_merge.h"
 #include "plan/par.h"
@@ -198,7 +199,7 @@ static int load_inputs(store *st, const sweep_opts *o, sweep *sw, gp_err *err)
     if (cluster_gpu_total(sw->in.cl) == 0)
         return gp_error(err, "cluster '%s' has no GPUs (the experiment inflates to a share of "
                         "its GPU capacity)", sw->in.cl->name);
-    if (o->order_file && infl_read_order(o->order_file, sw->in.tr, &sw->order, &sw->norder, err))
+    if (o->order_file && inflation_read_order(o->order_file, sw->in.tr, &sw->order, &sw->norder, err))
         return -1;
     if (o->trace_order) {
         sw->norder = sw->in.tr->ntasks;
@@ -208,7 +209,7 @@ static int load_inputs(store *st, const sweep_opts *o, sweep *sw, gp_err *err)
     }
     if (o->rank_file) {
         sw->rank = xmalloc((sw->in.cl->nnodes ? sw->in.cl->nnodes : 1) * sizeof *sw->rank);
-        if (infl_read_ranks(o->rank_file, sw->in.cl, sw->rank, err))
+        if (inflation_read_ranks(o->rank_file, sw->in.cl, sw->rank, err))
             return -1;
     }
     return 0;

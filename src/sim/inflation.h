@@ -25,11 +25,11 @@
  * (Random), whose published draws are not documented, and the order and
  * ranks are the same for every policy of a seed.
  *
- * Not here: output formats and the store (cmd_sweep.c), the policies.
+ * Not here: output formats and the store (cmd_sweep.c), the policies, the
+ * order and rank files (io/inflation_read.h).
  *
  * Ownership: infl_run_one() fills a caller-owned infl_run whose arrays it
- * allocates (infl_run_free()); the order/rank readers return allocated
- * arrays the caller frees.
+ * allocates (infl_run_free()).
  */
 #ifndef GP_INFLATION_H
 #define GP_INFLATION_H
@@ -168,18 +168,6 @@ infl_stat infl_agg_grid(const infl_agg *a, int metric, int point);
 
 /* x of grid point i (i · 0.005, as numpy.arange computes it). */
 double infl_grid_x(int i);
-
-/* Reads an explicit arrival order: a TSV or CSV with a header naming a
- * `trace_pod` (preferred) or `pod`/`name` column of trace task names
- * (a "-tuned-N" clone suffix is stripped), or a plain list of names.
- * Returns the trace indices (allocated) and their count. */
-int infl_read_order(const char *path, const gp_trace *tr, int **order, size_t *n,
-                    gp_err *err);
-
-/* Reads explicit node ranks: a TSV/CSV with `node` and `tie_rank` columns
- * (or a list of node names in rank order); every node of the cluster must
- * appear once.  rank has cl->nnodes entries. */
-int infl_read_ranks(const char *path, const cluster *cl, int *rank, gp_err *err);
 
 /* The run record of one policy-seed: one timeline point per arrived
  * percent that has events (t_s = percent, alloc_ratio = allocated share,
