@@ -5,13 +5,16 @@
  * curves with their spread in a file (--out, CSV or JSON), the per-event
  * log (--events) and one saved run per policy and seed.
  *
- * Not here: the experiment itself (inflation.c) and the policies.
+ * Not here: the experiment itself (sim/inflation.c), the policies, the
+ * files' formats (io/inflation_read.c reads the order and ranks,
+ * io/sweep_curves.c and io/sweep_events.c write the curves and events).
  */
 #include "cli.h"
 #include "cli_opt.h"
 #include "io/export_file.h"
 #include "io/inflation_read.h"
 #include "io/sweep_curves.h"
+#include "io/sweep_events.h"
 #include "core/strbuf.h"
 #include "db/store_merge.h"
 #include "plan/par.h"
@@ -275,28 +278,6 @@ static void identify(const sweep_opts *o, sweep *sw)
     sw->id.njobs = (int64_t)(sw->npol * o->nseeds);
 }
 
-/* --- per-run output ------------------------------------------------------------------ */
-
-static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64_t seed,
-                         const infl_run *r)
-{
-    for (size_t e = 0; e < r->nev; e++) {
-        const infl_event *ev = &r->ev[e];
-        double idle = (double)(r->gpu_milli - ev->used);
-        fprintf(f, "%s\t%llu\t%zu\t%s\t%s\t", ps->label, (unsigned long long)seed, e,
-                sw->in.tr->tasks[ev->task].name,
-                ev->node >= 0 ? sw->in.cl->nodes[ev->node].name : "");
-        for (int i = 0; i < ev->ngpus; i++)
-            fprintf(f, "%s%d", i ? "," : "", ev->gpus[i]);
-        fprintf(f, "\t%lld\t%lld\t%.2f\t%.2f\t%.0f\t%.0f\t%.0f\t%d", (long long)ev->arrived,
-                (long long)ev->used, ev->frag, idle > 0 ? 100 * ev->frag / idle : 0.0,
-                ev->cpu_w + ev->gpu_w, ev->cpu_w, ev->gpu_w, ev->failed);
-        if (ev->why)
-            fprintf(f, "\t%s", ev->why);
-        fputc('\n', f);
-    }
-}
-
 /* The runs of a sweep, one job per policy-seed (policy-major), for par.h:
  * workers compute, the calling thread adds, logs and saves in job order. */
 typedef struct sweep_jobs {
@@ -348,7 +329,8 @@ static int sweep_take(void *ctx, size_t l, void *result, gp_err *err)
     size_t i = shard_job(j->o->shard, l), p = i / j->o->nseeds, k = i % j->o->nseeds;
     infl_agg_add(&j->sw->agg[p], &res->r);
     if (j->sw->events)
-        write_events(j->sw->events, j->sw, &j->sw->pol[p], j->o->seeds[k], &res->r);
+        sweep_events_write(j->sw->events, j->sw->pol[p].label, j->o->seeds[k], j->sw->in.tr,
+                           j->sw->in.cl, res->r.gpu_milli, res->r.ev, res->r.nev);
     int rc = res->rec ? store_put_sweep_run(cli_store(j->ctx), &j->sw->id, (int64_t)i,
                                             res->rec, err) : 0;
     sweep_drop(ctx, l, result);
@@ -558,9 +540,7 @@ static int open_events(sweep *sw, const char *path, int with_why, gp_err *err)
     if (!(sw->events = out_file_open(path, err)))
         return -1;
     sw->events_path = path;
-    fprintf(sw->events, "policy\tseed\tevent\ttask\tnode\tgpus\tarrived_milli\tused_milli\t"
-                        "frag_milli\tfrag_ratio_pct\teopc_w\teopc_cpu_w\teopc_gpu_w\tfailed%s\n",
-            with_why ? "\twhy" : "");
+    sweep_events_header(sw->events, with_why);
     return 0;
 }
 

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/infl_event.h"
 #include "core/model.h"
 #include "policy/policy.h"
 #include "core/run.h"
@@ -80,19 +81,8 @@ typedef struct infl_setup {
     infl_rng rng;               /* stream of the seeded order and ranks */
 } infl_setup;
 
-/* One submitted task and the cluster right after it (FGD_NOTES §7). */
-typedef struct infl_event {
-    int task;                   /* trace index */
-    int node;                   /* -1 when it failed */
-    int gpus[GP_NODE_MAX_GPUS];  /* device indices within the node */
-    int ngpus;
-    int64_t arrived;            /* milli-GPU requested so far, failed tasks included */
-    int64_t used;               /* milli-GPU allocated */
-    double frag;                /* cluster fragmentation F (milli-GPU) */
-    double cpu_w, gpu_w;        /* eopc */
-    int failed;                 /* tasks failed so far */
-    char *why;                  /* the explanation (setup.explain), owned */
-} infl_event;
+/* infl_event (core/infl_event.h): one submitted task and the cluster
+ * right after it. */
 
 /* One run's curves; NaN where the run has no value. */
 typedef struct infl_curves {
