@@ -50,7 +50,7 @@ contains "$T/out" "inflation fgd" "runs saved"
 expect_rc 0 "csv table" "$G" --format csv sweep inflation --trace e2e --cluster e2e \
     --policy fgd,pwr+fgd:0.2 --no-save --out "$T/curves.json"
 contains "$T/out" "pwr+fgd:0.2,1," "csv row with the alpha label"
-contains "$T/curves.json" '"grid_x": [0,0.005' "json curves"
+contains "$T/curves.json" '"grid_x": [0, 0.005' "json curves"
 expect_rc 0 "json table" "$G" --format json sweep inflation --trace e2e --cluster e2e \
     --policy bestfit --no-save
 contains "$T/out" '"policy": "bestfit"' "json table row"

@@ -10,6 +10,7 @@
  */
 #include "fgdtest.h"
 
+#include "io/inflation_read.h"
 #include "sim/inflation.h"
 
 /* --- arrival order and ranks ------------------------------------------------ */
@@ -249,17 +250,17 @@ static void test_order_files(void **state)
     int *o;
     size_t n;
     gp_err err = {{0}};
-    assert_int_equal(infl_read_order(p1, t, &o, &n, &err), 0);
+    assert_int_equal(inflation_read_order(p1, t, &o, &n, &err), 0);
     assert_int_equal(n, 3);
     assert_int_equal(o[0], 2);
     assert_int_equal(o[1], 0);
     assert_int_equal(o[2], 1);
     free(o);
-    assert_int_equal(infl_read_order(p2, t, &o, &n, &err), 0);
+    assert_int_equal(inflation_read_order(p2, t, &o, &n, &err), 0);
     assert_int_equal(n, 2);
     assert_int_equal(o[1], 1);
     free(o);
-    assert_int_equal(infl_read_order(p3, t, &o, &n, &err), -1);
+    assert_int_equal(inflation_read_order(p3, t, &o, &n, &err), -1);
     tu_assert_contains(err.msg, "bad.txt:2");
     tu_assert_contains(err.msg, "q-9");
     /* Ranks. */
@@ -272,12 +273,12 @@ static void test_order_files(void **state)
     char *r1 = xasprintf("%s/r.tsv", dir), *r2 = xasprintf("%s/dup.tsv", dir),
          *r3 = xasprintf("%s/miss.tsv", dir);
     int rank[2];
-    assert_int_equal(infl_read_ranks(r1, cl, rank, &err), 0);
+    assert_int_equal(inflation_read_ranks(r1, cl, rank, &err), 0);
     assert_int_equal(rank[0], 1);
     assert_int_equal(rank[1], 0);
-    assert_int_equal(infl_read_ranks(r2, cl, rank, &err), -1);
+    assert_int_equal(inflation_read_ranks(r2, cl, rank, &err), -1);
     tu_assert_contains(err.msg, "twice");
-    assert_int_equal(infl_read_ranks(r3, cl, rank, &err), -1);
+    assert_int_equal(inflation_read_ranks(r3, cl, rank, &err), -1);
     tu_assert_contains(err.msg, "'a' has no rank");
     free(r1);
     free(r2);
@@ -496,8 +497,8 @@ static void test_exact_replay(void **state)
     gp_err err = {{0}};
     int *order = NULL, *rank = xmalloc(o.cl->nnodes * sizeof *rank);
     size_t norder = 0;
-    if (infl_read_order(order_path, o.tr, &order, &norder, &err) ||
-        infl_read_ranks(rank_path, o.cl, rank, &err))
+    if (inflation_read_order(order_path, o.tr, &order, &norder, &err) ||
+        inflation_read_ranks(rank_path, o.cl, rank, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(norder, 10866);
     infl_setup s = {o.cl, o.cat, o.tr, INFL_DEFAULT_RATIO, order, norder, rank, 0, INFL_RNG_GO};
@@ -524,8 +525,8 @@ static void test_go_draws_are_published(void **state)
     int *want_order = NULL, *want_rank = xmalloc(o.cl->nnodes * sizeof *want_rank);
     int *rank = xmalloc(o.cl->nnodes * sizeof *rank);
     size_t nwant = 0, n = 0, nclones = 0;
-    if (infl_read_order(order_path, o.tr, &want_order, &nwant, &err) ||
-        infl_read_ranks(rank_path, o.cl, want_rank, &err))
+    if (inflation_read_order(order_path, o.tr, &want_order, &nwant, &err) ||
+        inflation_read_ranks(rank_path, o.cl, want_rank, &err))
         fail_msg("%s", err.msg);
     int *order = infl_go_draws(o.tr, o.cl, INFL_DEFAULT_RATIO, 42, &n, &nclones, rank);
     assert_int_equal(n, nwant);

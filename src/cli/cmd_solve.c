@@ -5,15 +5,9 @@
  * buy for a trace (GOGH Problem 1 with purchases), next to the cheapest
  * fleets of one model.
  *
- * The heuristics (CATS, CorrGPU, First, HotCloud, Harmony) place the same
- * tasks one after another on an empty cluster, as if all were submitted at
- * once (the snapshot the exact models solve, CorrGPU eq. 7), and are scored
- * the way the exact model scores: CATS power with idle GPUs and servers
- * asleep and every active GPU at the lowest clock its tasks' SLAs allow
- * (CATS Alg. 3–4 settled); CorrGPU's GPU count on an unbounded pool of the
- * cluster's first server (CorrGPU §V), with the pairs it co-locates against
- * the correlation threshold.  The best feasible heuristic placement is the
- * solver's warm start.
+ * The heuristics' rows (CATS, CorrGPU, First, HotCloud, Harmony on the
+ * same instance, scored as the model scores) come from plan/heuristics.h;
+ * the best feasible one is the solver's warm start.
  *
  * Ctrl-C stops the solve, which then reports its best solution so far; the
  * flag the handler sets is this file's only global state (a signal handler
@@ -24,7 +18,7 @@
 #include "cli_whatif.h"
 #include "core/strbuf.h"
 #include "io/export_file.h"
-#include "policy/policy.h"
+#include "plan/heuristics.h"
 #include "predict/util_predict.h"
 #include "solve/solve.h"
 
@@ -182,163 +176,6 @@ static int cluster_gpu_mem(const cli_inputs *in, double *mem, gp_err *err)
     return 0;
 }
 
-/* ---- heuristics ---------------------------------------------------------------------- */
-
-typedef struct heur_row {
-    const char *name;
-    int placed_all;
-    int unplaced;
-    double value;           /* W (cats) or GPUs (corrgpu) */
-    int gpus, servers;
-    int conflicts;          /* corrgpu: co-located pairs with rho > alpha */
-    solve_place *place;     /* instance numbering */
-    size_t nplace;
-} heur_row;
-
-/* The heuristics compared with an optimum: the correlation family's
- * policies, whose papers the models come from. */
-#define MAX_HEUR 8
-
-/* The first server that can host task tk (for the unbounded pool). */
-static int host_spec(const cli_inputs *in, const task *tk)
-{
-    for (size_t i = 0; i < in->cl->nnodes; i++) {
-        const node *nd = &in->cl->nodes[i];
-        const gpu_profile *p = nd->gpu_count > 0 ? catalog_gpu(in->cat, nd->gpu_model) : NULL;
-        if (p && nd->gpu_count >= tk->num_gpu && task_allows_model(tk, p->name) &&
-            p->mem_gib + GP_MEM_EPS_GIB >= tk->gpu_mem_gib)
-            return (int)i;
-    }
-    return -1;
-}
-
-/* Places the tasks src[0..n) in order with one policy deciding on view
- * (the trace or its predictions); unbounded opens a new server when
- * nothing fits.  Returns the state (caller frees) or NULL. */
-static cstate *place_all(const cli_inputs *in, const gp_trace *view, const char *policy,
-                         const int *src, size_t n, int unbounded, int *unplaced, gp_err *err)
-{
-    policy_spec sp;
-    if (policy_spec_parse(policy, &sp, err))
-        return NULL;
-    cstate *cs = cstate_new(in->cl, in->cat, err);
-    if (!cs)
-        return NULL;
-    void *prep;
-    if (policy_prepare(&sp, cs, view, &prep, err)) {
-        cstate_free(cs);
-        return NULL;
-    }
-    gpu_sharing sharing = policy_family_get(sp.ops->family)->sharing;
-    policy_ctx pc;
-    memset(&pc, 0, sizeof pc);
-    pc.cs = cs;
-    pc.tr = view;
-    pc.prep = prep;
-    *unplaced = 0;
-    for (size_t k = 0; k < n; k++) {
-        const task *tk = &in->tr->tasks[src[k]];
-        placement pl;
-        memset(&pl, 0, sizeof pl);
-        int ok = sp.ops->place(&pc, sp.params, src[k], &pl, NULL);
-        if (!ok && unbounded) {
-            int spec = host_spec(in, tk);
-            if (spec >= 0) {
-                cstate_open_node(cs, spec);
-                ok = sp.ops->place(&pc, sp.params, src[k], &pl, NULL);
-            }
-        }
-        gp_err bad;
-        if (ok && placement_check(cs, tk, &pl, sharing, &bad) == 0)
-            cstate_alloc(cs, tk, src[k], pl.node, pl.gpus, pl.ngpus);
-        else
-            (*unplaced)++;
-    }
-    policy_release(&sp, prep);
-    return cs;
-}
-
-/* Instance index of each trace task of the instance (-1 elsewhere). */
-static int *inst_of_trace(const gp_trace *tr, const int *src, size_t n)
-{
-    int *m = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *m);
-    for (size_t i = 0; i < tr->ntasks; i++)
-        m[i] = -1;
-    for (size_t k = 0; k < n; k++)
-        m[src[k]] = (int)k;
-    return m;
-}
-
-/* The placements of cs in instance numbering. */
-static void collect(const cstate *cs, const int *inst, heur_row *h)
-{
-    size_t cap = 16;
-    h->place = xmalloc(cap * sizeof *h->place);
-    for (size_t g = 0; g < cs->ngpus; g++)
-        for (int k = 0; k < cs->gpus[g].ntasks; k++) {
-            int l = inst[cs->gpus[g].tasks[k]];
-            if (l < 0)
-                continue;
-            grow_array((void **)&h->place, &cap, h->nplace + 1, sizeof *h->place);
-            h->place[h->nplace++] = (solve_place){l, (int)g};
-        }
-    for (size_t g = 0; g < cs->ngpus; g++)
-        h->gpus += cs->gpus[g].ntasks > 0;
-    for (size_t i = 0; i < cs->nnodes; i++) {
-        int busy = 0;
-        for (int g = cs->nodes[i].gpu0; g < cs->nodes[i].gpu0 + cs->nodes[i].ngpus; g++)
-            busy |= cs->gpus[g].ntasks > 0;
-        h->servers += busy;
-    }
-}
-
-static int conflicts(const corrgpu_inst *in, const heur_row *h)
-{
-    int c = 0;
-    for (size_t a = 0; a < h->nplace; a++)
-        for (size_t b = a + 1; b < h->nplace; b++)
-            if (h->place[a].gpu == h->place[b].gpu &&
-                in->conflict[(size_t)h->place[a].task * in->ntasks + (size_t)h->place[b].task])
-                c++;
-    return c;
-}
-
-/* Fills rows[0..) with every heuristic's placement, decided on the
- * predictor's view of the trace (the rows are then scored on the truth);
- * returns how many. */
-static size_t run_heuristics(const cli_inputs *in, const upred_spec *predict, const int *src,
-                             size_t n, int unbounded, heur_row *rows)
-{
-    gp_trace *pred = predict->kind != UPRED_ORACLE ? upred_trace_new(in->tr, predict, 42) : NULL;
-    int *inst = inst_of_trace(in->tr, src, n);
-    const policy_ops *p;
-    size_t k = 0;
-    for (; k < MAX_HEUR && (p = policy_family_nth(FAMILY_CORRELATION, k)); k++) {
-        heur_row *h = &rows[k];
-        memset(h, 0, sizeof *h);
-        h->name = p->name;
-        gp_err err = {{0}};
-        cstate *cs = place_all(in, pred ? pred : in->tr, h->name, src, n, unbounded,
-                               &h->unplaced, &err);
-        if (!cs) {
-            h->unplaced = (int)n;
-            continue;
-        }
-        collect(cs, inst, h);
-        h->placed_all = h->unplaced == 0;
-        cstate_free(cs);
-    }
-    free(inst);
-    trace_free(pred);
-    return k;
-}
-
-static void free_heuristics(heur_row *rows, size_t n)
-{
-    for (size_t k = 0; k < n; k++)
-        free(rows[k].place);
-}
-
 /* ---- output ------------------------------------------------------------------------- */
 
 static const char *fmt_value(char *buf, size_t len, double v, int integral)
@@ -364,7 +201,7 @@ static const char *optimum_note(char *buf, size_t len, const solve_result *r,
     return buf;
 }
 
-static void comparison(cli_ctx *ctx, const solve_result *r, const heur_row *h, size_t nh,
+static void comparison(cli_ctx *ctx, const solve_result *r, const heuristic_row *h, size_t nh,
                        const char *unit, int integral, const char *note)
 {
     table *t = table_new();
@@ -490,24 +327,20 @@ static void footer(cli_ctx *ctx, const solve_args *a, const solve_result *r)
 
 /* ---- the three models ----------------------------------------------------------------- */
 
-static int best_start(heur_row *h, size_t nh, int corr, solve_opts *o)
+/* The best feasible heuristic placement as the solver's warm start. */
+static void warm_start(const heuristics *h, int no_conflicts, solve_opts *o)
 {
-    int best = -1;
-    for (size_t k = 0; k < nh; k++)
-        if (h[k].placed_all && !(corr && h[k].conflicts) &&
-            (best < 0 || h[k].value < h[best].value))
-            best = (int)k;
+    int best = heuristics_best(h, no_conflicts);
     if (best >= 0 && !o->no_warm_start) {
-        o->start = h[best].place;
-        o->nstart = h[best].nplace;
+        o->start = h->rows[best].place;
+        o->nstart = h->rows[best].nplace;
     }
-    return best;
 }
 
 /* The result as the model reads: headline, the optimum next to the
  * heuristics, the placements when asked, the model's size. */
 static void report(cli_ctx *ctx, const solve_args *a, const cli_inputs *in, size_t ntasks,
-                   const solve_result *r, const heur_row *h, size_t nh, const int *src)
+                   const solve_result *r, const heuristic_row *h, size_t nh, const int *src)
 {
     const solver *m = a->model;
     headline(ctx, m->headline, a, in, ntasks);
@@ -517,6 +350,12 @@ static void report(cli_ctx *ctx, const solve_args *a, const cli_inputs *in, size
     if (a->placements && r->has_solution)
         print_places(ctx, r, in, src, m->on_cluster);
     footer(ctx, a, r);
+}
+
+/* The heuristic rows of a model (an empty table with --no-heuristics). */
+static heuristics_input heuristics_of(const solve_args *a, const cli_inputs *in)
+{
+    return (heuristics_input){in->cl, in->cat, in->tr, &a->predict};
 }
 
 static int do_cats(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
@@ -529,21 +368,15 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
     int *src = xmalloc((ci.ntasks + 1) * sizeof *src);
     for (size_t l = 0; l < ci.ntasks; l++)
         src[l] = ci.tasks[l].src;
-    heur_row h[MAX_HEUR];
-    size_t nh = a->no_heur ? 0 : run_heuristics(in, &a->predict, src, ci.ntasks, 0, h);
-    if (nh) {
-        for (size_t k = 0; k < nh; k++)
-            h[k].value = h[k].placed_all
-                             ? cats_power_of(&ci, h[k].place, h[k].nplace, NULL, NULL, NULL, NULL)
-                             : NAN;
-        best_start(h, nh, 0, &a->o);
-    }
+    heuristics_input hin = heuristics_of(a, in);
+    heuristics *h = a->no_heur ? xcalloc(1, sizeof *h) : heuristics_cats_new(&hin, &ci);
+    warm_start(h, 0, &a->o);
     solve_result r;
     int rc = solve_cats(&ci, &a->o, &r, &err);
     if (rc == 0)
-        report(ctx, a, in, ci.ntasks, &r, h, nh, src);
+        report(ctx, a, in, ci.ntasks, &r, h->rows, h->n, src);
     solve_result_free(&r);
-    free_heuristics(h, nh);
+    heuristics_free(h);
     free(src);
     cats_inst_free(&ci);
     return rc ? cli_fail(&err) : EXIT_OK;
@@ -558,21 +391,15 @@ static int do_corrgpu(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
     corrgpu_inst ci;
     if (corrgpu_inst_from_trace(in->tr, (size_t)a->ntasks, mem, a->alpha, &ci, &err))
         return cli_fail(&err);
-    heur_row h[MAX_HEUR];
-    size_t nh = a->no_heur ? 0 : run_heuristics(in, &a->predict, ci.src, ci.ntasks, 1, h);
-    if (nh) {
-        for (size_t k = 0; k < nh; k++) {
-            h[k].value = h[k].placed_all ? h[k].gpus : NAN;
-            h[k].conflicts = conflicts(&ci, &h[k]);
-        }
-        best_start(h, nh, 1, &a->o);
-    }
+    heuristics_input hin = heuristics_of(a, in);
+    heuristics *h = a->no_heur ? xcalloc(1, sizeof *h) : heuristics_corrgpu_new(&hin, &ci);
+    warm_start(h, 1, &a->o);
     solve_result r;
     int rc = solve_corrgpu(&ci, &a->o, &r, &err);
     if (rc == 0)
-        report(ctx, a, in, ci.ntasks, &r, h, nh, ci.src);
+        report(ctx, a, in, ci.ntasks, &r, h->rows, h->n, ci.src);
     solve_result_free(&r);
-    free_heuristics(h, nh);
+    heuristics_free(h);
     corrgpu_inst_free(&ci);
     return rc ? cli_fail(&err) : EXIT_OK;
 }
@@ -593,7 +420,7 @@ static int do_gogh(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
     solve_result r;
     int rc = solve_gogh(&gi, &a->o, &r, &err);
     if (rc == 0) {
-        heur_row greedy = {.name = "greedy", .placed_all = isfinite(r.heur_objective),
+        heuristic_row greedy = {.name = "greedy", .placed_all = isfinite(r.heur_objective),
                            .value = r.heur_objective};
         solver shown = *a->model;
         if (gi.objective == GOGH_MAX_THROUGHPUT) {

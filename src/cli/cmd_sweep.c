@@ -5,11 +5,16 @@
  * curves with their spread in a file (--out, CSV or JSON), the per-event
  * log (--events) and one saved run per policy and seed.
  *
- * Not here: the experiment itself (inflation.c) and the policies.
+ * Not here: the experiment itself (sim/inflation.c), the policies, the
+ * files' formats (io/inflation_read.c reads the order and ranks,
+ * io/sweep_curves.c and io/sweep_events.c write the curves and events).
  */
 #include "cli.h"
 #include "cli_opt.h"
 #include "io/export_file.h"
+#include "io/inflation_read.h"
+#include "io/sweep_curves.h"
+#include "io/sweep_events.h"
 #include "core/strbuf.h"
 #include "db/store_merge.h"
 #include "plan/par.h"
@@ -198,7 +203,7 @@ static int load_inputs(store *st, const sweep_opts *o, sweep *sw, gp_err *err)
     if (cluster_gpu_total(sw->in.cl) == 0)
         return gp_error(err, "cluster '%s' has no GPUs (the experiment inflates to a share of "
                         "its GPU capacity)", sw->in.cl->name);
-    if (o->order_file && infl_read_order(o->order_file, sw->in.tr, &sw->order, &sw->norder, err))
+    if (o->order_file && inflation_read_order(o->order_file, sw->in.tr, &sw->order, &sw->norder, err))
         return -1;
     if (o->trace_order) {
         sw->norder = sw->in.tr->ntasks;
@@ -208,7 +213,7 @@ static int load_inputs(store *st, const sweep_opts *o, sweep *sw, gp_err *err)
     }
     if (o->rank_file) {
         sw->rank = xmalloc((sw->in.cl->nnodes ? sw->in.cl->nnodes : 1) * sizeof *sw->rank);
-        if (infl_read_ranks(o->rank_file, sw->in.cl, sw->rank, err))
+        if (inflation_read_ranks(o->rank_file, sw->in.cl, sw->rank, err))
             return -1;
     }
     return 0;
@@ -273,28 +278,6 @@ static void identify(const sweep_opts *o, sweep *sw)
     sw->id.njobs = (int64_t)(sw->npol * o->nseeds);
 }
 
-/* --- per-run output ------------------------------------------------------------------ */
-
-static void write_events(FILE *f, const sweep *sw, const policy_spec *ps, uint64_t seed,
-                         const infl_run *r)
-{
-    for (size_t e = 0; e < r->nev; e++) {
-        const infl_event *ev = &r->ev[e];
-        double idle = (double)(r->gpu_milli - ev->used);
-        fprintf(f, "%s\t%llu\t%zu\t%s\t%s\t", ps->label, (unsigned long long)seed, e,
-                sw->in.tr->tasks[ev->task].name,
-                ev->node >= 0 ? sw->in.cl->nodes[ev->node].name : "");
-        for (int i = 0; i < ev->ngpus; i++)
-            fprintf(f, "%s%d", i ? "," : "", ev->gpus[i]);
-        fprintf(f, "\t%lld\t%lld\t%.2f\t%.2f\t%.0f\t%.0f\t%.0f\t%d", (long long)ev->arrived,
-                (long long)ev->used, ev->frag, idle > 0 ? 100 * ev->frag / idle : 0.0,
-                ev->cpu_w + ev->gpu_w, ev->cpu_w, ev->gpu_w, ev->failed);
-        if (ev->why)
-            fprintf(f, "\t%s", ev->why);
-        fputc('\n', f);
-    }
-}
-
 /* The runs of a sweep, one job per policy-seed (policy-major), for par.h:
  * workers compute, the calling thread adds, logs and saves in job order. */
 typedef struct sweep_jobs {
@@ -346,7 +329,8 @@ static int sweep_take(void *ctx, size_t l, void *result, gp_err *err)
     size_t i = shard_job(j->o->shard, l), p = i / j->o->nseeds, k = i % j->o->nseeds;
     infl_agg_add(&j->sw->agg[p], &res->r);
     if (j->sw->events)
-        write_events(j->sw->events, j->sw, &j->sw->pol[p], j->o->seeds[k], &res->r);
+        sweep_events_write(j->sw->events, j->sw->pol[p].label, j->o->seeds[k], j->sw->in.tr,
+                           j->sw->in.cl, res->r.gpu_milli, res->r.ev, res->r.nev);
     int rc = res->rec ? store_put_sweep_run(cli_store(j->ctx), &j->sw->id, (int64_t)i,
                                             res->rec, err) : 0;
     sweep_drop(ctx, l, result);
@@ -465,137 +449,67 @@ static void print_table(cli_ctx *ctx, const sweep *sw)
 
 /* --- curve files ----------------------------------------------------------------------- */
 
-static void put_num(FILE *f, double v)
-{
-    char buf[40];
-    if (isnan(v))
-        buf[0] = '\0';
-    else
-        fmt_double(buf, sizeof buf, v);
-    fputs(buf, f);
-}
+/* The curves of every policy as the writers of io/sweep_curves.h read
+ * them; what they point at is owned here (curves_free). */
+typedef struct curve_rows {
+    double percent_x[INFL_NPCT], grid_x[INFL_NGRID];
+    sweep_policy_curves *pol;
+    sweep_curve *curve;         /* every policy's, one block each */
+    sweep_point *pt;            /* every curve's, one block each */
+    sweep_curves c;
+} curve_rows;
 
-static void csv_row(FILE *f, const char *pol, const char *curve, const char *metric, double x,
-                    infl_stat s)
-{
-    csv_put(f, pol);
-    fprintf(f, ",%s,%s,", curve, metric);
-    put_num(f, x);
-    const double v[4] = {s.mean, s.sd, s.min, s.max};
-    for (int i = 0; i < 4; i++) {
-        fputc(',', f);
-        put_num(f, v[i]);
-    }
-    fprintf(f, ",%d\n", s.n);
-}
-
-static void write_csv(FILE *f, const sweep *sw)
-{
-    long fgd = find_reference(sw);
-    fprintf(f, "policy,curve,metric,x,mean,sd,min,max,n\n");
-    for (size_t p = 0; p < sw->npol; p++) {
-        const char *l = sw->pol[p].label;
-        for (int m = 0; m < INFL_NPM; m++)
-            for (int i = 0; i < INFL_NPCT; i++)
-                csv_row(f, l, "percent", infl_pct_names[m], i, infl_agg_pct(&sw->agg[p], m, i));
-        for (int m = 0; m < INFL_NGM; m++)
-            for (int i = 0; i < INFL_NGRID; i++)
-                csv_row(f, l, "grid", infl_grid_names[m], infl_grid_x(i),
-                        infl_agg_grid(&sw->agg[p], m, i));
-        for (int i = 0; fgd >= 0 && i < INFL_NGRID; i++) {
-            infl_stat s = {saving(sw, p, (size_t)fgd, i), NAN, NAN, NAN, sw->agg[p].nruns};
-            csv_row(f, l, "grid", "eopc_saving_pct", infl_grid_x(i), s);
-        }
-    }
-}
-
-static void json_array(FILE *f, const char *key, const double *v, int n)
-{
-    fprintf(f, "\"%s\": [", key);
-    for (int i = 0; i < n; i++) {
-        if (i)
-            fputc(',', f);
-        if (isnan(v[i]))
-            fputs("null", f);
-        else
-            put_num(f, v[i]);
-    }
-    fputc(']', f);
-}
-
-/* One curve as {"mean": [...], "sd": [...], "min": [...], "max": [...]}. */
-static void json_curve(FILE *f, const char *name, const infl_agg *a, int m, int grid)
+/* One curve of policy p: the statistic of each point (metric m of the
+ * percent curves when !grid, of the grid's otherwise; m < 0: the EOPC
+ * saving against the reference). */
+static void fill_curve(const sweep *sw, size_t p, long fgd, int grid, int m, sweep_point *pt,
+                       sweep_curve *cv)
 {
     int n = grid ? INFL_NGRID : INFL_NPCT;
-    double v[4][INFL_NGRID];
     for (int i = 0; i < n; i++) {
-        infl_stat s = grid ? infl_agg_grid(a, m, i) : infl_agg_pct(a, m, i);
-        v[0][i] = s.mean;
-        v[1][i] = s.sd;
-        v[2][i] = s.min;
-        v[3][i] = s.max;
+        infl_stat s = m < 0 ? (infl_stat){saving(sw, p, (size_t)fgd, i), NAN, NAN, NAN,
+                                          sw->agg[p].nruns}
+                    : grid ? infl_agg_grid(&sw->agg[p], m, i)
+                           : infl_agg_pct(&sw->agg[p], m, i);
+        pt[i] = (sweep_point){grid ? infl_grid_x(i) : i, s.mean, s.sd, s.min, s.max, s.n};
     }
-    static const char *const keys[4] = {"mean", "sd", "min", "max"};
-    fprintf(f, "\"%s\": {", name);
-    for (int k = 0; k < 4; k++) {
-        if (k)
-            fputs(", ", f);
-        json_array(f, keys[k], v[k], n);
-    }
-    fputc('}', f);
+    *cv = (sweep_curve){grid ? "grid" : "percent",
+                        m < 0 ? "eopc_saving_pct" : grid ? infl_grid_names[m] : infl_pct_names[m],
+                        pt, (size_t)n, m < 0};
 }
 
-/* A JSON string literal (names are UTF-8; quotes, backslashes and control
- * characters escaped). */
-static void json_str(FILE *f, const char *s)
+static void curves_of(const sweep *sw, const sweep_opts *o, curve_rows *r)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-static void write_json(FILE *f, const sweep *sw, const sweep_opts *o)
-{
-    double x[INFL_NGRID];
-    fputs("{\"trace\": ", f);
-    json_str(f, sw->in.tr->name);
-    fputs(", \"cluster\": ", f);
-    json_str(f, sw->in.cl->name);
-    fprintf(f, ", \"ratio\": %g, \"seeds\": [", o->ratio);
-    for (size_t k = 0; k < o->nseeds; k++)
-        fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)o->seeds[k]);
-    fprintf(f, "],\n \"percent_x\": [");
+    long fgd = find_reference(sw);
+    size_t per = INFL_NPM + INFL_NGM + (fgd >= 0), npol = sw->npol ? sw->npol : 1;
+    r->pol = xcalloc(npol, sizeof *r->pol);
+    r->curve = xcalloc(npol * per, sizeof *r->curve);
+    r->pt = xcalloc(npol * per * INFL_NGRID, sizeof *r->pt);
     for (int i = 0; i < INFL_NPCT; i++)
-        fprintf(f, "%s%d", i ? "," : "", i);
-    fprintf(f, "],\n ");
+        r->percent_x[i] = i;
     for (int i = 0; i < INFL_NGRID; i++)
-        x[i] = infl_grid_x(i);
-    json_array(f, "grid_x", x, INFL_NGRID);
-    fprintf(f, ",\n \"policies\": [");
+        r->grid_x[i] = infl_grid_x(i);
     for (size_t p = 0; p < sw->npol; p++) {
-        fprintf(f, "%s\n  {\"policy\": ", p ? "," : "");
-        json_str(f, sw->pol[p].label);
-        fprintf(f, ", \"runs\": %d,\n   \"percent\": {", sw->agg[p].nruns);
-        for (int m = 0; m < INFL_NPM; m++) {
-            fputs(m ? ",\n    " : "", f);
-            json_curve(f, infl_pct_names[m], &sw->agg[p], m, 0);
-        }
-        fprintf(f, "},\n   \"grid\": {");
-        for (int m = 0; m < INFL_NGM; m++) {
-            fputs(m ? ",\n    " : "", f);
-            json_curve(f, infl_grid_names[m], &sw->agg[p], m, 1);
-        }
-        fprintf(f, "}}");
+        sweep_curve *cv = &r->curve[p * per];
+        sweep_point *pt = &r->pt[p * per * INFL_NGRID];
+        size_t k = 0;
+        for (int m = 0; m < INFL_NPM; m++, k++)
+            fill_curve(sw, p, fgd, 0, m, &pt[k * INFL_NGRID], &cv[k]);
+        for (int m = 0; m < INFL_NGM; m++, k++)
+            fill_curve(sw, p, fgd, 1, m, &pt[k * INFL_NGRID], &cv[k]);
+        if (fgd >= 0)
+            fill_curve(sw, p, fgd, 1, -1, &pt[k * INFL_NGRID], &cv[k]);
+        r->pol[p] = (sweep_policy_curves){sw->pol[p].label, sw->agg[p].nruns, cv, per};
     }
-    fprintf(f, "\n]}\n");
+    r->c = (sweep_curves){sw->in.tr->name, sw->in.cl->name, o->ratio, o->seeds, o->nseeds,
+                          r->percent_x, INFL_NPCT, r->grid_x, INFL_NGRID, r->pol, sw->npol};
+}
+
+static void curves_free(curve_rows *r)
+{
+    free(r->pol);
+    free(r->curve);
+    free(r->pt);
 }
 
 static int write_curves(const char *path, const sweep *sw, const sweep_opts *o, gp_err *err)
@@ -603,11 +517,19 @@ static int write_curves(const char *path, const sweep *sw, const sweep_opts *o, 
     FILE *f = out_file_open(path, err);
     if (!f)
         return -1;
+    curve_rows rows;
+    curves_of(sw, o, &rows);
     size_t l = strlen(path);
+    int rc = 0;
     if (l > 5 && strcmp(path + l - 5, ".json") == 0)
-        write_json(f, sw, o);
+        rc = sweep_curves_write_json(f, &rows.c, err);
     else
-        write_csv(f, sw);
+        sweep_curves_write_csv(f, &rows.c);
+    curves_free(&rows);
+    if (rc) {
+        out_file_discard(f, path);
+        return -1;
+    }
     return out_file_close(f, path, err);
 }
 
@@ -618,9 +540,7 @@ static int open_events(sweep *sw, const char *path, int with_why, gp_err *err)
     if (!(sw->events = out_file_open(path, err)))
         return -1;
     sw->events_path = path;
-    fprintf(sw->events, "policy\tseed\tevent\ttask\tnode\tgpus\tarrived_milli\tused_milli\t"
-                        "frag_milli\tfrag_ratio_pct\teopc_w\teopc_cpu_w\teopc_gpu_w\tfailed%s\n",
-            with_why ? "\twhy" : "");
+    sweep_events_header(sw->events, with_why);
     return 0;
 }
 

@@ -35,6 +35,7 @@ typedef enum track_state {
 
 typedef struct csv_pos {
     track_state state;
+    char delim;                 /* ',' or '\t' */
     long line;                  /* 1-based line of the next byte */
     size_t col;                 /* bytes of that line before the next byte */
     long field_line;            /* where the current (or last) field starts */
@@ -132,17 +133,28 @@ static void free_row(csv_row *row)
     memset(row, 0, sizeof *row);
 }
 
-static csv_reader *reader_new(const char *name)
+/* A tab is a delimiter, not a space, in a tab-separated file. */
+static int is_blank_space(unsigned char c)
+{
+    return c == ' ';
+}
+
+static csv_reader *reader_new(const char *name, char delim)
 {
     csv_reader *r = xcalloc(1, sizeof *r);
     r->name = xstrdup(name);
     r->chunk = xmalloc(CSV_CHUNK);
     r->pos.line = 1;
+    r->pos.delim = delim;
     r->rec_line = 1;
     /* CSV_APPEND_NULL: fields arrive NUL-terminated (we copy anyway);
      * CSV_STRICT(_FINI): a stray or unterminated quote is an error, not a
      * silently different field. */
     csv_init(&r->parser, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI);
+    if (delim != ',') {
+        csv_set_delim(&r->parser, delim);
+        csv_set_space_func(&r->parser, is_blank_space);
+    }
     return r;
 }
 
@@ -188,7 +200,7 @@ static void track(csv_pos *p, const char *s, size_t n)
         switch (p->state) {
         case AT_RECORD_START:
         case AT_FIELD_START:
-            if (c == ',')
+            if (c == p->delim)
                 p->state = AT_FIELD_START;
             else if (term)
                 p->state = AT_RECORD_START;
@@ -196,7 +208,7 @@ static void track(csv_pos *p, const char *s, size_t n)
                 field_begins(p, c == '"' ? IN_QUOTED : IN_UNQUOTED);
             break;
         case IN_UNQUOTED:
-            if (c == ',' || term)
+            if (c == p->delim || term)
                 p->state = term ? AT_RECORD_START : AT_FIELD_START;
             break;
         case IN_QUOTED:
@@ -206,7 +218,7 @@ static void track(csv_pos *p, const char *s, size_t n)
         case QUOTE_IN_QUOTED:
             if (c == '"')
                 p->state = IN_QUOTED;
-            else if (c == ',' || term)
+            else if (c == p->delim || term)
                 p->state = term ? AT_RECORD_START : AT_FIELD_START;
             break;
         }
@@ -235,8 +247,11 @@ static int parse_error(csv_reader *r, const char *s, size_t done, gp_err *err)
         what = "a quote inside an unquoted field (expected the whole field in quotes, "
                "with the quote doubled)";
     else if (csv_error(&r->parser) == CSV_EPARSE && p->state == QUOTE_IN_QUOTED)
-        what = "text after the field's closing quote (expected ',' or the end of the line; "
-               "a quote inside a quoted field is written twice)";
+        what = p->delim == '\t'
+                   ? "text after the field's closing quote (expected a tab or the end of the "
+                     "line; a quote inside a quoted field is written twice)"
+                   : "text after the field's closing quote (expected ',' or the end of the "
+                     "line; a quote inside a quoted field is written twice)";
     return gp_error(err, "%s:%ld:%zu: malformed CSV field: %s", r->name, p->field_line,
                     p->field_col, what);
 }
@@ -406,12 +421,18 @@ static csv_reader *finish_open(csv_reader *r, int header, gp_err *err)
 
 csv_reader *csv_open(const char *path, int header, gp_err *err)
 {
+    return csv_open_delim(path, header, ',', err);
+}
+
+csv_reader *csv_open_delim(const char *path, int header, char delim, gp_err *err)
+{
+    assert(delim == ',' || delim == '\t');
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         gp_error(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    csv_reader *r = reader_new(path);
+    csv_reader *r = reader_new(path, delim);
     r->fp = fp;
     return finish_open(r, header, err);
 }

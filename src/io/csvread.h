@@ -40,6 +40,9 @@ typedef struct csv_row {
  * (csv_header()).  Returns NULL with a message on failure (including an
  * empty file when a header is expected). */
 csv_reader *csv_open(const char *path, int header, gp_err *err);
+/* As csv_open, fields separated by delim: ',' or '\t' (tab-separated
+ * values, quoted as CSV is; a tab is then no longer a space libcsv trims). */
+csv_reader *csv_open_delim(const char *path, int header, char delim, gp_err *err);
 void csv_close(csv_reader *r);
 
 /* Reads the next record: 1 = a row, 0 = end of file, -1 = error (malformed

@@ -14,7 +14,8 @@
  * The seeded orders and ranks come from Go's math/rand (rng_go.h) unless
  * the setup asks for the project's own streams.
  *
- * Not here: output formats, the command line, the store.
+ * Not here: output formats, the command line, the store, the order and rank
+ * files (io/inflation_read.c).
  */
 #include "inflation.h"
 #include "core/strbuf.h"
@@ -29,6 +30,7 @@
 #include "power/power.h"
 #include "core/rng.h"
 #include "core/rng_go.h"
+#include "sim_place.h"
 
 const char *const infl_pct_names[INFL_NPM] = {
     "alloc_pct", "frag_pct", "frag_ratio_pct", "eopc_w", "eopc_cpu_w", "eopc_gpu_w",
@@ -282,38 +284,36 @@ static void loop_free(loop_state *ls, const policy_spec *pol)
     cstate_free(ls->cs);
 }
 
-/* Submits the tasks of order[0..n) one by one (FGD_NOTES §1.4, §7). */
+/* Submits the tasks of order[0..n) one by one (FGD_NOTES §1.4, §7).  A
+ * task is allocated under its event index: clones repeat a trace index. */
 static int place_all(loop_state *ls, const infl_setup *s, const policy_spec *pol,
                      const int *order, size_t n, const int *rank, uint64_t seed,
                      infl_event *ev, gp_err *err)
 {
     rng pr;
     rng_seed_stream(&pr, seed, STREAM_POLICY);
-    policy_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.cs = ls->cs;
-    ctx.tr = s->tr;
-    ctx.rng = &pr;
-    ctx.prep = ls->prep;
-    ctx.node_rank = rank;
-    gpu_sharing sharing = policy_family_get(pol->ops->family)->sharing;
     explain ex;
     explain_init(&ex, NULL, 0);
+    sim_placer p;
+    sim_place_init(&p, pol, ls->cs, s->cl, s->cat, s->tr, ls->prep);
+    p.ctx.rng = &pr;
+    p.ctx.node_rank = rank;
+    p.ex = s->explain ? &ex : NULL;
     int rc = 0;
     for (size_t e = 0; e < n && rc == 0; e++) {
         const task *tk = &s->tr->tasks[order[e]];
         placement pl;
-        memset(&pl, 0, sizeof pl);
         ls->arrived += task_gpu_milli(tk);
-        int ok = pol->ops->place(&ctx, pol->params, order[e], &pl, s->explain ? &ex : NULL);
-        if (ok && (rc = placement_check(ls->cs, tk, &pl, sharing, err)) == 0) {
-            cstate_alloc(ls->cs, tk, (int)e, pl.node, pl.gpus, pl.ngpus);
+        sim_place_result r = sim_place_task(&p, order[e], (int)e, &pl, err);
+        if (r == SIM_PLACE_PLACED) {
             ls->used += task_gpu_milli(tk);
             node_power(ls, pl.node);
-        } else if (!ok) {
+        } else if (r == SIM_PLACE_NO_ROOM) {
             ls->failed++;
+        } else {
+            rc = -1;            /* a policy bug: the run is not the experiment's */
         }
-        record(ls, &pl, ok, order[e], &ev[e]);
+        record(ls, &pl, r != SIM_PLACE_NO_ROOM, order[e], &ev[e]);
         ev[e].frag = frag_cluster(ls->w, ls->cs);
         if (s->explain)
             ev[e].why = xstrdup(ex.summary);
@@ -808,156 +808,4 @@ run *infl_to_run(const infl_setup *s, const policy_spec *pol, uint64_t seed,
     if (placements)
         add_decisions(rec, r);
     return rec;
-}
-
-/* --- explicit order and ranks ---------------------------------------------- */
-
-/* Splits a line in place at tabs (or commas when it has no tab). */
-static size_t split_line(char *line, char **f, size_t max)
-{
-    char sep = strchr(line, '\t') ? '\t' : ',';
-    size_t n = 0;
-    for (char *s = line; n < max;) {
-        f[n++] = s;
-        char *c = strchr(s, sep);
-        if (!c)
-            break;
-        *c = '\0';
-        s = c + 1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t l = strlen(f[i]);
-        while (l > 0 && (f[i][l - 1] == '\r' || f[i][l - 1] == ' '))
-            f[i][--l] = '\0';
-    }
-    return n;
-}
-
-static int col_index(char **f, size_t n, const char *const *names)
-{
-    for (size_t k = 0; names[k]; k++)
-        for (size_t i = 0; i < n; i++)
-            if (strcmp(f[i], names[k]) == 0)
-                return (int)i;
-    return -1;
-}
-
-static int find_name(const named_idx *v, size_t n, const char *name)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(v[mid].name, name);
-        if (c == 0)
-            return v[mid].idx;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
-}
-
-/* A trace task by name; a clone's "-tuned-N" suffix names its original. */
-static int task_by_name(const named_idx *v, size_t n, const char *name)
-{
-    int i = find_name(v, n, name);
-    const char *t = strstr(name, "-tuned-");
-    if (i < 0 && t) {
-        char base[GP_NAME_MAX];
-        size_t l = (size_t)(t - name) < sizeof base - 1 ? (size_t)(t - name) : sizeof base - 1;
-        memcpy(base, name, l);
-        base[l] = '\0';
-        i = find_name(v, n, base);
-    }
-    return i;
-}
-
-int infl_read_order(const char *path, const gp_trace *tr, int **order, size_t *n, gp_err *err)
-{
-    static const char *const cols[] = {"trace_pod", "pod", "name", "task", NULL};
-    size_t len;
-    char *text = read_file(path, &len, err);
-    if (!text)
-        return -1;
-    named_idx *v = by_name(tr);
-    size_t cap = 1024, cnt = 0;
-    int *out = xmalloc(cap * sizeof *out), col = -1, rc = 0;
-    long lineno = 0;
-    for (char *line = strtok(text, "\n"); line && rc == 0; line = strtok(NULL, "\n")) {
-        char *f[32];
-        size_t nf = split_line(line, f, 32);
-        lineno++;
-        if (lineno == 1 && (col = col_index(f, nf, cols)) >= 0)
-            continue;
-        const char *name = f[col >= 0 && (size_t)col < nf ? col : 0];
-        if (!name[0])
-            continue;
-        int ti = task_by_name(v, tr->ntasks, name);
-        if (ti < 0)
-            rc = gp_error(err, "%s:%ld: task '%s' is not in trace '%s' (expected a task name "
-                          "of the trace)", path, lineno, name, tr->name);
-        grow_array((void **)&out, &cap, cnt + 1, sizeof *out);
-        out[cnt++] = ti;
-    }
-    free(v);
-    free(text);
-    if (rc == 0 && cnt == 0)
-        rc = gp_error(err, "%s: no task names (expected one per line)", path);
-    if (rc) {
-        free(out);
-        return -1;
-    }
-    *order = out;
-    *n = cnt;
-    return 0;
-}
-
-static int node_by_name(const cluster *cl, const char *name)
-{
-    for (size_t i = 0; i < cl->nnodes; i++)
-        if (strcmp(cl->nodes[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
-int infl_read_ranks(const char *path, const cluster *cl, int *rank, gp_err *err)
-{
-    static const char *const node_cols[] = {"node", "name", NULL};
-    static const char *const rank_cols[] = {"tie_rank", "rank", NULL};
-    size_t len;
-    char *text = read_file(path, &len, err);
-    if (!text)
-        return -1;
-    for (size_t i = 0; i < cl->nnodes; i++)
-        rank[i] = -1;
-    int ncol = -1, rcol = -1, rc = 0, next = 0;
-    long lineno = 0;
-    for (char *line = strtok(text, "\n"); line && rc == 0; line = strtok(NULL, "\n")) {
-        char *f[32];
-        size_t nf = split_line(line, f, 32);
-        if (++lineno == 1 && (ncol = col_index(f, nf, node_cols)) >= 0) {
-            rcol = col_index(f, nf, rank_cols);
-            continue;
-        }
-        const char *name = f[ncol >= 0 && (size_t)ncol < nf ? ncol : 0];
-        int ni = node_by_name(cl, name);
-        int64_t rv = next;
-        if (rcol >= 0 && ((size_t)rcol >= nf || parse_int64(f[rcol], &rv)))
-            rc = gp_error(err, "%s:%ld: expected an integer rank", path, lineno);
-        else if (ni < 0)
-            rc = gp_error(err, "%s:%ld: node '%s' is not in cluster '%s'", path, lineno, name,
-                          cl->name);
-        else if (rank[ni] >= 0)
-            rc = gp_error(err, "%s:%ld: node '%s' ranked twice", path, lineno, name);
-        else
-            rank[ni] = (int)rv;
-        next++;
-    }
-    free(text);
-    for (size_t i = 0; rc == 0 && i < cl->nnodes; i++)
-        if (rank[i] < 0)
-            rc = gp_error(err, "%s: node '%s' has no rank (expected every node of cluster "
-                          "'%s')", path, cl->nodes[i].name, cl->name);
-    return rc;
 }

@@ -25,11 +25,11 @@
  * (Random), whose published draws are not documented, and the order and
  * ranks are the same for every policy of a seed.
  *
- * Not here: output formats and the store (cmd_sweep.c), the policies.
+ * Not here: output formats and the store (cmd_sweep.c), the policies, the
+ * order and rank files (io/inflation_read.h).
  *
  * Ownership: infl_run_one() fills a caller-owned infl_run whose arrays it
- * allocates (infl_run_free()); the order/rank readers return allocated
- * arrays the caller frees.
+ * allocates (infl_run_free()).
  */
 #ifndef GP_INFLATION_H
 #define GP_INFLATION_H
@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/infl_event.h"
 #include "core/model.h"
 #include "policy/policy.h"
 #include "core/run.h"
@@ -80,19 +81,8 @@ typedef struct infl_setup {
     infl_rng rng;               /* stream of the seeded order and ranks */
 } infl_setup;
 
-/* One submitted task and the cluster right after it (FGD_NOTES §7). */
-typedef struct infl_event {
-    int task;                   /* trace index */
-    int node;                   /* -1 when it failed */
-    int gpus[GP_NODE_MAX_GPUS];  /* device indices within the node */
-    int ngpus;
-    int64_t arrived;            /* milli-GPU requested so far, failed tasks included */
-    int64_t used;               /* milli-GPU allocated */
-    double frag;                /* cluster fragmentation F (milli-GPU) */
-    double cpu_w, gpu_w;        /* eopc */
-    int failed;                 /* tasks failed so far */
-    char *why;                  /* the explanation (setup.explain), owned */
-} infl_event;
+/* infl_event (core/infl_event.h): one submitted task and the cluster
+ * right after it. */
 
 /* One run's curves; NaN where the run has no value. */
 typedef struct infl_curves {
@@ -168,18 +158,6 @@ infl_stat infl_agg_grid(const infl_agg *a, int metric, int point);
 
 /* x of grid point i (i · 0.005, as numpy.arange computes it). */
 double infl_grid_x(int i);
-
-/* Reads an explicit arrival order: a TSV or CSV with a header naming a
- * `trace_pod` (preferred) or `pod`/`name` column of trace task names
- * (a "-tuned-N" clone suffix is stripped), or a plain list of names.
- * Returns the trace indices (allocated) and their count. */
-int infl_read_order(const char *path, const gp_trace *tr, int **order, size_t *n,
-                    gp_err *err);
-
-/* Reads explicit node ranks: a TSV/CSV with `node` and `tie_rank` columns
- * (or a list of node names in rank order); every node of the cluster must
- * appear once.  rank has cl->nnodes entries. */
-int infl_read_ranks(const char *path, const cluster *cl, int *rank, gp_err *err);
 
 /* The run record of one policy-seed: one timeline point per arrived
  * percent that has events (t_s = percent, alloc_ratio = allocated share,

@@ -1,8 +1,8 @@
 /*
  * sim.c — the simulator's public API (sim.h) and its event loop: arrivals
- * in time order, placement through the policy, the FIFO queue or failure
- * when nothing fits, the unbounded server pool, and the order in which
- * simultaneous events are handled.
+ * in time order, placement through the policy (the step of sim_place.c,
+ * the unbounded server pool included), the FIFO queue or failure when
+ * nothing fits, and the order in which simultaneous events are handled.
  *
  * Events at one instant run in this order: task events (demand changes
  * and completions, by task index), then the queue head (FIFO, retried
@@ -20,6 +20,7 @@
  * measurements: sim_metrics.c; rewind: sim_checkpoint.c.
  */
 #include "sim_int.h"
+#include "sim_place.h"
 #include "core/strbuf.h"
 #include "peace/peace_policy.h"
 #include "policy/corr_place.h"
@@ -295,19 +296,6 @@ void sim_view_sync(sim *s)
     }
 }
 
-static int call_policy(sim *s, int ti, placement *pl)
-{
-    s->view_t = s->st.t;
-    if (s->pol.ops->reads_progress)
-        sim_view_sync(s);       /* else synced when a caller reads it (sim_step ...) */
-    policy_ctx ctx = {.cs = s->st.cs, .tr = sim_policy_trace(s),
-                      .progress_s = s->pol.ops->reads_progress ? s->view : NULL,
-                      .now_s = s->st.t, .rng = &s->st.rng, .prep = s->prep};
-    explain_reset(&s->ex_work);
-    memset(pl, 0, sizeof *pl);
-    return s->pol.ops->place(&ctx, s->pol.params, ti, pl, &s->ex_work);
-}
-
 /* Appends " | N candidates: *node/gN[terms] note ..." for up to 8
  * candidates, the chosen first. */
 static void append_candidates(const sim *s, const explain *ex, strbuf *out)
@@ -403,66 +391,55 @@ void sim_vacate(sim *s, int ti)
     sim_pm_mark_node(s, pl.node);
 }
 
-static void do_place(sim *s, int ti, const placement *pl)
+static void started(sim *s, int ti, const placement *pl)
 {
-    sim_occupy(s, ti, pl);
     sim_task_start(s, ti);
     for (int k = 0; k < pl->ngpus; k++)
         sim_pm_mark_gpu(s, pl->gpus[k]);
     sim_record_decision(s, ti, pl, "");
 }
 
-/* Whether some server of the cluster, empty, could host the task at all
- * (GPU count, model, per-device memory; vCPU/RAM for CPU-only tasks).
- * Returns the first such server's index in the cluster, or -1. */
-static int host_spec(const sim *s, const task *tk)
+/* sim_placer hooks: a server opened in the unbounded pool joins the
+ * simulator's per-GPU state, the power manager and the counters; a
+ * placement is allocated through sim_occupy(). */
+static void server_opened(void *owner, int n, size_t g0)
 {
-    int v = task_gpus(tk);
-    for (size_t i = 0; i < s->cl->nnodes; i++) {
-        const node *n = &s->cl->nodes[i];
-        if (v == 0) {
-            if (n->cpu_milli >= tk->cpu_milli && n->ram_mib >= tk->ram_mib)
-                return (int)i;
-            continue;
-        }
-        const gpu_profile *gp = n->gpu_count > 0 ? catalog_gpu(s->cat, n->gpu_model) : NULL;
-        if (!gp || n->gpu_count < v || !task_allows_model(tk, gp->name))
-            continue;
-        for (int d = 0, run_len = 0; d < n->gpu_count && d < GP_NODE_MAX_GPUS; d++) {
-            double mem = n->gpu_mem_gib[d] > 0 ? n->gpu_mem_gib[d] : gp->mem_gib;
-            run_len = mem + GP_MEM_EPS_GIB >= tk->gpu_mem_gib ? run_len + 1 : 0;
-            if (run_len >= v)
-                return (int)i;
-        }
-    }
-    return -1;
-}
-
-/* Unbounded pool (CorrGPU's CapEx setting): a copy of the first server that
- * can host the task. */
-static int open_server(sim *s, int ti)
-{
-    int spec = host_spec(s, &s->tr->tasks[ti]);
-    if (spec < 0 || task_gpus(&s->tr->tasks[ti]) == 0)
-        return 0;
+    sim *s = owner;
     sim_state *st = &s->st;
-    size_t g0 = st->cs->ngpus;
-    int n = cstate_open_node(st->cs, spec);
     sim_state_fit(st);
     sim_pm_init_node(s, n);
     init_gpu_rates(s, g0);
     for (size_t g = g0; g < st->cs->ngpus; g++)
         sim_gpu_enter(s, (int)g);
     sim_node_enter(s, n);
-    return 1;
 }
 
-static int attempt(sim *s, int ti, placement *pl)
+static void occupy(void *owner, int ti, const placement *pl)
 {
-    int ok = call_policy(s, ti, pl);
-    if (!ok && s->cfg.unbounded && open_server(s, ti))
-        ok = call_policy(s, ti, pl);
-    return ok;
+    sim_occupy(owner, ti, pl);
+}
+
+/* The placement step (sim_place.h) as the simulator asks it: the policy
+ * sees its view of the trace, the progress of running tasks when it reads
+ * them, the run's clock and random stream. */
+static sim_place_result place_task(sim *s, int ti, placement *pl, gp_err *bad)
+{
+    s->view_t = s->st.t;
+    if (s->pol.ops->reads_progress)
+        sim_view_sync(s);       /* else synced when a caller reads it (sim_step ...) */
+    sim_placer p;
+    sim_place_init(&p, &s->pol, s->st.cs, s->cl, s->cat, s->tr, s->prep);
+    p.ctx.tr = sim_policy_trace(s);
+    p.ctx.progress_s = s->pol.ops->reads_progress ? s->view : NULL;
+    p.ctx.now_s = s->st.t;
+    p.ctx.rng = &s->st.rng;
+    p.sharing = s->sharing;
+    p.unbounded = s->cfg.unbounded;
+    p.ex = &s->ex_work;
+    p.opened = server_opened;
+    p.occupy = occupy;
+    p.owner = s;
+    return sim_place_task(&p, ti, ti, pl, bad);
 }
 
 static void enqueue(sim_state *st, int ti)
@@ -476,8 +453,8 @@ static int try_place(sim *s, int ti, int from_queue)
 {
     placement pl;
     gp_err bad = {{0}};
-    int ok = attempt(s, ti, &pl);
-    if (ok && placement_check(s->st.cs, &s->tr->tasks[ti], &pl, s->sharing, &bad)) {
+    sim_place_result r = place_task(s, ti, &pl, &bad);
+    if (r == SIM_PLACE_INVALID) {
         /* A policy bug, not a full cluster: the task fails with the reason
          * in the placement log rather than corrupting the state. */
         if (from_queue)
@@ -487,10 +464,10 @@ static int try_place(sim *s, int ti, int from_queue)
         sim_fail_task(s, ti, why);
         return 1;
     }
-    if (ok) {
+    if (r == SIM_PLACE_PLACED) {
         if (from_queue)
             s->st.qhead++;
-        do_place(s, ti, &pl);
+        started(s, ti, &pl);
         return 1;
     }
     if (from_queue) {
@@ -521,10 +498,7 @@ static int start_in_place(sim *s, int ti)
     snprintf(s->ex_work.summary, sizeof s->ex_work.summary,
              "in place at the start (the snapshot's)");
     sim_occupy(s, ti, &pl);
-    sim_task_start(s, ti);
-    for (int k = 0; k < pl.ngpus; k++)
-        sim_pm_mark_gpu(s, pl.gpus[k]);
-    sim_record_decision(s, ti, &pl, "");
+    started(s, ti, &pl);
     return 1;
 }
 
@@ -533,7 +507,7 @@ static int arrive(sim *s, int ti)
     const task *tk = &s->tr->tasks[ti];
     if (s->cfg.pins && s->cfg.pins[ti].node >= 0)
         return start_in_place(s, ti);
-    if (host_spec(s, tk) < 0) {
+    if (sim_place_host(s->cl, s->cat, tk) < 0) {
         char why[160];
         snprintf(why, sizeof why, "never fits: no server of %s has %d GPU(s) of an allowed model "
                  "with %.2f GiB each", s->cl->name, tk->num_gpu, tk->gpu_mem_gib);

@@ -8,6 +8,8 @@
  *   sim_peace.c       GPUs held under a power cap by PEACE's split
  *   sim_tput.c        a task's rate on a GPU of its accelerator and speed
  *   sim_round.c       the allocation family's rounds: allocate, move, start
+ *   sim_place.c       the placement step (also the inflation experiment's
+ *                     and the solve heuristics'; its own header)
  * Not for use outside the simulator.
  *
  * Everything that changes while a run advances lives in sim_state, so a
