@@ -4,7 +4,7 @@
  */
 #include "runset.h"
 #include "predict/gogh_load.h"
-#include "solve/optimal.h"
+#include "plan/optimal.h"
 #include "engine.h"
 #include "core/runsum.h"
 

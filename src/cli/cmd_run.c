@@ -18,7 +18,7 @@
 #include "sim/sim.h"
 #include "peace/peace_load.h"
 #include "predict/gogh_load.h"
-#include "solve/optimal.h"
+#include "plan/optimal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -18,7 +18,7 @@
 #include "repro.h"
 #include "core/stats.h"
 #include "core/rng.h"
-#include "solve/optimal.h"
+#include "plan/optimal.h"
 #include "solve/solve.h"
 
 #include <math.h>
