@@ -158,7 +158,7 @@ int store_put_run(store *s, run *r, gp_err *err);
 int store_get_run(store *s, int64_t id, run **out, gp_err *err);
 int store_delete_run(store *s, int64_t id, gp_err *err);
 
-/* PEACE sets (peace/peace.h; SPEC §5.5).  A set names an existing GPU
+/* PEACE sets (core/peaceset.h; SPEC §5.5).  A set names an existing GPU
  * profile.  put stores a set that passed peace_set_check() (the schema
  * refuses what it would not), with replace as for clusters; sets ->id.  get
  * returns a set peace_index_new() accepts.  Deleting a set deletes its

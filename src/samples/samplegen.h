@@ -41,7 +41,7 @@ typedef struct sample_set {
     cluster *cl;
     gp_trace *tr;
     tput_catalog *tp;
-    struct peace_set *peace;    /* PEACE's workloads and ground truth (peace/peace.h) */
+    struct peace_set *peace;    /* PEACE's workloads and ground truth (core/peaceset.h) */
 } sample_set;
 
 void sample_set_free(sample_set *s);
