@@ -17,7 +17,7 @@ LIST=0
 [ "$1" = "--list" ] && LIST=1
 
 # The order, bottom first, from the table's "# order:" line.
-ORDER=$(sed -n 's/^# order://p' "$TABLE")
+ORDER=$(sed -n "s/^# order: *//p" "$TABLE")
 if [ -z "$ORDER" ]; then
     echo "layers: $TABLE has no '# order:' line"
     exit 1
