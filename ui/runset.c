@@ -72,7 +72,7 @@ static int parse_label(const char *label, rs_slot *s, double gpu_cap, gp_err *er
     if (s->part && gpu_cap <= 0)
         return gp_error(err, "'%s': a partition needs a GPU power cap (c in the setup)", tok);
     if (!s->part && gpu_cap > 0)
-        s->part = peace_policy_find("peace");
+        s->part = peace_policy_with_role(PEACE_ROLE_METHOD);
     while ((tok = strtok_r(NULL, " ", &save))) {
         if (strncmp(tok, "predict=", 8) == 0 ? upred_parse(tok + 8, &s->predict, err)
                                              : policy_spec_set(&s->spec, tok, err))
