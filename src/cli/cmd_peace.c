@@ -16,6 +16,7 @@
  * Not here: the models, policies and experiments (src/peace/).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "core/strbuf.h"
 #include "peace/peace_eval.h"

@@ -9,6 +9,7 @@
  * the inputs, and formats results.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "core/runsum.h"

@@ -8,6 +8,7 @@
  * Not here: the experiment itself (inflation.c) and the policies.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "io/export_file.h"
 #include "core/strbuf.h"

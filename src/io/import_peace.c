@@ -27,6 +27,7 @@
  * (samples/sample_peace_v100.c).
  */
 #include "import.h"
+#include "import_table.h"
 #include "csvread.h"
 #include "core/peaceset.h"
 

@@ -2,7 +2,7 @@
  * policy.h — the placement-policy interface (SPEC §5) and its registry.
  *
  * A policy is one file (policy_<name>.c) exporting one const policy_ops,
- * listed once in policy.c's table.  Besides its place() function a policy
+ * declared in policy_table.h and listed once in policy.c's table.  Besides its place() function a policy
  * declares what it is — its family, its paper's power model, whether the
  * CATS power manager (Alg. 3 sleep, Alg. 4 DFS) runs with it by default,
  * and the role of each option — so that the simulator, the planner and the

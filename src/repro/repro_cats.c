@@ -16,6 +16,7 @@
  *                  aggregate ("the GPU is not yet saturated")
  */
 #include "repro.h"
+#include "repro_table.h"
 #include "core/stats.h"
 #include "core/rng.h"
 #include "plan/optimal.h"

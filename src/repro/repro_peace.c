@@ -8,6 +8,7 @@
  * Oracle and ahead of every baseline.
  */
 #include "repro.h"
+#include "repro_table.h"
 #include "peace/peace_eval.h"
 #include "peace/peace_load.h"
 
