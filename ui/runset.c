@@ -438,24 +438,6 @@ static size_t decisions_until(const run *r, double t)
     return k;
 }
 
-/* Brings every live sim but the focused one to simulated time t. */
-static void follow(runset *rs, double t)
-{
-    for (int i = 0; i < rs->n; i++) {
-        sim *s = rs->slot[i].sim;
-        if (!s || i == rs->focus)
-            continue;
-        if (sim_now(s) > t) {
-            gp_err ignore;
-            sim_rewind(s, decisions_until(sim_run_record(s), t), &ignore);
-        }
-        if (!sim_done(s))
-            sim_advance_until(s, t);
-    }
-    finish_done(rs);
-    rs->t = t;
-}
-
 static sim *focus_live(runset *rs, gp_err *err)
 {
     sim *f = runset_focus_sim(rs);
@@ -463,30 +445,6 @@ static sim *focus_live(runset *rs, gp_err *err)
         gp_error(err, rs->n ? "a saved run: press r to re-simulate it for stepping"
                             : "no comparison running: choose policies and press Enter");
     return f;
-}
-
-int runset_step(runset *rs, gp_err *err)
-{
-    sim *f = focus_live(rs, err);
-    if (!f)
-        return -1;
-    rs->playing = 0;
-    if (!sim_step(f))
-        return gp_error(err, "%s: no more placements (the run is over)",
-                        rs->slot[rs->focus].spec.label);
-    follow(rs, sim_now(f));
-    return 0;
-}
-
-int runset_back(runset *rs, gp_err *err)
-{
-    sim *f = focus_live(rs, err);
-    if (!f)
-        return -1;
-    size_t k = sim_decisions(f);
-    if (k == 0)
-        return gp_error(err, "already before the first placement");
-    return runset_goto(rs, k - 1, err);
 }
 
 int runset_goto(runset *rs, size_t k, gp_err *err)

@@ -96,11 +96,6 @@ int runset_unsaved(const runset *rs);
 /* Advances the clock by wall_dt * speed and every live sim to it; stops
  * playing when all are done.  Returns 1 when anything changed. */
 int runset_tick(runset *rs, double wall_dt);
-/* One placement forward / back of the focused sim; the others follow to
- * its simulated time.  0, or -1 with a message (nothing to step, saved
- * run, engine missing). */
-int runset_step(runset *rs, gp_err *err);
-int runset_back(runset *rs, gp_err *err);
 /* Jumps the focused sim to just after decision k (others follow). */
 int runset_goto(runset *rs, size_t k, gp_err *err);
 /* Begins bringing the focused sim back to the instant just after its
