@@ -11,6 +11,7 @@
 #include "fgdtest.h"
 
 #include "sim/inflation.h"
+#include "sim/inflation_int.h"
 
 /* --- arrival order and ranks ------------------------------------------------ */
 

@@ -14,6 +14,7 @@
 #include "testutil.h"
 
 #include "peace/peace_ctrl.h"
+#include "peace/peace_ctrl_int.h"
 #include "peace/peace_eval.h"
 #include "peace/peace_policy.h"
 #include "sim/sim.h"

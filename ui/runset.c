@@ -3,6 +3,7 @@
  * The TUI's only caller of sim_new/sim_step/sim_rewind; no curses here.
  */
 #include "runset.h"
+#include "runset_int.h"
 #include "predict/gogh_load.h"
 #include "plan/optimal.h"
 #include "engine.h"

@@ -2,6 +2,7 @@
  * cstate.c — building, copying and mutating the cluster state (cstate.h).
  */
 #include "cstate.h"
+#include "cstate_int.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * placement contract, and explanation bookkeeping.
  */
 #include "policy.h"
+#include "policy_int.h"
 #include "policy_table.h"
 #include "core/strbuf.h"
 

@@ -26,6 +26,7 @@
  * Not here: training (gogh_est.c), the networks' inputs (gogh_rows.c).
  */
 #include "gogh_int.h"
+#include "gogh_est_int.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -17,6 +17,7 @@
  * Not here: output formats, the command line, the store.
  */
 #include "inflation.h"
+#include "inflation_int.h"
 #include "core/strbuf.h"
 
 #include <math.h>

@@ -4,6 +4,7 @@
  * back in-memory store and the seed writer.
  */
 #include "harness.h"
+#include "db/store_int.h"
 
 #include <dirent.h>
 #include <stdio.h>
