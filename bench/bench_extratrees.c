@@ -23,6 +23,7 @@
 #include "core/rng.h"
 #include "peace/peace.h"
 #include "predict/extratrees.h"
+#include "predict/extratrees_int.h"
 
 enum { ROWS = 1000, TREES = 100 };
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "db/store.h"
+#include "db/store_int.h"
 #include "io/import.h"
 #include "predict/gogh_est.h"
 

@@ -15,6 +15,7 @@
 
 #include "core/util.h"
 #include "db/store.h"
+#include "db/store_int.h"
 #include "io/csvread.h"
 #include "io/import.h"
 

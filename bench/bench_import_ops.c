@@ -16,6 +16,7 @@
 
 #include "core/util.h"
 #include "db/store.h"
+#include "db/store_int.h"
 #include "io/import.h"
 
 extern const importer import_k8s;

@@ -16,6 +16,7 @@
 #include "core/util.h"
 #include "peace/peace_policy.h"
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 
 enum { REPEATS = 5, SELECTIONS = 2000 };
 

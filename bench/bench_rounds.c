@@ -21,9 +21,11 @@
 #include <unistd.h>
 
 #include "db/store.h"
+#include "db/store_int.h"
 #include "io/import.h"
 #include "predict/gogh_est.h"
 #include "samples/gen_trace.h"
+#include "samples/gen_trace_int.h"
 #include "sim/sim.h"
 
 extern const importer import_gavel;

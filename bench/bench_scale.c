@@ -33,7 +33,9 @@
 
 #include "core/rng.h"
 #include "samples/gen_trace.h"
+#include "samples/gen_trace_int.h"
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 #include "sim/sim.h"
 
 #define MAXPOL 16

@@ -17,8 +17,10 @@
 #include <string.h>
 
 #include "policy/corr_place.h"
+#include "core/cstate_int.h"
 #include "core/rng.h"
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 #include "sim/sim.h"
 #include "core/stats.h"
 

@@ -79,7 +79,9 @@
 #include "core/rng.h"
 #include "core/tput.h"
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 #include "solve/solve.h"
+#include "solve/solve_int.h"
 
 static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1};
 

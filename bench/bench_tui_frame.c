@@ -33,6 +33,7 @@
 #include "core/cstate.h"
 #include "core/rng.h"
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 #include "core/util.h"
 #include "ui/app.h"
 #include "ui/draw.h"

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "db/store.h"
+#include "db/store_int.h"
 #include "io/import.h"
 
 extern const importer import_openb;

@@ -24,7 +24,7 @@ extern const char store_schema_sql[];
 /* Forward migrations: migrations[i] takes a database from version i + 1 to
  * version i + 2.  Version 1 is schema.sql itself. */
 static const char *const migrations[] = {
-    /* 1 -> 2: PEACE sets (SPEC §5.5, peace/peace.h).  A set names the GPU
+    /* 1 -> 2: PEACE sets (SPEC §5.5, core/peaceset.h).  A set names the GPU
      * profile it was measured on and the power caps that GPU accepts; its
      * workloads, profile rows (one workload alone on a share of the SMs at
      * one clock) and co-location rows (2 or 3 workloads with an SM split,

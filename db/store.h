@@ -56,9 +56,8 @@ typedef struct store_open_opts {
  * gpuplan never wrote (negative or newer), and another program's database
  * (version 0 with tables of its own).  A database in a directory that
  * cannot be written, or a read-only file, opens for reading only (SQLite
- * cannot create its journal there); writes then fail naming why. */
-int store_open(const char *path, store **out, int *created, gp_err *err);
-/* The same with options (o may be NULL). */
+ * cannot create its journal there); writes then fail naming why.  o may
+ * be NULL (the defaults). */
 int store_open_with(const char *path, const store_open_opts *o, store **out, int *created,
                     gp_err *err);
 /* How long a write waits for another program's from now on, in seconds
@@ -70,7 +69,6 @@ void store_set_wait_limit(store *s, double seconds);
 int store_check_writable(store *s, gp_err *err);
 void store_close(store *s);
 const char *store_path(const store *s);
-int store_schema_version(store *s);
 /* The SQLite library version in use. */
 const char *store_sqlite_version(void);
 
@@ -112,7 +110,6 @@ int store_trace_writer_new(store *s, const char *name, const char *source, int r
 int store_trace_writer_add(store_trace_writer *w, const task *k, gp_err *err);
 int store_trace_writer_set_util(store_trace_writer *w, size_t idx, const task *k,
                                 gp_err *err);
-size_t store_trace_writer_count(const store_trace_writer *w);
 int store_trace_writer_end(store_trace_writer *w, int rc, gp_err *err);
 
 /* A set of names with the line each came from, its position in the order
@@ -158,7 +155,7 @@ int store_put_run(store *s, run *r, gp_err *err);
 int store_get_run(store *s, int64_t id, run **out, gp_err *err);
 int store_delete_run(store *s, int64_t id, gp_err *err);
 
-/* PEACE sets (peace/peace.h; SPEC §5.5).  A set names an existing GPU
+/* PEACE sets (core/peaceset.h; SPEC §5.5).  A set names an existing GPU
  * profile.  put stores a set that passed peace_set_check() (the schema
  * refuses what it would not), with replace as for clusters; sets ->id.  get
  * returns a set peace_index_new() accepts.  Deleting a set deletes its

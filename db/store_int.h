@@ -154,4 +154,12 @@ int store_sweep_tables(store *s, gp_err *err);
 /* Records the sweep (once; a second put of its fingerprint changes nothing). */
 int store_put_sweep(store *s, const struct store_sweep *sw, gp_err *err);
 
+/* ---- reached only by the tests (and the benchmarks) ---- */
+
+/* store_open_with() with the default options. */
+int store_open(const char *path, store **out, int *created, gp_err *err);
+int store_schema_version(store *s);
+
+size_t store_trace_writer_count(const store_trace_writer *w);
+
 #endif

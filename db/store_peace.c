@@ -1,5 +1,5 @@
 /*
- * store_peace.c — PEACE sets (peace/peace.h): the set's header row, its
+ * store_peace.c — PEACE sets (core/peaceset.h): the set's header row, its
  * workloads, profile rows and co-location rows, and the trained models
  * kept with a set (BLOBs the store does not look inside).
  *
@@ -9,7 +9,7 @@
  * workloads, as in peace_coloc.
  */
 #include "store_int.h"
-#include "peace/peace.h"
+#include "core/peaceset.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include "core/cstate.h"
+#include "core/cstate_int.h"
 #include "io/import.h"
 
 extern const importer import_openb;

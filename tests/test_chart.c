@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include "ui/chart.h"
+#include "ui/chart_int.h"
 
 /* --- scaling --------------------------------------------------------------- */
 

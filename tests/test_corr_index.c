@@ -21,6 +21,7 @@
 #include "policy/corr_place.h"
 #include "power/power.h"
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 
 /* ---- fixture: servers of 4 V100 of mixed memory, tasks by hand ---------------- */
 

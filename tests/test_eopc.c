@@ -6,6 +6,7 @@
  * (1,474,110 W) when ../shared/data is there.
  */
 #include "fgdtest.h"
+#include "core/cstate_int.h"
 
 #include <math.h>
 

@@ -12,6 +12,7 @@
 
 #include "core/rng.h"
 #include "predict/extratrees.h"
+#include "predict/extratrees_int.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 

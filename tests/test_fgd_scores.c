@@ -12,11 +12,14 @@
  * (4000, g 500, 1 GPU) with p = 1.  Ranks: node 1 before node 0.
  */
 #include "fgdtest.h"
+#include "core/cstate_int.h"
 
 #include <math.h>
 
 #include "policy/fgdscore.h"
+#include "policy/fgdscore_int.h"
 #include "core/frag.h"
+#include "core/frag_int.h"
 #include "core/rng.h"
 
 extern const policy_ops policy_fgd, policy_bestfit, policy_dotprod, policy_gpupacking,

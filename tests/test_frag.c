@@ -9,6 +9,7 @@
 #include "fgdtest.h"
 
 #include "core/frag.h"
+#include "core/frag_int.h"
 #include "core/rng.h"
 
 /* A×4 sharing (4000, 500), B×2 two whole GPUs (8000), C×1 CPU-only (2000),

@@ -9,6 +9,7 @@
 #include "testutil.h"
 
 #include "samples/gen_trace.h"
+#include "samples/gen_trace_int.h"
 
 static void add(tput_catalog *c, const char *accel, const char *m, int b, double t)
 {

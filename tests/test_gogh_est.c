@@ -13,6 +13,8 @@
  * are small and train for few epochs so the whole file takes seconds.
  */
 #include "testutil.h"
+#include "predict/gogh_est_int.h"
+#include "db/store_int.h"
 
 #include <sqlite3.h>
 

@@ -9,6 +9,7 @@
  * it was; the Prometheus text reader on its own.
  */
 #include "testutil.h"
+#include "db/store_int.h"
 
 #include "io/import.h"
 #include "io/promtext.h"

@@ -12,6 +12,7 @@
 
 #include "io/inflation_read.h"
 #include "sim/inflation.h"
+#include "sim/inflation_int.h"
 
 /* --- arrival order and ranks ------------------------------------------------ */
 

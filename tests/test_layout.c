@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include "ui/layout.h"
+#include "ui/layout_int.h"
 
 static const struct { int rows, cols; } sizes[] = {
     {24, 80}, {40, 120}, {60, 200}, {25, 81}, {33, 100}, {24, 109}, {24, 110}, {100, 300},

@@ -10,6 +10,7 @@
 #include <curses.h>
 
 #include "ui/listview.h"
+#include "ui/listview_int.h"
 
 /* --- keys ---------------------------------------------------------------- */
 

@@ -11,6 +11,7 @@
 
 #include "plan/par.h"
 #include "plan/shard.h"
+#include "plan/shard_int.h"
 
 #define NJOBS 40
 

@@ -8,11 +8,13 @@
  * models, and a version-1 database migrates.
  */
 #include "testutil.h"
+#include "db/store_int.h"
 
 #include <sqlite3.h>
 
 #include "peace/peace.h"
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 
 /* ---- the hand-written set ------------------------------------------------------------
  *

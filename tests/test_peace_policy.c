@@ -14,6 +14,7 @@
 #include "testutil.h"
 
 #include "peace/peace_ctrl.h"
+#include "peace/peace_ctrl_int.h"
 #include "peace/peace_eval.h"
 #include "peace/peace_policy.h"
 #include "sim/sim.h"
@@ -324,6 +325,33 @@ static void test_limits(void **state)
  *     its 100 done by then; alone under the cap it runs at 100 · 735/1530
  *     = 48.04, rate 0.48039: the other 44.44 s take 92.52 s, done at
  *     323.81 s. */
+/* The roles the comparison asks (peace/ layer): one method, one Oracle,
+ * the rest baselines, so the repro table and `gpuplan peace` find PEACE
+ * and the Oracle without knowing their names. */
+static void test_roles(void **state)
+{
+    (void)state;
+    static const struct {
+        const peace_policy *p;
+        peace_role role;
+    } want[] = {
+        {&peace_policy_peace, PEACE_ROLE_METHOD},    {&peace_policy_oracle, PEACE_ROLE_ORACLE},
+        {&peace_policy_equal, PEACE_ROLE_BASELINE},  {&peace_policy_nopart, PEACE_ROLE_BASELINE},
+        {&peace_policy_mudi, PEACE_ROLE_BASELINE},   {&peace_policy_muxflow, PEACE_ROLE_BASELINE},
+        {&peace_policy_gslice, PEACE_ROLE_BASELINE},
+    };
+    size_t n = 0;
+    for (; peace_policy_nth(n); n++)
+        ;
+    assert_int_equal(n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < n; i++) {
+        assert_ptr_equal(peace_policy_nth(i), want[i].p);
+        assert_int_equal(want[i].p->role, want[i].role);
+    }
+    assert_ptr_equal(peace_policy_with_role(PEACE_ROLE_METHOD), &peace_policy_peace);
+    assert_ptr_equal(peace_policy_with_role(PEACE_ROLE_ORACLE), &peace_policy_oracle);
+}
+
 static void test_sim_peace(void **state)
 {
     (void)state;
@@ -398,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_knee),          cmocka_unit_test(test_baselines),
         cmocka_unit_test(test_normalised),    cmocka_unit_test(test_peace_selector),
         cmocka_unit_test(test_limits),        cmocka_unit_test(test_sim_peace),
+        cmocka_unit_test(test_roles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "plan/plan_chart.h"
 #include "samples/seed.h"
 #include "ui/export.h"
+#include "ui/export_int.h"
 
 /* --- checking written files --------------------------------------------------- */
 

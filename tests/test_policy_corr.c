@@ -11,9 +11,11 @@
 
 #include "policy/corr_place.h"
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 #include "sim/sim.h"
 #include "core/stats.h"
 #include "core/util_series.h"
+#include "core/util_series_int.h"
 
 /* ---- fixture: one server, tasks placed by hand ------------------------------------- */
 

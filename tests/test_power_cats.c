@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include "core/cstate.h"
+#include "core/cstate_int.h"
 #include "power/power.h"
 
 typedef struct fixture {

@@ -9,6 +9,7 @@
 
 #include "repro/repro.h"
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 
 static void test_papers(void **state)
 {

@@ -14,6 +14,7 @@
 #include "testutil.h"
 
 #include "core/rng_go.h"
+#include "core/rng_go_int.h"
 
 typedef struct go_case {
     int64_t seed;

@@ -11,9 +11,11 @@
 #include "testutil.h"
 
 #include "core/profile.h"
+#include "core/profile_int.h"
 #include "core/runsum.h"
 #include "io/import.h"
 #include "ui/runset.h"
+#include "ui/runset_int.h"
 
 /* --- percentages that agree with their verdict ---------------------------- */
 

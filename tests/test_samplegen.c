@@ -9,13 +9,17 @@
  * the store, so it tests the files, not just the generator's memory.
  */
 #include "testutil.h"
+#include "db/store_int.h"
 
 #include "cli/cli.h"
 #include "io/import.h"
 #include "core/rng.h"
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 #include "samples/seed.h"
+#include "samples/seed_int.h"
 #include "core/stats.h"
+#include "core/stats_int.h"
 
 /* The files a set may have: the native set's and the PEACE set's. */
 static const char *const native_files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",

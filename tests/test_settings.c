@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include "ui/settings.h"
+#include "ui/settings_int.h"
 
 static void test_parse(void **state)
 {

@@ -9,7 +9,9 @@
 #include "testutil.h"
 
 #include "samples/samplegen.h"
+#include "samples/samplegen_int.h"
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 
 /* ---- builders ------------------------------------------------------------------ */
 

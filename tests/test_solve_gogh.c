@@ -13,6 +13,7 @@
 
 #include "core/rng.h"
 #include "solve/solve.h"
+#include "solve/solve_int.h"
 #include "solve/solve_gogh_int.h"
 
 /* ---- instances --------------------------------------------------------------- */

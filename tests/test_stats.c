@@ -6,7 +6,9 @@
 #include "testutil.h"
 
 #include "core/rng.h"
+#include "core/rng_int.h"
 #include "core/stats.h"
+#include "core/stats_int.h"
 
 /* ---- Pearson ------------------------------------------------------------- */
 

@@ -4,6 +4,7 @@
  * writes, and the exact messages of names that are missing or taken.
  */
 #include "testutil.h"
+#include "db/store_int.h"
 
 #include <sqlite3.h>
 

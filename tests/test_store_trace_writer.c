@@ -7,6 +7,7 @@
  * repeat reported with the first one's line.
  */
 #include "testutil.h"
+#include "db/store_int.h"
 
 static task make_task(const char *name, double arrival)
 {

@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include "ui/tablesort.h"
+#include "ui/tablesort_int.h"
 
 static const char *const rows[][3] = {
     {"cats", "1.2k", "1d 02:15:00"},

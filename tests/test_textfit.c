@@ -8,6 +8,7 @@
 #include <locale.h>
 
 #include "ui/textfit.h"
+#include "ui/textfit_int.h"
 
 static void test_fits_unchanged(void **state)
 {

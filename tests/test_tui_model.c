@@ -7,6 +7,7 @@
  * its own tests (test_listview.c).
  */
 #include "testutil.h"
+#include "policy/policy_int.h"
 
 #include <curses.h>
 
@@ -15,7 +16,9 @@
 #include "ui/app.h"
 #include "ui/gpuinfo.h"
 #include "core/runsum.h"
+#include "core/runsum_int.h"
 #include "plan/plan.h"
+#include "plan/plan_int.h"
 
 /* --- summaries ------------------------------------------------------------ */
 

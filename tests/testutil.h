@@ -21,10 +21,12 @@
 #include <unistd.h>
 
 #include "db/store.h"
+#include "db/store_int.h"
 #include "core/model.h"
 #include "core/util.h"
 #include "io/import.h"
 #include "samples/seed.h"
+#include "samples/seed_int.h"
 
 /* cmocka 1.1's assert_float_equal rounds to float; compare doubles here. */
 #undef assert_double_equal

@@ -3,6 +3,7 @@
  * and sparkline levels (chart.h).  Pure: no curses, no I/O.
  */
 #include "chart.h"
+#include "chart_int.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -24,16 +24,10 @@ typedef enum chart_style { CHART_BRAILLE, CHART_BLOCK, CHART_ASCII, CHART_NSTYLE
 
 #define CHART_MAX_SERIES 8
 
-/* Sub-cell resolution of a style. */
-int chart_sub_x(chart_style s);
-int chart_sub_y(chart_style s);
+/* A style's name. */
 const char *chart_style_name(chart_style s);
 
 /* --- scaling ------------------------------------------------------------ */
-
-/* The "nice" step (1, 2 or 5 times a power of ten) that cuts [lo, hi] into
- * at most max_ticks intervals; 1 when the range is empty or max_ticks < 1. */
-double chart_nice_step(double lo, double hi, int max_ticks);
 
 /* Widens [*lo, *hi] outwards to multiples of the nice step; an empty range
  * [lo, lo] first becomes [lo, lo + |lo|] ([0, 1] at zero), and non-finite
@@ -74,20 +68,6 @@ typedef struct chart_grid {
 
 chart_grid *chart_grid_new(int w, int h, chart_style style);
 void chart_grid_free(chart_grid *g);
-void chart_grid_clear(chart_grid *g);
-/* Resizes (contents are cleared); returns g. */
-chart_grid *chart_grid_resize(chart_grid *g, int w, int h, chart_style style);
-
-/* The braille dot bit of sub-pixel (dx 0..1, dy 0..3 counted from the top
- * of the cell), per the Unicode braille pattern numbering:
- *   dots 1 2 3 7 down the left column, 4 5 6 8 down the right. */
-uint8_t chart_braille_bit(int dx, int dy);
-
-/* Sets pixel (px, py) for series s; py = 0 is the bottom row.  Pixels
- * outside the grid are ignored. */
-void chart_plot_point(chart_grid *g, int px, int py, int s);
-/* A straight line of pixels (Bresenham), both ends included. */
-void chart_plot_line(chart_grid *g, int x0, int y0, int x1, int y1, int s);
 
 /* Plots a series as a step line (a metric holds its value until the next
  * sample, as the simulator's timeline does): x and y are read at
@@ -123,9 +103,5 @@ char chart_marker(int s);
 int chart_spark_levels(const float *v, size_t n, double lo, double hi, int w, int *out);
 /* The character of level 0..7: ▁▂▃▄▅▆▇█ (utf8) or " .:-=+*#" (ASCII). */
 uint32_t chart_spark_char(int level, int utf8);
-
-/* Encodes code point cp as UTF-8 into out (at least 5 bytes, NUL-ended);
- * returns the byte count. */
-int chart_utf8(uint32_t cp, char *out);
 
 #endif

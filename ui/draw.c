@@ -518,12 +518,6 @@ void draw_chart_axes(const ui_caps *c, rect box, const char *title, const ui_ser
     chart_axes(&L, xlo, xhi, ylo, yhi, time_axis, ax);
 }
 
-void draw_chart(const ui_caps *c, rect box, const char *title, const ui_series *s, int ns,
-                double xlo, double xhi, int time_axis)
-{
-    draw_chart_axes(c, box, title, s, ns, xlo, xhi, time_axis, NULL);
-}
-
 /* --- frame ------------------------------------------------------------- */
 
 /* The tab bar's pieces: " gpuplan " then " 1 Compare " ...; tab_start

@@ -99,12 +99,10 @@ typedef struct ui_series {
     int poly;                   /* straight segments instead of steps */
     double hold_to;             /* steps: hold the last value until here (0 = edge) */
 } ui_series;
-void draw_chart(const ui_caps *caps, rect box, const char *title, const ui_series *s,
-                int ns, double xlo, double xhi, int time_axis);
 /* The units of a chart's axes: the y axis's under its labels ("W",
  * "GPUs"), or its values as durations (y_time: ticks such as 10h 20h);
  * the x axis's on the bottom border (a time axis's ticks carry theirs).
- * NULL = none. */
+ * NULL = none (ax itself may be NULL). */
 typedef struct ui_axes {
     const char *y_unit;
     int y_time;

@@ -5,6 +5,7 @@
  * and the equivalent `gpuplan` command.
  */
 #include "export.h"
+#include "export_int.h"
 
 #include <errno.h>
 #include <stdio.h>

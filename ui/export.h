@@ -42,18 +42,10 @@ typedef struct export_view {
     char empty[128];            /* why there is nothing to export, when so */
 } export_view;
 
-void export_view_init(export_view *v, const char *screen);
-void export_view_free(export_view *v);
 /* A new table named name, owned by v; NULL when v holds EXPORT_MAX. */
 table *export_add_table(export_view *v, const char *name);
 /* Hands chart c to v (freed at once when v is full). */
 void export_add_chart(export_view *v, const char *name, plot_chart *c);
-
-/* Writes dir/gpuplan-<screen>-<name>.csv per table and .svg and .png per
- * chart; appends the names written to *written (", "-separated, each
- * without the gpuplan-<screen>- they share).  0, or -1
- * with a message (what was written before stays). */
-int export_view_write(const export_view *v, const char *dir, strbuf *written, gp_err *err);
 
 /* What screen id shows, into v (initialised here). */
 void export_screen(const app *a, scr_id id, export_view *v);

@@ -4,6 +4,7 @@
  * given, so the sanitizer runs check the geometry of every frame.
  */
 #include "layout.h"
+#include "layout_int.h"
 
 #include <assert.h>
 

@@ -34,13 +34,8 @@ rect layout_body(int rows, int cols);
  * Asking for more than there is returns all of it. */
 rect layout_take_top(rect *r, int h);
 rect layout_take_bottom(rect *r, int h);
-rect layout_take_left(rect *r, int w);
-rect layout_take_right(rect *r, int w);
 /* The inside of a box drawn on r (one cell of border all round). */
 rect layout_inner(rect r);
-/* Cell (i, j) of r cut into nrows × ncols nearly equal parts (the extra
- * rows/columns go to the first parts). */
-rect layout_grid(rect r, int nrows, int ncols, int i, int j);
 
 /* A chart box: the plot area, the y-axis labels to its left and the x-axis
  * labels below it, all inside the box border. */

@@ -7,6 +7,7 @@
  * sees, exactly as when the scroll position was recomputed on every frame.
  */
 #include "listview.h"
+#include "listview_int.h"
 
 #include <assert.h>
 #include <curses.h>

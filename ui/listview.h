@@ -53,10 +53,6 @@ typedef void (*lv_row_fn)(const void *ctx, size_t i, rect r, lv_hl hl);
 /* The name of row i, for searching. */
 typedef const char *(*lv_name_fn)(const void *ctx, size_t i);
 
-/* 1 when the three numbers agree: the cursor (and the first row) inside a
- * non-empty list, the first row not after the cursor, all 0 when empty. */
-int lv_valid(const listview *lv);
-
 /* The list as shown in a pane of rows lines when it has count rows (pure:
  * what draw code calls). */
 listview lv_shown(const listview *lv, size_t count, int rows);
@@ -75,7 +71,6 @@ int lv_key(listview *lv, int key, int rows);
 
 /* Viewers: the first row shown (and the cursor with it) moved by delta /
  * put at first, kept so that no empty lines show below the last row. */
-void lv_scroll(listview *lv, long delta, int rows);
 void lv_scroll_to(listview *lv, long first, int rows);
 /* lv_key's keys for a viewer: they scroll.  Returns 1 when key is one. */
 int lv_scroll_key(listview *lv, int key, int rows);

@@ -3,8 +3,9 @@
  * The TUI's only caller of sim_new/sim_step/sim_rewind; no curses here.
  */
 #include "runset.h"
+#include "runset_int.h"
 #include "predict/gogh_load.h"
-#include "solve/optimal.h"
+#include "plan/optimal.h"
 #include "engine.h"
 #include "core/runsum.h"
 
@@ -72,7 +73,7 @@ static int parse_label(const char *label, rs_slot *s, double gpu_cap, gp_err *er
     if (s->part && gpu_cap <= 0)
         return gp_error(err, "'%s': a partition needs a GPU power cap (c in the setup)", tok);
     if (!s->part && gpu_cap > 0)
-        s->part = peace_policy_find("peace");
+        s->part = peace_policy_with_role(PEACE_ROLE_METHOD);
     while ((tok = strtok_r(NULL, " ", &save))) {
         if (strncmp(tok, "predict=", 8) == 0 ? upred_parse(tok + 8, &s->predict, err)
                                              : policy_spec_set(&s->spec, tok, err))
@@ -438,24 +439,6 @@ static size_t decisions_until(const run *r, double t)
     return k;
 }
 
-/* Brings every live sim but the focused one to simulated time t. */
-static void follow(runset *rs, double t)
-{
-    for (int i = 0; i < rs->n; i++) {
-        sim *s = rs->slot[i].sim;
-        if (!s || i == rs->focus)
-            continue;
-        if (sim_now(s) > t) {
-            gp_err ignore;
-            sim_rewind(s, decisions_until(sim_run_record(s), t), &ignore);
-        }
-        if (!sim_done(s))
-            sim_advance_until(s, t);
-    }
-    finish_done(rs);
-    rs->t = t;
-}
-
 static sim *focus_live(runset *rs, gp_err *err)
 {
     sim *f = runset_focus_sim(rs);
@@ -463,30 +446,6 @@ static sim *focus_live(runset *rs, gp_err *err)
         gp_error(err, rs->n ? "a saved run: press r to re-simulate it for stepping"
                             : "no comparison running: choose policies and press Enter");
     return f;
-}
-
-int runset_step(runset *rs, gp_err *err)
-{
-    sim *f = focus_live(rs, err);
-    if (!f)
-        return -1;
-    rs->playing = 0;
-    if (!sim_step(f))
-        return gp_error(err, "%s: no more placements (the run is over)",
-                        rs->slot[rs->focus].spec.label);
-    follow(rs, sim_now(f));
-    return 0;
-}
-
-int runset_back(runset *rs, gp_err *err)
-{
-    sim *f = focus_live(rs, err);
-    if (!f)
-        return -1;
-    size_t k = sim_decisions(f);
-    if (k == 0)
-        return gp_error(err, "already before the first placement");
-    return runset_goto(rs, k - 1, err);
 }
 
 int runset_goto(runset *rs, size_t k, gp_err *err)

@@ -96,13 +96,6 @@ int runset_unsaved(const runset *rs);
 /* Advances the clock by wall_dt * speed and every live sim to it; stops
  * playing when all are done.  Returns 1 when anything changed. */
 int runset_tick(runset *rs, double wall_dt);
-/* One placement forward / back of the focused sim; the others follow to
- * its simulated time.  0, or -1 with a message (nothing to step, saved
- * run, engine missing). */
-int runset_step(runset *rs, gp_err *err);
-int runset_back(runset *rs, gp_err *err);
-/* Jumps the focused sim to just after decision k (others follow). */
-int runset_goto(runset *rs, size_t k, gp_err *err);
 /* Begins bringing the focused sim back to the instant just after its
  * latest decision when it has run past it (completions after the decision
  * change the cluster), the others following: a jump (runset_seek_slice
@@ -128,8 +121,6 @@ double runset_seek_progress(const runset *rs);
 /* Stops the jump where it is: the focused sim at the decision it reached,
  * the others where they got to (at or behind its time). */
 void runset_seek_stop(runset *rs);
-/* Runs every live sim to its end. */
-void runset_finish_all(runset *rs);
 /* Runs the live sims towards their ends for about budget_s of wall time
  * (the dashboard calls it once per frame, so a long run never freezes
  * it); 1 once every sim has finished, else 0.  The runs end exactly as

@@ -418,7 +418,7 @@ static void draw_frontier(const app *a, rect box)
 }
 
 /* Each policy's fewest GPUs meeting the target, marked on the chart.  The
- * y range is worked out as draw_chart() does (0 to the nice top of the
+ * y range is worked out as draw_chart_axes() does (0 to the nice top of the
  * largest value shown), so the marks land on the curves. */
 static void draw_fewest_marks(const app *a, rect box, const ui_series *s, int ns, double xlo,
                               double xhi)

@@ -3,6 +3,7 @@
  * key = value file, its path, loading and saving.
  */
 #include "settings.h"
+#include "settings_int.h"
 
 #include <ctype.h>
 #include <errno.h>

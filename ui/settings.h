@@ -27,11 +27,6 @@ typedef struct ui_settings {
     int npolicies;
 } ui_settings;
 
-/* Parses the file's text into *s (which keeps what the text does not
- * set).  0, or -1 with err naming the line. */
-int settings_parse(const char *text, ui_settings *s, gp_err *err);
-/* The file's text for s; the caller frees it. */
-char *settings_format(const ui_settings *s);
 /* 1 when a and b hold the same settings. */
 int settings_equal(const ui_settings *a, const ui_settings *b);
 

@@ -2,6 +2,7 @@
  * tablesort.c — ordering table rows by a column (tablesort.h).
  */
 #include "tablesort.h"
+#include "tablesort_int.h"
 
 #include <ctype.h>
 #include <math.h>

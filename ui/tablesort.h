@@ -23,11 +23,6 @@ typedef struct table_sort {
 typedef const char *(*tablesort_cell_fn)(const void *ctx, size_t row, int col, char *buf,
                                          size_t len);
 
-/* <0, 0, >0 as cell a sorts before, with or after b (ascending). */
-int tablesort_cmp(const char *a, const char *b);
-/* The value a cell shows, for sorting; 0 when it shows none (NAN out). */
-int tablesort_value(const char *s, double *v);
-
 /* order[n] gets the rows in display order (stable: equal rows keep the
  * table's own order). */
 void tablesort_order(size_t n, table_sort s, tablesort_cell_fn cell, const void *ctx,

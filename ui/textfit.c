@@ -3,6 +3,7 @@
  * (textfit.h).  Pure: no curses, no locale setup of its own.
  */
 #include "textfit.h"
+#include "textfit_int.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -18,9 +18,6 @@
 
 typedef enum textfit_mode { TEXTFIT_END, TEXTFIT_MIDDLE } textfit_mode;
 
-/* Display columns of the UTF-8 string s. */
-int textfit_width(const char *s);
-
 /* s cut to at most w columns into out[len]: unchanged when it fits, else
  * with ell (the ellipsis, "…" or "...") at the end or in the middle.
  * When w is narrower than the ellipsis, s is simply cut at w columns.

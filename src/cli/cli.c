@@ -5,6 +5,7 @@
  * messages.  Options are parsed in cli_opt.c.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "io/export_file.h"
 #include "io/table.h"
@@ -16,14 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd_profile,
-    cmd_samples, cmd_run, cmd_sweep, cmd_plan, cmd_snapshot;
-extern const cli_cmd cmd_solve, cmd_peace, cmd_estimate, cmd_generate;
-extern const cli_cmd cmd_plot;
-extern const cli_cmd cmd_cluster;
-extern const cli_cmd cmd_reproduce;
-extern const cli_cmd cmd_jobs, cmd_merge;
 
 const cli_cmd *const cli_commands[] = {
     &cmd_import,

@@ -1,7 +1,7 @@
 /*
  * cli.h — the command-line front end (SPEC §7.2): a table of subcommands,
- * one file each (cmd_<name>.c exporting one const cli_cmd), and the context
- * they share (database, output format).
+ * one file each (cmd_<name>.c exporting one const cli_cmd, declared in
+ * cmd_table.h), and the context they share (database, output format).
  *
  * Exit codes: 0 ok, 1 runtime error, 2 usage error.  Output goes to stdout,
  * diagnostics to stderr.

@@ -5,6 +5,7 @@
  * (clspec.c, shared with the dashboard's Data screen) and storing (db/).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "core/clspec.h"
 

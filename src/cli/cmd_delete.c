@@ -4,6 +4,7 @@
  * trace's tasks and runs, a PEACE set's rows and models).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 
 static int delete_exec(cli_ctx *ctx, int argc, char **argv);

@@ -15,6 +15,7 @@
  * Not here: the networks and what their figures mean (src/predict/).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "predict/gogh_load.h"
 

@@ -4,6 +4,7 @@
  * as its own CSV set (import_peace.c), or either as JSON.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "io/export.h"

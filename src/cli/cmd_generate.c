@@ -6,6 +6,7 @@
  * Not here: the generators (src/samples/gen_trace.c).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_progress.h"
 #include "io/export.h"

@@ -3,6 +3,7 @@
  * the store, all or nothing.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_progress.h"
 #include "core/strbuf.h"

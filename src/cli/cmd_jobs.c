@@ -10,6 +10,7 @@
  * Not here: the partition (plan/shard.h), the merge (cmd_merge.c).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "core/strbuf.h"
 #include "plan/shard.h"

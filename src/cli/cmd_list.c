@@ -2,6 +2,7 @@
  * cmd_list.c — `gpuplan list [KIND...]`: what the database holds.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "core/strbuf.h"
 

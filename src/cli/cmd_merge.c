@@ -9,6 +9,7 @@
  * Not here: the SQL (db/store_merge.c).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "db/store_merge.h"
 

@@ -16,6 +16,7 @@
  * Not here: the models, policies and experiments (src/peace/).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "core/strbuf.h"
 #include "peace/peace_eval.h"
@@ -271,7 +272,7 @@ static void print_margins(FILE *out, const peace_eval_opts *o, const peace_eval_
 {
     int pk = -1;
     for (int k = 0; k < o->npol; k++)
-        if (o->pol[k] == peace_policy_find("peace"))
+        if (o->pol[k]->role == PEACE_ROLE_METHOD)
             pk = k;
     if (pk < 0)
         return;
@@ -280,7 +281,7 @@ static void print_margins(FILE *out, const peace_eval_opts *o, const peace_eval_
         const char *who = "";
         for (int k = 0; k < o->npol; k++) {
             double v = peace_eval_mean(&r->cell[c][k]);
-            if (k != pk && o->pol[k] != &peace_policy_oracle && !isnan(v) && v > best) {
+            if (o->pol[k]->role == PEACE_ROLE_BASELINE && !isnan(v) && v > best) {
                 best = v;
                 who = o->pol[k]->name;
             }

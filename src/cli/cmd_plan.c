@@ -13,6 +13,7 @@
  * the same command on the merged database prints the whole plan.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "plan/par.h"

@@ -7,6 +7,7 @@
  * extension, or --format.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "io/plot_run.h"
 #include "plan/plan_chart.h"

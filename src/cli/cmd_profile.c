@@ -3,6 +3,7 @@
  * add a profile or edit one in place (clusters using it see the change).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "core/profile.h"
 

@@ -6,6 +6,7 @@
  * Not here: the experiments (src/repro/).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "repro/repro.h"
 

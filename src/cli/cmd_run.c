@@ -9,6 +9,7 @@
  * the inputs, and formats results.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "core/runsum.h"
@@ -18,7 +19,7 @@
 #include "sim/sim.h"
 #include "peace/peace_load.h"
 #include "predict/gogh_load.h"
-#include "solve/optimal.h"
+#include "plan/optimal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -227,7 +228,7 @@ static int add_spec(const run_opts *o, const char *text, run_specs *rs, gp_err *
     if (part && o->gpu_cap <= 0)
         return gp_error(err, "'%s': a partition needs --gpu-cap", text);
     strlcpy0(rs->spec[rs->n].label, text, sizeof rs->spec[rs->n].label);
-    rs->part[rs->n++] = part || o->gpu_cap <= 0 ? part : peace_policy_find("peace");
+    rs->part[rs->n++] = part || o->gpu_cap <= 0 ? part : peace_policy_with_role(PEACE_ROLE_METHOD);
     return 0;
 }
 

@@ -4,6 +4,7 @@
  * is how sample-data/ is made; it does not touch the database.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "samples/samplegen.h"
 

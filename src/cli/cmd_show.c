@@ -4,6 +4,7 @@
  * snapshot's placements, a run's metrics, a PEACE set's workloads).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "io/export.h"

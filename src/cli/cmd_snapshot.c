@@ -6,6 +6,7 @@
  * outcomes; nothing is re-simulated.
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 
 #include <stdio.h>

@@ -14,6 +14,7 @@
  * can reach nothing else).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "core/strbuf.h"

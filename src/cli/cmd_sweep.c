@@ -10,6 +10,7 @@
  * io/sweep_curves.c and io/sweep_events.c write the curves and events).
  */
 #include "cli.h"
+#include "cmd_table.h"
 #include "cli_opt.h"
 #include "io/export_file.h"
 #include "io/inflation_read.h"

@@ -3,6 +3,7 @@
  */
 #include "cstate.h"
 #include "hash.h"
+#include "cstate_int.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -147,11 +147,6 @@ void cstate_alloc(cstate *cs, const task *tk, int task_id, int node_idx, const i
 void cstate_release(cstate *cs, const task *tk, int task_id, int node_idx, const int *gpus,
                     int ngpus);
 
-/* Recomputes node node_idx's key, and the totals and indexes of every GPU,
- * after fields were set directly instead of through alloc/release and the
- * setters below (states built by hand in tests). */
-void cstate_touch(cstate *cs, int node_idx);
-
 /* Power states, set through these so that the fresh-GPU index follows. */
 void cstate_set_gpu_power(cstate *cs, int g, gpu_power p);
 void cstate_set_node_asleep(cstate *cs, int node_idx, int asleep);
@@ -183,7 +178,6 @@ static inline int cs_key_equal(const cs_key *a, const cs_key *b)
 }
 
 /* Totals used by metrics. */
-size_t cstate_active_gpus(const cstate *cs);   /* GPUs running a task; O(1) */
 size_t cstate_used_gpus_ever(const cstate *cs);
 int64_t cstate_alloc_milli(const cstate *cs);  /* sum of min(alloc, 1000); O(1) */
 

@@ -7,6 +7,7 @@
  * notion of time — fragmentation is a function of the current state only.
  */
 #include "frag.h"
+#include "frag_int.h"
 
 #include <stdlib.h>
 #include <string.h>

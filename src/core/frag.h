@@ -53,11 +53,6 @@ void frag_workload_free(frag_workload *w);
 
 /* F_n(M) of one node in the state (FGD_NOTES §3), in milli-GPU. */
 double frag_node(const frag_workload *w, const cstate *cs, int node_idx);
-/* F_n(M) of a node given explicitly (hypothetical states while scoring):
- * n supplies the GPU type and device count, idle_milli[0..n->ngpus) the
- * idle share of each device. */
-double frag_node_raw(const frag_workload *w, const cs_node *n, const int *idle_milli,
-                     int64_t cpu_left);
 /* Σ_n F_n over the cluster, refreshing only nodes whose cache is stale. */
 double frag_cluster(const frag_workload *w, cstate *cs);
 

@@ -2,6 +2,7 @@
  * profile.c — field table, parsing and validation of profile edits.
  */
 #include "profile.h"
+#include "profile_int.h"
 
 #include <math.h>
 #include <stddef.h>

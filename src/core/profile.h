@@ -30,9 +30,6 @@ void profile_get(const void *profile, const profile_field *f, char *buf, size_t 
 /* Cross-field checks (max >= idle, f_max >= f_min); 0 or -1. */
 int gpu_profile_check(const gpu_profile *g, gp_err *err);
 
-/* CATS eq. 3's dynamic slope as the profile's own figures give it: the
- * power above idle at f_max over f_max, W/MHz. */
-double gpu_profile_derived_alpha(const gpu_profile *g);
 /* After an edit from old (NULL for a new profile) to *g in which
  * alpha_w_per_mhz was not given: when max_w, idle_w or f_max_mhz changed
  * and old's slope was the one its figures give, the slope is derived

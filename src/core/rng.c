@@ -5,6 +5,7 @@
  * 2018), rewritten here; nothing else in the project keeps random state.
  */
 #include "rng.h"
+#include "rng_int.h"
 
 #include <assert.h>
 #include <math.h>

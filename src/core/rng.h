@@ -34,10 +34,6 @@ void rng_seed(rng *r, uint64_t seed);
  * stream so adding draws to one never shifts another. */
 void rng_seed_stream(rng *r, uint64_t seed, uint64_t stream);
 
-/* Advances the stream by 2^128 draws (the xoshiro256 jump): calling it k
- * times on copies of one state gives k non-overlapping sub-streams. */
-void rng_jump(rng *r);
-
 /* The next 64 random bits. */
 uint64_t rng_u64(rng *r);
 

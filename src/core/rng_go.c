@@ -37,6 +37,7 @@
  *   OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
  */
 #include "rng_go.h"
+#include "rng_go_int.h"
 
 #include <assert.h>
 

@@ -32,12 +32,6 @@ void rng_go_seed(rng_go *r, int64_t seed);
 /* rand.Int63(): 63 random bits.  rand.Int() is the same on 64-bit Go. */
 int64_t rng_go_int63(rng_go *r);
 
-/* rand.Int31(): Int63() >> 32. */
-int32_t rng_go_int31(rng_go *r);
-
-/* rand.Uint32(): uint32(Int63() >> 31). */
-uint32_t rng_go_uint32(rng_go *r);
-
 /* rand.Intn(n) for 0 < n <= 2^31 - 1 (Int31n: a mask for powers of two,
  * else rejection above the largest multiple of n). */
 int rng_go_intn(rng_go *r, int n);

@@ -3,6 +3,7 @@
  * Pure.
  */
 #include "runsum.h"
+#include "runsum_int.h"
 
 #include <math.h>
 #include <stddef.h>

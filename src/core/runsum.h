@@ -49,9 +49,6 @@ void run_summarize(const run *r, double t_end, run_summary *out);
 void run_summarize_points(const run *r, double t_end, run_summary *out);
 void run_summarize_outcomes(const run *r, run_summary *out);
 
-/* SLA violations of r's finished tasks against their trace for SLA factor
- * kappa (JCT > kappa * e_min; kappa <= 0 uses each task's own kappa). */
-size_t run_violations(const run *r, const gp_trace *tr, double kappa);
 /* The papers' SLA on normalised JCT: a policy's mean JCT over the fastest
  * policy's stays within kappa (CATS §6: 1.2 x HotCloud's).  It says
  * nothing of single tasks: a run can meet it with hundreds of tasks over

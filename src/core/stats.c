@@ -4,6 +4,7 @@
  * it is one branch-free pass the compiler can vectorise.
  */
 #include "stats.h"
+#include "stats_int.h"
 #include "util.h"
 
 #include <math.h>

@@ -10,15 +10,6 @@
 
 #include <stddef.h>
 
-/* Arithmetic mean of x[0..n) in double precision; 0 when n == 0. */
-double stats_mean(const float *x, size_t n);
-
-/* Largest value of x[0..n); 0 when n == 0. */
-double stats_peak(const float *x, size_t n);
-
-/* Population standard deviation of x[0..n); 0 when n < 2. */
-double stats_stddev(const float *x, size_t n);
-
 /*
  * Pearson correlation coefficient (CATS eq. 15) of a and b over their first
  * n = min(na, nb) samples: CATS Alg. 1 truncates the two series to the

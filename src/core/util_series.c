@@ -4,6 +4,7 @@
  * useries_in, useries_memo and useries_summaries.
  */
 #include "util_series.h"
+#include "util_series_int.h"
 #include "stats.h"
 
 #include <assert.h>

@@ -43,9 +43,6 @@ int useries_has_series(const task *tk);
  * past the series: it repeats). */
 double useries_pct_idx(const task *tk, long idx);
 
-/* Percent demand at standalone progress p (seconds). */
-double useries_pct_at(const task *tk, double progress_s);
-
 /* The first sample index after idx at which the demand differs from
  * sample idx, scanning at most one series length; *change_s is the progress
  * at which that happens, capped at the task's duration (a task without a

@@ -7,7 +7,7 @@
 #include "export.h"
 #include "table.h"
 #include "core/strbuf.h"
-#include "peace/peace.h"
+#include "core/peaceset.h"
 
 #include <jansson.h>
 #include <stdlib.h>

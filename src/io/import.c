@@ -3,6 +3,7 @@
  * wrapper every import runs in.
  */
 #include "import.h"
+#include "import_table.h"
 #include "table.h"
 
 #include <errno.h>
@@ -10,18 +11,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-
-extern const importer import_native;
-extern const importer import_openb;
-extern const importer import_genai;
-extern const importer import_gavel;
-extern const importer import_philly;
-extern const importer import_pai;
-extern const importer import_peace;
-extern const importer import_k8s;
-extern const importer import_smi;
-extern const importer import_dcgm;
-extern const importer import_promrange;
 
 const importer *const importers[] = {
     &import_native,

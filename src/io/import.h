@@ -5,7 +5,7 @@
  * them to the store inside one transaction: either everything lands or
  * nothing does.  Errors name file, line, column and what was expected.
  * Each format is one file (import_<format>.c) exporting one const
- * importer, listed once in import.c.
+ * importer, declared in import_table.h and listed once in import.c.
  */
 #ifndef GP_IMPORT_H
 #define GP_IMPORT_H

@@ -20,6 +20,7 @@
  * (memory summed over them, the rest taken once).
  */
 #include "import.h"
+#include "import_table.h"
 #include "opsnap.h"
 #include "promtext.h"
 

@@ -24,6 +24,7 @@
  * the tput_class field of the profiles, not this importer's business.
  */
 #include "import.h"
+#include "import_table.h"
 #include "jsonpos.h"
 #include "core/model.h"
 

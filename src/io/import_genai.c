@@ -37,6 +37,7 @@
  * one utilization series per task); only its peak is used.
  */
 #include "import.h"
+#include "import_table.h"
 #include "csvread.h"
 #include "core/hash.h"
 #include "core/hashtab.h"

@@ -37,6 +37,7 @@
  * never matches a node).
  */
 #include "import.h"
+#include "import_table.h"
 #include "csvread.h"
 #include "core/model.h"
 

@@ -60,6 +60,7 @@
  * are checked but unused.
  */
 #include "import.h"
+#include "import_table.h"
 #include "csvread.h"
 #include "core/model.h"
 

@@ -1,5 +1,5 @@
 /*
- * import_peace.c — a PEACE set (peace/peace.h, SPEC §5.5) from its CSV
+ * import_peace.c — a PEACE set (core/peaceset.h, SPEC §5.5) from its CSV
  * directory, the format export_peace.c writes and sample-data/peace-v100
  * is in (columns in gpuplan(1)):
  *
@@ -23,12 +23,13 @@
  * workload's share or clock is refused after reading (peace_set_check).
  * The set is named after the directory unless --name is given.
  *
- * Not here: what the numbers mean (peace.h) or how they were made
+ * Not here: what the numbers mean (core/peaceset.h) or how they were made
  * (samples/sample_peace_v100.c).
  */
 #include "import.h"
+#include "import_table.h"
 #include "csvread.h"
-#include "peace/peace.h"
+#include "core/peaceset.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -54,6 +54,7 @@
  * cluster is made: Philly does not name its GPU models), vc and user.
  */
 #include "import.h"
+#include "import_table.h"
 #include "csvread.h"
 #include "jsonpos.h"
 #include "core/model.h"

@@ -25,6 +25,7 @@
  * jansson parses; a bad value is located in the text with jsonpos.h.
  */
 #include "import.h"
+#include "import_table.h"
 #include "jsonpos.h"
 #include "opsnap.h"
 

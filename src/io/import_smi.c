@@ -28,6 +28,7 @@
  * or RAM of the hosts (not in these outputs: the servers get none).
  */
 #include "import.h"
+#include "import_table.h"
 #include "csvread.h"
 #include "opsnap.h"
 

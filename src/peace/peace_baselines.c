@@ -314,6 +314,7 @@ static int gslice_choose(const peace_env *env, const peace_combo *g, double cap_
 const peace_policy peace_policy_oracle = {
     .name = "oracle",
     .title = "Oracle (every split under the controller, offline)",
+    .role = PEACE_ROLE_ORACLE,
     .max_workloads = PEACE_MAX_COLOC,
     .choose = oracle_choose,
 };

@@ -3,6 +3,7 @@
  * (peace_ctrl.h).
  */
 #include "peace_ctrl.h"
+#include "peace_ctrl_int.h"
 #include "core/rng.h"
 
 #include <math.h>

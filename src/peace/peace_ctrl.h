@@ -70,8 +70,4 @@ int peace_control(const peace_index *ix, const peace_combo *c, double cap_w,
  * 0, or -1 with a message saying why not. */
 int peace_check_cap(const peace_set *s, double idle_w, double cap_w, gp_err *err);
 
-/* One action of the controller: the clock after acting on mean reading
- * mean_w at clock f (exposed for tests and hand-worked traces). */
-double peace_ctrl_step(const peace_ctrl_params *p, double f, double mean_w, double cap_w);
-
 #endif

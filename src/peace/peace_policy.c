@@ -8,9 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-extern const peace_policy peace_policy_peace, peace_policy_oracle, peace_policy_equal,
-    peace_policy_nopart, peace_policy_mudi, peace_policy_muxflow, peace_policy_gslice;
-
 static const peace_policy *const policies[] = {
     &peace_policy_peace, &peace_policy_oracle, &peace_policy_equal, &peace_policy_nopart,
     &peace_policy_mudi, &peace_policy_muxflow, &peace_policy_gslice, NULL,
@@ -26,6 +23,15 @@ const peace_policy *peace_policy_find(const char *name)
     const peace_policy *p;
     for (size_t i = 0; (p = peace_policy_nth(i)); i++)
         if (strcmp(p->name, name) == 0)
+            return p;
+    return NULL;
+}
+
+const peace_policy *peace_policy_with_role(peace_role r)
+{
+    const peace_policy *p;
+    for (size_t i = 0; (p = peace_policy_nth(i)); i++)
+        if (p->role == r)
             return p;
     return NULL;
 }

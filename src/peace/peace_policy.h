@@ -45,9 +45,19 @@ typedef struct peace_decision {
     char why[160];
 } peace_decision;
 
+/* What a policy is in the paper's comparison (PEACE §4.2): the figures
+ * normalise every result to the Oracle's and measure PEACE's margin over
+ * the best of the baselines, so callers ask the role, never the name. */
+typedef enum peace_role {
+    PEACE_ROLE_BASELINE,                /* a compared policy (the default) */
+    PEACE_ROLE_METHOD,                  /* the paper's own method: PEACE */
+    PEACE_ROLE_ORACLE,                  /* the offline reference */
+} peace_role;
+
 typedef struct peace_policy {
     const char *name;                   /* "peace", "oracle", "equal", ... */
     const char *title;
+    peace_role role;
     int max_workloads;                  /* MuxFlow: 2 (the paper's) */
     int needs_models;
     /* Fills d->split (and the rest of d) for group g (its workloads in
@@ -56,12 +66,17 @@ typedef struct peace_policy {
                   peace_decision *d, gp_err *err);
 } peace_policy;
 
-/* The Oracle: what every result is normalised to. */
-extern const peace_policy peace_policy_oracle;
+/* The table's entries: PEACE in peace_select.c, the others in
+ * peace_baselines.c.  The Oracle is what every result is normalised to. */
+extern const peace_policy peace_policy_peace, peace_policy_oracle, peace_policy_equal,
+    peace_policy_nopart, peace_policy_mudi, peace_policy_muxflow, peace_policy_gslice;
 
 /* The table, in the order of the paper's figures (PEACE, Oracle first). */
 const peace_policy *peace_policy_nth(size_t i);
 const peace_policy *peace_policy_find(const char *name);
+/* The first entry of the table with role r (the paper's method, the
+ * Oracle), NULL when none has it. */
+const peace_policy *peace_policy_with_role(peace_role r);
 
 /* Chooses with p, then runs the controller on the choice.  0, or -1 with a
  * message (including a group larger than p handles). */

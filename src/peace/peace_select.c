@@ -71,6 +71,7 @@ static int peace_choose(const peace_env *env, const peace_combo *g, double cap_w
 const peace_policy peace_policy_peace = {
     .name = "peace",
     .title = "PEACE (predicted best split within the cap, SoCC'26)",
+    .role = PEACE_ROLE_METHOD,
     .max_workloads = PEACE_MAX_COLOC,
     .needs_models = 1,
     .choose = peace_choose,

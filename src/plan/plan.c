@@ -3,6 +3,7 @@
  * grid (plan.h), used by the TUI's Planner screen and by `gpuplan plan`.
  */
 #include "plan.h"
+#include "plan_int.h"
 #include "par.h"
 #include "plan_par.h"
 #include "plan_saved.h"

@@ -139,17 +139,11 @@ typedef struct plan {
 void plan_params_default(plan_params *p);
 const char *plan_metric_name(plan_metric m);
 
-/* The GPU counts lo..hi by step (at most PLAN_MAX_COUNTS, the step grown
- * to fit); returns how many. */
-int plan_counts(const plan_params *p, int *out, int cap);
-
 /* The GPUs the trace's tasks would use unshared at their peak — with a
  * snapshot, its tasks' (and the --more copies') on top of the trace's:
  * the top of the default range.  0 or -1 with a message. */
 int plan_peak_demand(store *st, const plan_params *p, int *peak, gp_err *err);
 
-/* A cluster of `gpus` GPUs of profile prof in servers of per_server. */
-cluster *plan_cluster(const gpu_profile *prof, int gpus, int per_server);
 /* The grid's points: every (n1, n2) of the two ranges, lo..hi by step each
  * (at most PLAN_MAX_AXIS per model, steps grown to fit; 0 allowed), but
  * not (0, 0); returns how many. */
@@ -157,11 +151,6 @@ int plan_grid(const plan_params *p, int *n1, int *n2, int cap);
 /* n1 GPUs of p1 then n2 of p2, in servers of per_server. */
 cluster *plan_cluster_mixed(const gpu_profile *p1, int n1, const gpu_profile *p2, int n2,
                             int per_server);
-
-/* Applies the threshold sliders to a policy spec: its options of role
- * OPT_CORR_THRESHOLD get corr, those of OPT_UTIL_THRESHOLD util_pct
- * (clamped to their ranges); NAN leaves them at the spec's values. */
-void plan_apply_thresholds(policy_spec *sp, double corr, double util_pct);
 
 int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err);
 /* Runs for about budget_s seconds; returns 1 while work remains. */

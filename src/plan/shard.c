@@ -3,6 +3,7 @@
  * fingerprint of a sweep.
  */
 #include "shard.h"
+#include "shard_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -26,9 +26,8 @@ typedef struct shard {
     int i, n;                   /* shard i of n; {0, 1} = the whole list */
 } shard;
 
-/* "I/N" into *out (a --shard callback's parser); 0, or -1 with a message. */
-int shard_parse(const char *text, shard *out, gp_err *err);
-/* The same as a cli_opt callback: value is the shard. */
+/* "I/N" into the shard at value, as a cli_opt callback (--shard); 0, or
+ * -1 with a message. */
 int shard_parse_opt(void *value, const char *text, gp_err *err);
 /* How many of `total` jobs belong to shard s. */
 size_t shard_count(shard s, size_t total);

@@ -7,6 +7,7 @@
  * tables (policy_*.c).
  */
 #include "fgdscore.h"
+#include "fgdscore_int.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * placement contract, and explanation bookkeeping.
  */
 #include "policy.h"
+#include "policy_int.h"
+#include "policy_table.h"
 #include "core/strbuf.h"
 
 #include <assert.h>
@@ -12,14 +14,9 @@
 #include <string.h>
 
 /* The one table of policies: adding a policy is its file plus one line
- * here (and one extern above it). */
-extern const policy_ops policy_cats, policy_corrgpu, policy_first, policy_hotcloud,
-    policy_harmony, policy_fgd, policy_bestfit, policy_dotprod, policy_gpupacking,
-    policy_gpuclustering, policy_random, policy_pwr, policy_pwr_fgd, policy_gogh, policy_gogh_p1,
-    policy_gogh_oracle, policy_gavel, policy_blind;
-
-/* Within a family, table order is the order of comparison tables (the
- * fragmentation family in the FGD paper's order). */
+ * here and one in policy_table.h.  Within a family, table order is the
+ * order of comparison tables (the fragmentation family in the FGD paper's
+ * order). */
 static const policy_ops *const policies[] = {
     &policy_cats, &policy_corrgpu, &policy_first, &policy_hotcloud, &policy_harmony,
     &policy_random, &policy_dotprod, &policy_gpuclustering, &policy_gpupacking,

@@ -2,7 +2,7 @@
  * policy.h — the placement-policy interface (SPEC §5) and its registry.
  *
  * A policy is one file (policy_<name>.c) exporting one const policy_ops,
- * listed once in policy.c's table.  Besides its place() function a policy
+ * declared in policy_table.h and listed once in policy.c's table.  Besides its place() function a policy
  * declares what it is — its family, its paper's power model, whether the
  * CATS power manager (Alg. 3 sleep, Alg. 4 DFS) runs with it by default,
  * and the role of each option — so that the simulator, the planner and the
@@ -260,8 +260,6 @@ int policy_spec_parse(const char *text, policy_spec *out, gp_err *err);
 int policy_spec_set(policy_spec *sp, const char *assignment, gp_err *err);
 /* Writes "key=value ..." of every option into buf (the run's options). */
 void policy_spec_format(const policy_spec *sp, char *buf, size_t len);
-/* Index of an option key, -1 when the policy has none by that name. */
-int policy_option_index(const policy_ops *ops, const char *key);
 /* Sets every option of that role to v, clamped to the option's range;
  * returns how many were set (0 when the policy has none of that role). */
 int policy_spec_set_role(policy_spec *sp, option_role role, double v);

@@ -8,6 +8,7 @@
  * terms make up the policy.  No options.
  */
 #include "fgdscore.h"
+#include "policy_table.h"
 
 static const fgd_term bestfit_terms[] = {
     {"bestfit", fgd_score_bestfit, FGD_NORM_MINMAX, 1000, 0, "bestfit_norm"},

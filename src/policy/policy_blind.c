@@ -8,6 +8,7 @@
  * but not that a K80 is a third of a V100.
  */
 #include "alloc_fit.h"
+#include "policy_table.h"
 
 #include <stdio.h>
 

@@ -39,6 +39,7 @@
  *    the worst of the window's busy GPUs gives its terms (corr_place.h).
  */
 #include "corr_place.h"
+#include "policy_table.h"
 #include "core/util.h"
 
 #include <stdio.h>

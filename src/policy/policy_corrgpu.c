@@ -31,6 +31,7 @@
  *    (lines 18–25); the worst busy GPU of the window gives its terms.
  */
 #include "corr_place.h"
+#include "policy_table.h"
 #include "core/util.h"
 
 #include <stdio.h>

@@ -8,6 +8,7 @@
  * terms make up the policy.  No options.
  */
 #include "fgdscore.h"
+#include "policy_table.h"
 
 static const fgd_term dotprod_terms[] = {
     {"dotprod", fgd_score_dotprod, FGD_NORM_NONE, 1000, 0, NULL},

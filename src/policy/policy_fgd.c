@@ -9,6 +9,7 @@
  * terms make up the policy.  No options.
  */
 #include "fgdscore.h"
+#include "policy_table.h"
 
 static const fgd_term fgd_terms[] = {
     {"fgd", fgd_score_fgd, FGD_NORM_NONE, 1000, 1, NULL},

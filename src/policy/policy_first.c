@@ -10,6 +10,7 @@
  * with HotCloud and Harmony (corr_place.c).
  */
 #include "corr_place.h"
+#include "policy_table.h"
 
 static const policy_option first_options[] = {
     {"q", OPT_UTIL_THRESHOLD, 100, 0, 10000,

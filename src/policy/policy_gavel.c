@@ -9,6 +9,7 @@
  * The round is gogh_round.c's with Gavel's objective (solve_gogh).
  */
 #include "gogh_round.h"
+#include "policy_table.h"
 
 static const policy_option gavel_options[] = {
     {"round", OPT_ROUND_S, 360, 1, 86400, "seconds between rounds (Gavel's 6 min)"},

@@ -12,6 +12,7 @@
  * gives no migration cost): 30 s for a checkpoint and restore.
  */
 #include "gogh_round.h"
+#include "policy_table.h"
 
 static const policy_option gogh_options[] = {
     {"round", OPT_ROUND_S, 360, 1, 86400, "seconds between rounds (Gavel's 6 min)"},

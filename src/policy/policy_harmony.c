@@ -8,6 +8,7 @@
  * fresh GPU.  The rule is shared with First and HotCloud (corr_place.c).
  */
 #include "corr_place.h"
+#include "policy_table.h"
 
 static const policy_option harmony_options[] = {
     {"q", OPT_UTIL_THRESHOLD, 100, 0, 10000,

@@ -9,6 +9,7 @@
  * (corr_place.c).
  */
 #include "corr_place.h"
+#include "policy_table.h"
 
 static const policy_option hotcloud_options[] = {
     {"q", OPT_UTIL_THRESHOLD, 100, 0, 10000,

@@ -9,6 +9,7 @@
  * terms make up the policy.  No options.
  */
 #include "fgdscore.h"
+#include "policy_table.h"
 
 static const fgd_term pwr_terms[] = {
     {"pwr", fgd_score_pwr, FGD_NORM_PWR, 1000, 1, "pwr_norm"},

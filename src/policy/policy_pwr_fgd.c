@@ -11,6 +11,7 @@
  * and 0.2).  On the command line: --policy pwr+fgd:0.05.
  */
 #include "fgdscore.h"
+#include "policy_table.h"
 
 #include <math.h>
 

@@ -6,6 +6,7 @@
  * the Go simulator's random numbers.  No options.
  */
 #include "fgdscore.h"
+#include "policy_table.h"
 
 static int random_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
                         explain *ex)

@@ -38,6 +38,7 @@
  * Not here: the features and targets PEACE trains on (peace_model.h).
  */
 #include "extratrees.h"
+#include "extratrees_int.h"
 
 #include <assert.h>
 #include <limits.h>

@@ -53,8 +53,6 @@ void et_free(et_model *m);
 double et_predict(const et_model *m, const double *x);
 
 int et_nfeatures(const et_model *m);
-int et_ntrees(const et_model *m);
-size_t et_nnodes(const et_model *m);    /* over all trees */
 
 /* Serialises the model; *len receives the size. */
 unsigned char *et_save(const et_model *m, size_t *len);

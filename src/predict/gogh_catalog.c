@@ -28,6 +28,7 @@
 #include "gogh_int.h"
 #include "core/hash.h"
 #include "core/hashtab.h"
+#include "gogh_est_int.h"
 
 #include <assert.h>
 #include <stdlib.h>

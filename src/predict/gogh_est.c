@@ -18,6 +18,7 @@
  * (gogh_catalog.c).
  */
 #include "gogh_int.h"
+#include "gogh_est_int.h"
 
 #include <assert.h>
 #include <math.h>

@@ -103,7 +103,6 @@ typedef enum gogh_est_mode {
 } gogh_est_mode;
 
 const char *gogh_est_mode_name(gogh_est_mode m);   /* "oracle", "p1", "p1p2" */
-int gogh_est_mode_parse(const char *s);            /* -1 when unknown */
 
 typedef struct gogh_estimator gogh_estimator;
 
@@ -138,8 +137,5 @@ typedef struct gogh_est_stats {
 } gogh_est_stats;
 
 void gogh_estimator_stats(const gogh_estimator *e, gogh_est_stats *out);
-/* 1 when j's throughputs come from estimates (a job type new to the mode,
- * or one the table does not have), 0 when from the table. */
-int gogh_estimator_estimates(gogh_estimator *e, const gogh_jobtype *j);
 
 #endif

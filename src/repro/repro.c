@@ -6,6 +6,7 @@
  * (cmd_reproduce.c).
  */
 #include "repro.h"
+#include "repro_table.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -17,8 +18,6 @@ const char *const REPRO_HOLDS = "holds";
 const char *const REPRO_DIFFERS = "differs";
 const char *const REPRO_MEASURED = "measured";
 const char *const REPRO_NOT_RUN = "not run";
-
-extern const repro_paper repro_corrgpu, repro_cats, repro_fgd, repro_gogh, repro_peace;
 
 static const repro_paper *const papers[] = {
     &repro_corrgpu,

@@ -4,7 +4,7 @@
  * with a verdict and, when they differ, the reason.
  *
  * A paper is one file (repro_<paper>.c) exporting one const repro_paper,
- * listed once in repro.c's table; its run() appends rows.  A row is one
+ * declared in repro_table.h and listed once in repro.c's table; its run() appends rows.  A row is one
  * compared quantity: the paper's figure as the paper prints it, ours (a
  * number, NaN when the experiment could not run), a verdict and a reason.
  *

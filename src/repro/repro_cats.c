@@ -16,9 +16,10 @@
  *                  aggregate ("the GPU is not yet saturated")
  */
 #include "repro.h"
+#include "repro_table.h"
 #include "core/stats.h"
 #include "core/rng.h"
-#include "solve/optimal.h"
+#include "plan/optimal.h"
 #include "solve/solve.h"
 
 #include <math.h>

@@ -7,6 +7,7 @@
  * policy's mean completion time over CorrGPU's.
  */
 #include "repro.h"
+#include "repro_table.h"
 
 #include <math.h>
 

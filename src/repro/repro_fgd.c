@@ -9,6 +9,7 @@
  * multigpu20, gpuspec10, cpu050 on cluster openb).
  */
 #include "repro.h"
+#include "repro_table.h"
 #include "sim/inflation.h"
 
 #include <math.h>

@@ -9,6 +9,7 @@
  * each job's best solo throughput.
  */
 #include "repro.h"
+#include "repro_table.h"
 #include "predict/gogh_est.h"
 
 #include <math.h>

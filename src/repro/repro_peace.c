@@ -8,6 +8,7 @@
  * Oracle and ahead of every baseline.
  */
 #include "repro.h"
+#include "repro_table.h"
 #include "peace/peace_eval.h"
 #include "peace/peace_load.h"
 
@@ -47,6 +48,14 @@ static int policy_index(const peace_eval_opts *eo, const char *name)
     return -1;
 }
 
+static int role_index(const peace_eval_opts *eo, peace_role role)
+{
+    for (int k = 0; k < eo->npol; k++)
+        if (eo->pol[k]->role == role)
+            return k;
+    return -1;
+}
+
 /* The best share among the baselines (not PEACE, not the Oracle) at cap c. */
 static double next_best(const peace_eval_opts *eo, const peace_eval_result *r, int c,
                         const char **who)
@@ -54,8 +63,7 @@ static double next_best(const peace_eval_opts *eo, const peace_eval_result *r, i
     double best = -1;
     for (int k = 0; k < eo->npol; k++) {
         double v = peace_eval_mean(&r->cell[c][k]);
-        if (eo->pol[k] == &peace_policy_oracle || strcmp(eo->pol[k]->name, "peace") == 0 ||
-            isnan(v) || v <= best)
+        if (eo->pol[k]->role != PEACE_ROLE_BASELINE || isnan(v) || v <= best)
             continue;
         best = v;
         *who = eo->pol[k]->name;
@@ -68,7 +76,7 @@ static void setting_rows(repro_out *o, const peace_eval_opts *eo, const peace_ev
     char exp[64];
     snprintf(exp, sizeof exp, "%% of Oracle (Fig. 4-6), %s, %s", SET,
              peace_setting_name(eo->setting));
-    int pk = policy_index(eo, "peace");
+    int pk = role_index(eo, PEACE_ROLE_METHOD);
     for (int c = 0; c < eo->ncaps && pk >= 0; c++) {
         double p = 100 * peace_eval_mean(&r->cell[c][pk]);
         const char *who = "";

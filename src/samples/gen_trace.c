@@ -3,6 +3,7 @@
  * cluster from "MODEL:COUNT" lists (gen_trace.h).
  */
 #include "gen_trace.h"
+#include "gen_trace_int.h"
 #include "core/rng.h"
 #include "core/tput.h"
 

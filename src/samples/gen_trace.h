@@ -45,19 +45,6 @@ typedef struct gen_series_params {
 
 #define GEN_SERIES_MAX 100000
 
-/* A training-like utilization series for job `index` of a trace drawn
- * with `seed`: a warm-up ramp to a steady level, a periodic dip (an
- * evaluation or checkpoint every few dozen samples) and Gaussian noise,
- * clamped to 0..100 and rounded to 0.1; its length uniform in
- * [min_len, max_len].  Each job
- * draws from its own stream of the seed, so a series depends only on
- * (seed, index, bounds).  out holds at least max_len floats; returns the
- * length. */
-size_t gen_util_series(uint64_t seed, size_t index, const gen_series_params *sp, float *out);
-
-gp_trace *gen_gavel_trace(const char *name, const tput_catalog *tp, const gen_gavel_params *p,
-                          gp_err *err);
-
 /* The same jobs one at a time, so a trace of a million jobs with series
  * is written out (to the store, to CSV) without being held: */
 typedef struct gen_gavel gen_gavel;

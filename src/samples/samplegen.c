@@ -24,6 +24,7 @@
  * Not here: simulation, policies, reading real traces (the importers).
  */
 #include "samples_int.h"
+#include "samplegen_int.h"
 #include "io/export.h"
 #include "peace/peace.h"
 #include "core/hash.h"

@@ -41,10 +41,8 @@ typedef struct sample_set {
     cluster *cl;
     gp_trace *tr;
     tput_catalog *tp;
-    struct peace_set *peace;    /* PEACE's workloads and ground truth (peace/peace.h) */
+    struct peace_set *peace;    /* PEACE's workloads and ground truth (core/peaceset.h) */
 } sample_set;
-
-void sample_set_free(sample_set *s);
 
 typedef struct samplegen_info {
     const char *name;           /* also the directory and entity name */
@@ -57,10 +55,6 @@ extern const size_t samplegen_nsets;
 
 /* 1 when name is a known set. */
 int samplegen_known(const char *name);
-
-/* Generates set `name` with seed into *out (zeroed first).  Returns 0, or
- * -1 with a message for an unknown set. */
-int samplegen_build(const char *name, uint64_t seed, sample_set *out, gp_err *err);
 
 /* The pai-like generator with another task count (benchmarks want 5000,
  * SPEC §9); `pai-like` itself is samplegen_pai_like(3000, seed, out).  The

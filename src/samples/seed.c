@@ -3,6 +3,7 @@
  * the sample sets.
  */
 #include "seed.h"
+#include "seed_int.h"
 #include "io/import.h"
 #include "core/model.h"
 #include "predict/gogh_load.h"

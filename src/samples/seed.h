@@ -20,7 +20,4 @@ char *seed_sample_dir(void);
  * (well under a second for the samples'), so GOGH runs from the start. */
 int seed_default(store *st, gp_err *err);
 
-/* The same from an explicit directory (tests, `gpuplan import`). */
-int seed_from_dir(store *st, const char *dir, gp_err *err);
-
 #endif

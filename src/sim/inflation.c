@@ -18,6 +18,7 @@
  * files (io/inflation_read.c).
  */
 #include "inflation.h"
+#include "inflation_int.h"
 #include "core/strbuf.h"
 
 #include <math.h>

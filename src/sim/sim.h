@@ -114,13 +114,6 @@ void sim_config_default(sim_config *cfg);
  * the policy's own. */
 power_model sim_power_model_of(const sim_config *cfg, const policy_spec *sp);
 
-/* CATS Alg. 4 for one GPU running n tasks: the frequency after one tick.
- * e_pred = e_min (f_max/f)^beta against e_max = kappa e_min per task: any
- * violation raises f by delta_f (at most f_max); all tasks with slack
- * (e_pred < 0.95 e_max) lower it by delta_f (at least f_min); else f holds. */
-double sim_dfs_step(double f, double f_min, double f_max, double beta, double delta_f,
-                    const double *e_min, const double *kappa, int n);
-
 typedef struct sim sim;
 
 /* checkpoint_every for a run nobody rewinds (the command line): no copy of
@@ -173,7 +166,6 @@ int sim_gpu_peace(const sim *s, int g, sim_peace_gpu *out);
 size_t sim_tput_unknown(const sim *s, int *first);
 
 /* Power right now under the run's model. */
-void sim_power(const sim *s, power_split *out);
 /* The run record so far: timeline, outcomes of finished tasks, decisions.
  * Summary metrics are filled by sim_finish(). */
 const run *sim_run_record(const sim *s);

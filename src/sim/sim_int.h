@@ -305,4 +305,16 @@ int sim_process_one(sim *s);
 double sim_next_event_time(sim *s);
 void sim_view_sync(sim *s);
 
+/* ---- reached only by the tests (and the benchmarks) ---- */
+
+/* CATS Alg. 4 for one GPU running n tasks: the frequency after one tick.
+ * e_pred = e_min (f_max/f)^beta against e_max = kappa e_min per task: any
+ * violation raises f by delta_f (at most f_max); all tasks with slack
+ * (e_pred < 0.95 e_max) lower it by delta_f (at least f_min); else f holds. */
+double sim_dfs_step(double f, double f_min, double f_max, double beta, double delta_f,
+                    const double *e_min, const double *kappa, int n);
+
+/* Power right now under the run's model. */
+void sim_power(const sim *s, power_split *out);
+
 #endif

@@ -304,7 +304,6 @@ void gogh_inst_free(gogh_inst *in);
  * throughput 20..90 % of the v100 solo; D_j 1 or 2.  Free with
  * gogh_inst_free(). */
 struct rng;
-void gogh_inst_random(gogh_inst *in, size_t n, struct rng *r);
 
 /* Minimum power (W, eq. 2a); placements list each job on each accelerator. */
 int solve_gogh(const gogh_inst *in, const solve_opts *o, solve_result *res, gp_err *err);

@@ -5,6 +5,7 @@
  * share.  Not a model of any trace; the gavel-like sample is that.
  */
 #include "solve.h"
+#include "solve_int.h"
 
 #include <string.h>
 

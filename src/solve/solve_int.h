@@ -353,4 +353,8 @@ void gogh_why(const gogh_inst *in, solve_result *res);
 int pk_solve(const pk_inst *p, const pk_sol *start, sg_ctx *c, solve_result *res,
              pk_sol *sol, gp_err *err);
 
+/* ---- reached only by the tests (and the benchmarks) ---- */
+
+void gogh_inst_random(gogh_inst *in, size_t n, struct rng *r);
+
 #endif

@@ -5,6 +5,7 @@
  */
 #include "harness.h"
 #include "core/hash.h"
+#include "db/store_int.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * power model the optimum minimises (CATS eq. 1-4) and it is cheap enough
  * to compute on the spot, so the automatic mode asks for both.
  *
- * Not here: the solve itself (solve_cats.c), any output.
+ * Not here: the solve itself (solve/solve_cats.c), any output.
  */
 #ifndef GP_OPTIMAL_H
 #define GP_OPTIMAL_H
@@ -16,7 +16,7 @@
 
 #include "policy/policy.h"
 #include "sim/sim.h"
-#include "solve.h"
+#include "solve/solve.h"
 
 /* The most GPU tasks a trace may have for the automatic row. */
 #define OPTIMAL_AUTO_TASKS 256
