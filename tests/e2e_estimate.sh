@@ -24,14 +24,14 @@ contains "$T/out" "gavel-like  p1   test" "P1's test row"
 contains "$T/out" "train_s" "training time"
 expect_rc 0 "nets stored" sqlite3 "$GPUPLAN_DB" \
     "select name, types_train, types_val, types_test from gogh_nets"
-contains "$T/out" "gavel-like|6|2|2" "10 job types split 6/2/2"
+contains "$T/out" "gavel-like|18|4|4" "26 job types split 18/4/4"
 expect_rc 0 "report stored" sqlite3 "$GPUPLAN_DB" "select count(*) from gogh_nets_error"
 contains "$T/out" "6" "six figures (two nets, three splits)"
 
 expect_rc 0 "train csv" "$G" --format csv estimate train --tput gavel-like --name small \
     --hidden 4 --layers 1 --epochs 5 --val 0.2 --test 0.2 --seed 3
 contains "$T/out" "nets,net,split,types,rows,loss,mae,train_s" "csv header"
-contains "$T/out" "small,p2,validation,2," "P2's validation row"
+contains "$T/out" "small,p2,validation,5," "P2's validation row"
 cp "$T/out" "$T/train.csv"
 expect_rc 0 "eval csv" "$G" --format csv estimate eval --nets small
 # eval measures the stored nets again: the same figures, without the times.
@@ -45,8 +45,8 @@ contains "$T/out" "1" "json_valid"
 contains "$T/eval.json" '"split": "validation"' "json names the split"
 
 expect_rc 0 "list" "$G" --format csv estimate list
-contains "$T/out" "gavel-like,gavel-like,6/2/2," "list shows the split"
-contains "$T/out" "small,gavel-like,6/2/2," "list shows both nets"
+contains "$T/out" "gavel-like,gavel-like,18/4/4," "list shows the split"
+contains "$T/out" "small,gavel-like,16/5/5," "list shows both nets"
 expect_rc 0 "delete" "$G" estimate delete small
 expect_rc 0 "list after delete" "$G" --format csv estimate list --tput gavel-like
 if grep -q '^small,' "$T/out"; then bad "deleted nets are gone"; else ok "deleted nets are gone"; fi
@@ -71,10 +71,11 @@ expect_rc 0 "import one class" "$G" import "$F/one-accel"
 expect_rc 1 "one accelerator class" "$G" estimate train --tput one-accel
 contains "$T/err" "needs 2 to 16" "one class is refused"
 # On another table: the nets' split for the types it shares with the sample
-# (few-types has three of the ten), its other types as test.
+# (few-types's three: one the nets trained on, two they held out or never
+# saw, tested).
 expect_rc 0 "eval on another table" "$G" --format csv estimate eval --nets gavel-like \
     --tput few-types
-contains "$T/out" "gavel-like,p1,test,1," "the other table's new type is tested"
+contains "$T/out" "gavel-like,p1,test,2," "the other table's new type is tested"
 expect_rc 0 "import foreign" "$G" import "$F/foreign"
 expect_rc 1 "eval on a foreign table" "$G" estimate eval --nets gavel-like --tput foreign
 contains "$T/err" "none of the job types the nets were trained on" "foreign table refused"

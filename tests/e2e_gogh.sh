@@ -13,7 +13,7 @@ expect_rc 0 "samples" "$G" samples --set gavel-like "$T/samples"
 export GPUPLAN_SAMPLES="$T/samples"
 
 expect_rc 0 "nets of a new database" "$G" --format csv estimate list
-contains "$T/out" "gavel-like,gavel-like,6/2/2" "trained on the sample table at creation"
+contains "$T/out" "gavel-like,gavel-like,18/4/4" "trained on the sample table at creation"
 
 P=gogh,gogh-p1,gogh-oracle,gavel,blind
 expect_rc 0 "five policies" "$G" --format csv run --trace gavel-like --cluster gavel-like \

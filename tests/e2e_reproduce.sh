@@ -1,9 +1,10 @@
 #!/bin/sh
 # End-to-end test of `gpuplan reproduce`: CorrGPU's experiments on the
 # sample sets (the motivating example holds: one GPU against First's two),
-# the three output formats, --save storing the runs for Compare, the
-# openb experiments reported as not run when the openb files are not
-# imported, and usage errors.
+# the three output formats (a tolerance column beside the paper's
+# figure), --save storing the runs for Compare, the openb experiments
+# reported as not run when the openb files are not imported, and usage
+# errors.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_reproduce.sh  (run from the project root)
 set -u
 NAME=e2e_reproduce
@@ -26,8 +27,8 @@ fi
 contains "$T/out" "rows hold" "the verdicts are counted"
 
 expect_rc 0 "csv" "$G" --format csv reproduce corrgpu
-contains "$T/out" "paper,experiment,quantity,paper_figure,ours,verdict,reason" "csv header"
-contains "$T/out" 'corrgpu,motivating example (Fig. 3-4),"First CapEx, USD","5,000",5000,holds' \
+contains "$T/out" "paper,experiment,quantity,paper_figure,tolerance,ours,verdict,reason" "csv header"
+contains "$T/out" 'corrgpu,motivating example (Fig. 3-4),"First CapEx, USD","5,000",exact,5000,holds' \
     "csv rows, quoted where they need it"
 expect_rc 0 "json" "$G" --format json reproduce corrgpu
 contains "$T/out" '"verdict": "holds"' "json rows"

@@ -105,18 +105,20 @@ else bad "max-sum throughput: $(cat "$T/out")"; fi
 expect_rc 2 "bad --objective" "$G" solve gogh --trace gavel-like --cluster gavel-like \
     --objective speed
 
-# The cheapest fleet for the gavel-like trace (every job at once): K80s and
-# P100s at 2,500 and 5,000 USD beat any one model; K80s alone cannot give
-# every job its minimum.
+# The cheapest fleet for the gavel-like trace (every job at once): K80s,
+# P100s and a few V100s at 2,500, 5,000 and 9,000 USD beat any one model;
+# K80s alone or P100s alone cannot give every job its minimum (40-60 % of
+# its V100 solo throughput).
 expect_rc 0 "fleet" "$G" --format csv solve fleet --trace gavel-like \
     --gpus K80,P100@5000,V100M16@9000 --usd-per-kwh 0.15
-contains "$T/out" "cheapest,optimal,7 K80 + 13 P100,20,99427.62,82500.00,16927.62," \
+contains "$T/out" "cheapest,optimal,4 K80 + 16 P100 + 3 V100M16,23,138681.00,117000.00,21681.00," \
     "the cheapest mix and its cost split"
 contains "$T/out" "only K80,infeasible," "K80s alone are infeasible"
-contains "$T/out" "only P100,optimal,20 P100,20,119687.02," "the cheapest P100-only fleet"
-expect_rc 0 "fleet, CapEx alone" "$G" solve fleet --trace gavel-like --gpus P100:30@5000
+contains "$T/out" "only P100,infeasible," "P100s alone are infeasible"
+contains "$T/out" "only V100M16,optimal,20 V100M16,20,203652.00," "the cheapest V100-only fleet"
+expect_rc 0 "fleet, CapEx alone" "$G" solve fleet --trace gavel-like --gpus V100M16:30@9000
 contains "$T/out" "0 USD/kWh" "no electricity price: CapEx alone"
-contains "$T/out" "100000.00" "20 P100s at 5,000 USD"
+contains "$T/out" "180000.00" "20 V100s at 9,000 USD"
 expect_rc 2 "fleet without --gpus" "$G" solve fleet --trace gavel-like
 expect_rc 2 "fleet, unknown profile" "$G" solve fleet --trace gavel-like --gpus Z9
 expect_rc 2 "fleet, bad count" "$G" solve fleet --trace gavel-like --gpus P100:x
@@ -137,9 +139,10 @@ expect_rc 2 "bad --optimal" "$G" run --trace cats-testbed --cluster cats-testbed
 # is never reached).  The interrupt comes 2 s in: CorrGPU's column
 # generation at the root of branch and price; the compact MILP's build and
 # its root LP (GLPK's simplex, run in slices so the flag is read); GOGH's
-# restricted MILP and its compact MILP, on gavel-like's jobs resampled to
-# 128 with minimums scaled 0.5-1.5x (timeout sends the signal; its -k is
-# only a guard against a hang, not a timing check).
+# restricted MILP, on gavel-like's jobs resampled to 128 with minimums
+# scaled 0.5-1.5x, and its compact MILP, on 256 such jobs and twice the
+# servers (128 are proven in a fraction of a second; timeout sends the
+# signal; its -k is only a guard against a hang, not a timing check).
 D="$T/gavel128"
 mkdir -p "$D"
 cp "$T/samples/gavel-like/gpus.csv" "$T/samples/gavel-like/tput.csv" "$D/"
@@ -150,6 +153,16 @@ awk -F, -v OFS=, 'NR == 1 { print; next } { row[NR - 1] = $0; m = NR - 1 }
           $2 = i * 60; $14 = sprintf("%.3f", $14 * (0.5 + ((i * 37) % 41) / 40)); print } }' \
     "$T/samples/gavel-like/tasks.csv" >"$D/tasks.csv"
 expect_rc 0 "import gavel128" "$G" import --name gavel128 "$D"
+D="$T/gavel256"
+mkdir -p "$D"
+cp "$T/samples/gavel-like/gpus.csv" "$T/samples/gavel-like/tput.csv" "$D/"
+awk -F, -v OFS=, 'NR == 1 { print; next } { print; for (c = 1; c < 6; c++) { $1 = $1 "-" c; print } }' \
+    "$T/samples/gavel-like/nodes.csv" >"$D/nodes.csv"
+awk -F, -v OFS=, 'NR == 1 { print; next } { row[NR - 1] = $0; m = NR - 1 }
+    END { for (i = 0; i < 256; i++) { $0 = row[(i * 7) % m + 1]; $1 = sprintf("job-%03d", i);
+          $2 = i * 60; $14 = sprintf("%.3f", $14 * (0.5 + ((i * 37) % 41) / 40)); print } }' \
+    "$T/samples/gavel-like/tasks.csv" >"$D/tasks.csv"
+expect_rc 0 "import gavel256" "$G" import --name gavel256 "$D"
 interrupted() {     # [AT=S] interrupted DESCRIPTION SOLVE-ARGS... (the signal at S s, 2)
     desc=$1
     shift
@@ -187,7 +200,7 @@ if cmp -s "$T/cuts_off.csv" "$T/cuts_root.csv" && cmp -s "$T/cuts_off.csv" "$T/c
 then ok "the same optimum without cuts, with cuts at the root and at every node"
 else bad "cuts change the optimum: $(cat "$T/cuts_off.csv" "$T/cuts_root.csv" "$T/cuts_nodes.csv")"; fi
 interrupted "GOGH's search" gogh --trace gavel128 --cluster gavel128
-interrupted "GOGH's compact MILP" gogh --trace gavel128 --cluster gavel128 --no-bounds
+interrupted "GOGH's compact MILP" gogh --trace gavel256 --cluster gavel256 --no-bounds
 
 # Usage and input errors.
 expect_rc 2 "no model" "$G" solve --trace cats-testbed --cluster cats-testbed

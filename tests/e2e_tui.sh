@@ -277,9 +277,9 @@ if [ -d "$SAMPLES/gavel-like" ]; then
     expect "objective" "the round's objective"
     keys 1 End
     expect "finished" "the runs play to the end"
-    # The energy `gpuplan run` prints for the same runs (27.559, 24.584 kWh).
-    expect "27.6" "GOGH's energy as in the CLI"
-    expect "24.6" "the oracle's energy as in the CLI"
+    # The energy `gpuplan run` prints for the same runs (26.428, 26.522 kWh).
+    expect "26.4" "GOGH's energy as in the CLI"
+    expect "26.5" "the oracle's energy as in the CLI"
     quit_clean "GOGH session"
 else
     ok "GOGH session skipped: no $SAMPLES/gavel-like"

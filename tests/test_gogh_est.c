@@ -188,7 +188,7 @@ static void test_psi(void **state)
 }
 
 /* The encoding training makes from the sample: its seven families, the
- * log2 range of its batch sizes (20 .. 4096), scale 1 only. */
+ * log2 range of its batch sizes (5 .. 8192, Gavel's), scale 1 only. */
 static void test_psi_of_sample(void **state)
 {
     (void)state;
@@ -198,10 +198,10 @@ static void test_psi_of_sample(void **state)
     gogh_nets *n = train(tp, &p, &rep);
     assert_int_equal(n->psi.nfam, 7);
     assert_int_equal(n->naccel, 3);
-    assert_double_equal(n->psi.log_batch_lo, log2(20), 1e-12);
-    assert_double_equal(n->psi.log_batch_hi, 12, 1e-12);
+    assert_double_equal(n->psi.log_batch_lo, log2(5), 1e-12);
+    assert_double_equal(n->psi.log_batch_hi, 13, 1e-12);
     assert_double_equal(n->psi.log_scale_hi, 0, 0);
-    assert_int_equal(n->ntypes, 10);
+    assert_int_equal(n->ntypes, 26);
     gogh_nets_free(n);
     tput_catalog_free(tp);
 }
@@ -241,7 +241,7 @@ static void test_split(void **state)
                 assert_int_equal(count[s], rep.types[s]);
                 assert_int_equal(rep.p1[s].rows, count[s] * 3 * (h->ntrain + 1));
             }
-            assert_int_equal(count[1], fracs[f][0] > 0 ? (size_t)llround(10 * fracs[f][0]) : 0);
+            assert_int_equal(count[1], fracs[f][0] > 0 ? (size_t)llround(26 * fracs[f][0]) : 0);
             gogh_hist_free(h);
             gogh_nets_free(n);
         }

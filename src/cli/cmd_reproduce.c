@@ -21,9 +21,10 @@ const cli_cmd cmd_reproduce = {
     .name = "reproduce",
     .usage = "PAPER|all [--save]",
     .summary = "Run a paper's headline experiments and set them beside its figures",
-    .notes = "Each row is one figure of the paper, ours on the data at hand, and a verdict "
-             "(holds, differs, measured: a figure of the paper's own machine, not run: data "
-             "missing) with the reason.",
+    .notes = "Each row is one figure of the paper, the tolerance within which ours counts "
+             "as the same size, ours on the data at hand, and a verdict (holds: direction and "
+             "size agree; direction: only the sign agrees; differs; measured: a figure of the "
+             "paper's own machine; not run: data missing) with the measured reason.",
     .exec = reproduce_exec,
     .help_epilogue = print_papers,
 };
@@ -43,8 +44,8 @@ static table *new_table(int with_paper)
     table *t = table_new();
     if (with_paper)
         table_col(t, "paper", 0);
-    static const char *const cols[] = {"experiment", "quantity", "paper_figure", "ours",
-                                       "verdict", "reason"};
+    static const char *const cols[] = {"experiment", "quantity", "paper_figure", "tolerance",
+                                       "ours", "verdict", "reason"};
     for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
         table_col(t, cols[c], 0);
     return t;
@@ -58,6 +59,7 @@ static void add_row(table *t, const repro_row *r, int with_paper)
     table_cell(t, "%s", r->experiment);
     table_cell(t, "%s", r->quantity);
     table_cell(t, "%s", r->theirs);
+    table_cell(t, "%s", r->tolerance);
     table_cell(t, "%s", r->ours_text);
     table_cell(t, "%s", r->verdict);
     table_cell(t, "%s", r->reason);
@@ -70,17 +72,20 @@ static void print_by_paper(cli_ctx *ctx, const repro_out *o, const repro_paper *
     for (size_t p = 0; p < nrun; p++) {
         fprintf(ctx->out, "%s== %s (%s)\n", p ? "\n" : "", chosen[p]->name, chosen[p]->title);
         table *t = new_table(0);
-        size_t held = 0, rows = 0;
+        size_t held = 0, direction = 0, differs = 0, rows = 0;
         for (size_t i = 0; i < o->n; i++) {
             if (strcmp(o->rows[i].paper, chosen[p]->name) != 0)
                 continue;
             add_row(t, &o->rows[i], 0);
             rows++;
             held += o->rows[i].verdict == REPRO_HOLDS;
+            direction += o->rows[i].verdict == REPRO_DIRECTION;
+            differs += o->rows[i].verdict == REPRO_DIFFERS;
         }
         table_print(t, FMT_TABLE, ctx->out, "(no rows)");
         table_free(t);
-        fprintf(ctx->out, "%zu of %zu rows hold\n", held, rows);
+        fprintf(ctx->out, "%zu of %zu rows hold, %zu agree in direction only, %zu differ\n",
+                held, rows, direction, differs);
     }
 }
 

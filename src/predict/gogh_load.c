@@ -52,24 +52,27 @@ int gogh_nets_store(store *st, const char *name, const char *tput, const gogh_ne
     return rc;
 }
 
-/* Trains and stores nets for table `name`. */
-static int train_one(store *st, const char *name, gp_err *err)
+/* Trains and stores nets for table `name` with parameters p. */
+static int train_one(store *st, const char *name, const gogh_train_params *p, gp_err *err)
 {
     tput_catalog *tp;
     if (store_get_tput_catalog(st, name, &tp, err))
         return -1;
-    gogh_train_params p;
-    gogh_train_params_default(&p);
     gogh_train_report rep;
-    gogh_nets *n = gogh_nets_train(tp, &p, &rep, err);
-    int rc = n ? gogh_nets_store(st, name, name, n, &p, &rep, err) : -1;
+    gogh_nets *n = gogh_nets_train(tp, p, &rep, err);
+    int rc = n ? gogh_nets_store(st, name, name, n, p, &rep, err) : -1;
     gogh_nets_free(n);
     tput_catalog_free(tp);
     return rc;
 }
 
-int gogh_nets_train_missing(store *st, gp_err *err)
+int gogh_nets_train_missing(store *st, const gogh_train_params *params, gp_err *err)
 {
+    gogh_train_params p;
+    if (params)
+        p = *params;
+    else
+        gogh_train_params_default(&p);
     store_item *items;
     size_t n;
     if (store_list(st, STORE_TPUT, &items, &n, err))
@@ -82,7 +85,7 @@ int gogh_nets_train_missing(store *st, gp_err *err)
         if (rc == 0) {
             store_gogh_nets_list_free(l, have);
             if (have == 0)
-                rc = train_one(st, items[i].name, err);
+                rc = train_one(st, items[i].name, &p, err);
         }
     }
     free(items);

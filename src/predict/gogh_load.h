@@ -25,9 +25,10 @@ int gogh_nets_find(store *st, const char *name, const tput_catalog *tput, gogh_n
 int gogh_nets_store(store *st, const char *name, const char *tput, const gogh_nets *n,
                     const gogh_train_params *p, const gogh_train_report *rep, gp_err *err);
 
-/* Trains nets with the default parameters on every stored throughput table
- * that has none, each stored under the table's name: what a new database
- * gets, so that GOGH runs from the first start.  0, or -1 with a message. */
-int gogh_nets_train_missing(store *st, gp_err *err);
+/* Trains nets with parameters p (NULL: the defaults) on every stored
+ * throughput table that has none, each stored under the table's name: what
+ * a new database gets, so that GOGH runs from the first start.  0, or -1
+ * with a message. */
+int gogh_nets_train_missing(store *st, const gogh_train_params *p, gp_err *err);
 
 #endif

@@ -54,12 +54,23 @@ static void tables_3_4(repro_out *o, const repro_inputs *in)
                 fabs(tk->util_mean - table4[i][1]) < 0.05 &&
                 fabs(tk->gpu_mem_gib - table4[i][2]) < 0.005;
     }
-    repro_add(o, PAPER, exp, "tasks as Table 4 (start, mean util., memory)", "14", same, "%.0f",
-              repro_verdict(same == 14 && in->tr->ntasks == 14), "cats-testbed on %zu V100s",
-              in->cl->nnodes ? (size_t)in->cl->nodes[0].gpu_count : 0);
+    const repro_claim all = {REPRO_FIGURE, 14, NAN, 0};
+    repro_add_claim(o, PAPER, exp, "tasks as Table 4 (start, mean util., memory)", "14", &all,
+                    in->tr->ntasks == 14 ? same : -1, "%.0f", "cats-testbed: %zu tasks on %zu "
+                    "V100s", in->tr->ntasks,
+                    in->cl->nnodes ? (size_t)in->cl->nodes[0].gpu_count : 0);
 }
 
 /* --- Fig. 7: the testbed's power and JCT --------------------------------------- */
+
+/* Placement runs read Fig. 8a/8c as the paper does (active GPUs and
+ * servers over time): DFS is a power mechanism that stretches CATS's tasks,
+ * so it is off there; power runs keep each policy's own (CATS Alg. 4). */
+static void placement_config(sim_config *cfg)
+{
+    sim_config_default(cfg);
+    cfg->dfs = 0;
+}
 
 static void fig7(repro_out *o, const repro_inputs *in)
 {
@@ -67,11 +78,12 @@ static void fig7(repro_out *o, const repro_inputs *in)
     static const char *const pols[3] = {"cats", "hotcloud", "first"};
     static const char *const paper_w[3] = {"301", "385.8", "395"};
     run *r[3] = {0};
+    repro_tally tally[3];
     gp_err err = {{0}};
     sim_config cfg;
     sim_config_default(&cfg);
     for (int i = 0; i < 3; i++)
-        if (!(r[i] = repro_simulate(o, in, pols[i], &cfg, &err))) {
+        if (!(r[i] = repro_simulate_tally(o, in, pols[i], &cfg, &tally[i], &err))) {
             repro_not_run(o, PAPER, exp, err.msg);
             goto out;
         }
@@ -87,19 +99,30 @@ static void fig7(repro_out *o, const repro_inputs *in)
         j[i] = metric(r[i], "jct_mean_s");
         jmin = fmin(jmin, j[i]);
         snprintf(q, sizeof q, "%s mean power, W", pols[i]);
-        repro_add(o, PAPER, exp, q, paper_w[i], w[i], "%.1f", REPRO_MEASURED, NULL);
+        repro_add(o, PAPER, exp, q, paper_w[i], w[i], "%.1f", REPRO_MEASURED,
+                  "%.2f GPUs on average, %.0f used", metric(r[i], "avg_gpus"),
+                  metric(r[i], "unique_gpus"));
     }
-    double rel = 100 * (w[0] / w[1] - 1);
-    repro_add(o, PAPER, exp, "CATS power vs HotCloud, %", "-22.0", rel, "%+.1f",
-              repro_verdict(rel < 0),
-              "the eight stage-1 tasks fit one V100 by memory; CATS's rho <= 0 filter keeps "
-              "positively correlated ones apart and opens more GPUs than HotCloud's mean sum");
-    if (has_opt)
-        repro_add(o, PAPER, exp, "Optimal below every policy", "yes",
-                  opt.mean_power_w < fmin(w[0], fmin(w[1], w[2])), "%.0f",
-                  repro_verdict(opt.mean_power_w < fmin(w[0], fmin(w[1], w[2]))), "1 = yes");
-    repro_add(o, PAPER, exp, "CATS JCT / fastest (SLA 1.2)", "<= 1.2", j[0] / jmin, "%.3f",
-              repro_verdict(j[0] / jmin <= 1.2), NULL);
+    /* +-10 points: the testbed is modelled (our V100 power model, our
+     * series for Table 4's tasks), not the paper's measured wattage. */
+    const repro_claim c7 = {REPRO_FIGURE, -22.0, 0, 10};
+    char why[256];
+    repro_tally_text(&tally[0], "CATS", why, sizeof why);
+    repro_add_claim(o, PAPER, exp, "CATS power vs HotCloud, %", "-22.0", &c7,
+                    100 * (w[0] / w[1] - 1), "%+.1f", "%s; HotCloud opened %zu of %zu; GPUs "
+                    "%.2f vs %.2f (fluid bound %.2f)", why, tally[1].fresh, tally[1].decisions,
+                    metric(r[0], "avg_gpus"), metric(r[1], "avg_gpus"),
+                    repro_fluid_gpus(in->tr));
+    if (has_opt) {
+        const repro_claim below = {REPRO_AT_LEAST, 1, NAN, 0};
+        repro_add_claim(o, PAPER, exp, "Optimal below every policy (1 = yes)", "yes", &below,
+                        opt.mean_power_w < fmin(w[0], fmin(w[1], w[2])), "%.0f",
+                        "Optimal %.1f W, lowest policy %.1f W", opt.mean_power_w,
+                        fmin(w[0], fmin(w[1], w[2])));
+    }
+    const repro_claim sla = {REPRO_AT_MOST, 1.2, NAN, 0};     /* CATS §2.1.2: kappa 1.2 */
+    repro_add_claim(o, PAPER, exp, "CATS JCT / fastest (SLA 1.2)", "<= 1.2", &sla, j[0] / jmin,
+                    "%.3f", NULL);
 out:
     for (int i = 0; i < 3; i++)
         run_free(r[i]);
@@ -107,48 +130,80 @@ out:
 
 /* --- Fig. 8: the PAI simulation ------------------------------------------------- */
 
+/* The measured reason of the Fig. 8a row: each policy's placement and
+ * filters beside the fluid bound. */
+static void fig8a_reason(const repro_inputs *in, run *const *pl, const repro_tally *t,
+                         char *buf, size_t len)
+{
+    char cats[200];
+    repro_tally_text(&t[0], "CATS", cats, sizeof cats);
+    snprintf(buf, len, "GPUs CATS %.1f, HotCloud %.1f, First %.1f, fluid bound %.1f; %s; "
+             "HotCloud opened %zu of %zu", metric(pl[0], "avg_gpus"), metric(pl[1], "avg_gpus"),
+             metric(pl[2], "avg_gpus"), repro_fluid_gpus(in->tr), cats, t[1].fresh,
+             t[1].decisions);
+}
+
 static void fig8(repro_out *o, const repro_inputs *in)
 {
     const char *exp = "PAI-like (Fig. 8a-d), pai-like";
     static const char *const pols[3] = {"cats", "hotcloud", "first"};
     static const char *const paper_g[3] = {"37.32", "61.94", "92.94"};
-    run *r[3] = {0};
+    run *pl[3] = {0}, *pw[3] = {0};
+    repro_tally tally[3];
     gp_err err = {{0}};
-    sim_config cfg;
-    sim_config_default(&cfg);
+    sim_config place, power;
+    placement_config(&place);
+    sim_config_default(&power);
     for (int i = 0; i < 3; i++)
-        if (!(r[i] = repro_simulate(o, in, pols[i], &cfg, &err))) {
+        if (!(pl[i] = repro_simulate_tally(o, in, pols[i], &place, &tally[i], &err)) ||
+            !(pw[i] = repro_simulate(o, in, pols[i], &power, &err))) {
             repro_not_run(o, PAPER, exp, err.msg);
             goto out;
         }
     for (int i = 0; i < 3; i++) {
-        char q[48];
-        snprintf(q, sizeof q, "%s average GPUs", pols[i]);
-        repro_add(o, PAPER, exp, q, paper_g[i], metric(r[i], "avg_gpus"), "%.2f",
-                  REPRO_MEASURED, "3,000 tasks here, 5,000 in the paper");
+        char q[64];
+        snprintf(q, sizeof q, "%s average GPUs (placement, DFS off)", pols[i]);
+        repro_add(o, PAPER, exp, q, paper_g[i], metric(pl[i], "avg_gpus"), "%.2f",
+                  REPRO_MEASURED, "%zu tasks here, 5,000 in the paper", in->tr->ntasks);
     }
-    double g = 100 * (metric(r[0], "avg_gpus") / metric(r[1], "avg_gpus") - 1);
-    repro_add(o, PAPER, exp, "CATS GPUs vs HotCloud, % (8a)", "-39.75", g, "%+.1f",
-              repro_verdict(g < 0),
-              "CATS admits a subset of HotCloud's GPUs (the same mean bound plus rho <= 0), "
-              "so it cannot pack tighter than first-fit HotCloud on exact means");
-    double jh = metric(r[1], "jct_mean_s") / metric(r[0], "jct_mean_s");
-    double jf = metric(r[2], "jct_mean_s") / metric(r[0], "jct_mean_s");
-    repro_add(o, PAPER, exp, "JCT HotCloud / CATS (8b)", "0.87", jh, "%.2f",
-              repro_verdict(1 / jh <= 1.2), "CATS within 1.2x HotCloud's JCT");
-    repro_add(o, PAPER, exp, "JCT First / CATS (8b)", "0.77", jf, "%.2f", REPRO_MEASURED,
-              NULL);
-    double s = metric(r[0], "avg_servers") /
-               fmin(metric(r[1], "avg_servers"), metric(r[2], "avg_servers"));
-    repro_add(o, PAPER, exp, "CATS servers / fewest baseline (8c)", "< 1", s, "%.2f",
-              repro_verdict(s < 1), NULL);
-    double p = 100 * (metric(r[0], "avg_power_w") / metric(r[2], "avg_power_w") - 1);
-    repro_add(o, PAPER, exp, "CATS power vs First, % (8d)", "-63.59", p, "%+.1f",
-              repro_verdict(p < 0), "First: %.0f W, CATS %.0f W",
-              metric(r[2], "avg_power_w"), metric(r[0], "avg_power_w"));
+    repro_add(o, PAPER, exp, "fluid lower bound, GPUs", "-", repro_fluid_gpus(in->tr), "%.2f",
+              REPRO_MEASURED, "sum(mean x duration x GPUs) / span of the trace");
+    /* +-15 points: another sample of PAI tasks (3,000 generated, not the
+     * paper's 5,000), and the paper does not say what HotCloud knew. */
+    const repro_claim c8a = {REPRO_FIGURE, -39.75, 0, 15};
+    char why[256];
+    fig8a_reason(in, pl, tally, why, sizeof why);
+    repro_add_claim(o, PAPER, exp, "CATS GPUs vs HotCloud, % (8a)", "-39.75", &c8a,
+                    100 * (metric(pl[0], "avg_gpus") / metric(pl[1], "avg_gpus") - 1), "%+.1f",
+                    "%s", why);
+    /* JCT ratios: +-0.1, a tenth of the fastest's completion time. */
+    const repro_claim c8b_h = {REPRO_FIGURE, 0.87, 1, 0.1}, c8b_f = {REPRO_FIGURE, 0.77, 1, 0.1};
+    double jh = metric(pw[1], "jct_mean_s") / metric(pw[0], "jct_mean_s");
+    double jf = metric(pw[2], "jct_mean_s") / metric(pw[0], "jct_mean_s");
+    repro_add_claim(o, PAPER, exp, "JCT HotCloud / CATS (8b)", "0.87", &c8b_h, jh, "%.2f",
+                    "mean JCT: CATS %.0f s, HotCloud %.0f s", metric(pw[0], "jct_mean_s"),
+                    metric(pw[1], "jct_mean_s"));
+    repro_add_claim(o, PAPER, exp, "JCT First / CATS (8b)", "0.77", &c8b_f, jf, "%.2f",
+                    "mean JCT: First %.0f s", metric(pw[2], "jct_mean_s"));
+    const repro_claim c8c = {REPRO_AT_MOST, 1, NAN, 0};
+    double s = metric(pl[0], "avg_servers") /
+               fmin(metric(pl[1], "avg_servers"), metric(pl[2], "avg_servers"));
+    repro_add_claim(o, PAPER, exp, "CATS servers / fewest baseline (8c)", "< 1", &c8c, s,
+                    "%.2f", "servers (placement): CATS %.2f, HotCloud %.2f, First %.2f",
+                    metric(pl[0], "avg_servers"), metric(pl[1], "avg_servers"),
+                    metric(pl[2], "avg_servers"));
+    /* +-15 points, as 8a. */
+    const repro_claim c8d = {REPRO_FIGURE, -63.59, 0, 15};
+    double p = 100 * (metric(pw[0], "avg_power_w") / metric(pw[2], "avg_power_w") - 1);
+    repro_add_claim(o, PAPER, exp, "CATS power vs First, % (8d)", "-63.59", &c8d, p, "%+.1f",
+                    "First %.0f W, CATS %.0f W with its DFS and %.0f W without; HotCloud %.0f W",
+                    metric(pw[2], "avg_power_w"), metric(pw[0], "avg_power_w"),
+                    metric(pl[0], "avg_power_w"), metric(pw[1], "avg_power_w"));
 out:
-    for (int i = 0; i < 3; i++)
-        run_free(r[i]);
+    for (int i = 0; i < 3; i++) {
+        run_free(pl[i]);
+        run_free(pw[i]);
+    }
 }
 
 /* --- CATS against HotCloud under predictors and readings ------------------------- */
@@ -165,12 +220,14 @@ static const char *const predictors[] = {
 
 static void readings_by_predictor(repro_out *o, const repro_inputs *in)
 {
-    const char *exp = "Fig. 8a/d by reading and predictor, pai-like";
+    const char *exp = "Fig. 8a by reading and predictor, pai-like";
     const size_t nr = sizeof readings / sizeof *readings;
+    const repro_claim c8a = {REPRO_FIGURE, -39.75, 0, 15};     /* as fig8() */
+    double fluid = repro_fluid_gpus(in->tr);
     for (size_t p = 0; p < sizeof predictors / sizeof *predictors; p++) {
         gp_err err = {{0}};
         sim_config cfg;
-        sim_config_default(&cfg);
+        placement_config(&cfg);
         upred_parse(predictors[p], &cfg.predict, &err);
         run *hot = repro_simulate(o, in, "hotcloud", &cfg, &err);
         if (!hot) {
@@ -187,16 +244,11 @@ static void readings_by_predictor(repro_out *o, const repro_inputs *in)
             snprintf(q, sizeof q, "CATS GPUs vs HotCloud, %%: %s, %s", readings[k][0],
                      predictors[p]);
             double g = 100 * (metric(c, "avg_gpus") / metric(hot, "avg_gpus") - 1);
-            repro_add(o, PAPER, exp, q, "-39.75", g, "%+.1f", repro_verdict(g < 0),
-                      "CATS %.1f GPUs, %.0f W, %.0f SLA violations; HotCloud %.1f, %.0f W, "
-                      "%.0f", metric(c, "avg_gpus"), metric(c, "avg_power_w"),
-                      metric(c, "sla_violations"), metric(hot, "avg_gpus"),
-                      metric(hot, "avg_power_w"), metric(hot, "sla_violations"));
-            snprintf(q, sizeof q, "CATS power vs HotCloud, %%: %s, %s", readings[k][0],
-                     predictors[p]);
-            double w = 100 * (metric(c, "avg_power_w") / metric(hot, "avg_power_w") - 1);
-            repro_add(o, PAPER, exp, q, "< 0 (8d)", w, "%+.1f", repro_verdict(w < 0),
-                      "Fig. 8d: CATS draws least; its DFS lowers clocks whatever it packs");
+            repro_add_claim(o, PAPER, exp, q, "-39.75", &c8a, g, "%+.1f",
+                            "GPUs (DFS off): CATS %.1f, HotCloud %.1f, fluid bound %.1f; SLA "
+                            "violations %.0f and %.0f", metric(c, "avg_gpus"),
+                            metric(hot, "avg_gpus"), fluid, metric(c, "sla_violations"),
+                            metric(hot, "sla_violations"));
             run_free(c);
         }
         run_free(hot);
@@ -291,8 +343,8 @@ static void cats_run(repro_out *o)
 const repro_paper repro_cats = {
     .name = "cats",
     .title = "CATS: correlation-aware task scheduling for GPU power",
-    .experiments = "testbed stages (Tables 3-4, Fig. 7a/b); PAI-like (Fig. 8a-d) under each "
-                   "predictor and reading of Alg. 1; Pearson cost (Table 2); MILP times "
-                   "(Table 1)",
+    .experiments = "testbed stages (Tables 3-4, Fig. 7a/b); PAI-like (Fig. 8a-d; 8a/8c as "
+                   "placement, DFS off) and 8a under each predictor and reading of Alg. 1; "
+                   "Pearson cost (Table 2); MILP times (Table 1)",
     .run = cats_run,
 };
