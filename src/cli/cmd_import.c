@@ -7,6 +7,7 @@
 #include "cli_progress.h"
 #include "core/strbuf.h"
 #include "io/import.h"
+#include "io/input.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,19 @@ static void print_formats(FILE *out)
         free(text);
     }
 }
+
+/* A FIFO with no writer yet: say so rather than hang without a word. */
+static void say_waiting(void *ctx, const char *path)
+{
+    (void)ctx;
+    char *shown = text_printable(path);
+    fprintf(stderr, "gpuplan import: waiting for %s to give data (a pipe or FIFO with no "
+            "writer yet?)\n", shown);
+    free(shown);
+}
+
+static int import_paths(cli_ctx *ctx, import_opts *io_opts, const char *type,
+                        const char *const *paths, size_t npaths);
 
 static void report(cli_ctx *ctx, const importer *imp, const import_result *r, double secs)
 {
@@ -105,6 +119,22 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
             fprintf(stderr, "gpuplan import: %s: no such file or directory\n", paths[i]);
             return EXIT_RUNTIME;
         }
+    gp_err err = {{0}};
+    /* pipes and process substitution can be read once: read them whole
+     * before the format is detected */
+    if (input_preload(paths, npaths, say_waiting, NULL, &err)) {
+        fprintf(stderr, "gpuplan import: %s\n(nothing was imported)\n", err.msg);
+        return EXIT_RUNTIME;
+    }
+    int code2 = import_paths(ctx, &io, type, paths, npaths);
+    input_release();
+    return code2;
+}
+
+static int import_paths(cli_ctx *ctx, import_opts *io_opts, const char *type,
+                        const char *const *paths, size_t npaths)
+{
+    import_opts io = *io_opts;
     const importer *imp = type ? importer_find(type) : importer_detect(paths, npaths);
     if (!imp) {
         if (type)

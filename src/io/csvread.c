@@ -11,6 +11,7 @@
  * the input is valid CSV is libcsv's to judge, not the tracker's.
  */
 #include "csvread.h"
+#include "input.h"
 #include "table.h"
 
 #include <csv.h>
@@ -406,7 +407,7 @@ static csv_reader *finish_open(csv_reader *r, int header, gp_err *err)
 
 csv_reader *csv_open(const char *path, int header, gp_err *err)
 {
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = input_open(path);
     if (!fp) {
         gp_error(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
