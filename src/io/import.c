@@ -295,8 +295,8 @@ int import_check_name_len(const char *where, const char *what, const char *name,
     if (n < GP_NAME_MAX)
         return 0;
     char *shown = text_printable(name);
-    gp_error(err, "%s: %s '%s' is %zu bytes; a name is at most %d (Kubernetes' limit)", where,
-             what, shown, n, GP_NAME_MAX - 1);
+    gp_error(err, "%s%s%s '%s' is %zu bytes; a name is at most %d (Kubernetes' limit)",
+             where ? where : "", where ? ": " : "", what, shown, n, GP_NAME_MAX - 1);
     free(shown);
     return -1;
 }

@@ -89,7 +89,7 @@ int import_dir_file(const char *dir, const char *file, char **path, gp_err *err)
 void import_copy_utf8(char *dst, size_t len, const char *s);
 /* 0 when name fits a stored name (at most GP_NAME_MAX - 1 bytes), else -1
  * with "WHAT 'name' is N bytes; a name is at most 253" after the prefix
- * where (a file:line:col), the name escaped: importers refuse a long name
+ * where (a file:line:col; NULL for none), the name escaped: importers refuse a long name
  * rather than cut it, as a cut one could be another's. */
 int import_check_name_len(const char *where, const char *what, const char *name, gp_err *err);
 /* A name with the line of the row it came from and the position of what

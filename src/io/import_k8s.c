@@ -336,7 +336,7 @@ static int read_node(opsnap *o, k8s_slices *sl, const k8s_doc *d, const jsonpos_
         return k8s_fail(d, meta ? &mp : p, err, "expected metadata.name, the node's name");
     if (strlen(name) >= GP_NAME_MAX) {
         gp_err why;
-        import_check_name_len("metadata.name", "the node's name", name, &why);
+        import_check_name_len(NULL, "the node's name", name, &why);
         return k8s_fail(d, &mp, err, "%s", why.msg);
     }
     if (opsnap_node(o, name) >= 0) {
@@ -628,7 +628,7 @@ static int read_pod(opsnap *o, const k8s_slices *sl, const k8s_doc *d,
     char *full = xasprintf("%s%s%s", ns ? ns : "", ns ? "/" : "", name);
     if (strlen(full) >= GP_NAME_MAX) {
         gp_err why;
-        import_check_name_len("metadata", "the pod's namespace/name", full, &why);
+        import_check_name_len(NULL, "the pod's namespace/name", full, &why);
         free(full);
         return k8s_fail(d, &mp, err, "%s", why.msg);
     }

@@ -94,7 +94,7 @@ static int series_key(const prom_doc *d, const jsonpos_path *mp, const json_t *m
     else
         key = xasprintf("%s/gpu%s", host ? host : "gpu", gpu ? gpu : "0");
     gp_err why;
-    int rc = import_check_name_len("labels", "the series' task", key, &why);
+    int rc = import_check_name_len(NULL, "the series' task", key, &why);
     if (rc)
         prom_fail(d, mp, err, "%s", why.msg);
     else
