@@ -155,6 +155,19 @@ static void test_smi_file_name_contains_node(void **state)
     assert_double_equal(sn->readings[0].power_w, 312.45, 1e-9);
     snapshot_free(sn);
 
+    /* --node-of says which node a file is of, whatever its name */
+    const char *node_of[] = {W "nvidia-smi_gpu-a-0.csv=gpu-a-1"};
+    import_opts opts = {0};
+    opts.name = "told";
+    opts.node_of = node_of;
+    opts.nnode_of = 1;
+    if (import_run(st, &import_k8s, paths, 2, &opts, &res, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(store_get_snapshot(st, "told", &sn, &err), 0);
+    assert_int_equal(sn->nreadings, 2);
+    assert_int_equal(sn->readings[0].node, 1);
+    snapshot_free(sn);
+
     /* a file naming no node: an error naming it, its name and the nodes */
     const char *csv = "index, name, utilization.gpu [%]\n0, NVIDIA A100-SXM4-40GB, 5 %\n";
     const char *lists[] = {W "nodes-ab.json"};

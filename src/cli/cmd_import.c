@@ -19,7 +19,7 @@ static void print_formats(FILE *out);
 
 const cli_cmd cmd_import = {
     .name = "import",
-    .usage = "[--type FORMAT] [--name NAME] [--replace] PATH...",
+    .usage = "[--type FORMAT] [--name NAME] [--replace] [--node-of FILE=NODE] PATH...",
     .summary = "Import a trace, cluster, throughput table, snapshot or PEACE set",
     .exec = import_exec,
     .help_epilogue = print_formats,
@@ -89,10 +89,13 @@ static void report(cli_ctx *ctx, const importer *imp, const import_result *r, do
     table_free(t);
 }
 
+static int import_with(cli_ctx *ctx, import_opts *io_in, const char *type, cli_args *args);
+
 static int import_exec(cli_ctx *ctx, int argc, char **argv)
 {
     import_opts io = {0};
     const char *type = NULL;
+    cli_list node_of = {0};
     const cli_opt opts[] = {
         OPT_STRING("type", 't', "FORMAT", &type, "input format, one of the formats below",
                    .def = "detected from names and headers"),
@@ -103,12 +106,28 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
         OPT_DOUBLE("period", 0, "S", &io.period_s, 0, INFINITY,
                    "sample period of utilization series, seconds", .min_open = 1,
                    .def = "the format's"),
+        OPT_LIST("node-of", 0, "FILE=NODE", &node_of,
+                 "k8s: the node an nvidia-smi or DCGM file is of",
+                 .def = "its host column or label, else the node its file name names"),
         OPT_END(),
     };
     cli_args rest = CLI_ARGS(1, -1, "at least one PATH");
     int code;
-    if (cli_parse(ctx, &cmd_import, opts, argc, argv, &rest, &code))
+    if (cli_parse(ctx, &cmd_import, opts, argc, argv, &rest, &code)) {
+        cli_list_free(&node_of);
         return code;
+    }
+    io.node_of = node_of.v;
+    io.nnode_of = node_of.n;
+    code = import_with(ctx, &io, type, &rest);
+    cli_list_free(&node_of);
+    return code;
+}
+
+static int import_with(cli_ctx *ctx, import_opts *io_in, const char *type, cli_args *args)
+{
+    import_opts io = *io_in;
+    cli_args rest = *args;
     const char *const *paths = (const char *const *)rest.argv;
     size_t npaths = (size_t)rest.argc;
     if (io.name && strchr(io.name, '/'))

@@ -21,6 +21,10 @@ typedef struct import_opts {
     const char *cluster;        /* importers that need a cluster (snapshots) */
     int replace;                /* replace an existing entity of that name */
     double period_s;            /* series sample period override, 0 = default */
+    /* "FILE=NODE": the node a monitor's file (nvidia-smi, DCGM) beside
+     * kubectl's lists is of, when its name does not say (k8s) */
+    const char *const *node_of;
+    size_t nnode_of;
     /* Told how far a long import is (0..1) now and then; may be NULL.
      * Importers that stream (the native set's trace) call it. */
     void (*progress)(void *ctx, double frac);

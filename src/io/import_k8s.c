@@ -775,7 +775,7 @@ static int k8s_run(store *st, const char *const *paths, size_t npaths,
         rc = check_pods_unique(&pods, docs, err);
     free_pods(&pods);
     if (!rc)
-        rc = opsnap_match_hosts(&o, err);
+        rc = opsnap_match_hosts(&o, opts, err);
     if (!rc) {
         opsnap_take_series(&o, series);     /* before a reading's one sample */
         rc = opsnap_apply_readings(&o, &skipped[SKIP_N], err);

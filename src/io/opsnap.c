@@ -644,10 +644,34 @@ static void list_nodes(const opsnap *o, char *buf, size_t len)
         snprintf(buf + off, len - off, " and %zu more", o->cl->nnodes - shown_n);
 }
 
-/* The node a file's name names: exact, else the longest contained. */
-static int host_node(opsnap *o, const opsnap_gpu *g, gp_err *err)
+/* The node --node-of names for file path: its index, -2 when none is
+ * named for it, -1 with a message when the node named is not there. */
+static int node_named_for(opsnap *o, const import_opts *opts, const char *path, gp_err *err)
 {
-    int k = opsnap_node(o, g->host);
+    size_t n = strlen(path);
+    for (size_t i = 0; opts && i < opts->nnode_of; i++) {
+        const char *a = opts->node_of[i];
+        if (strncmp(a, path, n) != 0 || a[n] != '=')
+            continue;
+        int k = opsnap_node(o, a + n + 1);
+        if (k >= 0)
+            return k;
+        char *shown = text_printable(a + n + 1), *file = text_printable(path);
+        gp_error(err, "--node-of %s=%s: no node of that name in the lists", file, shown);
+        free(shown);
+        free(file);
+        return -1;
+    }
+    return -2;
+}
+
+/* The node a file's name names: exact, else the longest contained. */
+static int host_node(opsnap *o, const import_opts *opts, const opsnap_gpu *g, gp_err *err)
+{
+    int k = node_named_for(o, opts, g->path ? g->path : "", err);
+    if (k != -2)
+        return k;
+    k = opsnap_node(o, g->host);
     if (k >= 0)
         return k;
     int best = -1, tie = -1;
@@ -675,14 +699,15 @@ static int host_node(opsnap *o, const opsnap_gpu *g, gp_err *err)
                  o->cl->nodes[tie].name, o->cl->nodes[best].name);
     else
         gp_error(err, "%s: no node is named '%s' (from the file's name) or has its name in "
-                 "it; the nodes are %s (name the file after one, or give a host column)",
+                 "it; the nodes are %s (name the file after one, give a host column or "
+                 "--node-of FILE=NODE)",
                  file, host, nodes);
     free(file);
     free(host);
     return -1;
 }
 
-int opsnap_match_hosts(opsnap *o, gp_err *err)
+int opsnap_match_hosts(opsnap *o, const import_opts *opts, gp_err *err)
 {
     const char *done_path = NULL;
     int node_idx = -1;
@@ -691,7 +716,7 @@ int opsnap_match_hosts(opsnap *o, gp_err *err)
         if (!g->host_from_file)
             continue;
         if (!done_path || g->path != done_path) {   /* once per file */
-            if ((node_idx = host_node(o, g, err)) < 0)
+            if ((node_idx = host_node(o, opts, g, err)) < 0)
                 return -1;
             done_path = g->path;
         }

@@ -117,12 +117,13 @@ typedef enum opsnap_quantity { OQ_MEM_MIB, OQ_POWER_W, OQ_CLOCK_MHZ, OQ_UTIL_PCT
 int opsnap_check_bound(opsnap_quantity q, const char *what, double v, gp_err *why);
 
 /* Matches the readings whose host is a file's name to the nodes of a
- * kubectl list: a node of that very name, else the node whose name the
+ * kubectl list: the node opts->node_of names for the file ("FILE=NODE",
+ * FILE as given), else a node of that very name, else the node whose name the
  * file's name contains ("nvidia-smi_gpu-a-0.csv" -> node gpu-a-0), the
  * longest when several do and one is longest; -1 with a message naming
  * the file, the name derived from it and the nodes there are when none
  * does or two equally long ones do. */
-int opsnap_match_hosts(opsnap *o, gp_err *err);
+int opsnap_match_hosts(opsnap *o, const import_opts *opts, gp_err *err);
 
 /* Loads the store's profiles; name names the cluster, snapshot and queue. */
 int opsnap_init(opsnap *o, store *st, const char *name, gp_err *err);
