@@ -180,4 +180,42 @@ out:
     return rc;
 }
 
+/* Empties dir of a native set (it is reused from one fuzz input to the
+ * next: a file left from an earlier export must not be read). */
+static inline void ops_rt_clear(const char *dir)
+{
+    static const char *const files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
+                                        "util.csv", "tput.csv", "placements.csv",
+                                        "readings.csv"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char *p = xasprintf("%s/%s", dir, files[i]);
+        unlink(p);
+        free(p);
+    }
+    rmdir(dir);
+}
+
+/* The round trip of what an import named `name` made (res: a snapshot
+ * `name`; a trace `name`, or `name`-pending beside a snapshot), exported
+ * under the scratch directory tmp. */
+static inline int ops_rt_import_result(store *st, const char *tmp, const char *name,
+                                       const import_result *res, char *why, size_t len)
+{
+    char *sdir = xasprintf("%s/rt-snapshot", tmp), *tdir = xasprintf("%s/rt-trace", tmp);
+    char *trace = res->snapshots ? xasprintf("%s-pending", name) : xstrdup(name);
+    ops_rt_clear(sdir);
+    ops_rt_clear(tdir);
+    int rc = 0;
+    if (res->snapshots)
+        rc = ops_rt_snapshot(st, name, sdir, why, len);
+    if (!rc && res->traces)
+        rc = ops_rt_trace(st, trace, tdir, why, len);
+    ops_rt_clear(sdir);
+    ops_rt_clear(tdir);
+    free(sdir);
+    free(tdir);
+    free(trace);
+    return rc;
+}
+
 #endif
