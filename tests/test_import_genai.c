@@ -147,6 +147,10 @@ static void test_detect(void **state)
 
 /* Malformed cases: duty.csv (or mem.csv) written at run time and imported
  * alone. */
+/* 260 bytes: past the longest name (253) */
+#define LONG26 "01234567890123456789012345"
+#define LONG260 LONG26 LONG26 LONG26 LONG26 LONG26 LONG26 LONG26 LONG26 LONG26 LONG26
+
 static const tu_bad_case bad_alone[] = {
     {"truncated row", "duty.csv", DUTY_HDR "1,1000,a\n1,1060\n",
      "duty.csv:3:3: row has 2 fields, expected 3 (truncated row?)"},
@@ -179,9 +183,8 @@ static const tu_bad_case bad_alone[] = {
      "duty.csv:2:9: invalid UTF-8 byte 0xff (expected UTF-8 text)"},
     {"empty container", "duty.csv", DUTY_HDR "1,1000,\n",
      "duty.csv:2:3: column 'container_ip': expected a container id"},
-    {"long container", "duty.csv", DUTY_HDR "1,1000,"
-     "0123456789012345678901234567890123456789012345678901234567890123456789\n",
-     "duty.csv:2:3: column 'container_ip': text longer than 63 characters"},
+    {"long container", "duty.csv", DUTY_HDR "1,1000," LONG260 "\n",
+     "duty.csv:2:3: column 'container_ip': text longer than 253 characters"},
     {"no period", "duty.csv", DUTY_HDR "1,1000,a\n2,1000,b\n",
      "duty.csv: cannot tell the sample period"},
     {"memory alone", "mem.csv", MEM_HDR "1000,5,a\n",

@@ -242,13 +242,13 @@ static void test_headered_reordered(void **state)
 }
 
 /* Repeated (job, task) rows and names longer than a task name may be get
- * unique names of at most 63 bytes, cut between UTF-8 characters. */
+ * unique names of at most 253 bytes, cut between UTF-8 characters. */
 static void test_names_unique_and_cut(void **state)
 {
     (void)state;
-    char long_task[128];
-    memset(long_task, 'x', 60);
-    strcpy(long_task + 60, "\xC3\xA9tail");         /* "é" straddles byte 63 */
+    char long_task[300];
+    memset(long_task, 'x', 250);
+    strcpy(long_task + 250, "\xC3\xA9tail");        /* "é" straddles byte 253 */
     char *rows = xasprintf("j,t,1,Terminated,1,2,0,0,0,\n"
                            "j,t,1,Terminated,1,3,0,0,0,\n"
                            "j,%s,1,Terminated,1,4,0,0,0,\n"
@@ -265,15 +265,15 @@ static void test_names_unique_and_cut(void **state)
     assert_int_equal(t->ntasks, 4);
     assert_string_equal(t->tasks[0].name, "j/t");
     assert_string_equal(t->tasks[1].name, "j/t#2");
-    /* "j/" + 60 x = 62 bytes; the 2-byte "é" would end at byte 64: cut */
-    char cut[64] = "j/";
-    memset(cut + 2, 'x', 60);
-    cut[62] = '\0';
+    /* "j/" + 250 x = 252 bytes; the 2-byte "é" would end at byte 254: cut */
+    char cut[254] = "j/";
+    memset(cut + 2, 'x', 250);
+    cut[252] = '\0';
     assert_string_equal(t->tasks[2].name, cut);
-    /* the same 62 bytes again: cut to 61 to make room for "#3" (#2 went to j/t) */
-    assert_int_equal(strlen(t->tasks[3].name), 63);
-    assert_memory_equal(t->tasks[3].name, cut, 61);
-    assert_string_equal(t->tasks[3].name + 61, "#3");
+    /* the same 252 bytes again: cut to 251 to make room for "#3" (#2 went to j/t) */
+    assert_int_equal(strlen(t->tasks[3].name), 253);
+    assert_memory_equal(t->tasks[3].name, cut, 251);
+    assert_string_equal(t->tasks[3].name + 251, "#3");
     for (size_t i = 0; i < t->ntasks; i++) {
         size_t bad;
         assert_true(utf8_valid(t->tasks[i].name, strlen(t->tasks[i].name), &bad));

@@ -247,6 +247,9 @@ static void test_detect_by_content(void **state)
 
 /* A cluster_job_log is imported alone; a cluster_gpu_util with the
  * fixture's job log. */
+/* 50 zeros: five make a job id past the longest name (253 bytes) */
+#define Z50 "00000000000000000000000000000000000000000000000000"
+
 static const tu_bad_case bad_cases[] = {
     /* JSON syntax, reported by jansson with its line and column */
     {"syntax error", "cluster_job_log", "[{\"jobid\": \"a\",}]",
@@ -317,9 +320,9 @@ static const tu_bad_case bad_cases[] = {
      "[" JOB_HEAD ATTEMPT(T1, "[{\"ip\":\"m1\",\"gpus\":[\"gpu16\"]}]") "]",
      "got 'gpu16'"},
     {"jobid too long", "cluster_job_log",
-     "[{\"jobid\":\"application_0000000000000_000000000000000000000000000000000000000000000\"}]",
-     "cluster_job_log:1:11: job #1, field 'jobid': expected a job id of 1 to 63 bytes (it "
-     "names the task), got 71 bytes"},
+     "[{\"jobid\":\"application_0000000000000_" Z50 Z50 Z50 Z50 Z50 "\"}]",
+     "cluster_job_log:1:11: job #1, field 'jobid': expected a job id of 1 to 253 bytes (it "
+     "names the task), got 276 bytes"},
     {"duplicate jobid", "cluster_job_log", "[" GOOD_JOB ",\n " GOOD_JOB "]",
      "cluster_job_log:2:11: job #2 (a), field 'jobid': expected a unique job id ('a' is "
      "also job #1)"},

@@ -8,6 +8,7 @@
 #include "cli_progress.h"
 #include "core/strbuf.h"
 #include "io/import.h"
+#include "io/input.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static void print_formats(FILE *out);
 
 const cli_cmd cmd_import = {
     .name = "import",
-    .usage = "[--type FORMAT] [--name NAME] [--replace] PATH...",
+    .usage = "[--type FORMAT] [--name NAME] [--replace] [--node-of FILE=NODE] PATH...",
     .summary = "Import a trace, cluster, throughput table, snapshot or PEACE set",
     .exec = import_exec,
     .help_epilogue = print_formats,
@@ -53,6 +54,19 @@ static void print_formats(FILE *out)
     }
 }
 
+/* A FIFO with no writer yet: say so rather than hang without a word. */
+static void say_waiting(void *ctx, const char *path)
+{
+    (void)ctx;
+    char *shown = text_printable(path);
+    fprintf(stderr, "gpuplan import: waiting for %s to give data (a pipe or FIFO with no "
+            "writer yet?)\n", shown);
+    free(shown);
+}
+
+static int import_paths(cli_ctx *ctx, import_opts *io_opts, const char *type,
+                        const char *const *paths, size_t npaths);
+
 static void report(cli_ctx *ctx, const importer *imp, const import_result *r, double secs)
 {
     table *t = table_new();
@@ -76,10 +90,13 @@ static void report(cli_ctx *ctx, const importer *imp, const import_result *r, do
     table_free(t);
 }
 
+static int import_with(cli_ctx *ctx, import_opts *io_in, const char *type, cli_args *args);
+
 static int import_exec(cli_ctx *ctx, int argc, char **argv)
 {
     import_opts io = {0};
     const char *type = NULL;
+    cli_list node_of = {0};
     const cli_opt opts[] = {
         OPT_STRING("type", 't', "FORMAT", &type, "input format, one of the formats below",
                    .def = "detected from names and headers"),
@@ -90,12 +107,28 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
         OPT_DOUBLE("period", 0, "S", &io.period_s, 0, INFINITY,
                    "sample period of utilization series, seconds", .min_open = 1,
                    .def = "the format's"),
+        OPT_LIST("node-of", 0, "FILE=NODE", &node_of,
+                 "k8s: the node an nvidia-smi or DCGM file is of",
+                 .def = "its host column or label, else the node its file name names"),
         OPT_END(),
     };
     cli_args rest = CLI_ARGS(1, -1, "at least one PATH");
     int code;
-    if (cli_parse(ctx, &cmd_import, opts, argc, argv, &rest, &code))
+    if (cli_parse(ctx, &cmd_import, opts, argc, argv, &rest, &code)) {
+        cli_list_free(&node_of);
         return code;
+    }
+    io.node_of = node_of.v;
+    io.nnode_of = node_of.n;
+    code = import_with(ctx, &io, type, &rest);
+    cli_list_free(&node_of);
+    return code;
+}
+
+static int import_with(cli_ctx *ctx, import_opts *io_in, const char *type, cli_args *args)
+{
+    import_opts io = *io_in;
+    cli_args rest = *args;
     const char *const *paths = (const char *const *)rest.argv;
     size_t npaths = (size_t)rest.argc;
     if (io.name && strchr(io.name, '/'))
@@ -106,6 +139,22 @@ static int import_exec(cli_ctx *ctx, int argc, char **argv)
             fprintf(stderr, "gpuplan import: %s: no such file or directory\n", paths[i]);
             return EXIT_RUNTIME;
         }
+    gp_err err = {{0}};
+    /* pipes and process substitution can be read once: read them whole
+     * before the format is detected */
+    if (input_preload(paths, npaths, say_waiting, NULL, &err)) {
+        fprintf(stderr, "gpuplan import: %s\n(nothing was imported)\n", err.msg);
+        return EXIT_RUNTIME;
+    }
+    int code2 = import_paths(ctx, &io, type, paths, npaths);
+    input_release();
+    return code2;
+}
+
+static int import_paths(cli_ctx *ctx, import_opts *io_opts, const char *type,
+                        const char *const *paths, size_t npaths)
+{
+    import_opts io = *io_opts;
     const importer *imp = type ? importer_find(type) : importer_detect(paths, npaths);
     if (!imp) {
         if (type)

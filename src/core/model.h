@@ -14,7 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GP_NAME_MAX 64
+/* A name is at most GP_NAME_MAX - 1 = 253 bytes: Kubernetes' limit for
+ * the names of its objects (a DNS subdomain, RFC 1123), so that a node or
+ * a namespace/pod an operator's cluster reports is kept whole, never cut
+ * (two pods cut to one prefix would become one task). */
+#define GP_NAME_MAX 254
 #define GP_NODE_MAX_GPUS 16
 
 /* A GPU model (SPEC §3.1).  Power fields feed the `cats` model (CATS eq. 1–4:

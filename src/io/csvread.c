@@ -11,6 +11,7 @@
  * the input is valid CSV is libcsv's to judge, not the tracker's.
  */
 #include "csvread.h"
+#include "input.h"
 #include "table.h"
 
 #include <csv.h>
@@ -427,7 +428,7 @@ csv_reader *csv_open(const char *path, int header, gp_err *err)
 csv_reader *csv_open_delim(const char *path, int header, char delim, gp_err *err)
 {
     assert(delim == ',' || delim == '\t');
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = input_open(path);
     if (!fp) {
         gp_error(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;

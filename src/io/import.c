@@ -4,6 +4,7 @@
  */
 #include "import.h"
 #include "import_table.h"
+#include "input.h"
 #include "table.h"
 
 #include <errno.h>
@@ -58,9 +59,15 @@ static int import_check_name(const import_opts *opts, const char *const *paths,
 {
     if (opts->name) {
         size_t n = strlen(opts->name);
-        if (n >= GP_NAME_MAX)
-            return gp_error(err, "--name: a name is at most %d bytes; '%.20s...' has %zu",
-                            GP_NAME_MAX - 1, opts->name, n);
+        if (n >= GP_NAME_MAX) {
+            char start[24], *shown;
+            import_copy_utf8(start, sizeof start, opts->name);
+            shown = text_printable(start);
+            gp_error(err, "--name: a name is at most %d bytes; '%s...' has %zu",
+                     GP_NAME_MAX - 1, shown, n);
+            free(shown);
+            return -1;
+        }
         return 0;
     }
     for (size_t i = 0; i < npaths; i++) {
@@ -126,7 +133,7 @@ void import_base_name(const char *path, char *buf, size_t len)
 size_t import_read_head(const char *path, char *buf, size_t len)
 {
     size_t n = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = input_open(path);
     if (f) {
         n = fread(buf, 1, len - 1, f);
         fclose(f);
@@ -137,7 +144,7 @@ size_t import_read_head(const char *path, char *buf, size_t len)
 
 int import_first_line(const char *path, char *buf, size_t len)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = input_open(path);
     if (!f)
         return -1;
     if (!fgets(buf, (int)len, f)) {
@@ -271,11 +278,25 @@ int import_put_tput(store *st, tput_catalog *c, int replace, import_result *res,
     return 0;
 }
 
+int import_check_name_len(const char *where, const char *what, const char *name, gp_err *err)
+{
+    size_t n = strlen(name);
+    if (n < GP_NAME_MAX)
+        return 0;
+    char *shown = text_printable(name);
+    gp_error(err, "%s%s%s '%s' is %zu bytes; a name is at most %d (Kubernetes' limit)",
+             where ? where : "", where ? ": " : "", what, shown, n, GP_NAME_MAX - 1);
+    free(shown);
+    return -1;
+}
+
 void import_note(import_result *res, const char *kind, const char *name)
 {
     size_t off = strlen(res->names);
+    char *shown = text_printable(name);
     snprintf(res->names + off, sizeof res->names - off, "%s%s '%s'", off ? ", " : "",
-             kind, name);
+             kind, shown);
+    free(shown);
 }
 
 void import_note_skipped(import_result *res, const size_t *count, const char *const *reason,

@@ -21,6 +21,10 @@ typedef struct import_opts {
     const char *cluster;        /* importers that need a cluster (snapshots) */
     int replace;                /* replace an existing entity of that name */
     double period_s;            /* series sample period override, 0 = default */
+    /* "FILE=NODE": the node a monitor's file (nvidia-smi, DCGM) beside
+     * kubectl's lists is of, when its name does not say (k8s) */
+    const char *const *node_of;
+    size_t nnode_of;
     /* Told how far a long import is (0..1) now and then; may be NULL.
      * Importers that stream (the native set's trace) call it. */
     void (*progress)(void *ctx, double frac);
@@ -31,7 +35,9 @@ typedef struct import_opts {
 typedef struct import_result {
     size_t clusters, nodes, traces, tasks, samples, gpu_profiles, cpu_profiles,
            tput_entries, snapshots;
-    char names[256];            /* "trace 'x', cluster 'y'" */
+    /* "trace 'x', cluster 'y'", the names escaped (text_printable): room
+     * for several whole 253-byte names */
+    char names[2048];
 } import_result;
 
 typedef struct importer {
@@ -85,6 +91,11 @@ int import_dir_file(const char *dir, const char *file, char **path, gp_err *err)
 /* Copies s into dst (size len, at least 1), cut when too long between UTF-8
  * characters, so a name or a word from the input stays valid UTF-8. */
 void import_copy_utf8(char *dst, size_t len, const char *s);
+/* 0 when name fits a stored name (at most GP_NAME_MAX - 1 bytes), else -1
+ * with "WHAT 'name' is N bytes; a name is at most 253" after the prefix
+ * where (a file:line:col; NULL for none), the name escaped: importers refuse a long name
+ * rather than cut it, as a cut one could be another's. */
+int import_check_name_len(const char *where, const char *what, const char *name, gp_err *err);
 /* A name with the line of the row it came from and the position of what
  * the row made among its kind: for duplicate checks and lookups by name.
  * The name is borrowed (from the model object, once its array has stopped
@@ -114,7 +125,7 @@ int import_put_tput(store *st, tput_catalog *c, int replace, import_result *res,
  * the native importer stores them (inside the caller's transaction) and
  * counted in res: for formats that may carry the profiles they use. */
 int import_native_profiles(store *st, const char *dir, import_result *res, gp_err *err);
-/* Appends "kind 'name'" to res->names. */
+/* Appends "kind 'name'" to res->names, the name escaped for a terminal. */
 void import_note(import_result *res, const char *kind, const char *name);
 /* Appends " (skipped: 2 never started, 1 unfinished)" to res->names: "count
  * reason" for each nonzero count[i] of the n, in order; nothing when all

@@ -23,6 +23,7 @@
 #include "import_table.h"
 #include "opsnap.h"
 #include "promtext.h"
+#include "table.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,33 +69,52 @@ static long reading_of(dcgm_read_ctx *c, const char *host, int gpu, const prom_s
     import_copy_utf8(g.product, sizeof g.product, model ? model : "");
     g.mem_total_mib = g.mem_used_mib = g.util_pct = g.power_w = NAN;
     g.power_limit_w = g.clock_mhz = g.clock_max_mhz = NAN;
+    g.path = c->path;
+    g.line = s->line;
+    g.host_from_file = host == c->file_host;
     size_t k = opsnap_gpu_add(o, &g);
     c->fb_extra = xrealloc(c->fb_extra, o->ngpus * sizeof *c->fb_extra);
     c->fb_extra[k] = NAN;
     return (long)k;
 }
 
-/* The pod a sample names, as an app on its GPU (once). */
-static void note_pod(opsnap *o, const prom_sample *s, const char *host, int gpu)
+/* The pod a sample names, as an app on its GPU; the pod's lines on one
+ * GPU are one app (opsnap_apply_readings gathers a pod's GPUs into one
+ * task).  -1 when namespace/pod is longer than a name may be. */
+static int note_pod(dcgm_read_ctx *c, const prom_sample *s, const char *host, int gpu,
+                    gp_err *err)
 {
+    opsnap *o = c->o;
     const char *pod = prom_label_value(s, "pod"), *ns = prom_label_value(s, "namespace");
     if (!pod || !pod[0])
-        return;
+        return 0;
     opsnap_app a;
     memset(&a, 0, sizeof a);
     char name[2 * PROM_VALUE_MAX + 2];
     snprintf(name, sizeof name, "%s%s%s", ns && ns[0] ? ns : "", ns && ns[0] ? "/" : "", pod);
-    import_copy_utf8(a.name, sizeof a.name, name);
-    import_copy_utf8(a.host, sizeof a.host, host);
+    char where[4200];
+    snprintf(where, sizeof where, "%s:%ld:1", c->path, s->line);
+    if (import_check_name_len(where, "the pod's namespace/name", name, err))
+        return -1;
+    strlcpy0(a.name, name, sizeof a.name);
+    strlcpy0(a.host, host, sizeof a.host);
     a.index = gpu;
     a.mem_used_mib = NAN;
-    for (size_t i = 0; i < o->napps; i++)
-        if (o->apps[i].index == gpu && strcmp(o->apps[i].host, a.host) == 0 &&
-            strcmp(o->apps[i].name, a.name) == 0)
-            return;
+    a.path = c->path;
+    a.line = s->line;
+    a.col = 1;
+    if (o->napps && o->apps[o->napps - 1].index == gpu &&        /* the line before's */
+        strcmp(o->apps[o->napps - 1].name, a.name) == 0 &&
+        strcmp(o->apps[o->napps - 1].host, a.host) == 0)
+        return 0;
     grow_array((void **)&o->apps, &o->apps_cap, o->napps + 1, sizeof *o->apps);
     o->apps[o->napps++] = a;
+    return 0;
 }
+
+/* The bound of each field's value (opsnap.h). */
+static const opsnap_quantity field_bound[F_NFIELDS] = {
+    OQ_UTIL_PCT, OQ_POWER_W, OQ_CLOCK_MHZ, OQ_MEM_MIB, OQ_MEM_MIB, OQ_MEM_MIB};
 
 static int on_sample(void *ctx, const prom_sample *s, gp_err *err)
 {
@@ -108,6 +128,10 @@ static int on_sample(void *ctx, const prom_sample *s, gp_err *err)
         host = prom_label_value(s, "hostname");
     if (!host || !host[0])
         host = c->file_host;
+    else if (strlen(host) >= GP_NAME_MAX)
+        return gp_error(err, "%s:%ld:1: %s: expected a Hostname of at most %d bytes "
+                        "(Kubernetes' limit), got %zu", c->path, s->line, s->name,
+                        GP_NAME_MAX - 1, strlen(host));
     char *end;
     long idx = gpu ? strtol(gpu, &end, 10) : -1;
     if (!gpu || !gpu[0] || *end || idx < 0 || idx >= GP_NODE_MAX_GPUS)
@@ -116,10 +140,17 @@ static int on_sample(void *ctx, const prom_sample *s, gp_err *err)
     if (!isfinite(s->value) || s->value < 0 || (f == F_UTIL && s->value > 100))
         return gp_error(err, "%s:%ld:%ld: %s: expected a value %s, got %g", c->path, s->line,
                         s->value_col, s->name, f == F_UTIL ? "0..100" : ">= 0", s->value);
+    gp_err why;
+    if (opsnap_check_bound(field_bound[f], s->name, s->value, &why))
+        return gp_error(err, "%s:%ld:%ld: %s", c->path, s->line, s->value_col, why.msg);
     long i = reading_of(c, host, (int)idx, s);
-    if (i < 0)
-        return gp_error(err, "%s:%ld:1: GPU %ld of %s was read from an earlier file too",
-                        c->path, s->line, idx, host);
+    if (i < 0) {
+        char *shown = text_printable(host);
+        gp_error(err, "%s:%ld:1: GPU %ld of %s was read from an earlier file too", c->path,
+                 s->line, idx, shown);
+        free(shown);
+        return -1;
+    }
     opsnap_gpu *g = &c->o->gpus[i];
     double *slot[F_NFIELDS] = {&g->util_pct, &g->power_w, &g->clock_mhz, &g->mem_used_mib,
                                &c->fb_extra[i], &c->fb_extra[i]};
@@ -131,21 +162,32 @@ static int on_sample(void *ctx, const prom_sample *s, gp_err *err)
         *slot[f] = (isnan(*slot[f]) ? 0 : *slot[f]) + s->value;
     else if (isnan(*slot[f]))
         *slot[f] = s->value;
-    else if (!mig)
-        return gp_error(err, "%s:%ld:1: %s of GPU %ld on %s is given twice", c->path, s->line,
-                        s->name, idx, host);
-    note_pod(c->o, s, host, (int)idx);
-    return 0;
+    else if (!mig) {
+        char *shown = text_printable(host);
+        gp_error(err, "%s:%ld:1: %s of GPU %ld on %s is given twice", c->path, s->line,
+                 s->name, idx, shown);
+        free(shown);
+        return -1;
+    }
+    return note_pod(c, s, host, (int)idx, err);
 }
 
 int dcgm_read(opsnap *o, const char *path, gp_err *err)
 {
     dcgm_read_ctx c = {o, path, "", NULL, o->ngpus};
-    opsnap_host_of_file(path, c.file_host, sizeof c.file_host);
+    if (opsnap_host_of_file(path, c.file_host, sizeof c.file_host, err))
+        return -1;
     int rc = prom_each(path, on_sample, &c, err);
-    for (size_t i = c.first; !rc && i < o->ngpus; i++)
-        if (!isnan(o->gpus[i].mem_used_mib) && !isnan(c.fb_extra[i]))
-            o->gpus[i].mem_total_mib = o->gpus[i].mem_used_mib + c.fb_extra[i];
+    for (size_t i = c.first; !rc && i < o->ngpus; i++) {
+        opsnap_gpu *g = &o->gpus[i];
+        if (!isnan(g->mem_used_mib) && !isnan(c.fb_extra[i]))
+            g->mem_total_mib = g->mem_used_mib + c.fb_extra[i];
+        gp_err why;
+        /* MIG instances add up: their sum is bounded too */
+        if (opsnap_check_bound(OQ_MEM_MIB, "DCGM_FI_DEV_FB_USED + FB_FREE + FB_RESERVED",
+                               g->mem_total_mib, &why))
+            rc = gp_error(err, "%s:%ld:1: %s", path, g->line, why.msg);
+    }
     free(c.fb_extra);
     return rc;
 }
@@ -174,9 +216,10 @@ static int dcgm_run(store *st, const char *const *paths, size_t npaths,
     size_t unmatched;
     if (!rc) {
         opsnap_nodes_from_readings(&o);
-        opsnap_apply_readings(&o, &unmatched);
-        rc = opsnap_store(&o, st, opts->replace, res, err);
+        rc = opsnap_apply_readings(&o, &unmatched, err);
     }
+    if (!rc)
+        rc = opsnap_store(&o, st, opts->replace, res, err);
     opsnap_release(&o);
     return rc;
 }

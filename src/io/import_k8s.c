@@ -7,7 +7,9 @@
  *
  * (a List, NodeList or PodList; both lists may also be one file), with,
  * optionally, nvidia-smi CSV or DCGM metrics of the nodes next to them
- * (import_smi.c, import_dcgm.c: a file per node, named after it) for each
+ * (import_smi.c, import_dcgm.c: a file per node, with a host column or
+ * label, or named after it: a file whose name contains a node's name is
+ * that node's, "nvidia-smi_gpu-a-0.csv" of gpu-a-0, opsnap_match_hosts) for each
  * GPU's utilization, power, clock and memory, and a Prometheus range query
  * of the pods' utilization (import_promrange.c) for their series.
  *
@@ -43,8 +45,10 @@
  */
 #include "import.h"
 #include "import_table.h"
+#include "input.h"
 #include "jsonpos.h"
 #include "opsnap.h"
+#include "table.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -331,10 +335,17 @@ static int read_node(opsnap *o, k8s_slices *sl, const k8s_doc *d, const jsonpos_
     const char *name = NULL;
     if (!meta || member_string(d, &mp, meta, "name", &name, err) || !name || !name[0])
         return k8s_fail(d, meta ? &mp : p, err, "expected metadata.name, the node's name");
-    if (strlen(name) >= GP_NAME_MAX)
-        return k8s_fail(d, &mp, err, "node name longer than %d characters", GP_NAME_MAX - 1);
-    if (opsnap_node(o, name) >= 0)
-        return k8s_fail(d, &mp, err, "node '%s' is listed twice", name);
+    if (strlen(name) >= GP_NAME_MAX) {
+        gp_err why;
+        import_check_name_len(NULL, "the node's name", name, &why);
+        return k8s_fail(d, &mp, err, "%s", why.msg);
+    }
+    if (opsnap_node(o, name) >= 0) {
+        char *shown = text_printable(name);
+        k8s_fail(d, &mp, err, "node '%s' is listed twice", shown);
+        free(shown);
+        return -1;
+    }
     node n;
     memset(&n, 0, sizeof n);
     strlcpy0(n.name, name, sizeof n.name);
@@ -513,8 +524,81 @@ static int pod_device(const json_t *pod)
 
 enum { SKIP_FINISHED, SKIP_NO_NODE, SKIP_N };
 
+/* Where each pod that became a task was (its document and item), to
+ * refuse a pod listed twice naming both places: two tasks of one name
+ * would be one pod counted twice, and the snapshot's export could not be
+ * read back. */
+typedef struct pod_pos {
+    char *name;                 /* namespace/name, owned */
+    size_t doc, item;
+} pod_pos;
+
+typedef struct k8s_pods {
+    pod_pos *v;
+    size_t n, cap;
+    size_t doc, item;           /* of the pod being read */
+} k8s_pods;
+
+static void note_pod(k8s_pods *pods, const char *name)
+{
+    grow_array((void **)&pods->v, &pods->cap, pods->n + 1, sizeof *pods->v);
+    pods->v[pods->n++] = (pod_pos){xstrdup(name), pods->doc, pods->item};
+}
+
+static int cmp_pod_pos(const void *a, const void *b)
+{
+    const pod_pos *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return x->doc != y->doc ? (x->doc < y->doc ? -1 : 1)
+                            : (x->item < y->item ? -1 : x->item > y->item);
+}
+
+/* "file:line:col" of items[item].metadata.name of a document, into buf. */
+static void pod_where(const k8s_doc *d, size_t item, char *buf, size_t len)
+{
+    jsonpos_path p = jsonpos_key(&(jsonpos_path){0}, "items");
+    p = jsonpos_index(&p, item);
+    p = jsonpos_key(&p, "metadata");
+    p = jsonpos_key(&p, "name");
+    jsonpos_loc loc = jsonpos_locate(d->text, d->len, &p);
+    long line, col;
+    jsonpos_line_col(d->text, d->len, loc.value, &line, &col);
+    snprintf(buf, len, "%s:%ld:%ld", d->path, line, col);
+}
+
+/* Fails on a pod listed twice (O(n log n)), naming both places. */
+static int check_pods_unique(k8s_pods *pods, const k8s_doc *docs, gp_err *err)
+{
+    if (pods->n > 1)
+        qsort(pods->v, pods->n, sizeof *pods->v, cmp_pod_pos);
+    for (size_t i = 1; i < pods->n; i++) {
+        const pod_pos *a = &pods->v[i - 1], *b = &pods->v[i];
+        if (strcmp(a->name, b->name) != 0)
+            continue;
+        char first[4200], second[4200];
+        pod_where(&docs[a->doc], a->item, first, sizeof first);
+        pod_where(&docs[b->doc], b->item, second, sizeof second);
+        char *shown = text_printable(a->name);
+        gp_error(err, "%s: pod '%s' is listed twice (first at %s; expected one item per "
+                 "pod)", second, shown, first);
+        free(shown);
+        return -1;
+    }
+    return 0;
+}
+
+static void free_pods(k8s_pods *pods)
+{
+    for (size_t i = 0; i < pods->n; i++)
+        free(pods->v[i].name);
+    free(pods->v);
+}
+
 static int read_pod(opsnap *o, const k8s_slices *sl, const k8s_doc *d,
-                    const jsonpos_path *p, const json_t *item, size_t *skipped, gp_err *err)
+                    const jsonpos_path *p, const json_t *item, size_t *skipped,
+                    k8s_pods *pods, gp_err *err)
 {
     jsonpos_path mp = jsonpos_key(p, "metadata"), sp = jsonpos_key(p, "spec");
     jsonpos_path stp = jsonpos_key(p, "status");
@@ -542,9 +626,15 @@ static int read_pod(opsnap *o, const k8s_slices *sl, const k8s_doc *d,
         return -1;
     task tk;
     task_init(&tk);
-    char full[2 * GP_NAME_MAX];
-    snprintf(full, sizeof full, "%s%s%s", ns ? ns : "", ns ? "/" : "", name);
-    import_copy_utf8(tk.name, sizeof tk.name, full);
+    char *full = xasprintf("%s%s%s", ns ? ns : "", ns ? "/" : "", name);
+    if (strlen(full) >= GP_NAME_MAX) {
+        gp_err why;
+        import_check_name_len(NULL, "the pod's namespace/name", full, &why);
+        free(full);
+        return k8s_fail(d, &mp, err, "%s", why.msg);
+    }
+    strlcpy0(tk.name, full, sizeof tk.name);
+    free(full);
     tk.duration_s = OPSNAP_DEFAULT_REMAINING_S;
     double dev_mem = 0;
     if (nd >= 0) {
@@ -570,6 +660,7 @@ static int read_pod(opsnap *o, const k8s_slices *sl, const k8s_doc *d,
     }
     if (ask_task(d, p, &a, dev_mem, &tk, err))
         return -1;
+    note_pod(pods, tk.name);
     if (!running) {
         trace_add_task(o->queue, &tk);
         return 0;
@@ -587,7 +678,7 @@ static int load_doc(k8s_doc *d, const char *path, gp_err *err)
 {
     memset(d, 0, sizeof *d);
     d->path = path;
-    if (!(d->text = read_file(path, &d->len, err)))
+    if (!(d->text = input_read_file(path, &d->len, err)))
         return -1;
     json_error_t je;
     d->root = json_loadb(d->text, d->len, JSON_REJECT_DUPLICATES, &je);
@@ -622,7 +713,7 @@ static const char *item_kind(const json_t *root, const json_t *item)
 
 /* Every item of kind `kind` of every document. */
 static int read_items(opsnap *o, k8s_slices *sl, k8s_doc *docs, size_t n, const char *kind,
-                      size_t *skipped, gp_err *err)
+                      size_t *skipped, k8s_pods *pods, gp_err *err)
 {
     for (size_t k = 0; k < n; k++) {
         jsonpos_path ip = jsonpos_key(&(jsonpos_path){0}, "items");
@@ -635,8 +726,10 @@ static int read_items(opsnap *o, k8s_slices *sl, k8s_doc *docs, size_t n, const 
                                 jsonpos_type_name(item));
             if (strcmp(item_kind(docs[k].root, item), kind) != 0)
                 continue;
+            pods->doc = k;
+            pods->item = i;
             int rc = kind[0] == 'N' ? read_node(o, sl, &docs[k], &p, item, err)
-                                    : read_pod(o, sl, &docs[k], &p, item, skipped, err);
+                                    : read_pod(o, sl, &docs[k], &p, item, skipped, pods, err);
             if (rc)
                 return -1;
         }
@@ -672,17 +765,24 @@ static int k8s_run(store *st, const char *const *paths, size_t npaths,
         else
             rc = opsnap_read_monitor(&o, paths[i], err);
     }
+    k8s_pods pods = {0};
     if (!rc)
-        rc = read_items(&o, &sl, docs, ndocs, "Node", skipped, err);
+        rc = read_items(&o, &sl, docs, ndocs, "Node", skipped, &pods, err);
     if (!rc && o.cl->nnodes == 0)
         rc = gp_error(err, "k8s: no Node in %s (expected kubectl get nodes -o json)", paths[0]);
     if (!rc)
-        rc = read_items(&o, &sl, docs, ndocs, "Pod", skipped, err);
+        rc = read_items(&o, &sl, docs, ndocs, "Pod", skipped, &pods, err);
+    if (!rc)
+        rc = check_pods_unique(&pods, docs, err);
+    free_pods(&pods);
+    if (!rc)
+        rc = opsnap_match_hosts(&o, opts, err);
     if (!rc) {
         opsnap_take_series(&o, series);     /* before a reading's one sample */
-        opsnap_apply_readings(&o, &skipped[SKIP_N]);
-        rc = opsnap_store(&o, st, opts->replace, res, err);
+        rc = opsnap_apply_readings(&o, &skipped[SKIP_N], err);
     }
+    if (!rc)
+        rc = opsnap_store(&o, st, opts->replace, res, err);
     if (!rc) {
         static const char *const why[] = {"pods finished", "pods on nodes not listed",
                                           "readings of GPUs not listed"};
@@ -713,7 +813,7 @@ static int k8s_score_file(const char *path)
         return smi_is_gpu_csv(path) || smi_is_apps_csv(path) || dcgm_is_text(path) ? 90 : 0;
     char head[4096];
     size_t n = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = input_open(path);
     if (f) {
         n = fread(head, 1, sizeof head - 1, f);
         fclose(f);

@@ -1,10 +1,12 @@
 /*
  * import_native.c — the native CSV set (SPEC §4.2; columns in gpuplan(1)):
  * a directory holding any of gpus.csv, cpus.csv, nodes.csv, tasks.csv,
- * util.csv, tput.csv and placements.csv.  nodes.csv makes a cluster,
- * tasks.csv (+ util.csv) a trace, tput.csv a throughput catalog, and
- * placements.csv turns the tasks into a snapshot of the cluster.  All are
- * named after the directory unless --name is given.
+ * util.csv, tput.csv, placements.csv and readings.csv.  nodes.csv makes a
+ * cluster, tasks.csv (+ util.csv) a trace, tput.csv a throughput catalog,
+ * placements.csv turns the tasks into a snapshot of the cluster (whose
+ * tasks.csv may then have no rows: an idle cluster) and readings.csv gives
+ * that snapshot the monitors' readings, so an exported snapshot imports
+ * whole.  All are named after the directory unless --name is given.
  *
  * Names are unique within their file (GPU and CPU profiles, nodes, tasks),
  * and nodes.csv and tasks.csv, when present, hold at least one row: a
@@ -21,7 +23,9 @@
  * This is the format of sample-data/ and of `gpuplan export`.
  */
 #include "import_native_int.h"
+#include "opsnap.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,9 +311,10 @@ const char *const native_task_opt[] = {"num_gpu", "gpu_milli", "gpu_mem_gib", "c
                                        "util_first", "util_period_s", NULL};
 
 /* tasks.csv into t->dest (a trace); t->names then finds tasks by name. */
-static int parse_tasks(const char *path, table_read *t, gp_err *err)
+/* need_rows: a trace has tasks; a snapshot of an idle cluster has none. */
+static int parse_tasks(const char *path, table_read *t, int need_rows, gp_err *err)
 {
-    return read_table(path, native_task_req, native_task_opt, task_row, t, "task", 1,
+    return read_table(path, native_task_req, native_task_opt, task_row, t, "task", need_rows,
                       task_name, err);
 }
 
@@ -451,6 +456,58 @@ static int place_row(void *ctx, const csv_reader *r, const csv_row *row, const i
     return 0;
 }
 
+/* readings.csv: node,gpu and what the monitors read there (an empty cell:
+ * not read), within the bounds every monitor's importer holds readings to
+ * (opsnap.h); mem_total_mib is the node's, written for the reader, and
+ * left.  A device read twice is an error. */
+typedef struct reading_read {
+    const cluster *cl;
+    snapshot *sn;
+    const table_read *nodes;
+} reading_read;
+
+static int reading_value(const csv_reader *r, const csv_row *row, int col, double max,
+                         double *out, gp_err *err)
+{
+    *out = NAN;
+    if (col < 0 || row->field[col][0] == '\0')
+        return 0;
+    return csv_real(r, row, col, 0, max, out, err);
+}
+
+static int reading_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                       const int *o, gp_err *err)
+{
+    const reading_read *rr = ctx;
+    gpu_reading g;
+    int64_t gpu;
+    g.node = find_row(rr->nodes, row->field[c[0]]);
+    if (g.node < 0)
+        return csv_fail(r, row, c[0], err, "column 'node': no node named '%.60s'",
+                        row->field[c[0]]);
+    if (csv_int(r, row, c[1], 0, rr->cl->nodes[g.node].gpu_count - 1, &gpu, err) ||
+        reading_value(r, row, o[0], 100, &g.util_pct, err) ||
+        reading_value(r, row, o[1], OPSNAP_MAX_POWER_W, &g.power_w, err) ||
+        reading_value(r, row, o[2], OPSNAP_MAX_CLOCK_MHZ, &g.clock_mhz, err) ||
+        reading_value(r, row, o[3], OPSNAP_MAX_MEM_MIB, &g.mem_used_mib, err))
+        return -1;
+    g.gpu = (int)gpu;
+    if (snapshot_reading(rr->sn, g.node, g.gpu))
+        return csv_fail(r, row, c[1], err, "GPU %d of node '%.60s' is read twice", g.gpu,
+                        row->field[c[0]]);
+    snapshot_add_reading(rr->sn, &g);
+    return 0;
+}
+
+static int parse_readings(const char *path, const table_read *nodes, snapshot *sn, gp_err *err)
+{
+    static const char *const req[] = {"node", "gpu", NULL};
+    static const char *const opt[] = {"util_pct", "power_w", "clock_mhz", "mem_used_mib",
+                                      "mem_total_mib", NULL};
+    reading_read rr = {nodes->dest, sn, nodes};
+    return csv_each(path, req, opt, reading_row, &rr, err);
+}
+
 /* placements.csv: task,node,gpu,gpu_milli — where each running task sits. */
 static int parse_placements(const char *path, const table_read *nodes,
                             const table_read *tasks, snapshot *sn, gp_err *err)
@@ -511,13 +568,13 @@ static void set_free(native_set *s)
 
 /* tasks.csv (+ util.csv) into a trace held in memory, for a snapshot. */
 static int parse_trace(const char *tasks, const char *util, const char *dir, const char *name,
-                       native_set *s, gp_err *err)
+                       int need_rows, native_set *s, gp_err *err)
 {
     s->tr = trace_new(name);
     s->tr->source = xstrdup(dir);
     s->tasks.dest = s->tr;
-    return parse_tasks(tasks, &s->tasks, err) || (util && parse_util(util, &s->tasks, err))
-           ? -1 : 0;
+    return parse_tasks(tasks, &s->tasks, need_rows, err) ||
+           (util && parse_util(util, &s->tasks, err)) ? -1 : 0;
 }
 
 int native_parse_trace(const char *dir, const char *name, gp_trace **out, gp_err *err)
@@ -529,7 +586,7 @@ int native_parse_trace(const char *dir, const char *name, gp_trace **out, gp_err
     if (rc == 0 && !tasks)
         rc = gp_error(err, "%s: no tasks.csv", dir);
     if (rc == 0)
-        rc = parse_trace(tasks, util, dir, name, &s, err);
+        rc = parse_trace(tasks, util, dir, name, 1, &s, err);
     *out = rc ? NULL : s.tr;
     if (rc == 0)
         s.tr = NULL;
@@ -546,21 +603,24 @@ static int parse_set(const char *dir, const char *name, const import_opts *opts,
                      gp_err *err)
 {
     static const char *const files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
-                                        "util.csv", "tput.csv", "placements.csv"};
-    char *p[7] = {NULL};
+                                        "util.csv", "tput.csv", "placements.csv",
+                                        "readings.csv"};
+    char *p[8] = {NULL};
     int any = 0, rc = 0;
-    for (int i = 0; i < 7 && !rc; i++) {
+    for (int i = 0; i < 8 && !rc; i++) {
         rc = import_dir_file(dir, files[i], &p[i], err);
         any |= p[i] != NULL;
     }
     s->cat = catalog_new();
     if (!rc && !any)
         rc = gp_error(err, "%s: no native files (gpus.csv, cpus.csv, nodes.csv, tasks.csv, "
-                      "util.csv, tput.csv, placements.csv)", dir);
+                      "util.csv, tput.csv, placements.csv, readings.csv)", dir);
     if (!rc && p[4] && !p[3])
         rc = gp_error(err, "%s: util.csv needs tasks.csv", dir);
     if (!rc && p[6] && (!p[3] || !p[2]))
         rc = gp_error(err, "%s: placements.csv needs nodes.csv and tasks.csv", dir);
+    if (!rc && p[7] && !p[6])
+        rc = gp_error(err, "%s: readings.csv needs placements.csv (it is a snapshot's)", dir);
     if (!rc && p[0])
         rc = parse_gpus(p[0], s->cat, err);
     if (!rc && p[1])
@@ -572,7 +632,7 @@ static int parse_set(const char *dir, const char *name, const import_opts *opts,
         rc = parse_nodes(p[2], &s->nodes, err);
     }
     if (!rc && p[3])
-        rc = p[6] ? parse_trace(p[3], p[4], dir, name, s, err)
+        rc = p[6] ? parse_trace(p[3], p[4], dir, name, 0, s, err)
                   : native_trace_check(p[3], p[4], opts, &s->nt, err);
     if (!rc && p[5]) {
         s->tp = tput_catalog_new(name);
@@ -586,8 +646,10 @@ static int parse_set(const char *dir, const char *name, const import_opts *opts,
         s->sn->tasks = s->tr;
         s->tr = NULL;
         rc = parse_placements(p[6], &s->nodes, &s->tasks, s->sn, err);
+        if (!rc && p[7])
+            rc = parse_readings(p[7], &s->nodes, s->sn, err);
     }
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 8; i++)
         free(p[i]);
     return rc;
 }
@@ -649,7 +711,7 @@ const importer import_native = {
     .format = "native",
     .summary = "gpuplan's own CSV set (the format of sample-data/ and export)",
     .inputs = "DIR holding gpus.csv cpus.csv nodes.csv tasks.csv util.csv tput.csv "
-              "placements.csv (any of them)",
+              "placements.csv readings.csv (any of them)",
     .detect = native_detect,
     .run = native_run,
 };

@@ -25,7 +25,7 @@
  * directory holding pai_<table>.csv.  Makes one trace.
  *
  * Mapping (one task per row of the task table):
- *   name        "job_name/task_name", cut to 63 bytes; repeats get "#N"
+ *   name        "job_name/task_name", cut to 253 bytes; repeats get "#N"
  *   start, end  the row's start_time/end_time; when missing (empty or 0, as
  *               the dataset's analysis/utils.py treats 0) the earliest start
  *               and latest end of the task's instances in pai_instance_table

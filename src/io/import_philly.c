@@ -16,7 +16,7 @@
  * the extracted trace-data directory holding them.  Makes one trace.
  *
  * Mapping (one task per job that ran to completion):
- *   name        jobid (a repeated jobid, or one over 63 bytes, is an error:
+ *   name        jobid (a repeated jobid, or one over 253 bytes, is an error:
  *               it is the job's key and must name its task whole)
  *   arrival_s   submitted_time minus the earliest submitted_time of the
  *               imported jobs, so the trace starts at 0

@@ -214,8 +214,14 @@ static int is_header(const csv_row *row, const char *word)
 
 /* Reads a file's rows after its header (if any): the columns found, then
  * fn for each row.  Shared by the two kinds of file. */
+typedef struct smi_where {
+    const char *path;           /* the file (borrowed from the import's paths) */
+    const char *host;
+    int host_from_file;         /* host is the file's name, not a column */
+} smi_where;
+
 typedef int (*smi_row_fn)(opsnap *o, const csv_reader *r, const csv_row *row, const int *col,
-                          const char *host, gp_err *err);
+                          const smi_where *w, gp_err *err);
 
 static int read_rows(opsnap *o, const char *path, const char *const *fields, int nf,
                      const char *header_word, int need_header_col, smi_row_fn fn, gp_err *err)
@@ -224,7 +230,10 @@ static int read_rows(opsnap *o, const char *path, const char *const *fields, int
     if (!r)
         return -1;
     char file_host[GP_NAME_MAX];
-    opsnap_host_of_file(path, file_host, sizeof file_host);
+    if (opsnap_host_of_file(path, file_host, sizeof file_host, err)) {
+        csv_close(r);
+        return -1;
+    }
     csv_row row;
     int col[Q_NFIELDS], host = -1, first = 1, rc, fail = 0;
     while (!fail && (rc = csv_next(r, &row, err)) == 1) {
@@ -254,15 +263,19 @@ static int read_rows(opsnap *o, const char *path, const char *const *fields, int
                             want + 1, row.n);
             break;
         }
-        char h[GP_NAME_MAX];
+        char h[GP_NAME_MAX + 1];
         if (host >= 0)
             trimmed(&row, host, h, sizeof h);
         else
             strlcpy0(h, file_host, sizeof h);
+        smi_where w = {path, h, host < 0};
         if (!h[0])
             fail = csv_fail(r, &row, host, err, "expected a host name");
+        else if (strlen(h) >= GP_NAME_MAX)
+            fail = csv_fail(r, &row, host, err, "expected a host name of at most %d bytes "
+                            "(Kubernetes' limit), got one longer", GP_NAME_MAX - 1);
         else
-            fail = fn(o, r, &row, col, h, err);
+            fail = fn(o, r, &row, col, &w, err);
     }
     csv_close(r);
     return fail || rc < 0 ? -1 : 0;
@@ -270,12 +283,22 @@ static int read_rows(opsnap *o, const char *path, const char *const *fields, int
 
 /* --- the two kinds of row --------------------------------------------------------- */
 
+/* The bound of each --query-gpu number (opsnap.h), and its words. */
+static const struct { opsnap_quantity q; const char *what; } bounds[Q_NFIELDS] = {
+    [Q_MEM_TOTAL] = {OQ_MEM_MIB, "memory.total"}, [Q_MEM_USED] = {OQ_MEM_MIB, "memory.used"},
+    [Q_UTIL] = {OQ_UTIL_PCT, "utilization.gpu"}, [Q_POWER] = {OQ_POWER_W, "power.draw"},
+    [Q_POWER_LIMIT] = {OQ_POWER_W, "power.limit"}, [Q_CLOCK] = {OQ_CLOCK_MHZ, "clocks.sm"},
+    [Q_CLOCK_MAX] = {OQ_CLOCK_MHZ, "clocks.max.sm"}};
+
 static int gpu_row(opsnap *o, const csv_reader *r, const csv_row *row, const int *col,
-                   const char *host, gp_err *err)
+                   const smi_where *w, gp_err *err)
 {
     opsnap_gpu g;
     memset(&g, 0, sizeof g);
-    import_copy_utf8(g.host, sizeof g.host, host);
+    strlcpy0(g.host, w->host, sizeof g.host);
+    g.path = w->path;
+    g.line = row->line;
+    g.host_from_file = w->host_from_file;
     int64_t index;
     char idx[32];
     trimmed(row, col[Q_INDEX], idx, sizeof idx);
@@ -295,6 +318,11 @@ static int gpu_row(opsnap *o, const csv_reader *r, const csv_row *row, const int
     if (!isnan(g.util_pct) && g.util_pct > 100)
         return csv_fail(r, row, col[Q_UTIL], err, "expected a utilization 0..100 %%, got "
                         "'%.20s'", row->field[col[Q_UTIL]]);
+    for (int i = Q_MEM_TOTAL; i < Q_NFIELDS; i++) {
+        gp_err why;
+        if (opsnap_check_bound(bounds[i].q, bounds[i].what, *v[i], &why))
+            return csv_fail(r, row, col[i], err, "%s", why.msg);
+    }
     if (opsnap_gpu_find(o, g.host, g.index) >= 0)
         return csv_fail(r, row, col[Q_INDEX], err, "GPU %d of %s is listed twice", g.index,
                         g.host);
@@ -303,8 +331,9 @@ static int gpu_row(opsnap *o, const csv_reader *r, const csv_row *row, const int
 }
 
 static int app_row(opsnap *o, const csv_reader *r, const csv_row *row, const int *col,
-                   const char *host, gp_err *err)
+                   const smi_where *w, gp_err *err)
 {
+    const char *host = w->host;
     opsnap_app a;
     memset(&a, 0, sizeof a);
     char pid[32];
@@ -312,15 +341,24 @@ static int app_row(opsnap *o, const csv_reader *r, const csv_row *row, const int
     if (!all_digits(pid))
         return csv_fail(r, row, col[A_PID], err, "expected a process id, got '%.20s'",
                         row->field[col[A_PID]]);
-    snprintf(a.name, sizeof a.name, "%.40s-pid%s", host, pid);
+    if (strlen(host) + 4 + strlen(pid) >= GP_NAME_MAX)
+        return csv_fail(r, row, col[A_PID], err, "expected a process's name '<host>-pid<pid>' "
+                        "of at most %d bytes (Kubernetes' limit)", GP_NAME_MAX - 1);
+    snprintf(a.name, sizeof a.name, "%s-pid%s", host, pid);
+    a.path = w->path;
+    a.line = row->line;
+    a.col = col[A_PID] + 1;
     if (col[A_UUID] >= 0)
         trimmed(row, col[A_UUID], a.uuid, sizeof a.uuid);
     if (strncmp(a.uuid, "GPU-", 4) != 0)
         return csv_fail(r, row, col[A_UUID], err, "expected a GPU uuid (GPU-...), got "
                         "'%.40s'", col[A_UUID] >= 0 ? row->field[col[A_UUID]] : "");
     a.index = -1;
+    gp_err why;
     if (field_number(r, row, col[A_MEM], &a.mem_used_mib, err))
         return -1;
+    if (opsnap_check_bound(OQ_MEM_MIB, "used_memory", a.mem_used_mib, &why))
+        return csv_fail(r, row, col[A_MEM], err, "%s", why.msg);
     grow_array((void **)&o->apps, &o->apps_cap, o->napps + 1, sizeof *o->apps);
     o->apps[o->napps++] = a;
     return 0;
@@ -354,9 +392,10 @@ static int smi_run(store *st, const char *const *paths, size_t npaths,
     size_t unmatched = 0;
     if (!rc) {
         opsnap_nodes_from_readings(&o);
-        opsnap_apply_readings(&o, &unmatched);
-        rc = opsnap_store(&o, st, opts->replace, res, err);
+        rc = opsnap_apply_readings(&o, &unmatched, err);
     }
+    if (!rc)
+        rc = opsnap_store(&o, st, opts->replace, res, err);
     if (!rc && unmatched) {
         size_t n[] = {unmatched};
         const char *why[] = {"processes on GPUs not listed"};

@@ -13,6 +13,7 @@
  */
 #include "opsnap.h"
 #include "core/hash.h"
+#include "table.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -50,7 +51,7 @@ void opsnap_default_name(const import_opts *opts, const char *first_path, const 
         import_copy_utf8(buf, len, fallback);
 }
 
-void opsnap_host_of_file(const char *path, char *buf, size_t len)
+int opsnap_host_of_file(const char *path, char *buf, size_t len, gp_err *err)
 {
     static const char *const endings[] = {".apps.csv", ".csv", ".prom", ".metrics", ".txt"};
     const char *base = strrchr(path, '/');
@@ -63,12 +64,27 @@ void opsnap_host_of_file(const char *path, char *buf, size_t len)
             break;
         }
     }
-    char host[GP_NAME_MAX];
-    if (n >= sizeof host)
-        n = sizeof host - 1;
+    char *host = xmalloc(n + 1);
     memcpy(host, base, n);
     host[n] = '\0';
-    import_copy_utf8(buf, len, host);
+    int rc = import_check_name_len(path, "the host named by the file's name", host, err);
+    if (!rc)
+        strlcpy0(buf, host, len);
+    free(host);
+    return rc;
+}
+
+int opsnap_check_bound(opsnap_quantity q, const char *what, double v, gp_err *why)
+{
+    static const struct { double max; const char *unit; } b[] = {
+        [OQ_MEM_MIB] = {OPSNAP_MAX_MEM_MIB, "MiB (1 TiB per GPU)"},
+        [OQ_POWER_W] = {OPSNAP_MAX_POWER_W, "W"},
+        [OQ_CLOCK_MHZ] = {OPSNAP_MAX_CLOCK_MHZ, "MHz"},
+        [OQ_UTIL_PCT] = {100, "%"},
+    };
+    if (isnan(v) || (v >= 0 && v <= b[q].max))
+        return 0;
+    return gp_error(why, "expected %s 0..%.0f %s, got %g", what, b[q].max, b[q].unit, v);
 }
 
 static int node_eq(const void *key, size_t v, const void *ctx);
@@ -314,6 +330,18 @@ void opsnap_nodes_from_readings(opsnap *o)
         if (g && !mem_matches(g, r->mem_total_mib))
             n->gpu_mem_gib[r->index] = r->mem_total_mib / 1024;
     }
+    /* a node's per-device memory is all its devices' or none (nodes.csv
+     * writes it so): the others get the profile's */
+    for (size_t k = 0; k < o->cl->nnodes; k++) {
+        node *n = &o->cl->nodes[k];
+        const gpu_profile *g = catalog_gpu(o->cat, n->gpu_model);
+        int any = 0;
+        for (int d = 0; d < n->gpu_count; d++)
+            any |= n->gpu_mem_gib[d] > 0;
+        for (int d = 0; any && g && d < n->gpu_count; d++)
+            if (!(n->gpu_mem_gib[d] > 0))
+                n->gpu_mem_gib[d] = g->mem_gib;
+    }
 }
 
 /* --- placements ------------------------------------------------------------- */
@@ -362,17 +390,25 @@ int opsnap_place(opsnap *o, const task *tk, int node_idx, const int *devs, int n
 {
     const node *nd = &o->cl->nodes[node_idx];
     int want = task_gpus(tk), chosen[GP_NODE_MAX_GPUS];
+    char *task_shown = NULL, *node_shown = NULL;
+    int rc = 0;
     if (ndev > 0) {
-        for (int k = 0; k < ndev; k++)
+        for (int k = 0; k < ndev && !rc; k++)
             if (devs[k] < 0 || devs[k] >= nd->gpu_count)
-                return gp_error(err, "%s: GPU %d of node %s does not exist (it has %d)",
-                                tk->name, devs[k], nd->name, nd->gpu_count);
+                rc = gp_error(err, "%s: GPU %d of node %s does not exist (it has %d)",
+                              task_shown = text_printable(tk->name), devs[k],
+                              node_shown = text_printable(nd->name), nd->gpu_count);
         memcpy(chosen, devs, (size_t)ndev * sizeof *devs);
     } else if (want > 0 && free_devices(o, tk, node_idx, chosen, want) < want) {
-        return gp_error(err, "%s: node %s has no %d GPU(s) with room for %d milli-GPU and "
-                        "%.2f GiB each", tk->name, nd->name, want, task_gpu_share(tk),
-                        tk->gpu_mem_gib);
+        rc = gp_error(err, "%s: node %s has no %d GPU(s) with room for %d milli-GPU and "
+                      "%.2f GiB each", task_shown = text_printable(tk->name),
+                      node_shown = text_printable(nd->name), want, task_gpu_share(tk),
+                      tk->gpu_mem_gib);
     }
+    free(task_shown);
+    free(node_shown);
+    if (rc)
+        return rc;
     int n = ndev > 0 ? ndev : want;
     trace_add_task(o->sn->tasks, tk);
     placement_row r = {(int)o->sn->tasks->ntasks - 1, node_idx, -1, 0};
@@ -413,36 +449,111 @@ static int app_device(opsnap *o, const opsnap_app *a, int *node_idx, int *dev)
     return *node_idx >= 0 && *dev >= 0 && *dev < o->cl->nodes[*node_idx].gpu_count ? 0 : -1;
 }
 
-static void place_apps(opsnap *o, size_t *unmatched)
+/* Apps sorted by name, then by where they were read: the apps of one
+ * process or pod side by side. */
+static const opsnap_app *sort_apps;
+
+static int cmp_app(const void *a, const void *b)
 {
-    int *node_of = xmalloc((o->napps ? o->napps : 1) * sizeof *node_of);
-    int *dev_of = xmalloc((o->napps ? o->napps : 1) * sizeof *dev_of);
-    for (size_t i = 0; i < o->napps; i++) {
-        if (app_device(o, &o->apps[i], &node_of[i], &dev_of[i])) {
-            node_of[i] = -1;
-            (*unmatched)++;
-        } else if (dev_at(o, node_of[i], dev_of[i])->tasks > 0) {
-            node_of[i] = -1;    /* a pod already says what runs there */
-        } else {
-            dev_at(o, node_of[i], dev_of[i])->apps++;
-        }
-    }
-    for (size_t i = 0; i < o->napps; i++) {
-        if (node_of[i] < 0)
+    const opsnap_app *x = &sort_apps[*(const size_t *)a], *y = &sort_apps[*(const size_t *)b];
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int app_twice(const opsnap_app *first, const opsnap_app *second, const char *why,
+                     gp_err *err)
+{
+    char *shown = text_printable(second->name);
+    gp_error(err, "%s:%ld:%ld: '%s' %s (first at %s:%ld:%ld; expected one task per process "
+             "or pod)", second->path ? second->path : "?", second->line, second->col, shown,
+             why, first->path ? first->path : "?", first->line, first->col);
+    free(shown);
+    return -1;
+}
+
+/* One task for the apps order[0..n) (one name) on their devices. */
+static int place_app_group(opsnap *o, const size_t *order, size_t n, const int *node_of,
+                           const int *dev_of, gp_err *err)
+{
+    const opsnap_app *a0 = &o->apps[order[0]];
+    int devs[GP_NODE_MAX_GPUS], ndev = 0, node_idx = node_of[order[0]], sharing = 1;
+    double mem_mib = NAN;
+    for (size_t k = 0; k < n; k++) {
+        const opsnap_app *a = &o->apps[order[k]];
+        if (node_of[order[k]] != node_idx)
+            return app_twice(a0, a, "is on two nodes", err);
+        int dev = dev_of[order[k]], seen = 0;
+        for (int j = 0; j < ndev; j++)
+            seen |= devs[j] == dev;
+        if (seen) {
+            /* DCGM repeats a pod on every metric line of its GPU: the same
+             * file says it again; another file says it twice */
+            const opsnap_app *first = NULL;
+            for (size_t j = 0; j < k && !first; j++)
+                if (dev_of[order[j]] == dev)
+                    first = &o->apps[order[j]];
+            if (first->path != a->path || (a->line == first->line))
+                return app_twice(first, a, "is listed twice on one GPU", err);
             continue;
-        int sharing = dev_at(o, node_of[i], dev_of[i])->apps;
-        task tk;
-        task_init(&tk);
-        import_copy_utf8(tk.name, sizeof tk.name, o->apps[i].name);
-        tk.duration_s = OPSNAP_DEFAULT_REMAINING_S;
-        tk.gpu_milli = sharing > 1 ? 1000 / sharing : 1000;
-        tk.gpu_mem_gib = isnan(o->apps[i].mem_used_mib) ? 0 : o->apps[i].mem_used_mib / 1024;
-        trace_add_task(o->sn->tasks, &tk);
-        placement_row r = {(int)o->sn->tasks->ntasks - 1, node_of[i], dev_of[i], tk.gpu_milli};
+        }
+        devs[ndev++] = dev;
+        int here = dev_at(o, node_idx, dev)->apps;
+        sharing = here > sharing ? here : sharing;
+        if (!isnan(a->mem_used_mib) && !(a->mem_used_mib <= mem_mib))
+            mem_mib = a->mem_used_mib;
+    }
+    task tk;
+    task_init(&tk);
+    strlcpy0(tk.name, a0->name, sizeof tk.name);
+    tk.duration_s = OPSNAP_DEFAULT_REMAINING_S;
+    tk.num_gpu = ndev;
+    /* a process alone on its GPUs holds them whole; processes on one GPU
+     * share it equally (a share is of one GPU: a task of several GPUs
+     * holds them whole) */
+    tk.gpu_milli = ndev == 1 && sharing > 1 ? 1000 / sharing : 1000;
+    tk.gpu_mem_gib = isnan(mem_mib) ? 0 : mem_mib / 1024;
+    trace_add_task(o->sn->tasks, &tk);
+    for (int j = 0; j < ndev; j++) {
+        placement_row r = {(int)o->sn->tasks->ntasks - 1, node_idx, devs[j], tk.gpu_milli};
         add_row(o, &r, tk.gpu_mem_gib);
+    }
+    return 0;
+}
+
+static int place_apps(opsnap *o, size_t *unmatched, gp_err *err)
+{
+    size_t cap = o->napps ? o->napps : 1;
+    int *node_of = xmalloc(cap * sizeof *node_of), *dev_of = xmalloc(cap * sizeof *dev_of);
+    size_t *order = xmalloc(cap * sizeof *order), n = 0;
+    for (size_t i = 0; i < o->napps; i++) {
+        if (app_device(o, &o->apps[i], &node_of[i], &dev_of[i]))
+            (*unmatched)++;
+        else if (dev_at(o, node_of[i], dev_of[i])->tasks == 0)   /* else a pod says what runs there */
+            order[n++] = i;
+    }
+    sort_apps = o->apps;
+    if (n > 1)
+        qsort(order, n, sizeof *order, cmp_app);
+    /* the apps of each device, once per name, to share it */
+    for (size_t i = 0; i < n; i++) {
+        int same = 0;
+        for (size_t j = i; j-- > 0 && strcmp(o->apps[order[j]].name, o->apps[order[i]].name) == 0;)
+            same |= node_of[order[j]] == node_of[order[i]] && dev_of[order[j]] == dev_of[order[i]];
+        if (!same)
+            dev_at(o, node_of[order[i]], dev_of[order[i]])->apps++;
+    }
+    int rc = 0;
+    for (size_t i = 0, j; i < n && !rc; i = j) {
+        for (j = i + 1; j < n && strcmp(o->apps[order[j]].name, o->apps[order[i]].name) == 0;)
+            j++;
+        rc = place_app_group(o, order + i, j - i, node_of, dev_of, err);
     }
     free(node_of);
     free(dev_of);
+    free(order);
+    return rc;
 }
 
 /* Tasks without a series get their GPU's utilization, split evenly among
@@ -467,7 +578,7 @@ static void fill_from_readings(opsnap *o)
     }
 }
 
-void opsnap_apply_readings(opsnap *o, size_t *unmatched)
+int opsnap_apply_readings(opsnap *o, size_t *unmatched, gp_err *err)
 {
     *unmatched = 0;
     for (size_t i = 0; i < o->ngpus; i++) {
@@ -482,8 +593,113 @@ void opsnap_apply_readings(opsnap *o, size_t *unmatched)
         dev_at(o, k, g->index)->reading = (int)o->sn->nreadings;
         snapshot_add_reading(o->sn, &r);
     }
-    place_apps(o, unmatched);
+    if (place_apps(o, unmatched, err))
+        return -1;
     fill_from_readings(o);
+    return 0;
+}
+
+/* --- monitors' files to kubectl nodes ---------------------------------------------- */
+
+/* "a, b, c and 7 more": the first nodes' names, escaped, into buf. */
+static void list_nodes(const opsnap *o, char *buf, size_t len)
+{
+    size_t off = 0, shown_n = o->cl->nnodes < 8 ? o->cl->nnodes : 8;
+    buf[0] = '\0';
+    for (size_t i = 0; i < shown_n && off < len; i++) {
+        char *shown = text_printable(o->cl->nodes[i].name);
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", shown);
+        free(shown);
+    }
+    if (o->cl->nnodes > shown_n && off < len)
+        snprintf(buf + off, len - off, " and %zu more", o->cl->nnodes - shown_n);
+}
+
+/* The node --node-of names for file path: its index, -2 when none is
+ * named for it, -1 with a message when the node named is not there. */
+static int node_named_for(opsnap *o, const import_opts *opts, const char *path, gp_err *err)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; opts && i < opts->nnode_of; i++) {
+        const char *a = opts->node_of[i];
+        if (strncmp(a, path, n) != 0 || a[n] != '=')
+            continue;
+        int k = opsnap_node(o, a + n + 1);
+        if (k >= 0)
+            return k;
+        char *shown = text_printable(a + n + 1), *file = text_printable(path);
+        gp_error(err, "--node-of %s=%s: no node of that name in the lists", file, shown);
+        free(shown);
+        free(file);
+        return -1;
+    }
+    return -2;
+}
+
+/* The node a file's name names: exact, else the longest contained. */
+static int host_node(opsnap *o, const import_opts *opts, const opsnap_gpu *g, gp_err *err)
+{
+    int k = node_named_for(o, opts, g->path ? g->path : "", err);
+    if (k != -2)
+        return k;
+    k = opsnap_node(o, g->host);
+    if (k >= 0)
+        return k;
+    int best = -1, tie = -1;
+    size_t best_len = 0;
+    for (size_t i = 0; i < o->cl->nnodes; i++) {
+        const char *name = o->cl->nodes[i].name;
+        size_t n = strlen(name);
+        if (n == 0 || n < best_len || !strstr(g->host, name))
+            continue;
+        if (n == best_len)
+            tie = (int)i;
+        else
+            tie = -1;
+        best = (int)i;
+        best_len = n;
+    }
+    if (best >= 0 && tie < 0)
+        return best;
+    char nodes[1024], *file = text_printable(g->path ? g->path : "?");
+    char *host = text_printable(g->host);
+    list_nodes(o, nodes, sizeof nodes);
+    if (best >= 0)
+        gp_error(err, "%s: the file's name '%s' contains the names of nodes %s and %s "
+                 "alike; name the file after one, or give a host column", file, host,
+                 o->cl->nodes[tie].name, o->cl->nodes[best].name);
+    else
+        gp_error(err, "%s: no node is named '%s' (from the file's name) or has its name in "
+                 "it; the nodes are %s (name the file after one, give a host column or "
+                 "--node-of FILE=NODE)",
+                 file, host, nodes);
+    free(file);
+    free(host);
+    return -1;
+}
+
+int opsnap_match_hosts(opsnap *o, const import_opts *opts, gp_err *err)
+{
+    const char *done_path = NULL;
+    int node_idx = -1;
+    for (size_t i = 0; i < o->ngpus; i++) {
+        opsnap_gpu *g = &o->gpus[i];
+        if (!g->host_from_file)
+            continue;
+        if (!done_path || g->path != done_path) {   /* once per file */
+            if ((node_idx = host_node(o, opts, g, err)) < 0)
+                return -1;
+            done_path = g->path;
+        }
+        strlcpy0(g->host, o->cl->nodes[node_idx].name, sizeof g->host);
+    }
+    /* the readings' hash is by host: rebuilt for the new names */
+    if (o->ngslots) {
+        memset(o->gslots, 0, o->ngslots * sizeof *o->gslots);
+        for (size_t i = 0; i < o->ngpus; i++)
+            gpu_hash_insert(o, i);
+    }
+    return 0;
 }
 
 /* --- measured series ------------------------------------------------------------- */

@@ -40,6 +40,13 @@ typedef struct opsnap_gpu {
     double power_limit_w;
     double clock_mhz;
     double clock_max_mhz;
+    /* Where it was read, for messages: the file (borrowed from the
+     * import's paths) and line; host_from_file when host is the file's
+     * name rather than a host column or label (then a kubectl node whose
+     * name the file's contains is its node: opsnap_match_hosts). */
+    const char *path;
+    long line;
+    int host_from_file;
 } opsnap_gpu;
 
 /* A process on a GPU (nvidia-smi --query-compute-apps) or a pod a DCGM
@@ -50,6 +57,8 @@ typedef struct opsnap_app {
     char uuid[64];
     int index;                  /* device index when host is set */
     double mem_used_mib;        /* NAN when not said */
+    const char *path;           /* where it was read (borrowed), for messages */
+    long line, col;
 } opsnap_app;
 
 /* What one device of the cluster holds while the snapshot is built. */
@@ -90,8 +99,31 @@ void opsnap_default_name(const import_opts *opts, const char *first_path, const 
 
 /* The host a monitor's file is of: its name without the directory and
  * the ending .apps.csv, .csv, .prom, .metrics or .txt (a host name may have
- * dots: "ip-10-0-0-1.ec2.internal.csv").  Into buf. */
-void opsnap_host_of_file(const char *path, char *buf, size_t len);
+ * dots: "ip-10-0-0-1.ec2.internal.csv").  Into buf (GP_NAME_MAX bytes);
+ * -1 with a message when it is longer than a name may be (never cut). */
+int opsnap_host_of_file(const char *path, char *buf, size_t len, gp_err *err);
+
+/* Plausibility bounds of a monitor's readings, past any GPU made (an
+ * H100/B200 has 80-192 GiB, draws up to 1 kW and clocks under 2.5 GHz), so
+ * that a corrupt reading cannot make a profile of 1e308 W: memory at most
+ * 1 TiB per GPU, power at most 2 kW, clocks at most 5 GHz, utilization
+ * 0-100 %. */
+#define OPSNAP_MAX_MEM_MIB (1024.0 * 1024.0)
+#define OPSNAP_MAX_POWER_W 2000.0
+#define OPSNAP_MAX_CLOCK_MHZ 5000.0
+typedef enum opsnap_quantity { OQ_MEM_MIB, OQ_POWER_W, OQ_CLOCK_MHZ, OQ_UTIL_PCT } opsnap_quantity;
+/* 0 when v (NAN = not said) is within the bound of its quantity, else -1
+ * with "expected QUANTITY 0..BOUND UNIT, got v" in why. */
+int opsnap_check_bound(opsnap_quantity q, const char *what, double v, gp_err *why);
+
+/* Matches the readings whose host is a file's name to the nodes of a
+ * kubectl list: the node opts->node_of names for the file ("FILE=NODE",
+ * FILE as given), else a node of that very name, else the node whose name the
+ * file's name contains ("nvidia-smi_gpu-a-0.csv" -> node gpu-a-0), the
+ * longest when several do and one is longest; -1 with a message naming
+ * the file, the name derived from it and the nodes there are when none
+ * does or two equally long ones do. */
+int opsnap_match_hosts(opsnap *o, const import_opts *opts, gp_err *err);
 
 /* Loads the store's profiles; name names the cluster, snapshot and queue. */
 int opsnap_init(opsnap *o, store *st, const char *name, gp_err *err);
@@ -128,10 +160,12 @@ int opsnap_place(opsnap *o, const task *tk, int node, const int *devs, int ndev,
 
 /* Turns the monitor readings into the snapshot's readings (GPUs of nodes
  * the cluster has; others are counted in *unmatched) and places the apps
- * not already running as tasks: each app holds its GPU, apps sharing a
- * GPU share it equally.  Every placed task without a series gets its
- * GPU's utilization as a one-sample series. */
-void opsnap_apply_readings(opsnap *o, size_t *unmatched);
+ * not already running as tasks: one task per app name (a process, a pod)
+ * on all the GPUs it was seen on, apps sharing a GPU share it equally.
+ * An app seen on two nodes, or on one GPU in two files, is an error naming
+ * both places (-1).  Every placed task without a series gets its GPU's
+ * utilization as a one-sample series. */
+int opsnap_apply_readings(opsnap *o, size_t *unmatched, gp_err *err);
 
 /* Stores the new profiles, the cluster, the snapshot and (when not empty)
  * the queue as a trace "<name>-pending"; counts them in res. */

@@ -3,6 +3,7 @@
  * at a time, a small cursor over it, every error with its column.
  */
 #include "promtext.h"
+#include "input.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -160,7 +161,7 @@ static int parse_line(cursor *c, prom_sample *s, gp_err *err)
 int prom_each(const char *path, prom_fn fn, void *ctx, gp_err *err)
 {
     size_t len;
-    char *text = read_file(path, &len, err);
+    char *text = input_read_file(path, &len, err);
     if (!text)
         return -1;
     size_t bad;

@@ -1,9 +1,10 @@
 /*
  * fuzz_import_dcgm.c — libFuzzer harness for the DCGM exporter importer (import_dcgm.c and the Prometheus text reader promtext.c): an input is the set's
  * files joined by FUZZ_SEP (harness.h), given as paths as on the command
- * line.  Seeds: the fixtures of tests/fixtures/ops/ as one set.
+ * line; what it accepts must survive export and import (ops_roundtrip.h).  Seeds: the fixtures of tests/fixtures/ops/ as one set.
  */
 #include "harness.h"
+#include "tests/ops_roundtrip.h"
 
 extern const importer import_dcgm;
 
@@ -13,11 +14,20 @@ static const fuzz_seed seeds[] = {
     {{FIX "i-030791dc5a37cd257.prom", FIX "hami-workshop.prom"}},
 };
 
+/* What is accepted, exported and imported again, is the same. */
+static int round_trip(store *st, const char *name, const import_result *res, char *why,
+                      size_t len)
+{
+    return ops_rt_import_result(st, fuzz_tmpdir(), name, res, why, len);
+}
+
 static const fuzz_set set = {
     .imp = &import_dcgm,
     .files = {"i-030791dc5a37cd257.prom", "hami-workshop.prom", NULL},
     .seeds = seeds,
     .nseeds = sizeof seeds / sizeof *seeds,
+    .name = "fz",
+    .check = round_trip,
 };
 
 FUZZ_SET_ENTRY_POINTS(set)

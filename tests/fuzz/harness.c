@@ -288,8 +288,15 @@ void fuzz_set_run(const fuzz_set *set, const uint8_t *data, size_t size)
         if (store_begin(st, &err))
             abort();
         import_opts opts = {0};
+        opts.name = set->name;
         import_result res;
         int rc = import_run(st, set->imp, args, nargs, &opts, &res, &err);
+        char why[1200];
+        if (!rc && set->check && set->check(st, set->name, &res, why, sizeof why)) {
+            fprintf(stderr, "%s: accepted, but its round trip differs: %s\n",
+                    set->imp->format, why);
+            abort();
+        }
         if (rc) {
             fuzz_require_message(&err, set->imp->format);
             if (core_hash_bytes(0, data, size) % DIGEST_EVERY == 0 && store_digest(st) != fuzz_db_digest) {

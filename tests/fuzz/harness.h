@@ -17,10 +17,11 @@
  * DIR and exits, so the corpus is derived from tests/fixtures/ and never
  * copied into the tree.  `make fuzz` (tests/fuzz/run.sh) does that first.
  *
- * Not here: any check of what an importer makes; the harnesses assert only
- * that nothing crashes, leaks or trips a sanitizer, and that a refused input
- * comes with a message and (checked for one input in 32) leaves the
- * store's listings as they were.
+ * The harnesses assert that nothing crashes, leaks or trips a sanitizer,
+ * that a refused input comes with a message and (checked for one input in
+ * 32) leaves the store's listings as they were, and, for a set with a
+ * check (the operator importers' round trip), that an accepted input
+ * passes it.
  */
 #ifndef GP_FUZZ_HARNESS_H
 #define GP_FUZZ_HARNESS_H
@@ -52,6 +53,13 @@ typedef struct fuzz_set {
                                      * the set's files (NULL-terminated) */
     const fuzz_seed *seeds;     /* !as_dir: explicit seeds */
     size_t nseeds;
+    /* When set: the import is named so (--name), and every input it
+     * accepts must pass check (inside the import's transaction), else it
+     * is a finding: the operator harnesses check that what was imported,
+     * exported and imported again is the same (tests/ops_roundtrip.h). */
+    const char *name;
+    int (*check)(store *st, const char *name, const import_result *res, char *why,
+                 size_t len);
 } fuzz_set;
 
 /* The harness's temporary directory (made on first use, removed at exit). */
