@@ -703,10 +703,8 @@ static void test_multi_gpu_wakeups(void **state)
                      specs[i][1] ? specs[i][1] : "", pl.gpus[0], pl.gpus[1]);
         tu_assert_contains(ex.summary, "opens 0");
         /* The window from g0 is counted as opening one GPU. */
-        int opens_term = ex.nterms - 1;
-        assert_string_equal(ex.term_name[opens_term], "opens");
         assert_int_equal(ex.cands[0].gpu, 0);
-        assert_double_equal(ex.cands[0].term[opens_term], 1, 0);
+        tu_assert_contains(ex.cands[0].note, "opens 1");
         explain_free(&ex);
         bench_free(&b);
     }

@@ -170,6 +170,12 @@ int corr_place_cpu(const cstate *cs, const char *policy, const task *tk, placeme
     return 0;
 }
 
+void corr_note_opens(explain_cand *c, int opens)
+{
+    if (c && opens > 0)
+        snprintf(c->note, sizeof c->note, "opens %d", opens);
+}
+
 void corr_explain_terms(explain *ex, const char *const *names, int n)
 {
     if (n > EXPLAIN_MAX_TERMS)
@@ -268,7 +274,7 @@ static const char *rule_what(const corr_rule *rule, char *buf, size_t len)
     return buf;
 }
 
-static const char *const threshold_terms[] = {"sum_pct", "q_pct", "mem_free_gib", "opens"};
+static const char *const threshold_terms[] = {"sum_pct", "q_pct", "mem_free_gib"};
 
 /* The threshold rule's candidate window from running GPU g: 1 when it
  * fits and passes, with its load and the idle devices it opens. */
@@ -302,7 +308,7 @@ static int threshold_try(const policy_ctx *ctx, double q, const useries_in *in,
     *opens = t.opens;
     if (c) {
         c->term[0] = *load;
-        c->term[3] = t.opens;
+        corr_note_opens(c, t.opens);
     }
     if (!corr_admits(*load, q)) {
         if (c) {
@@ -324,7 +330,7 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
     const cstate *cs = ctx->cs;
     const task *tk = &ctx->tr->tasks[ti];
     if (ex)
-        corr_explain_terms(ex, threshold_terms, 4);
+        corr_explain_terms(ex, threshold_terms, 3);
     if (task_gpus(tk) == 0)
         return corr_place_cpu(cs, policy, tk, out, ex);
     char what[48];
@@ -375,7 +381,6 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
             c->term[0] = summary_of(ctx, ti, rule);
             c->term[1] = q;
             c->term[2] = cs_gpu_mem_free(&cs->gpus[out->gpus[0]]);
-            c->term[3] = out->ngpus;
             snprintf(c->note, sizeof c->note, "fresh GPU");
             ex->chosen = (int)ex->ncands - 1;
         }

@@ -54,6 +54,10 @@ int corr_place_cpu(const cstate *cs, const char *policy, const task *tk, placeme
  * (explain_init() would reset the caller's buffer). */
 void corr_explain_terms(explain *ex, const char *const *names, int n);
 
+/* Notes "opens N" on candidate c (may be NULL) when its window opens N > 0
+ * idle devices; a rejection's reason, written later, replaces it. */
+void corr_note_opens(explain_cand *c, int opens);
+
 /* What every policy of the family knows when it asks whether a GPU can
  * take a task (the shared admission test below): the utilization it sees
  * comes from the run's predictor, and the window its means cover is one

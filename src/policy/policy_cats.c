@@ -89,7 +89,10 @@ static const policy_option cats_options[] = {
     {0},
 };
 
-static const char *const cats_terms[] = {"rho", "dmu", "mean_sum_pct", "score", "opens"};
+/* The devices a window opens go in a candidate's note ("opens 1"), not in
+ * a column: the Step screen keeps a rejection's note in view at 80
+ * columns. */
+static const char *const cats_terms[] = {"rho", "dmu", "mean_sum_pct", "score"};
 
 typedef struct cats_best {
     int found;
@@ -132,7 +135,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         c->term[1] = dmu;
         c->term[2] = mean_sum;
         c->term[3] = score;
-        c->term[4] = t.opens;
+        corr_note_opens(c, t.opens);
     }
     if (t.rho > p[O_CORR_THR]) {
         if (c) {
@@ -194,7 +197,6 @@ static int open_fresh(const policy_ctx *ctx, const double *p, const task *tk,
         if (c) {
             c->term[1] = useries_summary(tk, US_MEAN) / (p[O_DMU_UNIT] != 0 ? 1 : 100.0);
             c->term[2] = useries_summary(tk, US_MEAN);
-            c->term[4] = out->ngpus;
             snprintf(c->note, sizeof c->note, "fresh GPU%s",
                      g->power == GPU_ASLEEP ? " (wakes it)" : "");
             ex->chosen = (int)ex->ncands - 1;
@@ -215,7 +217,7 @@ static int cats_place(const policy_ctx *ctx, const double *p, int ti, placement 
     const cstate *cs = ctx->cs;
     const task *tk = &ctx->tr->tasks[ti];
     if (ex)
-        corr_explain_terms(ex, cats_terms, 5);
+        corr_explain_terms(ex, cats_terms, 4);
     if (task_gpus(tk) == 0)
         return corr_place_cpu(cs, "cats", tk, out, ex);
     useries_in in;

@@ -70,7 +70,7 @@ static const policy_option corrgpu_options[] = {
     {0},
 };
 
-static const char *const corrgpu_terms[] = {"rho", "delta1_pct", "mem_free_gib", "opens"};
+static const char *const corrgpu_terms[] = {"rho", "delta1_pct", "mem_free_gib"};
 
 typedef struct corr_best {
     int found;
@@ -119,7 +119,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
     if (c) {
         c->term[0] = t.rho;
         c->term[1] = d1;
-        c->term[3] = t.opens;
+        corr_note_opens(c, t.opens);
     }
     if (!(t.rho < p[O_ALPHA])) {    /* Alg. 1 line 8 */
         if (c) {
@@ -137,7 +137,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         return;
     }
     if (over && c)
-        snprintf(c->note, sizeof c->note, "over q (sorts last)");
+        snprintf(c->note, sizeof c->note, "over q (sorts last)%s", t.opens ? ", opens" : "");
     best->eligible++;
     if (!best->found || sorts_before(t.opens, over, t.rho, d1, best)) {
         best->found = 1;
@@ -165,7 +165,6 @@ static int allocate_new(const policy_ctx *ctx, const double *p, const task *tk,
         if (c) {
             c->term[1] = useries_summary(tk, US_MEAN);
             c->term[2] = cs_gpu_mem_free(&ctx->cs->gpus[out->gpus[0]]);
-            c->term[3] = out->ngpus;
             snprintf(c->note, sizeof c->note, "new GPU");
             ex->chosen = (int)ex->ncands - 1;
         }
@@ -185,7 +184,7 @@ static int corrgpu_place(const policy_ctx *ctx, const double *p, int ti, placeme
     const cstate *cs = ctx->cs;
     const task *tk = &ctx->tr->tasks[ti];
     if (ex)
-        corr_explain_terms(ex, corrgpu_terms, 4);
+        corr_explain_terms(ex, corrgpu_terms, 3);
     if (task_gpus(tk) == 0)
         return corr_place_cpu(cs, "corrgpu", tk, out, ex);
     useries_in in;
