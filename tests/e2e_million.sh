@@ -35,7 +35,8 @@ expect_rc 2 "--series with trailing text" "$G" generate trace --tput gavel-like 
 # 4,000 saved, and the figures reopened are the run's.
 expect_rc 0 "run sampled finely" "$G" --format csv run --trace cats-testbed \
     --cluster cats-testbed --policy cats --sample 0.05 --optimal off --timeline "$T/full.csv"
-power=$(awk -F, 'NR == 2 { print $7 }' "$T/out")
+power=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "avg_power_w") c = i }
+                 NR == 2 { print $c }' "$T/out")
 live=$(($(wc -l < "$T/full.csv") - 1))
 if [ "$live" -gt 4000 ]; then ok "the live timeline has every sample ($live)"
 else bad "the live timeline has only $live points"; fi

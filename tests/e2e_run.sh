@@ -24,9 +24,9 @@ expect_rc 1 "unknown trace" "$G" run --trace nope --cluster corrgpu-example
 # CorrGPU §III-B: one GPU (2,500 USD) for CorrGPU, two (5,000 USD) for First.
 expect_rc 0 "corrgpu example" "$G" run $EX --policy corrgpu,first --unbounded --format csv \
     --timeline "$T/tl.csv"
-contains "$T/out" "policy,avg_gpus,peak_gpus,unique_gpus,capex_usd" "csv header"
-contains "$T/out" "corrgpu,1.00,1,1,2500," "corrgpu: 1 GPU, 2500 USD"
-contains "$T/out" "first,2.00,2,2,5000," "first: 2 GPUs, 5000 USD"
+contains "$T/out" "policy,avg_gpus,place_gpus,fluid_gpus,gpu_hours,peak_gpus,unique_gpus,capex_usd" "csv header"
+contains "$T/out" "corrgpu,1.00,1.00,0.83,0.2,1,1,2500," "corrgpu: 1 GPU, 2500 USD"
+contains "$T/out" "first,2.00,2.00,0.83,0.3,2,2,5000," "first: 2 GPUs, 5000 USD"
 contains "$T/tl.csv" "policy,t_s,active_gpus" "timeline header"
 contains "$T/tl.csv" "corrgpu,0," "timeline rows carry the policy"
 
@@ -40,7 +40,7 @@ contains "$T/out" "2500" "reopened run keeps its CapEx"
 # The placement log explains each decision.
 expect_rc 0 "explain" "$G" run $EX --policy cats,first --explain --no-save
 contains "$T/out" "rho -0.80" "CATS reports the correlation of t1 and t2"
-contains "$T/out" "first-sample sum 105.0% >= q" "First reports 80 + 25 >= 100"
+contains "$T/out" "first-sample sum 105.0% > q" "First reports 80 + 25 > 100"
 
 # Five policies side by side on the CATS testbed, JSON.
 expect_rc 0 "five policies" "$G" run --trace cats-testbed --cluster cats-testbed --format json \

@@ -127,7 +127,7 @@ expect_rc 2 "gogh needs a cluster" "$G" solve gogh --trace gavel-like
 # The Optimal row of the comparison table (CATS Fig. 7a).
 expect_rc 0 "run with optimal" "$G" --format csv run --trace cats-testbed \
     --cluster cats-testbed --policy cats,hotcloud --no-save
-contains "$T/out" "optimal,0.97,1," "the Optimal row: 0.97 GPUs on average, 1 at peak"
+contains "$T/out" "optimal,0.97,0.97,,,1," "the Optimal row: 0.97 GPUs on average, 1 at peak"
 expect_rc 0 "run without optimal" "$G" --format csv run --trace cats-testbed \
     --cluster cats-testbed --policy hotcloud --no-save --optimal off
 if grep -q '^optimal' "$T/out"; then bad "--optimal off still adds the row"

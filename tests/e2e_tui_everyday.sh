@@ -104,7 +104,7 @@ expect "3 runs ready" "runs at 80x24"
 keys Right Right Right Right Right
 keys 2
 expect "Decision 5 of cats" "five placements"
-expect "rho 0.20 > 0" "Step's rejection reason is visible at 80 columns"
+expect "rho 0.52 > 0" "Step's rejection reason is visible at 80 columns"
 y=$(row_of "testbed/1 ")
 click 6 "$y"
 keys Enter

@@ -5,7 +5,12 @@
  * thresholds, the CATS §3.4 example (rho = -1: both tasks on GPU 0, GPU 1
  * sleeps), CorrGPU's ordering and its §III-B motivating example (one GPU
  * and 2.5 K USD against First's two and 5 K USD), the First / HotCloud /
- * Harmony thresholds, multi-GPU windows and the fresh-GPU preference.
+ * Harmony thresholds, multi-GPU windows and the fresh-GPU preference;
+ * the family's shared admission test (its operator and window), CATS's
+ * first-fit and score selections, CorrGPU's soft and hard q, the wake-ups
+ * a multi-GPU window counts, and an anti-correlated trace on which CATS
+ * must use fewer GPUs than HotCloud and Harmony.  Layer: policy (and sim
+ * for whole runs).
  */
 #include "testutil.h"
 
@@ -260,11 +265,14 @@ static void cats_bench(bench *b, int *in)
     *in = bench_task(b, y, 4, 4, 0);
 }
 
+/* CATS's choice on the bench with Alg. 2's score (select=1) unless set1
+ * says otherwise. */
 static int cats_choice(bench *b, int in, const char *set1, const char *set2, explain *ex)
 {
     policy_spec sp;
     gp_err err = {{0}};
     assert_int_equal(policy_spec_parse("cats", &sp, &err), 0);
+    assert_int_equal(policy_spec_set(&sp, "select=1", &err), 0);
     if (set1)
         assert_int_equal(policy_spec_set(&sp, set1, &err), 0);
     if (set2)
@@ -310,6 +318,37 @@ static void test_cats_score_and_thresholds(void **state)
     /* A threshold of -1.5 leaves nothing: a fresh GPU (g6, awake and idle). */
     assert_int_equal(cats_choice(&b, in, "corr_thr=-1", "util_thr=10", &ex), 6);
     tu_assert_contains(ex.summary, "fresh GPU");
+    /* delta_mu in percent: the score is -100 dmu + rho; g2 still wins, by
+     * a margin that makes rho irrelevant. */
+    assert_int_equal(cats_choice(&b, in, "dmu_unit=1", NULL, &ex), 2);
+    assert_double_equal(ex.cands[ex.chosen].term[1], 60, 1e-9);
+    assert_double_equal(ex.cands[ex.chosen].term[3], -61, 1e-9);
+    explain_free(&ex);
+    bench_free(&b);
+}
+
+/* The default selection, first fit (CATS §3.5 "based on the bin-packing
+ * principle", §3.6 first fit): the first GPU in index order that passes
+ * Alg. 1's thresholds, g0, where the score takes g2. */
+static void test_cats_first_fit(void **state)
+{
+    (void)state;
+    bench b;
+    int in;
+    cats_bench(&b, &in);
+    explain ex;
+    explain_init(&ex, NULL, 0);
+    assert_int_equal(cats_choice(&b, in, "select=0", NULL, &ex), 0);
+    tu_assert_contains(ex.summary, "first fit");
+    policy_spec sp;
+    gp_err err = {{0}};
+    assert_int_equal(policy_spec_parse("cats", &sp, &err), 0);
+    policy_ctx ctx = bench_ctx(&b);
+    placement pl;
+    assert_int_equal(sp.ops->place(&ctx, sp.params, in, &pl, NULL), 1);
+    assert_int_equal(pl.gpus[0], 0);                            /* the default */
+    /* g0 filtered by its utilization: g1 is the next that passes. */
+    assert_int_equal(cats_choice(&b, in, "select=0", "util_thr=65", NULL), 1);
     explain_free(&ex);
     bench_free(&b);
 }
@@ -385,9 +424,10 @@ static void test_cats_paper_example(void **state)
 
 /* ---- CorrGPU ------------------------------------------------------------------------- */
 
-/* On the CATS bench: rho < 0 strictly (g5's rho 0 is out), delta1 < q
- * (g2's 100 % is out); g0 and g1 tie on rho = -1 and g1's delta1 (60 %)
- * beats g0's (70 %). */
+/* On the CATS bench: rho < 0 strictly (g5's rho 0 is out); g0, g1 and g2
+ * (100 % <= q) tie on rho = -1 and g1's delta1 (60 %) beats the others';
+ * g4 (105 %) is over q: soft (the default, Alg. 1 step 3) keeps it, to
+ * sort last; hard drops it. */
 static void test_corrgpu_ordering(void **state)
 {
     (void)state;
@@ -405,9 +445,23 @@ static void test_corrgpu_ordering(void **state)
     assert_int_equal(pl.gpus[0], 1);
     assert_double_equal(ex.cands[ex.chosen].term[1], 60, 1e-9);
     assert_false(ex.cands[5].eligible);            /* rho 0 is not < alpha = 0 */
-    assert_false(ex.cands[2].eligible);            /* 100 % is not < q */
-    /* alpha = 0.5 admits g5 but rho still sorts first; q = 101 admits g2,
-     * whose delta1 (100 %) loses to g1's. */
+    assert_true(ex.cands[2].eligible);             /* 100 % <= q: the shared test */
+    assert_true(ex.cands[4].eligible);             /* over q, soft: sorts last */
+    tu_assert_contains(ex.cands[4].note, "over q");
+    /* q = 50: every candidate is over q.  Soft takes the best of them by
+     * rho then delta1 (g1) rather than a new GPU; hard allocates one. */
+    assert_int_equal(policy_spec_set(&sp, "q=50", &err), 0);
+    assert_int_equal(sp.ops->place(&ctx, sp.params, in, &pl, NULL), 1);
+    assert_int_equal(pl.gpus[0], 1);
+    assert_int_equal(policy_spec_set(&sp, "q_mode=1", &err), 0);
+    explain_reset(&ex);
+    assert_int_equal(sp.ops->place(&ctx, sp.params, in, &pl, &ex), 1);
+    assert_int_equal(pl.gpus[0], 6);
+    assert_false(ex.cands[4].eligible);
+    assert_int_equal(policy_spec_set(&sp, "q=100", &err), 0);
+    assert_int_equal(policy_spec_set(&sp, "q_mode=0", &err), 0);
+    /* alpha = 0.5 admits g5 but rho still sorts first; q = 101 admits g4,
+     * whose delta1 (105 %) loses to g1's. */
     assert_int_equal(policy_spec_set(&sp, "alpha=0.5", &err), 0);
     assert_int_equal(policy_spec_set(&sp, "q=101", &err), 0);
     explain_reset(&ex);
@@ -482,10 +536,13 @@ static void test_threshold_baselines(void **state)
     } cases[] = {
         {"first", NULL, 1},          /* 80 + 25 = 105 >= 100: fresh */
         {"first", "q=110", 0},       /* 105 < 110 */
+        {"first", "q=105", 0},       /* 105 <= 105: the shared admission test */
         {"hotcloud", NULL, 0},       /* 83.28 < 100 */
         {"hotcloud", "q=80", 1},
         {"harmony", NULL, 1},        /* 142.6 >= 100 */
         {"harmony", "q=150", 0},
+        {"hotcloud", "pctl=100", 1}, /* peak-based HotCloud: Harmony's 142.6 */
+        {"hotcloud", "pctl=50", 0},  /* a constant task's median is its mean */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         bench b;
@@ -559,6 +616,198 @@ static void test_windows_and_fresh(void **state)
     bench_free(&b);
 }
 
+/* ---- the shared admission test ------------------------------------------------------ */
+
+/* A running task at 90 % for its first half and 10 % for its second, 2 s
+ * into its 4 s (whole-series mean 50, remaining 10), and an incoming
+ * constant 60 %: the remaining window admits it (10 + 60 = 70), the whole
+ * series does not (50 + 60 = 110); every mean-reading policy follows the
+ * window it is given, and the operator is <= for all. */
+static void test_admission_window_and_operator(void **state)
+{
+    (void)state;
+    assert_true(corr_admits(100, 100));
+    assert_false(corr_admits(100.000001, 100));
+    assert_true(corr_admits(99.5, 100));
+    static const struct {
+        const char *policy;
+        int whole_gpu, remaining_gpu;
+    } cases[] = {
+        {"hotcloud", 1, 0}, {"cats", 1, 0}, {"corrgpu", 1, 1},   /* corrgpu: rho 0 !< 0 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        for (int whole = 0; whole < 2; whole++) {
+            bench b;
+            bench_init(&b, 2);
+            static const float x[4] = {90, 90, 10, 10};
+            int r = bench_task(&b, x, 4, 4, 0);
+            int in = bench_task(&b, NULL, 0, 2, 60);
+            bench_run(&b, r, 0);
+            b.progress[r] = 2;
+            policy_spec sp;
+            gp_err err = {{0}};
+            assert_int_equal(policy_spec_parse(cases[i].policy, &sp, &err), 0);
+            assert_int_equal(policy_spec_set_role(&sp, OPT_UTIL_WINDOW, whole), 1);
+            policy_ctx ctx = bench_ctx(&b);
+            placement pl;
+            assert_int_equal(sp.ops->place(&ctx, sp.params, in, &pl, NULL), 1);
+            int want = whole ? cases[i].whole_gpu : cases[i].remaining_gpu;
+            if (pl.gpus[0] != want)
+                fail_msg("%s, %s window: GPU %d, expected %d", cases[i].policy,
+                         whole ? "whole" : "remaining", pl.gpus[0], want);
+            bench_free(&b);
+        }
+    }
+    /* First and Harmony sum constants (first sample, peak): no window. */
+    policy_spec sp;
+    gp_err err = {{0}};
+    assert_int_equal(policy_spec_parse("first", &sp, &err), 0);
+    assert_int_equal(policy_spec_set_role(&sp, OPT_UTIL_WINDOW, 1), 0);
+}
+
+/* ---- multi-GPU windows count the GPUs they wake --------------------------------------- */
+
+/* Busy g0, idle g1, busy g2 and g3; an incoming two-GPU task fits the
+ * windows (g0, g1) and (g2, g3) alike, but the first wakes g1, a GPU newly
+ * opened: every policy takes (g2, g3). */
+static void test_multi_gpu_wakeups(void **state)
+{
+    (void)state;
+    static const char *const specs[][2] = {
+        {"cats", NULL}, {"cats", "select=1"}, {"corrgpu", NULL}, {"first", NULL},
+        {"hotcloud", NULL}, {"harmony", "q=200"},
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        bench b;
+        bench_init(&b, 4);
+        static const float busy[4] = {60, 20, 60, 20}, inc[4] = {20, 60, 20, 60};
+        int x = bench_task(&b, busy, 4, 4, 0);
+        int y = bench_task(&b, busy, 4, 4, 0);
+        int z = bench_task(&b, busy, 4, 4, 0);
+        int in = bench_task(&b, inc, 4, 4, 0);
+        b.tr->tasks[in].num_gpu = 2;
+        bench_run(&b, x, 0);
+        bench_run(&b, y, 2);
+        bench_run(&b, z, 3);
+        cstate_set_gpu_power(b.cs, 1, GPU_ASLEEP);
+        policy_spec sp;
+        gp_err err = {{0}};
+        assert_int_equal(policy_spec_parse(specs[i][0], &sp, &err), 0);
+        if (specs[i][1])
+            assert_int_equal(policy_spec_set(&sp, specs[i][1], &err), 0);
+        policy_ctx ctx = bench_ctx(&b);
+        placement pl;
+        explain ex;
+        explain_init(&ex, NULL, 0);
+        assert_int_equal(sp.ops->place(&ctx, sp.params, in, &pl, &ex), 1);
+        if (pl.ngpus != 2 || pl.gpus[0] != 2 || pl.gpus[1] != 3)
+            fail_msg("%s %s: took g%d,g%d, expected the window that wakes nothing", specs[i][0],
+                     specs[i][1] ? specs[i][1] : "", pl.gpus[0], pl.gpus[1]);
+        tu_assert_contains(ex.summary, "opens 0");
+        /* The window from g0 is counted as opening one GPU. */
+        assert_int_equal(ex.cands[0].gpu, 0);
+        tu_assert_contains(ex.cands[0].note, "opens 1");
+        explain_free(&ex);
+        bench_free(&b);
+    }
+}
+
+/* ---- an anti-correlated trace --------------------------------------------------------- */
+
+/* Four tasks of an hour, 60 s samples, arriving two samples apart (so
+ * that their phases line up in time):
+ *   A [80,20] mean 50    B [50,10] mean 30 (with A: rho +1)
+ *   C [20,80] mean 50    D [50,90] mean 70 (with B: rho -1)
+ * HotCloud packs A+B by their means (80 %): C (50) and D (70) then fit
+ * nowhere together — three GPUs, one of them over 100 % at every peak.
+ * CATS keeps B off A (rho +1), so C joins A (rho -1, 100 %) and D joins B
+ * (rho -1, 100 %): two GPUs, never over 100 %.  Harmony's peaks (80, 50,
+ * 80, 90) pair with nothing: four. */
+static gp_trace *anticorrelated_trace(void)
+{
+    static const float u[4][2] = {{80, 20}, {50, 10}, {20, 80}, {50, 90}};
+    gp_trace *tr = trace_new("anti");
+    for (int t = 0; t < 4; t++) {
+        float s[60];
+        for (int k = 0; k < 60; k++)
+            s[k] = u[t][k % 2];
+        task tk;
+        task_init(&tk);
+        snprintf(tk.name, sizeof tk.name, "%c", 'A' + t);
+        tk.arrival_s = 120.0 * t;
+        tk.duration_s = 3600;
+        tk.gpu_mem_gib = 1;
+        task_set_util(&tk, s, 60, 60);
+        trace_add_task(tr, &tk);
+        task_release(&tk);
+    }
+    return tr;
+}
+
+static run *run_on(const cluster *cl, const gp_trace *tr, const char *policy, int dfs)
+{
+    sim_config cfg;
+    sim_config_default(&cfg);
+    cfg.dfs = dfs;
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    policy_spec sp;
+    gp_err err = {{0}};
+    assert_int_equal(policy_spec_parse(policy, &sp, &err), 0);
+    sim *s = sim_new(&cfg, cl, cat, tr, &sp, &err);
+    assert_non_null(s);
+    sim_run(s, NULL);
+    sim_finish(s);
+    run *r = sim_take_run(s);
+    sim_free(s);
+    assert_int_equal(sim_placement_gpus(&cfg, cl, cat, tr, &sp, r, &err), 0);
+    catalog_free(cat);
+    return r;
+}
+
+static void test_anticorrelated_trace(void **state)
+{
+    (void)state;
+    cluster *cl = cluster_new("one-server");
+    node n;
+    memset(&n, 0, sizeof n);
+    strcpy(n.name, "srv");
+    strcpy(n.gpu_model, "V100");
+    n.gpu_count = 8;
+    n.cpu_milli = 64000;
+    n.ram_mib = 1 << 20;
+    cluster_add_node(cl, &n);
+    gp_trace *tr = anticorrelated_trace();
+    run *cats = run_on(cl, tr, "cats", 0), *hot = run_on(cl, tr, "hotcloud", 0),
+        *harm = run_on(cl, tr, "harmony", 0);
+    assert_double_equal(run_metric_get(cats, "unique_gpus", -1), 2, 0);
+    assert_double_equal(run_metric_get(hot, "unique_gpus", -1), 3, 0);
+    assert_double_equal(run_metric_get(harm, "unique_gpus", -1), 4, 0);
+    double gc = run_metric_get(cats, "place_gpus", -1), gh = run_metric_get(hot, "place_gpus", -1),
+           gm = run_metric_get(harm, "place_gpus", -1);
+    if (!(gc < gh && gc < gm))
+        fail_msg("placement: CATS %g GPUs, HotCloud %g, Harmony %g", gc, gh, gm);
+    /* CATS's GPUs never exceed 100 %: no task slows down.  GPU 0 runs
+     * from 0 (A) to 3840 s (C), GPU 1 from 120 (B) to 3960 s (D), the
+     * span: 7680 GPU-seconds over 3960 s.  The fluid bound is the four
+     * means' sum, 2 GPUs, for an hour of the span. */
+    assert_double_equal(gc, 7680.0 / 3960, 1e-9);
+    assert_double_equal(run_metric_get(cats, "gpu_hours", -1), 7680.0 / 3600, 1e-9);
+    assert_double_equal(run_metric_get(cats, "fluid_gpus", -1), 2 * 3600.0 / 3960, 1e-9);
+    /* With DFS on, the placement metric comes from the DFS-off twin: the
+     * same two GPUs, however far DFS stretched the tasks. */
+    run *dfs = run_on(cl, tr, "cats", 1);
+    assert_double_equal(run_metric_get(dfs, "dfs", -1), 1, 0);
+    assert_double_equal(run_metric_get(dfs, "place_gpus", -1), gc, 1e-9);
+    assert_true(run_metric_get(dfs, "avg_gpus", -1) >= run_metric_get(dfs, "fluid_gpus", 0));
+    run_free(dfs);
+    run_free(cats);
+    run_free(hot);
+    run_free(harm);
+    trace_free(tr);
+    cluster_free(cl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,11 +816,15 @@ int main(void)
         cmocka_unit_test(test_series_helpers),
         cmocka_unit_test(test_aggregate_on_another_grid),
         cmocka_unit_test(test_cats_score_and_thresholds),
+        cmocka_unit_test(test_cats_first_fit),
         cmocka_unit_test(test_cats_paper_example),
         cmocka_unit_test(test_corrgpu_ordering),
         cmocka_unit_test(test_corrgpu_motivating_example),
         cmocka_unit_test(test_threshold_baselines),
         cmocka_unit_test(test_windows_and_fresh),
+        cmocka_unit_test(test_admission_window_and_operator),
+        cmocka_unit_test(test_multi_gpu_wakeups),
+        cmocka_unit_test(test_anticorrelated_trace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

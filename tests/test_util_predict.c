@@ -1,7 +1,8 @@
 /*
  * test_util_predict.c — the utilization predictors (util_predict.h) on
  * hand-worked series: their names, profile:N repeated and held at its mean,
- * history per job type and pooled, noisy's RMSLE and seeding; and a run in
+ * history per job type and pooled, noisy's RMSLE and seeding, bias and
+ * requested; and a run in
  * which HotCloud decides on a profile's prediction while the simulator
  * runs the true series (the co-located tasks slow each other down, which
  * the prediction did not foresee).
@@ -30,6 +31,13 @@ static const name_case name_cases[] = {
     {"history", 1, UPRED_HISTORY, 0, 0, "history"},
     {"noisy:0.154", 1, UPRED_NOISY, 0.154, 0, "noisy:0.154"},
     {"noisy:0", 1, UPRED_NOISY, 0, 0, "noisy:0"},
+    {"bias:+20", 1, UPRED_BIAS, 20, 0, "bias:+20"},
+    {"bias:-12.5", 1, UPRED_BIAS, -12.5, 0, "bias:-12.5"},
+    {"bias:0", 1, UPRED_BIAS, 0, 0, "bias:+0"},
+    {"requested", 1, UPRED_REQUESTED, 0, 0, "requested"},
+    {"bias:", 0, 0, 0, 0, NULL},
+    {"bias:-100", 0, 0, 0, 0, NULL},
+    {"bias:20%", 0, 0, 0, 0, NULL},
     {"profile", 0, 0, 0, 0, NULL},
     {"profile:0", 0, 0, 0, 0, NULL},
     {"profile:-5", 0, 0, 0, 0, NULL},
@@ -195,6 +203,28 @@ static void test_noisy(void **state)
     trace_free(t);
 }
 
+/* bias:X scales every sample (capped at 100 %); requested is a constant at
+ * the task's requested share. */
+static void test_bias_and_requested(void **state)
+{
+    (void)state;
+    gp_trace *t = trace_new("b");
+    add_task(t, "a", "", 0, 180, (const float[]){10, 50, 90}, 3);
+    add_task(t, "half", "", 0, 180, (const float[]){10, 50, 90}, 3);
+    t->tasks[1].gpu_milli = 500;
+    upred_spec p = {UPRED_BIAS, 20, 0};
+    gp_trace *v = upred_trace_new(t, &p, 1);
+    assert_series(&v->tasks[0], (const float[]){12, 60, 100}, 3);
+    assert_double_equal(v->tasks[0].util_mean, 172 / 3.0, 1e-5);
+    trace_free(v);
+    p = (upred_spec){UPRED_REQUESTED, 0, 0};
+    v = upred_trace_new(t, &p, 1);
+    assert_series(&v->tasks[0], (const float[]){100}, 1);
+    assert_series(&v->tasks[1], (const float[]){50}, 1);
+    trace_free(v);
+    trace_free(t);
+}
+
 /* ---- deciding on predictions, running the truth ----------------------------- */
 
 /* One V100 server of two GPUs.  a (20 % for its first minute, then 90 %)
@@ -255,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_profile),
         cmocka_unit_test(test_history),
         cmocka_unit_test(test_noisy),
+        cmocka_unit_test(test_bias_and_requested),
         cmocka_unit_test(test_decide_on_prediction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -848,7 +848,7 @@ static void summary_of(const app *a, int i, run_summary *s)
 }
 
 /* Cells of a run-table row (the columns of run_cols). */
-#define NCOLS_MAX 17
+#define NCOLS_MAX 20
 
 /* The papers' Optimal bar: CATS's optimum over the whole trace (not at
  * the lockstep time, hence the "*"), only the columns it has. */
@@ -864,6 +864,7 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
     chart_fmt(o->mean_power_w, v[8], sizeof v[8]);
     chart_fmt(o->energy_j / 3.6e6, v[9], sizeof v[9]);
     snprintf(v[16], sizeof v[16], "cats");
+    chart_fmt(o->mean_gpus, v[17], sizeof v[17]);
     const char *cells[NCOLS_MAX];
     for (int k = 0; k < NCOLS_MAX; k++)
         cells[k] = v[k];
@@ -871,12 +872,16 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
 }
 
 /* Viol counts the tasks over their own SLA (kappa x e_min), the CLI's
- * sla_viol; Power names the model the row's watts come from. */
+ * sla_viol; Power names the model the row's watts come from; place is
+ * the placement metric (average busy GPUs with DFS off; "-" for a run
+ * with DFS on that had no DFS-off twin, as `gpuplan run` makes one),
+ * fluid the fluid lower bound on avgGPU, GPUh the busy GPU-hours. */
 static const ui_col run_cols[] = {
     {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
     {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
     {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 11, 1}, {"JCTp95", 11, 1}, {"Viol", 4, 1},
-    {"Used", 4, 1}, {"CapEx$", 7, 1}, {"Power", 5, 0},
+    {"Used", 4, 1}, {"CapEx$", 7, 1}, {"Power", 5, 0}, {"place", 6, 1}, {"fluid", 6, 1},
+    {"GPUh", 7, 1},
 };
 #define NRUN_COLS ((int)(sizeof run_cols / sizeof *run_cols))
 _Static_assert(NRUN_COLS == NCOLS_MAX, "a cell for every column");
@@ -908,6 +913,9 @@ static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
         chart_fmt(capex, v[15], 24);
     }
     snprintf(v[16], 24, "%s", s.power_model);
+    fmt_cell(v[17], 24, s.place_gpus);
+    fmt_cell(v[18], 24, s.fluid_gpus);
+    fmt_cell(v[19], 24, s.gpu_hours);
 }
 
 /* The text of run i's cell col (tablesort.h), for ordering the table. */

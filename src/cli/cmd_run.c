@@ -44,6 +44,8 @@ const cli_cmd cmd_run = {
 typedef struct run_opts {
     const char *trace, *cluster, *policies, *timeline;
     cli_list sets;              /* --set P.KEY=VALUE */
+    cli_list predict_for;       /* --predict-policy P=NAME */
+    int util_window;            /* --util-window, -1 = the policies' own */
     sim_config cfg;
     int full;                   /* --queue or --fail, into cfg.full */
     int explain, no_save;
@@ -60,6 +62,8 @@ typedef struct run_opts {
  * partition of its GPUs' SMs; and what PEACE needs from the store. */
 typedef struct run_specs {
     policy_spec spec[MAX_POLICIES];
+    upred_spec pred[MAX_POLICIES];      /* --predict-policy, where has_pred */
+    int has_pred[MAX_POLICIES];
     const peace_policy *part[MAX_POLICIES];
     size_t n;
     peace_loaded peace;         /* loaded when gpu_cap > 0 */
@@ -118,6 +122,17 @@ static int parse_optimal(void *value, const char *arg, gp_err *err)
     return 0;
 }
 
+static int parse_window(void *value, const char *arg, gp_err *err)
+{
+    if (strcmp(arg, "remaining") == 0)
+        *(int *)value = CORR_WIN_REMAINING;
+    else if (strcmp(arg, "whole") == 0)
+        *(int *)value = CORR_WIN_WHOLE;
+    else
+        return gp_error(err, "expected remaining or whole, got '%s'", arg);
+    return 0;
+}
+
 static int parse_power(void *value, const char *arg, gp_err *err)
 {
     int m = power_model_parse(arg);
@@ -162,7 +177,15 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
         OPT_CALLBACK("seed", 0, "N", &cfg->seed, cli_parse_seed, "random seed", .def = "42"),
         OPT_CALLBACK("predict", 0, "NAME", &cfg->predict, cli_parse_predict, "what the "
                      "correlation policies know of future utilization: oracle, profile:S, "
-                     "profile:S:mean, history or noisy:RMSLE", .def = "oracle"),
+                     "profile:S:mean, history, noisy:RMSLE, bias:PERCENT or requested",
+                     .def = "oracle"),
+        OPT_LIST("predict-policy", 0, "P=NAME", &o->predict_for, "one policy's own predictor "
+                 "instead of --predict, e.g. hotcloud=bias:+20 (the papers' setting: the "
+                 "policies then no longer know the same)"),
+        OPT_CALLBACK("util-window", 0, "WINDOW", &o->util_window, parse_window,
+                     "the admission window of every correlation policy: remaining (means "
+                     "from each running task's progress) or whole (whole-series means)",
+                     .def = "remaining"),
         OPT_DOUBLE("sample", 0, "S", &cfg->sample_s, 0, INFINITY,
                    "timeline period in s, 0 = every event",
                    .def = "adaptive, about 2000 points"),
@@ -232,6 +255,34 @@ static int add_spec(const run_opts *o, const char *text, run_specs *rs, gp_err *
     return 0;
 }
 
+/* --predict-policy P=NAME: policy P's own predictor; usage error printed
+ * on failure. */
+static int predict_for(const run_opts *o, run_specs *rs)
+{
+    for (size_t i = 0; i < o->predict_for.n; i++) {
+        const char *arg = o->predict_for.v[i], *eq = strchr(arg, '=');
+        size_t plen = eq ? (size_t)(eq - arg) : 0, hits = 0;
+        gp_err err = {{0}};
+        for (size_t k = 0; k < rs->n && eq; k++) {
+            if (strlen(rs->spec[k].ops->name) != plen ||
+                strncmp(rs->spec[k].ops->name, arg, plen) != 0)
+                continue;
+            if (upred_parse(eq + 1, &rs->pred[k], &err)) {
+                cli_usage_error(&cmd_run, "--predict-policy: %s", err.msg);
+                return -1;
+            }
+            rs->has_pred[k] = 1;
+            hits++;
+        }
+        if (!hits) {
+            cli_usage_error(&cmd_run, "--predict-policy %s: expected POLICY=PREDICTOR for a "
+                            "policy given with --policy", arg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Parses --policy and applies every --set; usage error printed on failure. */
 static int build_specs(const run_opts *o, run_specs *rs)
 {
@@ -251,6 +302,12 @@ static int build_specs(const run_opts *o, run_specs *rs)
         cli_usage_error(&cmd_run, "--policy: no policy given");
         return -1;
     }
+    /* One admission window for every policy, before --set (which may then
+     * change one policy's on purpose). */
+    for (size_t k = 0; k < *n && o->util_window >= 0; k++)
+        policy_spec_set_role(&specs[k], OPT_UTIL_WINDOW, o->util_window);
+    if (predict_for(o, rs))
+        return -1;
     for (size_t i = 0; i < o->sets.n; i++) {
         const char *set = o->sets.v[i], *dot = strchr(set, '.');
         size_t plen = dot ? (size_t)(dot - set) : 0, hits = 0;
@@ -280,6 +337,8 @@ static run *simulate(const run_opts *o, const cli_inputs *in, const run_specs *r
 {
     sim_config cfg = o->cfg;
     cfg.checkpoint_every = SIM_NO_REWIND;   /* headless: nobody rewinds */
+    if (rs->has_pred[i])
+        cfg.predict = rs->pred[i];
     if (o->gpu_cap > 0) {
         cfg.peace.cap_w = o->gpu_cap;
         cfg.peace.ix = rs->peace.ix;
@@ -302,6 +361,10 @@ static run *simulate(const run_opts *o, const cli_inputs *in, const run_specs *r
     sim_finish(s);
     run *r = sim_take_run(s);
     sim_free(s);
+    if (sim_placement_gpus(&cfg, in->cl, in->cat, in->tr, &rs->spec[i], r, err)) {
+        run_free(r);
+        return NULL;
+    }
     return r;
 }
 
@@ -377,6 +440,9 @@ static void print_optimal(table *t, const solve_run_row *row, double best, doubl
     table_row(t);
     table_cell(t, "%s", row->proven ? "optimal" : "optimal~");
     table_cell(t, "%.2f", row->mean_gpus);
+    table_cell(t, "%.2f", row->mean_gpus);
+    table_cell(t, "%s", "");
+    table_cell(t, "%s", "");
     table_cell(t, "%.0f", row->peak_gpus);
     table_cell(t, "%s", "");
     table_cell(t, "%s", "");
@@ -404,6 +470,9 @@ static void print_run_row(table *t, const run *r, double best, double kappa)
     table_row(t);
     table_cell(t, "%s", r->name);
     table_cell(t, "%.2f", s.avg_gpus);
+    table_cell(t, "%.2f", s.place_gpus);
+    table_cell(t, "%.2f", s.fluid_gpus);
+    table_cell(t, "%.1f", s.gpu_hours);
     table_cell(t, "%.0f", s.peak_gpus);
     table_cell(t, "%.0f", s.unique_gpus);
     table_cell(t, "%.0f", s.capex_usd);
@@ -443,11 +512,12 @@ static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_ru
      * policy's (<= kappa); sla_viol counts the tasks over their own
      * kappa x e_min, which a run meeting the former can still have. */
     static const char *const cols[] = {
-        "policy", "avg_gpus", "peak_gpus", "unique_gpus", "capex_usd", "avg_servers",
-        "avg_power_w", "energy_kwh", "mean_mhz", "jct_mean_s", "jct_p95_s", "jct_vs_best",
-        "mean_jct_within_k", "sla_viol", "failed", "wakeups", "power", "run"};
+        "policy", "avg_gpus", "place_gpus", "fluid_gpus", "gpu_hours", "peak_gpus",
+        "unique_gpus", "capex_usd", "avg_servers", "avg_power_w", "energy_kwh", "mean_mhz",
+        "jct_mean_s", "jct_p95_s", "jct_vs_best", "mean_jct_within_k", "sla_viol", "failed",
+        "wakeups", "power", "run"};
     for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
-        table_col(t, cols[c], c != 0 && c != 12 && c != 16);
+        table_col(t, cols[c], c != 0 && c != 15 && c != 19);
     for (size_t i = 0; i < n; i++)
         print_run_row(t, runs[i], best, kappa);
     if (opt)
@@ -669,6 +739,7 @@ static int run_exec(cli_ctx *ctx, int argc, char **argv)
     run_opts o;
     memset(&o, 0, sizeof o);
     o.optimal = -1;
+    o.util_window = -1;
     o.jobs = par_default_threads();
     sim_config_default(&o.cfg);
     o.full = (int)o.cfg.full;
@@ -676,5 +747,6 @@ static int run_exec(cli_ctx *ctx, int argc, char **argv)
     if (parse_args(ctx, argc, argv, &o, &code) == 0)
         code = run_parsed(ctx, &o);
     cli_list_free(&o.sets);
+    cli_list_free(&o.predict_for);
     return code;
 }

@@ -117,6 +117,17 @@ static void unknown_totals(run_summary *s)
 {
     s->unique_gpus = s->capex_usd = s->avg_servers = NAN;
     s->mean_mhz = s->failed = s->wakeups = NAN;
+    s->place_gpus = s->fluid_gpus = s->gpu_hours = NAN;
+}
+
+/* avg_gpus with DFS off: frequency scaling stretches tasks and so the
+ * time-averaged count of busy GPUs; the placement is compared without it. */
+static double placement_gpus(const run *r)
+{
+    double v = run_metric_get(r, "place_gpus", NAN);
+    if (isnan(v) && run_metric_get(r, "dfs", 1) == 0)
+        v = run_metric_get(r, "avg_gpus", NAN);
+    return v;
 }
 
 /* A finished run by the simulator's metrics (exact integrals over its own
@@ -141,6 +152,9 @@ static void summarize_final(const run *r, run_summary *s)
     s->mean_mhz = run_metric_get(r, "mean_freq_mhz", NAN);
     s->failed = run_metric_get(r, "failed_tasks", NAN);
     s->wakeups = run_metric_get(r, "wakeups", NAN);
+    s->place_gpus = placement_gpus(r);
+    s->fluid_gpus = run_metric_get(r, "fluid_gpus", NAN);
+    s->gpu_hours = run_metric_get(r, "gpu_hours", NAN);
 }
 
 void run_summarize(const run *r, double t_end, run_summary *out)

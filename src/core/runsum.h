@@ -33,6 +33,10 @@ typedef struct run_summary {
     double jct_mean, jct_p50, jct_p95;
     /* Known only once the run has finished (NAN before): */
     double unique_gpus, capex_usd, avg_servers, mean_mhz, failed, wakeups;
+    /* The placement metric (avg_gpus with DFS off: the run's own when DFS
+     * was off, else its DFS-off twin's, NAN when none was run), the fluid
+     * lower bound on avg_gpus and the GPU-hours of busy GPUs. */
+    double place_gpus, fluid_gpus, gpu_hours;
     char power_model[16];       /* the model its watts are measured with */
 } run_summary;
 

@@ -88,6 +88,20 @@ double useries_summary(const task *tk, useries_kind kind)
     }
 }
 
+double useries_percentile(const task *tk, double p)
+{
+    if (p >= 100)
+        return useries_summary(tk, US_PEAK);
+    if (!useries_has_series(tk))
+        return useries_summary(tk, US_MEAN);
+    double *x = xmalloc(tk->util.len * sizeof *x);
+    for (size_t i = 0; i < tk->util.len; i++)
+        x[i] = tk->util.pct[i];
+    double v = stats_percentile(x, tk->util.len, p);
+    free(x);
+    return v;
+}
+
 /* The incoming side: the stored series, or a virtual constant one covering
  * the task's duration. */
 void useries_in_init(useries_in *in, const gp_trace *tr, int ti)

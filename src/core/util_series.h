@@ -53,6 +53,12 @@ long useries_next_change(const task *tk, long idx, double *change_s);
  * (HotCloud), peak (Harmony), in percent, with the no-data rule above. */
 double useries_summary(const task *tk, useries_kind kind);
 
+/* The p-th percentile (0 < p <= 100) of the task's series, percent (linear
+ * interpolation, stats_percentile); p = 100 is US_PEAK's summary, and a
+ * task without a series gives its US_MEAN summary for p < 100 (it runs
+ * at that constant). */
+double useries_percentile(const task *tk, double p);
+
 /* The incoming task's side of its comparisons with every candidate GPU,
  * prepared once per decision: its series (or a virtual constant one
  * covering its duration), prefix sums for O(1) window means, and the

@@ -12,6 +12,8 @@
 typedef struct corr_prep {
     useries_memo *memo;
     useries_summaries sums;
+    double pctl;                /* of pctl_v; 0 = none */
+    double *pctl_v;             /* [task] */
 } corr_prep;
 
 int corr_prepare(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
@@ -25,20 +27,39 @@ int corr_prepare(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
     return 0;
 }
 
+int corr_prepare_pctl(const cstate *cs, const gp_trace *tr, double pctl, void **prep,
+                      gp_err *err)
+{
+    if (corr_prepare(cs, tr, NULL, NULL, prep, err))
+        return -1;
+    corr_prep *p = *prep;
+    if (pctl > 0 && pctl < 100) {
+        p->pctl = pctl;
+        p->pctl_v = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *p->pctl_v);
+        for (size_t i = 0; i < tr->ntasks; i++)
+            p->pctl_v[i] = useries_percentile(&tr->tasks[i], pctl);
+    }
+    return 0;
+}
+
 void corr_release(void *prep)
 {
     corr_prep *p = prep;
     useries_memo_free(p->memo);
     useries_summaries_free(&p->sums);
+    free(p->pctl_v);
     free(p);
 }
 
-/* Task ti's summary of that kind, from the workspace when there is one. */
-static double summary_of(const policy_ctx *ctx, int ti, useries_kind kind)
+/* Task ti's summary under rule, from the workspace when there is one. */
+static double summary_of(const policy_ctx *ctx, int ti, const corr_rule *rule)
 {
     const corr_prep *p = ctx->prep;
     assert(!p || (size_t)ti < p->sums.ntasks);
-    return p ? p->sums.v[kind][ti] : useries_summary(&ctx->tr->tasks[ti], kind);
+    const task *tk = &ctx->tr->tasks[ti];
+    if (rule->pctl > 0 && rule->pctl < 100)
+        return p && p->pctl == rule->pctl ? p->pctl_v[ti] : useries_percentile(tk, rule->pctl);
+    return p ? p->sums.v[rule->kind][ti] : useries_summary(tk, rule->kind);
 }
 
 static int gpu_admits(const cstate *cs, const task *tk, int g)
@@ -149,6 +170,12 @@ int corr_place_cpu(const cstate *cs, const char *policy, const task *tk, placeme
     return 0;
 }
 
+void corr_note_opens(explain_cand *c, int opens)
+{
+    if (c && opens > 0)
+        snprintf(c->note, sizeof c->note, "opens %d", opens);
+}
+
 void corr_explain_terms(explain *ex, const char *const *names, int n)
 {
     if (n > EXPLAIN_MAX_TERMS)
@@ -166,10 +193,14 @@ void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useri
     useries_memo *memo = ctx->prep ? ((corr_prep *)ctx->prep)->memo : NULL;
     for (int k = 0; k < pl->ngpus; k++) {
         int g = pl->gpus[k];
-        if (ctx->cs->gpus[g].ntasks == 0)
+        if (ctx->cs->gpus[g].ntasks == 0) {
+            out->opens++;
             continue;
+        }
         useries_cmp c;
         useries_compare_memo(ctx->cs, ctx->tr, ctx->progress_s, g, in, from_start, memo, &c);
+        if (out->busy == 0 || c.gpu_mean + c.task_mean > out->load)
+            out->load = c.gpu_mean + c.task_mean;
         double dmu = (c.gpu_mean > c.task_mean ? c.gpu_mean - c.task_mean
                                                : c.task_mean - c.gpu_mean) / 100.0;
         if (out->busy == 0 || c.rho > out->rho)
@@ -187,6 +218,7 @@ void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useri
         useries_compare(ctx->cs, ctx->tr, ctx->progress_s, pl->gpus[0], in, from_start, &c);
         out->task_mean = c.task_mean;
         out->dmu = c.task_mean / 100.0;
+        out->load = c.task_mean;
     }
 }
 
@@ -198,19 +230,102 @@ void corr_format_placement(const cstate *cs, const placement *pl, char *buf, siz
 }
 
 /* Sum of the summaries of the tasks on GPU g plus the incoming one's. */
-static double gpu_summary_sum(const policy_ctx *ctx, int g, useries_kind kind, double own)
+static double gpu_summary_sum(const policy_ctx *ctx, int g, const corr_rule *rule, double own)
 {
     const cs_gpu *gpu = &ctx->cs->gpus[g];
     double sum = own;
     for (int i = 0; i < gpu->ntasks; i++)
-        sum += summary_of(ctx, gpu->tasks[i], kind);
+        sum += summary_of(ctx, gpu->tasks[i], rule);
     return sum;
+}
+
+/* Whether the rule's load is the remaining-window mean (corr_terms.load). */
+static int rule_windowed(const corr_rule *rule)
+{
+    return rule->kind == US_MEAN && !(rule->pctl > 0) && rule->window == CORR_WIN_REMAINING;
+}
+
+double corr_load(const policy_ctx *ctx, const placement *pl, int ti, const corr_rule *rule,
+                 const corr_terms *t)
+{
+    if (rule_windowed(rule) && t)
+        return t->load;
+    double own = summary_of(ctx, ti, rule), load = own;
+    int busy = 0;
+    for (int k = 0; k < pl->ngpus; k++) {
+        int h = pl->gpus[k];
+        if (ctx->cs->gpus[h].ntasks == 0)
+            continue;
+        double s = gpu_summary_sum(ctx, h, rule, own);
+        if (!busy++ || s > load)
+            load = s;
+    }
+    return load;
+}
+
+static const char *rule_what(const corr_rule *rule, char *buf, size_t len)
+{
+    static const char *const what[] = {"first-sample", "mean", "peak"};
+    if (rule->pctl > 0 && rule->pctl < 100)
+        snprintf(buf, len, "p%g", rule->pctl);
+    else
+        snprintf(buf, len, "%s%s", what[rule->kind],
+                 rule_windowed(rule) ? " (remaining window)" : "");
+    return buf;
 }
 
 static const char *const threshold_terms[] = {"sum_pct", "q_pct", "mem_free_gib"};
 
+/* The threshold rule's candidate window from running GPU g: 1 when it
+ * fits and passes, with its load and the idle devices it opens. */
+static int threshold_try(const policy_ctx *ctx, double q, const useries_in *in,
+                         const corr_rule *rule, int g, placement *pl, double *load, int *opens,
+                         explain *ex)
+{
+    const cstate *cs = ctx->cs;
+    const task *tk = &ctx->tr->tasks[in->ti];
+    int code = corr_window(cs, tk, g, pl);
+    explain_cand *c = explain_add(ex, cs->gpus[g].node, g);
+    if (c) {
+        c->term[1] = q;
+        c->term[2] = cs_gpu_mem_free(&cs->gpus[g]);
+    }
+    if (code != CORR_FITS) {
+        if (c) {
+            c->eligible = 0;
+            snprintf(c->note, sizeof c->note, "%s", corr_reason(code));
+        }
+        return 0;
+    }
+    corr_terms t;
+    memset(&t, 0, sizeof t);
+    if (rule_windowed(rule))
+        corr_window_compare(ctx, pl, in, 0, &t);
+    else
+        for (int k = 0; k < pl->ngpus; k++)
+            t.opens += cs->gpus[pl->gpus[k]].ntasks == 0;
+    *load = corr_load(ctx, pl, in->ti, rule, &t);
+    *opens = t.opens;
+    if (c) {
+        c->term[0] = *load;
+        corr_note_opens(c, t.opens);
+    }
+    if (!corr_admits(*load, q)) {
+        if (c) {
+            static const char *const what[] = {"first-sample", "mean", "peak"};
+            c->eligible = 0;
+            if (rule->pctl > 0 && rule->pctl < 100)
+                snprintf(c->note, sizeof c->note, "p%g sum %.1f%% > q", rule->pctl, *load);
+            else
+                snprintf(c->note, sizeof c->note, "%s sum %.1f%% > q", what[rule->kind], *load);
+        }
+        return 0;
+    }
+    return 1;
+}
+
 int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, int ti,
-                         useries_kind kind, placement *out, explain *ex)
+                         const corr_rule *rule, placement *out, explain *ex)
 {
     const cstate *cs = ctx->cs;
     const task *tk = &ctx->tr->tasks[ti];
@@ -218,64 +333,52 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
         corr_explain_terms(ex, threshold_terms, 3);
     if (task_gpus(tk) == 0)
         return corr_place_cpu(cs, policy, tk, out, ex);
-    double own = summary_of(ctx, ti, kind);
-    static const char *const what[] = {"first-sample", "mean", "peak"};
-    for (size_t a = 0; a < cs->nactive; a++) {   /* running GPUs, ascending */
-        int g = cs->active[a];
+    char what[48];
+    rule_what(rule, what, sizeof what);
+    useries_in in;
+    useries_in_init(&in, ctx->tr, ti);
+    int found = 0, best_opens = 0, best_cand = -1;
+    double best_load = 0;
+    /* Running GPUs, ascending: the first window that passes and opens no
+     * idle device wins at once; one that opens some is kept while a later
+     * window may open fewer. */
+    for (size_t a = 0; a < cs->nactive && !(found && best_opens == 0); a++) {
         placement pl;
-        int code = corr_window(cs, tk, g, &pl);
-        explain_cand *c = explain_add(ex, cs->gpus[g].node, g);
-        if (c) {
-            c->term[1] = q;
-            c->term[2] = cs_gpu_mem_free(&cs->gpus[g]);
-        }
-        if (code != CORR_FITS) {
-            if (c) {
-                c->eligible = 0;
-                snprintf(c->note, sizeof c->note, "%s", corr_reason(code));
-            }
+        double load;
+        int opens;
+        if (!threshold_try(ctx, q, &in, rule, cs->active[a], &pl, &load, &opens, ex))
             continue;
+        if (!found || opens < best_opens) {
+            found = 1;
+            *out = pl;
+            best_opens = opens;
+            best_load = load;
+            best_cand = ex ? (int)ex->ncands - 1 : -1;
         }
-        double sum = 0;
-        for (int k = 0; k < pl.ngpus; k++) {
-            int h = pl.gpus[k];
-            if (cs->gpus[h].ntasks == 0)
-                continue;
-            double s = gpu_summary_sum(ctx, h, kind, own);
-            if (s > sum)
-                sum = s;
-        }
-        if (c)
-            c->term[0] = sum;
-        if (!(sum < q)) {
-            if (c) {
-                c->eligible = 0;
-                snprintf(c->note, sizeof c->note, "%s sum %.1f%% >= q", what[kind], sum);
-            }
-            continue;
-        }
-        *out = pl;
+    }
+    useries_in_free(&in);
+    if (found) {
         if (ex) {
-            ex->chosen = (int)ex->ncands - 1;
+            ex->chosen = best_cand;
             char where[96];
             corr_format_placement(cs, out, where, sizeof where);
             snprintf(ex->summary, sizeof ex->summary,
-                     "%s: %s -> %s (first fit: %s sum %.1f%% < q %.0f%%)", policy, tk->name,
-                     where, what[kind], sum, q);
+                     "%s: %s -> %s (first fit: %s sum %.1f%% <= q %.0f%%, opens %d)", policy,
+                     tk->name, where, what, best_load, q, best_opens);
         }
         return 1;
     }
     if (!corr_fresh(cs, tk, out)) {
         if (ex)
             snprintf(ex->summary, sizeof ex->summary,
-                     "%s: %s: nothing fits (no GPU below q, no free GPU with %.2f GiB)", policy,
+                     "%s: %s: nothing fits (no GPU within q, no free GPU with %.2f GiB)", policy,
                      tk->name, tk->gpu_mem_gib);
         return 0;
     }
     if (ex) {
         explain_cand *c = explain_add(ex, out->node, out->gpus[0]);
         if (c) {
-            c->term[0] = own;
+            c->term[0] = summary_of(ctx, ti, rule);
             c->term[1] = q;
             c->term[2] = cs_gpu_mem_free(&cs->gpus[out->gpus[0]]);
             snprintf(c->note, sizeof c->note, "fresh GPU");
@@ -284,8 +387,8 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
         char where[96];
         corr_format_placement(cs, out, where, sizeof where);
         snprintf(ex->summary, sizeof ex->summary,
-                 "%s: %s -> %s (fresh GPU: no running GPU with %s sum < q %.0f%%)", policy,
-                 tk->name, where, what[kind], q);
+                 "%s: %s -> %s (fresh GPU: no running GPU with %s sum <= q %.0f%%)", policy,
+                 tk->name, where, what, q);
     }
     return 1;
 }

@@ -54,6 +54,37 @@ int corr_place_cpu(const cstate *cs, const char *policy, const task *tk, placeme
  * (explain_init() would reset the caller's buffer). */
 void corr_explain_terms(explain *ex, const char *const *names, int n);
 
+/* Notes "opens N" on candidate c (may be NULL) when its window opens N > 0
+ * idle devices; a rejection's reason, written later, replaces it. */
+void corr_note_opens(explain_cand *c, int opens);
+
+/* What every policy of the family knows when it asks whether a GPU can
+ * take a task (the shared admission test below): the utilization it sees
+ * comes from the run's predictor, and the window its means cover is one
+ * of these, set for all the policies of a comparison at once (option
+ * role OPT_UTIL_WINDOW; `run --util-window`).
+ *   CORR_WIN_REMAINING  each running task's series from its current
+ *                       progress, the incoming task's from its start, both
+ *                       cut to the shorter (CATS Alg. 1 line 6): what a
+ *                       scheduler that knows when its co-runners finish
+ *                       sees — the default, as CATS and CorrGPU compare;
+ *   CORR_WIN_WHOLE      each task's whole-series summary (its util_mean),
+ *                       the constant of the papers' baselines ("the sum of
+ *                       the average utilization", CATS §4).
+ * Summaries that are no mean (First's first sample, Harmony's peak, a
+ * percentile) are constants of a task under either window. */
+enum { CORR_WIN_REMAINING = 0, CORR_WIN_WHOLE = 1 };
+
+/* The shared admission test: a GPU admits a task when the load it would
+ * carry stays within the utilization threshold, load <= q — one operator
+ * for every policy (CATS §4's "below the utilization threshold" and the
+ * baselines' "less than" read alike), so that a comparison differs only
+ * in what each policy sums. */
+static inline int corr_admits(double load, double q)
+{
+    return load <= q;
+}
+
 /* An incoming task compared with a window's busy GPUs (those running
  * tasks): the worst of them governs, as a multi-GPU task runs at its
  * slowest GPU's rate (SPEC §3.3).  For v = 1 these are the paper's terms. */
@@ -62,18 +93,48 @@ typedef struct corr_terms {
     double gpu_mean;            /* max aggregate mean over the window, % */
     double task_mean;           /* the task's mean over that GPU's window, % */
     double dmu;                 /* min |gpu_mean - task_mean| / 100 (fractions) */
+    /* The admission load under the remaining window: max over busy GPUs
+     * of the aggregate's mean plus the task's, each over their common
+     * window, %. */
+    double load;
     int busy;                   /* busy GPUs in the window */
+    /* Devices of the window running nothing, idle or asleep: each is a GPU
+     * the placement newly opens (wakes), as a fresh GPU is. */
+    int opens;
 } corr_terms;
 
 void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useries_in *in,
                          int from_start, corr_terms *out);
 
-/* First / HotCloud / Harmony (CATS §4, CorrGPU §IV): the first GPU in index
- * order, among GPUs running tasks, where the summaries (first sample,
- * mean or peak) of its tasks plus the incoming task's stay below q
- * percent and the memory fits — first-fit bin packing — else a fresh GPU. */
+/* What a threshold rule sums per task: kind (first sample, mean, peak),
+ * or with 0 < pctl < 100 that percentile of each task's series (a
+ * percentile-based HotCloud between mean and Harmony's peak), under the
+ * admission window. */
+typedef struct corr_rule {
+    useries_kind kind;
+    double pctl;                /* 0 = kind */
+    int window;                 /* CORR_WIN_* */
+} corr_rule;
+
+/* The admission load of window pl for task ti under rule: for a mean
+ * under the remaining window, t->load (t from corr_window_compare); else
+ * the max over the window's busy GPUs of the sum of their tasks'
+ * summaries and the incoming task's. */
+double corr_load(const policy_ctx *ctx, const placement *pl, int ti, const corr_rule *rule,
+                 const corr_terms *t);
+
+/* First / HotCloud / Harmony (CATS §4, CorrGPU §IV): among windows from
+ * GPUs running tasks whose memory fits and whose load passes the shared
+ * admission test against q, the one that opens the fewest idle devices,
+ * then the first in index order — first-fit bin packing — else a fresh
+ * window. */
 int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, int ti,
-                         useries_kind kind, placement *out, explain *ex);
+                         const corr_rule *rule, placement *out, explain *ex);
+
+/* The run workspace of a percentile rule: corr_prepare's, with every
+ * task's pctl-th percentile computed once. */
+int corr_prepare_pctl(const cstate *cs, const gp_trace *tr, double pctl, void **prep,
+                      gp_err *err);
 
 /* Writes "n<node>/g<dev>[,<dev>...]" for logs and summaries. */
 void corr_format_placement(const cstate *cs, const placement *pl, char *buf, size_t len);

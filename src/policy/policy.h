@@ -41,7 +41,7 @@
 struct rng;
 struct gogh_nets;
 
-#define POLICY_MAX_OPTS 8
+#define POLICY_MAX_OPTS 12
 #define EXPLAIN_MAX_TERMS 6
 
 /* The families of SPEC §5.  A family fixes how its tasks hold a GPU. */
@@ -83,6 +83,10 @@ typedef enum option_role {
     OPT_TUNING,                 /* the policy's own; nobody else sets it */
     OPT_CORR_THRESHOLD,         /* correlation threshold, rho in [-1, 1] */
     OPT_UTIL_THRESHOLD,         /* utilization threshold, percent */
+    /* The correlation family's admission window (corr_place.h): 0 = the
+     * remaining window, 1 = whole series.  A comparison sets it for every
+     * policy at once, so that all of them know the same. */
+    OPT_UTIL_WINDOW,
     OPT_WEIGHT,                 /* weight of a score term */
     OPT_SWITCH,                 /* 0/1 mode switch */
     OPT_ROUND_S,                /* allocation family: seconds between rounds */

@@ -11,32 +11,42 @@
  * u(G) is the aggregate future series of G's running tasks (from each
  * task's current progress), both series truncated to the shorter length.
  *
- * Interpretations (the paper leaves these open; man page documents them):
+ * Readings (the paper leaves these open; docs/correlation.md and the man
+ * page name each one):
+ *  - Selection, select=firstfit (default) or score.  Alg. 2 sorts the
+ *    buffer by the score and takes the lowest; but "the algorithm we
+ *    designed is based on the bin-packing principle" (§3.5), and at data
+ *    center scale "simpler task allocation methods like first-fit can be
+ *    utilized" (§3.6).  The arg-min score spreads: a busy GPU whose
+ *    aggregate drifts positively correlated with newcomers is avoided,
+ *    lightly loaded GPUs win and none drains.  firstfit takes the first
+ *    GPU in index order that passes Alg. 1's thresholds — the bin-packing
+ *    reading, and the one the trace-scale simulation of §6 fits; score is
+ *    Alg. 2 as written.
  *  - Candidates are the GPUs that run tasks (they are awake: Alg. 3 sleeps
  *    the others) whose free memory holds d.  An awake idle GPU is not
  *    scored: delta_mu "between the incoming task and existing tasks running
- *    on the GPU" (§3.5) has no existing tasks there, and scoring it as
- *    |0 - mean u(t)| would make every idle GPU beat a weakly anti-correlated
- *    busy one — CATS would spread instead of consolidating.  Option
- *    score_empty=1 scores them that way anyway (rho 0, delta_mu = mean).
+ *    on the GPU" (§3.5) has no existing tasks there.  Option score_empty=1
+ *    scores them anyway (rho 0, delta_mu = mean).
  *  - Thresholds ("we set the correlation threshold to 0 and the utilization
  *    threshold to 100%", §4) filter the buffer: a GPU is kept when
- *    delta_g <= corr_thr and mean u(G) + mean u(t) <= util_thr.  The
- *    utilization test is on means because "occasional capacity exceedance
- *    is acceptable" (§3.5) — the rule the same authors spell out for
- *    CorrGPU (§III-B); <= (not <) so that a constant series (rho 0 by
- *    SPEC §5.1) may still consolidate under the utilization test.
- *    util_mode=1 applies util_thr to the GPU's aggregate alone (a looser
- *    reading: the GPU is not yet saturated).
- *  - delta_mu is in fractions of a GPU (0..1) so that it weighs like
- *    delta_g in [-1, 1] with the paper's equal weights ("balance two
- *    objectives", §3.5).
+ *    delta_g <= corr_thr and it passes the family's shared admission test
+ *    (corr_place.h: load <= util_thr, the means over the comparison's
+ *    admission window).  The test is on means because "occasional
+ *    capacity exceedance is acceptable" (§3.5).  util_mode=1 applies
+ *    util_thr to the GPU's aggregate alone (the GPU is not yet saturated).
+ *  - delta_mu's unit, dmu_unit: 0 = fractions of a GPU (0..1, default), so
+ *    that with the paper's equal weights it weighs like delta_g in [-1, 1]
+ *    ("balance two objectives", §3.5); 1 = percent (0..100), under which
+ *    the score is delta_mu's alone.  Only select=score reads it.
  *  - When the buffer is empty CATS opens a fresh GPU: an awake idle one
  *    first, then a sleeping GPU on an awake server, then one on a sleeping
- *    server (lowest index in each class; the heuristic "is based on the
- *    bin-packing principle", §3.5).  Sleeping GPUs wake on placement.
+ *    server (lowest index in each class).  Sleeping GPUs wake on placement.
  *  - A task of v > 1 GPUs takes v consecutive devices from the chosen GPU;
- *    the worst of the window's busy GPUs gives its terms (corr_place.h).
+ *    the worst of the window's busy GPUs gives its terms, and every idle or
+ *    sleeping device of the window counts as a GPU the placement opens:
+ *    the window that opens the fewest wins before the selection above
+ *    (corr_place.h, corr_terms.opens).
  */
 #include "corr_place.h"
 #include "policy_table.h"
@@ -46,17 +56,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_CORR_THR, O_UTIL_THR, O_LAMBDA1, O_LAMBDA2, O_SCORE_EMPTY, O_FROM_START, O_UTIL_MODE };
+enum {
+    O_CORR_THR, O_UTIL_THR, O_LAMBDA1, O_LAMBDA2, O_SCORE_EMPTY, O_FROM_START, O_UTIL_MODE,
+    O_SELECT, O_DMU_UNIT, O_WINDOW
+};
+
+enum { SELECT_FIRSTFIT = 0, SELECT_SCORE = 1 };
 
 static const policy_option cats_options[] = {
     {"corr_thr", OPT_CORR_THRESHOLD, 0, -1, 1,
      "correlation threshold: a GPU whose rho exceeds it is no candidate (CATS §4: 0)"},
     {"util_thr", OPT_UTIL_THRESHOLD, 100, 0, 10000,
      "utilization threshold, %: mean of the GPU's aggregate plus the task's mean must not "
-     "exceed it (CATS §4: 100)"},
+     "exceed it (CATS §4: 100; the family's admission test)"},
     {"lambda1", OPT_WEIGHT, 1, 0, 1000, "weight of the correlation delta_g (CATS Alg. 2)"},
     {"lambda2", OPT_WEIGHT, 1, 0, 1000,
-     "weight of the mean-utilization difference delta_mu, in fractions of a GPU (CATS Alg. 2)"},
+     "weight of the mean-utilization difference delta_mu (CATS Alg. 2)"},
     {"score_empty", OPT_SWITCH, 0, 0, 1,
      "1 = also score awake idle GPUs (rho 0, delta_mu = task mean)"},
     {"from_start", OPT_SWITCH, 0, 0, 1,
@@ -64,9 +79,20 @@ static const policy_option cats_options[] = {
     {"util_mode", OPT_SWITCH, 0, 0, 1,
      "0 = util_thr bounds the GPU's mean plus the task's; 1 = it bounds the GPU's mean alone "
      "(the GPU is not yet saturated)"},
+    {"select", OPT_SWITCH, SELECT_FIRSTFIT, 0, 1,
+     "0 = first fit among the GPUs that pass Alg. 1's thresholds (the bin-packing principle, "
+     "§3.5; first fit at data-center scale, §3.6); 1 = Alg. 2's lowest score"},
+    {"dmu_unit", OPT_SWITCH, 0, 0, 1,
+     "unit of delta_mu in the score: 0 = fractions of a GPU (weighs like rho), 1 = percent"},
+    {"window", OPT_UTIL_WINDOW, 0, 0, 1,
+     "admission window: 0 = means over the remaining window, 1 = whole-series means; set "
+     "for every policy by run --util-window"},
     {0},
 };
 
+/* The devices a window opens go in a candidate's note ("opens 1"), not in
+ * a column: the Step screen keeps a rejection's note in view at 80
+ * columns. */
 static const char *const cats_terms[] = {"rho", "dmu", "mean_sum_pct", "score"};
 
 typedef struct cats_best {
@@ -75,6 +101,7 @@ typedef struct cats_best {
     placement pl;
     corr_terms terms;
     int cand;                   /* index in the explanation, -1 without one */
+    int opens;                  /* idle devices the chosen window opens */
     int eligible, scored;
 } cats_best;
 
@@ -96,14 +123,20 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
     }
     corr_terms t;
     corr_window_compare(ctx, &pl, in, (int)p[O_FROM_START], &t);
-    double mean_sum = t.gpu_mean + (p[O_UTIL_MODE] != 0 ? 0 : t.task_mean);
-    double score = p[O_LAMBDA1] * t.rho - p[O_LAMBDA2] * t.dmu;    /* CATS Alg. 2 l. 4 */
+    corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW]};
+    double mean_sum = corr_load(ctx, &pl, in->ti, &rule, &t);
+    if (p[O_UTIL_MODE] != 0)     /* the GPU's side alone */
+        mean_sum = rule.window == CORR_WIN_REMAINING ? t.gpu_mean
+                                                     : mean_sum - useries_summary(tk, US_MEAN);
+    double dmu = p[O_DMU_UNIT] != 0 ? 100 * t.dmu : t.dmu;
+    double score = p[O_LAMBDA1] * t.rho - p[O_LAMBDA2] * dmu;      /* CATS Alg. 2 l. 4 */
     best->scored++;
     if (c) {
         c->term[0] = t.rho;
-        c->term[1] = t.dmu;
+        c->term[1] = dmu;
         c->term[2] = mean_sum;
         c->term[3] = score;
+        corr_note_opens(c, t.opens);
     }
     if (t.rho > p[O_CORR_THR]) {
         if (c) {
@@ -112,7 +145,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         }
         return;
     }
-    if (mean_sum > p[O_UTIL_THR]) {
+    if (!corr_admits(mean_sum, p[O_UTIL_THR])) {
         if (c) {
             c->eligible = 0;
             snprintf(c->note, sizeof c->note, "mean sum %.1f%% > %g%%", mean_sum,
@@ -121,9 +154,14 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         return;
     }
     best->eligible++;
-    if (!best->found || score < best->score) {     /* ties: lowest index */
+    /* Fewest devices opened first; then first fit keeps the first in index
+     * order, score the lowest score (ties: lowest index). */
+    int better = !best->found || t.opens < best->opens ||
+                 (t.opens == best->opens && p[O_SELECT] == SELECT_SCORE && score < best->score);
+    if (better) {
         best->found = 1;
         best->score = score;
+        best->opens = t.opens;
         best->pl = pl;
         best->terms = t;
         best->cand = c ? (int)ex->ncands - 1 : -1;
@@ -137,9 +175,10 @@ static void explain_choice(const policy_ctx *ctx, const double *p, const task *t
     corr_format_placement(ctx->cs, &b->pl, where, sizeof where);
     ex->chosen = b->cand;
     snprintf(ex->summary, sizeof ex->summary,
-             "cats: %s -> %s (rho %.3f, dmu %.3f, score %.3f; lowest of %d eligible, %d "
+             "cats: %s -> %s (rho %.3f, dmu %.3f, score %.3f, opens %d; %s of %d eligible, %d "
              "scored; thresholds rho <= %g, mean sum <= %g%%)",
-             tk->name, where, b->terms.rho, b->terms.dmu, b->score, b->eligible, b->scored,
+             tk->name, where, b->terms.rho, b->terms.dmu, b->score, b->opens,
+             p[O_SELECT] == SELECT_SCORE ? "lowest score" : "first fit", b->eligible, b->scored,
              p[O_CORR_THR], p[O_UTIL_THR]);
 }
 
@@ -157,7 +196,7 @@ static int open_fresh(const policy_ctx *ctx, const double *p, const task *tk,
         const cs_gpu *g = &ctx->cs->gpus[out->gpus[0]];
         explain_cand *c = explain_add(ex, out->node, out->gpus[0]);
         if (c) {
-            c->term[1] = useries_summary(tk, US_MEAN) / 100.0;
+            c->term[1] = useries_summary(tk, US_MEAN) / (p[O_DMU_UNIT] != 0 ? 1 : 100.0);
             c->term[2] = useries_summary(tk, US_MEAN);
             snprintf(c->note, sizeof c->note, "fresh GPU%s",
                      g->power == GPU_ASLEEP ? " (wakes it)" : "");

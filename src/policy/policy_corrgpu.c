@@ -18,17 +18,28 @@
  *  - delta_1, "the average utilization between the new task and the
  *    aggregate", is the mean of their sum: the GPU's mean utilization after
  *    placement.  (Half of it — the mean of the two means — sorts the same.)
- *  - The utilization threshold q: Alg. 1 does not show it, but the §III-B
- *    example requires both criteria ("rho < alpha" and "the sum of their
- *    average utilization ... less than q = 100 %"), so a GPU is kept only
- *    when delta_1 < q.  It is soft in the simulator's sense: instantaneous
- *    demand may still exceed 100 % and slow the tasks down (SPEC §3.3).
+ *  - The utilization threshold q, q_mode=soft (default) or hard.  Alg. 1
+ *    has no q; step 3 says delta_1 "is treated as a soft constraint rather
+ *    than a strict hardware limit", and the §III-B example checks "less
+ *    than the utilization threshold (q = 100%)".  Soft: q is a sort key —
+ *    a GPU within q (the family's admission test, delta_1 <= q) sorts
+ *    before every GPU over it, so an over-q GPU is taken only when no GPU
+ *    within q passes rho < alpha, rather than opening a new GPU.  Hard: a
+ *    GPU over q is no candidate (the reading of the §III-B example).
+ *    Either way instantaneous demand may exceed 100 % and slow the tasks
+ *    down (SPEC §3.3).
+ *  - delta_1 is the mean over the comparison's admission window
+ *    (corr_place.h): the remaining window by default, whole-series means
+ *    with window=1.
  *  - "Allocate a new GPU": a GPU running nothing (corr_fresh: awake first,
  *    then lowest index, so the low-index GPUs used before come back before
  *    untouched ones); in the unbounded pool mode the simulator opens a
  *    server when none is left.  CapEx counts every GPU ever used (§VI).
  *  - v > 1 spreads the task over v consecutive devices from the chosen GPU
- *    (lines 18–25); the worst busy GPU of the window gives its terms.
+ *    (lines 18–25); the worst busy GPU of the window gives its terms, and
+ *    every idle or sleeping device of the window is a GPU it allocates
+ *    anew: the window that opens the fewest sorts first
+ *    (corr_terms.opens).
  */
 #include "corr_place.h"
 #include "policy_table.h"
@@ -38,17 +49,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_ALPHA, O_Q, O_FROM_START };
+enum { O_ALPHA, O_Q, O_FROM_START, O_Q_MODE, O_WINDOW };
+
+enum { Q_SOFT = 0, Q_HARD = 1 };
 
 static const policy_option corrgpu_options[] = {
     {"alpha", OPT_CORR_THRESHOLD, 0, -1, 1,
      "correlation threshold: GPUs with rho >= alpha are no candidates (CorrGPU Alg. 1 line 8: 0)"},
     {"q", OPT_UTIL_THRESHOLD, 100, 0, 10000,
-     "utilization threshold, %: the mean of the GPU's aggregate plus the task must stay below "
-     "it (CorrGPU §III-B: 100)"},
+     "utilization threshold, %: the mean of the GPU's aggregate plus the task's (CorrGPU "
+     "§III-B: 100); a sort key or a filter by q_mode"},
     {"from_start", OPT_SWITCH, 0, 0, 1,
      "1 = correlate running tasks from their start (CorrGPU §III-C) instead of from their "
      "current progress"},
+    {"q_mode", OPT_SWITCH, Q_SOFT, 0, 1,
+     "0 = soft (Alg. 1 step 3): GPUs within q sort before GPUs over it; 1 = hard: GPUs over q "
+     "are no candidates"},
+    {"window", OPT_UTIL_WINDOW, 0, 0, 1,
+     "admission window: 0 = means over the remaining window, 1 = whole-series means; set "
+     "for every policy by run --util-window"},
     {0},
 };
 
@@ -56,10 +75,25 @@ static const char *const corrgpu_terms[] = {"rho", "delta1_pct", "mem_free_gib"}
 
 typedef struct corr_best {
     int found;
+    int opens, over;            /* devices opened; over q (soft mode) */
     double rho, d1;
     placement pl;
     int cand, eligible, scored;
 } corr_best;
+
+/* The buffer's order: fewest devices opened, within q before over it
+ * (soft), then Alg. 1 line 22: by delta, then delta_1.  Equal keys keep
+ * the earlier (lower-index) GPU. */
+static int sorts_before(int opens, int over, double rho, double d1, const corr_best *b)
+{
+    if (opens != b->opens)
+        return opens < b->opens;
+    if (over != b->over)
+        return over < b->over;
+    if (rho != b->rho)
+        return rho < b->rho;
+    return d1 < b->d1;
+}
 
 static void consider(const policy_ctx *ctx, const double *p, const useries_in *in, int g,
                      corr_best *best, explain *ex)
@@ -80,11 +114,13 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
     }
     corr_terms t;
     corr_window_compare(ctx, &pl, in, (int)p[O_FROM_START], &t);
-    double d1 = t.gpu_mean + t.task_mean;
+    corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW]};
+    double d1 = corr_load(ctx, &pl, in->ti, &rule, &t);
     best->scored++;
     if (c) {
         c->term[0] = t.rho;
         c->term[1] = d1;
+        corr_note_opens(c, t.opens);
     }
     if (!(t.rho < p[O_ALPHA])) {    /* Alg. 1 line 8 */
         if (c) {
@@ -93,17 +129,21 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         }
         return;
     }
-    if (!(d1 < p[O_Q])) {           /* §III-B: "less than the utilization threshold" */
+    int over = !corr_admits(d1, p[O_Q]);
+    if (over && p[O_Q_MODE] == Q_HARD) {    /* §III-B: "less than the utilization threshold" */
         if (c) {
             c->eligible = 0;
-            snprintf(c->note, sizeof c->note, "mean %.1f%% >= q %g%%", d1, p[O_Q]);
+            snprintf(c->note, sizeof c->note, "mean %.1f%% > q %g%%", d1, p[O_Q]);
         }
         return;
     }
+    if (over && c)
+        snprintf(c->note, sizeof c->note, "over q (sorts last)%s", t.opens ? ", opens" : "");
     best->eligible++;
-    /* Alg. 1 line 22: by delta, then delta_1; ties keep the lower index. */
-    if (!best->found || t.rho < best->rho || (t.rho == best->rho && d1 < best->d1)) {
+    if (!best->found || sorts_before(t.opens, over, t.rho, d1, best)) {
         best->found = 1;
+        best->opens = t.opens;
+        best->over = over;
         best->rho = t.rho;
         best->d1 = d1;
         best->pl = pl;
@@ -132,8 +172,9 @@ static int allocate_new(const policy_ctx *ctx, const double *p, const task *tk,
         char where[96];
         corr_format_placement(ctx->cs, out, where, sizeof where);
         snprintf(ex->summary, sizeof ex->summary,
-                 "corrgpu: %s -> %s (new GPU: %d tracked GPUs scored, none with rho < %g "
-                 "and mean < %g%%)", tk->name, where, b->scored, p[O_ALPHA], p[O_Q]);
+                 "corrgpu: %s -> %s (new GPU: %d tracked GPUs scored, none with rho < %g%s)",
+                 tk->name, where, b->scored, p[O_ALPHA],
+                 p[O_Q_MODE] == Q_HARD ? " and mean <= q" : "");
     }
     return 1;
 }
@@ -163,8 +204,9 @@ static int corrgpu_place(const policy_ctx *ctx, const double *p, int ti, placeme
         corr_format_placement(cs, out, where, sizeof where);
         ex->chosen = best.cand;
         snprintf(ex->summary, sizeof ex->summary,
-                 "corrgpu: %s -> %s (rho %.3f, delta1 %.1f%%; first of %d eligible by rho "
-                 "then delta1)", tk->name, where, best.rho, best.d1, best.eligible);
+                 "corrgpu: %s -> %s (rho %.3f, delta1 %.1f%%%s, opens %d; first of %d eligible "
+                 "by rho then delta1)", tk->name, where, best.rho, best.d1,
+                 best.over ? " over q" : "", best.opens, best.eligible);
     }
     return 1;
 }

@@ -6,7 +6,9 @@
  * threshold (q), it schedules the tasks to the same GPU."  The first second
  * is the first sample of each task's series (its util_first).  Among GPUs
  * running tasks the first in index order that passes and has the memory
- * wins (first-fit bin packing); otherwise a fresh GPU.  The rule is shared
+ * wins (first-fit bin packing; a multi-GPU window that opens fewer idle
+ * devices first); otherwise a fresh GPU.  "Less than" is read as the
+ * family's one admission test, sum <= q (corr_place.h).  The rule is shared
  * with HotCloud and Harmony (corr_place.c).
  */
 #include "corr_place.h"
@@ -14,19 +16,20 @@
 
 static const policy_option first_options[] = {
     {"q", OPT_UTIL_THRESHOLD, 100, 0, 10000,
-     "utilization threshold, %: the summed utilizations must stay below it (100)"},
+     "utilization threshold, %: the summed utilizations must not exceed it (100)"},
     {0},
 };
 
 static int first_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
                        explain *ex)
 {
-    return corr_threshold_place(ctx, "first", params[0], ti, US_FIRST, out, ex);
+    corr_rule rule = {US_FIRST, 0, CORR_WIN_WHOLE};
+    return corr_threshold_place(ctx, "first", params[0], ti, &rule, out, ex);
 }
 
 const policy_ops policy_first = {
     .name = "first",
-    .title = "First (first-second utilization sum < q)",
+    .title = "First (first-second utilization sum <= q)",
     .family = FAMILY_CORRELATION,
     .power = POWER_CATS,
     .sleep = 1,

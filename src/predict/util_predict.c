@@ -42,6 +42,19 @@ int upred_parse(const char *text, upred_spec *out, gp_err *err)
         out->kind = UPRED_HISTORY;
         return 0;
     }
+    if (strcmp(text, "requested") == 0) {
+        out->kind = UPRED_REQUESTED;
+        return 0;
+    }
+    if (strncmp(text, "bias:", 5) == 0) {
+        char *end;
+        double v = strtod(text + 5, &end);
+        if (end != text + 5 && !*end && isfinite(v) && v > -100 && v <= 10000) {
+            out->kind = UPRED_BIAS;
+            out->arg = v;
+            return 0;
+        }
+    }
     if (strncmp(text, "profile:", 8) == 0 && parse_number(text + 8, 0, &out->arg) == 0) {
         const char *tail = strchr(text + 8, ':');
         out->kind = UPRED_PROFILE;
@@ -55,7 +68,8 @@ int upred_parse(const char *text, upred_spec *out, gp_err *err)
     }
     memset(out, 0, sizeof *out);
     return gp_error(err, "unknown predictor '%s' (expected oracle, profile:SECONDS, "
-                    "profile:SECONDS:mean, history or noisy:RMSLE, e.g. noisy:0.154)", text);
+                    "profile:SECONDS:mean, history, noisy:RMSLE (e.g. noisy:0.154), bias:PERCENT "
+                    "(e.g. bias:+20, above -100) or requested)", text);
 }
 
 void upred_format(const upred_spec *p, char *buf, size_t len)
@@ -69,6 +83,12 @@ void upred_format(const upred_spec *p, char *buf, size_t len)
         break;
     case UPRED_NOISY:
         snprintf(buf, len, "noisy:%g", p->arg);
+        break;
+    case UPRED_BIAS:
+        snprintf(buf, len, "bias:%+g", p->arg);
+        break;
+    case UPRED_REQUESTED:
+        snprintf(buf, len, "requested");
         break;
     default:
         snprintf(buf, len, "oracle");
@@ -240,6 +260,25 @@ static void predict_noisy(task *tk, double rmsle, rng *r)
     free(s);
 }
 
+/* --- bias:X and requested ------------------------------------------------------- */
+
+static void predict_bias(task *tk, double pct)
+{
+    float *s = xmalloc(tk->util.len * sizeof *s);
+    for (size_t i = 0; i < tk->util.len; i++) {
+        double v = tk->util.pct[i] * (1 + pct / 100);
+        s[i] = (float)(v > 100 ? 100 : v);
+    }
+    task_set_util(tk, s, tk->util.len, tk->util.period_s);
+    free(s);
+}
+
+static void predict_requested(task *tk)
+{
+    float v = whole_share(tk);
+    task_set_util(tk, &v, 1, tk->util.period_s);
+}
+
 /* --- the predicted trace -------------------------------------------------------- */
 
 gp_trace *upred_trace_new(const gp_trace *truth, const upred_spec *p, uint64_t seed)
@@ -264,6 +303,10 @@ gp_trace *upred_trace_new(const gp_trace *truth, const upred_spec *p, uint64_t s
             predict_profile(tk, p->arg, p->hold_mean);
         else if (p->kind == UPRED_NOISY)
             predict_noisy(tk, p->arg, &r);
+        else if (p->kind == UPRED_BIAS)
+            predict_bias(tk, p->arg);
+        else if (p->kind == UPRED_REQUESTED)
+            predict_requested(tk);
     }
     return pred;
 }

@@ -24,6 +24,19 @@
  *                    independent per sample, capped at 100 %: a
  *                    multiplicative log-normal error whose RMSLE is E (for
  *                    samples well above 1 %, where log(1 + u) ~ log u)
+ *   bias:X           every sample times 1 + X/100 (X signed, percent),
+ *                    capped at 100 %: a predictor that over- (X > 0) or
+ *                    under-estimates by X %
+ *   requested        a constant at the task's requested share (gpu_milli /
+ *                    10 %, a whole GPU = 100 %): what a scheduler that
+ *                    trusts the request knows (the PAI trace's requested
+ *                    GPU utilization, CATS §3.3)
+ *
+ * The papers' baselines ran on other knowledge than their own policies
+ * (CATS §4: HotCloud on Yeung et al.'s predictions); `run
+ * --predict-policy POLICY=NAME` gives one policy its own predictor to
+ * study that setting, at the price of a comparison in which the policies
+ * no longer know the same.
  *
  * Only tasks that carry a series are predicted; a task without one is
  * scheduled by its summaries as before.  Durations, memory and shares are
@@ -47,16 +60,19 @@ typedef enum upred_kind {
     UPRED_PROFILE,
     UPRED_HISTORY,
     UPRED_NOISY,
+    UPRED_BIAS,
+    UPRED_REQUESTED,
 } upred_kind;
 
 typedef struct upred_spec {
     upred_kind kind;
-    double arg;                 /* profile: seconds observed; noisy: RMSLE */
+    double arg;                 /* profile: seconds observed; noisy: RMSLE;
+                                 * bias: percent */
     int hold_mean;              /* profile: hold the mean after the window */
 } upred_spec;
 
-/* "oracle", "profile:600", "profile:600:mean", "history", "noisy:0.154"
- * into *out; NULL or "" is oracle.  -1 with a message naming the accepted
+/* "oracle", "profile:600", "profile:600:mean", "history", "noisy:0.154",
+ * "bias:+20", "requested" into *out; NULL or "" is oracle.  -1 with a message naming the accepted
  * forms. */
 int upred_parse(const char *text, upred_spec *out, gp_err *err);
 

@@ -165,6 +165,13 @@ int sim_gpu_peace(const sim *s, int g, sim_peace_gpu *out);
  * at their GPUs' relative speed); *first is the first such task, -1 none. */
 size_t sim_tput_unknown(const sim *s, int *first);
 
+/* Sets the placement metric place_gpus of r, a finished run of pol under
+ * cfg on cl, cat and tr: its avg_gpus when DFS was off, else the avg_gpus
+ * of the same run simulated with DFS off (sim_placement.c says why).
+ * 0, or -1 with a message. */
+int sim_placement_gpus(const sim_config *cfg, const cluster *cl, const catalog *cat,
+                       const gp_trace *tr, const policy_spec *pol, run *r, gp_err *err);
+
 /* Power right now under the run's model. */
 /* The run record so far: timeline, outcomes of finished tasks, decisions.
  * Summary metrics are filled by sim_finish(). */
@@ -175,6 +182,12 @@ const run *sim_run_record(const sim *s);
  *   tasks completed failed_tasks decisions makespan_s
  *   avg_gpus peak_gpus avg_awake_gpus avg_servers peak_servers
  *     (GPUs running a task; servers running a task)
+ *   gpu_hours (GPU-hours of GPUs running a task) fluid_gpus (the fluid
+ *     lower bound on avg_gpus: sum over completed tasks of mean
+ *     utilization x duration x GPUs, over the span) dfs (1 when CATS
+ *     Alg. 4 ran)
+ *   place_gpus (avg_gpus of the same run with DFS off: the placement
+ *     alone; set by sim_placement_gpus' callers, absent otherwise)
  *   avg_power_w avg_gpu_power_w peak_power_w
  *   energy_j energy_gpu_j energy_cpu_j energy_static_j (exact integrals)
  *   unique_gpus capex_usd (GPUs ever used, times their profile price;

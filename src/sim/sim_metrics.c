@@ -12,6 +12,7 @@
  */
 #include "sim_int.h"
 #include "core/stats.h"
+#include "core/util_series.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -254,6 +255,24 @@ static double capex(const cstate *cs)
     return usd;
 }
 
+/* The fluid lower bound on the time-averaged active GPUs of a run: every
+ * completed task's standalone work, its mean utilization times its
+ * duration times its GPUs (GPU-seconds at 100 %), poured into GPUs that
+ * each give at most one GPU-second a second, over the run's span.  No
+ * placement that runs the same tasks over the same span has fewer busy
+ * GPUs on average (contention and DFS only stretch tasks). */
+static double fluid_gpus(const sim *s, double span)
+{
+    double work = 0;
+    for (size_t i = 0; i < s->tr->ntasks; i++) {
+        const task *tk = &s->tr->tasks[i];
+        if (s->st.tasks[i].status != ST_DONE || task_gpus(tk) < 1)
+            continue;
+        work += useries_summary(tk, US_MEAN) / 100.0 * tk->duration_s * task_gpus(tk);
+    }
+    return span > 0 ? work / span : 0;
+}
+
 void sim_metrics_finish(sim *s)
 {
     sim_state *st = &s->st;
@@ -269,6 +288,9 @@ void sim_metrics_finish(sim *s)
     run_set_metric(r, "decisions", (double)st->decisions);
     run_set_metric(r, "makespan_s", span);
     run_set_metric(r, "avg_gpus", a->gpu_s / d);
+    run_set_metric(r, "gpu_hours", a->gpu_s / 3600);
+    run_set_metric(r, "fluid_gpus", fluid_gpus(s, span));
+    run_set_metric(r, "dfs", s->dfs_on);
     run_set_metric(r, "peak_gpus", a->peak_gpus);
     run_set_metric(r, "avg_awake_gpus", a->awake_gpu_s / d);
     run_set_metric(r, "avg_servers", a->node_s / d);
