@@ -693,11 +693,11 @@ int opsnap_match_hosts(opsnap *o, const import_opts *opts, gp_err *err)
         }
         strlcpy0(g->host, o->cl->nodes[node_idx].name, sizeof g->host);
     }
-    /* the readings' hash is by host: rebuilt for the new names */
-    if (o->ngslots) {
-        memset(o->gslots, 0, o->ngslots * sizeof *o->gslots);
-        for (size_t i = 0; i < o->ngpus; i++)
-            gpu_hash_insert(o, i);
+    /* the readings' index is by host: rebuilt for the new names */
+    hashtab_clear(o->gpu_ix);
+    for (size_t i = 0; i < o->ngpus; i++) {
+        gpu_key k = {o->gpus[i].host, o->gpus[i].index};
+        hashtab_put(o->gpu_ix, gpu_hash(k.host, k.index), &k, i);
     }
     return 0;
 }
