@@ -81,7 +81,7 @@
 #include "samples/samplegen.h"
 #include "solve/solve.h"
 
-static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1};
+static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1, ""};
 
 /* Threads per solve: 2, or GPUPLAN_BENCH_THREADS. */
 static int bench_threads(void)

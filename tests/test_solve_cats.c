@@ -23,8 +23,8 @@
 #include "solve/solve.h"
 #include "solve/solve_int.h"
 
-static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1};
-static const gpu_profile OTHER = {0, "X", 24, 30, 250, 2, 300, 1500, 0.15, 0.8, 0, "", 1};
+static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1, ""};
+static const gpu_profile OTHER = {0, "X", 24, 30, 250, 2, 300, 1500, 0.15, 0.8, 0, "", 1, ""};
 
 /* ---- instances ----------------------------------------------------------------- */
 

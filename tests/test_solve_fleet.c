@@ -219,8 +219,8 @@ static void test_random_vs_enumeration(void **state)
 static void test_from_model(void **state)
 {
     (void)state;
-    gpu_profile v100 = {0, "V100M16", 16, 30, 300, 0, 135, 1350, 0, 0.91, 9000, "v100", 1};
-    gpu_profile p100 = {0, "P100", 16, 25, 250, 0, 544, 1328, 0, 0.91, 5000, "p100", 0.94};
+    gpu_profile v100 = {0, "V100M16", 16, 30, 300, 0, 135, 1350, 0, 0.91, 9000, "v100", 1, ""};
+    gpu_profile p100 = {0, "P100", 16, 25, 250, 0, 544, 1328, 0, 0.91, 5000, "p100", 0.94, ""};
     fleet_candidate cand[2] = {{&p100, 0, -1}, {&v100, 3, -1}};
     tput_catalog *tp = tput_catalog_new("t");
     tput_entry e;
@@ -262,7 +262,7 @@ static void test_from_model(void **state)
     fleet_result_free(&fr);
     gogh_inst_free(&in);
     /* a profile without a throughput class cannot be priced for jobs */
-    gpu_profile t4 = {0, "T4", 16, 10, 70, 0, 300, 1590, 0, 0.91, 2000, "", 0.5};
+    gpu_profile t4 = {0, "T4", 16, 10, 70, 0, 300, 1590, 0, 0.91, 2000, "", 0.5, ""};
     fleet_candidate bad[1] = {{&t4, 0, -1}};
     assert_int_equal(fleet_inst_from_model(bad, 1, tr, tp, &fp, &in, &err), -1);
     tu_assert_contains(err.msg, "T4");

@@ -102,6 +102,8 @@ void sample_gavel_like(rng *r, sample_set *out)
     k80.alpha_w_per_mhz = (k80.max_w - k80.idle_w) / k80.f_max_mhz;  /* as built-ins */
     k80.beta = 0.91;            /* CATS eq. 5, assumed for every model */
     k80.price_usd = 2500;
+    strlcpy0(k80.price_source, "half the K80 board's launch list price (USD 5,000, NVIDIA, "
+             "17 Nov 2014)", sizeof k80.price_source);
     strlcpy0(k80.tput_class, "k80", sizeof k80.tput_class);
     k80.speed = 0.30;           /* Gavel's k80 over v100, geometric mean (model.c) */
     catalog_add_gpu(out->profiles, &k80);
@@ -167,6 +169,8 @@ void sample_gavel_like(rng *r, sample_set *out)
      * is 10-50 % of the job's V100 solo throughput, so some jobs can meet it
      * on a K80 or shared and the rest need a newer or a whole GPU. */
     out->tr = trace_new("gavel-like");
+    /* typed tasks are timed by the table, whose reference is its V100 column */
+    strlcpy0(out->tr->ref_gpu, "V100", sizeof out->tr->ref_gpu);
     double clock = 0;
     for (int i = 0; i < 40; i++) {
         int j = (int)rng_below(r, GV_NJOBS);

@@ -126,7 +126,7 @@ static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_e
             ty->theta = 2;
             ty->idle_w = p->idle_w;
             ty->max_w = p->max_w;
-            ty->price_usd = p->price_usd;
+            ty->price_usd = gpu_price_or0(p);   /* unknown: free here; solve fleet warns */
         }
         for (int d = 0; d < nd->gpu_count; d++)
             out->accels[out->naccels++] = (gogh_accel){(int)t, (int)i, d};
