@@ -155,7 +155,10 @@ static void price_value(const app *a, const char *gpu, double price, char *buf, 
 {
     if (price < 0) {
         const gpu_profile *g = a->data.cat && gpu[0] ? catalog_gpu(a->data.cat, gpu) : NULL;
-        snprintf(buf, len, "profile's ($%.0f)", g ? g->price_usd : 0);
+        if (g && gpu_price_known(g))
+            snprintf(buf, len, "profile's ($%.0f)", g->price_usd);
+        else
+            snprintf(buf, len, "profile's (unknown)");
     } else {
         snprintf(buf, len, "%.0f", price);
     }
