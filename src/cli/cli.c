@@ -119,7 +119,7 @@ int cli_warn_unpriced_model(const gpu_profile *g, const char *what)
     if (!g || gpu_price_known(g))
         return 0;
     fprintf(stderr, "gpuplan: warning: %s has no known price: %s leaves its GPUs out (set "
-            "one: gpuplan profile set %s price_usd USD)\n", g->name, what, g->name);
+            "one: gpuplan profile gpu %s price_usd=USD)\n", g->name, what, g->name);
     return 1;
 }
 

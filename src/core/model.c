@@ -88,7 +88,7 @@ const cpu_profile *catalog_cpu(const catalog *c, const char *name)
  * is the figure CorrGPU §III-B assumes ("We assume P = 2.5 K USD as the
  * cost of a single 40 GB A-100 GPU", its ref. [35]): a paper's figure,
  * kept so its CapEx examples reproduce, not a list price.  Users set their
- * own (`gpuplan profile set MODEL price_usd X`, or --price/--gpus M@USD).
+ * own (`gpuplan profile gpu MODEL price_usd=X`, or --price, --gpus M@USD).
  *
  * Speed is relative to a V100 (1).  P100's 0.94 is the geometric mean of
  * its solo throughput over the V100's on the 26 scale-1 job types of the

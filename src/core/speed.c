@@ -59,7 +59,7 @@ int speed_ref_resolve(const catalog *cat, const gp_trace *tr, const char *ref_gp
     strlcpy0(name, n, name_len);
     const gpu_profile *g = catalog_gpu(cat, n);
     if (!g && strcmp(n, SPEED_DEFAULT_REF) != 0)
-        return gp_error(err, "%s '%s' is not a GPU profile; add it (gpuplan profile set %s "
+        return gp_error(err, "%s '%s' is not a GPU profile; add it (gpuplan profile gpu %s "
                         "...) or name another reference (--ref-gpu MODEL or --ref-speed X)",
                         stated ? "the reference GPU" : "the GPU the trace was measured on",
                         n, n);

@@ -328,12 +328,14 @@ int export_json_dump(json_t *doc, FILE *out, gp_err *err)
 
 static json_t *gpu_json(const gpu_profile *g)
 {
-    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}",
+    /* an unknown price is null: JSON has no NaN */
+    json_t *price = gpu_price_known(g) ? json_real(g->price_usd) : json_null();
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o, s:s, s:f, s:s}",
                      "name", g->name, "mem_gib", g->mem_gib, "idle_w", g->idle_w,
                      "max_w", g->max_w, "sleep_w", g->sleep_w, "f_min_mhz", g->f_min_mhz,
                      "f_max_mhz", g->f_max_mhz, "alpha_w_per_mhz", g->alpha_w_per_mhz,
-                     "beta", g->beta, "price_usd", g->price_usd, "tput_class", g->tput_class,
-                     "speed", gpu_speed(g));
+                     "beta", g->beta, "price_usd", price, "tput_class", g->tput_class,
+                     "speed", gpu_speed(g), "price_source", g->price_source);
 }
 
 int export_cluster_json(const cluster *c, const catalog *cat, FILE *out, gp_err *err)
