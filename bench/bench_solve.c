@@ -83,7 +83,7 @@
 #include "solve/solve.h"
 #include "solve/solve_int.h"
 
-static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1};
+static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1, ""};
 
 /* Threads per solve: 2, or GPUPLAN_BENCH_THREADS. */
 static int bench_threads(void)
@@ -353,7 +353,7 @@ static void run_fleet(const gavel_sample *g)
     fleet_candidate cand[3];
     for (int k = 0; k < 3; k++)
         cand[k] = (fleet_candidate){catalog_gpu(g->cat, names[k]), 0, prices[k]};
-    fleet_params fp = {0.15, 26280, 0.5, 0};
+    fleet_params fp = {0.15, 26280, 0.5, 0, NULL};
     gogh_inst in;
     gp_err err = {{0}};
     if (fleet_inst_from_model(cand, 3, g->ss.tr, g->ss.tp, &fp, &in, &err)) {

@@ -148,6 +148,48 @@ static const char *const migrations[] = {
     "  mem_used_mib REAL,"
     "  PRIMARY KEY (snapshot_id, node_idx, gpu_idx)"
     ") WITHOUT ROWID;",
+    /* 5 -> 6: prices that are known or visibly not, and the GPU a trace
+     * was measured on.  price_usd becomes NULL-able (NULL = unknown, where
+     * 0 used to mean it) with the price's source and date beside it, so
+     * the table is rebuilt (SQLite cannot drop a NOT NULL); foreign keys
+     * are off while a migration runs (store.c's migrate()), and the ids,
+     * which nodes and PEACE sets point to, are kept.  The built-in models
+     * still at 0 get the catalog's price (core/model.c), every other 0
+     * becomes unknown; a price a user set is kept.  trace.ref_gpu names
+     * the GPU a trace's durations and utilizations were measured on (''
+     * = not stated: the default reference, a V100; core/speed.h); the
+     * sample traces state theirs. */
+    "CREATE TABLE gpu_profile_v6 ("
+    "  id              INTEGER PRIMARY KEY,"
+    "  name            TEXT NOT NULL UNIQUE,"
+    "  mem_gib         REAL NOT NULL CHECK (mem_gib > 0),"
+    "  idle_w          REAL NOT NULL CHECK (idle_w >= 0),"
+    "  max_w           REAL NOT NULL CHECK (max_w >= idle_w),"
+    "  sleep_w         REAL NOT NULL DEFAULT 0 CHECK (sleep_w >= 0),"
+    "  f_min_mhz       REAL NOT NULL CHECK (f_min_mhz > 0),"
+    "  f_max_mhz       REAL NOT NULL CHECK (f_max_mhz >= f_min_mhz),"
+    "  alpha_w_per_mhz REAL NOT NULL CHECK (alpha_w_per_mhz >= 0),"
+    "  beta            REAL NOT NULL CHECK (beta > 0),"
+    "  price_usd       REAL CHECK (price_usd >= 0),"
+    "  tput_class      TEXT NOT NULL DEFAULT '',"
+    "  speed           REAL NOT NULL DEFAULT 1 CHECK (speed > 0),"
+    "  price_source    TEXT NOT NULL DEFAULT ''"
+    ");"
+    "INSERT INTO gpu_profile_v6(id, name, mem_gib, idle_w, max_w, sleep_w, f_min_mhz,"
+    " f_max_mhz, alpha_w_per_mhz, beta, price_usd, tput_class, speed)"
+    " SELECT id, name, mem_gib, idle_w, max_w, sleep_w, f_min_mhz, f_max_mhz,"
+    " alpha_w_per_mhz, beta, NULLIF(price_usd, 0), tput_class, speed FROM gpu_profile;"
+    "DROP TABLE gpu_profile;"
+    "ALTER TABLE gpu_profile_v6 RENAME TO gpu_profile;"
+    "UPDATE gpu_profile SET price_source = CASE name"
+    " WHEN 'A100-40GB' THEN 'CorrGPU sec. III-B: the paper''s assumed price (its ref. 35), not a list price'"
+    " WHEN 'K80' THEN 'half the K80 board''s launch list price (USD 5,000, NVIDIA, 17 Nov 2014)'"
+    " ELSE price_source END WHERE price_usd = CASE name WHEN 'A100-40GB' THEN 2500"
+    " WHEN 'K80' THEN 2500 END;"
+    "ALTER TABLE trace ADD COLUMN ref_gpu TEXT NOT NULL DEFAULT '';"
+    "UPDATE trace SET ref_gpu = CASE name WHEN 'corrgpu-example' THEN 'A100-40GB' ELSE 'V100'"
+    " END WHERE name IN ('pai-like', 'openb-like', 'gavel-like', 'cats-testbed',"
+    " 'corrgpu-example', 'peace-mix');",
     NULL,
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations) - 1)
@@ -433,6 +475,8 @@ static int check_ours(store *s, gp_err *err)
     return rc;
 }
 
+static int migrate_locked(store *s, const store_open_opts *o, int *created, gp_err *err);
+
 /* Brings the schema to STORE_SCHEMA_VERSION, and fills a new database
  * (o->init), in one transaction. */
 static int migrate(store *s, const store_open_opts *o, int *created, gp_err *err)
@@ -447,13 +491,46 @@ static int migrate(store *s, const store_open_opts *o, int *created, gp_err *err
         return gp_error(err, "%s: %s, and it cannot be written: %s", s->path,
                         v ? "its schema needs upgrading" : "it has no gpuplan schema yet",
                         s->readonly_why);
+    /* A migration may rebuild a table others point to (SQLite's way of
+     * changing a column): foreign keys are off while it runs, the only
+     * place SQLite lets them be switched off (outside a transaction), and
+     * checked whole before the commit. */
+    if (store_exec(s, "PRAGMA foreign_keys = OFF", err))
+        return -1;
+    int rc = migrate_locked(s, o, created, err);
+    if (sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK &&
+        rc == 0)
+        rc = store_sql_error(s, err, "turning foreign keys back on");
+    return rc;
+}
+
+/* -1 with a message when a foreign key points nowhere, or on an error
+ * reading them; else 0. */
+static int dangling_keys(store *s, gp_err *err)
+{
+    sqlite3_stmt *st;
+    if (store_prepare(s, "PRAGMA foreign_key_check", &st, err))
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        gp_error(err, "table %s points to a missing row of %s", store_col_text(st, 0),
+                 store_col_text(st, 2));
+    else if (rc != SQLITE_DONE)
+        store_sql_error(s, err, "checking foreign keys");
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int migrate_locked(store *s, const store_open_opts *o, int *created, gp_err *err)
+{
+    int v;
     if (store_begin(s, err))
         return -1;
     /* Another program may have created or upgraded it while we waited. */
     if (store_write_lock(s, err) || read_version(s, &v, err) || check_version(s, v, err) ||
         (v == 0 && refuse_foreign(s, err)))
         goto fail;
-    if (v < STORE_SCHEMA_VERSION && upgrade(s, v, err)) {
+    if (v < STORE_SCHEMA_VERSION && (upgrade(s, v, err) || dangling_keys(s, err))) {
         gp_error_prefix(err, "migrating to schema version %d", STORE_SCHEMA_VERSION);
         goto fail;
     }

@@ -23,7 +23,7 @@
 typedef struct store store;
 
 /* The schema version this build creates and understands. */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 /* Where the default database lives: $GPUPLAN_DB, else
  * $XDG_DATA_HOME/gpuplan/gpuplan.db, else ~/.local/share/gpuplan/gpuplan.db.
@@ -108,6 +108,8 @@ typedef struct store_trace_writer store_trace_writer;
 int store_trace_writer_new(store *s, const char *name, const char *source, int replace,
                            store_trace_writer **out, gp_err *err);
 int store_trace_writer_add(store_trace_writer *w, const task *k, gp_err *err);
+/* States the GPU the trace was measured on (gp_trace.ref_gpu). */
+int store_trace_writer_set_ref_gpu(store_trace_writer *w, const char *ref_gpu, gp_err *err);
 int store_trace_writer_set_util(store_trace_writer *w, size_t idx, const task *k,
                                 gp_err *err);
 int store_trace_writer_end(store_trace_writer *w, int rc, gp_err *err);

@@ -14,8 +14,10 @@ static const struct {
     const char *sql;
 } kinds[STORE_KIND_COUNT] = {
     [STORE_GPU] = {"gpu",
-        "SELECT id, name, 0, 0, printf('%g GiB, %g-%g W, %g-%g MHz, beta %g, $%g, speed %g%s',"
-        " mem_gib, idle_w, max_w, f_min_mhz, f_max_mhz, beta, price_usd, speed,"
+        "SELECT id, name, 0, 0, printf('%g GiB, %g-%g W, %g-%g MHz, beta %g, %s, speed %g%s',"
+        " mem_gib, idle_w, max_w, f_min_mhz, f_max_mhz, beta,"
+        " CASE WHEN price_usd IS NULL THEN 'price unknown' ELSE printf('$%g', price_usd) END,"
+        " speed,"
         " CASE tput_class WHEN '' THEN '' ELSE ', class ' || tput_class END), ''"
         " FROM gpu_profile ORDER BY name"},
     [STORE_CPU] = {"cpu",

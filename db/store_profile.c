@@ -25,11 +25,11 @@ static int put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
     assert(g);
     static const char sql[] =
         "INSERT INTO gpu_profile(name, mem_gib, idle_w, max_w, sleep_w, f_min_mhz,"
-        " f_max_mhz, alpha_w_per_mhz, beta, price_usd, tput_class, speed)"
-        " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"
+        " f_max_mhz, alpha_w_per_mhz, beta, price_usd, tput_class, speed, price_source)"
+        " VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)"
         " ON CONFLICT(name) DO UPDATE SET mem_gib=?2, idle_w=?3, max_w=?4,"
         " sleep_w=?5, f_min_mhz=?6, f_max_mhz=?7, alpha_w_per_mhz=?8, beta=?9,"
-        " price_usd=?10, tput_class=?11, speed=?12 RETURNING id";
+        " price_usd=?10, tput_class=?11, speed=?12, price_source=?13 RETURNING id";
     sqlite3_stmt *st;
     if (store_prepare(s, sql, &st, err))
         return -1;
@@ -42,9 +42,10 @@ static int put_gpu_profile(store *s, gpu_profile *g, gp_err *err)
     sqlite3_bind_double(st, 7, g->f_max_mhz);
     sqlite3_bind_double(st, 8, g->alpha_w_per_mhz);
     sqlite3_bind_double(st, 9, g->beta);
-    sqlite3_bind_double(st, 10, g->price_usd);
+    store_bind_real(st, 10, g->price_usd);     /* NAN: NULL, unknown */
     store_bind_text(st, 11, g->tput_class);
     sqlite3_bind_double(st, 12, gpu_speed(g));
+    store_bind_text(st, 13, g->price_source);
     return step_upsert(s, st, STORE_GPU, g->name, &g->id, err);
 }
 
@@ -93,9 +94,10 @@ static void read_gpu(sqlite3_stmt *st, void *cat)
     g.f_max_mhz = sqlite3_column_double(st, 7);
     g.alpha_w_per_mhz = sqlite3_column_double(st, 8);
     g.beta = sqlite3_column_double(st, 9);
-    g.price_usd = sqlite3_column_double(st, 10);
+    g.price_usd = store_col_real(st, 10);
     strlcpy0(g.tput_class, store_col_text(st, 11), sizeof g.tput_class);
     g.speed = sqlite3_column_double(st, 12);
+    strlcpy0(g.price_source, store_col_text(st, 13), sizeof g.price_source);
     catalog_add_gpu(cat, &g);
 }
 
@@ -115,8 +117,8 @@ int store_load_catalog(store *s, catalog **out, gp_err *err)
     assert(out);
     catalog *c = catalog_new();
     if (store_read_rows(s, "SELECT id, name, mem_gib, idle_w, max_w, sleep_w, f_min_mhz,"
-                        " f_max_mhz, alpha_w_per_mhz, beta, price_usd, tput_class, speed"
-                        " FROM gpu_profile ORDER BY name", 0, read_gpu, c,
+                        " f_max_mhz, alpha_w_per_mhz, beta, price_usd, tput_class, speed,"
+                        " price_source FROM gpu_profile ORDER BY name", 0, read_gpu, c,
                         "reading GPU profiles", err) ||
         store_read_rows(s, "SELECT id, name, cores, idle_w, max_w FROM cpu_profile"
                         " ORDER BY name", 0, read_cpu, c, "reading CPU profiles", err)) {

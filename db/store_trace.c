@@ -79,11 +79,27 @@ static int bind_task(store *s, sqlite3_stmt *st, const void *obj, size_t i, gp_e
     return 0;
 }
 
+/* The GPU the trace was measured on ("" = not stated). */
+static int set_ref_gpu(store *s, int64_t id, const char *ref_gpu, gp_err *err)
+{
+    if (!ref_gpu || !*ref_gpu)
+        return 0;
+    sqlite3_stmt *st;
+    if (store_prepare(s, "UPDATE trace SET ref_gpu = ?2 WHERE id = ?1", &st, err))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    store_bind_text(st, 2, ref_gpu);
+    int rc = store_step_done(s, st, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* Inserts a trace row and its tasks; the caller holds a savepoint. */
 int store_insert_trace(store *s, gp_trace *t, int replace, gp_err *err)
 {
     assert(t);
-    if (store_insert_named(s, STORE_TRACE, t->name, t->source, replace, &t->id, err))
+    if (store_insert_named(s, STORE_TRACE, t->name, t->source, replace, &t->id, err) ||
+        set_ref_gpu(s, t->id, t->ref_gpu, err))
         return -1;
     size_t failed;
     if (store_write_rows(s, TASK_INSERT_SQL, t->id, t, t->ntasks, bind_task, &failed, err)) {
@@ -121,6 +137,11 @@ int store_trace_writer_new(store *s, const char *name, const char *source, int r
     }
     *out = w;
     return 0;
+}
+
+int store_trace_writer_set_ref_gpu(store_trace_writer *w, const char *ref_gpu, gp_err *err)
+{
+    return set_ref_gpu(w->s, w->id, ref_gpu, err);
 }
 
 size_t store_trace_writer_count(const store_trace_writer *w)
@@ -231,6 +252,7 @@ static void *trace_from_row(sqlite3_stmt *st, const char *name)
     gp_trace *t = trace_new(name);
     t->id = sqlite3_column_int64(st, 0);
     t->source = store_col_strdup(st, 1);
+    strlcpy0(t->ref_gpu, store_col_text(st, 2), sizeof t->ref_gpu);
     return t;
 }
 
@@ -241,7 +263,7 @@ static void free_trace(void *t)
 
 static const store_entity trace_entity = {
     .kind = STORE_TRACE,
-    .sql = "SELECT id, source FROM trace WHERE name = ?1",
+    .sql = "SELECT id, source, ref_gpu FROM trace WHERE name = ?1",
     .from_row = trace_from_row,
     .load_children = load_trace_tasks,
     .free = free_trace,

@@ -13,7 +13,7 @@
 #include "solve/solve.h"
 #include "solve/solve_int.h"
 
-static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1};
+static const gpu_profile V100 = {0, "V100", 32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0, "v100", 1, ""};
 
 static inline void inst_alloc(cats_inst *in, size_t ntasks, size_t nnodes, size_t ngpus)
 {

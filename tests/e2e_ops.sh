@@ -162,11 +162,11 @@ expect "CLI: gpuplan plot plan --from-snapshot mylab --trace mylab-pending --gpu
 # Where the results stand after a sweep depends on the job the last frame
 # showed running: page to the top first.
 keys PPage PPage
-expect "     4 cats                 16.7  01:00:36     654" \
+expect "     4 cats                 16.7  00:56:13    1.1k" \
     "4 A10s added: one pending pod of six tasks still waits too long under cats"
 expect_rc 0 "the CLI's sweep" "$G" plan --from-snapshot mylab --trace mylab-pending --gpu A10 \
     --from 0 --to 9 --step 1 --policy cats,corrgpu,first
-contains "$T/out" "   4  cats       6         16.67      3636.0     7144.3        654.1" \
+contains "$T/out" "   4  cats       6         16.67      3373.3     5003.9       1053.2" \
     "the CLI sweeps the same from the snapshot"
 keys q
 e2e_finish

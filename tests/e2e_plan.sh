@@ -49,23 +49,23 @@ expect_rc 0 "json parses" sqlite3 :memory: "select json_valid(readfile('$T/plan.
 contains "$T/out" "1" "json_valid"
 
 # A grid over two models (V100 at 1,500 USD, A100-40GB at its 2,500 USD,
-# energy at 0.15 USD/kWh over three years).  An A100 runs a task twice as
-# fast as a V100 (the profiles' speed), so 1 V100 + 2 A100 is the cheapest
-# point without violations and on the frontier; five V100s also meet the
-# SLA but cost more, and 4 V100 + 1 A100 more still: both dominated; one
-# V100 is the cheapest point of all and so on the frontier despite its
-# violations.
+# energy at 0.15 USD/kWh over three years).  An A100 runs the GPU part of
+# a task twice as fast as a V100 (Amdahl's law over the profiles' speeds,
+# core/speed.h), not all of it, so five V100s are the cheapest point
+# without violations and on the frontier; 3 V100 + 3 A100 and 4 V100 +
+# 2 A100 also meet the SLA but cost more: both dominated; one V100 is the
+# cheapest point of all and so on the frontier despite its violations.
 expect_rc 0 "two-model grid" "$G" --format csv plan --trace cats-testbed --gpu V100 \
     --gpu2 A100-40GB --to 6 --to2 3 --per-server 6 --policy first --price 1500 \
     --usd-per-kwh 0.15 --hours 26280
 contains "$T/out" "gpus,gpus2,policy,ran,sla_viol_pct,jct_mean_s,jct_p95_s,avg_power_w,capex_usd,energy_usd,cost_usd,meets_sla,frontier,cheapest" \
     "grid columns"
-contains "$T/out" "1,2,first,14,0.00,285.9,396.8,628.3,6500,2477,8977,yes,1,1" \
-    "1 V100 + 2 A100: cheapest meeting the SLA, on the frontier"
-contains "$T/out" "5,0,first,14,0.00,364.8,398.5,478.7,7500,1887,9387,yes,0,0" \
-    "5 V100: dominated"
-contains "$T/out" "4,1,first,14,0.00,341.1,398.5,499.1,8500,1968,10468,yes,0,0" \
-    "4 V100 + 1 A100: dominated"
+contains "$T/out" "5,0,first,14,0.00,364.8,398.5,478.7,7500,1887,9387,yes,1,1" \
+    "5 V100: cheapest meeting the SLA, on the frontier"
+contains "$T/out" "3,3,first,14,0.00,345.2,398.5,595.0,12000,2346,14346,yes,0,0" \
+    "3 V100 + 3 A100: dominated"
+contains "$T/out" "4,2,first,14,0.00,351.7,398.5,531.6,11000,2096,13096,yes,0,0" \
+    "4 V100 + 2 A100: dominated"
 contains "$T/out" "1,0,first,14,92.86,1684.8,2528.7,144.8,1500,571,2071,no,1,0" \
     "the cheapest point is on the frontier"
 if grep -q '^0,0,' "$T/out"; then bad "the grid simulated a cluster without GPUs"

@@ -86,11 +86,15 @@ expected() {
     awk -F, "$FMT_AWK"'
         { m[$1] = $2 }
         END {
+            # GPUs without a price: the CapEx cell says so (unknown, N+?)
+            capex = fmt(m["capex_usd"])
+            if (m["unpriced_gpus"] > 0)
+                capex = m["capex_usd"] == 0 ? "unknown" : capex "+?"
             printf "%s %s %s %s %s %s %s %s %s %s %s %s\n", m["decisions"],
                 m["completed"] + m["failed_tasks"], fmt(m["avg_gpus"]), fmt(m["peak_gpus"]),
                 fmt(m["avg_power_w"]), fmt(m["energy_j"] / 3.6e6),
                 fmt_time(m["jct_p50_s"]), fmt_time(m["jct_p95_s"]), m["sla_violations"],
-                m["unique_gpus"], fmt(m["capex_usd"]), m["power_model"]
+                m["unique_gpus"], capex, m["power_model"]
         }' "$T/show.csv"
 }
 # shown POLICY: the cells of its row the run's stored metrics also give

@@ -750,6 +750,7 @@ static void test_migrates_version_3(void **state)
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, "DROP TABLE gogh_nets_error; DROP TABLE gogh_nets;"
                                       " DROP TABLE snapshot_gpu;"
+                                      " ALTER TABLE trace DROP COLUMN ref_gpu;"
                                       " PRAGMA user_version = 3;"
                                       " INSERT INTO tput_catalog(name) VALUES ('old');"
                                       " INSERT INTO tput_entry(catalog_id, accel, model,"

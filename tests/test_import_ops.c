@@ -697,7 +697,9 @@ static void test_migrates_version_4(void **state)
     store_close(st);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "DROP TABLE snapshot_gpu; PRAGMA user_version = 4;",
+    assert_int_equal(sqlite3_exec(db, "DROP TABLE snapshot_gpu;"
+                                      " ALTER TABLE trace DROP COLUMN ref_gpu;"
+                                      " PRAGMA user_version = 4;",
                                   NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(store_open(path, &st, &created, &err), 0);

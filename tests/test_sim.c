@@ -389,6 +389,7 @@ static void test_unbounded_pool(void **state)
     (void)state;
     world w;
     world_init(&w, "A100-40GB", 1, 0, 210);
+    strcpy(w.tr->ref_gpu, "A100-40GB");     /* durations measured there */
     for (int i = 0; i < 3; i++)
         add_task(&w, "x", 0, 100, 30, 80, NULL, 0, 0);
     add_task(&w, "huge", 0, 100, 50, 80, NULL, 0, 0);

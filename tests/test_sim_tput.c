@@ -3,9 +3,10 @@
  * hand-worked: a typed task timed by its measured throughput on a K80, a
  * measured pair on one V100 (each job its own half, the same-type pair
  * included), a typed task past the table's pairs sharing by demand, an
- * untyped task at its GPU's relative speed on a mixed cluster, the
- * homogeneous cluster that runs exactly as before, an explicit reference
- * speed, and the count of job types the table lacks.
+ * untyped task at its GPU's relative speed on a mixed cluster, speeds
+ * that stay absolute on a homogeneous cluster, an explicit reference,
+ * Amdahl's law for two tasks on a V100 and on an A100, and the count of
+ * job types the table lacks.  Layer: sim.
  */
 #include "testutil.h"
 
@@ -162,9 +163,11 @@ static void test_untyped_speed_on_mixed(void **state)
     tu_world_free(&w);
 }
 
-/* A cluster of K80s only runs as before: its durations are its own. An
- * explicit reference (a V100) slows it to the K80's speed. */
-static void test_homogeneous_unchanged(void **state)
+/* Speeds are absolute: a cluster of K80s only is still as slow as a K80
+ * (a 30 s task measured on a V100 takes 100 s; read against the cluster's
+ * own GPUs, as before, it took 30).  A trace measured on the K80 itself,
+ * or a reference speed of 0.3, gives 30 s again. */
+static void test_speed_is_absolute(void **state)
 {
     (void)state;
     world w;
@@ -172,12 +175,45 @@ static void test_homogeneous_unchanged(void **state)
     tu_add_node(w.cl, "k", "K80", 2);
     add_task(&w, "", 0, 0, 30);
     run *r = run_first(&w, 0, 0, NULL);
-    assert_double_equal(jct(r, 0), 30, 1e-9);
-    run_free(r);
-    r = run_first(&w, 0, 1, NULL);
     assert_double_equal(jct(r, 0), 100, 1e-9);
     run_free(r);
+    r = run_first(&w, 0, 0.3, NULL);
+    assert_double_equal(jct(r, 0), 30, 1e-9);
+    run_free(r);
+    strlcpy0(w.tr->ref_gpu, "K80", sizeof w.tr->ref_gpu);
+    r = run_first(&w, 0, 0, NULL);
+    assert_double_equal(jct(r, 0), 30, 1e-9);
+    run_free(r);
     tu_world_free(&w);
+}
+
+/* Amdahl's law (core/speed.h) in the simulator, worked by hand: two
+ * 100 s tasks busy 60 % of the time on the V100 they were measured on
+ * share one GPU.
+ *   V100 (s = 1): demand 0.6 + 0.6 = 1.2 > 1, each runs at 1/1.2: 120 s.
+ *   A100 (speed 2, s = 2): each lasts 0.6*100/2 + 0.4*100 = 70 s alone
+ *   (k = 0.7) and keeps the GPU busy 30/70 = 42.9 % of it; together
+ *   85.7 % < 100 %, so neither slows: 70 s.  Had the utilization not been
+ *   scaled, 120 % would slow them to 84 s. */
+static void test_amdahl_v100_a100(void **state)
+{
+    (void)state;
+    const char *const gpu[2] = {"V100M16", "A100-40GB"};
+    const double want[2] = {120, 70};
+    for (int m = 0; m < 2; m++) {
+        world w;
+        world_init(&w);
+        tu_add_node(w.cl, "n", gpu[m], 1);
+        for (int k = 0; k < 2; k++) {
+            add_task(&w, "", 0, 0, 100);
+            w.tr->tasks[k].util_mean = 60;
+        }
+        run *r = run_first(&w, 0, 0, NULL);
+        assert_double_equal(jct(r, 0), want[m], 1e-9);
+        assert_double_equal(jct(r, 1), want[m], 1e-9);
+        run_free(r);
+        tu_world_free(&w);
+    }
 }
 
 /* A job type the table lacks is counted and runs at its GPU's speed. */
@@ -207,7 +243,8 @@ int main(void)
         cmocka_unit_test(test_same_type_pair_halves),
         cmocka_unit_test(test_beyond_pairs_shares_by_demand),
         cmocka_unit_test(test_untyped_speed_on_mixed),
-        cmocka_unit_test(test_homogeneous_unchanged),
+        cmocka_unit_test(test_speed_is_absolute),
+        cmocka_unit_test(test_amdahl_v100_a100),
         cmocka_unit_test(test_unknown_type_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,7 +22,7 @@
 #include "catstest.h"
 #include "core/rng.h"
 
-static const gpu_profile OTHER = {0, "X", 24, 30, 250, 2, 300, 1500, 0.15, 0.8, 0, "", 1};
+static const gpu_profile OTHER = {0, "X", 24, 30, 250, 2, 300, 1500, 0.15, 0.8, 0, "", 1, ""};
 
 /* ---- instances ----------------------------------------------------------------- */
 

@@ -219,8 +219,8 @@ static void test_random_vs_enumeration(void **state)
 static void test_from_model(void **state)
 {
     (void)state;
-    gpu_profile v100 = {0, "V100M16", 16, 30, 300, 0, 135, 1350, 0, 0.91, 9000, "v100", 1};
-    gpu_profile p100 = {0, "P100", 16, 25, 250, 0, 544, 1328, 0, 0.91, 5000, "p100", 0.94};
+    gpu_profile v100 = {0, "V100M16", 16, 30, 300, 0, 135, 1350, 0, 0.91, 9000, "v100", 1, ""};
+    gpu_profile p100 = {0, "P100", 16, 25, 250, 0, 544, 1328, 0, 0.91, 5000, "p100", 0.94, ""};
     fleet_candidate cand[2] = {{&p100, 0, -1}, {&v100, 3, -1}};
     tput_catalog *tp = tput_catalog_new("t");
     tput_entry e;
@@ -262,12 +262,58 @@ static void test_from_model(void **state)
     fleet_result_free(&fr);
     gogh_inst_free(&in);
     /* a profile without a throughput class cannot be priced for jobs */
-    gpu_profile t4 = {0, "T4", 16, 10, 70, 0, 300, 1590, 0, 0.91, 2000, "", 0.5};
+    gpu_profile t4 = {0, "T4", 16, 10, 70, 0, 300, 1590, 0, 0.91, 2000, "", 0.5, ""};
     fleet_candidate bad[1] = {{&t4, 0, -1}};
     assert_int_equal(fleet_inst_from_model(bad, 1, tr, tp, &fp, &in, &err), -1);
     tu_assert_contains(err.msg, "T4");
     trace_free(tr);
     tput_catalog_free(tp);
+}
+
+/* Without a table, at the profiles' speeds (core/speed.h), worked by hand:
+ * two tasks with no utilization data (all GPU work, demand 100 %) measured
+ * on a V100; V100 at 10,000 USD, A100 (speed 2) at 15,000.
+ *   Needing half their reference rate: both on one V100 share it by demand
+ *   (rate 1 / 2 = 0.5 each): one V100, 10,000 USD.
+ *   Needing 0.8: a shared V100 gives 0.5, so two V100s (20,000) or one
+ *   A100, where each runs at 2 and demands 100 / (2 * 0.5) = 100 %,
+ *   sharing at 2 / 2 = 1 >= 0.8: one A100, 15,000 USD. */
+static void test_by_speed(void **state)
+{
+    (void)state;
+    catalog *cat = catalog_new();
+    catalog_add_builtin(cat);
+    fleet_candidate cand[2] = {{catalog_gpu(cat, "V100"), 0, 10000},
+                               {catalog_gpu(cat, "A100-40GB"), 0, 15000}};
+    gp_trace *tr = trace_new("t");
+    task tk;
+    task_init(&tk);
+    tk.duration_s = 100;
+    for (int i = 0; i < 2; i++) {
+        snprintf(tk.name, sizeof tk.name, "t%d", i);
+        trace_add_task(tr, &tk);
+    }
+    const double need[2] = {0.5, 0.8}, usd[2] = {10000, 15000};
+    const int v100[2] = {1, 0}, a100[2] = {0, 1};
+    for (int c = 0; c < 2; c++) {
+        fleet_params fp = {.min_frac = need[c], .ref = catalog_gpu(cat, "V100")};
+        gogh_inst in;
+        gp_err err = {{0}};
+        assert_int_equal(fleet_inst_from_model(cand, 2, tr, NULL, &fp, &in, &err), 0);
+        assert_double_equal(in.solo[1 * in.njobs + 0], 2, 1e-12);   /* A100: twice as fast */
+        solve_opts o;
+        solve_opts_default(&o);
+        fleet_result fr;
+        assert_int_equal(solve_fleet(&in, &o, &fr, &err), 0);
+        assert_int_equal(fr.sol.status, SOLVE_OPTIMAL);
+        assert_int_equal(fr.count[0], v100[c]);
+        assert_int_equal(fr.count[1], a100[c]);
+        assert_double_equal(fr.capex_usd, usd[c], 1e-9);
+        fleet_result_free(&fr);
+        gogh_inst_free(&in);
+    }
+    trace_free(tr);
+    catalog_free(cat);
 }
 
 static int teardown(void **state)
@@ -282,6 +328,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_vs_enumeration),
         cmocka_unit_test(test_from_model),
+        cmocka_unit_test(test_by_speed),
     };
     return cmocka_run_group_tests_name("solve_fleet", tests, NULL, teardown);
 }

@@ -766,21 +766,25 @@ static void draw_info(const app *a, rect r)
 /* --- run mode: table --------------------------------------------------------- */
 
 /* CapEx of a run: the price of every GPU it ever used (CorrGPU eq. 2);
- * a saved run's from its stored metrics. */
-static double live_capex(const runset *rs, int i, int *used)
+ * a saved run's from its stored metrics.  *unpriced counts the GPUs
+ * without a price, which the sum leaves out. */
+static double live_capex(const runset *rs, int i, int *used, int *unpriced)
 {
-    *used = 0;
+    *used = *unpriced = 0;
     if (!rs->slot[i].sim) {
         const run *r = rs->slot[i].saved;
         *used = r ? (int)run_metric_get(r, "unique_gpus", -1) : -1;
+        *unpriced = r ? (int)run_metric_get(r, "unpriced_gpus", 0) : 0;
         return r && *used >= 0 ? run_metric_get(r, "capex_usd", NAN) : NAN;
     }
     const cstate *cs = sim_cstate(rs->slot[i].sim);
     double usd = 0;
     for (size_t g = 0; g < cs->ngpus; g++)
         if (cs->gpus[g].ever_used) {
+            const gpu_profile *p = cs->nodes[cs->gpus[g].node].gpu;
             (*used)++;
-            usd += cs->nodes[cs->gpus[g].node].gpu->price_usd;
+            *unpriced += !gpu_price_known(p);
+            usd += gpu_price_or0(p);
         }
     return usd;
 }
@@ -890,10 +894,12 @@ static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
 {
     run_summary s;
     summary_of(a, i, &s);
-    int used;
-    double capex = s.final ? s.capex_usd : live_capex(&a->rs, i, &used);
-    if (s.final)
+    int used, unpriced;
+    double capex = live_capex(&a->rs, i, &used, &unpriced);
+    if (s.final) {
+        capex = s.capex_usd;
         used = isnan(s.unique_gpus) ? 0 : (int)s.unique_gpus;
+    }
     snprintf(v[0], 24, "%s", a->rs.slot[i].spec.label);
     snprintf(v[1], 24, "%zu", runset_decisions(&a->rs, i));
     snprintf(v[2], 24, "%zu", s.finished);
@@ -911,6 +917,11 @@ static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
     } else {
         snprintf(v[14], 24, "%d", used);
         chart_fmt(capex, v[15], 24);
+        /* GPUs without a price: never a bare 0 (or a sum that hides them) */
+        if (unpriced > 0 && capex == 0)
+            snprintf(v[15], 24, "unknown");
+        else if (unpriced > 0)
+            snprintf(v[15] + strlen(v[15]), 24 - strlen(v[15]), "+?");
     }
     snprintf(v[16], 24, "%s", s.power_model);
     fmt_cell(v[17], 24, s.place_gpus);

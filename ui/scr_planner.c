@@ -155,7 +155,10 @@ static void price_value(const app *a, const char *gpu, double price, char *buf, 
 {
     if (price < 0) {
         const gpu_profile *g = a->data.cat && gpu[0] ? catalog_gpu(a->data.cat, gpu) : NULL;
-        snprintf(buf, len, "profile's ($%.0f)", g ? g->price_usd : 0);
+        if (g && gpu_price_known(g))
+            snprintf(buf, len, "profile's ($%.0f)", g->price_usd);
+        else
+            snprintf(buf, len, "profile's (unknown)");
     } else {
         snprintf(buf, len, "%.0f", price);
     }
@@ -507,6 +510,12 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
     chart_fmt_time(plan_value(sw, r, PM_JCT, &a->pl.p), v[3], 24);
     chart_fmt(plan_value(sw, r, PM_POWER, &a->pl.p), v[4], 24);
     chart_fmt(plan_value(sw, r, PM_CAPEX, &a->pl.p), v[5], 24);
+    if (plan_price_unknown(sw, r, &a->pl.p)) {  /* never a bare 0 for unpriced GPUs */
+        if (plan_value(sw, r, PM_CAPEX, &a->pl.p) > 0)
+            snprintf(v[5] + strlen(v[5]), 24 - strlen(v[5]), "+?");
+        else
+            snprintf(v[5], 24, "unknown");
+    }
     snprintf(v[6], 24, "%s", best ? "<< fewest"
                              : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
 }
@@ -1078,7 +1087,10 @@ static void results_table(const plan *sw, const plan_params *live, table *t)
             table_cell(t, "%.1f", plan_value(sw, r, PM_JCT, live));
             table_cell(t, "%.1f", r->jct_p95);
             table_cell(t, "%.1f", plan_value(sw, r, PM_POWER, live));
-            table_cell(t, "%.0f", plan_value(sw, r, PM_CAPEX, live));
+            if (plan_price_unknown(sw, r, live))
+                table_cell(t, "%s", "unknown");
+            else
+                table_cell(t, "%.0f", plan_value(sw, r, PM_CAPEX, live));
             table_cell(t, "%.0f", plan_value(sw, r, PM_COST, live));
             table_cell(t, "%s", plan_meets_target(sla, live->sla_target_pct) ? "yes" : "no");
             table_cell(t, "%d", plan_best(sw, j, live) == c);

@@ -107,6 +107,28 @@ int cli_inputs_load(store *st, const char *cluster_name, const char *trace_name,
     return 0;
 }
 
+int cli_warn_unpriced_model(const gpu_profile *g, const char *what)
+{
+    if (!g || gpu_price_known(g))
+        return 0;
+    fprintf(stderr, "gpuplan: warning: %s has no known price: %s leaves its GPUs out (set "
+            "one: gpuplan profile gpu %s price_usd=USD)\n", g->name, what, g->name);
+    return 1;
+}
+
+int cli_warn_unpriced(const cluster *cl, const catalog *cat, const char *what)
+{
+    int n = 0;
+    for (size_t i = 0; cl && i < cl->nnodes; i++) {
+        int seen = 0;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(cl->nodes[k].gpu_model, cl->nodes[i].gpu_model) == 0;
+        if (!seen && cl->nodes[i].gpu_count > 0)
+            n += cli_warn_unpriced_model(catalog_gpu(cat, cl->nodes[i].gpu_model), what);
+    }
+    return n;
+}
+
 void cli_inputs_free(cli_inputs *in)
 {
     catalog_free(in->cat);

@@ -80,6 +80,12 @@ int cli_inputs_load(store *st, const char *cluster_name, const char *trace_name,
                     cli_inputs *in, gp_err *err);
 void cli_inputs_free(cli_inputs *in);
 
+/* A warning on stderr for each GPU model of cl (NULL: skipped) without a
+ * price: `what` (a column, "cost") leaves them out.  Returns how many. */
+int cli_warn_unpriced(const cluster *cl, const catalog *cat, const char *what);
+/* The same for one model (NULL or priced: nothing); 1 when it warned. */
+int cli_warn_unpriced_model(const gpu_profile *g, const char *what);
+
 /* `gpuplan plan`'s options (cmd_plan.c), shared with `gpuplan plot plan`:
  * 0 to go on, -1 with *code set when the command is done.  *quiet: -q. */
 struct plan_params;

@@ -20,6 +20,7 @@
 #include "plan/plan.h"
 #include "plan/plan_saved.h"
 #include "core/runsum.h"
+#include "core/speed.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -69,6 +70,18 @@ static int default_range(cli_ctx *ctx, plan_params *p, gp_err *err)
     return 0;
 }
 
+/* A figure in USD: "unknown" when it would be 0 for GPUs without a price,
+ * "N+?" when it leaves some out. */
+static void usd_cell(table *t, const plan *pl, const plan_result *r, double usd)
+{
+    if (!plan_price_unknown(pl, r, &pl->p) || isnan(usd))
+        table_cell(t, "%.0f", usd);
+    else if (usd == 0)
+        table_cell(t, "%s", "unknown");
+    else
+        table_cell(t, "%.0f+?", usd);
+}
+
 /* What both layouts print of a result: tasks run, SLA violations, JCT,
  * power, CapEx. */
 static void service_cells(table *t, const plan *pl, const plan_result *r)
@@ -82,7 +95,7 @@ static void service_cells(table *t, const plan *pl, const plan_result *r)
     table_cell(t, "%.1f", plan_value(pl, r, PM_JCT, p));
     table_cell(t, "%.1f", r->jct_p95);
     table_cell(t, "%.1f", plan_value(pl, r, PM_POWER, p));
-    table_cell(t, "%.0f", plan_value(pl, r, PM_CAPEX, p));
+    usd_cell(t, pl, r, plan_value(pl, r, PM_CAPEX, p));
 }
 
 static void print_results(cli_ctx *ctx, const plan *pl)
@@ -110,7 +123,7 @@ static void print_results(cli_ctx *ctx, const plan *pl)
             service_cells(t, pl, r);
             if (energy) {
                 table_cell(t, "%.0f", cost - capex);
-                table_cell(t, "%.0f", cost);
+                usd_cell(t, pl, r, cost);
             }
             table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
             table_cell(t, "%d", plan_best(pl, j, p) == c);
@@ -148,7 +161,7 @@ static void grid_row(table *t, const plan *pl, int c, int j)
     table_cell(t, "%s", p->policies[j]);
     service_cells(t, pl, r);
     table_cell(t, "%.0f", cost - capex);
-    table_cell(t, "%.0f", cost);
+    usd_cell(t, pl, r, cost);
     table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
     table_cell(t, "%d", plan_on_frontier(pl, c, j, p));
     table_cell(t, "%d", plan_best(pl, j, p) == c);
@@ -174,7 +187,10 @@ static void grid_summary(cli_ctx *ctx, const plan *pl)
     for (int j = 0; j < p->npolicies; j++) {
         int c = plan_best(pl, j, p);
         const plan_result *r = c >= 0 ? plan_result_at(pl, c, j) : NULL;
-        if (r)
+        if (r && plan_price_unknown(pl, r, p))
+            fprintf(ctx->out, "  %s %d %s + %d %s (price unknown)", p->policies[j], r->gpus,
+                    pl->prof.name, r->gpus2, pl->prof2.name);
+        else if (r)
             fprintf(ctx->out, "  %s %d %s + %d %s ($%.0f)", p->policies[j], r->gpus,
                     pl->prof.name, r->gpus2, pl->prof2.name, plan_value(pl, r, PM_COST, p));
         else
@@ -236,6 +252,21 @@ static int step_plan(cli_ctx *ctx, plan *pl, int save, int quiet, int *saved, gp
     return 0;
 }
 
+/* Under the table: the GPU the speeds are relative to; on stderr, each
+ * model whose price is unknown (its CapEx is left out). */
+static void print_reference_and_prices(cli_ctx *ctx, const plan *pl)
+{
+    if (ctx->format == FMT_TABLE) {
+        char line[128];
+        speed_ref_describe(pl->ref_name, pl->ref_speed, line, sizeof line);
+        fprintf(ctx->out, "%s\n", line);
+    }
+    if (pl->p.price < 0)
+        cli_warn_unpriced_model(&pl->prof, "capex_usd");
+    if (pl->grid && pl->p.price2 < 0)
+        cli_warn_unpriced_model(&pl->prof2, "capex_usd");
+}
+
 static int run_plan(cli_ctx *ctx, const plan_params *p, int quiet)
 {
     plan pl;
@@ -257,6 +288,8 @@ static int run_plan(cli_ctx *ctx, const plan_params *p, int quiet)
         print_grid(ctx, &pl);
     else
         print_results(ctx, &pl);
+    if (!save)
+        print_reference_and_prices(ctx, &pl);
     plan_free(&pl);
     return EXIT_OK;
 }
@@ -276,7 +309,7 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
     plan_params p;
     plan_params_default(&p);
     const char *trace = NULL, *gpu = NULL, *gpu2 = NULL, *policies = DEFAULT_POLICIES;
-    const char *tput = NULL, *nets = NULL;
+    const char *tput = NULL, *nets = NULL, *ref_gpu = NULL;
     int to = 0, to2 = 0;
     cli_whatif cw = {0};
     p.lo = p.lo2 = -1;      /* not given: 1, or 0 in a grid */
@@ -322,6 +355,10 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
                    "CATS/CorrGPU correlation threshold", .def = "the papers'"),
         OPT_DOUBLE("util-threshold", 0, "PCT", &p.util_threshold, 0, 1000,
                    "utilization threshold q", .def = "the papers', 100"),
+        OPT_STRING("ref-gpu", 0, "MODEL", &ref_gpu, "GPU profile the trace's durations and "
+                   "utilizations were measured on", .def = "the trace's, else V100"),
+        OPT_DOUBLE("ref-speed", 0, "X", &p.ref_speed, 1e-3, 1e3, "relative GPU speed they "
+                   "were measured at instead (a V100 = 1)", .def = "--ref-gpu's"),
         OPT_CALLBACK("predict", 0, "NAME", &p.predict, cli_parse_predict, "what the "
                      "correlation policies know of future utilization: oracle, profile:S, "
                      "profile:S:mean, history or noisy:RMSLE", .def = "oracle"),
@@ -358,6 +395,8 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
         strlcpy0(p.tput, tput, sizeof p.tput);
     if (nets)
         strlcpy0(p.nets, nets, sizeof p.nets);
+    if (ref_gpu)
+        strlcpy0(p.ref_gpu, ref_gpu, sizeof p.ref_gpu);
     if (gpu2)
         strlcpy0(p.gpu2, gpu2, sizeof p.gpu2);
     if (p.lo < 0)

@@ -7,6 +7,7 @@
 #include "cli_opt.h"
 #include "core/profile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,6 +105,7 @@ static int edit_gpu(cli_ctx *ctx, store *st, const catalog *cat, const char *nam
         return gp_error(err, "no GPU profile named '%s'", from);
     gpu_profile g = {0};
     g.beta = 0.91;
+    g.price_usd = NAN;          /* a new profile's price is unknown until set */
     if (base)
         g = *base;
     strlcpy0(g.name, name, sizeof g.name);

@@ -13,6 +13,7 @@
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "core/runsum.h"
+#include "core/speed.h"
 #include "io/export_file.h"
 #include "plan/par.h"
 #include "policy/corr_place.h"
@@ -213,10 +214,12 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
         OPT_STRING("gogh-nets", 0, "NAME", &o->nets, "GOGH's trained estimation nets "
                    "(gpuplan estimate train); none for none",
                    .def = "those trained on the throughput table"),
+        OPT_STRING("ref-gpu", 0, "MODEL", &cfg->ref_gpu, "GPU profile the durations and "
+                   "utilizations of tasks without a job type were measured on",
+                   .def = "the trace's, else V100"),
         OPT_DOUBLE("ref-speed", 0, "X", &cfg->ref_speed, 1e-3, 1e3,
-                   "relative GPU speed the durations of tasks without a job type were "
-                   "measured at (a V100 = 1; see `gpuplan list gpus`)",
-                   .def = "the cluster's when its GPUs share one speed, else 1"),
+                   "relative GPU speed they were measured at instead (a V100 = 1; see "
+                   "`gpuplan list gpus`)", .def = "--ref-gpu's"),
         OPT_INT("jobs", 'j', "N", &o->jobs, 1, PAR_MAX_THREADS, "policies simulated at once "
                 "(the runs are the same for any N; runs that use GOGH's nets or PEACE's "
                 "models run one at a time)",
@@ -475,7 +478,9 @@ static void print_run_row(table *t, const run *r, double best, double kappa)
     table_cell(t, "%.1f", s.gpu_hours);
     table_cell(t, "%.0f", s.peak_gpus);
     table_cell(t, "%.0f", s.unique_gpus);
-    table_cell(t, "%.0f", s.capex_usd);
+    char capex[32];
+    run_capex_format(r, capex, sizeof capex);
+    table_cell(t, "%s", capex);
     table_cell(t, "%.2f", s.avg_servers);
     table_cell(t, "%.1f", s.avg_w);
     table_cell(t, "%.3f", s.energy_kwh);
@@ -528,6 +533,20 @@ static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_ru
         fprintf(stderr, "gpuplan: warning: the rows' watts come from different power models "
                 "(column power): they do not compare; --power cats or --power eopc measures "
                 "every policy with one\n");
+}
+
+/* The GPU the speeds are relative to, under the table. */
+static void print_reference(cli_ctx *ctx, const run_opts *o, const cli_inputs *in)
+{
+    char name[GP_NAME_MAX], line[128];
+    double speed;
+    gp_err e;
+    if (ctx->format != FMT_TABLE ||
+        speed_ref_resolve(in->cat, in->tr, o->cfg.ref_gpu, o->cfg.ref_speed, name,
+                          sizeof name, &speed, &e))
+        return;
+    speed_ref_describe(name, speed, line, sizeof line);
+    fprintf(ctx->out, "%s\n", line);
 }
 
 /* ---- the command -------------------------------------------------------------------- */
@@ -643,6 +662,8 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
             fprintf(ctx->out, "optimal: CATS eq. 6-14 re-solved at each of %d task sets, each "
                     "task for kappa x its duration%s\n", opt.intervals,
                     opt.proven ? "" : " (optimal~: not every set proven)");
+        print_reference(ctx, o, in);
+        cli_warn_unpriced(in->cl, in->cat, "capex_usd");
     }
     for (size_t i = 0; i < n; i++)
         run_free(runs[i]);

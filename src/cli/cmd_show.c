@@ -43,9 +43,13 @@ static table *show_gpu(const catalog *cat, const char *name, gp_err *err)
     table_row(t);
     table_cell(t, "%s", g->name);
     const double v[] = {g->mem_gib, g->idle_w, g->max_w, g->sleep_w, g->f_min_mhz,
-                        g->f_max_mhz, g->alpha_w_per_mhz, g->beta, g->price_usd};
-    for (int i = 0; i < 9; i++)
+                        g->f_max_mhz, g->alpha_w_per_mhz, g->beta};
+    for (int i = 0; i < 8; i++)
         table_cell(t, "%g", v[i]);
+    if (gpu_price_known(g))
+        table_cell(t, "%g", g->price_usd);
+    else
+        table_cell(t, "%s", "unknown");
     table_cell(t, "%s", g->tput_class);
     return t;
 }

@@ -17,6 +17,7 @@
 #include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
+#include "core/speed.h"
 #include "core/strbuf.h"
 #include "io/export_file.h"
 #include "plan/heuristics.h"
@@ -101,6 +102,30 @@ static int load_tput(store *st, const solve_args *a, cli_inputs *in, gp_err *err
     return rc;
 }
 
+/* The fleet's table: the one named (--tput NAME; "none" for none), else,
+ * only when the trace's tasks name job types, the trace's own or the only
+ * one; tasks without a job type run at the profiles' speeds (in->tp
+ * stays NULL). */
+static int load_fleet_tput(store *st, const solve_args *a, cli_inputs *in, gp_err *err)
+{
+    if (a->tput && strcmp(a->tput, "none") == 0)
+        return 0;
+    if (a->tput)
+        return store_get_tput_catalog(st, a->tput, &in->tp, err);
+    const task *typed = NULL;
+    for (size_t i = 0; i < in->tr->ntasks && !typed; i++)
+        if (in->tr->tasks[i].model[0] && in->tr->tasks[i].num_gpu > 0)
+            typed = &in->tr->tasks[i];
+    if (!typed)
+        return 0;
+    if (load_tput(st, a, in, err) == 0)
+        return 0;
+    return gp_error(err, "task %s names job type '%s', which needs a throughput table: give "
+                    "one (gpuplan solve fleet --trace %s --gpus ... --tput NAME), or run every "
+                    "task at the profiles' speeds (--tput none)", typed->name, typed->model,
+                    in->tr->name);
+}
+
 /* The tasks of tr running at time t: arrived, and not past kappa * e_min
  * (CATS eq. 5 at the clock the SLA allows). */
 static gp_trace *running_at(const gp_trace *tr, double t)
@@ -115,6 +140,48 @@ static gp_trace *running_at(const gp_trace *tr, double t)
             trace_add_task(out, tk);
     }
     return out;
+}
+
+/* The arrival at which the most tasks run at once (running_at's reading);
+ * *most gets their count. */
+static double busiest_instant(const gp_trace *tr, size_t *most)
+{
+    double best_t = 0;
+    *most = 0;
+    for (size_t i = 0; i < tr->ntasks; i++) {
+        double t = tr->tasks[i].arrival_s;
+        size_t n = 0;
+        for (size_t k = 0; k < tr->ntasks; k++) {
+            const task *tk = &tr->tasks[k];
+            double kappa = tk->kappa > 0 ? tk->kappa : GP_DEFAULT_KAPPA;
+            n += tk->num_gpu > 0 && tk->arrival_s <= t && t < tk->arrival_s + kappa * tk->duration_s;
+        }
+        if (n > *most) {
+            *most = n;
+            best_t = t;
+        }
+    }
+    return best_t;
+}
+
+/* The fleet at the profiles' speeds serves the tasks that run at once: a
+ * trace of arrivals is not one set of jobs placed together, so unless
+ * --tasks or --at says otherwise, the busiest instant's (a fleet that
+ * serves it serves every other instant's set, which the same GPUs then
+ * hold at most as many of). */
+static void fleet_busiest(FILE *out, const solve_args *a, cli_inputs *in)
+{
+    if (in->tp || a->ntasks || !isnan(a->at))
+        return;
+    size_t n;
+    double t = busiest_instant(in->tr, &n);
+    gp_trace *sub = running_at(in->tr, t);
+    strlcpy0(sub->ref_gpu, in->tr->ref_gpu, sizeof sub->ref_gpu);
+    if (out)
+        fprintf(out, "the %zu tasks running at t=%g s, the trace's busiest instant (--at T or "
+                "--tasks N for others)\n", sub->ntasks, t);
+    trace_free(in->tr);
+    in->tr = sub;
 }
 
 /* A snapshot's tasks and the trace's on the snapshot's cluster, all to
@@ -150,6 +217,7 @@ static int load_inputs(FILE *out, store *st, const solve_args *a, cli_inputs *in
     }
     if (!isnan(a->at)) {
         gp_trace *sub = running_at(in->tr, a->at);
+        strlcpy0(sub->ref_gpu, in->tr->ref_gpu, sizeof sub->ref_gpu);
         trace_free(in->tr);
         in->tr = sub;
     }
@@ -483,10 +551,19 @@ static int parse_fleet(const char *list, const catalog *cat, fleet_candidate *ca
 static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
                      const fleet_candidate *cand, size_t n, const char *label, gp_err *err)
 {
-    fleet_params fp = {a->usd_per_kwh, a->hours, a->min_frac, (size_t)a->ntasks};
+    fleet_params fp = {a->usd_per_kwh, a->hours, a->min_frac, (size_t)a->ntasks,
+                       catalog_gpu(in->cat, in->tr->ref_gpu[0] ? in->tr->ref_gpu
+                                                               : SPEED_DEFAULT_REF)};
     gogh_inst gi;
-    if (fleet_inst_from_model(cand, n, in->tr, in->tp, &fp, &gi, err))
+    if (fleet_inst_from_model(cand, n, in->tr, in->tp, &fp, &gi, err)) {
+        if (in->tp && strstr(err->msg, "throughput table has no model")) {
+            size_t l = strlen(err->msg);
+            snprintf(err->msg + l, sizeof err->msg - l, " (table %s); give one that has it "
+                     "(--tput NAME), or run the tasks at the profiles' speeds (--tput none)",
+                     in->tp->name);
+        }
         return -1;
+    }
     fleet_result fr;
     int rc = solve_fleet(&gi, &a->o, &fr, err);
     if (rc == 0) {
@@ -523,6 +600,28 @@ static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
     return rc;
 }
 
+/* What the fleet was solved for: the trace, the table or the speeds'
+ * reference, the energy price. */
+static void fleet_heading(cli_ctx *ctx, const solve_args *a, const cli_inputs *in)
+{
+    char by[160];
+    if (in->tp) {
+        snprintf(by, sizeof by, "with table %s", in->tp->name);
+    } else {
+        char name[GP_NAME_MAX], line[128];
+        double speed;
+        gp_err e;
+        if (speed_ref_resolve(in->cat, in->tr, NULL, 0, name, sizeof name, &speed, &e))
+            snprintf(line, sizeof line, "speeds relative to a V100");
+        else
+            speed_ref_describe(name, speed, line, sizeof line);
+        snprintf(by, sizeof by, "at the profiles' speeds (%s), each task needing %g of its "
+                 "reference rate", line, a->min_frac);
+    }
+    fprintf(ctx->out, "Cheapest fleet for trace %s %s: price + energy at %g USD/kWh over %g "
+            "h\n", in->tr->name, by, a->usd_per_kwh, a->hours);
+}
+
 static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
 {
     gp_err err = {{0}};
@@ -532,16 +631,6 @@ static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
         return cli_usage_error(&cmd_solve, "fleet needs --gpus NAME[:MAX][@USD],...");
     if (parse_fleet(a->gpus, in->cat, cand, &n, &err))
         return cli_usage_error(&cmd_solve, "%s", err.msg);
-    if (ctx->format == FMT_TABLE) {
-        fprintf(ctx->out, "Cheapest fleet for trace %s with table %s: price + energy at "
-                          "%g USD/kWh over %g h\n", in->tr->name, in->tp->name, a->usd_per_kwh,
-                a->hours);
-        for (size_t k = 0; k < n; k++)
-            if ((cand[k].price_usd < 0 ? cand[k].prof->price_usd : cand[k].price_usd) <= 0)
-                fprintf(ctx->out, "note: %s costs 0 USD (its profile's price is unknown); "
-                                  "give one as %s@USD\n", cand[k].prof->name,
-                        cand[k].prof->name);
-    }
     table *t = table_new();
     const char *cols[] = {"fleet", "status", "buy", "gpus", "cost_usd", "capex_usd",
                           "energy_usd", "power_w", "gap_pct", "time_s"};
@@ -553,8 +642,16 @@ static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
         snprintf(label, sizeof label, "only %s", cand[k].prof->name);
         rc = fleet_row(t, a, in, &cand[k], 1, label, &err);
     }
+    /* Output only with an answer: the heading, then the rows. */
+    if (rc == 0 && ctx->format == FMT_TABLE)
+        fleet_heading(ctx, a, in);
     if (rc == 0)
         table_print(t, ctx->format, ctx->out, "(nothing)");
+    for (size_t k = 0; k < n && rc == 0; k++)
+        if (cand[k].price_usd < 0 &&
+            cli_warn_unpriced_model(cand[k].prof, "capex_usd and cost_usd") )
+            fprintf(stderr, "gpuplan: give %s a price as %s@USD in --gpus\n",
+                    cand[k].prof->name, cand[k].prof->name);
     table_free(t);
     return rc ? cli_fail(&err) : EXIT_OK;
 }
@@ -791,12 +888,15 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     gp_err err = {{0}};
     if (model_files_open(&a, &files, &err) ||
         load_inputs(ctx->format == FMT_TABLE ? ctx->out : NULL, st, &a, &in, &err) ||
-        (a.model->needs_tput && load_tput(st, &a, &in, &err))) {
+        (a.model->run == do_fleet ? load_fleet_tput(st, &a, &in, &err)
+                                  : a.model->needs_tput && load_tput(st, &a, &in, &err))) {
         cli_inputs_free(&in);
         model_files_close(&files);
         signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
         return cli_fail(&err);
     }
+    if (a.model->run == do_fleet)
+        fleet_busiest(ctx->format == FMT_TABLE ? ctx->out : NULL, &a, &in);
     int rc = a.model->run(ctx, &a, &in);
     signal(SIGINT, old == SIG_ERR ? SIG_DFL : old);
     if (rc == EXIT_OK && model_files_save(ctx, &files, &err))

@@ -3,6 +3,8 @@
  * model.h, and the built-in profile catalog taken from the papers.
  */
 #include "model.h"
+
+#include <math.h>
 #include "util.h"
 
 #include <stdlib.h>
@@ -49,6 +51,16 @@ double gpu_speed(const gpu_profile *g)
     return g->speed > 0 ? g->speed : 1;
 }
 
+int gpu_price_known(const gpu_profile *g)
+{
+    return g && !isnan(g->price_usd);
+}
+
+double gpu_price_or0(const gpu_profile *g)
+{
+    return gpu_price_known(g) ? g->price_usd : 0;
+}
+
 const cpu_profile *catalog_cpu(const catalog *c, const char *name)
 {
     for (size_t i = 0; i < c->ncpus; i++)
@@ -61,13 +73,22 @@ const cpu_profile *catalog_cpu(const catalog *c, const char *name)
  * Built-in GPU models.  Idle/max watts of the Alibaba 2023 models are PWR
  * Table II (G2 taken as an A10, G3 as an A100, as that paper assumes).  The
  * "V100" row is CATS §2.1: P = 23.3 W + 0.09 W/MHz * f over 135..1350 MHz,
- * beta 0.91 (CATS eq. 3 and 5); its max_w is that line at f_max.  The A100
- * price is CorrGPU §III-B (2,500 USD for an A100 40 GB); the H100's 700 W is
- * its TDP.  Where a paper gives no slope, alpha is derived so that a GPU at
- * f_max draws max_w; beta 0.91 (measured on V100 only) is assumed for all.
- * Frequencies are the vendors' published minimum and boost clocks.  Prices
- * the papers do not give are 0, meaning unknown; users set them.  The H100's
- * idle draw is not in any of the papers: 70 W is an assumption.
+ * beta 0.91 (CATS eq. 3 and 5); its max_w is that line at f_max.  The H100's
+ * 700 W is its TDP.  Where a paper gives no slope, alpha is derived so that
+ * a GPU at f_max draws max_w; beta 0.91 (measured on V100 only) is assumed
+ * for all.  Frequencies are the vendors' published minimum and boost
+ * clocks.  The H100's idle draw is not in any of the papers: 70 W is an
+ * assumption.
+ *
+ * Prices.  NVIDIA publishes no list price for its data-centre GPUs sold
+ * alone (V100, P100, T4, A10, A100, H100: they are sold through OEMs at
+ * quoted prices; its launch announcements price whole DGX systems only),
+ * and Alibaba's G2/G3 are rented, not sold.  So every price here is
+ * unknown (NAN, NULL in the store) except the A100-40GB's 2,500 USD, which
+ * is the figure CorrGPU §III-B assumes ("We assume P = 2.5 K USD as the
+ * cost of a single 40 GB A-100 GPU", its ref. [35]): a paper's figure,
+ * kept so its CapEx examples reproduce, not a list price.  Users set their
+ * own (`gpuplan profile gpu MODEL price_usd=X`, or --price, --gpus M@USD).
  *
  * Speed is relative to a V100 (1).  P100's 0.94 is the geometric mean of
  * its solo throughput over the V100's on the 26 scale-1 job types of the
@@ -75,18 +96,20 @@ const cpu_profile *catalog_cpu(const catalog *c, const char *name)
  * assumptions from the vendors' dense FP16/FP32 ratings against a V100's,
  * rounded: T4 0.5, A10 (and G2) 1.1, A100 (and G3) 2.0, H100 4.0.
  */
+#define CORRGPU_PRICE "CorrGPU sec. III-B: the paper's assumed price (its ref. 35), " \
+                      "not a list price"
 static const gpu_profile builtin_gpus[] = {
     /* name        mem  idle   max   sleep fmin  fmax  alpha beta  price  class  speed */
-    {0, "V100",     32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, 0,    "v100", 1.0},
-    {0, "V100M16",  16, 30,   300,   0, 135, 1350, 0,    0.91, 0,    "v100", 1.0},
-    {0, "V100M32",  32, 30,   300,   0, 135, 1350, 0,    0.91, 0,    "v100", 1.0},
-    {0, "P100",     16, 25,   250,   0, 544, 1328, 0,    0.91, 0,    "p100", 0.94},
-    {0, "T4",       16, 10,   70,    0, 300, 1590, 0,    0.91, 0,    "",     0.5},
-    {0, "A10",      24, 30,   150,   0, 210, 1695, 0,    0.91, 0,    "",     1.1},
-    {0, "G2",       24, 30,   150,   0, 210, 1695, 0,    0.91, 0,    "",     1.1},
-    {0, "G3",       80, 50,   400,   0, 210, 1410, 0,    0.91, 0,    "",     2.0},
-    {0, "A100-40GB", 40, 50,  400,   0, 210, 1410, 0,    0.91, 2500, "",     2.0},
-    {0, "H100",     80, 70,   700,   0, 210, 1980, 0,    0.91, 0,    "",     4.0},
+    {0, "V100",     32, 23.3, 144.8, 0, 135, 1350, 0.09, 0.91, NAN,  "v100", 1.0, ""},
+    {0, "V100M16",  16, 30,   300,   0, 135, 1350, 0,    0.91, NAN,  "v100", 1.0, ""},
+    {0, "V100M32",  32, 30,   300,   0, 135, 1350, 0,    0.91, NAN,  "v100", 1.0, ""},
+    {0, "P100",     16, 25,   250,   0, 544, 1328, 0,    0.91, NAN,  "p100", 0.94, ""},
+    {0, "T4",       16, 10,   70,    0, 300, 1590, 0,    0.91, NAN,  "",     0.5, ""},
+    {0, "A10",      24, 30,   150,   0, 210, 1695, 0,    0.91, NAN,  "",     1.1, ""},
+    {0, "G2",       24, 30,   150,   0, 210, 1695, 0,    0.91, NAN,  "",     1.1, ""},
+    {0, "G3",       80, 50,   400,   0, 210, 1410, 0,    0.91, NAN,  "",     2.0, ""},
+    {0, "A100-40GB", 40, 50,  400,   0, 210, 1410, 0,    0.91, 2500, "",     2.0, CORRGPU_PRICE},
+    {0, "H100",     80, 70,   700,   0, 210, 1980, 0,    0.91, NAN,  "",     4.0, ""},
 };
 
 /* PWR §V-A: Intel Xeon E5-2682 v4, 16 cores, 15 W idle, 120 W TDP. */

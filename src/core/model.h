@@ -34,12 +34,14 @@ typedef struct gpu_profile {
     double f_min_mhz, f_max_mhz;
     double alpha_w_per_mhz;     /* dynamic slope, CATS eq. 3 */
     double beta;                /* JCT exponent, CATS eq. 5 */
-    double price_usd;           /* CapEx, CorrGPU eq. 2 */
+    double price_usd;           /* CapEx, CorrGPU eq. 2; NAN = unknown */
     char tput_class[16];        /* Gavel accelerator (k80/p100/v100) or "" */
     /* Relative speed: how fast a task without a throughput-table job type
      * runs here, against a V100 (1).  A task's duration_s is its time alone
      * at f_max on such a reference GPU. */
     double speed;
+    /* Where the price comes from and its date ("" for a user's own). */
+    char price_source[128];
 } gpu_profile;
 
 /* A CPU package model: PWR eq. 1 counts whole packages of `cores` physical
@@ -67,6 +69,10 @@ cpu_profile *catalog_add_cpu(catalog *c, const cpu_profile *p);
 const gpu_profile *catalog_gpu(const catalog *c, const char *name);
 /* A profile's speed, 1 when it was never set. */
 double gpu_speed(const gpu_profile *g);
+/* 1 when the profile's price is known (not NAN). */
+int gpu_price_known(const gpu_profile *g);
+/* Its price, 0 when unknown: for sums that say apart what they lacked. */
+double gpu_price_or0(const gpu_profile *g);
 const cpu_profile *catalog_cpu(const catalog *c, const char *name);
 
 /* The paper-derived profiles the default database starts with (issue: PWR
@@ -161,6 +167,9 @@ typedef struct gp_trace {
     int64_t id;
     char name[GP_NAME_MAX];
     char *source;
+    /* The GPU model its durations and utilizations were measured on (a
+     * profile name; "" = not stated, the default reference: core/speed.h). */
+    char ref_gpu[GP_NAME_MAX];
     task *tasks;
     size_t ntasks, tasks_cap;
 } gp_trace;

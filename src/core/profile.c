@@ -21,7 +21,9 @@ const profile_field gpu_profile_fields[] = {
     GF("f_max_mhz", "highest clock, MHz", f_max_mhz, 'd', 1, 1e5),
     GF("alpha_w_per_mhz", "dynamic power slope, W/MHz (CATS eq. 3)", alpha_w_per_mhz, 'd', 0, 1e3),
     GF("beta", "JCT frequency exponent (CATS eq. 5)", beta, 'd', 1e-3, 10),
-    GF("price_usd", "purchase price, USD (0 = unknown)", price_usd, 'd', 0, 1e9),
+    GF("price_usd", "purchase price, USD, or unknown (setting it clears price_source)",
+       price_usd, 'u', 0, 1e9),
+    GF("price_source", "where the price comes from, and its date", price_source, 's', 0, 128),
     GF("tput_class", "throughput-table accelerator (k80, p100, v100 or empty)", tput_class, 's', 0, 16),
     GF("speed", "speed against a V100 (1) of a task with no job type in a throughput table",
        speed, 'd', 1e-3, 1e3),
@@ -51,9 +53,18 @@ int profile_set(void *profile, const profile_field *fields, const char *key,
         return 0;
     }
     double v;
-    if (parse_double(value, &v) || v < f->min || v > f->max)
-        return gp_error(err, "%s: expected a number in [%g, %g], got '%s'", key, f->min,
-                        f->max, value);
+    if (f->type == 'u' && strcmp(value, "unknown") == 0) {
+        *(double *)(void *)p = NAN;
+    } else if (parse_double(value, &v) || v < f->min || v > f->max) {
+        return gp_error(err, "%s: expected a number in [%g, %g]%s, got '%s'", key, f->min,
+                        f->max, f->type == 'u' ? " or unknown" : "", value);
+    }
+    /* A price set by hand is the user's own: the catalog's source no
+     * longer describes it. */
+    if (fields == gpu_profile_fields && strcmp(key, "price_usd") == 0)
+        ((gpu_profile *)profile)->price_source[0] = 0;
+    if (f->type == 'u' && strcmp(value, "unknown") == 0)
+        return 0;
     if (f->type == 'i') {
         if (v != (int)v)
             return gp_error(err, "%s: expected a whole number, got '%s'", key, value);
@@ -71,6 +82,8 @@ void profile_get(const void *profile, const profile_field *f, char *buf, size_t 
         snprintf(buf, len, "%s", p);
     else if (f->type == 'i')
         snprintf(buf, len, "%d", *(const int *)(const void *)p);
+    else if (f->type == 'u' && isnan(*(const double *)(const void *)p))
+        snprintf(buf, len, "unknown");
     else
         snprintf(buf, len, "%g", *(const double *)(const void *)p);
 }

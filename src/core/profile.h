@@ -15,7 +15,8 @@ typedef struct profile_field {
     const char *key;            /* column name, as in gpus.csv / cpus.csv */
     const char *help;
     size_t offset;              /* of a double (or int for cores, char[] for text) */
-    char type;                  /* 'd' double, 'i' int, 's' text */
+    char type;                  /* 'd' double, 'u' double or "unknown" (NAN),
+                                 * 'i' int, 's' text */
     double min, max;
 } profile_field;
 

@@ -112,6 +112,19 @@ int run_is_final(const run *r)
     return r && !isnan(run_metric_get(r, "makespan_s", NAN));
 }
 
+int run_capex_format(const run *r, char *buf, size_t len)
+{
+    double usd = run_metric_get(r, "capex_usd", NAN);
+    int unpriced = (int)run_metric_get(r, "unpriced_gpus", 0);
+    if (isnan(usd))
+        snprintf(buf, len, "%s", "");
+    else if (unpriced > 0 && usd == 0)
+        snprintf(buf, len, "unknown");
+    else
+        snprintf(buf, len, "%.0f%s", usd, unpriced > 0 ? "+?" : "");
+    return unpriced;
+}
+
 /* The fields only a finished run has, NAN until then. */
 static void unknown_totals(run_summary *s)
 {

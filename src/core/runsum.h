@@ -42,6 +42,10 @@ typedef struct run_summary {
 
 /* 1 when r carries the simulator's summary metrics (it has finished). */
 int run_is_final(const run *r);
+/* A finished run's capex_usd as text: "240000", or "unknown" when no GPU
+ * it used has a price, "240000+?" when only some have (metric
+ * unpriced_gpus); "" before it finished.  Returns the unpriced count. */
+int run_capex_format(const run *r, char *buf, size_t len);
 /* Summarises r: a finished run by its own metrics whatever t_end is (its
  * clock stopped at its last completion), else up to simulated time t_end
  * (< 0: its last sample). */

@@ -68,18 +68,24 @@ static int write_gpus(const cluster *c, const catalog *cat, const char *dir, gp_
     if (!f)
         return -1;
     fputs("name,mem_gib,idle_w,max_w,sleep_w,f_min_mhz,f_max_mhz,alpha_w_per_mhz,beta,"
-          "price_usd,tput_class,speed\n", f);
+          "price_usd,tput_class,speed,price_source\n", f);
     for (size_t i = 0; i < cat->ngpus; i++) {
         const gpu_profile *g = &cat->gpus[i];
         if (c && !used_gpu(c, g->name))
             continue;
         export_text(f, g->name);
         const double v[] = {g->mem_gib, g->idle_w, g->max_w, g->sleep_w, g->f_min_mhz,
-                            g->f_max_mhz, g->alpha_w_per_mhz, g->beta, g->price_usd};
-        for (int k = 0; k < 9; k++)
+                            g->f_max_mhz, g->alpha_w_per_mhz, g->beta};
+        for (int k = 0; k < 8; k++)
             export_num(f, v[k], 0);
+        if (gpu_price_known(g))
+            export_num(f, g->price_usd, 0);
+        else
+            fputc(',', f);      /* empty: unknown */
         export_text(f, g->tput_class);
-        export_num(f, gpu_speed(g), 1);
+        export_num(f, gpu_speed(g), 0);
+        csv_put(f, g->price_source);
+        fputc('\n', f);
     }
     return export_close(f, dir, "gpus.csv", err);
 }
@@ -199,8 +205,24 @@ void export_task_row(FILE *f, const task *k)
     export_num(f, k->util.period_s, 1);
 }
 
+/* trace.csv: the GPU the trace was measured on, when it says. */
+static int write_trace_facts(const gp_trace *t, const char *dir, gp_err *err)
+{
+    if (!t->ref_gpu[0])
+        return 0;
+    FILE *f = export_open(dir, "trace.csv", err);
+    if (!f)
+        return -1;
+    fputs("ref_gpu\n", f);
+    csv_put(f, t->ref_gpu);
+    fputc('\n', f);
+    return export_close(f, dir, "trace.csv", err);
+}
+
 int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err)
 {
+    if (write_trace_facts(t, dir, err))
+        return -1;
     FILE *f = export_open(dir, "tasks.csv", err);
     if (!f)
         return -1;
@@ -306,12 +328,14 @@ int export_json_dump(json_t *doc, FILE *out, gp_err *err)
 
 static json_t *gpu_json(const gpu_profile *g)
 {
-    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}",
+    /* an unknown price is null: JSON has no NaN */
+    json_t *price = gpu_price_known(g) ? json_real(g->price_usd) : json_null();
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o, s:s, s:f, s:s}",
                      "name", g->name, "mem_gib", g->mem_gib, "idle_w", g->idle_w,
                      "max_w", g->max_w, "sleep_w", g->sleep_w, "f_min_mhz", g->f_min_mhz,
                      "f_max_mhz", g->f_max_mhz, "alpha_w_per_mhz", g->alpha_w_per_mhz,
-                     "beta", g->beta, "price_usd", g->price_usd, "tput_class", g->tput_class,
-                     "speed", gpu_speed(g));
+                     "beta", g->beta, "price_usd", price, "tput_class", g->tput_class,
+                     "speed", gpu_speed(g), "price_source", g->price_source);
 }
 
 int export_cluster_json(const cluster *c, const catalog *cat, FILE *out, gp_err *err)

@@ -1,12 +1,13 @@
 /*
  * import_native.c — the native CSV set (SPEC §4.2; columns in gpuplan(1)):
  * a directory holding any of gpus.csv, cpus.csv, nodes.csv, tasks.csv,
- * util.csv, tput.csv, placements.csv and readings.csv.  nodes.csv makes a
- * cluster, tasks.csv (+ util.csv) a trace, tput.csv a throughput catalog,
- * placements.csv turns the tasks into a snapshot of the cluster (whose
- * tasks.csv may then have no rows: an idle cluster) and readings.csv gives
- * that snapshot the monitors' readings, so an exported snapshot imports
- * whole.  All are named after the directory unless --name is given.
+ * util.csv, trace.csv, tput.csv, placements.csv and readings.csv.  nodes.csv
+ * makes a cluster, tasks.csv (+ util.csv) a trace, trace.csv (one row:
+ * ref_gpu) says what GPU the trace was measured on, tput.csv a throughput
+ * catalog, placements.csv turns the tasks into a snapshot of the cluster
+ * (whose tasks.csv may then have no rows: an idle cluster) and readings.csv
+ * gives that snapshot the monitors' readings, so an exported snapshot
+ * imports whole.  All are named after the directory unless --name is given.
  *
  * Names are unique within their file (GPU and CPU profiles, nodes, tasks),
  * and nodes.csv and tasks.csv, when present, hold at least one row: a
@@ -98,6 +99,8 @@ static int gpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int
     gpu_profile g = {0};
     g.beta = 0.91;
     g.speed = 1;
+    g.price_usd = NAN;          /* no column, or an empty field: unknown */
+    int priced = o[3] >= 0 && row->field[o[3]][0];
     if (csv_text(r, row, c[0], g.name, sizeof g.name, err) ||
         csv_real(r, row, c[1], 1e-3, 1e6, &g.mem_gib, err) ||
         csv_real(r, row, c[2], 0, 1e5, &g.idle_w, err) ||
@@ -107,9 +110,10 @@ static int gpu_row(void *ctx, const csv_reader *r, const csv_row *row, const int
         (o[0] >= 0 && csv_real(r, row, o[0], 0, 1e5, &g.sleep_w, err)) ||
         (o[1] >= 0 && csv_real(r, row, o[1], 0, 1e3, &g.alpha_w_per_mhz, err)) ||
         (o[2] >= 0 && csv_real(r, row, o[2], 1e-3, 10, &g.beta, err)) ||
-        (o[3] >= 0 && csv_real(r, row, o[3], 0, 1e9, &g.price_usd, err)) ||
+        (priced && csv_real(r, row, o[3], 0, 1e9, &g.price_usd, err)) ||
         (o[4] >= 0 && csv_text(r, row, o[4], g.tput_class, sizeof g.tput_class, err)) ||
-        (o[5] >= 0 && csv_real(r, row, o[5], 1e-3, 1e3, &g.speed, err)))
+        (o[5] >= 0 && csv_real(r, row, o[5], 1e-3, 1e3, &g.speed, err)) ||
+        (o[6] >= 0 && csv_text(r, row, o[6], g.price_source, sizeof g.price_source, err)))
         return -1;
     if (!g.name[0])
         return csv_fail(r, row, c[0], err, "column 'name': expected a profile name");
@@ -126,7 +130,7 @@ static int parse_gpus(const char *path, catalog *cat, gp_err *err)
     static const char *const req[] = {"name", "mem_gib", "idle_w", "max_w", "f_min_mhz",
                                       "f_max_mhz", NULL};
     static const char *const opt[] = {"sleep_w", "alpha_w_per_mhz", "beta", "price_usd",
-                                      "tput_class", "speed", NULL};
+                                      "tput_class", "speed", "price_source", NULL};
     table_read t = {cat, NULL, 0, 0};
     int rc = read_table(path, req, opt, gpu_row, &t, "GPU profile", 0, gpu_name, err);
     free(t.names);
@@ -545,6 +549,7 @@ int import_native_profiles(store *st, const char *dir, import_result *res, gp_er
 }
 
 typedef struct native_set {
+    char ref_gpu[GP_NAME_MAX];  /* trace.csv's, "" when absent */
     catalog *cat;
     cluster *cl;
     gp_trace *tr;
@@ -564,6 +569,27 @@ static void set_free(native_set *s)
     tput_catalog_free(s->tp);
     snapshot_free(s->sn);
     native_trace_free(s->nt);
+}
+
+/* trace.csv: the one row of the trace's own facts. */
+static int trace_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+                     const int *o, gp_err *err)
+{
+    (void)o;
+    native_set *s = ctx;
+    if (s->ref_gpu[0])
+        return csv_fail(r, row, c[0], err, "trace.csv holds one row");
+    if (csv_text(r, row, c[0], s->ref_gpu, sizeof s->ref_gpu, err))
+        return -1;
+    if (!s->ref_gpu[0])
+        return csv_fail(r, row, c[0], err, "column 'ref_gpu': expected a GPU profile name");
+    return 0;
+}
+
+static int parse_trace_facts(const char *path, native_set *s, gp_err *err)
+{
+    static const char *const req[] = {"ref_gpu", NULL};
+    return csv_each(path, req, NULL, trace_row, s, err);
 }
 
 /* tasks.csv (+ util.csv) into a trace held in memory, for a snapshot. */
@@ -604,23 +630,28 @@ static int parse_set(const char *dir, const char *name, const import_opts *opts,
 {
     static const char *const files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
                                         "util.csv", "tput.csv", "placements.csv",
-                                        "readings.csv"};
-    char *p[8] = {NULL};
+                                        "readings.csv", "trace.csv"};
+    enum { NFILES = sizeof files / sizeof *files };
+    char *p[NFILES] = {NULL};
     int any = 0, rc = 0;
-    for (int i = 0; i < 8 && !rc; i++) {
+    for (int i = 0; i < NFILES && !rc; i++) {
         rc = import_dir_file(dir, files[i], &p[i], err);
         any |= p[i] != NULL;
     }
     s->cat = catalog_new();
     if (!rc && !any)
         rc = gp_error(err, "%s: no native files (gpus.csv, cpus.csv, nodes.csv, tasks.csv, "
-                      "util.csv, tput.csv, placements.csv, readings.csv)", dir);
+                      "util.csv, tput.csv, placements.csv, readings.csv, trace.csv)", dir);
     if (!rc && p[4] && !p[3])
         rc = gp_error(err, "%s: util.csv needs tasks.csv", dir);
     if (!rc && p[6] && (!p[3] || !p[2]))
         rc = gp_error(err, "%s: placements.csv needs nodes.csv and tasks.csv", dir);
     if (!rc && p[7] && !p[6])
         rc = gp_error(err, "%s: readings.csv needs placements.csv (it is a snapshot's)", dir);
+    if (!rc && p[8] && !p[3])
+        rc = gp_error(err, "%s: trace.csv needs tasks.csv", dir);
+    if (!rc && p[8])
+        rc = parse_trace_facts(p[8], s, err);
     if (!rc && p[0])
         rc = parse_gpus(p[0], s->cat, err);
     if (!rc && p[1])
@@ -634,6 +665,8 @@ static int parse_set(const char *dir, const char *name, const import_opts *opts,
     if (!rc && p[3])
         rc = p[6] ? parse_trace(p[3], p[4], dir, name, 0, s, err)
                   : native_trace_check(p[3], p[4], opts, &s->nt, err);
+    if (!rc && s->tr)
+        strlcpy0(s->tr->ref_gpu, s->ref_gpu, sizeof s->tr->ref_gpu);
     if (!rc && p[5]) {
         s->tp = tput_catalog_new(name);
         s->tp->source = xstrdup(dir);
@@ -649,7 +682,7 @@ static int parse_set(const char *dir, const char *name, const import_opts *opts,
         if (!rc && p[7])
             rc = parse_readings(p[7], &s->nodes, s->sn, err);
     }
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < NFILES; i++)
         free(p[i]);
     return rc;
 }
@@ -661,7 +694,7 @@ static int write_set(store *st, native_set *s, const char *dir, const char *name
         return -1;
     if ((s->cl && import_put_cluster(st, s->cl, replace, res, err)) ||
         (s->tr && import_put_trace(st, s->tr, replace, res, err)) ||
-        (s->nt && native_trace_write(s->nt, st, name, dir, replace, res, err)) ||
+        (s->nt && native_trace_write(s->nt, st, name, dir, s->ref_gpu, replace, res, err)) ||
         (s->tp && import_put_tput(st, s->tp, replace, res, err)))
         return -1;
     if (s->sn) {

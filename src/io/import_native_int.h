@@ -34,8 +34,9 @@ int native_util_parse(const csv_reader *r, const csv_row *row, const int *c, int
 typedef struct native_trace native_trace;
 int native_trace_check(const char *tasks_path, const char *util_path, const import_opts *opts,
                        native_trace **out, gp_err *err);
+/* ref_gpu: the GPU the trace was measured on ("" = not stated). */
 int native_trace_write(native_trace *nt, store *st, const char *name, const char *source,
-                       int replace, import_result *res, gp_err *err);
+                       const char *ref_gpu, int replace, import_result *res, gp_err *err);
 void native_trace_free(native_trace *nt);
 
 /* The trace of the native set in dir parsed whole into memory, as a

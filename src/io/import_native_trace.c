@@ -330,7 +330,7 @@ static int write_util_row(void *ctx, const csv_reader *r, const csv_row *row, co
 }
 
 int native_trace_write(native_trace *nt, store *st, const char *name, const char *source,
-                       int replace, import_result *res, gp_err *err)
+                       const char *ref_gpu, int replace, import_result *res, gp_err *err)
 {
     trace_write tw = {nt, NULL, NULL, 0, "", NULL, 0, 0};
     util_cursor cursor;
@@ -338,6 +338,7 @@ int native_trace_write(native_trace *nt, store *st, const char *name, const char
     int rc = store_trace_writer_new(st, name, source, replace, &tw.w, err);
     if (rc)
         return -1;
+    rc = store_trace_writer_set_ref_gpu(tw.w, ref_gpu, err);
     if (side_by_side) {
         rc = cursor_open(&cursor, nt->util_path, err);
         tw.cursor = &cursor;

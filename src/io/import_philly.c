@@ -799,6 +799,9 @@ static gp_trace *build_trace(philly_log *lg, const char *name, double period,
     qsort(order, n, sizeof *order, cmp_arrival);
     int64_t base = order[0].submitted;
     gp_trace *t = trace_new(name);
+    /* "collected from clusters equipped primarily with Nvidia P-100 GPUs"
+     * (CATS §3.2, on the Philly trace) */
+    strlcpy0(t->ref_gpu, "P100", sizeof t->ref_gpu);
     t->source = xstrdup(lg->path);
     for (size_t i = 0; i < n; i++) {
         task k;

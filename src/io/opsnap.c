@@ -290,6 +290,7 @@ static const gpu_profile *new_profile(opsnap *o, const char *product, double mem
     g.alpha_w_per_mhz = (g.max_w - g.idle_w) / g.f_max_mhz;
     g.beta = 0.91;
     g.speed = 1;
+    g.price_usd = NAN;          /* a monitor says nothing of prices */
     return catalog_add_gpu(o->cat, &g);
 }
 

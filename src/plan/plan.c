@@ -12,6 +12,7 @@
 #include "power/power.h"
 #include "predict/gogh_load.h"
 #include "core/run.h"
+#include "core/speed.h"
 #include "sim/sim.h"
 #include "core/runsum.h"
 
@@ -152,6 +153,15 @@ void plan_apply_thresholds(policy_spec *sp, double corr, double util_pct)
         policy_spec_set_role(sp, OPT_UTIL_THRESHOLD, util_pct);
 }
 
+/* The reference speed the user set: --ref-speed, else with a snapshot
+ * and no --ref-gpu the speed its remaining times were converted at. */
+static double plan_ref_speed_set(const plan *sw)
+{
+    if (sw->p.ref_speed > 0 || sw->p.ref_gpu[0] || !sw->base)
+        return sw->p.ref_speed;
+    return whatif_ref_speed(&sw->p.whatif, sw->base, sw->cat);
+}
+
 /* The snapshot's what-if: its cluster as the base, its trace and pins. */
 static int load_snapshot(plan *sw, store *st, gp_err *err)
 {
@@ -181,6 +191,9 @@ static int load(plan *sw, store *st, gp_err *err)
         return -1;
     if (store_find_tput_for(st, sw->p.tput[0] ? sw->p.tput : NULL, sw->p.trace, &sw->tp, err) ||
         gogh_nets_find(st, sw->p.nets[0] ? sw->p.nets : NULL, sw->tp, &sw->nets, err))
+        return -1;
+    if (speed_ref_resolve(sw->cat, sw->tr, sw->p.ref_gpu, plan_ref_speed_set(sw), sw->ref_name,
+                          sizeof sw->ref_name, &sw->ref_speed, err))
         return -1;
     const gpu_profile *g = catalog_gpu(sw->cat, sw->p.gpu);
     if (!g)
@@ -264,8 +277,8 @@ struct sim *plan_job_sim(const plan *sw, int i, cluster **cl, gp_err *err)
     sim_config_default(&cfg);
     cfg.checkpoint_every = SIM_NO_REWIND;  /* a plan's runs are never rewound */
     cfg.pins = sw->pins;
-    if (sw->base)               /* the speed the what-if's times are in */
-        cfg.ref_speed = whatif_ref_speed(&sw->p.whatif, sw->base, sw->cat);
+    cfg.ref_gpu = sw->ref_name;     /* resolved once, in load() */
+    cfg.ref_speed = sw->ref_speed;
     cfg.unbounded = sw->p.unbounded;
     cfg.tput = sw->tp;
     cfg.nets = sw->nets;
@@ -436,11 +449,28 @@ static double sla_pct(const plan *sw, const plan_result *r, double kappa)
     return 100.0 * (double)v / (double)r->ntasks;
 }
 
+/* The price of one GPU of model 1 or 2 under the live sliders; NAN when
+ * neither the slider nor the profile knows it. */
+static double price_of(const plan *sw, int second, const plan_params *live)
+{
+    double set = second ? live->price2 : live->price;
+    const gpu_profile *g = second ? &sw->prof2 : &sw->prof;
+    return set >= 0 ? set : g->price_usd;
+}
+
+int plan_price_unknown(const plan *sw, const plan_result *r, const plan_params *live)
+{
+    return (r->gpus > 0 && isnan(price_of(sw, 0, live))) ||
+           (sw->grid && r->gpus2 > 0 && isnan(price_of(sw, 1, live)));
+}
+
+/* GPUs of unknown price count 0 here, so that counts still order by cost;
+ * plan_price_unknown() says when a figure leaves them out. */
 static double capex(const plan *sw, const plan_result *r, const plan_params *live)
 {
-    double price = live->price >= 0 ? live->price : sw->prof.price_usd;
-    double price2 = live->price2 >= 0 ? live->price2 : sw->prof2.price_usd;
-    return r->gpus * price + (sw->grid ? r->gpus2 * price2 : 0);
+    double price = price_of(sw, 0, live), price2 = price_of(sw, 1, live);
+    return r->gpus * (isnan(price) ? 0 : price) +
+           (sw->grid ? r->gpus2 * (isnan(price2) ? 0 : price2) : 0);
 }
 
 /* Average watts over the horizon (the simulated span when none is set). */

@@ -80,6 +80,10 @@ typedef struct plan_params {
     char snapshot[GP_NAME_MAX];
     whatif_opts whatif;
     upred_spec predict;         /* what the policies know of utilization */
+    /* The GPU (or speed) the trace was measured on, when the user names
+     * it: "" and 0 = the trace's, else a V100 (core/speed.h). */
+    char ref_gpu[GP_NAME_MAX];
+    double ref_speed;
     int jobs;                   /* simulations at once (plan_par.h); 1 = in plan_tick */
     /* Simulate only the jobs j with j mod n = i ({0, 1} = all), to save
      * them for a merge (plan_saved.h). */
@@ -112,6 +116,8 @@ typedef struct plan {
     gpu_profile prof;
     gpu_profile prof2;          /* grid only */
     int grid;
+    char ref_name[GP_NAME_MAX]; /* the reference speeds are relative to */
+    double ref_speed;           /* and its speed (core/speed.h) */
     policy_spec spec[PLAN_MAX_POLICIES];
     int counts[PLAN_MAX_POINTS];    /* GPUs of the first model at each point */
     int counts2[PLAN_MAX_POINTS];   /* of the second (grid; else 0) */
@@ -166,9 +172,12 @@ int plan_current_job(const plan *sw);
 /* A result's metric under the live sliders (prices, kappa, energy price):
  * SLA violations in % of tasks, mean JCT s, average W, CapEx USD, CapEx +
  * energy USD (energy = average W over `hours`, else the simulated span).
- * NAN when not run. */
+ * NAN when not run.  GPUs of unknown price count 0 in CapEx and cost. */
 double plan_value(const plan *sw, const plan_result *r, plan_metric m,
                    const plan_params *live);
+/* 1 when the point holds GPUs whose price neither the live slider nor the
+ * profile knows: its CapEx and cost leave them out. */
+int plan_price_unknown(const plan *sw, const plan_result *r, const plan_params *live);
 /* The result of count index c and policy j. */
 const plan_result *plan_result_at(const plan *sw, int c, int j);
 /* 1 when SLA violations of sla_pct percent meet a target of target_pct

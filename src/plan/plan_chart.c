@@ -79,11 +79,16 @@ void plan_answer(const plan *pl, const plan_params *live, int utf8, char *buf, s
     char name[64], usd[48];
     plan_policy_short(pl, j, name, sizeof name);
     thousands(plan_value(pl, r, PM_COST, live), usd, sizeof usd);
+    /* Never "0 USD" for GPUs nobody priced: say so instead. */
+    if (plan_price_unknown(pl, r, live))
+        snprintf(usd, sizeof usd, "price unknown");
+    else
+        snprintf(usd + strlen(usd), sizeof usd - strlen(usd), " USD");
     if (pl->grid)
-        snprintf(buf, len, "%s: %d %s %s + %d %s %s, %s USD", name, r->gpus, times,
+        snprintf(buf, len, "%s: %d %s %s + %d %s %s, %s", name, r->gpus, times,
                  pl->prof.name, r->gpus2, times, pl->prof2.name, usd);
     else
-        snprintf(buf, len, "%s: %d %s %s, %s USD", name, r->gpus, times, pl->prof.name, usd);
+        snprintf(buf, len, "%s: %d %s %s, %s", name, r->gpus, times, pl->prof.name, usd);
 }
 
 /* One model: the metric against the GPU count, the fewest meeting the

@@ -115,6 +115,10 @@ static uint64_t fp_work(uint64_t h, const plan *sw, strbuf *what)
     }
     char pred[64];
     upred_format(&p->predict, pred, sizeof pred);
+    /* Speeds relative to a named GPU by Amdahl's law (core/speed.h): points
+     * saved under the earlier reading, against the cluster's own GPUs,
+     * are not these. */
+    h = fp_f64(fp_str(fp_str(h, "speed: amdahl"), sw->ref_name), sw->ref_speed);
     return fp_str(fp_tput(fp_str(h, pred), sw->tp),
                   sw->nets ? p->nets[0] ? p->nets : "trained" : "no nets");
 }

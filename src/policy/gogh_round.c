@@ -84,7 +84,7 @@ static void index_accels(gogh_round *r)
         t->theta = ALLOC_MAX_PER_GPU;
         t->idle_w = g->idle_w;
         t->max_w = g->max_w;
-        t->price_usd = g->price_usd;
+        t->price_usd = gpu_price_or0(g);
         r->aprof[r->natypes++] = g;
     }
 }

@@ -94,6 +94,8 @@ void sample_cats_testbed(rng *r, sample_set *out)
         phase[w] = rng_range(r, 0, TWO_PI);
 
     out->tr = trace_new("cats-testbed");
+    /* its durations are the CATS testbed's (six V100s, CATS §4) */
+    strlcpy0(out->tr->ref_gpu, "V100", sizeof out->tr->ref_gpu);
     for (int t = 0; t < 14; t++) {
         const cats_row *row = &cats_table4[t];
         const cats_workload *w = &cats_workloads[row->workload];

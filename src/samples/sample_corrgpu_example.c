@@ -91,6 +91,8 @@ void sample_corrgpu_example(rng *r, sample_set *out)
     corr_build(noise, (lo + hi) / 2, pct);
 
     out->tr = trace_new("corrgpu-example");
+    /* CorrGPU §III-B ran its two tasks on a 40 GB A100 */
+    strlcpy0(out->tr->ref_gpu, "A100-40GB", sizeof out->tr->ref_gpu);
     for (int t = 0; t < 2; t++) {
         const corr_task *c = &corr_tasks[t];
         task k;

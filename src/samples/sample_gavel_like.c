@@ -138,6 +138,8 @@ void sample_gavel_like(rng *r, sample_set *out)
     k80.alpha_w_per_mhz = (k80.max_w - k80.idle_w) / k80.f_max_mhz;  /* as built-ins */
     k80.beta = 0.91;            /* CATS eq. 5, assumed for every model */
     k80.price_usd = 2500;
+    strlcpy0(k80.price_source, "half the K80 board's launch list price (USD 5,000, NVIDIA, "
+             "17 Nov 2014)", sizeof k80.price_source);
     strlcpy0(k80.tput_class, "k80", sizeof k80.tput_class);
     k80.speed = 0.30;           /* Gavel's k80 over v100, geometric mean (model.c) */
     catalog_add_gpu(out->profiles, &k80);
@@ -207,6 +209,8 @@ void sample_gavel_like(rng *r, sample_set *out)
      * (min_frac 0.5), so a K80 meets it only for the few types that run
      * near half a V100's speed there, and sharing a newer GPU often does. */
     out->tr = trace_new("gavel-like");
+    /* typed tasks are timed by the table, whose reference is its V100 column */
+    strlcpy0(out->tr->ref_gpu, "V100", sizeof out->tr->ref_gpu);
     double clock = 0;
     for (int i = 0; i < 40; i++) {
         int j = (int)rng_below(r, GV_NJOBS);

@@ -276,6 +276,8 @@ static void pai_build(size_t ntasks, uint64_t seed, const pai_params *p, sample_
     float *pct = xmalloc(PAI_MAX_SAMPLES * sizeof *pct);
     double *x = xmalloc(PAI_MAX_SAMPLES * sizeof *x);
     out->tr = trace_new("pai-like");
+    /* durations and series in the shape of CATS §4's V100 measurements */
+    strlcpy0(out->tr->ref_gpu, "V100", sizeof out->tr->ref_gpu);
     for (size_t i = 0; i < ntasks; i++) {
         task k;
         pai_task(&r, p, fac, simplex, i, arrival[i], &k, pct, x);

@@ -55,6 +55,8 @@ void sample_peace_mix(rng *r, sample_set *out)
         cluster_add_node(out->cl, &n);
     }
     out->tr = trace_new("peace-mix");
+    /* PEACE measured its workloads on a V100-SXM2-32GB */
+    strlcpy0(out->tr->ref_gpu, "V100", sizeof out->tr->ref_gpu);
     double t = 0;
     for (int i = 0; i < PM_TASKS; i++) {
         add_task(r, out->tr, i, t);

@@ -441,6 +441,7 @@ void sample_peace_gpu(catalog *cat)
     g.beta = 0.91;              /* CATS eq. 5, as every built-in profile */
     strlcpy0(g.tput_class, "v100", sizeof g.tput_class);
     g.speed = 1;                /* the reference itself */
+    g.price_usd = NAN;          /* NVIDIA publishes no list price (core/model.c) */
     catalog_add_gpu(cat, &g);
 }
 

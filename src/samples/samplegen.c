@@ -266,7 +266,8 @@ int samplegen_write(const char *name, const char *dir, uint64_t seed, gp_err *er
     /* Replace the whole set: files an earlier version wrote must not linger
      * (an old util.csv would name tasks that no longer exist). */
     static const char *const files[] = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv",
-                                        "util.csv", "tput.csv", "placements.csv", "peace.csv",
+                                        "util.csv", "trace.csv", "tput.csv", "placements.csv",
+                                        "peace.csv",
                                         "peace_workloads.csv", "peace_profiles.csv",
                                         "peace_colocations.csv"};
     for (size_t i = 0; !rc && i < sizeof files / sizeof *files; i++)

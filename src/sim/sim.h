@@ -86,11 +86,13 @@ typedef struct sim_config {
     sim_peace peace;            /* off unless cap_w > 0 */
     /* Heterogeneous GPUs (sim_tput.c): a throughput table (borrowed; NULL =
      * none) times tasks that name its job types by their measured
-     * throughputs; every other task runs at its GPU's relative speed over
-     * ref_speed, the speed its durations were measured at (0 = the
-     * cluster's own when all its GPUs share one, else 1, a V100). */
+     * throughputs; every other task runs by Amdahl's law (core/speed.h) at
+     * its GPU's speed over the reference's: ref_speed when positive, else
+     * the speed of the profile named ref_gpu (borrowed; NULL or "" = the
+     * trace's ref_gpu, else a V100).  Never the cluster's own GPUs. */
     const tput_catalog *tput;
     double ref_speed;
+    const char *ref_gpu;
     /* GOGH's estimation networks for the allocation family (borrowed;
      * NULL = none: only oracle estimates). */
     const struct gogh_nets *nets;
@@ -164,6 +166,12 @@ int sim_gpu_peace(const sim *s, int g, sim_peace_gpu *out);
 /* Tasks that name a job type the attached throughput table lacks (they run
  * at their GPUs' relative speed); *first is the first such task, -1 none. */
 size_t sim_tput_unknown(const sim *s, int *first);
+/* The reference speeds are relative to: its GPU's name ("" when a number
+ * was given) and speed. */
+const char *sim_ref_gpu(const sim *s);
+double sim_ref_speed(const sim *s);
+/* "speeds relative to V100 (speed 1)" or "... to speed 2": for outputs. */
+void sim_ref_describe(const sim *s, char *buf, size_t len);
 
 /* Sets the placement metric place_gpus of r, a finished run of pol under
  * cfg on cl, cat and tr: its avg_gpus when DFS was off, else the avg_gpus

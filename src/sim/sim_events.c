@@ -25,6 +25,7 @@
  * Does not decide placements or power states (sim.c, sim_power_mgr.c).
  */
 #include "sim_int.h"
+#include "core/speed.h"
 #include "core/util_series.h"
 
 #include <assert.h>
@@ -218,13 +219,27 @@ static int alone(const sim *s, int ti)
     return 1;
 }
 
+/* The demand of sample idx on the task's GPUs: the trace's figure on its
+ * reference, read on these GPUs by Amdahl's law (core/speed.h) unless the
+ * throughput table times the task. */
+static double sample_demand(const sim *s, int ti, long idx)
+{
+    const task *t = &s->tr->tasks[ti];
+    double p = useries_pct_idx(t, idx);
+    const sim_task *tk = &s->st.tasks[ti];
+    if (sim_task_timed_by_table(s, ti) || tk->pl.ngpus < 1)
+        return p / 100.0;
+    double sp = sim_task_speedup(s, ti, tk->pl.gpus[0]);
+    return speed_util(p, s->gfrac[ti], sp) / 100.0;
+}
+
 /* Loads the demand of the task's current sample and finds its next
  * change: none before its completion when it is alone. */
 static void load_sample(sim *s, int ti)
 {
     sim_task *tk = &s->st.tasks[ti];
     const task *t = &s->tr->tasks[ti];
-    tk->demand = useries_pct_idx(t, tk->sample) / 100.0;
+    tk->demand = sample_demand(s, ti, tk->sample);
     tk->lone = (unsigned char)alone(s, ti);
     if (tk->lone) {
         tk->next_sample = tk->sample;

@@ -181,6 +181,8 @@ struct sim {
     tput_index *tix;            /* over cfg.tput; NULL when none is attached */
     sim_tput_task *tt;          /* per trace task, with tix */
     double ref_speed;           /* the speed untyped durations were measured at */
+    char ref_name[GP_NAME_MAX]; /* the GPU of that speed ("" = a number given) */
+    double *gfrac;              /* per trace task: its GPU fraction (core/speed.h) */
     double *view;               /* progress at view_t, for readers */
     double view_t;
     sim_ckpt *ckpts;
@@ -252,6 +254,10 @@ void sim_peace_update(sim *s, int g);
 /* sim_tput.c */
 /* Resolves the reference speed and indexes the throughput table. */
 int sim_tput_init(sim *s, gp_err *err);
+/* s of core/speed.h for task ti on GPU g (g < 0: none, 1). */
+double sim_task_speedup(const sim *s, int ti, int g);
+/* 1 when the throughput table times task ti (no Amdahl scaling). */
+int sim_task_timed_by_table(const sim *s, int ti);
 void sim_tput_free(sim *s);
 /* Task ti's rate on GPU g (standalone seconds per second), clock included. */
 double sim_task_gpu_rate(const sim *s, int ti, int g);

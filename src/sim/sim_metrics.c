@@ -246,12 +246,21 @@ static void task_metrics(sim *s, run *r)
     free(jct);
 }
 
-static double capex(const cstate *cs)
+/* CorrGPU eq. 2 over the GPUs whose price is known; *unpriced counts the
+ * used GPUs without one (the sum leaves them out, and says so). */
+static double capex(const cstate *cs, int *unpriced)
 {
     double usd = 0;
-    for (size_t g = 0; g < cs->ngpus; g++)
-        if (cs->gpus[g].ever_used && cs->nodes[cs->gpus[g].node].gpu)
-            usd += cs->nodes[cs->gpus[g].node].gpu->price_usd;    /* CorrGPU eq. 2 */
+    *unpriced = 0;
+    for (size_t g = 0; g < cs->ngpus; g++) {
+        const gpu_profile *p = cs->nodes[cs->gpus[g].node].gpu;
+        if (!cs->gpus[g].ever_used || !p)
+            continue;
+        if (gpu_price_known(p))
+            usd += p->price_usd;
+        else
+            ++*unpriced;
+    }
     return usd;
 }
 
@@ -303,7 +312,9 @@ void sim_metrics_finish(sim *s)
     run_set_metric(r, "energy_cpu_j", a->energy_cpu_j);
     run_set_metric(r, "energy_static_j", a->energy_static_j);
     run_set_metric(r, "unique_gpus", (double)cstate_used_gpus_ever(st->cs));
-    run_set_metric(r, "capex_usd", capex(st->cs));
+    int unpriced;
+    run_set_metric(r, "capex_usd", capex(st->cs, &unpriced));
+    run_set_metric(r, "unpriced_gpus", unpriced);
     run_set_metric(r, "opened_servers", (double)st->cs->opened);
     run_set_metric(r, "mean_freq_mhz", a->gpu_s > 0 ? a->freq_s / a->gpu_s : 0);
     if (s->cfg.peace.cap_w > 0)

@@ -13,18 +13,24 @@
  *   typed task      co-location table; the lower trace index is the pair's
  *                   first job, so each gets its own half),
  *   otherwise       at its solo throughput shared by demand, min(1, 1/U),
- * all relative to the reference throughput.  Every other task advances at
- * its GPU's relative speed (gpu_profile.speed, a V100 = 1) over the speed
- * its durations were measured at (sim_config.ref_speed; by default the
- * cluster's own when all its GPUs share one speed, so homogeneous clusters
- * run exactly as before), shared by demand.  A GPU's clock factor
- * (CATS eq. 5) multiplies every case; a GPU PEACE holds uses its own
- * rates (sim_peace.c).
+ * all relative to the reference throughput.  Every other task advances by
+ * Amdahl's law (core/speed.h): its GPU is s = speed(GPU) / speed(reference)
+ * times as fast as the one its trace was measured on, so it progresses at
+ * 1 / (u / s + 1 - u) reference seconds a second, u its GPU fraction, and
+ * demands its samples scaled to p / (s k) (sim_events.c's load_sample),
+ * shared by demand.  The reference is named, never the cluster's own GPUs:
+ * sim_config.ref_speed, else the profile sim_config.ref_gpu, else the
+ * trace's ref_gpu, else a V100.  A GPU's clock factor (CATS eq. 5)
+ * multiplies every case; a GPU PEACE holds uses its own rates
+ * (sim_peace.c).
  *
  * Not here: which tasks share a GPU (sim.c) and re-timing (sim_events.c).
  */
 #include "sim_int.h"
 
+#include "core/speed.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,14 +53,35 @@ static double reference_tput(const tput_index *ix, const gogh_jobtype *jt)
     return r;
 }
 
+static int resolve_reference(sim *s, gp_err *err)
+{
+    return speed_ref_resolve(s->cat, s->tr, s->cfg.ref_gpu, s->cfg.ref_speed, s->ref_name,
+                             sizeof s->ref_name, &s->ref_speed, err);
+}
+
+const char *sim_ref_gpu(const sim *s)
+{
+    return s->ref_name;
+}
+
+double sim_ref_speed(const sim *s)
+{
+    return s->ref_speed;
+}
+
+void sim_ref_describe(const sim *s, char *buf, size_t len)
+{
+    speed_ref_describe(s->ref_name, s->ref_speed, buf, len);
+}
+
 int sim_tput_init(sim *s, gp_err *err)
 {
     const sim_config *cfg = &s->cfg;
-    if (cfg->ref_speed < 0 || !(cfg->ref_speed == cfg->ref_speed))
-        return gp_error(err, "the reference speed must be positive (0 = the cluster's), got %g",
-                        cfg->ref_speed);
-    double common = cluster_common_speed(s->cl, s->cat);
-    s->ref_speed = cfg->ref_speed > 0 ? cfg->ref_speed : common > 0 ? common : 1;
+    if (resolve_reference(s, err))
+        return -1;
+    s->gfrac = xmalloc((s->tr->ntasks ? s->tr->ntasks : 1) * sizeof *s->gfrac);
+    for (size_t i = 0; i < s->tr->ntasks; i++)
+        s->gfrac[i] = speed_gpu_fraction(&s->tr->tasks[i]);
     if (!cfg->tput)
         return 0;
     s->tix = tput_index_new(cfg->tput);
@@ -71,8 +98,10 @@ void sim_tput_free(sim *s)
 {
     tput_index_free(s->tix);
     free(s->tt);
+    free(s->gfrac);
     s->tix = NULL;
     s->tt = NULL;
+    s->gfrac = NULL;
 }
 
 size_t sim_tput_unknown(const sim *s, int *first)
@@ -136,7 +165,20 @@ double sim_task_gpu_rate(const sim *s, int ti, int g)
             return whole ? sg->clock * v : sg->rate * v;
         return sg->rate * gpu_speed(profile_of(s, g));  /* a typed task: V100 = 1 */
     }
-    return sg->rate * gpu_speed(profile_of(s, g)) / s->ref_speed;
+    return sg->rate * speed_rate(s->gfrac[ti], sim_task_speedup(s, ti, g));
+}
+
+int sim_task_timed_by_table(const sim *s, int ti)
+{
+    return s->tt && s->tt[ti].ref > 0;
+}
+
+double sim_task_speedup(const sim *s, int ti, int g)
+{
+    (void)ti;
+    if (g < 0)
+        return 1;
+    return gpu_speed(profile_of(s, g)) / s->ref_speed;
 }
 
 double sim_tput_truth(const sim *s, int ti, const char *accel, int partner)

@@ -6,6 +6,7 @@
 #include "whatif.h"
 
 #include "core/frag.h"
+#include "core/speed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,20 +46,20 @@ static void add_arrival(whatif *w, const task *tk, double arrival_s, const char 
 
 double whatif_ref_speed(const whatif_opts *o, const cluster *cl, const catalog *cat)
 {
-    if (o->ref_speed > 0)
-        return o->ref_speed;
-    double common = cluster_common_speed(cl, cat);
-    return common > 0 ? common : 1;
+    (void)cl;
+    (void)cat;
+    return o->ref_speed > 0 ? o->ref_speed : 1;
 }
 
-/* Seconds on the task's own GPUs as seconds on the reference GPU. */
-static double reference_seconds(double s, const sim_pin *p, const cluster *cl,
-                                const catalog *cat, double ref)
+/* Seconds on the task's own GPUs as seconds on the reference GPU: the
+ * inverse of the stretch the simulator applies (core/speed.h). */
+static double reference_seconds(double s, const task *tk, const sim_pin *p,
+                                const cluster *cl, const catalog *cat, double ref)
 {
     if (p->node < 0 || p->ngpus == 0)
         return s;
     const gpu_profile *g = catalog_gpu(cat, cl->nodes[p->node].gpu_model);
-    return g ? s * gpu_speed(g) / ref : s;
+    return g ? s * speed_rate(speed_gpu_fraction(tk), gpu_speed(g) / ref) : s;
 }
 
 int whatif_build(const snapshot *sn, const cluster *cl, const catalog *cat,
@@ -80,7 +81,7 @@ int whatif_build(const snapshot *sn, const cluster *cl, const catalog *cat,
             return -1;
         }
         if (o->remaining_s > 0)
-            t->duration_s = reference_seconds(o->remaining_s, &out->pins[i], cl, cat,
+            t->duration_s = reference_seconds(o->remaining_s, t, &out->pins[i], cl, cat,
                                               whatif_ref_speed(o, cl, cat));
     }
     out->nplaced = in->ntasks;

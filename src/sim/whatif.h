@@ -21,7 +21,7 @@
 
 typedef struct whatif_opts {
     /* Seconds each task in place has left alone on the GPUs it holds
-     * (converted to the reference GPU's by their relative speeds, as
+     * (converted to the reference GPU's by Amdahl's law, core/speed.h, as
      * sim_tput.c times untyped tasks); 0 = its duration as stored (an
      * imported pod's is the importer's stated default). */
     double remaining_s;
@@ -29,8 +29,8 @@ typedef struct whatif_opts {
      * seconds from t = 0, the snapshot's tasks in turn. */
     int more;
     double more_gap_s;
-    /* The speed durations are measured at (sim_config.ref_speed); 0 = the
-     * cluster's common one, else a V100's (1). */
+    /* The speed durations are measured at (sim_config.ref_speed); 0 = a
+     * V100's (1), the snapshot's tasks stating no GPU of their own. */
     double ref_speed;
 } whatif_opts;
 
@@ -64,8 +64,8 @@ typedef struct whatif_look {
 int whatif_look_at(const whatif *w, const cluster *cl, const catalog *cat, whatif_look *out,
                    gp_err *err);
 
-/* The reference speed a what-if on cl times tasks at: o's, else the
- * cluster's common speed, else 1 — what a simulation of it must use too
+/* The reference speed a what-if times tasks at: o's, else a V100's (1),
+ * never the cluster's — what a simulation of it must use too
  * (sim_config.ref_speed), also on a cluster grown by the planner. */
 double whatif_ref_speed(const whatif_opts *o, const cluster *cl, const catalog *cat);
 

@@ -288,7 +288,10 @@ typedef struct gogh_inst {
 
 /* Jobs are the first ntasks GPU tasks of tr, accelerators the GPUs of cl
  * whose profile has a throughput class; throughputs come from tp by model
- * and batch size (scale 1).  Jobs the table does not know take a solo
+ * and batch size (scale 1).  Without a table (tp NULL) every GPU counts
+ * and a job's throughput is its progress rate by the profiles' speeds
+ * (core/speed.h: 1 on the trace's reference GPU), pairs sharing a GPU by
+ * their mean demands, and min_tput is min_frac of the reference rate.  Jobs the table does not know take a solo
  * estimate from the most similar known job (same model, nearest batch
  * size), and pairs without a measurement are left out (0).  min_tput is
  * the task's, else min_frac of its best solo throughput. */
@@ -328,12 +331,16 @@ typedef struct fleet_params {
     double hours;               /* how long the placement runs */
     double min_frac;            /* a job without a minimum needs this x its best solo */
     size_t ntasks;              /* the first N GPU tasks of the trace, 0 = all */
+    /* Without a table: the profile the trace was measured on (borrowed;
+     * NULL = a V100 of speed 1), for the candidates' relative speeds. */
+    const gpu_profile *ref;
 } fleet_params;
 
 /* The instance: jobs of tr with throughputs from tp (as
- * gogh_inst_from_model), one accelerator type per candidate in order, with
- * max_count accelerators each.  Fails on a candidate without a throughput
- * class or named twice. */
+ * gogh_inst_from_model; tp NULL: from the profiles' speeds), one
+ * accelerator type per candidate in order, with max_count accelerators
+ * each.  Fails on a candidate named twice, or without a throughput class
+ * when a table times the jobs. */
 int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_trace *tr,
                           const tput_catalog *tp, const fleet_params *fp, gogh_inst *out,
                           gp_err *err);

@@ -40,12 +40,12 @@ static int jobs_could_use(const gp_trace *tr, size_t ntasks)
 }
 
 /* The candidates as a catalog and a cluster of max_count GPUs of each. */
-static int offer(const fleet_candidate *cand, size_t ncand, int could_use, catalog *cat,
-                 cluster *cl, gp_err *err)
+static int offer(const fleet_candidate *cand, size_t ncand, int could_use, int by_speed,
+                 catalog *cat, cluster *cl, gp_err *err)
 {
     for (size_t i = 0; i < ncand; i++) {
         gpu_profile p = *cand[i].prof;
-        if (!p.tput_class[0])
+        if (!by_speed && !p.tput_class[0])
             return gp_error(err, "GPU profile %s has no throughput class (k80, p100, v100): "
                                  "its jobs' speed is unknown", p.name);
         if (catalog_gpu(cat, p.name))
@@ -77,7 +77,10 @@ int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_tr
         return gp_error(err, "the electricity price and the horizon must not be negative");
     catalog *cat = catalog_new();
     cluster *cl = cluster_new("fleet");
-    int rc = offer(cand, ncand, jobs_could_use(tr, fp->ntasks), cat, cl, err);
+    int rc = offer(cand, ncand, jobs_could_use(tr, fp->ntasks), !tp, cat, cl, err);
+    /* the reference, for speeds only: not a candidate, so no GPUs of it */
+    if (rc == 0 && !tp && fp->ref && !catalog_gpu(cat, fp->ref->name))
+        catalog_add_gpu(cat, fp->ref);
     if (rc == 0)
         rc = gogh_inst_from_model(cl, cat, tr, tp, fp->ntasks, fp->min_frac, out, err);
     catalog_free(cat);

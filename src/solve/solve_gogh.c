@@ -63,7 +63,9 @@
  * solve_gogh_int.h.
  */
 #include "solve_gogh_int.h"
+#include "core/speed.h"
 #include "core/tput.h"
+#include "core/util_series.h"
 
 #include <assert.h>
 #include <math.h>
@@ -102,7 +104,8 @@ static int nearest_batch(const gogh_jobtype *all, size_t n, const char *model, i
 
 /* One type per GPU profile (its power), named by the profile; profiles of
  * one throughput class share the class for the table's lookups. */
-static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_err *err)
+static int add_types(const cluster *cl, const catalog *cat, int by_speed, gogh_inst *out,
+                     gp_err *err)
 {
     size_t ng = (size_t)cluster_gpu_total(cl);
     out->types = xcalloc(cl->nnodes ? cl->nnodes : 1, sizeof *out->types);
@@ -114,8 +117,8 @@ static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_e
         const gpu_profile *p = catalog_gpu(cat, nd->gpu_model);
         if (!p)
             return gp_error(err, "node %s: unknown GPU model '%s'", nd->name, nd->gpu_model);
-        if (!p->tput_class[0])
-            continue;   /* no throughput class: GOGH cannot use it */
+        if (!by_speed && !p->tput_class[0])
+            continue;   /* no throughput class: the table cannot time it */
         size_t t = 0;
         while (t < out->ntypes && strcmp(out->types[t].name, p->name) != 0)
             t++;
@@ -126,14 +129,15 @@ static int add_types(const cluster *cl, const catalog *cat, gogh_inst *out, gp_e
             ty->theta = 2;
             ty->idle_w = p->idle_w;
             ty->max_w = p->max_w;
-            ty->price_usd = p->price_usd;
+            ty->price_usd = gpu_price_or0(p);   /* unknown: free here; solve fleet warns */
         }
         for (int d = 0; d < nd->gpu_count; d++)
             out->accels[out->naccels++] = (gogh_accel){(int)t, (int)i, d};
     }
     if (out->naccels == 0)
-        return gp_error(err, "cluster %s: no GPU whose profile has a throughput class "
-                             "(k80, p100, v100)", cl->name);
+        return gp_error(err, by_speed ? "cluster %s has no GPU"
+                                      : "cluster %s: no GPU whose profile has a throughput "
+                                        "class (k80, p100, v100)", cl->name);
     return 0;
 }
 
@@ -208,12 +212,69 @@ static int add_jobs(const gp_trace *tr, const tput_catalog *tp, size_t ntasks, d
     return rc;
 }
 
+/* ---- throughputs from the profiles' speeds ------------------------------------------- */
+
+/* Without a table a job's throughput is its progress rate: reference
+ * seconds of work a second, by Amdahl's law (core/speed.h), 1 on the GPU
+ * its trace was measured on.  Two jobs on one GPU each keep their rate
+ * while their scaled mean demands fit the GPU, and share it by demand
+ * beyond (the simulator's contention model, SPEC §3.3). */
+static int add_jobs_by_speed(const catalog *cat, const gp_trace *tr, size_t ntasks,
+                             double min_frac, gogh_inst *out, gp_err *err)
+{
+    char ref_name[GP_NAME_MAX];
+    double ref;
+    if (speed_ref_resolve(cat, tr, NULL, 0, ref_name, sizeof ref_name, &ref, err))
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < tr->ntasks; i++)
+        n += tr->tasks[i].num_gpu > 0;
+    if (ntasks && ntasks < n)
+        n = ntasks;
+    out->jobs = xcalloc(n ? n : 1, sizeof *out->jobs);
+    double *pct = xcalloc(n ? n : 1, sizeof *pct);
+    for (size_t i = 0; i < tr->ntasks && out->njobs < n; i++) {
+        const task *t = &tr->tasks[i];
+        if (t->num_gpu <= 0)
+            continue;
+        pct[out->njobs] = useries_summary(t, US_MEAN);
+        gogh_job *j = &out->jobs[out->njobs++];
+        j->dmax = t->num_gpu;
+        j->util = speed_gpu_fraction(t);
+        j->min_tput = t->min_tput > 0 ? t->min_tput : min_frac;  /* x its reference rate, 1 */
+        j->src = (int)i;
+    }
+    size_t J = out->njobs, A = out->ntypes;
+    out->solo = xcalloc(A * J + 1, sizeof *out->solo);
+    out->pair = xcalloc(A * J * J + 1, sizeof *out->pair);
+    double *d = xcalloc(J + 1, sizeof *d);
+    for (size_t a = 0; a < A; a++) {
+        const gpu_profile *g = catalog_gpu(cat, out->types[a].name);
+        double s = gpu_speed(g) / ref;
+        for (size_t j = 0; j < J; j++) {
+            out->solo[a * J + j] = speed_rate(out->jobs[j].util, s);
+            d[j] = speed_util(pct[j], out->jobs[j].util, s) / 100;
+        }
+        for (size_t j = 0; j < J; j++)
+            for (size_t k = 0; k < J; k++) {
+                double u = d[j] + d[k];
+                if (k != j)
+                    out->pair[(a * J + j) * J + k] = out->solo[a * J + j] * (u > 1 ? 1 / u : 1);
+            }
+    }
+    free(d);
+    free(pct);
+    return 0;
+}
+
 int gogh_inst_from_model(const cluster *cl, const catalog *cat, const gp_trace *tr,
                          const tput_catalog *tp, size_t ntasks, double min_frac,
                          gogh_inst *out, gp_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (add_types(cl, cat, out, err) || add_jobs(tr, tp, ntasks, min_frac, out, err)) {
+    if (add_types(cl, cat, !tp, out, err) ||
+        (tp ? add_jobs(tr, tp, ntasks, min_frac, out, err)
+            : add_jobs_by_speed(cat, tr, ntasks, min_frac, out, err))) {
         gogh_inst_free(out);
         return -1;
     }
