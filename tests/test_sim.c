@@ -545,7 +545,7 @@ static void test_rewind(void **state)
 }
 
 /* Every policy of the family completes a small pai-like run, and the
- * metric keys the TUI and README use are present. */
+ * metric keys the TUI and docs/run-and-compare.md use are present. */
 static void test_metric_keys(void **state)
 {
     (void)state;

@@ -166,7 +166,7 @@ static void fgd_run(repro_out *o)
         if (repro_load(o->st, w->trace, "openb", &in, &err)) {
             char why[256];
             snprintf(why, sizeof why, "%s (import openb_node_list_gpu_node.csv as cluster "
-                     "openb and openb_pod_list_%s.csv as trace %s: README)", err.msg,
+                     "openb and openb_pod_list_%s.csv as trace %s: docs/inflation.md)", err.msg,
                      w->trace, w->trace);
             repro_not_run(o, PAPER, exp, why);
             continue;

@@ -185,7 +185,7 @@ int sim_placement_gpus(const sim_config *cfg, const cluster *cl, const catalog *
  * Summary metrics are filled by sim_finish(). */
 const run *sim_run_record(const sim *s);
 /* Computes the summary metrics (SPEC §6) into the run record.  Keys (stable:
- * the TUI, the CLI and the README use them); times in s, power in W,
+ * the TUI, the CLI and docs/run-and-compare.md use them); times in s, power in W,
  * energy in J, averages over [first arrival, last completion]:
  *   tasks completed failed_tasks decisions makespan_s
  *   avg_gpus peak_gpus avg_awake_gpus avg_servers peak_servers
