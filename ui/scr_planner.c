@@ -469,7 +469,8 @@ static void draw_frontier(const app *a, rect box)
     draw_chart_axes(&a->caps, box, title, s, sw->p.npolicies, lo, hi, 0, &ax);
 }
 
-/* Each policy's fewest GPUs meeting the target, marked on the chart.  The
+/* Each policy's fewest GPUs meeting the target, and its stable answer
+ * when that differs, marked on the chart.  The
  * y range is worked out as draw_chart() does (0 to the nice top of the
  * largest value shown), so the marks land on the curves. */
 static void draw_fewest_marks(const app *a, rect box, const ui_series *s, int ns, double xlo,
@@ -488,14 +489,20 @@ static void draw_fewest_marks(const app *a, rect box, const ui_series *s, int ns
         }
     chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
     for (int j = 0; j < sw->p.npolicies; j++) {
-        int c = plan_best(sw, j, &a->pl.p);
-        if (c < 0)
-            continue;
-        const plan_result *r = plan_result_at(sw, c, j);
-        double v = plan_value(sw, r, (plan_metric)a->pl.chart_metric, &a->pl.p);
-        int col = L.plot.x + chart_scale(r->gpus, xlo, xhi, L.plot.w);
-        int row = L.plot.y + L.plot.h - 1 - chart_scale(v, ylo, yhi, L.plot.h);
-        draw_glyph(row, col, a->caps.utf8 ? 0x25C6u : '@', ui_attr(ui_series_color(j)) | A_BOLD);
+        /* The first crossing a diamond; a stable answer apart from it (a
+         * curve that is not monotonic) a square. */
+        int marks[2] = {plan_best(sw, j, &a->pl.p),
+                        plan_nonmonotonic(sw, j, &a->pl.p) ? plan_stable(sw, j, &a->pl.p) : -1};
+        for (int k = 0; k < 2; k++) {
+            if (marks[k] < 0)
+                continue;
+            const plan_result *r = plan_result_at(sw, marks[k], j);
+            double v = plan_value(sw, r, (plan_metric)a->pl.chart_metric, &a->pl.p);
+            int col = L.plot.x + chart_scale(r->gpus, xlo, xhi, L.plot.w);
+            int row = L.plot.y + L.plot.h - 1 - chart_scale(v, ylo, yhi, L.plot.h);
+            uint32_t glyph = a->caps.utf8 ? (k ? 0x25A0u : 0x25C6u) : (k ? '#' : '@');
+            draw_glyph(row, col, glyph, ui_attr(ui_series_color(j)) | A_BOLD);
+        }
     }
 }
 
