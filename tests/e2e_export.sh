@@ -95,6 +95,8 @@ file_has "$OUT/gpuplan-planner-sla.svg" "cheapest meeting SLA violations" \
     "the SVG carries the answer"
 keys X Down Down Enter
 expect "CLI: gpuplan plot plan --trace cats-testbed --gpu V100" "Planner's equivalent command"
+file_has "$OUT/gpuplan-planner-command.sh" "gpuplan plot plan --trace cats-testbed --gpu V100 --from" \
+    "the command written whole to a file"
 # The SLA target slider (row 12) up by 2, then back to its default.
 keys End
 for i in 1 2 3 4 5 6 7 8; do keys Up; done

@@ -114,7 +114,9 @@ expect() {
 keys() { tm send-keys -t tui "$@"; }
 mkdir "$T/mylab"
 cp "$F/nodes.json" "$F/pods.json" "$F/gpu-a100-0.csv" "$F/hami-workshop.csv" "$T/mylab/"
-tm new-session -d -s tui -x 120 -y 40 "env LANG=C.UTF-8 TERM=tmux-256color '$G'; sleep 600"
+# (in $T: the equivalent command X shows is written there)
+case "$G" in /*) GA=$G ;; *) GA=$PWD/$G ;; esac
+tm new-session -d -s tui -x 120 -y 40 -c "$T" "env LANG=C.UTF-8 TERM=tmux-256color '$GA'; sleep 600"
 expect "Compare setup" "dashboard opens"
 keys 5 i
 expect "Import: file or directory paths" "Data's import prompt"

@@ -8,7 +8,7 @@
 #   run its own span, no shared horizon); on every sample set, every column
 #   the Compare table shares with `gpuplan run` agrees, live and reopened
 #   from the store; rows of different power models are flagged and one
-#   model can be chosen for all (as --power); the CLI's mean_jct_within_k
+#   model can be chosen for all (as --power); the CLI's jct_vs_best_within_kappa
 #   and SLA percentages that never contradict their verdict; editing max_w
 #   derives CATS's slope again (CLI and the Data form); Step after f shows
 #   the chosen server; a corrupt database shows the store's error; End runs
@@ -147,7 +147,7 @@ contains "$T/notty.err" "the dashboard needs a terminal" "no terminal: says why"
 # --- the CLI's names and percentages say what they mean ---------------------
 "$G" run --trace pai-like --cluster pai-like --policy cats,hotcloud --no-save \
     >"$T/run.out" 2>&1
-contains "$T/run.out" "mean_jct_within_k" "run: the mean-JCT SLA column is named for what it is"
+contains "$T/run.out" "jct_vs_best_within_kappa" "run: the mean-JCT SLA column is named for what it is"
 if grep -q "within_sla" "$T/run.out"; then bad "run: no within_sla column"; else ok "run: no within_sla column"; fi
 awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "sla_viol") c = i }
      $1 == "cats" && $c == 2549' "$T/run.out" | grep -q . &&

@@ -4,7 +4,8 @@
  * is summarised by its own metrics whatever the horizon asked; End in
  * slices and playback end exactly where running to the end does, their
  * clocks stopped at the runs' end; one power model for every row;
- * percentages printed so they never contradict their verdict; a GPU
+ * percentages printed so they never contradict their verdict; a run that
+ * failed tasks never the best of jct_vs_best; a GPU
  * profile's CATS slope following an edit of max_w.  Reads the sample sets
  * in sample-data/ (run from the project root).
  */
@@ -43,6 +44,43 @@ static void test_fmt_pct(void **state)
         if (strcmp(buf, cases[i].want) != 0)
             fail_msg("case %zu: %g against %g: '%s', wanted '%s'", i, cases[i].value,
                      cases[i].target, buf, cases[i].want);
+    }
+}
+
+/* --- a run that failed tasks is never the best ------------------------------ */
+
+static run *finished(const char *name, double jct_mean, double completed, double failed)
+{
+    run *r = run_new(name);
+    run_set_metric(r, "makespan_s", 100);
+    run_set_metric(r, "jct_mean_s", jct_mean);
+    run_set_metric(r, "completed", completed);
+    run_set_metric(r, "failed_tasks", failed);
+    return r;
+}
+
+static void test_best_skips_failed(void **state)
+{
+    (void)state;
+    static const struct {
+        double jct[3], completed[3], failed[3];
+        double want;            /* INFINITY: no run can be best */
+    } cases[] = {
+        /* FGD on openb-like over cats-testbed: fast on the 283 it kept. */
+        {{100, 300, 250}, {283, 800, 800}, {517, 0, 0}, 250},
+        {{100, 300, 250}, {800, 800, 800}, {0, 0, 0}, 100},
+        {{100, 300, 250}, {799, 799, 0}, {1, 1, 800}, INFINITY},
+        {{0, 300, 250}, {0, 800, 800}, {0, 0, 0}, 250},     /* ran nothing */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run *rs[3];
+        for (int k = 0; k < 3; k++)
+            rs[k] = finished("p", cases[i].jct[k], cases[i].completed[k], cases[i].failed[k]);
+        double got = run_best_jct(rs, 3);
+        if (!(got == cases[i].want))
+            fail_msg("case %zu: best %g, wanted %g", i, got, cases[i].want);
+        for (int k = 0; k < 3; k++)
+            run_free(rs[k]);
     }
 }
 
@@ -264,6 +302,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fmt_pct),
+        cmocka_unit_test(test_best_skips_failed),
         cmocka_unit_test(test_final_summary),
         cmocka_unit_test(test_follow_slope),
         cmocka_unit_test(test_runset_ends),

@@ -149,11 +149,27 @@ static void export_into(app *a, const char *dir)
     export_view_free(&v);
 }
 
+/* The command whole in gpuplan-SCREEN-command.sh in the working directory:
+ * the status line cuts a long one at the terminal's width, and a command
+ * cut at its end runs with other options.  0, or -1 when not written. */
+static int write_cli_file(const export_view *v, char *path, size_t len)
+{
+    snprintf(path, len, "gpuplan-%s-command.sh", v->screen);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "#!/bin/sh\n%s\n", v->cli);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 static void show_cli(app *a)
 {
     export_view v;
     export_screen(a, a->scr, &v);
-    if (v.cli[0])
+    char path[96];
+    if (v.cli[0] && write_cli_file(&v, path, sizeof path) == 0)
+        app_msg(a, "(whole in %s) CLI: %s", path, v.cli);
+    else if (v.cli[0])
         app_msg(a, "CLI: %s", v.cli);
     else
         app_err(a, "%s", v.empty[0] ? v.empty : "no command shows this screen");

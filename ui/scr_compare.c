@@ -12,6 +12,7 @@
 #include "draw.h"
 #include "engine.h"
 #include "textfit.h"
+#include "core/fit.h"
 #include "core/runsum.h"
 
 #include <assert.h>
@@ -577,6 +578,15 @@ static ui_rc setup_run(app *a, int key)
     }
     c->mode = CMP_RUN;
     lv_reset(&c->runs, (size_t)a->rs.n);
+    /* Tasks no server can take fail under every policy: said first, as
+     * `gpuplan run` says it on stderr (core/fit.h). */
+    fit_report fr;
+    if (a->rs.tr && a->rs.cl && fit_trace_cluster(a->rs.tr, a->rs.cl, a->rs.cat, &fr)) {
+        char text[512];
+        fit_report_text(&fr, a->rs.tr, a->rs.cl, text, sizeof text);
+        app_err(a, "warning: the trace does not fit: %s", text);
+        return UI_DONE;
+    }
     app_msg(a, "%d run%s ready at t=0: space plays, %s steps one placement", c->npicked,
             c->npicked == 1 ? "" : "s", sym(SYM_ARROW_R));
     return UI_DONE;

@@ -24,6 +24,14 @@
  *
  * The parameters are set up from Compare's trace and policies when the
  * screen is first entered (planner_ensure), not while drawing.
+ *
+ * Results belong to the parameters they were swept with: once a parameter
+ * that changes the simulations differs (plan_params_same_sweep), they are
+ * marked stale on every line that shows them and `X` refuses to export
+ * them beside a command for other parameters.  Values typed are checked
+ * against the same ranges as the CLI's options and refused with a
+ * message, never clamped; `r` refuses what `gpuplan plan` refuses
+ * (plan_params_check) and keeps the previous results.
  */
 #include "app.h"
 #include "draw.h"
@@ -55,6 +63,15 @@ static const char *const param_names[P_NPARAMS] = {
 static int grid_asked(const app *a)
 {
     return a->pl.p.gpu2[0] && !a->pl.p.unbounded;
+}
+
+/* The results on screen were swept with other parameters than those set
+ * now (the live sliders aside): they no longer answer the question. */
+static int results_stale(const app *a)
+{
+    const plan *sw = &a->pl.sw;
+    return sw->njobs > 0 && sw->state != PLAN_IDLE &&
+           !plan_params_same_sweep(&a->pl.p, &sw->p);
 }
 
 /* --- defaults ---------------------------------------------------------------- */
@@ -123,13 +140,15 @@ typedef struct planner_geom {
     rect params, progress, answer, best, chart, results;
 } planner_geom;
 
+static int answer_lines(const app *a, int w);
+
 static planner_geom planner_layout(const app *a)
 {
     planner_geom g;
     rect body = layout_body(a->rows, a->cols), right;
     layout_split(body, 42, 38, &g.params, &right);
     g.progress = layout_take_top(&right, 1);
-    g.answer = layout_take_top(&right, 1);
+    g.answer = layout_take_top(&right, answer_lines(a, right.w - 1));
     g.best = layout_take_top(&right, 1);
     g.chart = layout_take_top(&right, right.h / 2 > 8 ? right.h / 2 : 8);
     g.results = right;
@@ -270,11 +289,17 @@ static void draw_progress_line(const app *a, rect r)
         return;
     }
     case PLAN_DONE:
+        if (results_stale(a)) {
+            snprintf(label, sizeof label, "STALE: parameters changed; r re-runs");
+            draw_text(r.y, r.x + 1, r.w - 1, ui_attr(C_BAD) | A_BOLD, label);
+            return;
+        }
         snprintf(label, sizeof label, "sweep done: %d runs in %.1fs%s", sw->npending, sw->elapsed,
                  sw->nloaded ? " (the rest read from the database)" : "");
         break;
     case PLAN_CANCELLED:
-        snprintf(label, sizeof label, "sweep cancelled after %d of %d runs", sw->job, sw->npending);
+        snprintf(label, sizeof label, "%ssweep cancelled after %d of %d runs",
+                 results_stale(a) ? "STALE: " : "", sw->job, sw->npending);
         break;
     case PLAN_FAILED:
         snprintf(label, sizeof label, "sweep failed: %s", sw->err);
@@ -301,7 +326,14 @@ static void legend_entry(const app *a, int j, char *t, size_t len)
     if (best && sw->grid)
         snprintf(t, len, "%s %d+%d $%.0f  ", sw->p.policies[j], best->gpus, best->gpus2,
                  plan_value(sw, best, PM_COST, &a->pl.p));
-    else if (best)
+    else if (best && plan_nonmonotonic(sw, j, &a->pl.p)) {
+        int s = plan_stable(sw, j, &a->pl.p);
+        if (s >= 0)
+            snprintf(t, len, "%s %d, stable %d  ", sw->p.policies[j], best->gpus,
+                     plan_result_at(sw, s, j)->gpus);
+        else
+            snprintf(t, len, "%s %d, stable none  ", sw->p.policies[j], best->gpus);
+    } else if (best)
         snprintf(t, len, "%s %d  ", sw->p.policies[j], best->gpus);
     else
         snprintf(t, len, "%s none  ", sw->p.policies[j]);
@@ -330,15 +362,35 @@ static void draw_best(const app *a, rect r)
     }
 }
 
-/* The one-line answer: which policy meets the SLA target cheapest. */
-static void draw_answer(const app *a, rect r)
+/* The answer's text ("" before a sweep ends): which policy meets the SLA
+ * target cheapest, marked when the results are stale. */
+static void answer_text(const app *a, char *buf, size_t len)
 {
     const plan *sw = &a->pl.sw;
+    buf[0] = '\0';
     if (sw->state != PLAN_DONE && sw->state != PLAN_CANCELLED)
         return;
-    char line[160];
+    char line[224];
     plan_answer(sw, &a->pl.p, a->caps.utf8, line, sizeof line);
-    draw_textf(r.y, r.x + 1, r.w - 1, A_BOLD, "Answer: %s", line);
+    snprintf(buf, len, "%s %s", results_stale(a) ? "Stale answer (earlier parameters):"
+                                                 : "Answer:", line);
+}
+
+/* The answer wraps onto a second line rather than being cut: a cut GPU
+ * name can read as another ("A10" of "A100-40GB"). */
+static int answer_lines(const app *a, int w)
+{
+    char t[288];
+    answer_text(a, t, sizeof t);
+    return t[0] && w > 0 ? text_wrap_lines(w, 4, t) : 1;
+}
+
+static void draw_answer(const app *a, rect r)
+{
+    char t[288];
+    answer_text(a, t, sizeof t);
+    if (t[0])
+        draw_wrap(r.y, r.x + 1, r.w - 1, r.h, results_stale(a) ? ui_attr(C_DIM) : A_BOLD, t);
 }
 
 /* Unbounded pool: one number per policy (the GPUs it ended up using), so
@@ -420,7 +472,8 @@ static void draw_frontier(const app *a, rect box)
     draw_chart_axes(&a->caps, box, title, s, sw->p.npolicies, lo, hi, 0, &ax);
 }
 
-/* Each policy's fewest GPUs meeting the target, marked on the chart.  The
+/* Each policy's fewest GPUs meeting the target, and its stable answer
+ * when that differs, marked on the chart.  The
  * y range is worked out as draw_chart_axes() does (0 to the nice top of the
  * largest value shown), so the marks land on the curves. */
 static void draw_fewest_marks(const app *a, rect box, const ui_series *s, int ns, double xlo,
@@ -439,14 +492,20 @@ static void draw_fewest_marks(const app *a, rect box, const ui_series *s, int ns
         }
     chart_nice_range(&ylo, &yhi, L.plot.h > 6 ? 4 : 2);
     for (int j = 0; j < sw->p.npolicies; j++) {
-        int c = plan_best(sw, j, &a->pl.p);
-        if (c < 0)
-            continue;
-        const plan_result *r = plan_result_at(sw, c, j);
-        double v = plan_value(sw, r, (plan_metric)a->pl.chart_metric, &a->pl.p);
-        int col = L.plot.x + chart_scale(r->gpus, xlo, xhi, L.plot.w);
-        int row = L.plot.y + L.plot.h - 1 - chart_scale(v, ylo, yhi, L.plot.h);
-        draw_glyph(row, col, a->caps.utf8 ? 0x25C6u : '@', ui_attr(ui_series_color(j)) | A_BOLD);
+        /* The first crossing a diamond; a stable answer apart from it (a
+         * curve that is not monotonic) a square. */
+        int marks[2] = {plan_best(sw, j, &a->pl.p),
+                        plan_nonmonotonic(sw, j, &a->pl.p) ? plan_stable(sw, j, &a->pl.p) : -1};
+        for (int k = 0; k < 2; k++) {
+            if (marks[k] < 0)
+                continue;
+            const plan_result *r = plan_result_at(sw, marks[k], j);
+            double v = plan_value(sw, r, (plan_metric)a->pl.chart_metric, &a->pl.p);
+            int col = L.plot.x + chart_scale(r->gpus, xlo, xhi, L.plot.w);
+            int row = L.plot.y + L.plot.h - 1 - chart_scale(v, ylo, yhi, L.plot.h);
+            uint32_t glyph = a->caps.utf8 ? (k ? 0x25A0u : 0x25C6u) : (k ? '#' : '@');
+            draw_glyph(row, col, glyph, ui_attr(ui_series_color(j)) | A_BOLD);
+        }
     }
 }
 
@@ -516,7 +575,9 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
         else
             snprintf(v[5], 24, "unknown");
     }
-    snprintf(v[6], 24, "%s", best ? "<< fewest"
+    int stable = plan_nonmonotonic(sw, r->policy, &a->pl.p) &&
+                 plan_result_at(sw, plan_stable(sw, r->policy, &a->pl.p), r->policy) == r;
+    snprintf(v[6], 24, "%s", best ? "<< fewest" : stable ? "<< stable"
                              : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
 }
 
@@ -610,7 +671,8 @@ static void result_row(const void *ctx, size_t row, rect r, lv_hl hl)
 
 static void draw_results(const app *a, rect box)
 {
-    draw_box(box, "Results (PgUp/PgDn scroll)", 0);
+    draw_box(box, results_stale(a) ? "Results: STALE, for earlier parameters (r re-runs)"
+                                   : "Results (PgUp/PgDn scroll)", 0);
     rect in = layout_inner(box);
     if (in.h < 2)
         return;
@@ -637,8 +699,10 @@ static void planner_draw(const app *a)
     draw_best(a, g.best);
     draw_curve(a, g.chart);
     draw_results(a, g.results);
-    draw_status(a, "Planner", "j/k param  Left/Right adjust  Enter edit  d default  r run  "
-                "Esc cancel  X export  ? help");
+    /* Groups in the order they are dropped last to first at 80 columns:
+     * running and cancelling the sweep stay. */
+    draw_status(a, "Planner", "r run  Esc cancel  Enter edit  j/k param  Left/Right adjust  "
+                "d default  X export  ? help");
 }
 
 /* --- keys ----------------------------------------------------------------------- */
@@ -823,6 +887,60 @@ static int set_policies(app *a, const char *text)
     return 0;
 }
 
+/* What a typed value may be: the range of the CLI option that sets the
+ * same parameter (cmd_plan.c), so the two front ends refuse alike. */
+typedef struct value_range {
+    double lo, hi;
+    int integer;
+    const char *opt;
+} value_range;
+
+static const value_range *range_of(const app *a, int param)
+{
+    static const value_range one_model_lo = {1, 1e6, 1, "--from, one GPU model"};
+    static const value_range ranges[P_NPARAMS] = {
+        [P_LO] = {0, 1e6, 1, "--from"},
+        [P_HI] = {1, 1e6, 1, "--to"},
+        [P_STEP] = {1, 1e6, 1, "--step"},
+        [P_PER] = {1, GP_NODE_MAX_GPUS, 1, "--per-server"},
+        [P_PRICE] = {0, 1e9, 0, "--price; d: the profile's"},
+        [P_CORR] = {-1, 1, 0, "--corr-threshold"},
+        [P_UTIL] = {0, 1000, 0, "--util-threshold"},
+        [P_KAPPA] = {1, 100, 0, "--kappa; d: each task's"},
+        [P_SLA] = {0, 100, 0, "--sla-target"},
+        [P_LO2] = {0, 1e6, 1, "--from2"},
+        [P_HI2] = {0, 1e6, 1, "--to2"},
+        [P_STEP2] = {1, 1e6, 1, "--step2"},
+        [P_PRICE2] = {0, 1e9, 0, "--price2; d: the profile's"},
+        [P_KWH] = {0, 1e6, 0, "--usd-per-kwh"},
+    };
+    if (param == P_LO && least_count(a) > 0)
+        return &one_model_lo;
+    return param >= 0 && param < P_NPARAMS && ranges[param].opt ? &ranges[param] : NULL;
+}
+
+/* Sets parameter param to v, already checked against range_of. */
+static void set_value(plan_params *p, int param, double v)
+{
+    switch (param) {
+    case P_LO: p->lo = (int)v; break;
+    case P_LO2: p->lo2 = (int)v; break;
+    case P_HI2: p->hi2 = (int)v; break;
+    case P_STEP2: p->step2 = (int)v; break;
+    case P_PRICE2: p->price2 = v; break;
+    case P_KWH: p->usd_per_kwh = v; break;
+    case P_HI: p->hi = (int)v; break;
+    case P_STEP: p->step = (int)v; break;
+    case P_PER: p->per_server = (int)v; break;
+    case P_PRICE: p->price = v; break;
+    case P_CORR: p->corr_threshold = v; break;
+    case P_UTIL: p->util_threshold = v; break;
+    case P_KAPPA: p->kappa = v; break;
+    case P_SLA: p->sla_target_pct = v; break;
+    default: break;
+    }
+}
+
 static void prompt_done(app *a, int ok, const char *text, int choice)
 {
     (void)choice;
@@ -838,23 +956,18 @@ static void prompt_done(app *a, int ok, const char *text, int choice)
         app_err(a, "expected a number, got '%s'", text);
         return;
     }
-    switch (cur_param(a)) {
-    case P_LO: p->lo = clampi((int)v, least_count(a), 100000); break;
-    case P_LO2: p->lo2 = clampi((int)v, 0, 100000); break;
-    case P_HI2: p->hi2 = clampi((int)v, 0, 100000); break;
-    case P_STEP2: p->step2 = clampi((int)v, 1, 10000); break;
-    case P_PRICE2: p->price2 = v < 0 ? -1 : v; break;
-    case P_KWH: p->usd_per_kwh = v < 0 ? 0 : v; break;
-    case P_HI: p->hi = clampi((int)v, 1, 100000); break;
-    case P_STEP: p->step = clampi((int)v, 1, 10000); break;
-    case P_PER: p->per_server = clampi((int)v, 1, GP_NODE_MAX_GPUS); break;
-    case P_PRICE: p->price = v < 0 ? -1 : v; break;
-    case P_CORR: p->corr_threshold = v < -1 ? -1 : v > 1 ? 1 : v; break;
-    case P_UTIL: p->util_threshold = v < 0 ? 0 : v; break;
-    case P_KAPPA: p->kappa = v < 0 ? 0 : v; break;
-    case P_SLA: p->sla_target_pct = v < 0 ? 0 : v > 100 ? 100 : v; break;
-    default: break;
+    int i = cur_param(a);
+    const value_range *vr = range_of(a, i);
+    if (vr && (v < vr->lo || v > vr->hi)) {
+        app_err(a, "%s must be %g to %g (%s), not %s: not changed", param_names[i], vr->lo,
+                vr->hi, vr->opt, text);
+        return;
     }
+    if (vr && vr->integer && v != floor(v)) {
+        app_err(a, "%s must be a whole number, not %s: not changed", param_names[i], text);
+        return;
+    }
+    set_value(p, i, v);
 }
 
 /* A menu of the list's names; with none_item, "none" comes first. */
@@ -907,6 +1020,11 @@ static ui_rc pl_run(app *a, int key)
     (void)key;
     planner_ensure(a);
     gp_err err;
+    /* Refused before plan_start, so the previous results stay (stale). */
+    if (plan_params_check(&a->pl.p, &err)) {
+        app_err(a, "not run: %s", err.msg);
+        return UI_DONE;
+    }
     if (plan_start(&a->pl.sw, a->st, &a->pl.p, &err))
         app_err(a, "%s", err.msg);
     lv_reset(&a->pl.results, (size_t)a->pl.sw.njobs);
@@ -1069,7 +1187,7 @@ static void results_table(const plan *sw, const plan_params *live, table *t)
 {
     static const char *const cols[] = {"gpus", "gpus2", "policy", "ran", "sla_viol_pct",
                                        "jct_mean_s", "jct_p95_s", "avg_power_w", "capex_usd",
-                                       "cost_usd", "meets_sla", "best"};
+                                       "cost_usd", "meets_sla", "fewest", "stable"};
     for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
         table_col(t, cols[c], c != 2 && c != 10);
     for (int c = 0; c < sw->ncounts; c++)
@@ -1094,6 +1212,7 @@ static void results_table(const plan *sw, const plan_params *live, table *t)
             table_cell(t, "%.0f", plan_value(sw, r, PM_COST, live));
             table_cell(t, "%s", plan_meets_target(sla, live->sla_target_pct) ? "yes" : "no");
             table_cell(t, "%d", plan_best(sw, j, live) == c);
+            table_cell(t, "%d", plan_stable(sw, j, live) == c);
         }
 }
 
@@ -1109,6 +1228,11 @@ void planner_export(const app *a, export_view *v)
     strbuf_free(&b);
     if (sw->njobs == 0 || (sw->state != PLAN_DONE && sw->state != PLAN_CANCELLED)) {
         snprintf(v->empty, sizeof v->empty, "no finished sweep to export: press r to run one");
+        return;
+    }
+    if (results_stale(a)) {
+        snprintf(v->empty, sizeof v->empty, "the results are stale (swept with earlier "
+                 "parameters than the command above): press r to sweep these first");
         return;
     }
     /* Read under the live sliders (price, kappa, SLA target, energy), as

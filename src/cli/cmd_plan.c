@@ -98,14 +98,46 @@ static void service_cells(table *t, const plan *pl, const plan_result *r)
     usd_cell(t, pl, r, plan_value(pl, r, PM_CAPEX, p));
 }
 
+/* The stable answer beside the first crossing, and which curves are not
+ * monotonic (the first crossing is then not the count to buy). */
+static void print_stable(cli_ctx *ctx, const plan *pl)
+{
+    const plan_params *p = &pl->p;
+    fprintf(ctx->out, "stable (every larger count swept meets it):");
+    for (int j = 0; j < p->npolicies; j++) {
+        int c = plan_stable(pl, j, p);
+        if (c < 0)
+            fprintf(ctx->out, "  %s none", p->policies[j]);
+        else
+            fprintf(ctx->out, "  %s %d", p->policies[j], plan_result_at(pl, c, j)->gpus);
+    }
+    fputc('\n', ctx->out);
+    for (int j = 0; j < p->npolicies; j++) {
+        if (!plan_nonmonotonic(pl, j, p))
+            continue;
+        int b = plan_best(pl, j, p), s = plan_stable(pl, j, p);
+        fprintf(ctx->out, "warning: %s: the curve is not monotonic: %d GPUs meet the target "
+                "but a larger count swept does not; ", p->policies[j],
+                plan_result_at(pl, b, j)->gpus);
+        if (s >= 0)
+            fprintf(ctx->out, "from %d GPUs every count does\n", plan_result_at(pl, s, j)->gpus);
+        else
+            fprintf(ctx->out, "the largest count swept does not\n");
+    }
+}
+
 static void print_results(cli_ctx *ctx, const plan *pl)
 {
     const plan_params *p = &pl->p;
     int energy = p->usd_per_kwh > 0;
     table *t = table_new();
+    /* fewest: the first count meeting the target; stable: the fewest from
+     * which every larger count swept meets it; monotonic 0 when the two
+     * differ (the curve rises again after the first crossing). */
     const char *cols[] = {"gpus", "policy", "ran", "sla_viol_pct", "jct_mean_s", "jct_p95_s",
-                          "avg_power_w", "capex_usd", "meets_sla", "fewest"};
-    for (int i = 0; i < 10; i++) {
+                          "avg_power_w", "capex_usd", "meets_sla", "fewest", "stable",
+                          "monotonic"};
+    for (int i = 0; i < 12; i++) {
         if (i == 8 && energy) {
             table_col(t, "energy_usd", 1);
             table_col(t, "cost_usd", 1);
@@ -127,6 +159,8 @@ static void print_results(cli_ctx *ctx, const plan *pl)
             }
             table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
             table_cell(t, "%d", plan_best(pl, j, p) == c);
+            table_cell(t, "%d", plan_stable(pl, j, p) == c);
+            table_cell(t, "%d", !plan_nonmonotonic(pl, j, p));
         }
     }
     table_print(t, ctx->format, ctx->out, NULL);
@@ -147,6 +181,7 @@ static void print_results(cli_ctx *ctx, const plan *pl)
             fprintf(ctx->out, "  %s %d", p->policies[j], plan_result_at(pl, c, j)->gpus);
     }
     fputc('\n', ctx->out);
+    print_stable(ctx, pl);
 }
 
 static void grid_row(table *t, const plan *pl, int c, int j)

@@ -334,7 +334,7 @@ static int draw_plan(cli_ctx *ctx, const plot_opts *o, const plan_params *p)
     else {
         plot_chart *c = plan_chart(&pl, m, &pl.p);
         code = write_chart(ctx, o, c);
-        char answer[160];
+        char answer[224];
         plan_answer(&pl, &pl.p, 1, answer, sizeof answer);
         if (code == EXIT_OK)
             fprintf(ctx->out, "%s\n", answer);

@@ -207,6 +207,20 @@ int run_jct_within(double jct_vs_best, double kappa)
     return jct_vs_best <= kappa * (1 + 1e-12);
 }
 
+int run_can_be_best(const run *r)
+{
+    return run_metric_get(r, "failed_tasks", 0) == 0 && run_metric_get(r, "completed", 0) > 0;
+}
+
+double run_best_jct(run *const *runs, size_t n)
+{
+    double best = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (run_can_be_best(runs[i]))
+            best = fmin(best, run_metric_get(runs[i], "jct_mean_s", INFINITY));
+    return best;
+}
+
 size_t run_violations(const run *r, const gp_trace *tr, double kappa)
 {
     size_t v = 0;

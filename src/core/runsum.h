@@ -60,8 +60,16 @@ void run_summarize_outcomes(const run *r, run_summary *out);
 /* The papers' SLA on normalised JCT: a policy's mean JCT over the fastest
  * policy's stays within kappa (CATS §6: 1.2 x HotCloud's).  It says
  * nothing of single tasks: a run can meet it with hundreds of tasks over
- * their own kappa x e_min, hence the CLI's column name mean_jct_within_k. */
+ * their own kappa x e_min, hence the CLI's column name
+ * jct_vs_best_within_kappa (mean_jct_within_k before). */
 int run_jct_within(double jct_vs_best, double kappa);
+/* 1 when finished run r can be the fastest policy, the "best" of
+ * jct_vs_best: it ran every task (a run whose failed tasks left its JCT
+ * figures is fast only for the tasks it kept) and completed at least one. */
+int run_can_be_best(const run *r);
+/* The mean JCT of the fastest of runs[0..n) that can be best; INFINITY
+ * when none can. */
+double run_best_jct(run *const *runs, size_t n);
 
 /* Writes a percentage with the fewest decimals (min_decimals to 4) that
  * keep the shown value on the same side of target as the value itself,

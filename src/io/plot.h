@@ -64,7 +64,7 @@ typedef struct plot_heat {
 
 typedef struct plot_chart {
     char title[160];
-    char note[160];             /* one line under the title, "" = none */
+    char note[320];             /* one line under the title, "" = none */
     plot_axis x, y;
     plot_style style;
     int y_from_zero;            /* 1: the y range includes 0 */

@@ -228,11 +228,68 @@ static void list_pending(plan *sw)
             sw->pending[sw->npending++] = i;
 }
 
-int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
+int plan_params_check(const plan_params *p, gp_err *err)
 {
-    plan_free(sw);
+    int grid = p->gpu2[0] != '\0';
     if (p->npolicies < 1)
         return gp_error(err, "choose at least one policy");
+    if (grid && p->unbounded)
+        return gp_error(err, "the unbounded pool is for one GPU model, not a grid");
+    if (p->per_server < 1 || p->per_server > GP_NODE_MAX_GPUS)
+        return gp_error(err, "GPUs per server must be 1 to %d, not %d", GP_NODE_MAX_GPUS,
+                        p->per_server);
+    if (p->unbounded)
+        return 0;
+    if (!grid && !p->snapshot[0] && p->lo < 1)
+        return gp_error(err, "GPUs from (--from) must be at least 1 with one GPU model, "
+                        "not %d", p->lo);
+    if (p->lo < 0 || p->step < 1)
+        return gp_error(err, "GPUs from must be at least 0 and the step at least 1");
+    if (p->hi < p->lo)
+        return gp_error(err, "the range %d to %d runs backwards: GPUs to (--to) must not be "
+                        "below GPUs from (--from)", p->lo, p->hi);
+    if (grid && (p->lo2 < 0 || p->step2 < 1))
+        return gp_error(err, "2nd GPUs from must be at least 0 and the 2nd step at least 1");
+    if (grid && p->hi2 < p->lo2)
+        return gp_error(err, "the second model's range %d to %d runs backwards: --to2 must "
+                        "not be below --from2", p->lo2, p->hi2);
+    return 0;
+}
+
+/* Two thresholds alike, NAN (the policy's own) equal to NAN. */
+static int same_threshold(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
+
+int plan_params_same_sweep(const plan_params *a, const plan_params *b)
+{
+    int grid = a->gpu2[0] != '\0';
+    if (strcmp(a->trace, b->trace) || strcmp(a->gpu, b->gpu) || strcmp(a->gpu2, b->gpu2) ||
+        strcmp(a->snapshot, b->snapshot) || strcmp(a->tput, b->tput) ||
+        strcmp(a->nets, b->nets) || a->unbounded != b->unbounded ||
+        a->per_server != b->per_server || a->npolicies != b->npolicies ||
+        !same_threshold(a->corr_threshold, b->corr_threshold) ||
+        !same_threshold(a->util_threshold, b->util_threshold) ||
+        a->predict.kind != b->predict.kind || a->predict.arg != b->predict.arg ||
+        a->predict.hold_mean != b->predict.hold_mean ||
+        memcmp(&a->whatif, &b->whatif, sizeof a->whatif) != 0)
+        return 0;
+    for (int j = 0; j < a->npolicies; j++)
+        if (strcmp(a->policies[j], b->policies[j]))
+            return 0;
+    if (a->unbounded)
+        return 1;
+    if (a->lo != b->lo || a->hi != b->hi || a->step != b->step)
+        return 0;
+    return !grid || (a->lo2 == b->lo2 && a->hi2 == b->hi2 && a->step2 == b->step2);
+}
+
+int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err)
+{
+    if (plan_params_check(p, err))
+        return -1;
+    plan_free(sw);
     sw->p = *p;
     if (load(sw, st, err)) {
         plan_free(sw);
@@ -540,6 +597,25 @@ int plan_best(const plan *sw, int j, const plan_params *live)
             return c;
     }
     return -1;
+}
+
+int plan_stable(const plan *sw, int j, const plan_params *live)
+{
+    if (sw->grid)
+        return -1;
+    int stable = -1;
+    for (int c = sw->ncounts - 1; c >= 0; c--) {
+        const plan_result *r = plan_result_at(sw, c, j);
+        if (!plan_meets_target(plan_value(sw, r, PM_SLA, live), live->sla_target_pct))
+            break;
+        stable = c;
+    }
+    return stable;
+}
+
+int plan_nonmonotonic(const plan *sw, int j, const plan_params *live)
+{
+    return !sw->grid && plan_best(sw, j, live) != plan_stable(sw, j, live);
 }
 
 /* How well a point serves: SLA violations, then mean JCT (a point where

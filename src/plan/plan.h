@@ -158,6 +158,18 @@ int plan_grid(const plan_params *p, int *n1, int *n2, int cap);
 cluster *plan_cluster_mixed(const gpu_profile *p1, int n1, const gpu_profile *p2, int n2,
                             int per_server);
 
+/* 0 when p describes a sweep that can run, else -1 with a message
+ * naming the field (the CLI's option in brackets): no policy, a range
+ * running backwards (128 to 32), one model from fewer than 1 GPU, a grid
+ * in an unbounded pool.  plan_start() checks it before anything else, so
+ * a refused start leaves the previous results as they were. */
+int plan_params_check(const plan_params *p, gp_err *err);
+/* 1 when sweeps of a and b simulate the same runs: they differ at most in
+ * what is applied when results are read (prices, energy price and hours,
+ * kappa, the SLA target) or in how the work is spread (jobs, shard).
+ * Results of one are then current for the other; else they are stale. */
+int plan_params_same_sweep(const plan_params *a, const plan_params *b);
+
 int plan_start(plan *sw, store *st, const plan_params *p, gp_err *err);
 /* Runs for about budget_s seconds; returns 1 while work remains. */
 int plan_tick(plan *sw, double budget_s);
@@ -187,6 +199,17 @@ int plan_meets_target(double sla_pct, double target_pct);
  * sliders: the smallest count (one model), the cheapest (grid; ties to the
  * lower index); -1 when none does. */
 int plan_best(const plan *sw, int j, const plan_params *live);
+/* One model: the stable answer for policy j, the fewest GPUs from which
+ * every larger count swept meets the SLA target (a count not yet run
+ * counts as not meeting it); -1 when the largest count does not, and in
+ * a grid (no order of points).  A noisy curve can meet the target at a
+ * count and miss it at a larger one: the first crossing (plan_best) is
+ * then fragile, and this is the count to buy. */
+int plan_stable(const plan *sw, int j, const plan_params *live);
+/* 1 when policy j's curve is not monotonic where it matters: a count
+ * meets the target and a larger count swept does not (plan_best differs
+ * from plan_stable). */
+int plan_nonmonotonic(const plan *sw, int j, const plan_params *live);
 /* 1 when point c is on policy j's frontier: done, and no other point of
  * the policy is as cheap and serves as well (SLA violations, then mean
  * JCT), one of the two strictly. */

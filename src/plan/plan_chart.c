@@ -89,6 +89,15 @@ void plan_answer(const plan *pl, const plan_params *live, int utf8, char *buf, s
                  pl->prof.name, r->gpus2, times, pl->prof2.name, usd);
     else
         snprintf(buf, len, "%s: %d %s %s, %s", name, r->gpus, times, pl->prof.name, usd);
+    if (plan_nonmonotonic(pl, j, live)) {
+        int s = plan_stable(pl, j, live);
+        size_t n = strlen(buf);
+        if (s >= 0)
+            snprintf(buf + n, len - n, "; not monotonic: every count from %d meets it",
+                     plan_result_at(pl, s, j)->gpus);
+        else
+            snprintf(buf + n, len - n, "; not monotonic: the largest count swept misses it");
+    }
 }
 
 /* One model: the metric against the GPU count, the fewest meeting the
@@ -108,6 +117,15 @@ static void count_series(plot_chart *ch, const plan *pl, plan_metric m,
             const plan_result *r = plan_result_at(pl, b, j);
             char lab[48];
             snprintf(lab, sizeof lab, "%s: fewest %d", pl->p.policies[j], r->gpus);
+            plot_marker_add(ch, s, r->gpus, plan_value(pl, r, m, live), lab);
+        }
+        /* A curve that misses the target again after its first crossing:
+         * the stable answer is marked too. */
+        int st = plan_stable(pl, j, live);
+        if (plan_nonmonotonic(pl, j, live) && st >= 0) {
+            const plan_result *r = plan_result_at(pl, st, j);
+            char lab[48];
+            snprintf(lab, sizeof lab, "%s: stable %d", pl->p.policies[j], r->gpus);
             plot_marker_add(ch, s, r->gpus, plan_value(pl, r, m, live), lab);
         }
     }
@@ -167,7 +185,7 @@ plot_chart *plan_chart(const plan *pl, plan_metric m, const plan_params *live)
         snprintf(lab, sizeof lab, "SLA target %g %%", live->sla_target_pct);
         plot_hline_add(ch, live->sla_target_pct, lab);
     }
-    char answer[128];
+    char answer[224];
     plan_answer(pl, live, 1, answer, sizeof answer);
     snprintf(ch->note, sizeof ch->note, "cheapest meeting SLA violations <= %g %%: %s",
              live->sla_target_pct, answer);

@@ -80,6 +80,9 @@ int corr_window(const cstate *cs, const task *tk, int g, placement *out)
     const cs_node *n = &cs->nodes[gpu->node];
     if (v < 1 || v > GP_NODE_MAX_GPUS || gpu->dev + v > n->ngpus)
         return CORR_NO_ROOM;
+    /* The server's vCPU and host memory count as for every family (fit.h). */
+    if (tk->cpu_milli > n->cpu_left || tk->ram_mib > n->ram_left)
+        return CORR_HOST;
     for (int k = 0; k < v; k++) {
         int code = gpu_admits(cs, tk, g + k);
         if (code != CORR_FITS)
@@ -98,6 +101,7 @@ const char *corr_reason(int code)
     case CORR_NO_ROOM: return "too few GPUs after it";
     case CORR_MODEL: return "GPU model not allowed";
     case CORR_MEMORY: return "memory";
+    case CORR_HOST: return "server's vCPU or host memory";
     default: return "fits";
     }
 }

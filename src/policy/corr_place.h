@@ -5,8 +5,10 @@
  *
  * Resource model of the family (CATS §3.3, CorrGPU §II): tasks time-share a
  * GPU (MPS), so a GPU admits a task when the task may run on its model and
- * its free memory holds the task's footprint d; GPU shares (gpu_milli),
- * vCPU and RAM are not constraints (the papers place by memory only).
+ * its free memory holds the task's footprint d; GPU shares (gpu_milli)
+ * are not constraints (the papers place by memory only).  The server's
+ * vCPU and host memory left must hold the task's, as in every family
+ * (core/fit.h): a trace that asks for them is not placed past them.
  * A task of v > 1 GPUs takes a window of v consecutive devices of one
  * server starting at the chosen GPU (CorrGPU Alg. 1 lines 18–25:
  * "dispatch(t_i) -> g + k").
@@ -31,7 +33,7 @@ int corr_prepare(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
 void corr_release(void *prep);
 
 /* Why a window does not admit a task. */
-enum { CORR_FITS = 0, CORR_NO_ROOM, CORR_MODEL, CORR_MEMORY };
+enum { CORR_FITS = 0, CORR_NO_ROOM, CORR_MODEL, CORR_MEMORY, CORR_HOST };
 
 /* The window of task_gpus(tk) devices starting at global GPU g, on g's
  * node.  Returns CORR_FITS with *out filled, or why it does not fit. */

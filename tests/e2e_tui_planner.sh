@@ -1,0 +1,99 @@
+#!/bin/sh
+# End-to-end test of the Planner screen telling the truth, through tmux, at
+# 80x24 and 160x48:
+#   results swept with other parameters are marked stale (progress line,
+#   answer, results box) and X refuses to export them as current;
+#   a range running backwards (128 to 32) is refused at r with the CLI's
+#   reason and the previous results stay; an out-of-range value typed is
+#   refused with its range, not clamped;
+#   keys typed 10 ms apart while editing land where they were typed;
+#   the footer keeps "r run" and "Esc cancel".
+# Usage: GPUPLAN=./gpuplan sh tests/e2e_tui_planner.sh  (run from the project root)
+set -u
+NAME=e2e_tui_planner
+NEED=cats-testbed
+WAIT_S=30
+. tests/lib_tui.sh
+start() {       # start W H: the dashboard in a fresh session
+    end_session
+    for try in 1 2 3; do
+        tm new-session -d -s tui -x "$1" -y "$2" -c "$T" \
+            "env LANG=C.UTF-8 TERM=tmux-256color '$G'; echo \"EXITED rc=\$?\"; sleep 600" &&
+            break
+        sleep 0.5
+    done
+}
+last_line() { cap; tail -1 "$T/screen"; }
+# param N: the cursor on parameter row N (0 = Trace), one key at a time.
+param() {
+    keys Home
+    n=0
+    while [ "$n" -lt "$1" ]; do keys Down; n=$((n + 1)); done
+}
+# type_value TEXT: Enter on the current parameter, clear it, type TEXT, Enter.
+type_value() {
+    keys Enter
+    wait_for "Enter" >/dev/null
+    keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
+    keys "$1" Enter
+}
+# slow KEY...: each key its own send-keys, 10 ms apart (a fast typist).
+slow() {
+    for k in "$@"; do keys "$k"; sleep 0.01; done
+}
+
+"$G" list >/dev/null 2>"$T/seed.err" || { cat "$T/seed.err"; bad "database created"; }
+
+for size in 80x24 160x48; do
+    w=${size%x*} h=${size#*x}
+    start "$w" "$h"
+    expect "Compare setup" "$size: opens on the Compare setup"
+    keys 4
+    expect "What if" "$size: Planner"
+    line=$(last_line)
+    case "$line" in *"r run"*"Esc cancel"*) ok "$size: the footer keeps r run and Esc cancel" ;;
+        *) bad "$size: footer without r run / Esc cancel: $line" ;; esac
+    # GPUs from 1, to 8, step 1: a small sweep.
+    param 3; type_value 1
+    param 4; type_value 8
+    param 5; type_value 1
+    keys r
+    expect "sweep done" "$size: the sweep finishes"
+    expect "Answer:" "$size: an answer"
+    expect " USD" "$size: the answer is shown to its end (wrapped, not cut)"
+    # GPUs to 9: the results are for 1..8.
+    param 4; type_value 9
+    expect "STALE" "$size: the results are marked stale once GPUs to changes"
+    expect "Stale answer" "$size: the answer says it is stale"
+    keys X Enter
+    expect "the results are stale" "$size: X does not export stale results"
+    [ -f "$T/gpuplan-planner-results.csv" ] && bad "$size: stale results written" ||
+        ok "$size: no stale results written"
+    # A price is read when results are: not stale.
+    param 4; type_value 8
+    expect "sweep done" "$size: back to the swept parameters, the results are current"
+    param 7; type_value 12000
+    expect "sweep done" "$size: a price change keeps the results current"
+    # 128 to 32: refused at r, the previous results kept (and stale).
+    param 3; type_value 128
+    param 4; type_value 32
+    keys r
+    expect "runs backwards" "$size: a range 128 to 32 is refused"
+    expect "STALE" "$size: the refused run leaves the previous results, marked stale"
+    # Out of range: refused with its range, the value unchanged.
+    param 11; type_value 150
+    expect "must be 0 to 100" "$size: an SLA target of 150 % is refused"
+    expect_not "150.0% violations" "$size: the SLA target is not changed (nor clamped)"
+    expect "<= 0.0% violations" "$size: the SLA target stays 0"
+    param 6; type_value 99
+    expect "must be 1 to 16" "$size: 99 GPUs per server is refused"
+    # Keys 10 ms apart: Enter, the value, Enter, Down, Enter, the value, Enter.
+    param 3
+    slow Enter BSpace BSpace BSpace BSpace 2 Enter Down Enter BSpace BSpace BSpace BSpace 9 Enter
+    expect "GPUs from        2 " "$size: the first value typed fast lands in GPUs from"
+    expect "GPUs to          9 " "$size: the second lands in GPUs to"
+    end_session
+done
+
+echo "$NAME: $fails failed"
+[ "$fails" -eq 0 ]
