@@ -149,10 +149,10 @@ contains "$T/notty.err" "the dashboard needs a terminal" "no terminal: says why"
     >"$T/run.out" 2>&1
 contains "$T/run.out" "jct_vs_best_within_kappa" "run: the mean-JCT SLA column is named for what it is"
 if grep -q "within_sla" "$T/run.out"; then bad "run: no within_sla column"; else ok "run: no within_sla column"; fi
-awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "sla_viol") c = i }
-     $1 == "cats" && $c == 2549' "$T/run.out" | grep -q . &&
-    ok "run: cats's 2549 SLA violations next to its mean-JCT verdict" ||
-    { bad "run: cats's 2549 violations"; cat "$T/run.out"; }
+awk '$1 == "policy" { for (i = 1; i <= NF; i++) if ($i == "sla_viol") c = i }
+     $1 == "cats" && $c == 1117' "$T/run.out" | grep -q . &&
+    ok "run: cats's 1117 SLA violations next to its mean-JCT verdict" ||
+    { bad "run: cats's 1117 violations"; cat "$T/run.out"; }
 # 1 of 14 tasks over its SLA is 7.142857 %: against <= 7.14 it fails, so it
 # may not print as 7.14.
 "$G" plan --trace cats-testbed --gpu V100 --from 6 --to 6 --policy cats --sla-target 7.14 \
@@ -203,14 +203,14 @@ keys Enter
 expect "2 runs ready at t=0" "comparison starts"
 keys + + + + + + Space
 expect "finished" "played to the end"
-expect "t=1d 14:17:52 of ~38h" "played: the clock stops at the runs' end"
+expect "t=1d 13:52:28 of ~37h" "played: the clock stops at the runs' end"
 agree "played to the end" cats "$cats_id"
 agree "played to the end" hotcloud "$hot_id"
 keys r
 expect "restarted at t=0" "restarted"
 keys End
 expect "ran to the end" "End"
-expect "t=1d 14:17:52 of ~38h" "End: the clock stops at the runs' end"
+expect "t=1d 13:52:28 of ~37h" "End: the clock stops at the runs' end"
 agree "End" cats "$cats_id"
 agree "End" hotcloud "$hot_id"
 
