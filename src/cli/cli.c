@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 extern const cli_cmd cmd_import, cmd_list, cmd_show, cmd_export, cmd_delete, cmd_profile,
-    cmd_samples, cmd_run, cmd_sweep, cmd_plan, cmd_snapshot;
+    cmd_samples, cmd_run, cmd_sweep, cmd_plan, cmd_snapshot, cmd_calibrate;
 extern const cli_cmd cmd_solve, cmd_peace, cmd_estimate, cmd_generate;
 extern const cli_cmd cmd_plot;
 extern const cli_cmd cmd_cluster;
@@ -43,6 +43,7 @@ const cli_cmd *const cli_commands[] = {
     &cmd_peace,
     &cmd_estimate,
     &cmd_snapshot,
+    &cmd_calibrate,
     &cmd_generate,
     &cmd_samples,
     &cmd_reproduce,
