@@ -5,7 +5,9 @@
 # are printed (table, csv, json); the fit saved as a profile is used by
 # plan and by a run on a cluster of it; --save refuses to replace without
 # --force; readings of two profiles need --gpu; readings that cannot be
-# fitted (one reading; DCGM idle GPUs only) are refused with what varies.
+# fitted (one reading; DCGM idle GPUs only) are refused with what varies;
+# a pattern takes a series of snapshots (the H100s of a DCGM scrape and of
+# nvidia-smi together).
 # Calls the cli layer, through it power/power_fit.c and the store.
 #
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_calibrate.sh  (run from the project root)
@@ -64,6 +66,22 @@ expect_rc 0 "DCGM of an EKS node" "$G" import --name eks "$F/ip-100-64-147-149.p
 expect_rc 1 "idle GPUs only refused" "$G" calibrate --snapshot eks
 contains "$T/err" "no GPU is active, so watts per MHz cannot be fitted; 7 reading(s): 7 idle, 0 active" \
     "says no GPU is active"
+# A series of scrapes, one snapshot each, taken by a pattern: the EKS
+# node's idle H100s (DCGM) and the loaded H100 (nvidia-smi) together.
+expect_rc 0 "DCGM and nvidia-smi H100s by pattern" "$G" calibrate --snapshot 'eks*' \
+    --snapshot one
+echo "---- before (catalog) and after (fit) on the fixtures' H100 readings ----"
+cat "$T/out"
+echo "------------------------------------------------------------------------"
+contains "$T/out" "GPU profile 'H100': 8 reading(s) from 2 snapshot(s); left out: 0 without power, 0 without utilization, 1 active without a clock" \
+    "the readings counted, the one without a clock left out"
+contains "$T/out" "catalog    H100         70           0.3182                 8      3.86       68.0    24.1" \
+    "the catalog H100's error: MAPE 3.86 %, largest 68.0 W"
+contains "$T/out" "fit eq. 1            68.29           0.2847                 8      1.31        2.6     1.2" \
+    "the fit's: MAPE 1.31 %, largest 2.6 W"
+contains "$T/err" "utilization at 2 value(s)" "the fit with utilization refused, with what varies"
+expect_rc 1 "a pattern matching nothing" "$G" calibrate --snapshot 'nomatch-*'
+contains "$T/err" "no snapshot matches 'nomatch-*'" "the pattern named"
 expect_rc 1 "no such snapshot" "$G" calibrate --snapshot nosuch
 expect_rc 2 "--snapshot required" "$G" calibrate
 e2e_finish

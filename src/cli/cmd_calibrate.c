@@ -11,8 +11,10 @@
 #include "core/profile.h"
 #include "power/power_fit.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int calibrate_exec(cli_ctx *ctx, int argc, char **argv);
@@ -32,6 +34,44 @@ const cli_cmd cmd_calibrate = {
     .exec = calibrate_exec,
 };
 
+/* The snapshots read: the names given, a pattern ("eks-*", one snapshot
+ * per DCGM scrape of a series) replaced by the stored names it matches. */
+typedef struct calib_names {
+    char (*v)[GP_NAME_MAX];
+    size_t n;
+} calib_names;
+
+static void names_add(calib_names *nm, const char *name)
+{
+    nm->v = xrealloc(nm->v, (nm->n + 1) * sizeof *nm->v);
+    strlcpy0(nm->v[nm->n++], name, GP_NAME_MAX);
+}
+
+static int expand_names(store *st, const cli_list *given, calib_names *nm, gp_err *err)
+{
+    store_item *items = NULL;
+    size_t nitems = 0;
+    for (size_t i = 0; i < given->n; i++) {
+        const char *g = given->v[i];
+        if (!strpbrk(g, "*?[")) {
+            names_add(nm, g);
+            continue;
+        }
+        if (!items && store_list(st, STORE_SNAPSHOT, &items, &nitems, err))
+            return -1;
+        size_t before = nm->n;
+        for (size_t k = 0; k < nitems; k++)
+            if (fnmatch(g, items[k].name, 0) == 0)
+                names_add(nm, items[k].name);
+        if (nm->n == before) {
+            free(items);
+            return gp_error(err, "no snapshot matches '%s'", g);
+        }
+    }
+    free(items);
+    return 0;
+}
+
 typedef struct calib_in {
     catalog *cat;
     pf_set set;
@@ -40,7 +80,7 @@ typedef struct calib_in {
 
 /* The one GPU profile among the nodes the snapshots have readings of,
  * into model; -1 with the list when there are several or none. */
-static int only_model(store *st, const cli_list *snaps, char *model, gp_err *err)
+static int only_model(store *st, const calib_names *snaps, char *model, gp_err *err)
 {
     char seen[512] = "";
     int count = 0;
@@ -73,7 +113,7 @@ static int only_model(store *st, const cli_list *snaps, char *model, gp_err *err
     return gp_error(err, "readings of several GPU profiles (%s): name one with --gpu", seen);
 }
 
-static int collect(store *st, const cli_list *snaps, calib_in *in, gp_err *err)
+static int collect(store *st, const calib_names *snaps, calib_in *in, gp_err *err)
 {
     for (size_t s = 0; s < snaps->n; s++) {
         snapshot *sn = NULL;
@@ -147,7 +187,7 @@ static int save_profile(store *st, const calib_in *in, const pf_fit *f, const ch
     return 0;
 }
 
-static void print_intro(cli_ctx *ctx, const calib_in *in, const cli_list *snaps)
+static void print_intro(cli_ctx *ctx, const calib_in *in, const calib_names *snaps)
 {
     FILE *o = ctx->format == FMT_TABLE ? ctx->out : stderr;
     fprintf(o, "GPU profile '%s': %zu reading(s) from %zu snapshot(s)", in->model, in->set.n,
@@ -158,7 +198,7 @@ static void print_intro(cli_ctx *ctx, const calib_in *in, const cli_list *snaps)
     fprintf(o, "\n");
 }
 
-static int report(cli_ctx *ctx, store *st, calib_in *in, const cli_list *snaps,
+static int report(cli_ctx *ctx, store *st, calib_in *in, const calib_names *snaps,
                   const char *save, int force, gp_err *err)
 {
     pf_fit f2, f3;
@@ -198,7 +238,8 @@ static int calibrate_exec(cli_ctx *ctx, int argc, char **argv)
     int force = 0, code;
     const cli_opt opts[] = {
         OPT_LIST("snapshot", 0, "NAME", &snaps,
-                 "a stored snapshot with GPU readings (repeat for more)", .required = 1),
+                 "a stored snapshot with GPU readings (repeat for more; a pattern "
+                 "such as 'scrape-*' takes every snapshot it matches)", .required = 1),
         OPT_NAME("gpu", 0, "PROFILE", &gpu, "the GPU profile to fit",
                  .def = "the only one the readings are of"),
         OPT_NAME("save", 0, "NAME", &save, "store the fit as a new GPU profile NAME"),
@@ -211,6 +252,7 @@ static int calibrate_exec(cli_ctx *ctx, int argc, char **argv)
     }
     store *st = cli_store(ctx);
     calib_in in = {0};
+    calib_names names = {0};
     gp_err err = {{0}};
     int rc = EXIT_RUNTIME;
     if (!st)
@@ -221,18 +263,21 @@ static int calibrate_exec(cli_ctx *ctx, int argc, char **argv)
         gp_error(&err, "no GPU profile named '%s'", gpu);
         goto fail;
     }
+    if (expand_names(st, &snaps, &names, &err))
+        goto fail;
     if (gpu)
         strlcpy0(in.model, gpu, sizeof in.model);
-    else if (only_model(st, &snaps, in.model, &err))
+    else if (only_model(st, &names, in.model, &err))
         goto fail;
-    if (collect(st, &snaps, &in, &err) ||
-        report(ctx, st, &in, &snaps, save, force, &err))
+    if (collect(st, &names, &in, &err) ||
+        report(ctx, st, &in, &names, save, force, &err))
         goto fail;
     rc = EXIT_OK;
     goto out;
 fail:
     rc = cli_fail(&err);
 out:
+    free(names.v);
     pf_set_free(&in.set);
     catalog_free(in.cat);
     cli_list_free(&snaps);
