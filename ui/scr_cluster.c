@@ -671,9 +671,9 @@ static void draw_detail(const app *a, const cl_src *s, rect box)
     int held = s->sim && sim_gpu_peace(s->sim, gi, &pg);
     char cap[32] = "";
     if (held)
-        snprintf(cap, sizeof cap, "  (cap %g W)", pg.cap_w);
+        snprintf(cap, sizeof cap, " (cap %g W)", pg.cap_w);
     /* the model's figure, named so beside a monitor's (the next line) */
-    draw_textf(y++, in.x, in.w, A_NORMAL, "%s  %.0f MHz  model %.1f W%s", st, g->freq_mhz,
+    draw_textf(y++, in.x, in.w, A_NORMAL, "%s %.0f MHz  model %.1f W%s", st, g->freq_mhz,
                gpu_watts(s->cs, gi, s->eopc), cap);
     draw_textf(y++, in.x, in.w, A_NORMAL, "memory %.1f / %.1f GiB  share %d milli",
                g->mem_used_gib, g->mem_gib, g->alloc_milli);

@@ -93,7 +93,10 @@ static int only_model(store *st, const calib_names *snaps, char *model, gp_err *
             return -1;
         }
         for (size_t i = 0; i < sn->nreadings; i++) {
-            const char *m = cl->nodes[sn->readings[i].node].gpu_model;
+            int nd = sn->readings[i].node;
+            if (nd < 0 || (size_t)nd >= cl->nnodes)
+                continue;
+            const char *m = cl->nodes[nd].gpu_model;
             char quoted[GP_NAME_MAX + 2];
             snprintf(quoted, sizeof quoted, "'%s'", m);
             if (strstr(seen, quoted))
