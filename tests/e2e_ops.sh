@@ -128,11 +128,11 @@ keys j j j j j Tab
 expect "cluster mylab" "the snapshot is listed"
 keys Enter
 expect "snapshot mylab of mylab" "Cluster shows the imported snapshot"
-expect "GPU power 899 W (read)" "the GPUs' measured power summed"
-expect "read: 97%  348.1 W  1410 MHz  30.5 GiB" "GPU 0's readings"
+expect "GPU power 899 W measured" "the GPUs' measured power summed, labelled"
+expect "measured: 97%  348.1 W  1410 MHz  30.5 GiB" "GPU 0's readings"
 expect "ml/resnet-" "its pod"
 keys l l
-expect "read: 41%  122.4 W  1275 MHz  8.9 GiB" "GPU 2's readings"
+expect "measured: 41%  122.4 W  1275 MHz  8.9 GiB" "GPU 2's readings"
 keys u
 expect "▓▓▓ ▓▓▓ ▒▒▒ ···" "the utilization view shows the GPUs as read (97, 95, 41, 0 %)"
 keys c

@@ -282,6 +282,15 @@ static void test_gpuinfo(void **state)
     assert_int_equal(gpu_heat_level(cs, tr, prog, 1, HEAT_FREQ), -1);
     assert_int_equal(gpu_heat_level(cs, tr, prog, 0, HEAT_FREQ), 2);    /* 90 % of range */
     assert_int_equal(gpu_heat_level(cs, tr, prog, 1, HEAT_ALLOC), 0);
+    /* A task with no series and no mean (a pod no monitor read) is
+     * unread: its 0 % is not a reading. */
+    assert_int_equal(gpu_util_unread(cs, tr, 0), 0);
+    tr->tasks[1].util.len = 0;
+    tr->tasks[1].util_mean = 0;
+    int g1 = 1;
+    cstate_alloc(cs, &tr->tasks[1], 1, 0, &g1, 1);
+    assert_int_equal(gpu_util_unread(cs, tr, 1), 1);
+    assert_int_equal(gpu_util_unread(cs, tr, 0), 0);
     cstate_free(cs);
     cluster_free(cl);
     catalog_free(cat);

@@ -36,6 +36,19 @@ double gpu_util_now(const cstate *cs, const gp_trace *tr, const double *progress
     return u;
 }
 
+int gpu_util_unread(const cstate *cs, const gp_trace *tr, int gpu)
+{
+    const cs_gpu *g = &cs->gpus[gpu];
+    int n = 0;
+    for (int i = 0; i < g->ntasks; i++) {
+        int t = g->tasks[i];
+        if (tr && t >= 0 && (size_t)t < tr->ntasks && tr->tasks[t].util.len == 0 &&
+            !(tr->tasks[t].util_mean > 0))
+            n++;
+    }
+    return n;
+}
+
 size_t gpu_agg_series(const cstate *cs, const gp_trace *tr, const double *progress, int gpu,
                       float *out, size_t cap)
 {

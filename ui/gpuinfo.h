@@ -21,6 +21,11 @@ double task_util_at(const task *tk, double progress_s);
  * 100: time-shared GPUs are oversubscribed). */
 double gpu_util_now(const cstate *cs, const gp_trace *tr, const double *progress, int gpu);
 
+/* How many of the GPU's tasks have no utilization anyone read: no series
+ * and no mean (a pod no monitor read).  Their share of gpu_util_now is
+ * not 0 but unknown, and the screens say so. */
+int gpu_util_unread(const cstate *cs, const gp_trace *tr, int gpu);
+
 /* The GPU's aggregate series ahead: out[k] = Σ tasks' u at progress + k
  * samples (period of the first task with a series); returns the length
  * written (≤ cap), 0 when no task has a series. */

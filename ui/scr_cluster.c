@@ -13,6 +13,10 @@
  * pods (the trace "<snapshot>-pending", when there is one) arriving, under
  * the policies picked in Compare (else cats, fgd, first).
  *
+ * What is not known is not shown as 0: a GPU whose tasks no monitor read
+ * is '?' in the utilization view and "no reading" in its pane, and every
+ * watt figure says whether it is measured or the power model's.
+ *
  * Only the visible lines of the heatmap are drawn, so a 10,000-GPU cluster
  * costs what fits on the screen (bench/bench_tui_frame.c measures it).
  * Drawing derives the selected GPU and the heatmap's first line from the
@@ -347,6 +351,9 @@ static const char *const view_names[HEAT_NVIEWS] = {
     "allocation (tasks per GPU)", "utilization now", "power state", "frequency", "memory used",
 };
 
+/* A GPU whose tasks no monitor read, in the utilization view. */
+#define UTIL_UNREAD_GLYPH '?'
+
 static uint32_t level_glyph(int level, int utf8)
 {
     static const uint32_t u[5] = {0xB7, 0x2591, 0x2592, 0x2593, 0x2588};
@@ -367,6 +374,12 @@ static void cell_look(const app *a, const cl_src *s, int gpu, uint32_t *glyph, a
     const gpu_reading *rd = s->snap ? snapshot_reading(s->snap, g->node, g->dev) : NULL;
     if (rd && v == HEAT_UTIL && !isnan(rd->util_pct))
         lv = gpu_level_of(rd->util_pct / 100);
+    else if (v == HEAT_UTIL && gpu_util_unread(s->cs, s->tr, gpu) > 0) {
+        /* Unknown is not idle: its own glyph, the same in ASCII. */
+        *glyph = UTIL_UNREAD_GLYPH;
+        *at = ui_attr(C_DIM) | A_BOLD;
+        return;
+    }
     else if (rd && v == HEAT_MEM && !isnan(rd->mem_used_mib) && g->mem_gib > 0)
         lv = gpu_level_of(rd->mem_used_mib / 1024 / g->mem_gib);
     if (v == HEAT_POWER) {
@@ -463,6 +476,10 @@ static void draw_legend(const app *a, rect r)
     }
     if (a->cl.view == HEAT_ALLOC)
         draw_text(r.y, x, r.x + r.w - x, ui_attr(C_DIM), " digit = tasks on the GPU");
+    if (a->cl.view == HEAT_UTIL) {
+        draw_glyph(r.y, x, UTIL_UNREAD_GLYPH, ui_attr(C_DIM) | A_BOLD);
+        draw_text(r.y, x + 1, r.x + r.w - x - 1, A_NORMAL, "no reading");
+    }
 }
 
 static void draw_heat(const app *a, const cl_src *s, rect box)
@@ -541,8 +558,11 @@ static void task_row(const void *ctx, size_t row, rect r, lv_hl hl)
     if (tk) {
         double done = s->progress ? s->progress[t] : 0;
         chart_fmt_time(tk->duration_s - done, left, sizeof left);
-        snprintf(line, sizeof line, "%s%-10.10s %5.1f GiB %4.0f%%  %s left", on ? ">" : " ",
-                 tk->name, tk->gpu_mem_gib, task_util_at(tk, done), left);
+        char u[16] = "   ?%";           /* no series and no mean: no reading */
+        if (tk->util.len || tk->util_mean > 0)
+            snprintf(u, sizeof u, "%4.0f%%", task_util_at(tk, done));
+        snprintf(line, sizeof line, "%s%-10.10s %5.1f GiB %s  %s left", on ? ">" : " ",
+                 tk->name, tk->gpu_mem_gib, u, left);
     } else {
         snprintf(line, sizeof line, "%stask #%d", on ? ">" : " ", t);
     }
@@ -603,7 +623,7 @@ static void reading_fmt(double v, const char *fmt, char *buf, size_t len)
         snprintf(buf, len, fmt, v);
 }
 
-/* "read: 97%  348.1 W  1410 MHz  30.5 GiB" (utilization, power, SM
+/* "measured: 97%  348.1 W  1410 MHz  30.5 GiB" (utilization, power, SM
  * clock, memory used) */
 static void draw_reading(int y, rect in, const gpu_reading *r)
 {
@@ -612,7 +632,25 @@ static void draw_reading(int y, rect in, const gpu_reading *r)
     reading_fmt(r->power_w, "%.1f W", w, sizeof w);
     reading_fmt(r->clock_mhz, "%.0f MHz", f, sizeof f);
     reading_fmt(r->mem_used_mib / 1024, "%.1f GiB", m, sizeof m);
-    draw_textf(y, in.x, in.w, ui_attr(C_TITLE), "read: %s  %s  %s  %s", u, w, f, m);
+    draw_textf(y, in.x, in.w, ui_attr(C_TITLE), "measured: %s  %s  %s  %s", u, w, f, m);
+}
+
+/* "utilization now 40%", or what of it is unknown: a task no monitor
+ * read adds not 0 % but "no reading". */
+static void draw_util_now(const cl_src *s, int gi, const gpu_reading *rd, int y, rect in)
+{
+    int unread = gpu_util_unread(s->cs, s->tr, gi), n = s->cs->gpus[gi].ntasks;
+    if (rd && !isnan(rd->util_pct))
+        draw_textf(y, in.x, in.w, A_NORMAL, "utilization now %.0f%% (measured)",
+                   rd->util_pct);
+    else if (unread == n)
+        draw_text(y, in.x, in.w, A_BOLD, "utilization now: no reading (?)");
+    else if (unread)
+        draw_textf(y, in.x, in.w, A_BOLD, "utilization now >= %.0f%%: %d of %d tasks no "
+                   "reading (?)", gpu_util_now(s->cs, s->tr, s->progress, gi), unread, n);
+    else
+        draw_textf(y, in.x, in.w, A_NORMAL, "utilization now %.0f%%",
+                   gpu_util_now(s->cs, s->tr, s->progress, gi));
 }
 
 static void draw_detail(const app *a, const cl_src *s, rect box)
@@ -633,8 +671,9 @@ static void draw_detail(const app *a, const cl_src *s, rect box)
     int held = s->sim && sim_gpu_peace(s->sim, gi, &pg);
     char cap[32] = "";
     if (held)
-        snprintf(cap, sizeof cap, "  (cap %g W)", pg.cap_w);
-    draw_textf(y++, in.x, in.w, A_NORMAL, "%s  %.0f MHz  %.1f W%s", st, g->freq_mhz,
+        snprintf(cap, sizeof cap, " (cap %g W)", pg.cap_w);
+    /* the model's figure, named so beside a monitor's (the next line) */
+    draw_textf(y++, in.x, in.w, A_NORMAL, "%s %.0f MHz  model %.1f W%s", st, g->freq_mhz,
                gpu_watts(s->cs, gi, s->eopc), cap);
     draw_textf(y++, in.x, in.w, A_NORMAL, "memory %.1f / %.1f GiB  share %d milli",
                g->mem_used_gib, g->mem_gib, g->alloc_milli);
@@ -647,8 +686,7 @@ static void draw_detail(const app *a, const cl_src *s, rect box)
         draw_text(y++, in.x, in.w, ui_attr(C_DIM),
                   "uncapped: PEACE cannot hold this group of tasks");
     else
-        draw_textf(y++, in.x, in.w, A_NORMAL, "utilization now %.0f%%",
-                   gpu_util_now(s->cs, s->tr, s->progress, gi));
+        draw_util_now(s, gi, rd, y++, in);
     if (d.series_y >= 0) {
         float agg[256];
         size_t m = gpu_agg_series(s->cs, s->tr, s->progress, gi, agg, 256);
@@ -662,25 +700,58 @@ static void draw_detail(const app *a, const cl_src *s, rect box)
         draw_tasks(a, s, g, &d);
 }
 
-static void draw_info(const app *a, const cl_src *s, rect r)
+/* Whole watts with thousands separated, "1,995 W": a total is compared
+ * with a budget or a bill, so it is not rounded to "2k". */
+static void watts_fmt(double w, char *buf, size_t len)
 {
-    double w = 0;
-    size_t active = 0, asleep = 0;
-    for (size_t g = 0; g < s->cs->ngpus; g++) {
-        w += gpu_watts(s->cs, (int)g, s->eopc);
-        active += s->cs->gpus[g].power == GPU_ACTIVE;
-        asleep += s->cs->gpus[g].power == GPU_ASLEEP;
+    char d[32];
+    snprintf(d, sizeof d, "%.0f", w < 0 ? 0 : w);
+    size_t n = strlen(d), o = 0;
+    for (size_t i = 0; i < n && o + 2 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = d[i];
     }
-    /* an imported snapshot's power is what its monitors read */
-    double read_w = 0;
+    snprintf(buf + o, len - o, " W");
+}
+
+/* "GPU power 1,995 W model", or with a monitor's readings "GPU power
+ * 1,830 W measured on 8 of 16 GPUs, 2,400 W model": which figure is read
+ * and which is the power model's is always said. */
+static void power_text(const cl_src *s, char *buf, size_t len)
+{
+    double w = 0, read_w = 0;
     size_t nread = 0;
+    for (size_t g = 0; g < s->cs->ngpus; g++)
+        w += gpu_watts(s->cs, (int)g, s->eopc);
     for (size_t i = 0; s->snap && i < s->snap->nreadings; i++)
         if (!isnan(s->snap->readings[i].power_w)) {
             read_w += s->snap->readings[i].power_w;
             nread++;
         }
-    char ws[16], frag[64] = "";
-    chart_fmt(nread ? read_w : w, ws, sizeof ws);
+    char ws[40], rs[40];
+    watts_fmt(w, ws, sizeof ws);
+    if (!nread) {
+        snprintf(buf, len, "GPU power %s model", ws);
+        return;
+    }
+    watts_fmt(read_w, rs, sizeof rs);
+    if (nread == s->cs->ngpus)
+        snprintf(buf, len, "GPU power %s measured, %s model", rs, ws);
+    else
+        snprintf(buf, len, "GPU power %s measured on %zu of %zu GPUs, %s model", rs, nread,
+                 s->cs->ngpus, ws);
+}
+
+static void draw_info(const app *a, const cl_src *s, rect r)
+{
+    size_t active = 0, asleep = 0;
+    for (size_t g = 0; g < s->cs->ngpus; g++) {
+        active += s->cs->gpus[g].power == GPU_ACTIVE;
+        asleep += s->cs->gpus[g].power == GPU_ASLEEP;
+    }
+    char pw[160], frag[64] = "";
+    power_text(s, pw, sizeof pw);
     if (s->snap) {
         /* computed once as the snapshot loaded (snap_frag_slice) */
         const cluster_ui *c = &a->cl;
@@ -690,9 +761,9 @@ static void draw_info(const app *a, const cl_src *s, rect r)
                  c->snap_idle_milli > 0 ? 100 * c->snap_frag / c->snap_idle_milli : 0);
     }
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%zu servers  %zu GPUs  %zu active  %zu asleep%s  GPU power %s W%s  %s%s",
-               s->cs->nnodes, s->cs->ngpus, active, asleep, frag, ws,
-               nread ? " (read)" : "", s->snap ? "c: compare from here  " : "",
+               "%zu servers  %zu GPUs  %zu active  %zu asleep  %s%s  %s%s",
+               s->cs->nnodes, s->cs->ngpus, active, asleep, pw, frag,
+               s->snap ? "c: compare from here  " : "",
                a->cl.snap_cs && runset_focus_sim(&a->rs) ? "(o: run/snapshot)" : "");
 }
 

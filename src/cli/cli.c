@@ -36,6 +36,7 @@ const cli_cmd *const cli_commands[] = {
     &cmd_peace,
     &cmd_estimate,
     &cmd_snapshot,
+    &cmd_calibrate,
     &cmd_generate,
     &cmd_samples,
     &cmd_reproduce,

@@ -19,6 +19,7 @@ extern const cli_cmd cmd_run;
 extern const cli_cmd cmd_sweep;
 extern const cli_cmd cmd_plan;
 extern const cli_cmd cmd_snapshot;
+extern const cli_cmd cmd_calibrate;
 extern const cli_cmd cmd_solve;
 extern const cli_cmd cmd_peace;
 extern const cli_cmd cmd_estimate;
