@@ -191,9 +191,11 @@ G_ABS=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
 "$G" jobs --shards 1 --program "$G_ABS" sweep inflation --trace openb-like --cluster openb-like \
     --seeds 101-300 --policy bestfit,pwr -q >"$T/jobs.txt" 2>/dev/null
 (cd "$T" && sh jobs.txt >/dev/null 2>&1) && ok "a shard of 400 runs" || bad "the shard failed"
-S=$(sqlite3 "$T/shard-0.db" "SELECT count(*) FROM sweep_run")
-# What the target holds before (killed sweeps above may have left runs
-# without tags; only what the merge adds is judged).
+# The shard starts as a copy of the database: its new runs are those
+# beyond the database's.  Killed sweeps above may have left runs without
+# tags; only what the merge adds is judged.
+S=$(($(sqlite3 "$T/shard-0.db" "SELECT count(*) FROM sweep_run") -
+     $(q "SELECT count(*) FROM sweep_run")))
 TAGS=$(($(q "SELECT count(*) FROM sweep_run") + S))
 RUNS=$(($(q "SELECT count(*) FROM run") + S))
 LAST=$(q "SELECT coalesce(max(id), 0) FROM run")
