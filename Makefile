@@ -27,7 +27,7 @@ SAN      ?=
 # linked by name.)
 DEB_PKGS := gcc libc6-dev make pkg-config libncurses-dev libsqlite3-dev libglpk-dev \
             glpk-utils libcmocka-dev libjansson-dev libcsv-dev libfann-dev tmux sqlite3 \
-            ncurses-term libcairo2-dev libfontconfig-dev parallel
+            ncurses-term libcairo2-dev libfontconfig-dev parallel locales
 PC_LIBS  := ncursesw sqlite3 jansson fann cairo fontconfig
 
 # -Wformat-truncation is off: snprintf into fixed display and message

@@ -310,21 +310,25 @@ static int copy_run(store *s, const new_run *r, gp_err *err)
                ? -1 : 0;
 }
 
-/* Copies the new runs of the attached shard in one transaction. */
+/* Copies the new runs of the attached shard in one transaction.  The
+ * copying statements go straight to SQLite, so the write lock is taken
+ * here, before the runs the target lacks are read: without it every
+ * INSERT committed alone, and a merge killed between a run and its sweep
+ * tag left a run that the next merge, not finding the tag, copied again. */
 static int merge_runs(store *s, store_merge_report *rep, gp_err *err)
 {
     new_run *runs = NULL;
     size_t n = 0, present = 0;
-    int rc = find_new(s, rep->fingerprint, &runs, &n, &present, err);
-    if (rc == 0 && n > 0) {
-        rc = store_begin(s, err);
-        for (size_t i = 0; rc == 0 && i < n; i++)
-            rc = copy_run(s, &runs[i], err);
-        if (rc == 0)
-            rc = store_commit(s, err);
-        else if (s->txn_depth > 0)
-            store_rollback(s);
-    }
+    if (store_begin(s, err))
+        return -1;
+    int rc = store_write_lock(s, err) || find_new(s, rep->fingerprint, &runs, &n, &present, err)
+                 ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = copy_run(s, &runs[i], err);
+    if (rc == 0)
+        rc = store_commit(s, err);
+    else
+        store_rollback(s);
     if (rc == 0) {
         rep->added += n;
         rep->present += present;
@@ -354,7 +358,8 @@ static int merge_points(store *s, store_merge_report *rep, gp_err *err)
                          rep->fingerprint, &total, err) ||
         store_begin(s, err))
         return -1;
-    int rc = write_for(s, "INSERT OR IGNORE INTO main.sweep(fingerprint, kind, what, njobs)"
+    /* Both statements in one transaction, as for runs (merge_runs). */
+    int rc = store_write_lock(s, err) || write_for(s, "INSERT OR IGNORE INTO main.sweep(fingerprint, kind, what, njobs)"
                        " SELECT fingerprint, kind, what, njobs FROM shard.sweep"
                        " WHERE fingerprint = ?1", rep->fingerprint, err) ||
              write_for(s, "INSERT INTO main.plan_point(fingerprint, job, gpus, gpus2, ran,"

@@ -6,7 +6,8 @@
 # them; a replaced entity must still hold the same content, old or new),
 # what the killed command wrote must be whole or absent (a trace with all
 # its tasks and its cluster, a run with its metrics and one outcome per
-# task), and gpuplan must open it.
+# task), and gpuplan must open it.  A merge of a sweep's shard is killed
+# the same way and then run again: each job must be held once, whole.
 #
 # The kill instant is drawn uniformly over the command's duration measured
 # on an uninterrupted run; CRASH_SEED replays a draw (it is printed), and
@@ -179,6 +180,58 @@ REPLACED=
 one "run" "$G" run --trace base --cluster base --policy first
 one "sweep" "$G" sweep inflation --trace openb-like --cluster openb-like --seeds 1-40 \
     --policy fgd,bestfit,pwr -q
+
+# --- merge ---------------------------------------------------------------
+# A merge killed part-way, then run again to the end, holds each job of the
+# shard's sweep once: every run with its metrics and its sweep tag.
+merge_kills=0
+G_ABS=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
+# Seeds the sweep above did not run: a sweep of its own, which the
+# database lacks whole.
+"$G" jobs --shards 1 --program "$G_ABS" sweep inflation --trace openb-like --cluster openb-like \
+    --seeds 101-300 --policy bestfit,pwr -q >"$T/jobs.txt" 2>/dev/null
+(cd "$T" && sh jobs.txt >/dev/null 2>&1) && ok "a shard of 400 runs" || bad "the shard failed"
+# The shard starts as a copy of the database: its new runs are those
+# beyond the database's.  Killed sweeps above may have left runs without
+# tags; only what the merge adds is judged.
+S=$(($(sqlite3 "$T/shard-0.db" "SELECT count(*) FROM sweep_run") -
+     $(q "SELECT count(*) FROM sweep_run")))
+TAGS=$(($(q "SELECT count(*) FROM sweep_run") + S))
+RUNS=$(($(q "SELECT count(*) FROM run") + S))
+LAST=$(q "SELECT coalesce(max(id), 0) FROM run")
+sqlite3 "$DB" ".backup '$T/target.db'"
+measure "merge" "$G" merge "$T/shard-0.db" --into "$T/target.db"
+i=1
+while [ "$i" -le "$KILLS" ]; do
+    sqlite3 "$DB" ".backup '$T/target.db'"
+    rm -f "$T/target.db-wal" "$T/target.db-shm"
+    draws=$((draws + 1))
+    at=$(draw "$draws" "$dur")
+    "$G" merge "$T/shard-0.db" --into "$T/target.db" >/dev/null 2>&1 &
+    pid=$!
+    sleep "$at"
+    kill -9 "$pid" 2>/dev/null
+    { wait "$pid"; } 2>/dev/null
+    st=$?
+    how="finished before"
+    [ $st -eq 137 ] && { how="killed at"; kills=$((kills + 1)); merge_kills=$((merge_kills + 1)); }
+    what="merge #$i $how ${at}s, then again"
+    ic=$(sqlite3 "$T/target.db" "PRAGMA integrity_check")
+    if [ "$ic" != ok ]; then bad "$what: integrity_check says: $ic"
+    elif ! "$G" merge "$T/shard-0.db" --into "$T/target.db" >"$T/out" 2>"$T/err"; then
+        bad "$what: the second merge failed"; cat "$T/err"
+    else
+        got=$(sqlite3 "$T/target.db" "SELECT (SELECT count(*) FROM sweep_run) || ' ' ||
+            (SELECT count(*) FROM run) || ' ' ||
+            (SELECT count(*) FROM run r WHERE r.id > $LAST AND
+             (NOT EXISTS (SELECT 1 FROM sweep_run s WHERE s.run_id = r.id) OR
+              NOT EXISTS (SELECT 1 FROM run_metric m WHERE m.run_id = r.id)))")
+        if [ "$got" = "$TAGS $RUNS 0" ]; then ok "$what: $S runs added, each once and whole"
+        else bad "$what: tags, runs, half runs = $got (wanted $TAGS $RUNS 0)"; fi
+    fi
+    i=$((i + 1))
+done
+echo "$NAME: merge: $merge_kills of $KILLS killed"
 
 echo "$NAME: $kills of $draws commands killed (the rest finished first)"
 e2e_finish

@@ -10,13 +10,17 @@ NAME=e2e_names
 no_samples
 
 ESC=$(printf '\033')
-set_dir="$T/set"
+# --name refuses a control character; a name taken from a directory's
+# keeps it, as names read from files do.
+set_dir="$T/evil${ESC}[31m"
 mkdir -p "$set_dir"
 printf 'name,gpu_model,gpu_count,cpu_milli,ram_mib\nclear\033[2J,V100,1,1000,1024\n' \
     > "$set_dir/nodes.csv"
 printf 'name,arrival_s,duration_s\ntitle\033]0;owned\007,0,10\n"cr\rhidden",1,10\n"two\nlines",2,10\n' \
     > "$set_dir/tasks.csv"
-expect_rc 0 "import" "$G" import --type native --name "evil$(printf '\033[31m')" "$set_dir"
+expect_rc 2 "--name with a control character is refused" "$G" import --type native \
+    --name "evil${ESC}[31m" "$set_dir"
+expect_rc 0 "import" "$G" import --type native "$set_dir"
 
 # No control byte reaches the terminal in the text format.
 raw_controls() {    # raw_controls FILE: 0 when it holds ESC, BEL or CR

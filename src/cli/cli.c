@@ -13,6 +13,7 @@
 #include "samples/seed.h"
 
 #include <getopt.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,6 +265,13 @@ static int parse_global(cli_ctx *ctx, int argc, char **argv, int *first, int *ex
 
 int cli_main(int argc, char **argv, cli_tui_fn tui)
 {
+    /* Numbers are read and written in the C locale by every command and
+     * the dashboard alike: strtod and printf follow LC_NUMERIC, and a
+     * decimal comma (de_DE, fr_FR, ...) would write 6.5 as "6,5" -- two
+     * CSV fields -- and refuse "0.9" in a valid file.  The caller's
+     * setlocale(LC_ALL, "") still gives the terminal its character set
+     * (LC_CTYPE) for names and line drawing.  Set before any thread. */
+    setlocale(LC_NUMERIC, "C");
     cli_ctx ctx = {0};
     ctx.db_path = store_default_path();
     ctx.out = stdout;

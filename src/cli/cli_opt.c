@@ -140,6 +140,10 @@ static int apply(const cli_opt *o, const char *arg, gp_err *err)
         if (o->max_len && strlen(arg) > o->max_len)
             return gp_error(err, "--%s: at most %zu bytes, got %zu", o->long_name, o->max_len,
                             strlen(arg));
+        if (o->is_name && name_check(arg, err)) {
+            gp_err why = *err;
+            return gp_error(err, "--%s: %s", o->long_name, why.msg);
+        }
         *(const char **)o->value = arg;
         return 0;
     case CLI_OPT_LIST: list_add(o->value, arg); return 0;

@@ -66,6 +66,7 @@ typedef struct cli_opt {
     double min, max;            /* numbers: bounds, +-INFINITY = none */
     int min_open;               /* numbers: min itself is refused */
     size_t max_len;             /* strings: the most bytes accepted; 0 = any */
+    int is_name;                /* strings: must pass name_check (core/util.h) */
     cli_opt_parse_fn parse;     /* CLI_OPT_CALLBACK */
 } cli_opt;
 
@@ -114,7 +115,7 @@ typedef struct cli_args {
 /* The name of something the command stores: refused, not cut, when longer
  * than the store keeps (GP_NAME_MAX - 1 bytes). */
 #define OPT_NAME(l, s, arg, var, ...) \
-    OPT_STRING(l, s, arg, var, __VA_ARGS__, .max_len = GP_NAME_MAX - 1)
+    OPT_STRING(l, s, arg, var, __VA_ARGS__, .max_len = GP_NAME_MAX - 1, .is_name = 1)
 #define OPT_LIST(l, s, arg, var, ...) \
     {.kind = CLI_OPT_LIST, .long_name = (l), .short_name = (s), .arg_name = (arg), \
      .value = CLI_TYPED(cli_list *, var), .help = __VA_ARGS__}

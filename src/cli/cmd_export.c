@@ -18,9 +18,10 @@ static int export_exec(cli_ctx *ctx, int argc, char **argv);
 
 const cli_cmd cmd_export = {
     .name = "export",
-    .usage = "KIND NAME|ID [--out PATH] [--format csv|json]",
-    .summary = "Export a cluster, trace, catalog, snapshot, run or PEACE set",
-    .notes = "With --format table (the default) the export is csv when --out is given and "
+    .usage = "cluster|trace|tput|snapshot|run|peace NAME|ID [--out PATH] [--format csv|json]",
+    .summary = "Export a cluster, trace, throughput table, snapshot, run or PEACE set",
+    .notes = "KIND is cluster, trace, tput (a throughput table), snapshot, run (by id) or "
+             "peace (a PEACE set). With --format table (the default) the export is csv when --out is given and "
              "json on stdout otherwise.",
     .exec = export_exec,
 };

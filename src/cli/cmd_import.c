@@ -10,6 +10,7 @@
 #include "io/import.h"
 #include "io/input.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,11 @@ static int import_with(cli_ctx *ctx, import_opts *io_in, const char *type, cli_a
     /* A missing file is the user's typo, not an unknown format. */
     for (size_t i = 0; i < npaths; i++)
         if (access(paths[i], F_OK) != 0) {
-            fprintf(stderr, "gpuplan import: %s: no such file or directory\n", paths[i]);
+            /* access() follows links: a loop of them is not a missing file. */
+            int e = errno;
+            fprintf(stderr, "gpuplan import: %s: %s\n", paths[i],
+                    e == ELOOP ? "a loop of symbolic links (too many levels of them)"
+                    : e == ENOENT ? "no such file or directory" : strerror(e));
             return EXIT_RUNTIME;
         }
     gp_err err = {{0}};

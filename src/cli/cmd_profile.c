@@ -165,6 +165,9 @@ static int profile_exec(cli_ctx *ctx, int argc, char **argv)
         return cli_usage_error(&cmd_profile, "expected gpu or cpu, got '%s'", kind);
     if (strlen(name) >= GP_NAME_MAX)
         return cli_usage_error(&cmd_profile, "name longer than %d characters", GP_NAME_MAX - 1);
+    gp_err why = {{0}};
+    if (name_check(name, &why))
+        return cli_usage_error(&cmd_profile, "%s", why.msg);
     store *st = cli_store(ctx);
     catalog *cat;
     gp_err err = {{0}};

@@ -132,14 +132,12 @@ static int snapshot_exec(cli_ctx *ctx, int argc, char **argv)
                   .required = 1),
         OPT_DOUBLE("at", 0, "SECONDS", &at, 0, INFINITY,
                    "the instant, in the run's simulated time", .required = 1),
-        OPT_STRING("name", 0, "NAME", &name, "the snapshot's name",
+        OPT_NAME("name", 0, "NAME", &name, "the snapshot's name",
                    .def = "<policy>-<id>-t<SECONDS>"),
         OPT_FLAG("replace", 0, &replace, "replace a snapshot of that name"),
         OPT_END(),
     };
     if (cli_parse(ctx, &cmd_snapshot, opts, argc, argv, NULL, &code))
         return code;
-    if (name && strlen(name) >= GP_NAME_MAX)
-        return cli_usage_error(&cmd_snapshot, "--name: at most %d characters", GP_NAME_MAX - 1);
     return make_snapshot(ctx, id, at, name, replace);
 }

@@ -158,6 +158,11 @@ int parse_double(const char *s, double *out)
 {
     if (!s || !*s)
         return -1;
+    /* strtod also reads C99 hex floats ("0x10" is 16, "0x1p4" too); no
+     * input format gpuplan reads writes them, so an 'x' is a typo or a
+     * hex field, refused rather than read as a number nobody meant. */
+    if (strpbrk(s, "xX"))
+        return -1;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -261,4 +266,40 @@ int mkdir_p(const char *dir, gp_err *err)
         rc = gp_error(err, "%s: cannot create directory: %s", p, strerror(errno));
     free(p);
     return rc;
+}
+
+int name_check(const char *name, gp_err *err)
+{
+    size_t len = strlen(name), bad;
+    if (!utf8_valid(name, len, &bad))
+        return gp_error(err, "a name must be UTF-8 text (invalid byte at %zu)", bad);
+    size_t blank = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)name[i];
+        if (ch < 0x20 || ch == 0x7f)
+            return gp_error(err, "a name cannot hold a control character (byte %zu is 0x%02x)",
+                            i, ch);
+        blank += ch == ' ';
+    }
+    if (blank == len)
+        return gp_error(err, "a name cannot be empty or only spaces");
+    return 0;
+}
+
+const char *utf_other_encoding(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (len >= 4 && memcmp(p, "\xFF\xFE\0\0", 4) == 0)
+        return "UTF-32LE";
+    if (len >= 4 && memcmp(p, "\0\0\xFE\xFF", 4) == 0)
+        return "UTF-32BE";
+    if (len >= 2 && p[0] == 0xFF && p[1] == 0xFE)
+        return "UTF-16LE";
+    if (len >= 2 && p[0] == 0xFE && p[1] == 0xFF)
+        return "UTF-16BE";
+    if (len >= 2 && p[0] && p[0] < 0x80 && !p[1])
+        return "UTF-16LE";
+    if (len >= 2 && !p[0] && p[1] && p[1] < 0x80)
+        return "UTF-16BE";
+    return NULL;
 }

@@ -60,12 +60,23 @@ double ceil_tol(double x);
 double floor_tol(double x);
 
 /* Strict number parsing: the whole string must be a number, finite, and
- * (for the integer form) within range.  Return 0 or -1, no message. */
+ * (for the integer form) within range, decimal (no hex float such as
+ * "0x10").  Return 0 or -1, no message. */
 int parse_int64(const char *s, int64_t *out);
 int parse_double(const char *s, double *out);
 
 /* 1 when s is well-formed UTF-8, else 0 (and *bad_at = byte offset). */
 int utf8_valid(const char *s, size_t len, size_t *bad_at);
+
+/* The Unicode form a text plainly is when it is not UTF-8 -- a UTF-16 or
+ * UTF-32 byte order mark, or ASCII with every other byte NUL, as Windows
+ * tools write -- so a refusal can name it; NULL when it is none of them. */
+const char *utf_other_encoding(const char *s, size_t len);
+
+/* Whether name can name something in the store: valid UTF-8, not empty or
+ * only spaces, no control character (a newline would split the line of
+ * every listing that shows it).  Returns 0, or -1 with err saying why. */
+int name_check(const char *name, gp_err *err);
 
 /* Monotonic clock in seconds, for reporting durations. */
 double now_seconds(void);

@@ -351,6 +351,10 @@ static int feed_chunk(csv_reader *r, gp_err *err)
     /* A UTF-8 byte-order mark is not part of the first field. */
     if (!r->started && n >= 3 && memcmp(r->chunk, "\xEF\xBB\xBF", 3) == 0)
         skip = 3;
+    const char *enc = r->started ? NULL : utf_other_encoding(r->chunk, n);
+    if (enc)
+        return gp_error(err, "%s:1:1: the file is %s text (expected UTF-8; iconv -f %s -t "
+                        "UTF-8 converts it)", r->name, enc, enc);
     r->started = 1;
     size_t tail = utf8_tail(r->chunk, n);
     if (feed(r, r->chunk + skip, n - skip - tail, err))

@@ -267,6 +267,12 @@ static json_t *load_json(const gavel_doc *d, gp_err *err)
     }
     /* Checked before jansson so the message names the bad byte itself, in
      * the words the CSV importers use. */
+    const char *enc = utf_other_encoding(d->text, d->len);
+    if (enc) {
+        gp_error(err, "%s:1:1: the file is %s text (expected UTF-8; iconv -f %s -t UTF-8 "
+                 "converts it)", d->path, enc, enc);
+        return NULL;
+    }
     size_t bad;
     if (!utf8_valid(d->text, d->len, &bad)) {
         long line, col;

@@ -435,6 +435,10 @@ static int parse_job_log(philly_log *lg, gp_err *err)
     lg->text = read_file(lg->path, &lg->len, err);
     if (!lg->text)
         return -1;
+    const char *enc = utf_other_encoding(lg->text, lg->len);
+    if (enc)
+        return gp_error(err, "%s:1:1: the file is %s text (expected UTF-8; iconv -f %s -t "
+                        "UTF-8 converts it)", lg->path, enc, enc);
     jsonpos_strip_bom(lg->text, &lg->len);
     if (jsonpos_skip_ws(lg->text, lg->len, 0) == lg->len)
         return gp_error(err, "%s:1:1: empty file (expected a JSON array of jobs)", lg->path);

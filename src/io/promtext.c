@@ -169,10 +169,13 @@ int prom_each(const char *path, prom_fn fn, void *ctx, gp_err *err)
         free(text);
         return gp_error(err, "%s: invalid UTF-8 at byte %zu (expected UTF-8 text)", path, bad);
     }
+    /* A byte order mark is what Windows editors put first in a UTF-8
+     * file; it says nothing about the samples, so it is skipped. */
+    char *start = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text;
     cursor c = {path, NULL, NULL, 0};
     prom_sample *s = xmalloc(sizeof *s);
     int rc = 0;
-    for (char *line = text, *next; line && !rc; line = next) {
+    for (char *line = start, *next; line && !rc; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
