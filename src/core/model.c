@@ -202,6 +202,40 @@ void trace_free(gp_trace *t)
     free(t);
 }
 
+static int cmp_name_idx(const void *a, const void *b)
+{
+    const name_idx *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+void name_idx_sort(name_idx *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_name_idx);
+}
+
+int name_idx_find(const name_idx *v, size_t n, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {   /* the first entry not below name */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && strcmp(v[lo].name, name) == 0 ? v[lo].idx : -1;
+}
+
+name_idx *trace_names_sorted(const gp_trace *tr)
+{
+    name_idx *v = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *v);
+    for (size_t i = 0; i < tr->ntasks; i++)
+        v[i] = (name_idx){tr->tasks[i].name, (int)i};
+    name_idx_sort(v, tr->ntasks);
+    return v;
+}
+
 void task_init(task *tk)
 {
     memset(tk, 0, sizeof *tk);

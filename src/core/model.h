@@ -186,6 +186,20 @@ void task_release(task *tk);
 /* 1 when the task may run on a GPU of this model (gpu_spec empty or lists it). */
 int task_allows_model(const task *tk, const char *model);
 
+/* Names with their index in some array, sorted by name (ties by index)
+ * so that a name is found by binary search and equal names keep their
+ * order.  The names are borrowed. */
+typedef struct name_idx {
+    const char *name;
+    int idx;
+} name_idx;
+void name_idx_sort(name_idx *v, size_t n);
+/* The index of the first entry called name in sorted v (n entries), or -1. */
+int name_idx_find(const name_idx *v, size_t n, const char *name);
+/* The trace's tasks sorted by name (tr->ntasks entries, allocated; the
+ * caller frees). */
+name_idx *trace_names_sorted(const gp_trace *tr);
+
 /* A throughput catalog (Gavel shape): per accelerator and job type, the solo
  * throughput and, for colocated pairs, both jobs' throughputs. */
 typedef struct tput_entry {

@@ -69,55 +69,18 @@ static int field_at(const csv_reader *r, const csv_row *row, int col, const char
 
 /* --- task names ---------------------------------------------------------------- */
 
-typedef struct named_idx {
-    const char *name;
-    int idx;
-} named_idx;
-
-static int cmp_named(const void *a, const void *b)
-{
-    const named_idx *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-static named_idx *by_name(const gp_trace *tr)
-{
-    named_idx *v = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *v);
-    for (size_t i = 0; i < tr->ntasks; i++)
-        v[i] = (named_idx){tr->tasks[i].name, (int)i};
-    qsort(v, tr->ntasks, sizeof *v, cmp_named);
-    return v;
-}
-
-static int find_name(const named_idx *v, size_t n, const char *name)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(v[mid].name, name);
-        if (c == 0)
-            return v[mid].idx;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
-}
-
 /* A trace task by name; a clone's "-tuned-N" suffix names its original
  * (the published simulator's clone names, FGD_NOTES §1.2). */
-static int task_by_name(const named_idx *v, size_t n, const char *name)
+static int task_by_name(const name_idx *v, size_t n, const char *name)
 {
-    int i = find_name(v, n, name);
+    int i = name_idx_find(v, n, name);
     const char *t = strstr(name, "-tuned-");
     if (i < 0 && t) {
         char base[GP_NAME_MAX];
         size_t l = (size_t)(t - name) < sizeof base - 1 ? (size_t)(t - name) : sizeof base - 1;
         memcpy(base, name, l);
         base[l] = '\0';
-        i = find_name(v, n, base);
+        i = name_idx_find(v, n, base);
     }
     return i;
 }
@@ -126,7 +89,7 @@ static int task_by_name(const named_idx *v, size_t n, const char *name)
 
 typedef struct order_read {
     const gp_trace *tr;
-    named_idx *names;
+    name_idx *names;
     int *out;
     size_t n, cap;
 } order_read;
@@ -155,7 +118,7 @@ int inflation_read_order(const char *path, const gp_trace *tr, int **order, size
     csv_reader *r = NULL;
     csv_row row;
     int rc = open_first(path, &r, &row, err);
-    order_read o = {tr, by_name(tr), NULL, 0, 0};
+    order_read o = {tr, trace_names_sorted(tr), NULL, 0, 0};
     int col = rc == 1 ? named_col(&row, cols) : -1;
     if (rc == 1 && col < 0) {
         col = 0;                /* a plain list: the first line is a name */

@@ -63,28 +63,6 @@ const char *infl_rng_name(infl_rng k)
 
 /* --- arrival order and ranks (FGD_NOTES §1) ------------------------------- */
 
-typedef struct named_idx {
-    const char *name;
-    int idx;
-} named_idx;
-
-static int cmp_named(const void *a, const void *b)
-{
-    const named_idx *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-/* Trace indices sorted by task name. */
-static named_idx *by_name(const gp_trace *tr)
-{
-    named_idx *v = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *v);
-    for (size_t i = 0; i < tr->ntasks; i++)
-        v[i] = (named_idx){tr->tasks[i].name, (int)i};
-    qsort(v, tr->ntasks, sizeof *v, cmp_named);
-    return v;
-}
-
 /* The inflation's uniform draws, from either stream: Go's Intn (which the
  * published simulator calls) or the project's rng_below. */
 typedef struct below_src {
@@ -99,7 +77,7 @@ static size_t draw_below(const below_src *b, size_t n)
 
 /* tuneUpPods: clones of uniformly drawn original tasks until the first
  * draw whose per-GPU share would pass the target. */
-static int *inflate_up(const gp_trace *tr, const named_idx *orig, int *list, size_t *n,
+static int *inflate_up(const gp_trace *tr, const name_idx *orig, int *list, size_t *n,
                        size_t *cap, int64_t total, double target, const below_src *r)
 {
     int any_gpu = 0;
@@ -133,7 +111,7 @@ static void inflate_down(const gp_trace *tr, int *list, size_t *n, int64_t total
 
 /* The name-sorted task list (FGD_NOTES §1.1) before the shuffle, its GPU
  * milli in *total. */
-static int *sorted_list(const gp_trace *tr, const named_idx *orig, size_t *cap, int64_t *total)
+static int *sorted_list(const gp_trace *tr, const name_idx *orig, size_t *cap, int64_t *total)
 {
     *cap = tr->ntasks ? tr->ntasks : 1;
     int *list = xmalloc(*cap * sizeof *list);
@@ -146,7 +124,7 @@ static int *sorted_list(const gp_trace *tr, const named_idx *orig, size_t *cap, 
 }
 
 /* Clones or removals after the shuffle (FGD_NOTES §1.2). */
-static int *inflate(const gp_trace *tr, const named_idx *orig, int *list, size_t *len,
+static int *inflate(const gp_trace *tr, const name_idx *orig, int *list, size_t *len,
                     size_t *cap, int64_t total, double target, const below_src *b)
 {
     if (target > 0 && tr->ntasks > 0 && (double)total < target)
@@ -159,7 +137,7 @@ static int *inflate(const gp_trace *tr, const named_idx *orig, int *list, size_t
 int *infl_order(const gp_trace *tr, int64_t gpu_milli, double ratio, uint64_t seed, size_t *n,
                 size_t *nclones)
 {
-    named_idx *orig = by_name(tr);
+    name_idx *orig = trace_names_sorted(tr);
     size_t cap, len = tr->ntasks;
     int64_t total;
     int *list = sorted_list(tr, orig, &cap, &total);
@@ -188,11 +166,11 @@ void infl_ranks(size_t n, uint64_t seed, int *rank)
 static void go_ranks(const cluster *cl, rng_go *g, int *rank)
 {
     size_t nn = cl->nnodes;
-    named_idx *v = xmalloc((nn ? nn : 1) * sizeof *v);
+    name_idx *v = xmalloc((nn ? nn : 1) * sizeof *v);
     int *perm = xmalloc((nn ? nn : 1) * sizeof *perm);
     for (size_t i = 0; i < nn; i++)
-        v[i] = (named_idx){cl->nodes[i].name, (int)i};
-    qsort(v, nn, sizeof *v, cmp_named);
+        v[i] = (name_idx){cl->nodes[i].name, (int)i};
+    name_idx_sort(v, nn);
     rng_go_perm(g, (int)nn, perm);
     for (size_t i = 0; i < nn; i++)
         rank[v[i].idx] = perm[i];
@@ -206,7 +184,7 @@ int *infl_go_draws(const gp_trace *tr, const cluster *cl, double ratio, int64_t 
     rng_go *g = xmalloc(sizeof *g);
     rng_go_seed(g, seed);
     (void)rng_go_int63(g);                      /* §9.1: one Int() thrown away */
-    named_idx *orig = by_name(tr);
+    name_idx *orig = trace_names_sorted(tr);
     size_t cap, len = tr->ntasks;
     int64_t total;
     int *list = sorted_list(tr, orig, &cap, &total);
