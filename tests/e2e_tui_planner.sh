@@ -60,7 +60,9 @@ for size in 80x24 160x48; do
     keys r
     expect "sweep done" "$size: the sweep finishes"
     expect "Answer:" "$size: an answer"
-    expect " USD" "$size: the answer is shown to its end (wrapped, not cut)"
+    # The answer ends with the GPU speeds are relative to ("speeds vs"): seen, it was
+    # shown to its end (wrapped, not cut).
+    expect "speeds vs" "$size: the answer is shown to its end, the reference GPU named"
     # GPUs to 9: the results are for 1..8.
     param 4; type_value 9
     expect "STALE" "$size: the results are marked stale once GPUs to changes"

@@ -762,15 +762,20 @@ static void draw_info(const app *a, rect r)
     }
     const char *state = !runset_live(rs) ? "saved runs" : runset_done(rs) ? "finished"
                       : rs->playing ? "playing" : "paused";
-    char cap[32] = "";
+    char cap[32] = "", ref[96] = "";
     if (rs->gpu_cap > 0)
         snprintf(cap, sizeof cap, " %s GPU cap %g W", sym(SYM_DOT), rs->gpu_cap);
+    if (rs->n && rs->slot[rs->focus].sim) {     /* last: the first thing a narrow line drops */
+        char d[80];
+        sim_ref_describe(rs->slot[rs->focus].sim, d, sizeof d);
+        snprintf(ref, sizeof ref, " %s %s", sym(SYM_DOT), d);
+    }
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %s s/s %s focus %s, decision %zu",
+               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %s s/s %s focus %s, decision %zu%s",
                rs->trace_name, rs->cluster_name, cap, sym(SYM_DOT), t, span, sym(SYM_DOT),
                rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT), speed,
                sym(SYM_DOT), rs->n ? rs->slot[rs->focus].spec.label : "-",
-               runset_decisions(rs, rs->focus));
+               runset_decisions(rs, rs->focus), ref);
 }
 
 /* --- run mode: table --------------------------------------------------------- */

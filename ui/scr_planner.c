@@ -370,10 +370,14 @@ static void answer_text(const app *a, char *buf, size_t len)
     buf[0] = '\0';
     if (sw->state != PLAN_DONE && sw->state != PLAN_CANCELLED)
         return;
-    char line[224];
+    char line[224], ref[96];
     plan_answer(sw, &a->pl.p, a->caps.utf8, line, sizeof line);
-    snprintf(buf, len, "%s %s", results_stale(a) ? "Stale answer (earlier parameters):"
-                                                 : "Answer:", line);
+    if (sw->ref_name[0])   /* short: the answer should fit one line */
+        snprintf(ref, sizeof ref, "speeds vs %s", sw->ref_name);
+    else
+        snprintf(ref, sizeof ref, "speeds vs speed %g", sw->ref_speed);
+    snprintf(buf, len, "%s %s; %s", results_stale(a) ? "Stale answer (earlier parameters):"
+                                                      : "Answer:", line, ref);
 }
 
 /* The answer wraps onto a second line rather than being cut: a cut GPU
