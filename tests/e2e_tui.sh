@@ -144,7 +144,8 @@ keys r
 expect "frontier: SLA violations % vs cost" "the frontier chart"
 expect "cheapest meeting SLA" "the grid's answer line"
 expect "  2nd policy" "the grid's results name both counts"
-expect "first 3+2" "First's cheapest point (the profiles cost 0: the first meeting)"
+expect "first 3+2" "First's cheapest point (the profiles have no known price: the first meeting)"
+expect "3+2 \$?" "an unpriced grid point says so (\$?), never \$0"
 keys PPage PPage PPage PPage PPage PPage NPage
 expect "<< cheapest" "the cheapest point meeting the SLA is marked"
 expect "frontier     " "frontier points are marked"

@@ -317,15 +317,33 @@ static void draw_progress_line(const app *a, rect r)
     draw_text(r.y, r.x + 1, r.w - 1, sw->state == PLAN_FAILED ? ui_attr(C_BAD) : A_BOLD, label);
 }
 
+/* A money figure of r: never a bare 0 for GPUs without a known price
+ * ("unknown", or the known part and "+?"). */
+static void money_fmt(const plan *sw, const plan_result *r, plan_metric m,
+                      const plan_params *live, char *buf, size_t len)
+{
+    double v = plan_value(sw, r, m, live);
+    chart_fmt(v, buf, len);
+    if (!plan_price_unknown(sw, r, live))
+        return;
+    if (v > 0)
+        snprintf(buf + strlen(buf), len - strlen(buf), "+?");
+    else
+        snprintf(buf, len, "unknown");
+}
+
 /* One policy's legend entry: its name and its best point. */
 static void legend_entry(const app *a, int j, char *t, size_t len)
 {
     const plan *sw = &a->pl.sw;
     int c = plan_best(sw, j, &a->pl.p);
     const plan_result *best = c >= 0 ? plan_result_at(sw, c, j) : NULL;
-    if (best && sw->grid)
-        snprintf(t, len, "%s %d+%d $%.0f  ", sw->p.policies[j], best->gpus, best->gpus2,
-                 plan_value(sw, best, PM_COST, &a->pl.p));
+    if (best && sw->grid) {
+        char usd[32];
+        money_fmt(sw, best, PM_COST, &a->pl.p, usd, sizeof usd);
+        snprintf(t, len, "%s %d+%d $%s  ", sw->p.policies[j], best->gpus, best->gpus2,
+                 strcmp(usd, "unknown") ? usd : "?");    /* short: the legend is one line */
+    }
     else if (best && plan_nonmonotonic(sw, j, &a->pl.p)) {
         int s = plan_stable(sw, j, &a->pl.p);
         if (s >= 0)
@@ -572,13 +590,7 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
     summary_fmt_pct(sla, a->pl.p.sla_target_pct, 1, v[2], 24);  /* never contradicts "meets" */
     chart_fmt_time(plan_value(sw, r, PM_JCT, &a->pl.p), v[3], 24);
     chart_fmt(plan_value(sw, r, PM_POWER, &a->pl.p), v[4], 24);
-    chart_fmt(plan_value(sw, r, PM_CAPEX, &a->pl.p), v[5], 24);
-    if (plan_price_unknown(sw, r, &a->pl.p)) {  /* never a bare 0 for unpriced GPUs */
-        if (plan_value(sw, r, PM_CAPEX, &a->pl.p) > 0)
-            snprintf(v[5] + strlen(v[5]), 24 - strlen(v[5]), "+?");
-        else
-            snprintf(v[5], 24, "unknown");
-    }
+    money_fmt(sw, r, PM_CAPEX, &a->pl.p, v[5], 24);
     int stable = plan_nonmonotonic(sw, r->policy, &a->pl.p) &&
                  plan_result_at(sw, plan_stable(sw, r->policy, &a->pl.p), r->policy) == r;
     snprintf(v[6], 24, "%s", best ? "<< fewest" : stable ? "<< stable"
@@ -614,7 +626,7 @@ static int grid_cells(const app *a, const plan_result *res, int c, char v[8][24]
         summary_fmt_pct(sla, a->pl.p.sla_target_pct, 1, v[3], 24);
         chart_fmt_time(plan_value(sw, res, PM_JCT, &a->pl.p), v[4], 24);
         chart_fmt(plan_value(sw, res, PM_POWER, &a->pl.p), v[5], 24);
-        chart_fmt(plan_value(sw, res, PM_COST, &a->pl.p), v[6], 24);
+        money_fmt(sw, res, PM_COST, &a->pl.p, v[6], 24);
         snprintf(v[7], 24, "%s", cheapest ? "<< cheapest"
                                  : plan_on_frontier(sw, c, res->policy, &a->pl.p) ? "frontier"
                                  : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
@@ -1213,7 +1225,10 @@ static void results_table(const plan *sw, const plan_params *live, table *t)
                 table_cell(t, "%s", "unknown");
             else
                 table_cell(t, "%.0f", plan_value(sw, r, PM_CAPEX, live));
-            table_cell(t, "%.0f", plan_value(sw, r, PM_COST, live));
+            if (plan_price_unknown(sw, r, live))
+                table_cell(t, "%s", "unknown");
+            else
+                table_cell(t, "%.0f", plan_value(sw, r, PM_COST, live));
             table_cell(t, "%s", plan_meets_target(sla, live->sla_target_pct) ? "yes" : "no");
             table_cell(t, "%d", plan_best(sw, j, live) == c);
             table_cell(t, "%d", plan_stable(sw, j, live) == c);
