@@ -102,17 +102,22 @@ static void test_numbers(void **state)
     assert_string_equal(out, "123456 W");
 }
 
-/* Footer hints give way from the end, but X (export) and ? (help) last. */
+/* Footer hints are written main action first and give way from the end,
+ * ? (help) last: a narrow footer keeps "Enter run", not "X export". */
 static void test_hints(void **state)
 {
     (void)state;
     static const struct { const char *in; int room; const char *out; } cases[] = {
         {"a one  b two  X export  ? help", 40, "a one  b two  X export  ? help"},
-        {"a one  b two  X export  ? help", 24, "a one  X export  ? help"},
-        {"a one  b two  X export  ? help", 17, "X export  ? help"},
-        {"a one  b two  X export  ? help", 10, "X export"},
+        {"a one  b two  X export  ? help", 24, "a one  b two  ? help"},
+        {"a one  b two  X export  ? help", 17, "a one  ? help"},
+        {"a one  b two  X export  ? help", 10, "? help"},
         {"a one  b two  X export  ? help", 3, ""},
         {"j/k scroll  Esc back  q quit", 19, "j/k scroll"},
+        {"Enter run  Tab pane  space pick  a add spec  c GPU cap  p power  X export  ? help",
+         40, "Enter run  Tab pane  space pick  ? help"},
+        {"r run  Esc cancel  Enter edit  j/k param  Left/Right adjust  d default  X export  "
+         "? help", 30, "r run  Esc cancel  ? help"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char h[128];
@@ -120,6 +125,43 @@ static void test_hints(void **state)
         textfit_hints(h, cases[i].room);
         assert_string_equal(h, cases[i].out);
     }
+}
+
+/* A name beside its figures: the figures lose words, then the name gives
+ * way; no digit is ever cut (Compare's setup read "184 GP…", "1 nodes, …"). */
+static void test_name_figures(void **state)
+{
+    (void)state;
+    const char *cl[] = {"1 node, 184 GPUs", "184 GPUs", "184"};
+    const char *tr[] = {"6212 tasks", "6212"};
+    static const struct { int which, name_w, w; const char *out; } cases[] = {
+        {0, 12, 40, "cats-testbed 1 node, 184 GPUs"},
+        {0, 12, 24, "cats-testbed 184 GPUs"},
+        {0, 12, 20, "cats-…stbed 184 GPUs"},
+        {0, 12, 12, "cats…bed 184"},
+        {0, 12, 3, "184"},
+        {1, 10, 21, "pai-like   6212 tasks"},
+        {1, 10, 16, "pai-like   6212"},
+        {1, 10, 4, "6212"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char out[128];
+        const char *name = cases[i].which ? "pai-like" : "cats-testbed";
+        int cols = textfit_name_figures(name, cases[i].name_w, cases[i].which ? tr : cl,
+                                        cases[i].which ? 2 : 3, cases[i].w, 8, "…", out,
+                                        sizeof out);
+        assert_string_equal(out, cases[i].out);
+        assert_int_equal(cols, textfit_width(out));
+    }
+    char c[32];
+    textfit_count(1, "node", "nodes", 0, c, sizeof c);
+    assert_string_equal(c, "1 node");
+    textfit_count(184, "GPU", "GPUs", 1, c, sizeof c);
+    assert_string_equal(c, "184 GPUs");
+    textfit_count(123456, "task", "tasks", 1, c, sizeof c);
+    assert_string_equal(c, "123k tasks");
+    textfit_count(123456, NULL, NULL, 0, c, sizeof c);
+    assert_string_equal(c, "123456");
 }
 
 int main(void)
@@ -131,6 +173,7 @@ int main(void)
         cmocka_unit_test(test_width),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_hints),
+        cmocka_unit_test(test_name_figures),
     };
     return cmocka_run_group_tests_name("textfit", tests, NULL, NULL);
 }

@@ -191,15 +191,15 @@ void textfit_number(const char *s, int w, char *out, size_t len)
     snprintf(out, len, "%s", textfit_width(compact) < textfit_width(s) ? compact : s);
 }
 
-/* 1 for the hints every footer keeps while others give way: X (export)
- * and ? (help). */
+/* 1 for the hint every footer keeps longest: ? (help), where the dropped
+ * ones are listed. */
 static int hint_kept(const char *group)
 {
-    return (group[0] == 'X' || group[0] == '?') && group[1] == ' ';
+    return group[0] == '?' && group[1] == ' ';
 }
 
 /* Drops "  word" groups of hints until they fit in room columns: the last
- * one that is not X or ?, then those. */
+ * one that is not ?, then that. */
 void textfit_hints(char *h, int room)
 {
     while (textfit_width(h) > room) {
@@ -223,4 +223,37 @@ void textfit_hints(char *h, int room)
                                 : starts[drop] + strlen(starts[drop]);
         memmove(from, to, strlen(to) + 1);
     }
+}
+
+int textfit_name_figures(const char *name, int name_w, const char *const *forms, int nforms,
+                         int w, int min_name, const char *ell, char *out, size_t len)
+{
+    if (nforms < 1) {
+        return textfit(name, w, TEXTFIT_MIDDLE, ell, out, len);
+    }
+    /* The first form that leaves the name its least, else the last. */
+    int k = 0, fw = textfit_width(forms[0]);
+    while (k + 1 < nforms && w - 1 - fw < min_name)
+        fw = textfit_width(forms[++k]);
+    int nw = w - 1 - fw < name_w ? w - 1 - fw : name_w;
+    if (nw < 1) {
+        snprintf(out, len, "%s", forms[k]);
+        return fw;
+    }
+    char cut[512];
+    int cols = textfit(name, nw, TEXTFIT_MIDDLE, ell, cut, sizeof cut);
+    snprintf(out, len, "%s%*s %s", cut, nw - cols, "", forms[k]);
+    return nw + 1 + fw;
+}
+
+void textfit_count(long long n, const char *one, const char *many, int compact, char *out,
+                   size_t len)
+{
+    char num[32];
+    if (compact && (n >= 10000 || n <= -10000))
+        chart_fmt((double)n, num, sizeof num);
+    else
+        snprintf(num, sizeof num, "%lld", n);
+    snprintf(out, len, "%s%s%s", num, one || many ? " " : "", n == 1 ? (one ? one : "")
+                                                                       : (many ? many : ""));
 }
