@@ -191,15 +191,15 @@ void textfit_number(const char *s, int w, char *out, size_t len)
     snprintf(out, len, "%s", textfit_width(compact) < textfit_width(s) ? compact : s);
 }
 
-/* 1 for the hint every footer keeps longest: ? (help), where the dropped
- * ones are listed. */
+/* 1 for the hints every footer keeps while others give way: X (export)
+ * and ? (help). */
 static int hint_kept(const char *group)
 {
-    return group[0] == '?' && group[1] == ' ';
+    return (group[0] == 'X' || group[0] == '?') && group[1] == ' ';
 }
 
 /* Drops "  word" groups of hints until they fit in room columns: the last
- * one that is not ?, then that. */
+ * one that is not X or ?, then those. */
 void textfit_hints(char *h, int room)
 {
     while (textfit_width(h) > room) {

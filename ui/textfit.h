@@ -39,9 +39,9 @@ void textfit_number(const char *s, int w, char *out, size_t len);
 int textfit_clock_seconds(const char *s, double *v);
 
 /* A footer's key hints ("key what" groups two spaces apart, written in
- * the order of their priority: a screen's main actions first) cut to room
- * columns by dropping whole groups: the last one first, except that ?
- * (help, which lists them all) goes last. */
+ * the order of their priority: a screen's main action first) cut to room
+ * columns by dropping whole groups: the last one first, except that X
+ * (export) and ? (help) go last, so every footer keeps them longest. */
 void textfit_hints(char *h, int room);
 
 /* A list row's name beside its figures in w columns, into out[len]: the
