@@ -6,6 +6,8 @@
 #   chart marker: "* cats", "+ corrgpu", "o first"); no braille anywhere
 #   but where the terminal shows it; the footers keep their main action
 #   (Compare setup "Enter run", the Planner "r run" and "Esc cancel");
+#   the Planner's chart empty before a sweep, its results at 80 columns
+#   keeping JCT, W and CapEx and opening on the answer's row;
 #   no number in Compare's setup is cut ("184 GP…", "1 nodes, …");
 #   Ctrl-C asks what q asks when runs are unsaved, playback stops behind
 #   the question, and the exit status is 130 when it throws work away,
@@ -103,6 +105,15 @@ for conf in "80x24 xterm-256color NO_COLOR=1" "80x24 linux NO_COLOR=1" "80x24 li
         expect "No sweep yet" "$what: the Planner, its chart empty before a sweep"
         footer "r run" "$what: the Planner's footer keeps r run"
         footer "Esc cancel" "$what: and Esc cancel"
+        if [ "$size" = 80x24 ] && [ "$term" = "xterm-256color NO_COLOR=1" ]; then
+            keys r
+            expect "sweep done" "$what: a sweep"
+            seen "mean JCT avg W CapEx" "$what: the results keep JCT, W and CapEx"
+            # The answer (First at 5 GPUs, 12th of 21 rows) is on screen, not
+            # the sweep's last rows.
+            if grep -qE ' 5 first +[0-9]' "$T/screen"; then ok "$what: the results open on the answer"
+            else bad "$what: the answer's row is not shown"; show; fi
+        fi
         keys 1 q
         expect "Quit and throw away" "$what: q asks about the finished runs"
         keys y
