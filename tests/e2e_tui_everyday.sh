@@ -51,7 +51,7 @@ else
 fi
 start 120 40 LANG=C.UTF-8 TERM=tmux-256color
 expect "Run: cats-testbed on pai-like" "the next start begins with the kept cluster"
-x=$(col_of "cats-testbed       1 nodes"); y=$(row_of "cats-testbed       1 nodes")
+x=$(col_of "1 node, 6 GPUs"); y=$(row_of "1 node, 6 GPUs")
 click "$x" "$y"
 expect "Run: cats-testbed on cats-testbed" "and clicks back"
 x=$(col_of "5 Data")
