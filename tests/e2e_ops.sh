@@ -161,10 +161,10 @@ expect "Answer: " "the Planner answers"
 keys X Down Down Enter
 expect "CLI: gpuplan plot plan --from-snapshot mylab --trace mylab-pending --gpu" \
     "the equivalent command starts from the snapshot"
-# Where the results stand after a sweep depends on the job the last frame
-# showed running: page to the top first.
+# After a sweep the results open on the answer's row (none here): page
+# to the top first.
 keys PPage PPage
-expect "     4 cats                 16.7  00:56:13    1.1k" \
+expect "    4 cats                 16.7 00:56:13  1.1k" \
     "4 A10s added: one pending pod of six tasks still waits too long under cats"
 expect_rc 0 "the CLI's sweep" "$G" plan --from-snapshot mylab --trace mylab-pending --gpu A10 \
     --from 0 --to 9 --step 1 --policy cats,corrgpu,first

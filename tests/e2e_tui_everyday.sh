@@ -39,7 +39,7 @@ start 120 40 LANG=C.UTF-8 TERM=tmux-256color
 expect "Compare setup" "opens on the Compare setup"
 expect "Run: cats-testbed on cats-testbed" "the default input"
 # A click on the pai-like row of the Clusters pane (not the focused pane).
-x=$(col_of "pai-like           32 nodes"); y=$(row_of "pai-like           32 nodes")
+x=$(col_of "32 nodes, 256 GPUs"); y=$(row_of "32 nodes, 256 GPUs")
 click "$x" "$y"
 expect "Run: cats-testbed on pai-like" "a click picks a row in another pane"
 keys q
@@ -51,7 +51,7 @@ else
 fi
 start 120 40 LANG=C.UTF-8 TERM=tmux-256color
 expect "Run: cats-testbed on pai-like" "the next start begins with the kept cluster"
-x=$(col_of "cats-testbed       1 nodes"); y=$(row_of "cats-testbed       1 nodes")
+x=$(col_of "1 node, 6 GPUs"); y=$(row_of "1 node, 6 GPUs")
 click "$x" "$y"
 expect "Run: cats-testbed on cats-testbed" "and clicks back"
 x=$(col_of "5 Data")
@@ -97,7 +97,7 @@ expect "EXITED rc=0" "saved runs: q quits without asking"
 # --- 80 columns: Step's reason, ellipses --------------------------------------
 start 80 24 LANG=C.UTF-8 TERM=tmux-256color
 expect "Compare setup" "80x24 opens"
-expect "40 nodes,…" "a row too long for its pane ends in an ellipsis"
+expect "openb-like   184 GPUs" "a row too long for its pane keeps its figure whole: words go, never digits"
 expect "corr…mple 2 tasks" "a name cut in the middle keeps its ends"
 keys Enter
 expect "3 runs ready" "runs at 80x24"

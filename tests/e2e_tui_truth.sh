@@ -203,14 +203,14 @@ keys Enter
 expect "2 runs ready at t=0" "comparison starts"
 keys + + + + + + Space
 expect "finished" "played to the end"
-expect "t=1d 13:52:28 of ~37h" "played: the clock stops at the runs' end"
+expect "t=1d 13:52:28 of ~1d 13:00:00" "played: the clock stops at the runs' end"
 agree "played to the end" cats "$cats_id"
 agree "played to the end" hotcloud "$hot_id"
 keys r
 expect "restarted at t=0" "restarted"
 keys End
 expect "ran to the end" "End"
-expect "t=1d 13:52:28 of ~37h" "End: the clock stops at the runs' end"
+expect "t=1d 13:52:28 of ~1d 13:00:00" "End: the clock stops at the runs' end"
 agree "End" cats "$cats_id"
 agree "End" hotcloud "$hot_id"
 

@@ -10,6 +10,55 @@
 #include "ui/chart.h"
 #include "ui/chart_int.h"
 
+/* --- the style a terminal gets ------------------------------------------------ */
+
+/* Braille only where the font has it and colour tells series apart; the
+ * Linux console gets blocks, no colour (NO_COLOR) or no UTF-8 ASCII. */
+static void test_style_for_terminal(void **state)
+{
+    (void)state;
+    static const struct { const char *term; int utf8, color; chart_style want; } cases[] = {
+        {"xterm-256color", 1, 1, CHART_BRAILLE}, {"tmux-256color", 1, 1, CHART_BRAILLE},
+        {"screen", 1, 1, CHART_BRAILLE},         {NULL, 1, 1, CHART_BRAILLE},
+        {"linux", 1, 1, CHART_BLOCK},            {"linux-16color", 1, 1, CHART_BLOCK},
+        {"vt220", 1, 1, CHART_BLOCK},            {"linux", 0, 1, CHART_ASCII},
+        {"linux", 1, 0, CHART_ASCII},            {"xterm-256color", 1, 0, CHART_ASCII},
+        {"xterm-256color", 0, 1, CHART_ASCII},   {"dumb", 0, 0, CHART_ASCII},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        chart_style got = chart_style_for(cases[i].term, cases[i].utf8, cases[i].color);
+        if (got != cases[i].want)
+            fail_msg("case %zu (%s utf8=%d color=%d): %s, want %s", i,
+                     cases[i].term ? cases[i].term : "(null)", cases[i].utf8, cases[i].color,
+                     chart_style_name(got), chart_style_name(cases[i].want));
+    }
+    /* G cycles only through what the terminal shows. */
+    assert_false(chart_style_allowed(CHART_BRAILLE, "linux", 1, 1));
+    assert_true(chart_style_allowed(CHART_BLOCK, "linux", 1, 1));
+    assert_true(chart_style_allowed(CHART_ASCII, "linux", 0, 0));
+    assert_false(chart_style_allowed(CHART_BLOCK, "xterm", 1, 0));
+}
+
+/* An estimate reads in the format of the time it is compared with:
+ * "t=02:00:00 of ~01:00:00", not "of ~60m" (nor "157d of ~294d"). */
+static void test_fmt_time_about(void **state)
+{
+    (void)state;
+    static const struct { double s; const char *want; } cases[] = {
+        {3600, "01:00:00"}, {3629, "01:00:00"}, {3631, "01:01:00"}, {45, "45s"},
+        {294 * 86400.0 + 1800, "294d 01:00:00"}, {86400 + 7199, "1d 02:00:00"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char b[32], t[32];
+        chart_fmt_time_about(cases[i].s, b, sizeof b);
+        assert_string_equal(b, cases[i].want);
+        chart_fmt_time(cases[i].s, t, sizeof t);
+        /* the same shape as the exact time: a clock with the same fields */
+        assert_int_equal(strchr(b, ':') != NULL, strchr(t, ':') != NULL);
+        assert_int_equal(strchr(b, 'd') != NULL, strchr(t, 'd') != NULL);
+    }
+}
+
 /* --- scaling --------------------------------------------------------------- */
 
 static void test_nice_step(void **state)
@@ -320,6 +369,8 @@ static void test_utf8(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_style_for_terminal),
+        cmocka_unit_test(test_fmt_time_about),
         cmocka_unit_test(test_nice_step),
         cmocka_unit_test(test_nice_range),
         cmocka_unit_test(test_ticks),

@@ -460,6 +460,46 @@ static void test_export_csv(void **state)
     free(dir);
 }
 
+/* The planner's "fewest" labels of policies whose answers are at one or
+ * neighbouring counts do not overprint each other: each label moves a line
+ * up (or below its point at the top edge); a lone label stays above its
+ * point, centred. */
+static void test_marker_labels_apart(void **state)
+{
+    (void)state;
+    static const struct {
+        int n;
+        double px[4], py[4], w[4];
+    } cases[] = {
+        {2, {100, 100}, {200, 200}, {90, 90}},               /* one point */
+        {3, {100, 110, 120}, {200, 200, 201}, {90, 90, 90}}, /* neighbouring counts */
+        {2, {100, 105}, {30, 30}, {80, 80}},                 /* at the top edge */
+        {4, {50, 60, 300, 310}, {150, 150, 150, 150}, {70, 70, 70, 70}},
+    };
+    const double h = 12, left = 40, right = 600, top = 20;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        double tx[4], ty[4];
+        plot_place_labels(cases[c].n, cases[c].px, cases[c].py, cases[c].w, h, left, right, top,
+                          tx, ty);
+        for (int i = 0; i < cases[c].n; i++) {
+            assert_true(tx[i] >= left && tx[i] + cases[c].w[i] <= right);
+            assert_true(ty[i] - h >= top);
+            for (int j = 0; j < i; j++) {
+                int apart = tx[i] >= tx[j] + cases[c].w[j] || tx[j] >= tx[i] + cases[c].w[i] ||
+                            ty[i] - h >= ty[j] || ty[j] - h >= ty[i];
+                if (!apart)
+                    fail_msg("case %zu: labels %d and %d overlap (%g,%g) (%g,%g)", c, j, i,
+                             tx[j], ty[j], tx[i], ty[i]);
+            }
+        }
+    }
+    /* A lone label: centred just above its point. */
+    double px = 300, py = 200, w = 60, tx, ty;
+    plot_place_labels(1, &px, &py, &w, h, left, right, top, &tx, &ty);
+    assert_double_equal(tx, 270, 1e-9);
+    assert_double_equal(ty, 188, 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_time_axis_unit),
         cmocka_unit_test(test_heatmap_files),
         cmocka_unit_test(test_export_csv),
+        cmocka_unit_test(test_marker_labels_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,7 +102,9 @@ static void test_numbers(void **state)
     assert_string_equal(out, "123456 W");
 }
 
-/* Footer hints give way from the end, but X (export) and ? (help) last. */
+/* Footer hints give way from the end, but X (export) and ? (help) last;
+ * a screen lists its main action first, so a narrow footer keeps it:
+ * Compare's setup at 80 columns keeps "Enter run" beside "X export". */
 static void test_hints(void **state)
 {
     (void)state;
@@ -113,6 +115,10 @@ static void test_hints(void **state)
         {"a one  b two  X export  ? help", 10, "X export"},
         {"a one  b two  X export  ? help", 3, ""},
         {"j/k scroll  Esc back  q quit", 19, "j/k scroll"},
+        {"Enter run  Tab pane  space pick  a add spec  c GPU cap  p power  X export  ? help",
+         63, "Enter run  Tab pane  space pick  a add spec  X export  ? help"},
+        {"r run  Esc cancel  Enter edit  j/k param  Left/Right adjust  d default  X export  "
+         "? help", 40, "r run  Esc cancel  X export  ? help"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char h[128];
@@ -120,6 +126,43 @@ static void test_hints(void **state)
         textfit_hints(h, cases[i].room);
         assert_string_equal(h, cases[i].out);
     }
+}
+
+/* A name beside its figures: the figures lose words, then the name gives
+ * way; no digit is ever cut (Compare's setup read "184 GP…", "1 nodes, …"). */
+static void test_name_figures(void **state)
+{
+    (void)state;
+    const char *cl[] = {"1 node, 184 GPUs", "184 GPUs", "184"};
+    const char *tr[] = {"6212 tasks", "6212"};
+    static const struct { int which, name_w, w; const char *out; } cases[] = {
+        {0, 12, 40, "cats-testbed 1 node, 184 GPUs"},
+        {0, 12, 24, "cats-testbed 184 GPUs"},
+        {0, 12, 20, "cats-…stbed 184 GPUs"},
+        {0, 12, 12, "cats…bed 184"},
+        {0, 12, 3, "184"},
+        {1, 10, 21, "pai-like   6212 tasks"},
+        {1, 10, 16, "pai-like   6212"},
+        {1, 10, 4, "6212"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char out[128];
+        const char *name = cases[i].which ? "pai-like" : "cats-testbed";
+        int cols = textfit_name_figures(name, cases[i].name_w, cases[i].which ? tr : cl,
+                                        cases[i].which ? 2 : 3, cases[i].w, 8, "…", out,
+                                        sizeof out);
+        assert_string_equal(out, cases[i].out);
+        assert_int_equal(cols, textfit_width(out));
+    }
+    char c[32];
+    textfit_count(1, "node", "nodes", 0, c, sizeof c);
+    assert_string_equal(c, "1 node");
+    textfit_count(184, "GPU", "GPUs", 1, c, sizeof c);
+    assert_string_equal(c, "184 GPUs");
+    textfit_count(123456, "task", "tasks", 1, c, sizeof c);
+    assert_string_equal(c, "123k tasks");
+    textfit_count(123456, NULL, NULL, 0, c, sizeof c);
+    assert_string_equal(c, "123456");
 }
 
 int main(void)
@@ -131,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_width),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_hints),
+        cmocka_unit_test(test_name_figures),
     };
     return cmocka_run_group_tests_name("textfit", tests, NULL, NULL);
 }

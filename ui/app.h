@@ -44,6 +44,10 @@ typedef enum ui_rc { UI_PASS = 0, UI_DONE, UI_QUIT } ui_rc;
 /* Esc as getch() returns it: curses names no key for it, the byte (ESC,
  * 0x1b) comes through as is once set_escdelay() has waited for more. */
 #define KEY_ESC 27
+/* Ctrl-C as a key (the terminal's interrupt character is off, tui.c). */
+#define KEY_CTRL_C 3
+/* The exit status of a dashboard Ctrl-C ended: 128 + SIGINT, as shells report. */
+#define EXIT_INTERRUPTED 130
 
 typedef struct ui_key {
     int keys[5];                /* the keys, 0-terminated */
@@ -247,6 +251,7 @@ int app_job_running(const app *a);
 typedef struct ui_caps {
     int utf8;
     int color;
+    const char *term;           /* $TERM (NULL: unset), for the chart styles it shows */
     chart_style style;
 } ui_caps;
 
@@ -270,6 +275,7 @@ struct app {
     listview help;              /* a viewer: the Help lines shown */
     ui_job job;                 /* the long action going on, if any */
     int quit;                   /* set by a confirmation: the loop ends */
+    int exit_status;            /* EXIT_OK, or EXIT_INTERRUPTED after Ctrl-C threw work away */
 };
 
 /* Status line messages (shown until the next key). */

@@ -28,6 +28,38 @@ const char *chart_style_name(chart_style s)
     return s < CHART_NSTYLES ? names[s] : "?";
 }
 
+/* The Linux console and other VT fonts: 256 or 512 glyphs, blocks but no
+ * braille. */
+static int term_is_console(const char *term)
+{
+    if (!term)
+        return 0;
+    return strncmp(term, "linux", 5) == 0 || strncmp(term, "con", 3) == 0 ||
+           strncmp(term, "vt", 2) == 0;
+}
+
+int chart_style_allowed(chart_style s, const char *term, int utf8, int color)
+{
+    switch (s) {
+    case CHART_ASCII:
+        return 1;
+    case CHART_BLOCK:
+        return utf8 && color;
+    case CHART_BRAILLE:
+        return utf8 && color && !term_is_console(term);
+    default:
+        return 0;
+    }
+}
+
+chart_style chart_style_for(const char *term, int utf8, int color)
+{
+    for (int st = 0; st < CHART_NSTYLES; st++)
+        if (chart_style_allowed((chart_style)st, term, utf8, color))
+            return (chart_style)st;
+    return CHART_ASCII;
+}
+
 /* --- scaling ------------------------------------------------------------ */
 
 double chart_nice_step(double lo, double hi, int max_ticks)
@@ -167,6 +199,17 @@ static int unit_of_span(double span)
 void chart_fmt_time_in(double s, double span, char *buf, size_t len)
 {
     fmt_in_unit(s, unit_of_span(span), buf, len);
+}
+
+void chart_fmt_time_about(double s, char *buf, size_t len)
+{
+    if (!isfinite(s) || fabs(s) < 59.5) {
+        chart_fmt_time(s, buf, len);
+        return;
+    }
+    /* An estimate's seconds (and over a day its minutes) are noise. */
+    double step = fabs(s) >= 86400 ? 3600 : 60;
+    chart_fmt_time(round(s / step) * step, buf, len);
 }
 
 double chart_time_unit(double span)

@@ -27,6 +27,16 @@ typedef enum chart_style { CHART_BRAILLE, CHART_BLOCK, CHART_ASCII, CHART_NSTYLE
 /* A style's name. */
 const char *chart_style_name(chart_style s);
 
+/* Whether a terminal can show style s, as htop and btop decide it: braille
+ * and blocks need UTF-8 and colour (their cells carry no per-series
+ * marker, so without colour every series looks alike), braille also a
+ * font that has it, which the Linux console's VT font has not (TERM
+ * linux, con*, vt*).  ASCII, one marker per series, always.  term may be
+ * NULL. */
+int chart_style_allowed(chart_style s, const char *term, int utf8, int color);
+/* The best style allowed there: braille, else blocks, else ASCII. */
+chart_style chart_style_for(const char *term, int utf8, int color);
+
 /* --- scaling ------------------------------------------------------------ */
 
 /* Widens [*lo, *hi] outwards to multiples of the nice step; an empty range
@@ -53,6 +63,10 @@ void chart_fmt_time(double s, char *buf, size_t len);
  * (s below 2 min, m below 2 h, h below 2 d, else d), so every tick of an
  * axis reads in the same unit: 0m 10m 20m, not 0s 50s 1.7m. */
 void chart_fmt_time_in(double s, double span, char *buf, size_t len);
+/* An estimate in chart_fmt_time's format, so it reads beside a time it is
+ * compared with ("t=02:00:00 of ~01:00:00"), rounded to whole minutes,
+ * over a day to whole hours ("~294d 03:00:00"). */
+void chart_fmt_time_about(double s, char *buf, size_t len);
 /* Seconds in that unit (1, 60, 3600 or 86400): time axes take their nice
  * ticks in it, so a 6-day axis ticks every day, not every 2.3 days. */
 double chart_time_unit(double span);

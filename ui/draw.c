@@ -60,9 +60,8 @@ void draw_init(ui_caps *c)
     c->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0 && !(ascii && *ascii);
     const char *nc = getenv("NO_COLOR");
     c->color = has_colors() && !(nc && *nc);
-    /* Braille charts tell series apart by colour only; without colour each
-     * series gets its own marker character instead. */
-    c->style = c->utf8 && c->color ? CHART_BRAILLE : CHART_ASCII;
+    c->term = getenv("TERM");
+    c->style = chart_style_for(c->term, c->utf8, c->color);
     if (!c->color)
         return;
     start_color();
@@ -89,6 +88,15 @@ attr_t ui_hl_attr(lv_hl hl, attr_t plain)
 ui_color ui_series_color(int i)
 {
     return (ui_color)(C_SERIES0 + (i % 6));
+}
+
+const char *ui_series_mark(const ui_caps *c, int i, char *buf, size_t len)
+{
+    if (c->style == CHART_ASCII)
+        snprintf(buf, len, "%c", chart_marker(i));
+    else
+        snprintf(buf, len, "%s", c->utf8 ? "■" : "#");
+    return buf;
 }
 
 const char *sym(ui_sym s)
@@ -287,13 +295,40 @@ void draw_glyph(int y, int x, uint32_t cp, attr_t a)
  * a wide terminal), and when it would be left too narrow the first column
  * (a name, cut in the middle) gives up columns to it.  Columns that do not
  * fit at all get 0. */
+void ui_cols_fit(const ui_col *cols, const int *drop, int ncols, int w, ui_col *out)
+{
+    int need = -1, name = -1;
+    for (int i = 0; i < ncols; i++) {
+        out[i] = cols[i];
+        need += cols[i].w + 1;
+        if (name < 0 && !cols[i].right && i < ncols - 1)
+            name = i;
+    }
+    if (need > w && name >= 0 && out[name].w > UI_COL_NAME_MIN) {
+        int give = need - w < out[name].w - UI_COL_NAME_MIN ? need - w
+                                                              : out[name].w - UI_COL_NAME_MIN;
+        out[name].w -= give;
+        need -= give;
+    }
+    while (need > w) {
+        int worst = -1;
+        for (int i = 0; i < ncols; i++)
+            if (out[i].w >= 0 && drop[i] > 0 && (worst < 0 || drop[i] > drop[worst]))
+                worst = i;
+        if (worst < 0)
+            break;
+        need -= out[worst].w + 1;
+        out[worst].w = -1;
+    }
+}
+
 static void cell_widths(int w, const ui_col *cols, int ncols, int *cw)
 {
     int used = 0;
     for (int i = 0; i < ncols; i++) {
         int room = w - used;
-        cw[i] = cols[i].w <= room ? cols[i].w : 0;
-        if (i == ncols - 1 && !cols[i].right && room > 0)
+        cw[i] = cols[i].w >= 0 && cols[i].w <= room ? cols[i].w : 0;
+        if (i == ncols - 1 && !cols[i].right && room > 0 && cols[i].w >= 0)
             cw[i] = room;
         used += cw[i] ? cw[i] + 1 : 0;
     }

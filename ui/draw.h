@@ -36,6 +36,10 @@ attr_t ui_attr(ui_color c);
 attr_t ui_hl_attr(lv_hl hl, attr_t plain);
 /* The colour role of series i (policy i). */
 ui_color ui_series_color(int i);
+/* The legend's mark of series i, buf[len]: the series' own marker in
+ * ASCII charts (what tells series apart without colour), else a square
+ * drawn in its colour. */
+const char *ui_series_mark(const ui_caps *c, int i, char *buf, size_t len);
 
 /* Symbols with ASCII fallbacks. */
 typedef enum ui_sym {
@@ -69,12 +73,20 @@ void draw_glyph(int y, int x, uint32_t cp, attr_t a);
  * row draws the columns that fit in w and skips the rest, except that the
  * last column takes what is left of the row.  Text too wide for its column
  * is cut with an ellipsis (names in the middle, the last column at its
- * end); numbers are never cut (textfit.h). */
+ * end); numbers are never cut (textfit.h).  A column of width < 0 is
+ * hidden (ui_cols_fit). */
 typedef struct ui_col {
     const char *head;
     int w;
     int right;
 } ui_col;
+/* A table that chooses what a narrow row loses: into out[ncols], cols as
+ * a row of w columns shows them: first the name column (the first
+ * left-aligned one but the last) narrows to UI_COL_NAME_MIN, then the
+ * column of the highest drop rank is hidden, then the next (drop[i] 0:
+ * kept). */
+#define UI_COL_NAME_MIN 7
+void ui_cols_fit(const ui_col *cols, const int *drop, int ncols, int w, ui_col *out);
 void draw_row(int y, int x, int w, const ui_col *cols, int ncols, const char *const *cells,
               attr_t a);
 void draw_header(int y, int x, int w, const ui_col *cols, int ncols);

@@ -365,13 +365,18 @@ double runset_time(const runset *rs, int i)
     return sim_now(s);
 }
 
-/* Every sim that has finished gets its summary metrics (sim_finish), the
- * figures `gpuplan run` prints for it; a rewind clears them again. */
+/* Every sim that has finished gets its summary metrics, the figures
+ * `gpuplan run` prints for it, the placement's GPUs with DFS off included
+ * (sim_finish_placement: a DFS run's twin is simulated once more); a
+ * rewind clears them again.  A twin that fails leaves place_gpus unset,
+ * shown as "-". */
 static void finish_done(runset *rs)
 {
     for (int i = 0; i < rs->n; i++)
-        if (rs->slot[i].sim && sim_done(rs->slot[i].sim))
-            sim_finish(rs->slot[i].sim);
+        if (rs->slot[i].sim && sim_done(rs->slot[i].sim)) {
+            gp_err err;
+            (void)sim_finish_placement(rs->slot[i].sim, &err);
+        }
 }
 
 /* The latest time any live sim has reached. */
@@ -709,7 +714,8 @@ int runset_save(runset *rs, store *st, int *saved, gp_err *err)
         sim *s = rs->slot[i].sim;
         if (!s || rs->slot[i].stored_id)
             continue;
-        sim_finish(s);
+        if (sim_finish_placement(s, err))
+            return -1;
         run *r = run_copy(sim_run_record(s));
         if (!r->trace_name[0])
             strlcpy0(r->trace_name, rs->trace_name, sizeof r->trace_name);

@@ -231,21 +231,43 @@ typedef struct input_pane {
     int clusters;               /* rows count nodes and GPUs, not tasks */
 } input_pane;
 
+/* A row's figures, most words first: "1 node, 184 GPUs", "184 GPUs",
+ * "12k GPUs", "12k"; "6212 tasks", "6212"; "12345 tasks", "12k tasks",
+ * "12345", "12k".  forms[4][32]. */
+static int input_forms(const input_pane *p, const store_item *it, char forms[4][32])
+{
+    char a[32], b[32];
+    if (p->clusters) {
+        textfit_count(it->count, "node", "nodes", 0, a, sizeof a);
+        textfit_count(it->count2, "GPU", "GPUs", 0, b, sizeof b);
+        snprintf(forms[0], 32, "%s, %s", a, b);
+        snprintf(forms[1], 32, "%s", b);
+        textfit_count(it->count2, "GPU", "GPUs", 1, forms[2], 32);
+        textfit_count(it->count2, NULL, NULL, 1, forms[3], 32);
+        return 4;
+    }
+    textfit_count(it->count, "task", "tasks", 0, forms[0], 32);
+    textfit_count(it->count, "task", "tasks", 1, forms[1], 32);
+    textfit_count(it->count, NULL, NULL, 0, forms[2], 32);
+    textfit_count(it->count, NULL, NULL, 1, forms[3], 32);
+    return 4;
+}
+
+/* The name beside its figures: the figures are never cut; they lose words
+ * first (the node count, then "GPUs"), then the name gives way, cut in
+ * its middle, which keeps the ends that tell names apart. */
 static void input_row(const void *ctx, size_t i, rect r, lv_hl hl)
 {
     const input_pane *p = ctx;
     assert(i < p->l->lv.count);
     const store_item *it = &p->l->items[i];
     int nw = r.w / 2 < 20 ? r.w / 2 : 20;
-    /* A name cut in its middle keeps the ends that tell names apart. */
-    char name[GP_NAME_MAX * 2], line[200];
-    int cols = textfit(it->name, nw, TEXTFIT_MIDDLE, sym(SYM_ELLIPSIS), name, sizeof name);
-    if (p->clusters)
-        snprintf(line, sizeof line, " %s%*s %lld nodes, %lld GPUs", name, nw - cols, "",
-                 (long long)it->count, (long long)it->count2);
-    else
-        snprintf(line, sizeof line, " %s%*s %lld tasks", name, nw - cols, "",
-                 (long long)it->count);
+    char forms[4][32], line[GP_NAME_MAX * 2 + 64];
+    int n = input_forms(p, it, forms);
+    const char *fp[4] = {forms[0], forms[1], forms[2], forms[3]};
+    line[0] = ' ';
+    textfit_name_figures(it->name, nw, fp, n, r.w - 1, 8, sym(SYM_ELLIPSIS), line + 1,
+                         sizeof line - 1);
     draw_line(r.y, r.x, r.w, ui_hl_attr(hl, A_NORMAL), line);
 }
 
@@ -379,7 +401,7 @@ static void setup_draw(const app *a)
     draw_policies_box(a, g.panes[2]);
     draw_about(a, g.about);
     draw_status(a, "Compare setup",
-                "Tab pane  space pick  a add spec  c GPU cap  p power  Enter run  X export  "
+                "Enter run  Tab pane  space pick  a add spec  c GPU cap  p power  X export  "
                 "? help");
 }
 
@@ -724,10 +746,7 @@ static void draw_legend(const app *a, rect r)
     int x = r.x + 1;
     for (int i = 0; i < a->rs.n && x < r.x + r.w; i++) {
         char mark[8];
-        if (a->caps.style == CHART_ASCII)
-            snprintf(mark, sizeof mark, "%c", chart_marker(i));
-        else
-            snprintf(mark, sizeof mark, "%s", a->caps.utf8 ? "■" : "#");
+        ui_series_mark(&a->caps, i, mark, sizeof mark);
         int focus = i == a->rs.focus;
         x += draw_text(r.y, x, r.x + r.w - x, ui_attr(ui_series_color(i)) | A_BOLD, mark);
         char lab[96];
@@ -753,8 +772,8 @@ static void draw_info(const app *a, rect r)
     }
     char t[24], span[24], speed[24];
     chart_fmt_time(rs->t, t, sizeof t);
-    /* The span is an estimate: its own unit is precise enough ("~6h"). */
-    chart_fmt_time_in(rs->t_end_hint, rs->t_end_hint, span, sizeof span);
+    /* The span is an estimate, in the same format as the time beside it. */
+    chart_fmt_time_about(rs->t_end_hint, span, sizeof span);
     chart_fmt(rs->speed, speed, sizeof speed);  /* 717, 18k: never 1.85e+04 */
     if (rs->by_arrival) {
         snprintf(t, sizeof t, "%.0f%% arrived", rs->t);
@@ -770,12 +789,13 @@ static void draw_info(const app *a, rect r)
         sim_ref_describe(rs->slot[rs->focus].sim, d, sizeof d);
         snprintf(ref, sizeof ref, " %s %s", sym(SYM_DOT), d);
     }
+    /* The focused decision before the speed: a narrow line keeps it. */
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%s on %s%s %s t=%s of ~%s %s %s %s %s speed %s s/s %s focus %s, decision %zu%s",
+               "%s on %s%s %s t=%s of ~%s %s %s %s %s focus %s, decision %zu %s speed %s s/s%s",
                rs->trace_name, rs->cluster_name, cap, sym(SYM_DOT), t, span, sym(SYM_DOT),
-               rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT), speed,
-               sym(SYM_DOT), rs->n ? rs->slot[rs->focus].spec.label : "-",
-               runset_decisions(rs, rs->focus), ref);
+               rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT),
+               rs->n ? rs->slot[rs->focus].spec.label : "-", runset_decisions(rs, rs->focus),
+               sym(SYM_DOT), speed, ref);
 }
 
 /* --- run mode: table --------------------------------------------------------- */
@@ -892,8 +912,9 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
 
 /* Viol counts the tasks over their own SLA (kappa x e_min), the CLI's
  * sla_viol; Power names the model the row's watts come from; place is
- * the placement metric (average busy GPUs with DFS off; "-" for a run
- * with DFS on that had no DFS-off twin, as `gpuplan run` makes one),
+ * the placement metric (average busy GPUs with DFS off: a finished run
+ * with DFS on gets it from a twin simulated with DFS off, as `gpuplan
+ * run` does; "-" until the run finishes),
  * fluid the fluid lower bound on avgGPU, GPUh the busy GPU-hours. */
 static const ui_col run_cols[] = {
     {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},

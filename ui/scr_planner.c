@@ -375,7 +375,9 @@ static void draw_best(const app *a, rect r)
         x += draw_text(r.y, x, r.w - 1, A_NORMAL, head);
     for (int j = 0; j < sw->p.npolicies && x < r.x + r.w; j++) {
         attr_t at = ui_attr(ui_series_color(j)) | A_BOLD;
-        x += draw_text(r.y, x, r.x + r.w - x, at, a->caps.utf8 ? "■ " : "# ");
+        char mark[8];
+        x += draw_text(r.y, x, r.x + r.w - x, at, ui_series_mark(&a->caps, j, mark, sizeof mark));
+        x += draw_text(r.y, x, r.x + r.w - x, at, " ");
         x += draw_text(r.y, x, r.x + r.w - x, at, t[j]);
     }
 }
@@ -531,9 +533,27 @@ static void draw_fewest_marks(const app *a, rect box, const ui_series *s, int ns
     }
 }
 
+/* Before any sweep: an empty chart saying how to fill it.  A flat line
+ * at 0 (the SLA target's, or curves of no points) would read as a policy
+ * at 0 %. */
+static int draw_no_sweep(const app *a, rect box)
+{
+    const plan *sw = &a->pl.sw;
+    if (sw->njobs > 0 && sw->state != PLAN_IDLE)
+        return 0;
+    draw_box(box, "chart (m: metric)", 0);
+    rect in = layout_inner(box);
+    if (in.h > 0)
+        draw_wrap(in.y + in.h / 2, in.x + 1, in.w - 2, in.h - in.h / 2, ui_attr(C_DIM),
+                  "No sweep yet: r runs one.");
+    return 1;
+}
+
 static void draw_curve(const app *a, rect box)
 {
     const plan *sw = &a->pl.sw;
+    if (draw_no_sweep(a, box))
+        return;
     if (sw->p.unbounded && sw->njobs) {
         draw_bars(a, box);
         return;
@@ -597,10 +617,15 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
                              : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
 }
 
+/* A narrow table (35 columns at 80) keeps the count, the policy and the
+ * figures a buyer weighs (JCT, W, CapEx): the SLA mark goes first (the
+ * answer's row is highlighted anyway), then the violation share (the SLA
+ * chart above shows it). */
 static const ui_col result_cols[] = {
-    {"GPUs", 5, 1}, {"policy", 14, 0}, {"SLA viol %", 10, 1}, {"mean JCT", 9, 1},
-    {"avg W", 7, 1}, {"CapEx $", 8, 1}, {"SLA", 10, 0},
+    {"GPUs", 4, 1}, {"policy", 14, 0}, {"SLA viol %", 10, 1}, {"mean JCT", 8, 1},
+    {"avg W", 5, 1}, {"CapEx $", 7, 1}, {"SLA", 10, 0},
 };
+static const int result_drop[] = {0, 0, 1, 0, 0, 0, 2};
 
 /* Grid: the second model's count and cost instead of CapEx; the mark
  * says cheapest meeting the SLA, on the frontier, or meets. */
@@ -682,7 +707,18 @@ static void result_row(const void *ctx, size_t row, rect r, lv_hl hl)
     char v[7][24];
     result_cells(a, res, best, v);
     const char *cells[7] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
-    draw_row(r.y, r.x, r.w, result_cols, 7, cells, best ? ui_attr(C_CHOSEN) : A_NORMAL);
+    ui_col cols[7];
+    ui_cols_fit(result_cols, result_drop, 7, r.w, cols);
+    draw_row(r.y, r.x, r.w, cols, 7, cells, best ? ui_attr(C_CHOSEN) : A_NORMAL);
+}
+
+/* The one-model results' header, its columns as a row of in's width keeps
+ * them (result_drop). */
+static void draw_result_header(rect in, const table_sort *ts)
+{
+    ui_col cols[7];
+    ui_cols_fit(result_cols, result_drop, 7, in.w - 1, cols);
+    draw_header_sorted(in.y, in.x + 1, in.w - 1, cols, 7, ts->by - 1, ts->desc);
 }
 
 static void draw_results(const app *a, rect box)
@@ -696,7 +732,7 @@ static void draw_results(const app *a, rect box)
     if (a->pl.sw.grid)
         draw_header_sorted(in.y, in.x + 1, in.w - 1, grid_cols, 8, ts->by - 1, ts->desc);
     else
-        draw_header_sorted(in.y, in.x + 1, in.w - 1, result_cols, 7, ts->by - 1, ts->desc);
+        draw_result_header(in, ts);
     rect rows = {in.y + 1, in.x + 1, in.h - 1, in.w - 1};
     size_t n = (size_t)a->pl.sw.njobs;
     results_view t = {a, xmalloc((n ? n : 1) * sizeof *t.order)};
@@ -715,8 +751,8 @@ static void planner_draw(const app *a)
     draw_best(a, g.best);
     draw_curve(a, g.chart);
     draw_results(a, g.results);
-    /* Groups in the order they are dropped last to first at 80 columns:
-     * running and cancelling the sweep stay. */
+    /* Groups in their priority order (the last dropped first in a narrow
+     * footer): running and cancelling the sweep stay. */
     draw_status(a, "Planner", "r run  Esc cancel  Enter edit  j/k param  Left/Right adjust  "
                 "d default  X export  ? help");
 }
@@ -1175,13 +1211,34 @@ static ui_rc planner_key(app *a, int key)
     return ui_dispatch(a, planner_keys, key);
 }
 
+/* The results scrolled so the answer's row is in the middle (the list
+ * opens on the row that matters, not on the sweep's last job). */
+static void results_show_answer(app *a)
+{
+    const plan *sw = &a->pl.sw;
+    int ans = plan_answer_result(sw, &a->pl.p);
+    size_t n = (size_t)sw->njobs;
+    if (ans < 0 || (size_t)ans >= n)
+        return;
+    size_t *order = xmalloc(n * sizeof *order);
+    tablesort_order(n, a->pl.results_sort, result_cell, a, order);
+    int vis = results_rows(a);
+    for (size_t row = 0; row < n; row++)
+        if (order[row] == (size_t)ans)
+            lv_scroll_to(&a->pl.results, (long)row - vis / 2, vis);
+    free(order);
+}
+
 static int planner_tick(app *a, double dt)
 {
     (void)dt;
+    int was_running = a->pl.sw.state == PLAN_RUNNING;
     /* About half of each frame goes to the sweep, the rest to drawing. */
     plan_tick(&a->pl.sw, 0.03);
     const plan *sw = &a->pl.sw;
     lv_set_count(&a->pl.results, (size_t)sw->njobs);
+    if (was_running && sw->state == PLAN_DONE)
+        results_show_answer(a);
     /* While the sweep runs on screen, its running job stays in the middle
      * of the results; afterwards the user scrolls (PgUp/PgDn). */
     if (sw->state == PLAN_RUNNING && a->scr == SCR_PLANNER) {

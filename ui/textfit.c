@@ -224,3 +224,36 @@ void textfit_hints(char *h, int room)
         memmove(from, to, strlen(to) + 1);
     }
 }
+
+int textfit_name_figures(const char *name, int name_w, const char *const *forms, int nforms,
+                         int w, int min_name, const char *ell, char *out, size_t len)
+{
+    if (nforms < 1) {
+        return textfit(name, w, TEXTFIT_MIDDLE, ell, out, len);
+    }
+    /* The first form that leaves the name its least, else the last. */
+    int k = 0, fw = textfit_width(forms[0]);
+    while (k + 1 < nforms && w - 1 - fw < min_name)
+        fw = textfit_width(forms[++k]);
+    int nw = w - 1 - fw < name_w ? w - 1 - fw : name_w;
+    if (nw < 1) {
+        snprintf(out, len, "%s", forms[k]);
+        return fw;
+    }
+    char cut[512];
+    int cols = textfit(name, nw, TEXTFIT_MIDDLE, ell, cut, sizeof cut);
+    snprintf(out, len, "%s%*s %s", cut, nw - cols, "", forms[k]);
+    return nw + 1 + fw;
+}
+
+void textfit_count(long long n, const char *one, const char *many, int compact, char *out,
+                   size_t len)
+{
+    char num[32];
+    if (compact && (n >= 10000 || n <= -10000))
+        chart_fmt((double)n, num, sizeof num);
+    else
+        snprintf(num, sizeof num, "%lld", n);
+    snprintf(out, len, "%s%s%s", num, one || many ? " " : "", n == 1 ? (one ? one : "")
+                                                                       : (many ? many : ""));
+}

@@ -38,9 +38,24 @@ void textfit_number(const char *s, int w, char *out, size_t len);
  * "1d 02:15:00" or "02:15:00"; 0 when s is not one. */
 int textfit_clock_seconds(const char *s, double *v);
 
-/* A footer's key hints ("key what" groups two spaces apart) cut to room
+/* A footer's key hints ("key what" groups two spaces apart, written in
+ * the order of their priority: a screen's main action first) cut to room
  * columns by dropping whole groups: the last one first, except that X
  * (export) and ? (help) go last, so every footer keeps them longest. */
 void textfit_hints(char *h, int room);
+
+/* A list row's name beside its figures in w columns, into out[len]: the
+ * figures whole, in the first of forms[nforms] (most words first, fewest
+ * last) that leaves the name min_name columns, else the last; the name in
+ * name_w columns (padded, so figures line up) or what is left, cut in its
+ * middle with ell.  Figures wider than w are shown whole without the name.
+ * Returns the columns of out. */
+int textfit_name_figures(const char *name, int name_w, const char *const *forms, int nforms,
+                         int w, int min_name, const char *ell, char *out, size_t len);
+
+/* "1 node" / "184 nodes" into out[len]: n with the word for one or many
+ * (NULL: none); compact writes 10,000 and over shorter (12k, 1.2M). */
+void textfit_count(long long n, const char *one, const char *many, int compact, char *out,
+                   size_t len);
 
 #endif

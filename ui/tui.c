@@ -18,7 +18,7 @@
  * The terminal is given back on every way out: term_close() on quitting,
  * an atexit() handler when something calls exit(), termguard.h's handler
  * when something aborts (xmalloc on out-of-memory), and curses' own
- * handlers on SIGINT and SIGTERM.
+ * handler on SIGTERM.  Ctrl-C is a key here (ctrl_c_as_key), not SIGINT.
  */
 #include "tui.h"
 #include "app.h"
@@ -34,6 +34,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 /* --- screens ------------------------------------------------------------- */
@@ -53,6 +54,15 @@ static void quit_done(app *a, int ok, const char *text, int choice)
     a->quit = ok;
 }
 
+/* Ctrl-C confirmed: the work is thrown away and the exit status says the
+ * dashboard was interrupted (128 + SIGINT, as a shell reports it). */
+static void interrupt_done(app *a, int ok, const char *text, int choice)
+{
+    quit_done(a, ok, text, choice);
+    if (ok)
+        a->exit_status = EXIT_INTERRUPTED;
+}
+
 /* What quitting would throw away: unsaved runs, a sweep's results (the
  * Planner keeps them only on screen).  "" when nothing. */
 static void unsaved_work(const app *a, char *what, size_t len)
@@ -70,15 +80,15 @@ static void unsaved_work(const app *a, char *what, size_t len)
     }
 }
 
+/* q and Ctrl-C ask the same question; a quit that loses nothing exits 0. */
 static ui_rc key_quit(app *a, int key)
 {
-    (void)key;
     char what[160], q[200];
     unsaved_work(a, what, sizeof what);
     if (!what[0])
         return UI_QUIT;
     snprintf(q, sizeof q, "Quit and throw away %s?", what);
-    modal_confirm(a, q, quit_done);
+    modal_confirm(a, q, key == KEY_CTRL_C ? interrupt_done : quit_done);
     return UI_DONE;
 }
 
@@ -124,10 +134,15 @@ static ui_rc key_redraw(app *a, int key)
 static ui_rc key_style(app *a, int key)
 {
     (void)key;
-    a->caps.style = (chart_style)((a->caps.style + 1) % CHART_NSTYLES);
-    if (!a->caps.utf8 && a->caps.style != CHART_ASCII)
-        a->caps.style = CHART_ASCII;
-    app_msg(a, "chart style: %s", chart_style_name(a->caps.style));
+    const ui_caps *c = &a->caps;
+    chart_style st = c->style;
+    do
+        st = (chart_style)((st + 1) % CHART_NSTYLES);
+    while (!chart_style_allowed(st, c->term, c->utf8, c->color));
+    a->caps.style = st;
+    app_msg(a, "chart style: %s%s", chart_style_name(st),
+            chart_style_for(c->term, c->utf8, c->color) == CHART_ASCII
+                ? " (the only one this terminal shows)" : "");
     return UI_DONE;
 }
 
@@ -143,7 +158,10 @@ static const ui_key global_keys[] = {
     {{'G'}, "G", "chart style: braille / blocks / ascii", key_style},
     {{'X'}, "X", "export what the screen shows: tables as CSV, charts as SVG and PNG; "
      "or show the gpuplan command for the same", export_key},
-    {{'q', 'Q', KEY_F(10)}, "q F10", "quit", key_quit},
+    {{'q', 'Q', KEY_F(10)}, "q F10", "quit (asks first when unsaved runs or a sweep would be lost)",
+     key_quit},
+    {{KEY_CTRL_C}, "^C", "quit as q does; confirmed over unsaved work, exits with status 130",
+     key_quit},
     {{0}, NULL, NULL, NULL},
 };
 
@@ -154,13 +172,20 @@ const ui_key *ui_global_keys(void)
 
 /* --- modals -------------------------------------------------------------- */
 
-/* Where the modal box goes: a menu as tall as its items, else five lines,
- * centred (drawing and the menu's keys both ask). */
+/* Lines of a prompt's or question's title in a box w wide: it wraps
+ * rather than being cut (an import prompt names the formats it reads). */
+static int modal_title_lines(const modal *m, int w)
+{
+    return w > 4 ? text_wrap_lines(w - 2, 4, m->title) : 1;
+}
+
+/* Where the modal box goes: a menu as tall as its items, else its title's
+ * lines and four more, centred (drawing and the menu's keys both ask). */
 static rect modal_rect(const app *a)
 {
     const modal *m = &a->m;
     int w = a->cols - 8 < 76 ? a->cols - 8 : 76;
-    int h = m->kind == MODAL_MENU ? m->nitems + 4 : 5;
+    int h = m->kind == MODAL_MENU ? m->nitems + 4 : 4 + modal_title_lines(m, w);
     if (h > a->rows - 4)
         h = a->rows - 4;
     rect r = {(a->rows - h) / 2, (a->cols - w) / 2, h, w};
@@ -250,7 +275,7 @@ static void modal_draw(const app *a)
         draw_text(in.y + in.h - 1, in.x, in.w, ui_attr(C_DIM), "Enter choose  Esc cancel");
         return;
     }
-    draw_text(in.y, in.x, in.w, A_BOLD, m->title);
+    in.y += draw_wrap(in.y, in.x, in.w, modal_title_lines(m, r.w), A_BOLD, m->title) - 1;
     if (m->kind == MODAL_CONFIRM) {
         draw_text(in.y + 2, in.x, in.w, A_NORMAL, "y yes    n / Esc no");
         return;
@@ -279,9 +304,13 @@ static void draw_too_small(const app *a)
     char msg[160];
     snprintf(msg, sizeof msg, "gpuplan needs a terminal of at least %dx%d; this one is %dx%d.",
              LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS, a->cols, a->rows);
-    int y = a->rows / 2 - 1;
-    draw_text(y > 0 ? y : 0, 0, a->cols, A_BOLD, msg);
-    draw_text(y + 1 > 0 ? y + 1 : 1, 0, a->cols, A_NORMAL, "Enlarge the window, or press q to quit.");
+    /* Wrapped, never cut: the sizes are the point of the message. */
+    const char *hint = "Enlarge the window, or press q to quit.";
+    int n = text_wrap_lines(a->cols, a->rows, msg);
+    int y = (a->rows - n - 1) / 2;
+    y = y > 0 ? y : 0;
+    y += draw_wrap(y, 0, a->cols, a->rows - y, A_BOLD, msg);
+    draw_wrap(y, 0, a->cols, a->rows - y, A_NORMAL, hint);
 }
 
 /* Paints the frame into curses' buffer, recording where lists went;
@@ -316,8 +345,11 @@ static void draw_frame(const app *a, lv_hits *hits)
 static ui_rc handle_key(app *a, int key)
 {
     if (layout_too_small(a->rows, a->cols))
-        return key == 'q' || key == 'Q' ? UI_QUIT : UI_DONE;
+        return key == 'q' || key == 'Q' || key == KEY_CTRL_C ? UI_QUIT : UI_DONE;
     a->status[0] = '\0';
+    /* Ctrl-C during a long action stops it, as Esc does. */
+    if (key == KEY_CTRL_C && app_job_running(a))
+        key = KEY_ESC;
     if (app_job_key(a, key))
         return UI_DONE;
     if (a->m.kind != MODAL_NONE) {
@@ -402,10 +434,14 @@ static void mouse_event(app *a, lv_hits *hits, mouse_state *last)
     click_row(a, hits, ev.y, ev.x, twice);
 }
 
-/* Playback and sweeps go on whichever screen is showing. */
+/* Playback and sweeps go on whichever screen is showing, but not behind
+ * a dialog: what the question is about must not change while it is asked
+ * (the quit dialog's unsaved runs, a prompt's current time). */
 static int tick_all(app *a, double dt)
 {
     int busy = app_job_tick(a);
+    if (a->m.kind != MODAL_NONE)
+        return busy;
     for (int i = 0; i < SCR_COUNT; i++) {
         const ui_screen *s = ui_screen_of((scr_id)i);
         if (s->tick && s->tick(a, dt))
@@ -421,6 +457,20 @@ typedef struct term_io {
     FILE *out;
     int saved_out, saved_err;
 } term_io;
+
+/* Ctrl-C reaches the dashboard as a key, so it asks what q asks instead
+ * of killing it: the terminal's interrupt character is off while curses
+ * runs (endwin gives the terminal back its own modes, the character with
+ * them).  Ctrl-Z still suspends. */
+static void ctrl_c_as_key(void)
+{
+    struct termios t;
+    if (tcgetattr(STDIN_FILENO, &t) != 0)
+        return;
+    t.c_cc[VINTR] = _POSIX_VDISABLE;
+    if (tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0)
+        def_prog_mode();        /* kept when curses sets its modes again (after ^Z) */
+}
 
 /* Gives curses its own descriptor for the terminal and points 1 and 2 at
  * the log (or /dev/null). */
@@ -461,6 +511,7 @@ static int term_open(term_io *io)
     mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
     mouseinterval(0);           /* presses at once; double clicks are told apart here */
     curs_set(0);
+    ctrl_c_as_key();
     if (tty_ok)
         termguard_arm(io->saved_out, io->saved_err);
     return 0;
@@ -538,7 +589,7 @@ static void settings_apply(app *a, const ui_settings *s)
 {
     for (int st = 0; st < CHART_NSTYLES; st++)
         if (strcmp(s->chart_style, chart_style_name((chart_style)st)) == 0 &&
-            (a->caps.utf8 || st == CHART_ASCII))
+            chart_style_allowed((chart_style)st, a->caps.term, a->caps.utf8, a->caps.color))
             a->caps.style = (chart_style)st;
     compare_ui *c = &a->cmp;
     for (int i = 0; i < s->npolicies && c->npicked < RS_MAX; i++) {
@@ -653,6 +704,7 @@ int tui_main(cli_ctx *ctx)
     loop(a, &r);
     free(r.path);
     term_close(&io);
+    int status = a->exit_status;
     app_free(a);
-    return EXIT_OK;
+    return status;
 }

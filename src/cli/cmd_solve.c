@@ -14,6 +14,7 @@
  * can reach nothing else).
  */
 #include "cli.h"
+#include "cli_progress.h"
 #include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
@@ -636,12 +637,20 @@ static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
                           "energy_usd", "power_w", "gap_pct", "time_s"};
     for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
         table_col(t, cols[c], c >= 3);
+    /* The mix, then each model alone: one solve each, some take seconds,
+     * so a terminal sees how many are done. */
+    cli_progress bar;
+    cli_progress_init(&bar, "solve fleet");
+    size_t solves = n > 1 ? n + 1 : 1;
+    cli_progress_show(&bar, 0);
     int rc = fleet_row(t, a, in, cand, n, "cheapest", &err);
     for (size_t k = 0; k < n && rc == 0 && n > 1; k++) {
         char label[GP_NAME_MAX + 8];
+        cli_progress_show(&bar, (double)(k + 1) / (double)solves);
         snprintf(label, sizeof label, "only %s", cand[k].prof->name);
         rc = fleet_row(t, a, in, &cand[k], 1, label, &err);
     }
+    cli_progress_done(&bar);
     /* Output only with an answer: the heading, then the rows. */
     if (rc == 0 && ctx->format == FMT_TABLE)
         fleet_heading(ctx, a, in);

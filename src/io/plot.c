@@ -205,6 +205,19 @@ static void scale_fit(scale *s, double lo, double hi, const plot_axis *ax, int t
         s->step = 1;
     s->lo = floor(lo / s->step + 1e-9) * s->step;
     s->hi = ceil(hi / s->step - 1e-9) * s->step;
+    /* Counts (GPUs swept from 2 to 8) end where the data does: an axis
+     * running on to 10 reads as counts that were swept. */
+    if (ax->integer && s->div == 1) {
+        s->lo = lo;
+        s->hi = hi;
+    }
+}
+
+/* The first tick of scale s: its low end, or the first multiple of the
+ * step above it (an integer axis ends at the data). */
+static double first_tick(const scale *s)
+{
+    return ceil(s->lo / s->step - 1e-9) * s->step;
 }
 
 /* The data's extent on each axis, references and markers included. */
@@ -424,7 +437,7 @@ static void draw_axes(cairo_t *cr, const frame *f)
         tick_label(v, &f->sy, buf, sizeof buf);
         text_at(cr, f->left - 8 - text_w(cr, buf), y + 4, buf);
     }
-    for (double v = f->sx.lo; v <= f->sx.hi + f->sx.step / 2; v += f->sx.step) {
+    for (double v = first_tick(&f->sx); v <= f->sx.hi + 1e-9 * f->sx.step; v += f->sx.step) {
         double x = px_x(f, v * f->sx.div);
         cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
         cairo_move_to(cr, x, f->top);
@@ -494,29 +507,60 @@ static void draw_hlines(cairo_t *cr, const plot_chart *c, const frame *f)
     }
 }
 
-/* Markers: a ring in the series' colour and the label above it. */
+/* 1 when the boxes [x, x+w] x [y-h, y] of labels a and b meet. */
+static int labels_meet(double ax, double ay, double aw, double bx, double by, double bw,
+                       double h)
+{
+    return ax < bx + bw && bx < ax + aw && ay - h < by && by - h < ay;
+}
+
+void plot_place_labels(int n, const double *px, const double *py, const double *w, double h,
+                       double left, double right, double top, double *tx, double *ty)
+{
+    enum { TRIES = 8 };
+    for (int i = 0; i < n; i++) {
+        tx[i] = fmin(fmax(px[i] - w[i] / 2, left + 2), right - w[i] - 2);
+        /* Above the point, a line higher each try, then below it. */
+        double first = NAN;
+        for (int k = 0; k < 2 * TRIES; k++) {
+            double y = k < TRIES ? py[i] - 12 - (h + 3) * k : py[i] + 24 + (h + 3) * (k - TRIES);
+            if (k < TRIES && y - h < top)
+                continue;
+            if (isnan(first))
+                first = y;
+            int free = 1;
+            for (int j = 0; j < i && free; j++)
+                free = !labels_meet(tx[i], y, w[i], tx[j], ty[j], w[j], h);
+            if (free) {
+                first = y;
+                break;
+            }
+        }
+        ty[i] = first;
+    }
+}
+
+/* Markers: a ring in the series' colour and the label above it, moved up
+ * (or below) where another label is (the fewest GPUs of two policies at
+ * neighbouring counts). */
 static void draw_markers(cairo_t *cr, const plot_chart *c, const frame *f)
 {
+    enum { N = sizeof c->markers / sizeof *c->markers };
+    double px[N], py[N], w[N], tx[N], ty[N];
     font(cr, 12, 1);
     for (int i = 0; i < c->nmarkers; i++) {
-        const plot_marker *m = &c->markers[i];
-        double x = px_x(f, m->x), y = px_y(f, m->y);
-        set_series_colour(cr, m->series);
+        px[i] = px_x(f, c->markers[i].x);
+        py[i] = px_y(f, c->markers[i].y);
+        w[i] = text_w(cr, c->markers[i].label);
+    }
+    plot_place_labels(c->nmarkers, px, py, w, 12, f->left, f->right, f->top, tx, ty);
+    for (int i = 0; i < c->nmarkers; i++) {
+        set_series_colour(cr, c->markers[i].series);
         cairo_set_line_width(cr, 2.5);
         cairo_new_sub_path(cr);
-        cairo_arc(cr, x, y, 7, 0, 2 * M_PI);
+        cairo_arc(cr, px[i], py[i], 7, 0, 2 * M_PI);
         cairo_stroke(cr);
-        /* Labels of markers on one point stack instead of overprinting. */
-        int below = 0;
-        for (int k = 0; k < i; k++)
-            below += fabs(px_x(f, c->markers[k].x) - x) < 1 &&
-                     fabs(px_y(f, c->markers[k].y) - y) < 1;
-        double w = text_w(cr, m->label);
-        double tx = fmin(fmax(x - w / 2, f->left + 2), f->right - w - 2);
-        double ty = y - 12 - 15 * below;
-        if (ty < f->top + 14)
-            ty = y + 24 + 15 * below;
-        text_at(cr, tx, ty, m->label);
+        text_at(cr, tx[i], ty[i], c->markers[i].label);
     }
 }
 

@@ -88,6 +88,12 @@ void plot_point(plot_chart *c, int series, double x, double y);
 void plot_hline_add(plot_chart *c, double y, const char *label);
 /* A labelled point in a series' colour; ignored past the array. */
 void plot_marker_add(plot_chart *c, int series, double x, double y, const char *label);
+/* Where n markers' labels go so that none overprints another: label i,
+ * w[i] wide and h tall, centred above its point (px[i], py[i]) when free,
+ * else a line higher, else below the point; inside [left, right] and not
+ * above top.  Out: tx[i], ty[i], the baseline's left end (pixels, y down). */
+void plot_place_labels(int n, const double *px, const double *py, const double *w, double h,
+                       double left, double right, double top, double *tx, double *ty);
 /* Makes c a heatmap of rows × cols cells, all PLOT_HEAT_NOCELL, and
  * returns it (c owns it); the caller sets cells, row names and the names
  * of the levels used.  The axes' labels title the columns and rows. */

@@ -66,6 +66,12 @@ static int cheapest_policy(const plan *pl, const plan_params *live, int *point)
     return best;
 }
 
+int plan_answer_result(const plan *pl, const plan_params *live)
+{
+    int c = -1, j = cheapest_policy(pl, live, &c);
+    return j < 0 ? -1 : c * pl->p.npolicies + j;
+}
+
 void plan_answer(const plan *pl, const plan_params *live, int utf8, char *buf, size_t len)
 {
     int c = -1, j = cheapest_policy(pl, live, &c);

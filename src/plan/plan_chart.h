@@ -30,6 +30,10 @@ plot_chart *plan_chart(const plan *pl, plan_metric m, const plan_params *live);
  * thousands separated; or why there is none.  utf8 0 writes "x" for "×". */
 void plan_answer(const plan *pl, const plan_params *live, int utf8, char *buf, size_t len);
 
+/* The index in pl->res of the answer's point (as plan_answer names it);
+ * -1 when no policy meets the target. */
+int plan_answer_result(const plan *pl, const plan_params *live);
+
 /* A policy's short name: its title up to " (" ("CorrGPU"). */
 void plan_policy_short(const plan *pl, int j, char *buf, size_t len);
 

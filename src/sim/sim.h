@@ -179,6 +179,10 @@ void sim_ref_describe(const sim *s, char *buf, size_t len);
  * 0, or -1 with a message. */
 int sim_placement_gpus(const sim_config *cfg, const cluster *cl, const catalog *cat,
                        const gp_trace *tr, const policy_spec *pol, run *r, gp_err *err);
+/* sim_finish, then the same metric on the record s keeps (a twin with
+ * s's own configuration, cluster, catalog, trace and policy), once per
+ * finish (a rewind clears it).  0, or -1 with a message. */
+int sim_finish_placement(sim *s, gp_err *err);
 
 /* Power right now under the run's model. */
 /* The run record so far: timeline, outcomes of finished tasks, decisions.

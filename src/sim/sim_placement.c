@@ -10,8 +10,15 @@
  * So a run with DFS on is simulated once more with it off, and that
  * twin's avg_gpus is the run's place_gpus; a run with DFS off is its own
  * twin.  Power and energy stay the run's own, DFS included.
+ *
+ * `gpuplan run` calls it on the record it took from the simulator; the
+ * dashboard, whose simulators keep their records (Step and Cluster read
+ * them), through sim_finish_placement, so both twins are made alike.
  */
 #include "sim.h"
+#include "sim_int.h"
+
+#include <math.h>
 
 int sim_placement_gpus(const sim_config *cfg, const cluster *cl, const catalog *cat,
                        const gp_trace *tr, const policy_spec *pol, run *r, gp_err *err)
@@ -34,4 +41,14 @@ int sim_placement_gpus(const sim_config *cfg, const cluster *cl, const catalog *
     run_set_metric(r, "place_gpus", run_metric_get(sim_run_record(s), "avg_gpus", 0));
     sim_free(s);
     return 0;
+}
+
+int sim_finish_placement(sim *s, gp_err *err)
+{
+    if (!s->rec)
+        return 0;
+    sim_finish(s);
+    if (!isnan(run_metric_get(s->rec, "place_gpus", NAN)))
+        return 0;               /* computed since the last rewind */
+    return sim_placement_gpus(&s->cfg, s->cl, s->cat, s->tr, &s->pol, s->rec, err);
 }
