@@ -41,7 +41,7 @@ file_has "$OUT/gpuplan-compare-policies.csv" "cats,\"CATS (correlation-aware" \
 keys Enter
 expect "3 runs ready at t=0" "comparison starts"
 keys Right Right Right
-expect "decision 3" "three placements made"
+expect "decision #3" "three placements made"
 keys X
 expect "Export Compare" "X opens the export menu"
 expect "Write CSV, SVG and PNG into $OUT" "the menu names the current directory"
@@ -62,12 +62,12 @@ expect "CLI: gpuplan run --trace cats-testbed --cluster cats-testbed --policy ca
 
 # --- Step and Cluster: their tables ------------------------------------------------------
 keys 2
-expect "Decision 3 of cats" "Step screen"
+expect "Decision #3 of cats" "Step screen"
 keys X Enter
 expect "gpuplan-step-{candidates.csv, decisions.csv, util.svg, util.png}" \
     "Step writes candidates, decisions and the task's utilization"
 file_has "$OUT/gpuplan-step-util.svg" "GPU utilization of task" "the utilization chart's title"
-file_has "$OUT/gpuplan-step-decisions.csv" "seq,t_s,task,node,gpus,reason" "decisions CSV header"
+file_has "$OUT/gpuplan-step-decisions.csv" "decision,t_s,task,node,gpus,reason" "decisions CSV header"
 file_has "$OUT/gpuplan-step-candidates.csv" "candidate," "candidates CSV header"
 keys 3
 expect "Cluster" "Cluster screen"

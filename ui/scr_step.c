@@ -14,6 +14,7 @@
 #include "draw.h"
 #include "engine.h"
 #include "gpuinfo.h"
+#include "core/gpuname.h"
 
 #include <assert.h>
 #include <curses.h>
@@ -50,10 +51,8 @@ static void cand_name(const cstate *cs, const explain_cand *c, char *buf, size_t
 {
     const char *nname = c->node >= 0 && (size_t)c->node < cs->nnodes ? cs->nodes[c->node].name
                                                                     : "?";
-    if (c->gpu >= 0 && (size_t)c->gpu < cs->ngpus)
-        snprintf(buf, len, "%s/%d", nname, cs->gpus[c->gpu].dev);
-    else
-        snprintf(buf, len, "%s (node)", nname);
+    gpu_name(buf, len, nname,
+             c->gpu >= 0 && (size_t)c->gpu < cs->ngpus ? cs->gpus[c->gpu].dev : -1);
 }
 
 /* Display order of the candidates: as considered, or by the last term
@@ -196,7 +195,7 @@ static void draw_wrapped2(int y, int x, int w, int two, const char *text)
 static void draw_task(const app *a, const step_view *v, rect box)
 {
     char title[128];
-    snprintf(title, sizeof title, "Decision %zu of %s", v->rec->ndecisions,
+    snprintf(title, sizeof title, "Decision #%zu of %s", v->rec->ndecisions,
              a->rs.slot[a->rs.focus].spec.label);
     draw_box(box, title, 0);
     rect in = layout_inner(box);
@@ -209,8 +208,7 @@ static void draw_task(const app *a, const step_view *v, rect box)
     char t[24], dur[24];
     chart_fmt_time(v->dec->t_s, t, sizeof t);
     chart_fmt_time(tk->duration_s, dur, sizeof dur);
-    draw_textf(in.y, in.x + 1, in.w - 1, A_BOLD, "Task %s (#%d) at t=%s", tk->name,
-               v->dec->task, t);
+    draw_textf(in.y, in.x + 1, in.w - 1, A_BOLD, "Task %s at t=%s", tk->name, t);
     char gpus[48];
     if (tk->num_gpu == 0)
         snprintf(gpus, sizeof gpus, "none (CPU only)");
@@ -234,10 +232,12 @@ static void draw_task(const app *a, const step_view *v, rect box)
                tk->util_first);
     if (v->dec->node < 0)
         draw_text(in.y + 3, in.x + 1, in.w - 1, ui_attr(C_BAD), "nothing fit: the task waits");
-    else
-        draw_textf(in.y + 3, in.x + 1, in.w - 1, ui_attr(C_GOOD) | A_BOLD,
-                   "%s placed on %s %s%s", sym(SYM_POINTER), v->cs->nodes[v->dec->node].name,
-                   v->dec->gpus[0] ? "GPU " : "(no GPU)", v->dec->gpus);
+    else {
+        char where[GP_NAME_MAX + 64];
+        gpus_name(where, sizeof where, v->cs->nodes[v->dec->node].name, v->dec->gpus);
+        draw_textf(in.y + 3, in.x + 1, in.w - 1, ui_attr(C_GOOD) | A_BOLD, "%s placed on %s%s",
+                   sym(SYM_POINTER), where, v->dec->gpus[0] ? "" : " (no GPU)");
+    }
     if (v->ex && in.h > 4)
         draw_wrapped2(in.y + 4, in.x + 1, in.w - 1, in.h > 5, v->ex->summary);
 }
@@ -397,7 +397,7 @@ static void step_draw(const app *a)
     draw_after(a, &v, order, g.after);
     free(order);
     char ctx[128];
-    snprintf(ctx, sizeof ctx, "Step %s %s %s decision %zu", sym(SYM_DOT),
+    snprintf(ctx, sizeof ctx, "Step %s %s %s decision #%zu", sym(SYM_DOT),
              a->rs.slot[a->rs.focus].spec.label, sym(SYM_DOT), v.rec->ndecisions);
     draw_status(a, ctx, "Left/Right decision  j/k candidate  Enter GPU  o sort  X export  ? help");
 }
@@ -419,7 +419,7 @@ static void seek_cancel(app *a)
     runset_seek_stop(&a->rs);
     step_reset(a);
     sim *f = runset_focus_sim(&a->rs);
-    app_msg(a, "stopped at decision %zu", f ? sim_decisions(f) : (size_t)0);
+    app_msg(a, "stopped at decision #%zu", f ? sim_decisions(f) : (size_t)0);
 }
 
 static void seek_done(app *a, double elapsed_s)
@@ -427,7 +427,7 @@ static void seek_done(app *a, double elapsed_s)
     step_reset(a);
     if (elapsed_s >= 0.5) {
         sim *f = runset_focus_sim(&a->rs);
-        app_msg(a, "at decision %zu in %.1f s", f ? sim_decisions(f) : (size_t)0, elapsed_s);
+        app_msg(a, "at decision #%zu in %.1f s", f ? sim_decisions(f) : (size_t)0, elapsed_s);
     }
 }
 
@@ -609,7 +609,7 @@ static void goto_done(app *a, int ok, const char *text, int choice)
         return;
     }
     char what[64];
-    snprintf(what, sizeof what, "Going to decision %lld", (long long)k);
+    snprintf(what, sizeof what, "Going to decision #%lld", (long long)k);
     seek_run(a, what);
 }
 
