@@ -13,7 +13,9 @@
 #include "app.h"
 #include "draw.h"
 #include "engine.h"
+#include "colname.h"
 #include "gpuinfo.h"
+#include "help_terms.h"
 #include "core/gpuname.h"
 
 #include <assert.h>
@@ -276,6 +278,35 @@ static void cand_row(const void *ctx, size_t pos, rect r, lv_hl hl)
         draw_text(r.y, r.x, 2, ui_attr(C_GOOD) | A_BOLD, sym(SYM_POINTER));
 }
 
+/* The width of a score term's column. */
+#define TERM_COL_W 10
+
+/* The explanation's term names shortened to their columns (colname.h). */
+static void term_heads(const explain *ex, char (*heads)[COLNAME_MAX])
+{
+    const char *names[EXPLAIN_MAX_TERMS];
+    for (int t = 0; t < ex->nterms; t++)
+        names[t] = ex->term_name[t] ? ex->term_name[t] : "?";
+    colname_fit(names, (size_t)ex->nterms, TERM_COL_W, heads);
+}
+
+/* One line naming each column by what it is ("dmu util. gap"), as far as
+ * it fits; Help (?) defines them in full. */
+static void draw_legend(const explain *ex, char (*heads)[COLNAME_MAX], int y, int x, int w)
+{
+    char line[512] = "";
+    size_t len = 0;
+    for (int t = 0; t < ex->nterms && len < sizeof line; t++) {
+        const help_term *ht = help_step_term(ex->term_name[t] ? ex->term_name[t] : "");
+        if (ht && ht->gloss[0])
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s: %s", len ? "  " : "",
+                                    heads[t], ht->gloss);
+    }
+    if (len < sizeof line)
+        snprintf(line + len, sizeof line - len, "%s? defines every column", len ? "  " : "");
+    draw_text(y, x, w, ui_attr(C_DIM), line);
+}
+
 static void draw_cands(const app *a, const step_view *v, const size_t *order, rect box)
 {
     const explain *ex = v->ex;
@@ -291,15 +322,22 @@ static void draw_cands(const app *a, const step_view *v, const size_t *order, re
         return;
     }
     ui_col cols[EXPLAIN_MAX_TERMS + 3];
+    char heads[EXPLAIN_MAX_TERMS][COLNAME_MAX];
+    term_heads(ex, heads);
     int nc = 0;
     cols[nc++] = (ui_col){"GPU", 18, 0};
     for (int t = 0; t < ex->nterms; t++)
-        cols[nc++] = (ui_col){ex->term_name[t] ? ex->term_name[t] : "?", 10, 1};
+        cols[nc++] = (ui_col){heads[t], TERM_COL_W, 1};
     cols[nc++] = (ui_col){"", 4, 0};
     cols[nc++] = (ui_col){"note", 30, 0};
     /* o orders by the last term (column nterms): the header marks it. */
     draw_header_sorted(in.y, in.x + 2, in.w - 2, cols, nc, a->step.sort ? ex->nterms : -1, 0);
     rect rows = {in.y + 1, in.x, in.h > 1 ? in.h - 1 : 0, in.w};
+    /* The legend takes the last line when the candidates leave it free. */
+    if (rows.h > (int)ex->ncands + 1) {
+        draw_legend(ex, heads, in.y + in.h - 1, in.x + 2, in.w - 2);
+        rows.h--;
+    }
     listview lv = lv_shown(&a->step.cands, ex->ncands, rows.h);
     cand_table t = {v, order, cols, nc};
     lv_draw(&lv, rows, a->step.pane == 0 ? LV_HL_FOCUSED : LV_HL_NONE, cand_row, &t);
