@@ -372,7 +372,7 @@ static void after_row(const void *ctx, size_t row, rect r, lv_hl hl)
     const cs_gpu *cg = &v->cs->gpus[g];
     const double *prog = sim_progress(v->s);
     char c[7][24];
-    snprintf(c[0], 24, "%d", d);
+    snprintf(c[0], 24, "g%d", d);      /* node/gN: the node is in the title */
     snprintf(c[1], 24, "%s", cg->power == GPU_ASLEEP ? "asleep"
              : cg->power == GPU_IDLE ? "idle" : "active");
     snprintf(c[2], 24, "%.1f/%.0f", cg->mem_used_gib, cg->mem_gib);
