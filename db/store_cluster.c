@@ -42,9 +42,11 @@ static int profile_id(store *s, store_kind kind, const char *name, const char *n
         return 0;
     if (store_find_id(s, kind, name, id, err))
         return -1;
+    char hint[300];
     if (!*id)
-        return gp_error(err, "node '%s': unknown %s model '%s' (add the profile first)",
-                        node_name, kind == STORE_GPU ? "GPU" : "CPU", name);
+        return gp_error(err, "node '%s': unknown %s model '%s'%s (add the profile first)",
+                        node_name, kind == STORE_GPU ? "GPU" : "CPU", name,
+                        store_name_hint(s, kind, name, hint, sizeof hint));
     return 0;
 }
 

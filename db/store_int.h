@@ -81,6 +81,12 @@ int store_release(store *s, int rc, gp_err *err);
 /* The noun of a kind in messages: "GPU profile", "throughput catalog". */
 const char *store_noun(store_kind kind);
 
+/* "no <noun> named '<name>'", with the closest stored name when one is
+ * near (core/suggest.h); returns -1. */
+int store_no_such(store *s, store_kind kind, const char *name, gp_err *err);
+/* " (did you mean 'x'?)" naming the kind's stored name closest to name,
+ * or "" when none is near. */
+const char *store_name_hint(store *s, store_kind kind, const char *name, char *buf, size_t len);
 /* *id = the id of the kind's row named name, 0 when there is none. */
 int store_find_id(store *s, store_kind kind, const char *name, int64_t *id, gp_err *err);
 /* The same, but no such row is an error "no <noun> named '<name>'". */

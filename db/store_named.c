@@ -10,6 +10,7 @@
  * Runs are not here: they go by id.
  */
 #include "store_int.h"
+#include "core/suggest.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,9 +18,11 @@
 /* The table names are fixed words of this file, joined at compile time:
  * no SQL is built at run time. */
 #define FIND(table) "SELECT id FROM " table " WHERE name = ?1"
+#define NAMES(table) "SELECT name FROM " table " ORDER BY id"
 #define HEADED(noun, table) \
     {noun, FIND(table), "INSERT INTO " table "(name, source) VALUES (?1, ?2) RETURNING id", \
-     "DELETE FROM " table " WHERE name = ?1", " (delete it or import with --replace)"}
+     "DELETE FROM " table " WHERE name = ?1", " (delete it or import with --replace)", \
+     NAMES(table)}
 
 static const struct named_kind {
     const char *noun;           /* in messages */
@@ -27,19 +30,20 @@ static const struct named_kind {
     const char *sql_insert;     /* the header row; NULL when the kind has none */
     const char *sql_delete;     /* NULL when deleting takes more (profiles, snapshots) */
     const char *exists_hint;    /* after "a <noun> named 'x' already exists" */
+    const char *sql_names;      /* every name, for "did you mean" */
 } named[STORE_KIND_COUNT] = {
-    [STORE_GPU] = {"GPU profile", FIND("gpu_profile"), NULL, NULL, ""},
-    [STORE_CPU] = {"CPU profile", FIND("cpu_profile"), NULL, NULL, ""},
+    [STORE_GPU] = {"GPU profile", FIND("gpu_profile"), NULL, NULL, "", NAMES("gpu_profile")},
+    [STORE_CPU] = {"CPU profile", FIND("cpu_profile"), NULL, NULL, "", NAMES("cpu_profile")},
     [STORE_CLUSTER] = HEADED("cluster", "cluster"),
     [STORE_TRACE] = HEADED("trace", "trace"),
     [STORE_TPUT] = HEADED("throughput catalog", "tput_catalog"),
     /* --replace exists for snapshots too, but they are made, not imported. */
-    [STORE_SNAPSHOT] = {"snapshot", FIND("snapshot"), NULL, NULL, ""},
+    [STORE_SNAPSHOT] = {"snapshot", FIND("snapshot"), NULL, NULL, "", NAMES("snapshot")},
     /* A PEACE set's header has more than (name, source): store_peace.c
      * inserts it. */
     [STORE_PEACE] = {"PEACE set", FIND("peace_set"), NULL,
                      "DELETE FROM peace_set WHERE name = ?1",
-                     " (delete it or import with --replace)"},
+                     " (delete it or import with --replace)", NAMES("peace_set")},
 };
 
 static const struct named_kind *named_kind(store_kind kind)
@@ -54,6 +58,28 @@ const char *store_noun(store_kind kind)
     return named_kind(kind)->noun;
 }
 
+const char *store_name_hint(store *s, store_kind kind, const char *name, char *buf, size_t len)
+{
+    const struct named_kind *k = named_kind(kind);
+    suggest sg;
+    suggest_init(&sg, name);
+    sqlite3_stmt *st;
+    /* The names are only a hint: a failure to read them leaves it out. */
+    if (store_prepare(s, k->sql_names, &st, NULL) == 0) {
+        while (sqlite3_step(st) == SQLITE_ROW)
+            suggest_offer(&sg, (const char *)sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+    }
+    return suggest_hint(&sg, buf, len);
+}
+
+int store_no_such(store *s, store_kind kind, const char *name, gp_err *err)
+{
+    char hint[300];
+    return gp_error(err, "no %s named '%s'%s", store_noun(kind), name,
+                    store_name_hint(s, kind, name, hint, sizeof hint));
+}
+
 int store_find_id(store *s, store_kind kind, const char *name, int64_t *id, gp_err *err)
 {
     return store_lookup_int(s, named_kind(kind)->sql_find, name, id, err);
@@ -64,7 +90,7 @@ int store_need_id(store *s, store_kind kind, const char *name, int64_t *id, gp_e
     if (store_find_id(s, kind, name, id, err))
         return -1;
     if (!*id)
-        return gp_error(err, "no %s named '%s'", store_noun(kind), name);
+        return store_no_such(s, kind, name, err);
     return 0;
 }
 
@@ -108,7 +134,7 @@ int store_delete_named(store *s, store_kind kind, const char *name, gp_err *err)
     int rc = store_step_done(s, st, err);
     sqlite3_finalize(st);
     if (rc == 0 && sqlite3_changes(s->db) == 0)
-        rc = gp_error(err, "no %s named '%s'", k->noun, name);
+        rc = store_no_such(s, kind, name, err);
     return rc;
 }
 
@@ -131,7 +157,7 @@ static int find_row(store *s, const store_entity *e, const char *name, sqlite3_s
         return 0;
     sqlite3_finalize(*st);
     if (rc == SQLITE_DONE)
-        return gp_error(err, "no %s named '%s'", store_noun(e->kind), name);
+        return store_no_such(s, e->kind, name, err);
     char what[64];
     snprintf(what, sizeof what, "reading %s", store_noun(e->kind));
     return store_sql_error(s, err, what);

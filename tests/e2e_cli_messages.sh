@@ -61,4 +61,31 @@ contains "$T/err" "$T/nosuch.csv: no such file or directory" "no such file"
 expect_rc 2 "import --name with /" "$G" --db "$T/s.db" import "$T/samples/cats-testbed" \
     --name a/b
 contains "$T/err" "cannot contain '/'" "slash refused"
+
+# import: a file of a known other type is named in one line, not answered
+# with every format.
+printf '\211PNG\r\n\032\n0000000000' > "$T/chart.png"
+expect_rc 2 "import a PNG" "$G" --db "$T/s.db" import "$T/chart.png"
+contains "$T/err" "$T/chart.png is a PNG image, not a format gpuplan imports (see 'gpuplan import --help')" \
+    "the PNG is named"
+[ "$(wc -l < "$T/err")" -eq 1 ] && ok "in one line" || { bad "more than one line"; cat "$T/err"; }
+
+# A name that differs in case or by a character or two: did you mean.
+expect_rc 2 "--policy CATS" "$G" --db "$T/s.db" run --trace cats-testbed --cluster cats-testbed \
+    --policy CATS
+contains "$T/err" "unknown policy 'CATS' (did you mean 'cats'?)" "the policy meant"
+expect_rc 1 "--trace cats_testbed" "$G" --db "$T/s.db" run --trace cats_testbed \
+    --cluster cats-testbed --policy cats
+contains "$T/err" "no trace named 'cats_testbed' (did you mean 'cats-testbed'?)" "the trace meant"
+expect_rc 1 "--cluster Cats-Testbed" "$G" --db "$T/s.db" run --trace cats-testbed \
+    --cluster Cats-Testbed --policy cats
+contains "$T/err" "(did you mean 'cats-testbed'?)" "the cluster meant"
+expect_rc 1 "--gpu v100" "$G" --db "$T/s.db" plan --trace cats-testbed --gpu v100
+contains "$T/err" "no GPU profile named 'v100' (did you mean 'V100'?)" "the GPU meant"
+expect_rc 2 "a command one swap away" "$G" --db "$T/s.db" plna
+contains "$T/err" "unknown command 'plna' (did you mean 'plan'?)" "the command meant"
+expect_rc 2 "import --type opneb" "$G" --db "$T/s.db" import --type opneb "$T/chart.png"
+contains "$T/err" "(did you mean 'openb'?)" "the format meant"
+expect_rc 1 "nothing near" "$G" --db "$T/s.db" run --trace zzzz --cluster cats-testbed --policy cats
+if grep -q "did you mean" "$T/err"; then bad "a suggestion for nothing near"; cat "$T/err"; else ok "no suggestion when nothing is near"; fi
 e2e_finish

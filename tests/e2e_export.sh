@@ -41,7 +41,7 @@ file_has "$OUT/gpuplan-compare-policies.csv" "cats,\"CATS (correlation-aware" \
 keys Enter
 expect "3 runs ready at t=0" "comparison starts"
 keys Right Right Right
-expect "decision 3" "three placements made"
+expect "decision #3" "three placements made"
 keys X
 expect "Export Compare" "X opens the export menu"
 expect "Write CSV, SVG and PNG into $OUT" "the menu names the current directory"
@@ -62,12 +62,12 @@ expect "CLI: gpuplan run --trace cats-testbed --cluster cats-testbed --policy ca
 
 # --- Step and Cluster: their tables ------------------------------------------------------
 keys 2
-expect "Decision 3 of cats" "Step screen"
+expect "Decision #3 of cats" "Step screen"
 keys X Enter
 expect "gpuplan-step-{candidates.csv, decisions.csv, util.svg, util.png}" \
     "Step writes candidates, decisions and the task's utilization"
 file_has "$OUT/gpuplan-step-util.svg" "GPU utilization of task" "the utilization chart's title"
-file_has "$OUT/gpuplan-step-decisions.csv" "seq,t_s,task,node,gpus,reason" "decisions CSV header"
+file_has "$OUT/gpuplan-step-decisions.csv" "decision,t_s,task,node,gpus,reason" "decisions CSV header"
 file_has "$OUT/gpuplan-step-candidates.csv" "candidate," "candidates CSV header"
 keys 3
 expect "Cluster" "Cluster screen"
@@ -88,7 +88,8 @@ expect "× V100" "the answer names the GPUs"
 keys X Enter
 expect "wrote 3 files in $OUT: gpuplan-planner-{results.csv, sla.svg, sla.png}" \
     "Planner writes its results and its chart"
-file_has "$OUT/gpuplan-planner-results.csv" "gpus,gpus2,policy,ran,sla_viol_pct" "results CSV"
+file_has "$OUT/gpuplan-planner-results.csv" "gpus,policy,ran,sla_viol_pct,jct_mean_s,jct_p95_s,avg_power_w,capex_usd,meets_sla,fewest,stable,monotonic" \
+    "results CSV: plan's columns"
 has_file "$OUT/gpuplan-planner-sla.svg" 20000 "Planner chart as SVG"
 has_file "$OUT/gpuplan-planner-sla.png" 10000 "Planner chart as PNG"
 file_has "$OUT/gpuplan-planner-sla.svg" "cheapest meeting SLA violations" \
@@ -97,6 +98,18 @@ keys X Down Down Enter
 expect "CLI: gpuplan plot plan --trace cats-testbed --gpu V100" "Planner's equivalent command"
 file_has "$OUT/gpuplan-planner-command.sh" "gpuplan plot plan --trace cats-testbed --gpu V100 --from" \
     "the command written whole to a file"
+# The results CSV is what `gpuplan --format csv plan` with the same options
+# writes: the same columns under the same names, the same figures.
+args=$(grep -o 'gpuplan plot plan .*' "$OUT/gpuplan-planner-command.sh" | head -1 |
+       sed 's/^gpuplan plot plan //; s/ --metric [a-z_]*//; s/ --out [^ ]*//')
+eval "set -- $args"
+"$G" --format csv plan "$@" > "$T/plan.csv" 2>"$T/plan.err"
+if cmp -s "$T/plan.csv" "$OUT/gpuplan-planner-results.csv"; then
+    ok "the Planner's CSV is plan's, column for column"
+else
+    bad "the Planner's CSV differs from plan --format csv $args"
+    diff "$T/plan.csv" "$OUT/gpuplan-planner-results.csv" | head -10; head -3 "$T/plan.err"
+fi
 # The SLA target slider (row 12) up by 2, then back to its default.
 keys End
 for i in 1 2 3 4 5 6 7 8; do keys Up; done

@@ -139,7 +139,7 @@ keys c
 expect "runs from snapshot mylab ready at t=0" "c starts a Compare from the snapshot"
 expect "snapshot:mylab on mylab" "Compare runs on the snapshot's tasks and cluster"
 keys Right Right Right Right Right
-expect "decision 5" "four pods in place, then the first pending one's decision"
+expect "decision #5" "four pods in place, then the first pending one's decision"
 keys Left Left Left Left 2
 expect "in place at the start" "Step explains a pod placed where the snapshot had it"
 keys 1 End

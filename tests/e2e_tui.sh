@@ -72,31 +72,31 @@ expect "3 runs ready at t=0" "comparison starts paused"
 expect "Active GPUs" "charts shown"
 expect "Fragmentation" "fragmentation chart"
 expect "optimal*" "the Optimal row (CATS's optimum over the trace) is in the table"
-expect "decision 0" "no decision yet"
+expect "decision #0" "no decision yet"
 keys Right
-expect "decision 1" "one placement forward"
+expect "decision #1" "one placement forward"
 keys Right
-expect "decision 2" "two placements forward"
+expect "decision #2" "two placements forward"
 keys Right
-expect "decision 3" "three placements forward"
+expect "decision #3" "three placements forward"
 keys Left
-expect "decision 2" "one placement back"
-expect_not "decision 3" "the third decision is undone"
+expect "decision #2" "one placement back"
+expect_not "decision #3" "the third decision is undone"
 expect "cats (focus)" "cats is the focused policy"
 
 keys 2
-expect "Decision 2 of cats" "Step screen shows decision 2"
+expect "Decision #2 of cats" "Step screen shows decision 2"
 expect "Candidates (" "candidate table"
 expect "rho" "CATS score term rho"
 expect "score" "CATS score column"
 expect "WIN" "the chosen candidate is marked"
-expect "placed on testbed GPU" "the placement"
+expect "placed on testbed/g" "the placement"
 expect "Cluster after the decision" "cluster state after the decision"
 expect "util " "task utilization sparkline"
 keys Right
-expect "Decision 3 of cats" "Step: next decision"
+expect "Decision #3 of cats" "Step: next decision"
 keys Left
-expect "Decision 2 of cats" "Step: back again"
+expect "Decision #2 of cats" "Step: back again"
 
 keys c Enter
 expect "Servers x GPUs" "Enter opens Cluster"
@@ -250,7 +250,7 @@ if [ -d "$SAMPLES/peace-mix" ]; then
     expect "2 runs ready" "with and without PEACE side by side"
     expect "GPU cap 200 W" "the cap is on the info line"
     keys Right Right
-    expect "decision 2" "two tasks placed"
+    expect "decision #2" "two tasks placed"
     keys 3
     expect "SM split (peace):" "Cluster shows PEACE's split of the shared GPU"
     expect "(cap 200 W)" "and the cap"
@@ -270,7 +270,7 @@ if [ -d "$SAMPLES/gavel-like" ]; then
     keys Enter
     expect "3 runs ready" "three allocation runs side by side"
     keys Right Right
-    expect "decision 2" "two starts"
+    expect "decision #2" "two starts"
     keys 2
     expect "gogh round " "Step shows the round"
     expect "est it/s" "estimated throughput"

@@ -133,7 +133,7 @@ expect "Compare setup" "second Ctrl-C session opens"
 keys Enter
 expect "ready at t=0" "the comparison starts"
 keys l
-expect "decision 1" "one decision made"
+expect "decision #1" "one decision made"
 keys Space
 expect "playing" "playback runs"
 keys C-c

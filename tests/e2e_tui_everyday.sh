@@ -65,7 +65,7 @@ expect "Compare setup" "and back"
 keys Enter
 expect "3 runs ready at t=0" "comparison starts"
 keys Right
-expect "decision 1" "one placement"
+expect "decision #1" "one placement"
 keys o
 expect "Policy▲" "o orders by the first column, marked in the header"
 keys o
@@ -103,12 +103,12 @@ keys Enter
 expect "3 runs ready" "runs at 80x24"
 keys Right Right Right Right Right
 keys 2
-expect "Decision 5 of cats" "five placements"
+expect "Decision #5 of cats" "five placements"
 expect "rho 0.52 > 0" "Step's rejection reason is visible at 80 columns"
-y=$(row_of "testbed/1 ")
+y=$(row_of "testbed/g1 ")
 click 6 "$y"
 keys Enter
-expect "testbed/1  V100" "a click on a candidate puts the cursor there (Enter opens its GPU)"
+expect "testbed/g1  V100" "a click on a candidate puts the cursor there (Enter opens its GPU)"
 keys f
 expect "f_max" "the frequency legend names the f_max level"
 expect "of f range" "and the threshold of the levels below"

@@ -157,19 +157,19 @@ else
     keys 2 g
     expect "Go to decision number" "g asks for a decision"
     keys 8000 Enter
-    expect "Going to decision 8000" "a far jump shows its progress"
+    expect "Going to decision #8000" "a far jump shows its progress"
     keys j j j Escape
     # The jump is a few seconds of work at most (under a second on an idle
     # machine): Esc stops it part way, or it has finished first.  Either
     # way the keys typed meanwhile did nothing and the screen answered.
     end=$(( $(date +%s) + WAIT ))
-    while cap && ! grep -qE "stopped at decision|at decision 8000 in" "$T/screen" &&
+    while cap && ! grep -qE "stopped at decision #|at decision #8000 in" "$T/screen" &&
           [ "$(date +%s)" -lt "$end" ]; do sleep 0.2; done
     if grep -q "stopped at decision" "$T/screen"; then
-        at=$(grep -o 'stopped at decision [0-9]*' "$T/screen" | grep -o '[0-9]*$')
+        at=$(grep -o 'stopped at decision #[0-9]*' "$T/screen" | grep -o '[0-9]*$')
         [ "$at" -lt 8000 ] && ok "Esc stops it part way (decision $at of 8000)" ||
             { bad "Esc stops it part way: '$at'"; show; }
-    elif grep -q "at decision 8000 in" "$T/screen"; then
+    elif grep -q "at decision #8000 in" "$T/screen"; then
         ok "the jump finished before Esc arrived (Esc then does nothing)"
     else
         bad "the jump neither stopped nor finished"; show

@@ -288,12 +288,12 @@ expect "with fgd, pwr" "fgd and pwr picked"
 keys Enter
 expect "2 runs ready" "fgd and pwr start"
 keys Right Right Right Right Right
-expect "decision 5" "five placements"
+expect "decision #5" "five placements"
 keys 2
-expect "Decision 5 of fgd" "Step shows fgd's decision 5"
+expect "Decision #5 of fgd" "Step shows fgd's decision 5"
 expect "Cluster after the decision: node ob-node-14" "fgd placed on ob-node-14"
 keys f
-expect "Decision 5 of pwr" "f focuses pwr"
+expect "Decision #5 of pwr" "f focuses pwr"
 expect "Cluster after the decision: node ob-node-14" "after f: the chosen server, not the first candidate's"
 
 # --- the Data form: max_w derives the slope again ---------------------------

@@ -678,6 +678,26 @@ static int delete_nope(store *st, store_kind kind, gp_err *err)
     }
 }
 
+/* A name near the one named_store_new() gave the kind: the message names
+ * the stored one (core/suggest.h). */
+static int get_near(store *st, store_kind kind, gp_err *err)
+{
+    cluster *c = NULL;
+    gp_trace *t = NULL;
+    tput_catalog *tp = NULL;
+    int rc = kind == STORE_CLUSTER ? store_get_cluster(st, "Lab", &c, err)
+             : kind == STORE_TRACE ? store_get_trace(st, "tx", &t, err)
+                                   : store_get_tput_catalog(st, "G", &tp, err);
+    assert_true(!c && !t && !tp);
+    return rc;
+}
+
+static int delete_near(store *st, store_kind kind, gp_err *err)
+{
+    return kind == STORE_SNAPSHOT ? store_delete_snapshot(st, "nono", err)
+                                  : store_delete_cluster(st, "lbx", err);
+}
+
 /* Puts a second entity of kind under the name named_store_new() gave it. */
 static int put_again(store *st, store_kind kind, gp_err *err)
 {
@@ -760,6 +780,16 @@ static const struct {
     {"delete missing trace", delete_nope, STORE_TRACE, "no trace named 'nope'"},
     {"delete missing catalog", delete_nope, STORE_TPUT, "no throughput catalog named 'nope'"},
     {"delete missing snapshot", delete_nope, STORE_SNAPSHOT, "no snapshot named 'nope'"},
+    {"get a cluster by its name's case", get_near, STORE_CLUSTER,
+     "no cluster named 'Lab' (did you mean 'lab'?)"},
+    {"get a trace one typo away", get_near, STORE_TRACE,
+     "no trace named 'tx' (did you mean 'tr'?)"},
+    {"get a catalog by its name's case", get_near, STORE_TPUT,
+     "no throughput catalog named 'G' (did you mean 'g'?)"},
+    {"delete a snapshot one swap away", delete_near, STORE_SNAPSHOT,
+     "no snapshot named 'nono' (did you mean 'noon'?)"},
+    {"delete a cluster two typos away", delete_near, STORE_CLUSTER,
+     "no cluster named 'lbx'"},
     {"delete CPU profile in use", delete_cpu_in_use, STORE_CPU,
      "CPU profile 'Xeon-E5-2682v4' is used by 1 node(s); delete or change those clusters first"},
     {"cluster name taken", put_again, STORE_CLUSTER,

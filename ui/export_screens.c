@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "gpuinfo.h"
 #include "io/plot_run.h"
+#include "core/gpuname.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -150,10 +151,10 @@ static void cand_table(const explain *ex, const cstate *cs, table *t)
         table_row(t);
         const char *nname = c->node >= 0 && (size_t)c->node < cs->nnodes
                             ? cs->nodes[c->node].name : "?";
-        if (c->gpu >= 0 && (size_t)c->gpu < cs->ngpus)
-            table_cell(t, "%s/%d", nname, cs->gpus[c->gpu].dev);
-        else
-            table_cell(t, "%s", nname);
+        char who[GP_NAME_MAX + 16];
+        gpu_name(who, sizeof who, nname,
+                 c->gpu >= 0 && (size_t)c->gpu < cs->ngpus ? cs->gpus[c->gpu].dev : -1);
+        table_cell(t, "%s", who);
         for (int k = 0; k < ex->nterms; k++)
             table_cell(t, "%.17g", c->term[k]);
         table_cell(t, "%s", c->eligible ? "yes" : "no");
@@ -164,19 +165,23 @@ static void cand_table(const explain *ex, const cstate *cs, table *t)
 
 static void decision_table(const run *r, const gp_trace *tr, const cstate *cs, table *t)
 {
-    static const char *const cols[] = {"seq", "t_s", "task", "node", "gpus", "reason"};
+    static const char *const cols[] = {"decision", "t_s", "task", "node", "gpus", "reason"};
     for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
         table_col(t, cols[c], c < 2);
     for (size_t i = 0; i < r->ndecisions; i++) {
         const run_decision *d = &r->decisions[i];
         table_row(t);
-        table_cell(t, "%d", d->seq);
+        table_cell(t, "%d", run_decision_number(d));
         table_cell(t, "%.3f", d->t_s);
         table_cell(t, "%s", d->task >= 0 && (size_t)d->task < tr->ntasks
                    ? tr->tasks[d->task].name : "?");
-        table_cell(t, "%s", d->node >= 0 && (size_t)d->node < cs->nnodes
-                   ? cs->nodes[d->node].name : "");
-        table_cell(t, "%s", d->gpus);
+        const char *nname = d->node >= 0 && (size_t)d->node < cs->nnodes
+                            ? cs->nodes[d->node].name : "";
+        char where[GP_NAME_MAX + 64] = "";
+        if (nname[0])
+            gpus_name(where, sizeof where, nname, d->gpus);
+        table_cell(t, "%s", nname);
+        table_cell(t, "%s", where);
         table_cell(t, "%s", d->reason ? d->reason : "");
     }
 }

@@ -29,6 +29,7 @@
 
 #include <assert.h>
 #include "core/frag.h"
+#include "core/gpuname.h"
 #include "core/strbuf.h"
 #include "sim/whatif.h"
 
@@ -664,8 +665,9 @@ static void draw_detail(const app *a, const cl_src *s, rect box)
     const cs_gpu *g = &s->cs->gpus[gi];
     const cs_node *n = &s->cs->nodes[g->node];
     int y = in.y;
-    draw_textf(y++, in.x, in.w, A_BOLD, "%s/%d  %s", n->name, g->dev,
-               n->gpu ? n->gpu->name : "");
+    char who[GP_NAME_MAX + 16];
+    gpu_name(who, sizeof who, n->name, g->dev);
+    draw_textf(y++, in.x, in.w, A_BOLD, "%s  %s", who, n->gpu ? n->gpu->name : "");
     const char *st = g->power == GPU_ASLEEP ? "asleep" : g->power == GPU_IDLE ? "idle" : "active";
     sim_peace_gpu pg;
     int held = s->sim && sim_gpu_peace(s->sim, gi, &pg);

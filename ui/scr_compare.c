@@ -791,7 +791,7 @@ static void draw_info(const app *a, rect r)
     }
     /* The focused decision before the speed: a narrow line keeps it. */
     draw_textf(r.y, r.x + 1, r.w - 1, A_NORMAL,
-               "%s on %s%s %s t=%s of ~%s %s %s %s %s focus %s, decision %zu %s speed %s s/s%s",
+               "%s on %s%s %s t=%s of ~%s %s %s %s %s focus %s, decision #%zu %s speed %s s/s%s",
                rs->trace_name, rs->cluster_name, cap, sym(SYM_DOT), t, span, sym(SYM_DOT),
                rs->playing ? sym(SYM_PLAY) : sym(SYM_PAUSE), state, sym(SYM_DOT),
                rs->n ? rs->slot[rs->focus].spec.label : "-", runset_decisions(rs, rs->focus),

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/clspec.h"
+#include "io/filetype.h"
 #include "io/import.h"
 #include "core/profile.h"
 
@@ -485,6 +486,20 @@ static void run_import(app *a, const importer *imp)
             now_seconds() - t0, res.nodes, res.tasks);
 }
 
+/* No importer reads the files: what one is when its first bytes tell (a
+ * PNG, an archive), else that the format has to be chosen. */
+static void unknown_file(app *a, const import_args *ia)
+{
+    for (size_t i = 0; i < ia->npaths; i++) {
+        const char *what = filetype_sniff(ia->paths[i]);
+        if (what) {
+            app_err(a, "%s is %s, not a format gpuplan imports", ia->paths[i], what);
+            return;
+        }
+    }
+    app_err(a, "could not recognise the format: choose it from the list");
+}
+
 static void format_done(app *a, int ok, const char *text, int choice)
 {
     (void)text;
@@ -498,7 +513,7 @@ static void format_done(app *a, int ok, const char *text, int choice)
         parse_import(buf, &ia);
         imp = importer_detect(ia.paths, ia.npaths);
         if (!imp) {
-            app_err(a, "could not recognise the format: choose it from the list");
+            unknown_file(a, &ia);
             return;
         }
     } else {

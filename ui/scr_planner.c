@@ -38,6 +38,7 @@
 #include "export.h"
 #include "core/runsum.h"
 #include "plan/plan_chart.h"
+#include "plan/plan_table.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -1255,43 +1256,6 @@ const ui_screen scr_planner = {
 
 /* --- export --------------------------------------------------------------------- */
 
-/* The results as `gpuplan plan --format csv` writes them. */
-static void results_table(const plan *sw, const plan_params *live, table *t)
-{
-    static const char *const cols[] = {"gpus", "gpus2", "policy", "ran", "sla_viol_pct",
-                                       "jct_mean_s", "jct_p95_s", "avg_power_w", "capex_usd",
-                                       "cost_usd", "meets_sla", "fewest", "stable"};
-    for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
-        table_col(t, cols[c], c != 2 && c != 10);
-    for (int c = 0; c < sw->ncounts; c++)
-        for (int j = 0; j < sw->p.npolicies; j++) {
-            const plan_result *r = plan_result_at(sw, c, j);
-            if (!r->done)
-                continue;
-            double sla = plan_value(sw, r, PM_SLA, live);
-            table_row(t);
-            table_cell(t, "%d", r->gpus);
-            table_cell(t, "%d", r->gpus2);
-            table_cell(t, "%s", sw->p.policies[j]);
-            table_cell(t, "%zu", r->ran);
-            table_cell(t, "%.2f", sla);
-            table_cell(t, "%.1f", plan_value(sw, r, PM_JCT, live));
-            table_cell(t, "%.1f", r->jct_p95);
-            table_cell(t, "%.1f", plan_value(sw, r, PM_POWER, live));
-            if (plan_price_unknown(sw, r, live))
-                table_cell(t, "%s", "unknown");
-            else
-                table_cell(t, "%.0f", plan_value(sw, r, PM_CAPEX, live));
-            if (plan_price_unknown(sw, r, live))
-                table_cell(t, "%s", "unknown");
-            else
-                table_cell(t, "%.0f", plan_value(sw, r, PM_COST, live));
-            table_cell(t, "%s", plan_meets_target(sla, live->sla_target_pct) ? "yes" : "no");
-            table_cell(t, "%d", plan_best(sw, j, live) == c);
-            table_cell(t, "%d", plan_stable(sw, j, live) == c);
-        }
-}
-
 void planner_export(const app *a, export_view *v)
 {
     const plan *sw = &a->pl.sw;
@@ -1314,7 +1278,8 @@ void planner_export(const app *a, export_view *v)
     /* Read under the live sliders (price, kappa, SLA target, energy), as
      * the screen shows the results. */
     const plan_params *live = &a->pl.p;
-    results_table(sw, live, export_add_table(v, "results"));
+    /* The columns `gpuplan plan --format csv` writes, by the same builder. */
+    plan_results_table(sw, live, export_add_table(v, "results"));
     export_add_chart(v, plan_metric_word((plan_metric)a->pl.chart_metric),
                      plan_chart(sw, (plan_metric)a->pl.chart_metric, live));
 }

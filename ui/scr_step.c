@@ -13,7 +13,10 @@
 #include "app.h"
 #include "draw.h"
 #include "engine.h"
+#include "colname.h"
 #include "gpuinfo.h"
+#include "help_terms.h"
+#include "core/gpuname.h"
 
 #include <assert.h>
 #include <curses.h>
@@ -50,10 +53,8 @@ static void cand_name(const cstate *cs, const explain_cand *c, char *buf, size_t
 {
     const char *nname = c->node >= 0 && (size_t)c->node < cs->nnodes ? cs->nodes[c->node].name
                                                                     : "?";
-    if (c->gpu >= 0 && (size_t)c->gpu < cs->ngpus)
-        snprintf(buf, len, "%s/%d", nname, cs->gpus[c->gpu].dev);
-    else
-        snprintf(buf, len, "%s (node)", nname);
+    gpu_name(buf, len, nname,
+             c->gpu >= 0 && (size_t)c->gpu < cs->ngpus ? cs->gpus[c->gpu].dev : -1);
 }
 
 /* Display order of the candidates: as considered, or by the last term
@@ -196,7 +197,7 @@ static void draw_wrapped2(int y, int x, int w, int two, const char *text)
 static void draw_task(const app *a, const step_view *v, rect box)
 {
     char title[128];
-    snprintf(title, sizeof title, "Decision %zu of %s", v->rec->ndecisions,
+    snprintf(title, sizeof title, "Decision #%zu of %s", v->rec->ndecisions,
              a->rs.slot[a->rs.focus].spec.label);
     draw_box(box, title, 0);
     rect in = layout_inner(box);
@@ -209,8 +210,7 @@ static void draw_task(const app *a, const step_view *v, rect box)
     char t[24], dur[24];
     chart_fmt_time(v->dec->t_s, t, sizeof t);
     chart_fmt_time(tk->duration_s, dur, sizeof dur);
-    draw_textf(in.y, in.x + 1, in.w - 1, A_BOLD, "Task %s (#%d) at t=%s", tk->name,
-               v->dec->task, t);
+    draw_textf(in.y, in.x + 1, in.w - 1, A_BOLD, "Task %s at t=%s", tk->name, t);
     char gpus[48];
     if (tk->num_gpu == 0)
         snprintf(gpus, sizeof gpus, "none (CPU only)");
@@ -234,10 +234,12 @@ static void draw_task(const app *a, const step_view *v, rect box)
                tk->util_first);
     if (v->dec->node < 0)
         draw_text(in.y + 3, in.x + 1, in.w - 1, ui_attr(C_BAD), "nothing fit: the task waits");
-    else
-        draw_textf(in.y + 3, in.x + 1, in.w - 1, ui_attr(C_GOOD) | A_BOLD,
-                   "%s placed on %s %s%s", sym(SYM_POINTER), v->cs->nodes[v->dec->node].name,
-                   v->dec->gpus[0] ? "GPU " : "(no GPU)", v->dec->gpus);
+    else {
+        char where[GP_NAME_MAX + 64];
+        gpus_name(where, sizeof where, v->cs->nodes[v->dec->node].name, v->dec->gpus);
+        draw_textf(in.y + 3, in.x + 1, in.w - 1, ui_attr(C_GOOD) | A_BOLD, "%s placed on %s%s",
+                   sym(SYM_POINTER), where, v->dec->gpus[0] ? "" : " (no GPU)");
+    }
     if (v->ex && in.h > 4)
         draw_wrapped2(in.y + 4, in.x + 1, in.w - 1, in.h > 5, v->ex->summary);
 }
@@ -276,6 +278,35 @@ static void cand_row(const void *ctx, size_t pos, rect r, lv_hl hl)
         draw_text(r.y, r.x, 2, ui_attr(C_GOOD) | A_BOLD, sym(SYM_POINTER));
 }
 
+/* The width of a score term's column. */
+#define TERM_COL_W 10
+
+/* The explanation's term names shortened to their columns (colname.h). */
+static void term_heads(const explain *ex, char (*heads)[COLNAME_MAX])
+{
+    const char *names[EXPLAIN_MAX_TERMS];
+    for (int t = 0; t < ex->nterms; t++)
+        names[t] = ex->term_name[t] ? ex->term_name[t] : "?";
+    colname_fit(names, (size_t)ex->nterms, TERM_COL_W, heads);
+}
+
+/* One line naming each column by what it is ("dmu util. gap"), as far as
+ * it fits; Help (?) defines them in full. */
+static void draw_legend(const explain *ex, char (*heads)[COLNAME_MAX], int y, int x, int w)
+{
+    char line[512] = "";
+    size_t len = 0;
+    for (int t = 0; t < ex->nterms && len < sizeof line; t++) {
+        const help_term *ht = help_step_term(ex->term_name[t] ? ex->term_name[t] : "");
+        if (ht && ht->gloss[0])
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%s: %s", len ? "  " : "",
+                                    heads[t], ht->gloss);
+    }
+    if (len < sizeof line)
+        snprintf(line + len, sizeof line - len, "%s? defines every column", len ? "  " : "");
+    draw_text(y, x, w, ui_attr(C_DIM), line);
+}
+
 static void draw_cands(const app *a, const step_view *v, const size_t *order, rect box)
 {
     const explain *ex = v->ex;
@@ -291,15 +322,22 @@ static void draw_cands(const app *a, const step_view *v, const size_t *order, re
         return;
     }
     ui_col cols[EXPLAIN_MAX_TERMS + 3];
+    char heads[EXPLAIN_MAX_TERMS][COLNAME_MAX];
+    term_heads(ex, heads);
     int nc = 0;
     cols[nc++] = (ui_col){"GPU", 18, 0};
     for (int t = 0; t < ex->nterms; t++)
-        cols[nc++] = (ui_col){ex->term_name[t] ? ex->term_name[t] : "?", 10, 1};
+        cols[nc++] = (ui_col){heads[t], TERM_COL_W, 1};
     cols[nc++] = (ui_col){"", 4, 0};
     cols[nc++] = (ui_col){"note", 30, 0};
     /* o orders by the last term (column nterms): the header marks it. */
     draw_header_sorted(in.y, in.x + 2, in.w - 2, cols, nc, a->step.sort ? ex->nterms : -1, 0);
     rect rows = {in.y + 1, in.x, in.h > 1 ? in.h - 1 : 0, in.w};
+    /* The legend takes the last line when the candidates leave it free. */
+    if (rows.h > (int)ex->ncands + 1) {
+        draw_legend(ex, heads, in.y + in.h - 1, in.x + 2, in.w - 2);
+        rows.h--;
+    }
     listview lv = lv_shown(&a->step.cands, ex->ncands, rows.h);
     cand_table t = {v, order, cols, nc};
     lv_draw(&lv, rows, a->step.pane == 0 ? LV_HL_FOCUSED : LV_HL_NONE, cand_row, &t);
@@ -334,7 +372,7 @@ static void after_row(const void *ctx, size_t row, rect r, lv_hl hl)
     const cs_gpu *cg = &v->cs->gpus[g];
     const double *prog = sim_progress(v->s);
     char c[7][24];
-    snprintf(c[0], 24, "%d", d);
+    snprintf(c[0], 24, "g%d", d);      /* node/gN: the node is in the title */
     snprintf(c[1], 24, "%s", cg->power == GPU_ASLEEP ? "asleep"
              : cg->power == GPU_IDLE ? "idle" : "active");
     snprintf(c[2], 24, "%.1f/%.0f", cg->mem_used_gib, cg->mem_gib);
@@ -397,7 +435,7 @@ static void step_draw(const app *a)
     draw_after(a, &v, order, g.after);
     free(order);
     char ctx[128];
-    snprintf(ctx, sizeof ctx, "Step %s %s %s decision %zu", sym(SYM_DOT),
+    snprintf(ctx, sizeof ctx, "Step %s %s %s decision #%zu", sym(SYM_DOT),
              a->rs.slot[a->rs.focus].spec.label, sym(SYM_DOT), v.rec->ndecisions);
     draw_status(a, ctx, "Left/Right decision  j/k candidate  Enter GPU  o sort  X export  ? help");
 }
@@ -419,7 +457,7 @@ static void seek_cancel(app *a)
     runset_seek_stop(&a->rs);
     step_reset(a);
     sim *f = runset_focus_sim(&a->rs);
-    app_msg(a, "stopped at decision %zu", f ? sim_decisions(f) : (size_t)0);
+    app_msg(a, "stopped at decision #%zu", f ? sim_decisions(f) : (size_t)0);
 }
 
 static void seek_done(app *a, double elapsed_s)
@@ -427,7 +465,7 @@ static void seek_done(app *a, double elapsed_s)
     step_reset(a);
     if (elapsed_s >= 0.5) {
         sim *f = runset_focus_sim(&a->rs);
-        app_msg(a, "at decision %zu in %.1f s", f ? sim_decisions(f) : (size_t)0, elapsed_s);
+        app_msg(a, "at decision #%zu in %.1f s", f ? sim_decisions(f) : (size_t)0, elapsed_s);
     }
 }
 
@@ -609,7 +647,7 @@ static void goto_done(app *a, int ok, const char *text, int choice)
         return;
     }
     char what[64];
-    snprintf(what, sizeof what, "Going to decision %lld", (long long)k);
+    snprintf(what, sizeof what, "Going to decision #%lld", (long long)k);
     seek_run(a, what);
 }
 

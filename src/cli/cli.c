@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cmd_table.h"
 #include "cli_opt.h"
+#include "core/suggest.h"
 #include "io/export_file.h"
 #include "io/table.h"
 #include "predict/gogh_est.h"
@@ -50,6 +51,24 @@ static const cli_cmd *find_command(const char *name)
         if (strcmp(cli_commands[i]->name, name) == 0)
             return cli_commands[i];
     return NULL;
+}
+
+static void main_usage(FILE *out);
+
+/* A near miss names the command meant; anything else gets the usage. */
+static void unknown_command(const char *name)
+{
+    suggest sg;
+    suggest_init(&sg, name);
+    for (size_t i = 0; cli_commands[i]; i++)
+        suggest_offer(&sg, cli_commands[i]->name);
+    char hint[300];
+    fprintf(stderr, "gpuplan: unknown command '%s'%s\n", name,
+            suggest_hint(&sg, hint, sizeof hint));
+    if (suggest_best(&sg))
+        fprintf(stderr, "(see 'gpuplan --help')\n");
+    else
+        main_usage(stderr);
 }
 
 static void main_usage(FILE *out)
@@ -284,8 +303,7 @@ int cli_main(int argc, char **argv, cli_tui_fn tui)
     } else {
         const cli_cmd *cmd = find_command(argv[first]);
         if (!cmd) {
-            fprintf(stderr, "gpuplan: unknown command '%s'\n", argv[first]);
-            main_usage(stderr);
+            unknown_command(argv[first]);
             rc = EXIT_USAGE;
         } else {
             optind = 0;     /* 0 makes GNU getopt rescan a new argv from scratch */

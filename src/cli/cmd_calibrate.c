@@ -264,7 +264,9 @@ static int calibrate_exec(cli_ctx *ctx, int argc, char **argv)
     if (store_load_catalog(st, &in.cat, &err))
         goto fail;
     if (gpu && !catalog_gpu(in.cat, gpu)) {
-        gp_error(&err, "no GPU profile named '%s'", gpu);
+        char hint[300];
+        gp_error(&err, "no GPU profile named '%s'%s", gpu,
+                 catalog_gpu_hint(in.cat, gpu, hint, sizeof hint));
         goto fail;
     }
     if (expand_names(st, &snaps, &names, &err))

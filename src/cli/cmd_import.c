@@ -7,6 +7,8 @@
 #include "cli_opt.h"
 #include "cli_progress.h"
 #include "core/strbuf.h"
+#include "core/suggest.h"
+#include "io/filetype.h"
 #include "io/import.h"
 #include "io/input.h"
 
@@ -63,6 +65,35 @@ static void say_waiting(void *ctx, const char *path)
     fprintf(stderr, "gpuplan import: waiting for %s to give data (a pipe or FIFO with no "
             "writer yet?)\n", shown);
     free(shown);
+}
+
+/* --type names no format: the nearest one, and where the list is. */
+static int unknown_type(const char *type)
+{
+    suggest sg;
+    suggest_init(&sg, type);
+    for (size_t i = 0; importers[i]; i++)
+        suggest_offer(&sg, importers[i]->format);
+    char hint[300];
+    return cli_usage_error(&cmd_import, "unknown format '%s'%s", type,
+                           suggest_hint(&sg, hint, sizeof hint));
+}
+
+/* No importer reads the files: one line saying what the file is when its
+ * first bytes tell (a PNG, an archive), else that its format is not
+ * known; the formats themselves are in --help, not repeated here. */
+static void unknown_file(const char *const *paths, size_t npaths)
+{
+    for (size_t i = 0; i < npaths; i++) {
+        const char *what = filetype_sniff(paths[i]);
+        if (what) {
+            fprintf(stderr, "gpuplan import: %s is %s, not a format gpuplan imports "
+                    "(see 'gpuplan import --help')\n", paths[i], what);
+            return;
+        }
+    }
+    fprintf(stderr, "gpuplan import: cannot tell the format of %s; give --type (see "
+            "'gpuplan import --help' for the formats)\n", paths[0]);
 }
 
 static int import_paths(cli_ctx *ctx, import_opts *io_opts, const char *type,
@@ -163,10 +194,8 @@ static int import_paths(cli_ctx *ctx, import_opts *io_opts, const char *type,
     const importer *imp = type ? importer_find(type) : importer_detect(paths, npaths);
     if (!imp) {
         if (type)
-            return cli_usage_error(&cmd_import, "unknown format '%s'", type);
-        fprintf(stderr, "gpuplan import: cannot tell the format of %s; give --type\n",
-                paths[0]);
-        print_formats(stderr);
+            return unknown_type(type);
+        unknown_file(paths, npaths);
         return EXIT_USAGE;
     }
     store *st = cli_store(ctx);

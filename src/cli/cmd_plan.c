@@ -19,6 +19,7 @@
 #include "plan/par.h"
 #include "plan/plan.h"
 #include "plan/plan_saved.h"
+#include "plan/plan_table.h"
 #include "core/runsum.h"
 #include "core/speed.h"
 
@@ -72,32 +73,6 @@ static int default_range(cli_ctx *ctx, plan_params *p, gp_err *err)
 
 /* A figure in USD: "unknown" when it would be 0 for GPUs without a price,
  * "N+?" when it leaves some out. */
-static void usd_cell(table *t, const plan *pl, const plan_result *r, double usd)
-{
-    if (!plan_price_unknown(pl, r, &pl->p) || isnan(usd))
-        table_cell(t, "%.0f", usd);
-    else if (usd == 0)
-        table_cell(t, "%s", "unknown");
-    else
-        table_cell(t, "%.0f+?", usd);
-}
-
-/* What both layouts print of a result: tasks run, SLA violations, JCT,
- * power, CapEx. */
-static void service_cells(table *t, const plan *pl, const plan_result *r)
-{
-    const plan_params *p = &pl->p;
-    char sla[32];
-    /* Enough decimals that the value never contradicts meets_sla. */
-    summary_fmt_pct(plan_value(pl, r, PM_SLA, p), p->sla_target_pct, 2, sla, sizeof sla);
-    table_cell(t, "%zu", r->ran);
-    table_cell(t, "%s", sla);
-    table_cell(t, "%.1f", plan_value(pl, r, PM_JCT, p));
-    table_cell(t, "%.1f", r->jct_p95);
-    table_cell(t, "%.1f", plan_value(pl, r, PM_POWER, p));
-    usd_cell(t, pl, r, plan_value(pl, r, PM_CAPEX, p));
-}
-
 /* The stable answer beside the first crossing, and which curves are not
  * monotonic (the first crossing is then not the count to buy). */
 static void print_stable(cli_ctx *ctx, const plan *pl)
@@ -129,40 +104,8 @@ static void print_stable(cli_ctx *ctx, const plan *pl)
 static void print_results(cli_ctx *ctx, const plan *pl)
 {
     const plan_params *p = &pl->p;
-    int energy = p->usd_per_kwh > 0;
     table *t = table_new();
-    /* fewest: the first count meeting the target; stable: the fewest from
-     * which every larger count swept meets it; monotonic 0 when the two
-     * differ (the curve rises again after the first crossing). */
-    const char *cols[] = {"gpus", "policy", "ran", "sla_viol_pct", "jct_mean_s", "jct_p95_s",
-                          "avg_power_w", "capex_usd", "meets_sla", "fewest", "stable",
-                          "monotonic"};
-    for (int i = 0; i < 12; i++) {
-        if (i == 8 && energy) {
-            table_col(t, "energy_usd", 1);
-            table_col(t, "cost_usd", 1);
-        }
-        table_col(t, cols[i], i != 1 && i != 8);
-    }
-    for (int c = 0; c < pl->ncounts; c++) {
-        for (int j = 0; j < p->npolicies; j++) {
-            const plan_result *r = plan_result_at(pl, c, j);
-            double sla = plan_value(pl, r, PM_SLA, p);
-            double capex = plan_value(pl, r, PM_CAPEX, p), cost = plan_value(pl, r, PM_COST, p);
-            table_row(t);
-            table_cell(t, "%d", r->gpus);
-            table_cell(t, "%s", p->policies[j]);
-            service_cells(t, pl, r);
-            if (energy) {
-                table_cell(t, "%.0f", cost - capex);
-                usd_cell(t, pl, r, cost);
-            }
-            table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
-            table_cell(t, "%d", plan_best(pl, j, p) == c);
-            table_cell(t, "%d", plan_stable(pl, j, p) == c);
-            table_cell(t, "%d", !plan_nonmonotonic(pl, j, p));
-        }
-    }
+    plan_results_table(pl, p, t);
     table_print(t, ctx->format, ctx->out, NULL);
     table_free(t);
     if (ctx->format != FMT_TABLE)
@@ -182,24 +125,6 @@ static void print_results(cli_ctx *ctx, const plan *pl)
     }
     fputc('\n', ctx->out);
     print_stable(ctx, pl);
-}
-
-static void grid_row(table *t, const plan *pl, int c, int j)
-{
-    const plan_params *p = &pl->p;
-    const plan_result *r = plan_result_at(pl, c, j);
-    double sla = plan_value(pl, r, PM_SLA, p), cost = plan_value(pl, r, PM_COST, p);
-    double capex = plan_value(pl, r, PM_CAPEX, p);
-    table_row(t);
-    table_cell(t, "%d", r->gpus);
-    table_cell(t, "%d", r->gpus2);
-    table_cell(t, "%s", p->policies[j]);
-    service_cells(t, pl, r);
-    table_cell(t, "%.0f", cost - capex);
-    usd_cell(t, pl, r, cost);
-    table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
-    table_cell(t, "%d", plan_on_frontier(pl, c, j, p));
-    table_cell(t, "%d", plan_best(pl, j, p) == c);
 }
 
 /* Per policy, the frontier's points by cost, and the cheapest meeting
@@ -237,14 +162,7 @@ static void grid_summary(cli_ctx *ctx, const plan *pl)
 static void print_grid(cli_ctx *ctx, const plan *pl)
 {
     table *t = table_new();
-    const char *cols[] = {"gpus", "gpus2", "policy", "ran", "sla_viol_pct", "jct_mean_s",
-                          "jct_p95_s", "avg_power_w", "capex_usd", "energy_usd", "cost_usd",
-                          "meets_sla", "frontier", "cheapest"};
-    for (int i = 0; i < 14; i++)
-        table_col(t, cols[i], i != 2 && i != 11);
-    for (int c = 0; c < pl->ncounts; c++)
-        for (int j = 0; j < pl->p.npolicies; j++)
-            grid_row(t, pl, c, j);
+    plan_results_table(pl, &pl->p, t);
     table_print(t, ctx->format, ctx->out, NULL);
     table_free(t);
     if (ctx->format == FMT_TABLE)

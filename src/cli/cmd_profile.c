@@ -101,8 +101,11 @@ static int edit_gpu(cli_ctx *ctx, store *st, const catalog *cat, const char *nam
                     const char *from, int argc, char **argv, gp_err *err)
 {
     const gpu_profile *old = catalog_gpu(cat, name), *base = from ? catalog_gpu(cat, from) : old;
-    if (from && !base)
-        return gp_error(err, "no GPU profile named '%s'", from);
+    if (from && !base) {
+        char hint[300];
+        return gp_error(err, "no GPU profile named '%s'%s", from,
+                        catalog_gpu_hint(cat, from, hint, sizeof hint));
+    }
     gpu_profile g = {0};
     g.beta = 0.91;
     g.price_usd = NAN;          /* a new profile's price is unknown until set */
@@ -129,8 +132,11 @@ static int edit_cpu(cli_ctx *ctx, store *st, const catalog *cat, const char *nam
                     const char *from, int argc, char **argv, gp_err *err)
 {
     const cpu_profile *old = catalog_cpu(cat, name), *base = from ? catalog_cpu(cat, from) : old;
-    if (from && !base)
-        return gp_error(err, "no CPU profile named '%s'", from);
+    if (from && !base) {
+        char hint[300];
+        return gp_error(err, "no CPU profile named '%s'%s", from,
+                        catalog_cpu_hint(cat, from, hint, sizeof hint));
+    }
     cpu_profile p = {0};
     if (base)
         p = *base;

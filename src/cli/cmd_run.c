@@ -379,7 +379,8 @@ static void print_explain(FILE *out, run *const *runs, size_t n, const gp_trace 
                 runs[i]->ndecisions);
         for (size_t k = 0; k < runs[i]->ndecisions; k++) {
             const run_decision *d = &runs[i]->decisions[k];
-            fprintf(out, "#%d t=%.3f %s: %s\n", d->seq, d->t_s, tr->tasks[d->task].name,
+            fprintf(out, "#%d t=%.3f %s: %s\n", run_decision_number(d), d->t_s,
+                    tr->tasks[d->task].name,
                     d->reason ? d->reason : "");
         }
     }

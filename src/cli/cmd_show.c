@@ -32,7 +32,9 @@ static table *show_gpu(const catalog *cat, const char *name, gp_err *err)
 {
     const gpu_profile *g = catalog_gpu(cat, name);
     if (!g) {
-        gp_error(err, "no GPU profile named '%s'", name);
+        char hint[300];
+        gp_error(err, "no GPU profile named '%s'%s", name,
+                 catalog_gpu_hint(cat, name, hint, sizeof hint));
         return NULL;
     }
     table *t = table_new();
@@ -58,7 +60,9 @@ static table *show_cpu(const catalog *cat, const char *name, gp_err *err)
 {
     const cpu_profile *p = catalog_cpu(cat, name);
     if (!p) {
-        gp_error(err, "no CPU profile named '%s'", name);
+        char hint[300];
+        gp_error(err, "no CPU profile named '%s'%s", name,
+                 catalog_cpu_hint(cat, name, hint, sizeof hint));
         return NULL;
     }
     table *t = table_new();

@@ -534,8 +534,11 @@ static int parse_fleet(const char *list, const catalog *cat, fleet_candidate *ca
                 rc = gp_error(err, "--gpus: '%s' is not a count from 1 to 100000", colon + 1);
             c.max_count = (int)v;
         }
-        if (!rc && !(c.prof = catalog_gpu(cat, tok)))
-            rc = gp_error(err, "--gpus: no GPU profile named '%s'", tok);
+        if (!rc && !(c.prof = catalog_gpu(cat, tok))) {
+            char hint[300];
+            rc = gp_error(err, "--gpus: no GPU profile named '%s'%s", tok,
+                          catalog_gpu_hint(cat, tok, hint, sizeof hint));
+        }
         if (!rc && *n == MAX_FLEET_GPUS)
             rc = gp_error(err, "--gpus: at most %d models", MAX_FLEET_GPUS);
         if (!rc)

@@ -115,11 +115,15 @@ cluster *clspec_build(const clspec *s, const catalog *cat, gp_err *err)
     for (int k = 0; k < s->ngroups; k++) {
         const clspec_group *g = &s->group[k];
         if (!catalog_gpu(cat, g->gpu)) {
-            gp_error(err, "--gpu: no GPU profile named '%s' (gpuplan list gpus)", g->gpu);
+            char hint[300];
+            gp_error(err, "--gpu: no GPU profile named '%s'%s (gpuplan list gpus)", g->gpu,
+                     catalog_gpu_hint(cat, g->gpu, hint, sizeof hint));
             return NULL;
         }
         if (g->cpu[0] && !catalog_cpu(cat, g->cpu)) {
-            gp_error(err, "--cpu: no CPU profile named '%s' (gpuplan list cpus)", g->cpu);
+            char hint[300];
+            gp_error(err, "--cpu: no CPU profile named '%s'%s (gpuplan list cpus)", g->cpu,
+                     catalog_cpu_hint(cat, g->cpu, hint, sizeof hint));
             return NULL;
         }
         total += g->servers;

@@ -3,6 +3,7 @@
  * model.h, and the built-in profile catalog taken from the papers.
  */
 #include "model.h"
+#include "suggest.h"
 
 #include <math.h>
 #include "util.h"
@@ -59,6 +60,24 @@ int gpu_price_known(const gpu_profile *g)
 double gpu_price_or0(const gpu_profile *g)
 {
     return gpu_price_known(g) ? g->price_usd : 0;
+}
+
+const char *catalog_gpu_hint(const catalog *c, const char *name, char *buf, size_t len)
+{
+    suggest sg;
+    suggest_init(&sg, name);
+    for (size_t i = 0; i < c->ngpus; i++)
+        suggest_offer(&sg, c->gpus[i].name);
+    return suggest_hint(&sg, buf, len);
+}
+
+const char *catalog_cpu_hint(const catalog *c, const char *name, char *buf, size_t len)
+{
+    suggest sg;
+    suggest_init(&sg, name);
+    for (size_t i = 0; i < c->ncpus; i++)
+        suggest_offer(&sg, c->cpus[i].name);
+    return suggest_hint(&sg, buf, len);
 }
 
 const cpu_profile *catalog_cpu(const catalog *c, const char *name)

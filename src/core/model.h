@@ -67,6 +67,10 @@ void catalog_free(catalog *c);
 gpu_profile *catalog_add_gpu(catalog *c, const gpu_profile *g);
 cpu_profile *catalog_add_cpu(catalog *c, const cpu_profile *p);
 const gpu_profile *catalog_gpu(const catalog *c, const char *name);
+/* " (did you mean 'x'?)" naming the catalog's GPU (CPU) profile closest to
+ * a name it lacks, or "" when none is near (core/suggest.h). */
+const char *catalog_gpu_hint(const catalog *c, const char *name, char *buf, size_t len);
+const char *catalog_cpu_hint(const catalog *c, const char *name, char *buf, size_t len);
 /* A profile's speed, 1 when it was never set. */
 double gpu_speed(const gpu_profile *g);
 /* 1 when the profile's price is known (not NAN). */

@@ -84,6 +84,11 @@ void run_add_outcome(run *r, const run_outcome *o)
     r->outcomes[r->noutcomes++] = *o;
 }
 
+int run_decision_number(const run_decision *d)
+{
+    return d->seq + 1;
+}
+
 void run_add_decision(run *r, const run_decision *d)
 {
     grow_array((void **)&r->decisions, &r->decisions_cap, r->ndecisions + 1, sizeof *d);

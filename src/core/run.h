@@ -81,6 +81,10 @@ void run_add_point(run *r, const run_point *p);
 void run_add_outcome(run *r, const run_outcome *o);
 /* Copies d, including its reason string. */
 void run_add_decision(run *r, const run_decision *d);
+/* The number a decision is shown by: from 1, as the dashboard's Step
+ * counts them, in `run --explain` (#N) and in exports.  seq stays the
+ * stored count of decisions made before it (from 0). */
+int run_decision_number(const run_decision *d);
 /* The most timeline points a saved run keeps (run_points_keep). */
 #define RUN_SAVED_POINTS_MAX 4000
 

@@ -286,10 +286,10 @@ int export_run_csv(const run *r, const char *dir, gp_err *err)
     }
     if (export_close(f, dir, "outcomes.csv", err) || !(f = export_open(dir, "decisions.csv", err)))
         return -1;
-    fputs("seq,t_s,task,node,gpus,reason\n", f);
+    fputs("decision,t_s,task,node,gpus,reason\n", f);
     for (size_t i = 0; i < r->ndecisions; i++) {
         const run_decision *d = &r->decisions[i];
-        fprintf(f, "%d,", d->seq);
+        fprintf(f, "%d,", run_decision_number(d));
         export_num(f, d->t_s, 0);
         fprintf(f, "%d,%d,", d->task, d->node);
         export_text(f, d->gpus);
@@ -451,8 +451,8 @@ int export_run_json(const run *r, FILE *out, gp_err *err)
     for (size_t i = 0; i < r->ndecisions; i++) {
         const run_decision *d = &r->decisions[i];
         json_array_append_new(decisions, json_pack(
-            "{s:i, s:f, s:i, s:i, s:s, s:s?}", "seq", d->seq, "t_s", d->t_s, "task", d->task,
-            "node", d->node, "gpus", d->gpus, "reason", d->reason));
+            "{s:i, s:f, s:i, s:i, s:s, s:s?}", "decision", run_decision_number(d), "t_s", d->t_s,
+            "task", d->task, "node", d->node, "gpus", d->gpus, "reason", d->reason));
     }
     return dump(json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s, s:s, s:o, s:o,"
                           " s:o, s:o}",

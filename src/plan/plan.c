@@ -196,13 +196,19 @@ static int load(plan *sw, store *st, gp_err *err)
                           sizeof sw->ref_name, &sw->ref_speed, err))
         return -1;
     const gpu_profile *g = catalog_gpu(sw->cat, sw->p.gpu);
-    if (!g)
-        return gp_error(err, "no GPU profile named '%s'", sw->p.gpu);
+    if (!g) {
+        char hint[300];
+        return gp_error(err, "no GPU profile named '%s'%s", sw->p.gpu,
+                        catalog_gpu_hint(sw->cat, sw->p.gpu, hint, sizeof hint));
+    }
     sw->prof = *g;
     if (sw->p.gpu2[0]) {
         const gpu_profile *g2 = catalog_gpu(sw->cat, sw->p.gpu2);
-        if (!g2)
-            return gp_error(err, "no GPU profile named '%s'", sw->p.gpu2);
+        if (!g2) {
+            char hint[300];
+            return gp_error(err, "no GPU profile named '%s'%s", sw->p.gpu2,
+                            catalog_gpu_hint(sw->cat, sw->p.gpu2, hint, sizeof hint));
+        }
         if (sw->p.unbounded)
             return gp_error(err, "the unbounded pool is for one GPU model, not a grid");
         sw->prof2 = *g2;

@@ -3,6 +3,7 @@
  * threshold baselines of the correlation family (corr_place.h).
  */
 #include "corr_place.h"
+#include "core/gpuname.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -230,7 +231,7 @@ void corr_format_placement(const cstate *cs, const placement *pl, char *buf, siz
 {
     char devs[64];
     placement_devices(cs, pl, devs, sizeof devs);
-    snprintf(buf, len, "%s%s%s", cs->nodes[pl->node].name, pl->ngpus ? "/g" : "", devs);
+    gpus_name(buf, len, cs->nodes[pl->node].name, devs);
 }
 
 /* Sum of the summaries of the tasks on GPU g plus the incoming one's. */

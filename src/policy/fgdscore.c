@@ -16,6 +16,7 @@
 
 #include "power/power.h"
 #include "core/hash.h"
+#include "core/gpuname.h"
 #include "core/hashtab.h"
 #include "core/rng.h"
 #include "core/util.h"
@@ -913,11 +914,12 @@ static void explain_scored(explain *ex, const fgd_eval *ev, const fgd_term *term
 static void explain_summary(explain *ex, const cstate *cs, const fgd_task *t,
                             const placement *out, size_t ncand, size_t ntied, int rank)
 {
-    char devs[64];
+    char devs[64], where[GP_NAME_MAX + 64];
     placement_devices(cs, out, devs, sizeof devs);
+    gpus_name(where, sizeof where, cs->nodes[out->node].name, devs);
     snprintf(ex->summary, sizeof ex->summary,
-             "%s -> %s GPU [%s]; %zu feasible, %zu tied at the best total, rank %d wins",
-             t->tk->name, cs->nodes[out->node].name, devs, ncand, ntied, rank);
+             "%s -> %s; %zu feasible, %zu tied at the best total, rank %d wins",
+             t->tk->name, where, ncand, ntied, rank);
 }
 
 /* Scores every candidate with every term into p->total (weighted sum). */

@@ -7,6 +7,7 @@
 #include "policy_int.h"
 #include "policy_table.h"
 #include "core/strbuf.h"
+#include "core/suggest.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -130,7 +131,13 @@ int policy_spec_parse(const char *text, policy_spec *out, gp_err *err)
             strbuf_sep(&known, ", ");
             strbuf_puts(&known, p->name);
         }
-        gp_error(err, "unknown policy '%s' (known: %s)", name, strbuf_str(&known));
+        suggest sg;
+        suggest_init(&sg, name);
+        for (size_t i = 0; (p = policy_nth(i)); i++)
+            suggest_offer(&sg, p->name);
+        char hint[300];
+        gp_error(err, "unknown policy '%s'%s (known: %s)", name,
+                 suggest_hint(&sg, hint, sizeof hint), strbuf_str(&known));
         strbuf_free(&known);
         return -1;
     }

@@ -21,6 +21,7 @@
  */
 #include "sim_int.h"
 #include "sim_place.h"
+#include "core/gpuname.h"
 #include "core/strbuf.h"
 #include "peace/peace_policy.h"
 #include "policy/corr_place.h"
@@ -307,9 +308,10 @@ static void append_candidates(const sim *s, const explain *ex, strbuf *out)
             if ((pass == 0) != ((int)i == ex->chosen))
                 continue;
             const explain_cand *c = &ex->cands[i];
-            const cs_node *n = &s->st.cs->nodes[c->node];
-            strbuf_printf(out, " %s%s/g%d", pass == 0 ? "*" : "", n->name,
-                          c->gpu >= 0 ? s->st.cs->gpus[c->gpu].dev : -1);
+            char who[GP_NAME_MAX + 16];
+            gpu_name(who, sizeof who, s->st.cs->nodes[c->node].name,
+                     c->gpu >= 0 ? s->st.cs->gpus[c->gpu].dev : -1);
+            strbuf_printf(out, " %s%s", pass == 0 ? "*" : "", who);
             for (int k = 0; k < ex->nterms; k++)
                 strbuf_printf(out, "%s%s=%.3g", k ? " " : "[", ex->term_name[k], c->term[k]);
             strbuf_printf(out, "%s%s%s", ex->nterms ? "]" : "", c->note[0] ? " " : "", c->note);
