@@ -370,9 +370,9 @@ static int threshold_try(const policy_ctx *ctx, double q, const useries_in *in,
     }
     corr_terms t;
     memset(&t, 0, sizeof t);
-    /* Without an explanation to show its load, a window surely over q is
+    /* Unless the explanation shows its load, a window surely over q is
      * dropped before its aggregate is built.  The rules read no rho. */
-    if (rule_windowed(rule) && !ex && corr_surely_over(ctx, pl, in, 0, q))
+    if (rule_windowed(rule) && !explain_wants(ex) && corr_surely_over(ctx, pl, in, 0, q))
         return 0;
     if (rule_windowed(rule))
         corr_window_compare_lazy(ctx, pl, in, 0, -INFINITY, &t);

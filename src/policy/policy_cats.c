@@ -105,12 +105,14 @@ typedef struct cats_best {
     int eligible, scored;
 } cats_best;
 
-/* Without an explanation to fill, the cheap tests first: a window that
- * fails the admission test is no candidate whatever its rho, so it is
- * dropped before its aggregate is built when corr_surely_over says so,
- * and before its rho when its means say so.  1 when dropped; else 0 with
- * *t as corr_window_compare gives it.  util_mode=1 tests the GPU's side
- * alone and keeps the full comparison. */
+/* Unless the explanation lists the candidates, the cheap tests first: a
+ * window that fails the admission test is no candidate whatever its rho,
+ * so it is dropped before its aggregate is built when corr_surely_over
+ * says so, and before its rho when its means say so.  The summary's
+ * counts stay those of the full scan (it was scored, it is not
+ * eligible).  1 when dropped; else 0 with *t as corr_window_compare
+ * gives it.  util_mode=1 tests the GPU's side alone and keeps the full
+ * comparison. */
 static int surely_ineligible(const policy_ctx *ctx, const double *p, const useries_in *in,
                              const placement *pl, const corr_rule *rule, corr_terms *t)
 {
@@ -150,12 +152,14 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
     }
     corr_terms t;
     corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW]};
-    if (!ex && surely_ineligible(ctx, p, in, &pl, &rule, &t)) {
-        best->scored++;
-        return;
-    }
-    if (ex)
+    if (!explain_wants(ex)) {
+        if (surely_ineligible(ctx, p, in, &pl, &rule, &t)) {
+            best->scored++;
+            return;
+        }
+    } else {
         corr_window_compare(ctx, &pl, in, (int)p[O_FROM_START], &t);
+    }
     double mean_sum = corr_load(ctx, &pl, in->ti, &rule, &t);
     if (p[O_UTIL_MODE] != 0)     /* the GPU's side alone */
         mean_sum = rule.window == CORR_WIN_REMAINING ? t.gpu_mean

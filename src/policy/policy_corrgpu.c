@@ -45,7 +45,6 @@
 #include "policy_table.h"
 #include "core/util.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,55 +95,32 @@ static int sorts_before(int opens, int over, double rho, double d1, const corr_b
     return d1 < b->d1;
 }
 
-/* Whether a candidate of these keys, at a lower index than the best's,
- * would have been kept before it had it been met first: equal keys. */
-static int same_key(int opens, int over, double rho, double d1, const corr_best *b)
-{
-    return opens == b->opens && over == b->over && rho == b->rho && d1 == b->d1;
-}
-
-/* Without an explanation, a window over q is put off (returns 1 with the
- * devices it would open in *opens): corr_surely_over says so before its
- * aggregate is built, its means before its rho.  Hard mode drops it
- * there; soft mode needs it only when nothing within q passes rho <
- * alpha at as few opened devices (corrgpu_place).  0 with *t otherwise,
- * as corr_window_compare gives it. */
-static int put_off(const policy_ctx *ctx, const double *p, const useries_in *in,
-                   const placement *pl, const corr_rule *rule, corr_terms *t, int *opens)
+/* Hard mode, unless the explanation lists the candidates: a window over
+ * q is no candidate whatever its rho, so it is dropped (returns 1) before
+ * its aggregate is built when corr_surely_over says so, and before its
+ * rho when its means say so.  0 with *t otherwise, as corr_window_compare
+ * gives it.  Soft mode needs every rho: an over-q window with rho < alpha
+ * is eligible and counted in the summary. */
+static int surely_over_q(const policy_ctx *ctx, const double *p, const useries_in *in,
+                         const placement *pl, const corr_rule *rule, corr_terms *t)
 {
     int from_start = (int)p[O_FROM_START];
     if (rule->window != CORR_WIN_REMAINING) {
         /* Whole-series means: the load is a sum of summaries, known first. */
-        corr_window_compare_lazy(ctx, pl, in, from_start,
-                                 corr_admits(corr_load(ctx, pl, in->ti, rule, NULL), p[O_Q])
-                                     ? INFINITY : -INFINITY, t);
-        *opens = t->opens;
-        return t->rho_skipped;
+        if (!corr_admits(corr_load(ctx, pl, in->ti, rule, NULL), p[O_Q]))
+            return 1;
+        corr_window_compare(ctx, pl, in, from_start, t);
+        return 0;
     }
-    if (corr_surely_over(ctx, pl, in, from_start, p[O_Q])) {
-        *opens = 0;
-        for (int k = 0; k < pl->ngpus; k++)
-            *opens += ctx->cs->gpus[pl->gpus[k]].ntasks == 0;
+    if (corr_surely_over(ctx, pl, in, from_start, p[O_Q]))
         return 1;
-    }
     corr_window_compare_lazy(ctx, pl, in, from_start, p[O_Q], t);
-    *opens = t->opens;
     return t->rho_skipped;
 }
 
-/* The GPUs put off by a decision's first pass, and the fewest devices any
- * of them opens. */
-typedef struct corr_later {
-    int *g;
-    size_t n, cap;
-    int min_opens;
-} corr_later;
-
-/* Scores GPU g; with later (no explanation) a window over q is put off
- * into it instead; merge (the second pass over those) keeps a lower
- * index on equal keys, as a single pass in index order would have. */
+/* Scores GPU g as a candidate; updates *best. */
 static void consider(const policy_ctx *ctx, const double *p, const useries_in *in, int g,
-                     corr_best *best, explain *ex, corr_later *later, int merge)
+                     corr_best *best, explain *ex)
 {
     const cstate *cs = ctx->cs;
     const task *tk = &ctx->tr->tasks[in->ti];
@@ -162,22 +138,14 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
     }
     corr_terms t;
     corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW]};
-    int opens;
-    if (later && put_off(ctx, p, in, &pl, &rule, &t, &opens)) {
-        best->scored++;
-        if (p[O_Q_MODE] == Q_HARD)
+    if (p[O_Q_MODE] == Q_HARD && !explain_wants(ex)) {
+        if (surely_over_q(ctx, p, in, &pl, &rule, &t)) {
+            best->scored++;
             return;
-        if (later->n == later->cap) {
-            later->cap = later->cap ? 2 * later->cap : 64;
-            later->g = xrealloc(later->g, later->cap * sizeof *later->g);
         }
-        later->g[later->n++] = g;
-        if (opens < later->min_opens)
-            later->min_opens = opens;
-        return;
-    }
-    if (!later)
+    } else {
         corr_window_compare(ctx, &pl, in, (int)p[O_FROM_START], &t);
+    }
     double d1 = corr_load(ctx, &pl, in->ti, &rule, &t);
     best->scored++;
     if (c) {
@@ -203,8 +171,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
     if (over && c)
         snprintf(c->note, sizeof c->note, "over q (sorts last)%s", t.opens ? ", opens" : "");
     best->eligible++;
-    if (!best->found || sorts_before(t.opens, over, t.rho, d1, best) ||
-        (merge && same_key(t.opens, over, t.rho, d1, best) && pl.gpus[0] < best->pl.gpus[0])) {
+    if (!best->found || sorts_before(t.opens, over, t.rho, d1, best)) {
         best->found = 1;
         best->opens = t.opens;
         best->over = over;
@@ -257,16 +224,8 @@ static int corrgpu_place(const policy_ctx *ctx, const double *p, int ti, placeme
     corr_best best;
     memset(&best, 0, sizeof best);
     best.cand = -1;
-    corr_later later = {NULL, 0, 0, 1 << 30};
     for (size_t a = 0; a < cs->nactive; a++)  /* the gputracker: GPUs running tasks */
-        consider(ctx, p, &in, cs->active[a], &best, ex, ex ? NULL : &later, 0);
-    /* An over-q window sorts after every window within q that opens as
-     * few devices (soft mode): the ones put off matter only when the first
-     * pass found no such window. */
-    if (later.n && (!best.found || best.over || later.min_opens < best.opens))
-        for (size_t k = 0; k < later.n; k++)
-            consider(ctx, p, &in, later.g[k], &best, NULL, NULL, 1);
-    free(later.g);
+        consider(ctx, p, &in, cs->active[a], &best, ex);
     useries_in_free(&in);
     if (!best.found)
         return allocate_new(ctx, p, tk, &best, out, ex);
