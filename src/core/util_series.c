@@ -127,6 +127,25 @@ void useries_in_init(useries_in *in, const gp_trace *tr, int ti)
     in->prefix[0] = 0;
     for (size_t i = 0; i < in->len; i++)
         in->prefix[i + 1] = in->prefix[i] + (in->pct ? in->pct[i] : in->value);
+    /* The same division incoming_mean makes, so the floor is one of its
+     * results, not an estimate of them. */
+    in->mean_floor = INFINITY;
+    for (size_t n = 1; n <= in->len; n++) {
+        double m = in->prefix[n] / (double)n;
+        if (m < in->mean_floor)
+            in->mean_floor = m;
+    }
+}
+
+double useries_floor(const task *tk)
+{
+    if (!useries_has_series(tk))
+        return (float)constant_pct(tk);     /* as add_task adds it */
+    float lo = tk->util.pct[0];
+    for (size_t i = 1; i < tk->util.len; i++)
+        if (tk->util.pct[i] < lo)
+            lo = tk->util.pct[i];
+    return lo;
 }
 
 void useries_in_free(useries_in *in)
@@ -410,13 +429,20 @@ static int constant_sum(const agg_member *members, int nmembers, int longest, si
     return 1;
 }
 
-/* The comparison once the aggregate agg of n samples is known. */
+/* The comparison once the aggregate agg of n samples is known; rho only
+ * when the means sum to at most rho_over (else *skipped = 1). */
 static void finish_compare(const useries_in *in, const float *agg, size_t n, double sum,
-                           useries_cmp *out)
+                           double rho_over, int *skipped, useries_cmp *out)
 {
     out->n = n;
     out->gpu_mean = n ? sum / (double)n : 0;
     out->task_mean = incoming_mean(in, n ? n : in->len);
+    *skipped = 0;
+    if (in->pct && out->gpu_mean + out->task_mean > rho_over) {
+        *skipped = 1;
+        out->rho = 0;
+        return;
+    }
     /* CATS eq. 15 on both series truncated to n (Alg. 1 line 6); a constant
      * side (an incoming task without a series) has zero variance: 0. */
     out->rho = in->pct ? stats_pearson(agg, n, in->pct, n) : 0;
@@ -552,9 +578,22 @@ void useries_compare_memo(const cstate *cs, const gp_trace *tr, const double *pr
                           const useries_in *in, int from_start, useries_memo *memo,
                           useries_cmp *out)
 {
+    int skipped;
+    useries_compare_lazy(cs, tr, progress, g, in, from_start, memo, INFINITY, &skipped, out);
+}
+
+static void compare_at(const cstate *cs, const gp_trace *tr, const double *progress, int g,
+                       const useries_in *in, int from_start, double rho_over, int *skipped,
+                       useries_cmp *out);
+
+void useries_compare_lazy(const cstate *cs, const gp_trace *tr, const double *progress, int g,
+                          const useries_in *in, int from_start, useries_memo *memo,
+                          double rho_over, int *rho_skipped, useries_cmp *out)
+{
     const cs_gpu *gpu = &cs->gpus[g];
+    *rho_skipped = 0;
     if (!memo || gpu->ntasks == 0) {
-        useries_compare(cs, tr, progress, g, in, from_start, out);
+        compare_at(cs, tr, progress, g, in, from_start, rho_over, rho_skipped, out);
         return;
     }
     assert(memo->ntasks == tr->ntasks);     /* made for this trace */
@@ -568,7 +607,7 @@ void useries_compare_memo(const cstate *cs, const gp_trace *tr, const double *pr
     size_t n = in->len < agg_len ? in->len : agg_len;
     double sum;
     if (!in->pct && constant_sum(members, gpu->ntasks, longest, n, &sum)) {
-        finish_compare(in, NULL, n, sum, out);
+        finish_compare(in, NULL, n, sum, rho_over, rho_skipped, out);
         if (members != stack)
             free(members);
         return;
@@ -586,7 +625,7 @@ void useries_compare_memo(const cstate *cs, const gp_trace *tr, const double *pr
         e->nblocks = 0;
         e->sum_n = 0;
     }
-    finish_compare(in, e->agg, n, memo_sum(e, n), out);
+    finish_compare(in, e->agg, n, memo_sum(e, n), rho_over, rho_skipped, out);
     if (members != stack)
         free(members);
 }
@@ -614,7 +653,16 @@ void useries_summaries_free(useries_summaries *s)
 void useries_compare(const cstate *cs, const gp_trace *tr, const double *progress, int g,
                      const useries_in *in, int from_start, useries_cmp *out)
 {
+    int skipped;
+    compare_at(cs, tr, progress, g, in, from_start, INFINITY, &skipped, out);
+}
+
+static void compare_at(const cstate *cs, const gp_trace *tr, const double *progress, int g,
+                       const useries_in *in, int from_start, double rho_over, int *skipped,
+                       useries_cmp *out)
+{
     const cs_gpu *gpu = &cs->gpus[g];
+    *skipped = 0;
     memset(out, 0, sizeof *out);
     if (gpu->ntasks == 0) {
         out->task_mean = incoming_mean(in, in->len);
@@ -629,7 +677,8 @@ void useries_compare(const cstate *cs, const gp_trace *tr, const double *progres
     size_t n = in->len < agg_len ? in->len : agg_len;
     double sum;
     if (!in->pct && constant_sum(members, gpu->ntasks, longest, n, &sum)) {
-        finish_compare(in, NULL, n, sum, out);      /* no series: rho 0, no aggregate */
+        /* no series: rho 0, no aggregate */
+        finish_compare(in, NULL, n, sum, rho_over, skipped, out);
         if (members != stack)
             free(members);
         return;
@@ -641,7 +690,7 @@ void useries_compare(const cstate *cs, const gp_trace *tr, const double *progres
         agg_build(tr, members, gpu->ntasks, longest, P, n, in->scratch);
         agg = in->scratch;
     }
-    finish_compare(in, agg, n, sum_floats(agg, n), out);
+    finish_compare(in, agg, n, sum_floats(agg, n), rho_over, skipped, out);
     if (members != stack)
         free(members);
 }

@@ -71,6 +71,10 @@ typedef struct useries_in {
     double period_s;
     double *prefix;             /* prefix[i]: sum of the first i samples */
     float *scratch;             /* len floats */
+    /* The least of prefix[n] / n over 1 <= n <= len: no window's task_mean
+     * (useries_cmp) is below it, so a GPU can be found over a threshold
+     * before its aggregate is built. */
+    double mean_floor;
 } useries_in;
 
 void useries_in_init(useries_in *in, const gp_trace *tr, int ti);
@@ -84,6 +88,13 @@ typedef struct useries_cmp {
     double task_mean;           /* mean of the task's series over the window, % */
     size_t n;                   /* window length in samples (0: GPU empty) */
 } useries_cmp;
+
+/* The least value task tk ever adds to a GPU's aggregate at one sample:
+ * its series' least sample, or the constant it runs at without one.  A
+ * GPU's aggregate mean over any window is at least the least floor of its
+ * tasks plus the negative floors of all of them (the longest-lived task
+ * covers the whole window). */
+double useries_floor(const task *tk);
 
 /* Compares the incoming task with the tasks running on GPU g.  The
  * aggregate u(G)[k] is the sum over g's tasks l of u_l at progress
@@ -113,6 +124,14 @@ void useries_memo_free(useries_memo *m);
 void useries_compare_memo(const cstate *cs, const gp_trace *tr, const double *progress, int g,
                           const useries_in *in, int from_start, useries_memo *memo,
                           useries_cmp *out);
+
+/* useries_compare_memo, except that rho is left 0 (and *rho_skipped set)
+ * when gpu_mean + task_mean > rho_over: a caller whose admission test
+ * already fails there needs no correlation.  The means are the same bit
+ * for bit; rho_over = INFINITY computes every rho. */
+void useries_compare_lazy(const cstate *cs, const gp_trace *tr, const double *progress, int g,
+                          const useries_in *in, int from_start, useries_memo *memo,
+                          double rho_over, int *rho_skipped, useries_cmp *out);
 
 /* Summaries of every task of a trace, computed once (useries_summary of
  * each kind); useries_summaries_free() releases them. */

@@ -6,13 +6,21 @@
 #include "core/gpuname.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* What corr_surely_over reads of a task, in a few bytes. */
+typedef struct corr_brief {
+    double duration_s;
+    double floor;               /* useries_floor */
+} corr_brief;
+
 typedef struct corr_prep {
     useries_memo *memo;
     useries_summaries sums;
+    corr_brief *briefs;         /* [task] */
     double pctl;                /* of pctl_v; 0 = none */
     double *pctl_v;             /* [task] */
 } corr_prep;
@@ -24,6 +32,11 @@ int corr_prepare(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
     corr_prep *p = xcalloc(1, sizeof *p);
     p->memo = useries_memo_new(tr);
     useries_summaries_init(&p->sums, tr);
+    p->briefs = xmalloc((tr->ntasks ? tr->ntasks : 1) * sizeof *p->briefs);
+    for (size_t i = 0; i < tr->ntasks; i++) {
+        p->briefs[i].duration_s = tr->tasks[i].duration_s;
+        p->briefs[i].floor = useries_floor(&tr->tasks[i]);
+    }
     *prep = p;
     return 0;
 }
@@ -48,6 +61,7 @@ void corr_release(void *prep)
     corr_prep *p = prep;
     useries_memo_free(p->memo);
     useries_summaries_free(&p->sums);
+    free(p->briefs);
     free(p->pctl_v);
     free(p);
 }
@@ -193,6 +207,12 @@ void corr_explain_terms(explain *ex, const char *const *names, int n)
 void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useries_in *in,
                          int from_start, corr_terms *out)
 {
+    corr_window_compare_lazy(ctx, pl, in, from_start, INFINITY, out);
+}
+
+void corr_window_compare_lazy(const policy_ctx *ctx, const placement *pl, const useries_in *in,
+                              int from_start, double rho_over, corr_terms *out)
+{
     memset(out, 0, sizeof *out);
     out->dmu = 1e300;
     useries_memo *memo = ctx->prep ? ((corr_prep *)ctx->prep)->memo : NULL;
@@ -203,7 +223,11 @@ void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useri
             continue;
         }
         useries_cmp c;
-        useries_compare_memo(ctx->cs, ctx->tr, ctx->progress_s, g, in, from_start, memo, &c);
+        int skipped;
+        /* Once one busy GPU is over, the window's load is: no rho after. */
+        useries_compare_lazy(ctx->cs, ctx->tr, ctx->progress_s, g, in, from_start, memo,
+                             out->rho_skipped ? -INFINITY : rho_over, &skipped, &c);
+        out->rho_skipped |= skipped;
         if (out->busy == 0 || c.gpu_mean + c.task_mean > out->load)
             out->load = c.gpu_mean + c.task_mean;
         double dmu = (c.gpu_mean > c.task_mean ? c.gpu_mean - c.task_mean
@@ -225,6 +249,49 @@ void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useri
         out->dmu = c.task_mean / 100.0;
         out->load = c.task_mean;
     }
+}
+
+/* The least aggregate mean busy GPU g can show over any window: the
+ * longest-lived of its tasks covers every sample of the window, and with
+ * no negative sample anywhere a float sum is at least each of its
+ * addends.  -INFINITY when that cannot be said (a negative sample, or no
+ * task with time left, whose window is empty). */
+static double gpu_mean_floor(const policy_ctx *ctx, const corr_prep *p, int g, int from_start)
+{
+    const cs_gpu *gpu = &ctx->cs->gpus[g];
+    double lo = INFINITY;
+    int alive = 0;
+    for (int i = 0; i < gpu->ntasks; i++) {
+        int l = gpu->tasks[i];
+        const corr_brief *b = &p->briefs[l];
+        if (b->floor < 0)
+            return -INFINITY;
+        double s = from_start || !ctx->progress_s ? 0 : ctx->progress_s[l];
+        alive |= b->duration_s - s > 0;
+        if (b->floor < lo)
+            lo = b->floor;
+    }
+    return alive ? lo : -INFINITY;
+}
+
+int corr_surely_over(const policy_ctx *ctx, const placement *pl, const useries_in *in,
+                     int from_start, double q)
+{
+    const corr_prep *p = ctx->prep;
+    if (!p || !(in->mean_floor > -INFINITY))
+        return 0;
+    /* The comparison sums up to in->len floats in doubles: a relative
+     * rounding far below this margin, so a rejection here is one there. */
+    double rel = 1e-12 + (double)in->len * 1e-15;
+    for (int k = 0; k < pl->ngpus; k++) {
+        int g = pl->gpus[k];
+        if (ctx->cs->gpus[g].ntasks == 0)
+            continue;
+        double lo = gpu_mean_floor(ctx, p, g, from_start) + in->mean_floor;
+        if (lo > q + rel * (fabs(lo) + fabs(q)))
+            return 1;
+    }
+    return 0;
 }
 
 void corr_format_placement(const cstate *cs, const placement *pl, char *buf, size_t len)
@@ -304,8 +371,12 @@ static int threshold_try(const policy_ctx *ctx, double q, const useries_in *in,
     }
     corr_terms t;
     memset(&t, 0, sizeof t);
+    /* Unless the explanation shows its load, a window surely over q is
+     * dropped before its aggregate is built.  The rules read no rho. */
+    if (rule_windowed(rule) && !explain_wants(ex) && corr_surely_over(ctx, pl, in, 0, q))
+        return 0;
     if (rule_windowed(rule))
-        corr_window_compare(ctx, pl, in, 0, &t);
+        corr_window_compare_lazy(ctx, pl, in, 0, -INFINITY, &t);
     else
         for (int k = 0; k < pl->ngpus; k++)
             t.opens += cs->gpus[pl->gpus[k]].ntasks == 0;

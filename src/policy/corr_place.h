@@ -103,10 +103,30 @@ typedef struct corr_terms {
     /* Devices of the window running nothing, idle or asleep: each is a GPU
      * the placement newly opens (wakes), as a fresh GPU is. */
     int opens;
+    /* rho was not computed (left 0): a busy GPU's means already summed
+     * over the rho_over of corr_window_compare_lazy, so load > rho_over. */
+    int rho_skipped;
 } corr_terms;
 
 void corr_window_compare(const policy_ctx *ctx, const placement *pl, const useries_in *in,
                          int from_start, corr_terms *out);
+
+/* corr_window_compare without the correlations once the window's load is
+ * known to exceed rho_over (useries_compare_lazy): a policy whose
+ * admission test fails there learns so without paying for rho.  The
+ * load, means and dmu are those of corr_window_compare. */
+void corr_window_compare_lazy(const policy_ctx *ctx, const placement *pl, const useries_in *in,
+                              int from_start, double rho_over, corr_terms *out);
+
+/* The cheap test before any comparison: 1 when window pl's
+ * remaining-window load (corr_terms.load) is surely over q, known from
+ * each busy GPU's tasks' least samples (useries_floor) and the incoming
+ * task's least window mean alone, without building an aggregate.  0 when
+ * it may pass, and always without the run workspace.  A window it
+ * rejects fails the admission test whatever its rho, so a policy that
+ * skips it reports the same placements and counts. */
+int corr_surely_over(const policy_ctx *ctx, const placement *pl, const useries_in *in,
+                     int from_start, double q);
 
 /* What a threshold rule sums per task: kind (first sample, mean, peak),
  * or with 0 < pctl < 100 that percentile of each task's series (a

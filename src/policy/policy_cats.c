@@ -105,6 +105,35 @@ typedef struct cats_best {
     int eligible, scored;
 } cats_best;
 
+/* Unless the explanation lists the candidates, the cheap tests first: a
+ * window that fails the admission test is no candidate whatever its rho,
+ * so it is dropped before its aggregate is built when corr_surely_over
+ * says so, and before its rho when its means say so.  The summary's
+ * counts stay those of the full scan (it was scored, it is not
+ * eligible).  1 when dropped; else 0 with *t as corr_window_compare
+ * gives it.  util_mode=1 tests the GPU's side alone and keeps the full
+ * comparison. */
+static int surely_ineligible(const policy_ctx *ctx, const double *p, const useries_in *in,
+                             const placement *pl, const corr_rule *rule, corr_terms *t)
+{
+    int from_start = (int)p[O_FROM_START];
+    if (p[O_UTIL_MODE] != 0) {
+        corr_window_compare(ctx, pl, in, from_start, t);
+        return 0;
+    }
+    if (rule->window != CORR_WIN_REMAINING) {
+        /* Whole-series means: the load is a sum of summaries, known first. */
+        if (!corr_admits(corr_load(ctx, pl, in->ti, rule, NULL), p[O_UTIL_THR]))
+            return 1;
+        corr_window_compare(ctx, pl, in, from_start, t);
+        return 0;
+    }
+    if (corr_surely_over(ctx, pl, in, from_start, p[O_UTIL_THR]))
+        return 1;
+    corr_window_compare_lazy(ctx, pl, in, from_start, p[O_UTIL_THR], t);
+    return t->rho_skipped;
+}
+
 /* Scores GPU g as a candidate; updates *best. */
 static void consider(const policy_ctx *ctx, const double *p, const useries_in *in, int g,
                      cats_best *best, explain *ex)
@@ -122,8 +151,15 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         return;
     }
     corr_terms t;
-    corr_window_compare(ctx, &pl, in, (int)p[O_FROM_START], &t);
     corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW]};
+    if (!explain_wants(ex)) {
+        if (surely_ineligible(ctx, p, in, &pl, &rule, &t)) {
+            best->scored++;
+            return;
+        }
+    } else {
+        corr_window_compare(ctx, &pl, in, (int)p[O_FROM_START], &t);
+    }
     double mean_sum = corr_load(ctx, &pl, in->ti, &rule, &t);
     if (p[O_UTIL_MODE] != 0)     /* the GPU's side alone */
         mean_sum = rule.window == CORR_WIN_REMAINING ? t.gpu_mean

@@ -95,6 +95,30 @@ static int sorts_before(int opens, int over, double rho, double d1, const corr_b
     return d1 < b->d1;
 }
 
+/* Hard mode, unless the explanation lists the candidates: a window over
+ * q is no candidate whatever its rho, so it is dropped (returns 1) before
+ * its aggregate is built when corr_surely_over says so, and before its
+ * rho when its means say so.  0 with *t otherwise, as corr_window_compare
+ * gives it.  Soft mode needs every rho: an over-q window with rho < alpha
+ * is eligible and counted in the summary. */
+static int surely_over_q(const policy_ctx *ctx, const double *p, const useries_in *in,
+                         const placement *pl, const corr_rule *rule, corr_terms *t)
+{
+    int from_start = (int)p[O_FROM_START];
+    if (rule->window != CORR_WIN_REMAINING) {
+        /* Whole-series means: the load is a sum of summaries, known first. */
+        if (!corr_admits(corr_load(ctx, pl, in->ti, rule, NULL), p[O_Q]))
+            return 1;
+        corr_window_compare(ctx, pl, in, from_start, t);
+        return 0;
+    }
+    if (corr_surely_over(ctx, pl, in, from_start, p[O_Q]))
+        return 1;
+    corr_window_compare_lazy(ctx, pl, in, from_start, p[O_Q], t);
+    return t->rho_skipped;
+}
+
+/* Scores GPU g as a candidate; updates *best. */
 static void consider(const policy_ctx *ctx, const double *p, const useries_in *in, int g,
                      corr_best *best, explain *ex)
 {
@@ -113,8 +137,15 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         return;
     }
     corr_terms t;
-    corr_window_compare(ctx, &pl, in, (int)p[O_FROM_START], &t);
     corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW]};
+    if (p[O_Q_MODE] == Q_HARD && !explain_wants(ex)) {
+        if (surely_over_q(ctx, p, in, &pl, &rule, &t)) {
+            best->scored++;
+            return;
+        }
+    } else {
+        corr_window_compare(ctx, &pl, in, (int)p[O_FROM_START], &t);
+    }
     double d1 = corr_load(ctx, &pl, in->ti, &rule, &t);
     best->scored++;
     if (c) {
