@@ -24,6 +24,7 @@
  * This is the format of sample-data/ and of `gpuplan export`.
  */
 #include "import_native_int.h"
+#include "set_manifest.h"
 #include "opsnap.h"
 
 #include <math.h>
@@ -712,6 +713,8 @@ static int native_run(store *st, const char *const *paths, size_t npaths,
 {
     if (npaths != 1 || !import_is_dir(paths[0]))
         return gp_error(err, "native: expected one directory holding the CSV set");
+    if (set_manifest_check(paths[0], err))
+        return -1;
     char name[GP_NAME_MAX];
     if (opts->name)
         strlcpy0(name, opts->name, sizeof name);

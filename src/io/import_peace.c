@@ -29,6 +29,7 @@
 #include "import.h"
 #include "import_table.h"
 #include "csvread.h"
+#include "set_manifest.h"
 #include "core/peaceset.h"
 
 #include <stdlib.h>
@@ -313,6 +314,8 @@ static int peace_run(store *st, const char *const *paths, size_t npaths,
     if (npaths != 1 || !import_is_dir(paths[0]))
         return gp_error(err, "peace: expected one directory holding the PEACE set");
     const char *dir = paths[0];
+    if (set_manifest_check(dir, err))
+        return -1;
     char name[GP_NAME_MAX];
     if (opts->name)
         strlcpy0(name, opts->name, sizeof name);

@@ -1,6 +1,7 @@
 /*
  * fuzz_import_native.c — libFuzzer harness for the native CSV set importer
- * (import_native.c): an input is the set's seven files joined by FUZZ_SEP
+ * (import_native.c) and the set's manifest (set_manifest.c): an input is
+ * the set's seven files and manifest.csv joined by FUZZ_SEP
  * (harness.h), in the order below, written into a directory that is
  * imported as a whole, so the files' cross-references (nodes naming
  * profiles, util naming tasks, placements naming nodes and tasks) are
@@ -30,7 +31,7 @@ static int round_trip(store *st, const char *name, const import_result *res, cha
 static const fuzz_set set = {
     .imp = &import_native,
     .files = {"gpus.csv", "cpus.csv", "nodes.csv", "tasks.csv", "util.csv", "tput.csv",
-              "placements.csv", NULL},
+              "placements.csv", "manifest.csv"},
     .as_dir = 1,
     .seed_dirs = seed_dirs,
     .name = "fz",
