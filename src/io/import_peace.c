@@ -278,7 +278,8 @@ static int read_table(const char *dir, int f, csv_row_fn fn, peace_read *pr, gp_
     pr->nline = 0;
     int rc = csv_each(path, cols[f], NULL, fn, pr, err);
     if (rc == 0 && f == F_HEAD && pr->head_rows == 0)
-        rc = gp_error(err, "%s: expected one row (the GPU and its power caps)", path);
+        rc = gp_error(err, "%s:2:1: no rows (expected one row: the GPU and its power caps)",
+                      path);
     if (rc == 0 && (f == F_PROFILES || f == F_COLOCS))
         rc = refuse_repeat(pr, path, f == F_COLOCS, err);
     free(path);
