@@ -691,6 +691,18 @@ void store_set_wait_limit(store *s, double seconds)
     s->wait_limit = seconds;
 }
 
+int store_data_version(store *s, int64_t *version, gp_err *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA data_version", -1, &st, NULL) != SQLITE_OK)
+        return store_sql_error(s, err, "data_version");
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *version = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : store_sql_error(s, err, "data_version");
+}
+
 int store_open(const char *path, store **out, int *created, gp_err *err)
 {
     return store_open_with(path, NULL, out, created, err);

@@ -64,6 +64,11 @@ int store_open_with(const char *path, const store_open_opts *o, store **out, int
  * (STORE_WAIT_S at first): a front end that must not freeze (the
  * dashboard) waits less and says so itself. */
 void store_set_wait_limit(store *s, double seconds);
+/* SQLite's data_version of this connection: it changes when another
+ * program (another connection) commits a write, and only then, so a
+ * front end that shows lists (the dashboard) compares it from one moment
+ * to the next to know when to read them again.  0 or -1 with a message. */
+int store_data_version(store *s, int64_t *version, gp_err *err);
 /* 0 when the store can be written, else -1 with why: a command that
  * computes before it saves asks first. */
 int store_check_writable(store *s, gp_err *err);

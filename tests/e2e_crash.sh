@@ -8,6 +8,9 @@
 # its tasks and its cluster, a run with its metrics and one outcome per
 # task), and gpuplan must open it.  A merge of a sweep's shard is killed
 # the same way and then run again: each job must be held once, whole.
+# Training is killed too: `estimate train` (GOGH's nets, each set with its
+# six error rows or absent) and `peace train` (a PEACE set's models, all of
+# them or none), CRASH_TRAIN_KILLS times each (default 3).
 #
 # The kill instant is drawn uniformly over the command's duration measured
 # on an uninterrupted run; CRASH_SEED replays a draw (it is printed), and
@@ -20,8 +23,9 @@ no_samples
 
 SEED=${CRASH_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 KILLS=${CRASH_KILLS:-6}
+TRAIN_KILLS=${CRASH_TRAIN_KILLS:-3}
 DB=$GPUPLAN_DB
-echo "CRASH_SEED=$SEED CRASH_KILLS=$KILLS"
+echo "CRASH_SEED=$SEED CRASH_KILLS=$KILLS CRASH_TRAIN_KILLS=$TRAIN_KILLS"
 command -v sqlite3 >/dev/null || { echo "$NAME: skipped (no sqlite3 program)"; exit 0; }
 
 q() { sqlite3 "$DB" "$1"; }
@@ -43,12 +47,19 @@ TASKS=$(($(wc -l <"$big/tasks.csv") - 1))
 expect_rc 0 "import the base set" "$G" import --name base "$big"
 expect_rc 0 "import the set to replace" "$G" import --name imp-r "$big"
 expect_rc 0 "import openb-like" "$G" import sample-data/openb-like
+expect_rc 0 "import gavel-like" "$G" import sample-data/gavel-like
+expect_rc 0 "import a PEACE set" "$G" import --name plab sample-data/peace-v100
 
 # --- the checks ------------------------------------------------------------
 
 # The entity the command replaces (its rows are left out of the digest and
 # its content compared instead), or empty.
 REPLACED=
+# A table whose rows the command may update in place (a PEACE set's
+# models, retrained), left out of the digest; whole() checks it.
+VOLATILE=
+# How many models one `peace train` stores (counted after the first).
+PEACE_MODELS=
 
 # Marks what is committed now: each table's largest rowid ("-" for a table
 # without rowid, whose rows belong to a parent row: the one their cascading
@@ -65,6 +76,7 @@ mark() {
 # A digest of the rows that existed at the mark.
 old_digest() {
     while read -r t m skip; do
+        [ "$t" = "$VOLATILE" ] && continue
         if [ "$m" != - ]; then
             where="rowid <= $m AND rowid NOT IN (${skip#-})"
             order=rowid
@@ -96,6 +108,11 @@ whole() {
            (r.name NOT LIKE 'inflation%' AND
             (SELECT count(*) FROM run_outcome o WHERE o.run_id = r.id) !=
             (SELECT count(*) FROM task k WHERE k.trace_id = r.trace_id))"
+    q "SELECT 'nets ' || n.name FROM gogh_nets n WHERE length(n.nets) = 0 OR
+           (SELECT count(*) FROM gogh_nets_error e WHERE e.nets_id = n.id) != 6"
+    [ -z "$PEACE_MODELS" ] ||
+        q "SELECT 'PEACE models of set ' || set_id FROM peace_model GROUP BY set_id
+               HAVING count(*) != $PEACE_MODELS"
 }
 
 # What the replaced trace and cluster hold, as export writes it.
@@ -163,6 +180,7 @@ crash() {
 }
 
 # one WHAT CMD...: the command once uninterrupted, then $KILLS times killed.
+# (Set KILLS around it for a different count.)
 one() {
     what=$1; shift
     mark
@@ -180,6 +198,23 @@ REPLACED=
 one "run" "$G" run --trace base --cluster base --policy first
 one "sweep" "$G" sweep inflation --trace openb-like --cluster openb-like --seeds 1-40 \
     --policy fgd,bestfit,pwr -q
+
+# --- training --------------------------------------------------------------
+ALL_KILLS=$KILLS
+KILLS=$TRAIN_KILLS
+kills_before=$kills
+one "estimate train" sh -c 'exec "$0" estimate train --tput gavel-like --name "est$$" \
+    --hidden 8 --layers 1 --epochs 200' "$G"
+echo "$NAME: estimate train: $((kills - kills_before)) of $KILLS killed"
+VOLATILE=peace_model
+measure "peace train (to count its models)" "$G" peace train plab --trees 20
+PEACE_MODELS=$(q "SELECT count(*) FROM peace_model m JOIN peace_set s ON s.id = m.set_id
+                  WHERE s.name = 'plab'")
+kills_before=$kills
+one "peace train" "$G" peace train plab --trees 20
+echo "$NAME: peace train: $((kills - kills_before)) of $KILLS killed ($PEACE_MODELS models)"
+VOLATILE=
+KILLS=$ALL_KILLS
 
 # --- merge ---------------------------------------------------------------
 # A merge killed part-way, then run again to the end, holds each job of the

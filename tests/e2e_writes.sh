@@ -3,7 +3,8 @@
 # output (sweep --events and --out, run --timeline, solve --write-lp and
 # --write-mps, export as JSON and CSV, JSON on stdout) to /dev/full fails
 # naming the file; a file cut short by the file-size limit leaves the old
-# file as it was and no temporary file behind; a symbolic link at the
+# file as it was and no temporary file behind, and a CSV set the previous
+# set whole; a symbolic link at the
 # path is refused and what it points to is left alone.
 # Usage: GPUPLAN=./gpuplan sh tests/e2e_writes.sh  (run from the project root)
 set -u
@@ -70,6 +71,32 @@ else ok "no temporary file is left"; fi
 expect_rc 0 "sweep --events without a limit" "$G" sweep inflation --trace w --cluster w \
     --seeds 1 --no-save -q --events "$T/events.tsv"
 contains "$T/events.tsv" "policy	seed	event" "the new file replaced the old"
+
+# A CSV set cut short by the file-size limit: its tasks.csv fits, its
+# util.csv does not; the previous export is left whole (byte for byte) and
+# imports, and no temporary file is left.
+mkdir -p "$T/u1" "$T/u2"
+printf 'name,arrival_s,duration_s,util_period_s\nt0,0,100,60\nt1,5,50,60\n' >"$T/u1/tasks.csv"
+printf 'task,sample,pct\nt0,0,10\nt0,1,20\nt1,0,30\n' >"$T/u1/util.csv"
+printf 'name,arrival_s,duration_s,util_period_s\nt0,0,200,60\nt1,5,80,60\n' >"$T/u2/tasks.csv"
+awk 'BEGIN { print "task,sample,pct"; for (t = 0; t < 2; t++) for (i = 0; i < 8000; i++)
+             printf "t%d,%d,%d\n", t, i, i % 100 }' >"$T/u2/util.csv"
+expect_rc 0 "import the small set" "$G" import --name u1 "$T/u1"
+expect_rc 0 "import the large set" "$G" import --name u2 "$T/u2"
+expect_rc 0 "export the small set" "$G" export trace u1 --out "$T/uset"
+cp -R "$T/uset" "$T/uset.before"
+expect_rc 1 "export the large set over it past the file-size limit" sh -c \
+    "trap '' XFSZ; ulimit -f 64; exec '$G' export trace u2 --out '$T/uset'"
+contains "$T/err" "$T/uset/util.csv: writing failed" "the message names the file"
+if diff -r "$T/uset.before" "$T/uset" >"$T/diff" 2>&1; then
+    ok "the previous export is whole"
+else
+    bad "the previous export changed"; cat "$T/diff"
+fi
+if ls -a "$T/uset" | grep -q '\.tmp$'; then bad "a temporary file was left"; ls -a "$T/uset"
+else ok "no temporary file is left in the set"; fi
+expect_rc 0 "the previous export imports" "$G" import --name again "$T/uset"
+contains "$T/out" "3 samples" "it is the small set, with its series"
 
 # A file replaced keeps its permissions.
 echo "old" >"$T/private.json"

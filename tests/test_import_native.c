@@ -446,7 +446,8 @@ static void test_streamed_util_order(void **state)
     trace_free(t);
     tu_write(set, "util.csv", "task,sample,pct\ny,0,10\nz,0,50\n");
     assert_int_equal(import_dir(st, set, "noperiod", 0, &err), -1);
-    tu_assert_contains(err.msg, "util.csv: task 'z' has a series but no util_period_s");
+    tu_assert_contains(err.msg, "util.csv:3:1: column 'task': 'z' has samples but no "
+                       "util_period_s (tasks.csv line 4;");
     assert_int_equal(tu_count(st, STORE_TRACE), 1);     /* 'order' alone */
     free(set);
     tu_store_free(st, dir);

@@ -64,7 +64,7 @@ static const pod_want lab_pods[] = {
     {"pod-c", 4000, 8192, 0, 0, "", "BE", 200, 300},                    /* CPU-only: milli 0 */
     {"pod-d", 32000, 65536, 8, 1000, "V100M16|V100M32", "LS", 300, 590},
     {"pod-e", 8000, 30517, 1, 1000, "", "Burstable", 400, 1000},        /* clamp; pending */
-    {"pod-f", 2000, 4096, 2, 500, "G2", "Guaranteed", 500, 0},          /* no deletion */
+    {"pod-f", 2000, 4096, 2, 1000, "G2", "Guaranteed", 500, 0},   /* whole GPUs; no deletion */
 };
 
 static void check_pods(const gp_trace *t)

@@ -24,31 +24,15 @@ extern const importer import_promrange;
 
 #define F "tests/fixtures/ops/"
 
-static int import_files(store *st, const importer *imp, const char *const *paths, size_t n,
-                        const char *name, import_result *res, gp_err *err)
-{
-    import_opts opts = {0};
-    opts.name = name;
-    return import_run(st, imp, paths, n, &opts, res, err);
-}
-
 /* Imports one file holding text (written as fname in a scratch directory:
  * the importers take host names from file names) as name; fails the test
  * when it is refused. */
 static void import_text(store *st, const importer *imp, const char *fname, const char *text,
                         const char *name)
 {
-    char *tmp = tu_tmpdir();
-    tu_write(tmp, fname, text);
-    char *path = xasprintf("%s/%s", tmp, fname);
     gp_err err = {{0}};
-    import_result res;
-    const char *paths[] = {path};
-    if (import_files(st, imp, paths, 1, name, &res, &err))
+    if (tu_import_text(st, imp, fname, text, NULL, 0, name, &err))
         fail_msg("%s", err.msg);
-    free(path);
-    tu_rmrf(tmp);
-    free(tmp);
 }
 
 static const node *find_node(const cluster *cl, const char *name)
@@ -58,15 +42,6 @@ static const node *find_node(const cluster *cl, const char *name)
             return &cl->nodes[i];
     fail_msg("no node %s", name);
     return NULL;
-}
-
-static int find_task(const gp_trace *tr, const char *name)
-{
-    for (size_t i = 0; i < tr->ntasks; i++)
-        if (strcmp(tr->tasks[i].name, name) == 0)
-            return (int)i;
-    fail_msg("no task %s", name);
-    return -1;
 }
 
 /* The rows of task t: how many, and the first one. */
@@ -91,7 +66,7 @@ static void test_k8s_with_smi(void **state)
     const char *paths[] = {F "nodes.json", F "pods.json", F "gpu-a100-0.csv",
                            F "hami-workshop.csv"};
     assert_ptr_equal(importer_detect(paths, 4), &import_k8s);
-    if (import_files(st, &import_k8s, paths, 4, "lab", &res, &err))
+    if (tu_import_as(st, &import_k8s, paths, 4, "lab", &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.clusters, 1);
     assert_int_equal(res.nodes, 3);
@@ -118,13 +93,13 @@ static void test_k8s_with_smi(void **state)
     assert_int_equal(sn->nrows, 5);
     assert_int_equal(sn->nreadings, 5);
     placement_row r;
-    assert_int_equal(task_rows(sn, find_task(sn->tasks, "ml/resnet-train-0"), &r), 2);
+    assert_int_equal(task_rows(sn, tu_find_task(sn->tasks, "ml/resnet-train-0"), &r), 2);
     assert_int_equal(r.gpu_milli, 1000);
-    int nb = find_task(sn->tasks, "ml/notebook-1");
+    int nb = tu_find_task(sn->tasks, "ml/notebook-1");
     assert_int_equal(task_rows(sn, nb, &r), 1);             /* openb annotation */
     assert_int_equal(r.gpu, 2);
     assert_int_equal(r.gpu_milli, 500);
-    int ht = find_task(sn->tasks, "default/gpu-test");
+    int ht = tu_find_task(sn->tasks, "default/gpu-test");
     assert_int_equal(task_rows(sn, ht, &r), 1);             /* HAMi gpucores 30 % */
     assert_int_equal(r.gpu_milli, 300);
     assert_double_equal(sn->tasks->tasks[ht].gpu_mem_gib, 3000 / 1024.0, 1e-9);
@@ -143,8 +118,8 @@ static void test_k8s_with_smi(void **state)
 
     gp_trace *q = tu_trace(st, "lab-pending");
     assert_int_equal(q->ntasks, 2);
-    assert_int_equal(q->tasks[find_task(q, "ml/resnet-train-1")].num_gpu, 4);
-    assert_int_equal(q->tasks[find_task(q, "ml/eval-2")].num_gpu, 1);
+    assert_int_equal(q->tasks[tu_find_task(q, "ml/resnet-train-1")].num_gpu, 4);
+    assert_int_equal(q->tasks[tu_find_task(q, "ml/eval-2")].num_gpu, 1);
     trace_free(q);
     tu_store_free(st, dir);
 }
@@ -160,14 +135,14 @@ static void test_k8s_with_series(void **state)
     const char *paths[] = {F "nodes.json", F "pods.json", F "gpu-a100-0.csv",
                            F "util-range.json"};
     assert_ptr_equal(importer_detect(paths, 4), &import_k8s);
-    if (import_files(st, &import_k8s, paths, 4, "lab", &res, &err))
+    if (tu_import_as(st, &import_k8s, paths, 4, "lab", &res, &err))
         fail_msg("%s", err.msg);
     snapshot *sn;
     assert_int_equal(store_get_snapshot(st, "lab", &sn, &err), 0);
-    const task *train = &sn->tasks->tasks[find_task(sn->tasks, "ml/resnet-train-0")];
+    const task *train = &sn->tasks->tasks[tu_find_task(sn->tasks, "ml/resnet-train-0")];
     assert_int_equal(train->util.len, 4);                 /* its series, not a reading */
     assert_double_equal(train->util.period_s, 60, 0);
-    const task *ht = &sn->tasks->tasks[find_task(sn->tasks, "default/gpu-test")];
+    const task *ht = &sn->tasks->tasks[tu_find_task(sn->tasks, "default/gpu-test")];
     assert_int_equal(ht->util.len, 0);                  /* no series, no reading here */
     snapshot_free(sn);
     tu_store_free(st, dir);
@@ -182,7 +157,7 @@ static void test_k8s_openb_conventions(void **state)
     gp_err err = {{0}};
     import_result res;
     const char *paths[] = {F "openb/nodes.json", F "openb/pods.json"};
-    if (import_files(st, &import_k8s, paths, 2, NULL, &res, &err))
+    if (tu_import_as(st, &import_k8s, paths, 2, NULL, &res, &err))
         fail_msg("%s", err.msg);
     assert_string_equal(res.names, "cluster 'openb', snapshot 'openb', trace 'openb-pending'");
     cluster *cl = tu_cluster(st, "openb");
@@ -288,7 +263,7 @@ static void test_smi_h100_capture(void **state)
     import_result res;
     const char *paths[] = {F "h100-node.csv", F "h100-node.apps.csv"};
     assert_ptr_equal(importer_detect(paths, 2), &import_smi);
-    if (import_files(st, &import_smi, paths, 2, "h100", &res, &err))
+    if (tu_import_as(st, &import_smi, paths, 2, "h100", &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.nodes, 1);
     assert_int_equal(res.tasks, 3);
@@ -302,7 +277,7 @@ static void test_smi_h100_capture(void **state)
     assert_double_equal(sn->readings[0].mem_used_mib, 19818, 0);
     for (size_t i = 0; i < sn->nrows; i++)
         assert_int_equal(sn->rows[i].gpu_milli, 333);             /* three share it */
-    int burn = find_task(sn->tasks, "h100-node-pid11345");
+    int burn = tu_find_task(sn->tasks, "h100-node-pid11345");
     assert_double_equal(sn->tasks->tasks[burn].gpu_mem_gib, 15690 / 1024.0, 1e-9);
     snapshot_free(sn);
     cluster *cl = tu_cluster(st, "h100");
@@ -321,7 +296,7 @@ static void test_smi_hosts_new_profiles(void **state)
     gp_err err = {{0}};
     import_result res;
     const char *paths[] = {F "smi-hosts.csv", F "box-1.apps.csv"};
-    if (import_files(st, &import_smi, paths, 2, "boxes", &res, &err))
+    if (tu_import_as(st, &import_smi, paths, 2, "boxes", &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.nodes, 2);
     assert_int_equal(res.gpu_profiles, 2);
@@ -380,7 +355,7 @@ static void test_dcgm_scrapes(void **state)
     import_result res;
     const char *paths[] = {F "i-030791dc5a37cd257.prom", F "hami-workshop.prom"};
     assert_ptr_equal(importer_detect(paths, 2), &import_dcgm);
-    if (import_files(st, &import_dcgm, paths, 2, "scrape", &res, &err))
+    if (tu_import_as(st, &import_dcgm, paths, 2, "scrape", &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.nodes, 2);
     assert_int_equal(res.tasks, 1);                 /* the pod a series names */
@@ -404,7 +379,7 @@ static void test_dcgm_scrapes(void **state)
     catalog_free(cat);
     /* the same node scraped twice is refused at the second file's sample */
     const char *twice[] = {F "hami-workshop.prom", F "hami-workshop.prom"};
-    assert_int_equal(import_files(st, &import_dcgm, twice, 2, "twice", &res, &err), -1);
+    assert_int_equal(tu_import_as(st, &import_dcgm, twice, 2, "twice", &res, &err), -1);
     tu_assert_contains(err.msg, "hami-workshop.prom:3:1: GPU 0 of hami-workshop was read "
                                 "from an earlier file too");
     tu_store_free(st, dir);
@@ -442,7 +417,7 @@ static void test_dcgm_readme_sample(void **state)
     gp_err err = {{0}};
     import_result res;
     const char *paths[] = {F "dcgm-exporter-readme.prom"};
-    if (import_files(st, &import_dcgm, paths, 1, "readme", &res, &err))
+    if (tu_import_as(st, &import_dcgm, paths, 1, "readme", &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.nodes, 1);
     assert_int_equal(res.tasks, 0);
@@ -468,7 +443,7 @@ static void test_dcgm_real_pod(void **state)
     import_result res;
     const char *paths[] = {F "ip-100-64-147-149.prom"};
     assert_ptr_equal(importer_detect(paths, 1), &import_dcgm);
-    if (import_files(st, &import_dcgm, paths, 1, "eks", &res, &err))
+    if (tu_import_as(st, &import_dcgm, paths, 1, "eks", &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.nodes, 1);
     assert_int_equal(res.tasks, 1);
@@ -479,7 +454,7 @@ static void test_dcgm_real_pod(void **state)
     assert_double_equal(snapshot_reading(sn, 0, 7)->power_w, 68.495, 1e-9);
     assert_double_equal(snapshot_reading(sn, 0, 2)->util_pct, 0, 0);
     assert_true(isnan(snapshot_reading(sn, 0, 2)->clock_mhz));  /* not sampled */
-    int t = find_task(sn->tasks, "dynamo-workload/vllm-agg-0-vllmdecodeworker-dkb9q");
+    int t = tu_find_task(sn->tasks, "dynamo-workload/vllm-agg-0-vllmdecodeworker-dkb9q");
     placement_row row;
     assert_int_equal(task_rows(sn, t, &row), 1);
     assert_int_equal(row.gpu, 2);
@@ -504,7 +479,7 @@ static void test_k8s_real_t4_node(void **state)
     import_result res;
     const char *paths[] = {F "g4dn-t4-node.json"};
     assert_ptr_equal(importer_detect(paths, 1), &import_k8s);
-    if (import_files(st, &import_k8s, paths, 1, "g4", &res, &err))
+    if (tu_import_as(st, &import_k8s, paths, 1, "g4", &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.nodes, 1);
     assert_int_equal(res.tasks, 0);
@@ -529,17 +504,17 @@ static void test_promrange(void **state)
     import_result res;
     const char *paths[] = {F "util-range.json"};
     assert_ptr_equal(importer_detect(paths, 1), &import_promrange);
-    if (import_files(st, &import_promrange, paths, 1, NULL, &res, &err))
+    if (tu_import_as(st, &import_promrange, paths, 1, NULL, &res, &err))
         fail_msg("%s", err.msg);
     assert_int_equal(res.tasks, 2);
     assert_int_equal(res.samples, 7);
     gp_trace *tr = tu_trace(st, "util-range");
-    const task *train = &tr->tasks[find_task(tr, "ml/resnet-train-0")];
+    const task *train = &tr->tasks[tu_find_task(tr, "ml/resnet-train-0")];
     assert_int_equal(train->num_gpu, 2);                      /* two series */
     assert_double_equal(train->duration_s, 240, 0);           /* 4 samples, step 60 s */
     assert_double_equal(train->util.pct[0], 94, 1e-6);        /* (95 + 93) / 2 */
     assert_double_equal(train->util.period_s, 60, 0);
-    const task *nb = &tr->tasks[find_task(tr, "ml/notebook-1")];
+    const task *nb = &tr->tasks[tu_find_task(tr, "ml/notebook-1")];
     assert_double_equal(nb->arrival_s, 60, 0);
     assert_double_equal(nb->util.pct[1], 12, 1e-6);         /* NaN repeats */
     assert_double_equal(nb->gpu_mem_gib, 9120 / 1024.0, 1e-9);
@@ -553,7 +528,7 @@ static int import_bad(store *st, const tu_bad_run *r, gp_err *err)
 {
     import_result res;
     const char *paths[] = {r->path};
-    return import_files(st, r->arg, paths, 1, "bad", &res, err);
+    return tu_import_as(st, r->arg, paths, 1, "bad", &res, err);
 }
 
 static const tu_bad_case smi_cases[] = {
@@ -577,6 +552,9 @@ static const tu_bad_case dcgm_cases[] = {
      "n.prom:1:32: expected '\"' closing the label value"},
     {"no value", "n.prom", "# TYPE x gauge\nDCGM_FI_DEV_GPU_UTIL{gpu=\"0\"}\n",
      "n.prom:2:30: expected a space before the value"},
+    {"invalid UTF-8", "n.prom",
+     "# TYPE x gauge\nDCGM_FI_DEV_GPU_UTIL{gpu=\"0\",pod=\"p\xe9\"} 1\n",
+     "n.prom:2:36: invalid UTF-8 byte 0xe9 (expected UTF-8 text)"},
     {"a word for a value", "n.prom", "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} high\n",
      "n.prom:1:34: expected a number, NaN, +Inf or -Inf, got 'high'"},
     {"no gpu label", "n.prom", "DCGM_FI_DEV_GPU_UTIL{Hostname=\"n\"} 3\n",
@@ -676,7 +654,7 @@ static void test_all_or_nothing(void **state)
     gp_err err = {{0}};
     import_result res;
     const char *paths[] = {F "nodes.json", F "bad/nodes-bad-quantity.json"};
-    assert_int_equal(import_files(st, &import_k8s, paths, 2, "x", &res, &err), -1);
+    assert_int_equal(tu_import_as(st, &import_k8s, paths, 2, "x", &res, &err), -1);
     tu_assert_contains(err.msg, "nodes-bad-quantity.json:3:31:");
     tu_assert_store_unchanged(st, &before, "second file bad");
     tu_listing_free(&before);
@@ -712,7 +690,7 @@ static void test_migrates_version_4(void **state)
     catalog_free(cat);
     import_result res;
     const char *paths[] = {F "h100-node.csv"};
-    if (import_files(st, &import_smi, paths, 1, "h", &res, &err))
+    if (tu_import_as(st, &import_smi, paths, 1, "h", &res, &err))
         fail_msg("%s", err.msg);
     snapshot *sn;
     assert_int_equal(store_get_snapshot(st, "h", &sn, &err), 0);

@@ -115,7 +115,8 @@ static const tu_bad_case bad_cases[] = {
      "peace.csv:2:2: column 'cap_min_w': -5 is out of range [0, 100000]"},
     {"two rows", "peace.csv", HEAD "FixGPU,40,300\nFixGPU,40,250\n",
      "peace.csv:3:1: expected one row (the GPU and its power caps)"},
-    {"no row", "peace.csv", HEAD, "peace.csv: expected one row (the GPU and its power caps)"},
+    {"no row", "peace.csv", HEAD, "peace.csv:2:1: no rows (expected one row: the GPU and its "
+     "power caps)"},
     {"missing column", "peace.csv", "gpu,cap_min_w\nFixGPU,40\n",
      "peace.csv:1:1: missing column 'cap_max_w' in the header"},
     {"empty file", "peace.csv", "", "peace.csv:1:1: empty file (expected a header line)"},

@@ -32,43 +32,6 @@ extern const importer import_promrange;
 #define KF_NODE "gke-kubeflow-training-a100-highgpu-pool-7f3c9d2e-k8vx.us-central1-a.c." \
                 "ml-platform-prod-381204.internal"
 
-static int run_import(store *st, const importer *imp, const char *const *paths, size_t n,
-                      const char *name, import_result *res, gp_err *err)
-{
-    import_opts opts = {0};
-    opts.name = name;
-    return import_run(st, imp, paths, n, &opts, res, err);
-}
-
-static int find_task(const gp_trace *tr, const char *name)
-{
-    for (size_t i = 0; i < tr->ntasks; i++)
-        if (strcmp(tr->tasks[i].name, name) == 0)
-            return (int)i;
-    fail_msg("no task %s", name);
-    return -1;
-}
-
-/* Writes text as dir/fname and imports it (alone, or after the paths
- * before); returns the importer's result. */
-static int import_text(store *st, const importer *imp, const char *fname, const char *text,
-                       const char *const *before, size_t nbefore, gp_err *err)
-{
-    char *tmp = tu_tmpdir();
-    tu_write(tmp, fname, text);
-    char *path = xasprintf("%s/%s", tmp, fname);
-    const char *paths[8];
-    for (size_t i = 0; i < nbefore; i++)
-        paths[i] = before[i];
-    paths[nbefore] = path;
-    import_result res;
-    int rc = run_import(st, imp, paths, nbefore + 1, "t", &res, err);
-    free(path);
-    tu_rmrf(tmp);
-    free(tmp);
-    return rc;
-}
-
 /* --- names ---------------------------------------------------------------------- */
 
 /* Two Kubeflow workers whose names share their first 100 bytes stay two
@@ -81,13 +44,13 @@ static void test_long_names_kept(void **state)
     gp_err err = {{0}};
     import_result res;
     const char *paths[] = {W "nodes.json", W "pods.json", W "kubeflow-util.json"};
-    if (run_import(st, &import_k8s, paths, 3, "kf", &res, &err))
+    if (tu_import_as(st, &import_k8s, paths, 3, "kf", &res, &err))
         fail_msg("%s", err.msg);
     snapshot *sn;
     assert_int_equal(store_get_snapshot(st, "kf", &sn, &err), 0);
     assert_int_equal(sn->tasks->ntasks, 2);
-    const task *w0 = &sn->tasks->tasks[find_task(sn->tasks, KF_NS KF_POD "-worker-0")];
-    const task *w1 = &sn->tasks->tasks[find_task(sn->tasks, KF_NS KF_POD "-worker-1")];
+    const task *w0 = &sn->tasks->tasks[tu_find_task(sn->tasks, KF_NS KF_POD "-worker-0")];
+    const task *w1 = &sn->tasks->tasks[tu_find_task(sn->tasks, KF_NS KF_POD "-worker-1")];
     assert_double_equal(w0->util.pct[0], 10, 1e-6);
     assert_double_equal(w1->util.pct[0], 90, 1e-6);
     snapshot_free(sn);
@@ -98,12 +61,12 @@ static void test_long_names_kept(void **state)
 
     /* the range query alone: two tasks of one GPU, not one of two at 50 % */
     const char *range[] = {W "kubeflow-util.json"};
-    if (run_import(st, &import_promrange, range, 1, "kf-series", &res, &err))
+    if (tu_import_as(st, &import_promrange, range, 1, "kf-series", &res, &err))
         fail_msg("%s", err.msg);
     gp_trace *tr;
     assert_int_equal(store_get_trace(st, "kf-series", &tr, &err), 0);
     assert_int_equal(tr->ntasks, 2);
-    assert_int_equal(tr->tasks[find_task(tr, KF_NS KF_POD "-worker-1")].num_gpu, 1);
+    assert_int_equal(tr->tasks[tu_find_task(tr, KF_NS KF_POD "-worker-1")].num_gpu, 1);
     trace_free(tr);
     tu_store_free(st, dir);
 }
@@ -120,18 +83,19 @@ static void test_names_over_limit_refused(void **state)
     char *dcgm = xasprintf("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",namespace=\"ns\",pod=\"%.251s\"} 5\n",
                            pod);
     gp_err err = {{0}};
-    assert_int_equal(import_text(st, &import_dcgm, "n1.prom", dcgm, NULL, 0, &err), -1);
+    assert_int_equal(tu_import_text(st, &import_dcgm, "n1.prom", dcgm, NULL, 0, "t", &err), -1);
     tu_assert_contains(err.msg, "is 254 bytes; a name is at most 253");
     free(dcgm);
     dcgm = xasprintf("DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",namespace=\"ns\",pod=\"%.250s\"} 5\n", pod);
-    if (import_text(st, &import_dcgm, "n1.prom", dcgm, NULL, 0, &err))
+    if (tu_import_text(st, &import_dcgm, "n1.prom", dcgm, NULL, 0, "t", &err))
         fail_msg("%s", err.msg);
     free(dcgm);
     char *range = xasprintf("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
                             "\"result\":[{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\","
                             "\"namespace\":\"ns\",\"pod\":\"%s\"},\"values\":[[1,\"5\"],"
                             "[2,\"6\"]]}]}}\n", pod);
-    assert_int_equal(import_text(st, &import_promrange, "r.json", range, NULL, 0, &err), -1);
+    assert_int_equal(tu_import_text(st, &import_promrange, "r.json", range, NULL, 0, "t", &err),
+                     -1);
     tu_assert_contains(err.msg, "a name is at most 253");
     free(range);
     tu_store_free(st, dir);
@@ -147,7 +111,7 @@ static void test_smi_file_name_contains_node(void **state)
     gp_err err = {{0}};
     import_result res;
     const char *paths[] = {W "nodes-ab.json", W "nvidia-smi_gpu-a-0.csv"};
-    if (run_import(st, &import_k8s, paths, 2, "lab", &res, &err))
+    if (tu_import_as(st, &import_k8s, paths, 2, "lab", &res, &err))
         fail_msg("%s", err.msg);
     snapshot *sn;
     assert_int_equal(store_get_snapshot(st, "lab", &sn, &err), 0);
@@ -171,7 +135,7 @@ static void test_smi_file_name_contains_node(void **state)
     /* a file naming no node: an error naming it, its name and the nodes */
     const char *csv = "index, name, utilization.gpu [%]\n0, NVIDIA A100-SXM4-40GB, 5 %\n";
     const char *lists[] = {W "nodes-ab.json"};
-    assert_int_equal(import_text(st, &import_k8s, "smi_b-7.csv", csv, lists, 1, &err), -1);
+    assert_int_equal(tu_import_text(st, &import_k8s, "smi_b-7.csv", csv, lists, 1, "t", &err), -1);
     tu_assert_contains(err.msg, "smi_b-7.csv: no node is named 'smi_b-7'");
     tu_assert_contains(err.msg, "the nodes are gpu-a-0, gpu-a-1");
     tu_store_free(st, dir);
@@ -187,7 +151,7 @@ static void test_dcgm_pod_on_two_gpus(void **state)
     gp_err err = {{0}};
     import_result res;
     const char *paths[] = {W "gpu-a-1.prom"};
-    if (run_import(st, &import_dcgm, paths, 1, "d", &res, &err))
+    if (tu_import_as(st, &import_dcgm, paths, 1, "d", &res, &err))
         fail_msg("%s", err.msg);
     snapshot *sn;
     assert_int_equal(store_get_snapshot(st, "d", &sn, &err), 0);
@@ -201,7 +165,8 @@ static void test_dcgm_pod_on_two_gpus(void **state)
     /* the same pod in a second scrape of another node: refused, both places */
     const char *other = "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"gpu-a-0\",namespace=\"ml\","
                         "pod=\"llama-ft-master-0\"} 7\n";
-    assert_int_equal(import_text(st, &import_dcgm, "gpu-a-0.prom", other, paths, 1, &err), -1);
+    assert_int_equal(tu_import_text(st, &import_dcgm, "gpu-a-0.prom", other, paths, 1, "t",
+                                    &err), -1);
     tu_assert_contains(err.msg, "gpu-a-0.prom:1:1: 'ml/llama-ft-master-0' is on two nodes "
                        "(first at " W "gpu-a-1.prom:3:1;");
     tu_store_free(st, dir);
@@ -222,7 +187,7 @@ static void test_k8s_duplicate_pod(void **state)
                        POD_ITEM("etl-7") ",\n" POD_ITEM("serve-2") ",\n" POD_ITEM("etl-7")
                        "]}\n";
     const char *lists[] = {W "nodes-ab.json"};
-    assert_int_equal(import_text(st, &import_k8s, "pods.json", text, lists, 1, &err), -1);
+    assert_int_equal(tu_import_text(st, &import_k8s, "pods.json", text, lists, 1, "t", &err), -1);
     tu_assert_contains(err.msg, "pods.json:8:40: pod 'ml/etl-7' is listed twice (first at ");
     tu_assert_contains(err.msg, "pods.json:2:40;");
     tu_store_free(st, dir);
@@ -240,7 +205,7 @@ static void test_promrange_duplicate_series(void **state)
         "\"pod\":\"p\"},\"values\":[[60,\"5\"],[120,\"6\"]]},\n"
         "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"Hostname\":\"h\",\"gpu\":\"0\","
         "\"pod\":\"p\"},\"values\":[[60,\"5\"],[120,\"6\"]]}]}}\n";
-    assert_int_equal(import_text(st, &import_promrange, "r.json", text, NULL, 0, &err), -1);
+    assert_int_equal(tu_import_text(st, &import_promrange, "r.json", text, NULL, 0, "t", &err), -1);
     tu_assert_contains(err.msg, "r.json:3:1: data.result[1]: a second utilization series of "
                        "'p' on the same GPU (first at ");
     tu_assert_contains(err.msg, "r.json:2:1;");
@@ -257,18 +222,18 @@ static void test_promrange_on_timestamps(void **state)
     gp_err err = {{0}};
     import_result res;
     const char *paths[] = {W "range-gap.json"};
-    if (run_import(st, &import_promrange, paths, 1, "g", &res, &err))
+    if (tu_import_as(st, &import_promrange, paths, 1, "g", &res, &err))
         fail_msg("%s", err.msg);
     gp_trace *tr;
     assert_int_equal(store_get_trace(st, "g", &tr, &err), 0);
-    const task *etl = &tr->tasks[find_task(tr, "ml/etl-7")];
+    const task *etl = &tr->tasks[tu_find_task(tr, "ml/etl-7")];
     assert_double_equal(etl->util.period_s, 60, 0);
     assert_int_equal(etl->util.len, 7);             /* 0..360 s: the gap kept */
     assert_double_equal(etl->util.pct[1], 30, 1e-6);
     assert_double_equal(etl->util.pct[3], 30, 1e-6);        /* the gap holds */
     assert_double_equal(etl->util.pct[5], 70, 1e-6);        /* at 300 s, not 120 s */
     assert_double_equal(etl->duration_s, 420, 0);
-    const task *serve = &tr->tasks[find_task(tr, "ml/serve-2")];
+    const task *serve = &tr->tasks[tu_find_task(tr, "ml/serve-2")];
     assert_double_equal(serve->arrival_s, 120, 0);
     trace_free(tr);
 
@@ -278,7 +243,7 @@ static void test_promrange_on_timestamps(void **state)
         "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[\n"
         "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"pod\":\"p\"},"
         "\"values\":[[0,\"5\"],[1764288000,\"6\"],[1764288060,\"7\"]]}]}}\n";
-    assert_int_equal(import_text(st, &import_promrange, "r.json", text, NULL, 0, &err), -1);
+    assert_int_equal(tu_import_text(st, &import_promrange, "r.json", text, NULL, 0, "t", &err), -1);
     tu_assert_contains(err.msg, "steps of 60 s");
     tu_store_free(st, dir);
 }
@@ -308,7 +273,7 @@ static void test_reading_bounds(void **state)
     store *st = tu_store_new(&dir);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         gp_err err = {{0}};
-        if (import_text(st, cases[i].imp, cases[i].file, cases[i].text, NULL, 0, &err) == 0)
+        if (tu_import_text(st, cases[i].imp, cases[i].file, cases[i].text, NULL, 0, "t", &err) == 0)
             fail_msg("case %zu: accepted", i);
         if (!strstr(err.msg, cases[i].expect))
             fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].expect);
@@ -327,17 +292,17 @@ static void test_messages_escaped(void **state)
     const char *nodes = "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n"
                         " {\"kind\": \"Node\", \"metadata\": {\"name\": \"n\\u001b[2J\"}},\n"
                         " {\"kind\": \"Node\", \"metadata\": {\"name\": \"n\\u001b[2J\"}}]}\n";
-    assert_int_equal(import_text(st, &import_k8s, "k.json", nodes, NULL, 0, &err), -1);
+    assert_int_equal(tu_import_text(st, &import_k8s, "k.json", nodes, NULL, 0, "t", &err), -1);
     tu_assert_contains(err.msg, "node 'n\\x1b[2J' is listed twice");
     assert_null(strchr(err.msg, '\x1b'));
     const char *prom = "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"h\\n\x1b]0;x\x07\"} 1\n"
                        "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"h\\n\x1b]0;x\x07\"} 2\n";
-    assert_int_equal(import_text(st, &import_dcgm, "n.prom", prom, NULL, 0, &err), -1);
+    assert_int_equal(tu_import_text(st, &import_dcgm, "n.prom", prom, NULL, 0, "t", &err), -1);
     tu_assert_contains(err.msg, "on h\\n\\x1b]0;x\\x07 is given twice");
     /* what an import made, named back to the terminal */
     import_result res;
     const char *paths[] = {W "gpu-a-1.prom"};
-    assert_int_equal(run_import(st, &import_dcgm, paths, 1, "a\x1b[31mb", &res, &err), 0);
+    assert_int_equal(tu_import_as(st, &import_dcgm, paths, 1, "a\x1b[31mb", &res, &err), 0);
     tu_assert_contains(res.names, "snapshot 'a\\x1b[31mb'");
     assert_null(strchr(res.names, '\x1b'));
     tu_store_free(st, dir);
@@ -354,7 +319,7 @@ static void round_trip(const importer *imp, const char *const *paths, size_t n, 
     store *st = tu_store_new(&dir);
     gp_err err = {{0}};
     import_result res;
-    if (run_import(st, imp, paths, n, "rt", &res, &err))
+    if (tu_import_as(st, imp, paths, n, "rt", &res, &err))
         fail_msg("%s: %s", paths[0], err.msg);
     char why[1200];
     char *out = tu_tmpdir();

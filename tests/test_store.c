@@ -911,6 +911,35 @@ static void test_kind_parse(void **state)
     assert_int_equal(store_kind_parse("bogus"), -1);
 }
 
+/* data_version moves when another connection commits, and only then: the
+ * dashboard reads its lists again on that. */
+static void test_data_version(void **state)
+{
+    (void)state;
+    char *dir;
+    store *a = tu_store_new(&dir), *b = NULL;
+    char *path = xasprintf("%s/test.db", dir);
+    gp_err err = {{0}};
+    assert_int_equal(store_open(path, &b, NULL, &err), 0);
+    int64_t v0, v1, v2;
+    assert_int_equal(store_data_version(a, &v0, &err), 0);
+    cluster *c = cluster_new("own");
+    node n = {.name = "n0", .gpu_model = "V100", .gpu_count = 1, .cpu_milli = 1000,
+              .ram_mib = 1024, .cpu_model = ""};
+    cluster_add_node(c, &n);
+    assert_int_equal(store_put_cluster(a, c, 0, &err), 0);
+    assert_int_equal(store_data_version(a, &v1, &err), 0);
+    assert_true(v1 == v0);              /* its own write */
+    strlcpy0(c->name, "other", sizeof c->name);
+    assert_int_equal(store_put_cluster(b, c, 0, &err), 0);
+    assert_int_equal(store_data_version(a, &v2, &err), 0);
+    assert_true(v2 != v1);              /* another program's */
+    cluster_free(c);
+    store_close(b);
+    free(path);
+    tu_store_free(a, dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -936,6 +965,7 @@ int main(void)
         cmocka_unit_test(test_bad_task_named),
         cmocka_unit_test(test_replace_named),
         cmocka_unit_test(test_device_memory_round_trip),
+        cmocka_unit_test(test_data_version),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

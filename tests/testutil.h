@@ -309,6 +309,49 @@ static inline void tu_import_ok(store *st, const importer *imp, const char *cons
         fail_msg("import with %s: %s", imp->format, err.msg);
 }
 
+/* Runs imp on paths[0..n) naming what it makes `name` (the other options
+ * the defaults); 0, or -1 with err set. */
+static inline int tu_import_as(store *st, const importer *imp, const char *const *paths,
+                               size_t n, const char *name, import_result *res, gp_err *err)
+{
+    import_opts opts = {0};
+    opts.name = name;
+    return tu_import(st, imp, paths, n, &opts, res, err);
+}
+
+/* Writes text as fname in a scratch directory (the operators' importers
+ * take host names from file names) and imports it, after the paths
+ * before[0..nbefore) (at most 7), as `name`; the importer's 0 or -1. */
+static inline int tu_import_text(store *st, const importer *imp, const char *fname,
+                                 const char *text, const char *const *before, size_t nbefore,
+                                 const char *name, gp_err *err)
+{
+    char *tmp = tu_tmpdir();
+    assert_non_null(tmp);
+    assert_true(nbefore < 8);
+    tu_write(tmp, fname, text);
+    char *path = xasprintf("%s/%s", tmp, fname);
+    const char *paths[8];
+    for (size_t i = 0; i < nbefore; i++)
+        paths[i] = before[i];
+    paths[nbefore] = path;
+    int rc = tu_import_as(st, imp, paths, nbefore + 1, name, NULL, err);
+    free(path);
+    tu_rmrf(tmp);
+    free(tmp);
+    return rc;
+}
+
+/* The index of the task called name in tr, which must hold it. */
+static inline int tu_find_task(const gp_trace *tr, const char *name)
+{
+    for (size_t i = 0; i < tr->ntasks; i++)
+        if (strcmp(tr->tasks[i].name, name) == 0)
+            return (int)i;
+    fail_msg("no task %s", name);
+    return -1;
+}
+
 /* The stored trace / cluster `name`, which must be there; caller frees. */
 static inline gp_trace *tu_trace(store *st, const char *name)
 {

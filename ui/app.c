@@ -156,10 +156,37 @@ void ui_list_sort(ui_list *l)
         l->lv.first = cursor;
 }
 
+/* Puts l's cursor back on the item it was on, by name (its id too, where
+ * names repeat, as saved runs' may), when the list still holds it: another
+ * program may have added or removed items above it. */
+static void keep_cursor(ui_list *l, int64_t id, const char *name)
+{
+    size_t at = l->lv.count;
+    for (size_t i = 0; name[0] && i < l->lv.count; i++) {
+        if (strcmp(l->items[i].name, name) != 0)
+            continue;
+        if (at == l->lv.count || l->items[i].id == id)
+            at = i;
+        if (l->items[i].id == id)
+            break;
+    }
+    if (at == l->lv.count)
+        return;
+    l->lv.cursor = at;
+    if (l->lv.first > at)
+        l->lv.first = at;
+}
+
 int app_load_list(app *a, ui_list *l, store_kind kind)
 {
     gp_err err;
     size_t n = 0;
+    char was[GP_NAME_MAX] = "";
+    int64_t was_id = 0;
+    if (l->lv.count && l->items) {
+        snprintf(was, sizeof was, "%s", l->items[l->lv.cursor].name);
+        was_id = l->items[l->lv.cursor].id;
+    }
     free(l->items);
     l->items = NULL;
     int rc = store_list(a->st, kind, &l->items, &n, &err);
@@ -169,6 +196,8 @@ int app_load_list(app *a, ui_list *l, store_kind kind)
         /* the store lists by name: the order asked for again */
         ui_list_sort(l);
     }
+    if (!rc)
+        keep_cursor(l, was_id, was);
     if (rc) {
         snprintf(l->err, sizeof l->err, "%s", err.msg);
         app_err(a, "%s", err.msg);

@@ -450,6 +450,21 @@ static int tick_all(app *a, double dt)
     return busy;
 }
 
+/* Another program's writes (a cluster made with the CLI, an import) show
+ * within a tick: when the store's data_version moved, the lists are read
+ * again, each cursor kept on its item.  Own writes do not move it; the
+ * screens that make them reload already. */
+static void notice_writes(app *a, int64_t *seen)
+{
+    int64_t v;
+    gp_err err;
+    if (store_data_version(a->st, &v, &err) || v == *seen)
+        return;
+    *seen = v;
+    data_reload(a);
+    compare_set_input(a, NULL, NULL);
+}
+
 /* --- terminal -------------------------------------------------------------- */
 
 typedef struct term_io {
@@ -624,6 +639,9 @@ static void remember(app *a, remembered *r)
     r->last = now;
 }
 
+/* How long the loop waits for a key when nothing moves, in ms. */
+#define IDLE_TICK_MS 1000
+
 /* --- the loop ------------------------------------------------------------------ */
 
 static void loop(app *a, remembered *r)
@@ -632,7 +650,12 @@ static void loop(app *a, remembered *r)
     memset(&hits, 0, sizeof hits);
     mouse_state last_press = {-1, -1, 0};
     double last = now_seconds();
+    int64_t seen = 0;
+    gp_err err;
+    if (store_data_version(a->st, &seen, &err))
+        app_err(a, "%s", err.msg);
     for (;;) {
+        notice_writes(a, &seen);
         /* Tick before drawing, so the frame shows what the tick did (a
          * sweep that just finished, the run's new time). */
         double now = now_seconds();
@@ -641,8 +664,9 @@ static void loop(app *a, remembered *r)
         int busy = tick_all(a, dt > 0.25 ? 0.25 : dt);
         getmaxyx(stdscr, a->rows, a->cols);
         draw_frame(a, &hits);
-        /* Block while nothing moves; tick at ~25 frames/s while it does. */
-        timeout(busy ? 40 : -1);
+        /* Tick at ~25 frames/s while something moves, else once a second
+         * (to notice other programs' writes). */
+        timeout(busy ? 40 : IDLE_TICK_MS);
         int ch = getch();
         if (ch == ERR)
             continue;

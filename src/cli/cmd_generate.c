@@ -11,6 +11,7 @@
 #include "cli_progress.h"
 #include "io/export.h"
 #include "io/export_file.h"
+#include "io/export_set.h"
 #include "samples/gen_trace.h"
 
 #include <math.h>
@@ -75,10 +76,12 @@ static int parse_series(void *value, const char *arg, gp_err *err)
 }
 
 /* Where generated jobs go, one at a time: the store (a trace writer) or a
- * native CSV set (tasks.csv, util.csv) in a directory. */
+ * native CSV set (tasks.csv, util.csv) in a directory, replaced as a set
+ * (export_set.h). */
 typedef struct job_sink {
     store_trace_writer *w;
     const char *dir;
+    export_set *set;
     FILE *tasks, *util;
 } job_sink;
 
@@ -87,11 +90,12 @@ static int sink_open(job_sink *k, store *st, const char *name, int replace, int 
 {
     if (!k->dir)
         return store_trace_writer_new(st, name, NULL, replace, &k->w, err);
-    if (!(k->tasks = export_open(k->dir, "tasks.csv", err)))
+    if (!(k->set = export_set_begin(k->dir, "trace", err)) ||
+        !(k->tasks = export_set_open(k->set, "tasks.csv", err)))
         return -1;
     export_tasks_header(k->tasks);
     if (series) {
-        if (!(k->util = export_open(k->dir, "util.csv", err)))
+        if (!(k->util = export_set_open(k->set, "util.csv", err)))
             return -1;
         export_util_header(k->util);
     }
@@ -119,13 +123,16 @@ static int sink_close(job_sink *k, int rc, gp_err *err)
     for (int i = 0; i < 2; i++) {
         if (!files[i])
             continue;
-        char *path = xasprintf("%s/%s", k->dir, names[i]);
-        if (rc)
+        if (rc) {
+            char *path = xasprintf("%s/%s", k->dir, names[i]);
             out_file_discard(files[i], path);
-        else if (out_file_close(files[i], path, err))
+            free(path);
+        } else if (export_set_close(k->set, files[i], names[i], err)) {
             rc = -1;
-        free(path);
+        }
     }
+    if (k->set)
+        rc = export_set_end(k->set, rc, err);
     return rc ? -1 : 0;
 }
 

@@ -5,6 +5,7 @@
  */
 #include "export.h"
 #include "export_file.h"
+#include "export_set.h"
 #include "core/strbuf.h"
 #include "table.h"
 
@@ -62,9 +63,9 @@ static int used_cpu(const cluster *c, const char *name)
 }
 
 /* gpus.csv: the profiles of cat (only those c uses, when c is given). */
-static int write_gpus(const cluster *c, const catalog *cat, const char *dir, gp_err *err)
+static int write_gpus(const cluster *c, const catalog *cat, export_set *s, gp_err *err)
 {
-    FILE *f = export_open(dir, "gpus.csv", err);
+    FILE *f = export_set_open(s, "gpus.csv", err);
     if (!f)
         return -1;
     fputs("name,mem_gib,idle_w,max_w,sleep_w,f_min_mhz,f_max_mhz,alpha_w_per_mhz,beta,"
@@ -87,17 +88,17 @@ static int write_gpus(const cluster *c, const catalog *cat, const char *dir, gp_
         csv_put(f, g->price_source);
         fputc('\n', f);
     }
-    return export_close(f, dir, "gpus.csv", err);
+    return export_set_close(s, f, "gpus.csv", err);
 }
 
-int export_gpus_csv(const catalog *cat, const char *dir, gp_err *err)
+int export_gpus_files(export_set *s, const catalog *cat, gp_err *err)
 {
-    return write_gpus(NULL, cat, dir, err);
+    return write_gpus(NULL, cat, s, err);
 }
 
-static int write_cpus(const cluster *c, const catalog *cat, const char *dir, gp_err *err)
+static int write_cpus(const cluster *c, const catalog *cat, export_set *s, gp_err *err)
 {
-    FILE *f = export_open(dir, "cpus.csv", err);
+    FILE *f = export_set_open(s, "cpus.csv", err);
     if (!f)
         return -1;
     fputs("name,cores,idle_w,max_w\n", f);
@@ -110,7 +111,7 @@ static int write_cpus(const cluster *c, const catalog *cat, const char *dir, gp_
         export_num(f, p->idle_w, 0);
         export_num(f, p->max_w, 1);
     }
-    return export_close(f, dir, "cpus.csv", err);
+    return export_set_close(s, f, "cpus.csv", err);
 }
 
 static void dev_mem_text(const node *n, char *buf, size_t len)
@@ -126,11 +127,11 @@ static void dev_mem_text(const node *n, char *buf, size_t len)
     strbuf_free(&text);
 }
 
-int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp_err *err)
+int export_cluster_files(export_set *s, const cluster *c, const catalog *cat, gp_err *err)
 {
-    if (write_gpus(c, cat, dir, err) || write_cpus(c, cat, dir, err))
+    if (write_gpus(c, cat, s, err) || write_cpus(c, cat, s, err))
         return -1;
-    FILE *f = export_open(dir, "nodes.csv", err);
+    FILE *f = export_set_open(s, "nodes.csv", err);
     if (!f)
         return -1;
     fputs("name,gpu_model,gpu_count,cpu_milli,ram_mib,cpu_model,static_w,other_w,"
@@ -149,7 +150,7 @@ int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp
         csv_put(f, mem);
         fputc('\n', f);
     }
-    return export_close(f, dir, "nodes.csv", err);
+    return export_set_close(s, f, "nodes.csv", err);
 }
 
 void export_util_header(FILE *f)
@@ -167,15 +168,15 @@ void export_util_rows(FILE *f, const task *k)
     }
 }
 
-static int write_util(const gp_trace *t, const char *dir, gp_err *err)
+static int write_util(const gp_trace *t, export_set *s, gp_err *err)
 {
-    FILE *f = export_open(dir, "util.csv", err);
+    FILE *f = export_set_open(s, "util.csv", err);
     if (!f)
         return -1;
     export_util_header(f);
     for (size_t i = 0; i < t->ntasks; i++)
         export_util_rows(f, &t->tasks[i]);
-    return export_close(f, dir, "util.csv", err);
+    return export_set_close(s, f, "util.csv", err);
 }
 
 void export_tasks_header(FILE *f)
@@ -206,24 +207,24 @@ void export_task_row(FILE *f, const task *k)
 }
 
 /* trace.csv: the GPU the trace was measured on, when it says. */
-static int write_trace_facts(const gp_trace *t, const char *dir, gp_err *err)
+static int write_trace_facts(const gp_trace *t, export_set *s, gp_err *err)
 {
     if (!t->ref_gpu[0])
         return 0;
-    FILE *f = export_open(dir, "trace.csv", err);
+    FILE *f = export_set_open(s, "trace.csv", err);
     if (!f)
         return -1;
     fputs("ref_gpu\n", f);
     csv_put(f, t->ref_gpu);
     fputc('\n', f);
-    return export_close(f, dir, "trace.csv", err);
+    return export_set_close(s, f, "trace.csv", err);
 }
 
-int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err)
+int export_trace_files(export_set *s, const gp_trace *t, gp_err *err)
 {
-    if (write_trace_facts(t, dir, err))
+    if (write_trace_facts(t, s, err))
         return -1;
-    FILE *f = export_open(dir, "tasks.csv", err);
+    FILE *f = export_set_open(s, "tasks.csv", err);
     if (!f)
         return -1;
     export_tasks_header(f);
@@ -232,14 +233,14 @@ int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err)
         any_util |= t->tasks[i].util.len > 0;
         export_task_row(f, &t->tasks[i]);
     }
-    if (export_close(f, dir, "tasks.csv", err))
+    if (export_set_close(s, f, "tasks.csv", err))
         return -1;
-    return any_util ? write_util(t, dir, err) : 0;
+    return any_util ? write_util(t, s, err) : 0;
 }
 
-int export_tput_csv(const tput_catalog *c, const char *dir, gp_err *err)
+static int tput_files(export_set *s, const tput_catalog *c, gp_err *err)
 {
-    FILE *f = export_open(dir, "tput.csv", err);
+    FILE *f = export_set_open(s, "tput.csv", err);
     if (!f)
         return -1;
     fputs("accel,model,batch_size,scale,co_model,co_batch_size,co_scale,tput,co_tput\n", f);
@@ -253,12 +254,12 @@ int export_tput_csv(const tput_catalog *c, const char *dir, gp_err *err)
         export_num(f, e->tput, 0);
         export_num(f, e->co_tput, 1);
     }
-    return export_close(f, dir, "tput.csv", err);
+    return export_set_close(s, f, "tput.csv", err);
 }
 
-int export_run_csv(const run *r, const char *dir, gp_err *err)
+static int run_files(export_set *s, const run *r, gp_err *err)
 {
-    FILE *f = export_open(dir, "timeline.csv", err);
+    FILE *f = export_set_open(s, "timeline.csv", err);
     if (!f)
         return -1;
     fputs("t_s,active_gpus,awake_gpus,active_servers,power_w,gpu_w,cpu_w,static_w,frag,"
@@ -271,7 +272,8 @@ int export_run_csv(const run *r, const char *dir, gp_err *err)
         for (int k = 0; k < 12; k++)
             export_num(f, v[k], k == 11);
     }
-    if (export_close(f, dir, "timeline.csv", err) || !(f = export_open(dir, "outcomes.csv", err)))
+    if (export_set_close(s, f, "timeline.csv", err) ||
+        !(f = export_set_open(s, "outcomes.csv", err)))
         return -1;
     fputs("task,wait_s,start_s,end_s,jct_s,slowdown,sla_violated,node,gpus\n", f);
     for (size_t i = 0; i < r->noutcomes; i++) {
@@ -284,7 +286,8 @@ int export_run_csv(const run *r, const char *dir, gp_err *err)
         csv_put(f, o->gpus);
         fputc('\n', f);
     }
-    if (export_close(f, dir, "outcomes.csv", err) || !(f = export_open(dir, "decisions.csv", err)))
+    if (export_set_close(s, f, "outcomes.csv", err) ||
+        !(f = export_set_open(s, "decisions.csv", err)))
         return -1;
     fputs("decision,t_s,task,node,gpus,reason\n", f);
     for (size_t i = 0; i < r->ndecisions; i++) {
@@ -296,14 +299,41 @@ int export_run_csv(const run *r, const char *dir, gp_err *err)
         csv_put(f, d->reason ? d->reason : "");
         fputc('\n', f);
     }
-    if (export_close(f, dir, "decisions.csv", err) || !(f = export_open(dir, "metrics.csv", err)))
+    if (export_set_close(s, f, "decisions.csv", err) ||
+        !(f = export_set_open(s, "metrics.csv", err)))
         return -1;
     fputs("key,value\n", f);
     for (size_t i = 0; i < r->nmetrics; i++) {
         export_text(f, r->metrics[i].key);
         export_num(f, r->metrics[i].value, 1);
     }
-    return export_close(f, dir, "metrics.csv", err);
+    return export_set_close(s, f, "metrics.csv", err);
+}
+
+/* ---- the sets, each written as a whole (export_set.h) ---------------------- */
+
+int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp_err *err)
+{
+    export_set *s = export_set_begin(dir, "cluster", err);
+    return s ? export_set_end(s, export_cluster_files(s, c, cat, err), err) : -1;
+}
+
+int export_trace_csv(const gp_trace *t, const char *dir, gp_err *err)
+{
+    export_set *s = export_set_begin(dir, "trace", err);
+    return s ? export_set_end(s, export_trace_files(s, t, err), err) : -1;
+}
+
+int export_tput_csv(const tput_catalog *c, const char *dir, gp_err *err)
+{
+    export_set *s = export_set_begin(dir, "tput", err);
+    return s ? export_set_end(s, tput_files(s, c, err), err) : -1;
+}
+
+int export_run_csv(const run *r, const char *dir, gp_err *err)
+{
+    export_set *s = export_set_begin(dir, "run", err);
+    return s ? export_set_end(s, run_files(s, r, err), err) : -1;
 }
 
 /* ---- JSON ---------------------------------------------------------------- */

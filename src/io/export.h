@@ -12,7 +12,9 @@
 #include "core/run.h"
 #include "core/util.h"
 
-/* Native CSV set into dir (created if needed).  A cluster writes nodes.csv
+/* Native CSV set into dir (created if needed), each written as a set
+ * (export_set.h): beside the previous export, then switched, with the
+ * directory's manifest.csv listing the files.  A cluster writes nodes.csv
  * plus gpus.csv/cpus.csv of the profiles it uses (from cat); a trace writes
  * tasks.csv and util.csv; a catalog writes tput.csv. */
 int export_cluster_csv(const cluster *c, const catalog *cat, const char *dir, gp_err *err);
@@ -65,8 +67,6 @@ void export_tasks_header(FILE *f);
 void export_task_row(FILE *f, const task *k);
 void export_util_header(FILE *f);
 void export_util_rows(FILE *f, const task *k);
-/* gpus.csv with every profile of cat. */
-int export_gpus_csv(const catalog *cat, const char *dir, gp_err *err);
 /* Writes a JSON document (pretty-printed, then a newline) and releases it. */
 struct json_t;
 int export_json_dump(struct json_t *doc, FILE *out, gp_err *err);

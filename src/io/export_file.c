@@ -119,6 +119,39 @@ int out_file_close(FILE *f, const char *path, gp_err *err)
     return e ? write_error(path, e, err) : 0;
 }
 
+int out_file_finish(FILE *f, const char *path, gp_err *err)
+{
+    int place = in_place(path);
+    int e = finish(f, !place);
+    if (e && !place)
+        out_file_drop(path);
+    return e ? write_error(path, e, err) : 0;
+}
+
+int out_file_commit(const char *path, gp_err *err)
+{
+    if (in_place(path))
+        return 0;
+    char *tmp = tmp_name(path);
+    int e = rename(tmp, path) != 0 ? errno : 0;
+    free(tmp);
+    return e ? write_error(path, e, err) : 0;
+}
+
+void out_file_drop(const char *path)
+{
+    if (in_place(path))
+        return;
+    char *tmp = tmp_name(path);
+    unlink(tmp);
+    free(tmp);
+}
+
+char *out_file_tmp_name(const char *path)
+{
+    return in_place(path) ? xstrdup("") : tmp_name(path);
+}
+
 void out_file_discard(FILE *f, const char *path)
 {
     fclose(f);

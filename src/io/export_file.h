@@ -30,6 +30,17 @@ int out_file_close(FILE *f, const char *path, gp_err *err);
 /* Gives up on what out_file_open(path) opened: closes f and removes the
  * temporary file; path is left as it was. */
 void out_file_discard(FILE *f, const char *path);
+/* The two halves of out_file_close, for a set of files replaced together
+ * (export_set.c): out_file_finish checks, syncs and closes f, keeping what
+ * was written under its temporary name (0, or -1 with a message naming
+ * path, the temporary file then removed); out_file_commit renames it over
+ * path (0 or -1).  out_file_drop removes a finished temporary file. */
+int out_file_finish(FILE *f, const char *path, gp_err *err);
+int out_file_commit(const char *path, gp_err *err);
+void out_file_drop(const char *path);
+/* The temporary name out_file_open(path) writes (allocated; "" for a
+ * device or pipe written in place). */
+char *out_file_tmp_name(const char *path);
 /* Checks a stream gpuplan does not own (stdout): flushed without error;
  * -1 with a message naming it as `name` otherwise. */
 int out_stream_check(FILE *f, const char *name, gp_err *err);

@@ -5,6 +5,7 @@
  * back identically; lists in one cell are joined by '+'.
  */
 #include "export.h"
+#include "export_set.h"
 #include "table.h"
 #include "core/strbuf.h"
 #include "core/peaceset.h"
@@ -17,21 +18,21 @@ static const char *hi_lo(int hi)
     return hi ? "hi" : "lo";
 }
 
-static int write_head(const peace_set *s, const char *dir, gp_err *err)
+static int write_head(export_set *set, const peace_set *s, gp_err *err)
 {
-    FILE *f = export_open(dir, "peace.csv", err);
+    FILE *f = export_set_open(set, "peace.csv", err);
     if (!f)
         return -1;
     fputs("gpu,cap_min_w,cap_max_w\n", f);
     export_text(f, s->gpu);
     export_num(f, s->cap_min_w, 0);
     export_num(f, s->cap_max_w, 1);
-    return export_close(f, dir, "peace.csv", err);
+    return export_set_close(set, f, "peace.csv", err);
 }
 
-static int write_workloads(const peace_set *s, const char *dir, gp_err *err)
+static int write_workloads(export_set *set, const peace_set *s, gp_err *err)
 {
-    FILE *f = export_open(dir, "peace_workloads.csv", err);
+    FILE *f = export_set_open(set, "peace_workloads.csv", err);
     if (!f)
         return -1;
     fputs("workload,kind,compute,memory,mem_gib\n", f);
@@ -42,12 +43,12 @@ static int write_workloads(const peace_set *s, const char *dir, gp_err *err)
                 hi_lo(w->memory_hi));
         export_num(f, w->mem_gib, 1);
     }
-    return export_close(f, dir, "peace_workloads.csv", err);
+    return export_set_close(set, f, "peace_workloads.csv", err);
 }
 
-static int write_profiles(const peace_set *s, const char *dir, gp_err *err)
+static int write_profiles(export_set *set, const peace_set *s, gp_err *err)
 {
-    FILE *f = export_open(dir, "peace_profiles.csv", err);
+    FILE *f = export_set_open(set, "peace_profiles.csv", err);
     if (!f)
         return -1;
     fputs("workload,share_pct,freq_mhz,tput,power_w", f);
@@ -64,7 +65,7 @@ static int write_profiles(const peace_set *s, const char *dir, gp_err *err)
         for (int m = 0; m < PEACE_NMETRICS; m++)
             export_num(f, p->metric[m], m == PEACE_NMETRICS - 1);
     }
-    return export_close(f, dir, "peace_profiles.csv", err);
+    return export_set_close(set, f, "peace_profiles.csv", err);
 }
 
 /* The '+'-joined cells of a co-location row: workloads, shares, tputs. */
@@ -83,9 +84,9 @@ static void coloc_cells(const peace_set *s, const peace_coloc *c, strbuf *names,
     }
 }
 
-static int write_colocs(const peace_set *s, const char *dir, gp_err *err)
+static int write_colocs(export_set *set, const peace_set *s, gp_err *err)
 {
-    FILE *f = export_open(dir, "peace_colocations.csv", err);
+    FILE *f = export_set_open(set, "peace_colocations.csv", err);
     if (!f)
         return -1;
     fputs("workloads,shares_pct,freq_mhz,tputs,power_w\n", f);
@@ -105,22 +106,25 @@ static int write_colocs(const peace_set *s, const char *dir, gp_err *err)
     strbuf_free(&names);
     strbuf_free(&shares);
     strbuf_free(&tputs);
-    return export_close(f, dir, "peace_colocations.csv", err);
+    return export_set_close(set, f, "peace_colocations.csv", err);
 }
 
 int export_peace_csv(const peace_set *s, const catalog *cat, const char *dir, gp_err *err)
 {
+    export_set *set = export_set_begin(dir, "peace", err);
+    if (!set)
+        return -1;
     const gpu_profile *g = cat ? catalog_gpu(cat, s->gpu) : NULL;
+    int rc = 0;
     if (g) {
         catalog *one = catalog_new();
         catalog_add_gpu(one, g);
-        int rc = export_gpus_csv(one, dir, err);
+        rc = export_gpus_files(set, one, err);
         catalog_free(one);
-        if (rc)
-            return -1;
     }
-    return write_head(s, dir, err) || write_workloads(s, dir, err) ||
-           write_profiles(s, dir, err) || write_colocs(s, dir, err) ? -1 : 0;
+    rc = rc || write_head(set, s, err) || write_workloads(set, s, err) ||
+         write_profiles(set, s, err) || write_colocs(set, s, err) ? -1 : 0;
+    return export_set_end(set, rc, err);
 }
 
 static json_t *profile_json(const peace_set *s, const peace_profile *p)

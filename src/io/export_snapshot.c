@@ -6,6 +6,7 @@
  * the caller's.
  */
 #include "export.h"
+#include "export_set.h"
 #include "table.h"
 
 #include <jansson.h>
@@ -19,10 +20,10 @@ double export_gpu_mem_total_mib(const node *n, int gpu, const catalog *cat)
     return g ? g->mem_gib * 1024.0 : 0;
 }
 
-static int write_placements(const snapshot *sn, const cluster *c, const char *dir,
+static int write_placements(export_set *set, const snapshot *sn, const cluster *c,
                             gp_err *err)
 {
-    FILE *f = export_open(dir, "placements.csv", err);
+    FILE *f = export_set_open(set, "placements.csv", err);
     if (!f)
         return -1;
     fputs("task,node,gpu,gpu_milli\n", f);
@@ -33,7 +34,7 @@ static int write_placements(const snapshot *sn, const cluster *c, const char *di
         csv_put(f, c->nodes[r->node].name);
         fprintf(f, ",%d,%d\n", r->gpu, r->gpu_milli);
     }
-    return export_close(f, dir, "placements.csv", err);
+    return export_set_close(set, f, "placements.csv", err);
 }
 
 /* A reading's value, an empty cell when the monitor did not say. */
@@ -45,10 +46,10 @@ static void reading_cell(FILE *f, double v, int last)
         export_num(f, v, last);
 }
 
-static int write_readings(const snapshot *sn, const cluster *c, const catalog *cat,
-                          const char *dir, gp_err *err)
+static int write_readings(export_set *set, const snapshot *sn, const cluster *c,
+                          const catalog *cat, gp_err *err)
 {
-    FILE *f = export_open(dir, "readings.csv", err);
+    FILE *f = export_set_open(set, "readings.csv", err);
     if (!f)
         return -1;
     fputs("node,gpu,util_pct,power_w,clock_mhz,mem_used_mib,mem_total_mib\n", f);
@@ -65,16 +66,19 @@ static int write_readings(const snapshot *sn, const cluster *c, const catalog *c
         reading_cell(f, r->mem_used_mib, 0);
         export_num(f, export_gpu_mem_total_mib(n, r->gpu, cat), 1);
     }
-    return export_close(f, dir, "readings.csv", err);
+    return export_set_close(set, f, "readings.csv", err);
 }
 
 int export_snapshot_csv(const snapshot *sn, const cluster *c, const catalog *cat,
                         const char *dir, gp_err *err)
 {
-    if (export_cluster_csv(c, cat, dir, err) || export_trace_csv(sn->tasks, dir, err) ||
-        write_placements(sn, c, dir, err))
+    export_set *set = export_set_begin(dir, "snapshot", err);
+    if (!set)
         return -1;
-    return sn->nreadings ? write_readings(sn, c, cat, dir, err) : 0;
+    int rc = export_cluster_files(set, c, cat, err) ||
+             export_trace_files(set, sn->tasks, err) || write_placements(set, sn, c, err) ||
+             (sn->nreadings && write_readings(set, sn, c, cat, err)) ? -1 : 0;
+    return export_set_end(set, rc, err);
 }
 
 static json_t *number_or_null(double v)

@@ -24,6 +24,7 @@
  * This is the format of sample-data/ and of `gpuplan export`.
  */
 #include "import_native_int.h"
+#include "set_manifest.h"
 #include "opsnap.h"
 
 #include <math.h>
@@ -329,6 +330,15 @@ static int find_row(const table_read *t, const char *name)
     return e ? (int)e->index : -1;
 }
 
+/* The line of tasks.csv that made task i. */
+static long task_line(const table_read *t, int i)
+{
+    for (size_t k = 0; k < t->n; k++)
+        if (t->names[k].index == (size_t)i)
+            return t->names[k].line;
+    return 0;
+}
+
 const char *const native_util_req[] = {"task", "sample", "pct", NULL};
 
 int native_util_parse(const csv_reader *r, const csv_row *row, const int *c, int64_t *sample,
@@ -374,6 +384,9 @@ static int util_row(void *ctx, const csv_reader *r, const csv_row *row, const in
                             "contiguous (expected one block per task)", u->t->tasks[ti].name);
         u->cur = ti;
         u->len = 0;
+        if (u->t->tasks[ti].util.period_s <= 0)
+            return csv_fail(r, row, c[0], err, NATIVE_NO_PERIOD, u->t->tasks[ti].name,
+                            task_line(u->tasks, ti));
     }
     if ((size_t)sample != u->len)
         return csv_fail(r, row, c[1], err, "column 'sample': expected %zu, got %lld", u->len,
@@ -392,10 +405,6 @@ static int parse_util(const char *path, const table_read *tasks, gp_err *err)
     if (rc == 0)
         util_flush(&u);
     free(u.buf);
-    for (size_t i = 0; rc == 0 && i < t->ntasks; i++)
-        if (t->tasks[i].util.len && t->tasks[i].util.period_s <= 0)
-            rc = gp_error(err, "%s: task '%s' has a series but no util_period_s in tasks.csv",
-                          path, t->tasks[i].name);
     return rc;
 }
 
@@ -712,6 +721,8 @@ static int native_run(store *st, const char *const *paths, size_t npaths,
 {
     if (npaths != 1 || !import_is_dir(paths[0]))
         return gp_error(err, "native: expected one directory holding the CSV set");
+    if (set_manifest_check(paths[0], err))
+        return -1;
     char name[GP_NAME_MAX];
     if (opts->name)
         strlcpy0(name, opts->name, sizeof name);

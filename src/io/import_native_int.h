@@ -19,6 +19,10 @@ extern const char *const native_task_opt[];
  * task_release()s it in every case); 0 or -1 naming file, line, column. */
 int native_task_parse(const csv_reader *r, const csv_row *row, const int *c, const int *o,
                       task *k, gp_err *err);
+/* The refusal of util.csv's first row of a task without util_period_s
+ * (csv_fail's format: the task's name, then its line in tasks.csv). */
+#define NATIVE_NO_PERIOD "column 'task': '%s' has samples but no util_period_s (tasks.csv " \
+                         "line %ld; expected the series' sample period in seconds)"
 /* util.csv's columns, and one row's sample number and percent. */
 extern const char *const native_util_req[];
 int native_util_parse(const csv_reader *r, const csv_row *row, const int *c, int64_t *sample,

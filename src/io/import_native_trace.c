@@ -127,15 +127,6 @@ typedef struct util_check {
     size_t len;
 } util_check;
 
-/* A block ends: its task needs a period. */
-static int util_check_end(const util_check *u, gp_err *err)
-{
-    if (u->open && !(u->flags & HAS_PERIOD))
-        return gp_error(err, "%s: task '%s' has a series but no util_period_s in tasks.csv",
-                        u->nt->util_path, u->task);
-    return 0;
-}
-
 /* A block begins at row: its task exists and has no block yet. */
 static int util_check_begin(util_check *u, const csv_reader *r, const csv_row *row, int col,
                             gp_err *err)
@@ -151,6 +142,8 @@ static int util_check_begin(util_check *u, const csv_reader *r, const csv_row *r
     if (info.flags & HAS_SERIES)
         return csv_fail(r, row, col, err, "column 'task': samples of '%s' are not "
                         "contiguous (expected one block per task)", name);
+    if (!(info.flags & HAS_PERIOD))
+        return csv_fail(r, row, col, err, NATIVE_NO_PERIOD, name, (long)info.line);
     if (store_names_set_flags(u->nt->names, name, info.flags | HAS_SERIES, err))
         return -1;
     if (info.index <= u->nt->last_block)
@@ -173,7 +166,7 @@ static int check_util_row(void *ctx, const csv_reader *r, const csv_row *row, co
     if (native_util_parse(r, row, c, &sample, &pct, err))
         return -1;
     if ((!u->open || strcmp(u->task, row->field[c[0]]) != 0) &&
-        (util_check_end(u, err) || util_check_begin(u, r, row, c[0], err)))
+        util_check_begin(u, r, row, c[0], err))
         return -1;
     if ((size_t)sample != u->len)
         return csv_fail(r, row, c[1], err, "column 'sample': expected %zu, got %lld", u->len,
@@ -204,8 +197,7 @@ int native_trace_check(const char *tasks_path, const char *util_path, const impo
                       tasks_path);
     if (rc == 0 && util_path) {
         util_check u = {nt, 0, "", 0, 0};
-        rc = stream_file(nt, util_path, native_util_req, NULL, check_util_row, &u, err) ||
-             util_check_end(&u, err) ? -1 : 0;
+        rc = stream_file(nt, util_path, native_util_req, NULL, check_util_row, &u, err);
     }
     if (rc) {
         native_trace_free(nt);

@@ -15,9 +15,13 @@
  *    with gpu 0 = CPU-only node), cpu_model Xeon-E5-2682v4 (the CPU the PWR
  *    paper assumes, §V-A), ram_mib = memory_mib.
  *  - pod: num_gpu == 0 → CPU-only (gpu_milli 0 whatever the file says);
- *    otherwise gpu_milli = min(gpu_milli, 1000) per GPU and num_gpu as given.
- *    No multi-GPU pod of the 2023 files asks for less than 1000 per GPU, but
- *    if one does its share is kept as the per-GPU share.  A GPU pod whose
+ *    num_gpu 1 → gpu_milli = min(gpu_milli, 1000), a share of one GPU;
+ *    num_gpu > 1 → whole GPUs (gpu_milli 1000): PWR §III models a task's
+ *    demand as D ∈ [0, 1) ∪ Z+, a task "cannot demand to both (1) share a
+ *    GPU with other tasks and (2) fully utilize one or multiple GPUs", as
+ *    the native set does (no multi-GPU pod of the 2023 files asks for less
+ *    than 1000 per GPU; one that does is read as whole GPUs, so what is
+ *    imported exports and imports again as it was).  A GPU pod whose
  *    gpu_milli is 0 or negative is an error (it asks for a GPU and no share
  *    of it).  gpu_spec "A|B" is kept as the allowed models.  GPU memory is
  *    not in this trace: gpu_mem_gib 0.  Row order is kept.
@@ -178,7 +182,7 @@ static int pod_gpus(const csv_reader *r, const csv_row *row, const int *c, task 
         return csv_fail(r, row, c[P_GPU_MILLI], err, "column 'gpu_milli': %lld for a pod "
                         "with %d GPUs (expected a share of 1..1000 milli-GPU)",
                         (long long)milli, k->num_gpu);
-    k->gpu_milli = milli > 1000 ? 1000 : (int)milli;
+    k->gpu_milli = milli > 1000 || num > 1 ? 1000 : (int)milli;
     return 0;
 }
 

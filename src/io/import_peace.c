@@ -29,6 +29,7 @@
 #include "import.h"
 #include "import_table.h"
 #include "csvread.h"
+#include "set_manifest.h"
 #include "core/peaceset.h"
 
 #include <stdlib.h>
@@ -277,7 +278,8 @@ static int read_table(const char *dir, int f, csv_row_fn fn, peace_read *pr, gp_
     pr->nline = 0;
     int rc = csv_each(path, cols[f], NULL, fn, pr, err);
     if (rc == 0 && f == F_HEAD && pr->head_rows == 0)
-        rc = gp_error(err, "%s: expected one row (the GPU and its power caps)", path);
+        rc = gp_error(err, "%s:2:1: no rows (expected one row: the GPU and its power caps)",
+                      path);
     if (rc == 0 && (f == F_PROFILES || f == F_COLOCS))
         rc = refuse_repeat(pr, path, f == F_COLOCS, err);
     free(path);
@@ -313,6 +315,8 @@ static int peace_run(store *st, const char *const *paths, size_t npaths,
     if (npaths != 1 || !import_is_dir(paths[0]))
         return gp_error(err, "peace: expected one directory holding the PEACE set");
     const char *dir = paths[0];
+    if (set_manifest_check(dir, err))
+        return -1;
     char name[GP_NAME_MAX];
     if (opts->name)
         strlcpy0(name, opts->name, sizeof name);

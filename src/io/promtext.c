@@ -166,8 +166,17 @@ int prom_each(const char *path, prom_fn fn, void *ctx, gp_err *err)
         return -1;
     size_t bad;
     if (!utf8_valid(text, len, &bad)) {
+        long line = 1;
+        size_t col = bad + 1;
+        for (size_t i = 0; i < bad; i++)
+            if (text[i] == '\n') {
+                line++;
+                col = bad - i;
+            }
+        unsigned byte = (unsigned char)text[bad];
         free(text);
-        return gp_error(err, "%s: invalid UTF-8 at byte %zu (expected UTF-8 text)", path, bad);
+        return gp_error(err, "%s:%ld:%zu: invalid UTF-8 byte 0x%02x (expected UTF-8 text)",
+                        path, line, col, byte);
     }
     /* A byte order mark is what Windows editors put first in a UTF-8
      * file; it says nothing about the samples, so it is skipped. */

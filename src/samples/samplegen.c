@@ -26,6 +26,7 @@
 #include "samples_int.h"
 #include "samplegen_int.h"
 #include "io/export.h"
+#include "io/set_manifest.h"
 #include "peace/peace.h"
 #include "core/hash.h"
 
@@ -269,7 +270,7 @@ int samplegen_write(const char *name, const char *dir, uint64_t seed, gp_err *er
                                         "util.csv", "trace.csv", "tput.csv", "placements.csv",
                                         "peace.csv",
                                         "peace_workloads.csv", "peace_profiles.csv",
-                                        "peace_colocations.csv"};
+                                        "peace_colocations.csv", SET_MANIFEST};
     for (size_t i = 0; !rc && i < sizeof files / sizeof *files; i++)
         remove_file(dir, files[i]);
     if (!rc && s.cl)
@@ -286,6 +287,11 @@ int samplegen_write(const char *name, const char *dir, uint64_t seed, gp_err *er
         remove_file(dir, "gpus.csv");
     if (!rc && s.profiles->ncpus == 0)
         remove_file(dir, "cpus.csv");
+    /* A sample set is a source kept in the tree and edited by hand: no
+     * manifest, which would make import refuse an edited file (and which
+     * lists the profiles files just removed). */
+    if (!rc)
+        remove_file(dir, SET_MANIFEST);
     sample_set_free(&s);
     if (rc)
         gp_error_prefix(err, "sample set '%s'", name);
