@@ -12,9 +12,22 @@ int cli_parse_caps(void *value, const char *arg, gp_err *err)
     return power_caps_parse(arg, value, err);
 }
 
+typedef void (*capped_fn)(void *ctx, const gpu_profile *p, double cap);
+
+/* Calls fn for each capped profile of p[0..n) (NULL entries skipped). */
+static void each_profile(const power_caps *c, const gpu_profile *const *p, size_t n,
+                         capped_fn fn, void *ctx)
+{
+    for (size_t i = 0; i < n; i++) {
+        double cap = p[i] ? power_caps_for(c, p[i]->name) : 0;
+        if (cap > 0)
+            fn(ctx, p[i], cap);
+    }
+}
+
 /* Calls fn for each distinct capped GPU model of cl, in server order. */
 static void each_capped(const power_caps *c, const cluster *cl, const catalog *cat,
-                        void (*fn)(void *ctx, const gpu_profile *p, double cap), void *ctx)
+                        capped_fn fn, void *ctx)
 {
     for (size_t i = 0; i < cl->nnodes; i++) {
         const node *n = &cl->nodes[i];
@@ -22,9 +35,7 @@ static void each_capped(const power_caps *c, const cluster *cl, const catalog *c
         for (size_t k = 0; k < i && !seen; k++)
             seen = cl->nodes[k].gpu_count > 0 && strcmp(cl->nodes[k].gpu_model, n->gpu_model) == 0;
         const gpu_profile *p = n->gpu_count > 0 && !seen ? catalog_gpu(cat, n->gpu_model) : NULL;
-        double cap = p ? power_caps_for(c, p->name) : 0;
-        if (cap > 0)
-            fn(ctx, p, cap);
+        each_profile(c, &p, 1, fn, ctx);
     }
 }
 
@@ -37,16 +48,9 @@ typedef struct check_ctx {
 static void check_one(void *ctx, const gpu_profile *p, double cap)
 {
     check_ctx *k = ctx;
-    double f;
-    power_cap_effect eff;
-    if (k->rc)
-        return;
-    if (power_cap_clock(p, cap, &f, &eff, k->err))
+    if (k->rc == 0 && power_cap_check(p, cap, k->peace_gpu && strcmp(k->peace_gpu, p->name) == 0,
+                                      k->err))
         k->rc = -1;
-    else if (eff == CAP_BELOW_CLOCKS && !(k->peace_gpu && strcmp(k->peace_gpu, p->name) == 0))
-        k->rc = gp_error(k->err, "a %g W cap is below the %g W %s draws at its lowest clock "
-                         "(%g MHz)", cap, power_at_clock(p, p->f_min_mhz), p->name,
-                         p->f_min_mhz);
 }
 
 int cli_caps_check(const power_caps *c, const cluster *cl, const catalog *cat,
@@ -60,6 +64,8 @@ int cli_caps_check(const power_caps *c, const cluster *cl, const catalog *cat,
         gp_error_prefix(err, "--gpu-cap");
     return k.rc;
 }
+
+static void note_one(void *ctx, const gpu_profile *p, double cap);
 
 typedef struct describe_ctx {
     const char *peace_gpu;
@@ -90,6 +96,24 @@ void cli_caps_describe(const power_caps *c, const cluster *cl, const catalog *ca
     each_capped(c, cl, cat, describe_one, &k);
     if (!buf[0])
         snprintf(buf, len, "no GPU of the cluster is capped");
+}
+
+void cli_caps_describe_profiles(const power_caps *c, const gpu_profile *const *p, size_t n,
+                                char *buf, size_t len)
+{
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    describe_ctx k = {NULL, buf, len};
+    each_profile(c, p, n, describe_one, &k);
+    if (!buf[0])
+        snprintf(buf, len, "no GPU model of the plan is capped");
+}
+
+void cli_caps_notes_profiles(FILE *err_out, const power_caps *c, const gpu_profile *const *p,
+                             size_t n)
+{
+    each_profile(c, p, n, note_one, err_out);
 }
 
 static void note_one(void *ctx, const gpu_profile *p, double cap)

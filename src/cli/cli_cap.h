@@ -31,4 +31,11 @@ void cli_caps_describe(const power_caps *c, const cluster *cl, const catalog *ca
 void cli_caps_notes(FILE *err_out, const power_caps *c, const cluster *cl,
                     const catalog *cat);
 
+/* The same two for the profiles p[0..n) a plan builds its clusters of
+ * (NULL entries skipped; no PEACE in a plan). */
+void cli_caps_describe_profiles(const power_caps *c, const gpu_profile *const *p, size_t n,
+                                char *buf, size_t len);
+void cli_caps_notes_profiles(FILE *err_out, const power_caps *c, const gpu_profile *const *p,
+                             size_t n);
+
 #endif

@@ -125,17 +125,6 @@ static int parse_optimal(void *value, const char *arg, gp_err *err)
     return 0;
 }
 
-static int parse_window(void *value, const char *arg, gp_err *err)
-{
-    if (strcmp(arg, "remaining") == 0)
-        *(int *)value = CORR_WIN_REMAINING;
-    else if (strcmp(arg, "whole") == 0)
-        *(int *)value = CORR_WIN_WHOLE;
-    else
-        return gp_error(err, "expected remaining or whole, got '%s'", arg);
-    return 0;
-}
-
 static int parse_power(void *value, const char *arg, gp_err *err)
 {
     int m = power_model_parse(arg);
@@ -185,7 +174,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
         OPT_LIST("predict-policy", 0, "P=NAME", &o->predict_for, "one policy's own predictor "
                  "instead of --predict, e.g. hotcloud=bias:+20 (the papers' setting: the "
                  "policies then no longer know the same)"),
-        OPT_CALLBACK("util-window", 0, "WINDOW", &o->util_window, parse_window,
+        OPT_CALLBACK("util-window", 0, "WINDOW", &o->util_window, cli_parse_util_window,
                      "the admission window of every correlation policy: remaining (means "
                      "from each running task's progress) or whole (whole-series means)",
                      .def = "remaining"),

@@ -50,6 +50,19 @@ int power_cap_clock(const gpu_profile *p, double cap_w, double *f_mhz,
     return 0;
 }
 
+int power_cap_check(const gpu_profile *p, double cap_w, int below_clocks_ok, gp_err *err)
+{
+    double f;
+    power_cap_effect eff;
+    if (power_cap_clock(p, cap_w, &f, &eff, err))
+        return -1;
+    if (eff == CAP_BELOW_CLOCKS && !below_clocks_ok)
+        return gp_error(err, "a %g W cap is below the %g W %s draws at its lowest clock "
+                        "(%g MHz)", cap_w, power_at_clock(p, p->f_min_mhz), p->name,
+                        p->f_min_mhz);
+    return 0;
+}
+
 /* ---- cap lists ------------------------------------------------------------------ */
 
 /* A number of watts at s (len bytes), > 0 and finite. */

@@ -37,6 +37,11 @@ typedef enum power_cap_effect {
 int power_cap_clock(const gpu_profile *p, double cap_w, double *f_mhz,
                     power_cap_effect *effect, gp_err *err);
 
+/* A cap a run can take on profile p: an error below its idle draw, and
+ * below its lowest clock's draw unless below_clocks_ok (PEACE's model,
+ * whose controller holds such caps on the GPUs it can). */
+int power_cap_check(const gpu_profile *p, double cap_w, int below_clocks_ok, gp_err *err);
+
 #define POWER_CAPS_MAX 16
 
 typedef struct power_cap_entry {

@@ -27,18 +27,9 @@ static const char *peace_gpu(const sim_config *cfg)
  * PEACE's model, where PEACE's own range check applies). */
 static int check_profile(const sim_config *cfg, const gpu_profile *p, gp_err *err)
 {
-    double cap = power_caps_for(&cfg->caps, p->name), f;
-    power_cap_effect eff;
-    if (!(cap > 0))
-        return 0;
-    if (power_cap_clock(p, cap, &f, &eff, err))
-        return -1;
+    double cap = power_caps_for(&cfg->caps, p->name);
     const char *pg = peace_gpu(cfg);
-    if (eff == CAP_BELOW_CLOCKS && !(pg && strcmp(pg, p->name) == 0))
-        return gp_error(err, "a %g W cap is below the %g W %s draws at its lowest clock "
-                        "(%g MHz)", cap, power_at_clock(p, p->f_min_mhz), p->name,
-                        p->f_min_mhz);
-    return 0;
+    return cap > 0 ? power_cap_check(p, cap, pg && strcmp(pg, p->name) == 0, err) : 0;
 }
 
 int sim_cap_check(const sim_config *cfg, const cluster *cl, const catalog *cat,
