@@ -67,5 +67,8 @@ contains "$T/err" "no GPU model 'Nope'" "an unknown model is named"
 expect_rc 2 "malformed cap list" "$G" run --trace cats-testbed --cluster cats-testbed \
     --policy hotcloud --gpu-cap V100=100,A100 --no-save
 contains "$T/err" "col 10: expected MODEL=W" "the bad part's column"
+expect_rc 2 "solve refuses a cap" "$G" solve cats --trace cats-testbed --cluster cats-testbed \
+    --gpu-cap 100
+contains "$T/err" "CATS eq. 6-14 let every GPU clock up to f_max" "solve says why"
 
 e2e_finish
