@@ -157,7 +157,10 @@ static int peace_model(const runset *rs, store *st, char *model, size_t len, gp_
     for (size_t i = 0; rs->cl && i < rs->cl->nnodes && !model[0]; i++) {
         const node *nd = &rs->cl->nodes[i];
         size_t n;
-        if (nd->gpu_count == 0 || !(power_caps_for(&rs->caps, nd->gpu_model) > 0))
+        int seen = 0;       /* each model looked up once: reading the sets is not free */
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(rs->cl->nodes[k].gpu_model, nd->gpu_model) == 0;
+        if (nd->gpu_count == 0 || seen || !(power_caps_for(&rs->caps, nd->gpu_model) > 0))
             continue;
         if (peace_sets_on(st, nd->gpu_model, &n, err))
             return -1;
