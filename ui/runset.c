@@ -200,8 +200,9 @@ int runset_start(runset *rs, store *st, const char *trace, const char *cluster_n
     runset_clear(rs);
     if (n < 1 || n > RS_MAX)
         return gp_error(err, "choose 1 to %d policies", RS_MAX);
-    rs->caps = *caps;
-    int capped = power_caps_any(caps);
+    if (caps)
+        rs->caps = *caps;
+    int capped = power_caps_any(&rs->caps);
     rs->power_model = model;
     int rc = load_inputs(rs, st, trace, cluster_nm, err);
     for (int i = 0; i < n && !rc; i++) {
@@ -209,7 +210,7 @@ int runset_start(runset *rs, store *st, const char *trace, const char *cluster_n
         rc = parse_label(labels[i], &rs->slot[rs->n++], capped, err);
     }
     if (!rc && capped)
-        rc = power_caps_check_models(caps, rs->cat, err);
+        rc = power_caps_check_models(&rs->caps, rs->cat, err);
     if (!rc && capped)
         rc = load_peace(rs, st, err);
     for (int i = 0; i < rs->n && !rc; i++)

@@ -77,7 +77,7 @@ void runset_clear(runset *rs);
  * caps each capped GPU's clock is clamped where its profile's curve meets
  * its cap; on a capped model with a PEACE set, PEACE's controller holds
  * the GPUs it can, their SMs split by the label's partition (peace when it
- * names none; sim.h, sim_peace).  model (POWER_CATS, POWER_EOPC) measures every run
+ * names none; sim.h, sim_peace); caps NULL = none.  model (POWER_CATS, POWER_EOPC) measures every run
  * with that model, as `gpuplan run --power`; -1 leaves each policy its
  * own.  On failure the set is left empty and err says why. */
 int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
