@@ -665,7 +665,7 @@ static const ui_key setup_keys[] = {
     {{' '}, "space", "pick / unpick the policy (in order)", setup_pick},
     {{'a'}, "a", "add a policy spec with options (corrgpu:0.2)", setup_add},
     {{'x'}, "x", "clear the picked policies", setup_clear},
-    {{'c'}, "c", "GPU power cap: none, 60, 100, 200 W (PEACE splits the SMs)", setup_cap},
+    {{'c'}, "c", "GPU power cap: W or MODEL=W,... typed (empty: none)", setup_cap},
     {{'w'}, "w", "with and without PEACE: add each picked policy's @nopart twin", setup_twins},
     {{'p'}, "p", "power model of every run: each policy's own, cats, eopc (--power)",
      setup_power},
