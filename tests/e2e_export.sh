@@ -112,7 +112,7 @@ else
 fi
 # The SLA target slider (row 12) up by 2, then back to its default.
 keys End
-for i in 1 2 3 4 5 6 7 8; do keys Up; done
+for i in 1 2 3 4 5 6 7 8 9 10; do keys Up; done
 keys + +
 expect "<= 2.0% violations" "the SLA target slider moved"
 keys d

@@ -47,4 +47,28 @@ expect_rc 0 "five policies" "$G" run --trace cats-testbed --cluster cats-testbed
     --no-save
 contains "$T/out" '"policy": "harmony"' "json lists every policy"
 
+# A power cap on a GPU model without a PEACE set clamps its clock on the
+# profile's curve (CATS eq. 1): 100 W on the V100 is 852 MHz.
+expect_rc 0 "cap on a plain V100" "$G" run --trace cats-testbed --cluster cats-testbed \
+    --policy hotcloud --gpu-cap 100 --no-save
+contains "$T/out" "gpu cap: V100 100 W: clock clamp to 852 MHz" "the cap names its clamp"
+expect_rc 0 "cap per model, json" "$G" run --trace cats-testbed --cluster cats-testbed \
+    --policy hotcloud --gpu-cap V100=100 --no-save --format json
+contains "$T/out" '"gpu_cap": "V100 100 W: clock clamp to 852 MHz"' "json says what applied"
+expect_rc 0 "cap above the maximum" "$G" run --trace cats-testbed --cluster cats-testbed \
+    --policy hotcloud --gpu-cap 200 --no-save
+contains "$T/err" "has no effect on V100: it draws at most 144.8 W" "no-effect notice"
+expect_rc 1 "cap below idle" "$G" run --trace cats-testbed --cluster cats-testbed \
+    --policy hotcloud --gpu-cap 20 --no-save
+contains "$T/err" "below V100's idle draw of 23.3 W" "below idle names it"
+expect_rc 1 "cap of an unknown model" "$G" run --trace cats-testbed --cluster cats-testbed \
+    --policy hotcloud --gpu-cap Nope=100 --no-save
+contains "$T/err" "no GPU model 'Nope'" "an unknown model is named"
+expect_rc 2 "malformed cap list" "$G" run --trace cats-testbed --cluster cats-testbed \
+    --policy hotcloud --gpu-cap V100=100,A100 --no-save
+contains "$T/err" "col 10: expected MODEL=W" "the bad part's column"
+expect_rc 2 "solve refuses a cap" "$G" solve cats --trace cats-testbed --cluster cats-testbed \
+    --gpu-cap 100
+contains "$T/err" "CATS eq. 6-14 let every GPU clock up to f_max" "solve says why"
+
 e2e_finish

@@ -136,7 +136,7 @@ keys o o o o o
 expect "results by GPU count and policy" "o past the last column: the table's own order"
 # A grid over two models: the second model is the first profile listed, its
 # count 0..2; the frontier chart and the cheapest point meeting the SLA.
-keys End k k k k k k Right
+keys End k k k k k k k k Right
 expect "2nd GPU          A10" "a second GPU model is chosen"
 keys j j Left Left Left Left Left Left
 expect "2nd GPUs to      2" "its count range"
@@ -242,8 +242,14 @@ if [ -d "$SAMPLES/peace-mix" ]; then
     expect "Run: peace-mix on peace-mix" "the peace-mix trace and cluster"
     keys Tab Tab x a first:250 Enter
     expect "with first:250" "a First that co-locates (q 250 %) is picked"
-    keys c c c
-    expect "capped at 200 W" "c sets a GPU power cap"
+    keys c
+    expect "GPU power cap: W for every GPU" "c asks for a GPU power cap"
+    keys V100=x Enter
+    expect "is not watts" "a malformed cap is refused"
+    keys c
+    expect "GPU power cap: W for every GPU" "c asks again"
+    keys 200 Enter
+    expect "GPU cap 200 W (each capped" "c sets a typed GPU power cap"
     keys w
     expect "first:250@nopart" "w adds the run without PEACE"
     keys Enter

@@ -97,5 +97,43 @@ for size in 80x24 160x48; do
     end_session
 done
 
+# A GPU power cap typed in the Planner gives plan --gpu-cap's answer: the
+# exported results equal the command's, row for row.
+start 160 48
+expect "Compare setup" "cap: opens on the Compare setup"
+keys 4
+expect "What if" "cap: Planner"
+param 3; type_value 1
+param 4; type_value 4
+param 5; type_value 1
+param 20; type_value 100
+expect "GPU power cap    100 W" "cap: the cap typed is shown"
+param 20; type_value V100=x
+expect "is not watts" "cap: a malformed cap is refused"
+expect "GPU power cap    100 W" "cap: the refused cap leaves the last one"
+keys r
+expect "sweep done" "cap: the capped sweep finishes"
+keys X Enter
+wait_for "written" >/dev/null
+end_session
+if [ -f "$T/gpuplan-planner-results.csv" ]; then
+    ok "cap: the results are exported"
+    # gpus, policy, jct_mean_s, avg_power_w of each, in order; the same
+    # policies asked of plan (the Planner's GPU is the trace's V100)
+    awk -F, 'NR > 1 { print $1, $3, $6, $8 }' "$T/gpuplan-planner-results.csv" >"$T/tui.rows"
+    pols=$(awk '!seen[$2]++ { printf "%s%s", n++ ? "," : "", $2 }' "$T/tui.rows")
+    "$G" --format csv plan --trace cats-testbed --gpu V100 --from 1 --to 4 --step 1 \
+        --policy "$pols" --gpu-cap 100 -q >"$T/cli.csv" 2>"$T/cli.err" ||
+        bad "cap: plan --gpu-cap runs: $(cat "$T/cli.err")"
+    awk -F, 'NR > 1 { print $1, $2, $5, $7 }' "$T/cli.csv" >"$T/cli.rows"
+    if [ -s "$T/cli.rows" ] && cmp -s "$T/tui.rows" "$T/cli.rows"; then
+        ok "cap: the Planner and plan --gpu-cap give the same answer"
+    else
+        bad "cap: the Planner and plan --gpu-cap differ: $(diff "$T/tui.rows" "$T/cli.rows" | head -6) ($pols)"
+    fi
+else
+    bad "cap: the results are exported"
+fi
+
 echo "$NAME: $fails failed"
 [ "$fails" -eq 0 ]

@@ -145,7 +145,7 @@ typedef struct compare_ui {
     char picked[RS_MAX][GP_NAME_MAX];   /* chosen policy labels, in order */
     int npicked;
     int queue_metric;           /* 4th chart: 0 queued tasks, 1 mean JCT */
-    double gpu_cap;             /* W per GPU held by PEACE for the next run, 0 = none */
+    power_caps caps;            /* GPU power caps of the next run (c), none by default */
     int power_choice;           /* 0 each policy's own model, 1 + POWER_CATS / POWER_EOPC */
     int finishing;              /* End pressed: the runs go on in slices (Esc stops) */
     double finish_t0;           /* wall time End was pressed */

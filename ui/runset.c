@@ -59,7 +59,7 @@ double runset_trace_span(const gp_trace *tr)
 /* "name[:value][@partition] [key=value ...] [predict=NAME]": the policy
  * spec syntax of the command line with per-option overrides after spaces,
  * and the slot's utilization predictor (util_predict.h). */
-static int parse_label(const char *label, rs_slot *s, double gpu_cap, gp_err *err)
+static int parse_label(const char *label, rs_slot *s, int capped, gp_err *err)
 {
     char buf[256], name[GP_NAME_MAX];
     strlcpy0(buf, label, sizeof buf);
@@ -70,9 +70,9 @@ static int parse_label(const char *label, rs_slot *s, double gpu_cap, gp_err *er
     if (peace_split_spec(tok, name, sizeof name, &s->part, err) ||
         policy_spec_parse(name, &s->spec, err))
         return -1;
-    if (s->part && gpu_cap <= 0)
+    if (s->part && !capped)
         return gp_error(err, "'%s': a partition needs a GPU power cap (c in the setup)", tok);
-    if (!s->part && gpu_cap > 0)
+    if (!s->part && capped)
         s->part = peace_policy_with_role(PEACE_ROLE_METHOD);
     while ((tok = strtok_r(NULL, " ", &save))) {
         if (strncmp(tok, "predict=", 8) == 0 ? upred_parse(tok + 8, &s->predict, err)
@@ -113,8 +113,10 @@ static int slot_start(runset *rs, rs_slot *s, uint64_t seed, gp_err *err)
     cfg.pins = rs->pins;
     cfg.predict = s->predict;
     cfg.explain_candidates = 1;     /* the Step screen lists them */
-    if (rs->gpu_cap > 0 && s->part)
-        cfg.peace = (sim_peace){.cap_w = rs->gpu_cap, .ix = rs->peace.ix,
+    cfg.caps = rs->caps;
+    if (rs->peace.ix && s->part)
+        cfg.peace = (sim_peace){.cap_w = power_caps_for(&rs->caps, rs->peace.set->gpu),
+                                .ix = rs->peace.ix,
                                 .models = rs->peace.has_models ? &rs->peace.models : NULL,
                                 .partition = s->part};
     rs->cfg = cfg;
@@ -139,49 +141,77 @@ static void runset_optimal(runset *rs)
         specs[i] = rs->slot[i].spec;
     }
     gp_err ignore;
+    if (power_caps_any(&rs->caps))
+        return;                 /* CATS eq. 6-14 know no power cap */
     if (rs->n > 0 && optimal_row_wanted(&rs->cfg, rs->cl, rs->cat, rs->tr, specs,
                                             (size_t)rs->n))
         rs->has_opt = optimal_row_compute(&rs->cfg, rs->cl, rs->cat, rs->tr,
                                           RS_OPTIMAL_LIMIT_S, &rs->opt, &ignore) == 0;
 }
 
-/* The GPU model of the cluster's first GPU server ("" when none). */
-static const char *cluster_gpu(const cluster *cl)
+/* The first capped GPU model of the cluster a PEACE set was measured on,
+ * into model ("" when none). */
+static int peace_model(const runset *rs, store *st, char *model, size_t len, gp_err *err)
 {
-    for (size_t i = 0; cl && i < cl->nnodes; i++)
-        if (cl->nodes[i].gpu_count > 0)
-            return cl->nodes[i].gpu_model;
-    return "";
+    model[0] = '\0';
+    for (size_t i = 0; rs->cl && i < rs->cl->nnodes && !model[0]; i++) {
+        const node *nd = &rs->cl->nodes[i];
+        size_t n;
+        int seen = 0;       /* each model looked up once: reading the sets is not free */
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcmp(rs->cl->nodes[k].gpu_model, nd->gpu_model) == 0;
+        if (nd->gpu_count == 0 || seen || !(power_caps_for(&rs->caps, nd->gpu_model) > 0))
+            continue;
+        if (peace_sets_on(st, nd->gpu_model, &n, err))
+            return -1;
+        if (n > 0)
+            strlcpy0(model, nd->gpu_model, len);
+    }
+    return 0;
 }
 
-/* PEACE's set measured on the cluster's GPU, and its models when a slot's
- * partition needs them. */
+/* PEACE's set measured on a capped GPU model of the cluster, and its
+ * models when a slot's partition needs them; none is fine (the caps are
+ * clock clamps) unless a label names its partition. */
 static int load_peace(runset *rs, store *st, gp_err *err)
 {
-    int need = 0;
-    for (int i = 0; i < rs->n; i++)
+    int need = 0, named = 0;
+    char model[GP_NAME_MAX];
+    for (int i = 0; i < rs->n; i++) {
         need |= rs->slot[i].part && rs->slot[i].part->needs_models;
-    if (peace_load(st, NULL, cluster_gpu(rs->cl), need, "default", &rs->peace, err))
+        named |= strchr(rs->slot[i].spec.label, '@') != NULL;
+    }
+    if (peace_model(rs, st, model, sizeof model, err))
+        return -1;
+    if (!model[0])
+        return named ? gp_error(err, "a partition needs a PEACE set measured on a capped "
+                                "GPU model of the cluster") : 0;
+    if (peace_load(st, NULL, model, need, "default", &rs->peace, err))
         return -1;
     const gpu_profile *g = catalog_gpu(rs->cat, rs->peace.set->gpu);
-    return peace_check_cap(rs->peace.set, g ? g->idle_w : 0, rs->gpu_cap, err);
+    return peace_check_cap(rs->peace.set, g ? g->idle_w : 0,
+                           power_caps_for(&rs->caps, rs->peace.set->gpu), err);
 }
 
 int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
-                 const char *const *labels, int n, double gpu_cap, int model,
+                 const char *const *labels, int n, const power_caps *caps, int model,
                  gp_err *err)
 {
     runset_clear(rs);
     if (n < 1 || n > RS_MAX)
         return gp_error(err, "choose 1 to %d policies", RS_MAX);
-    rs->gpu_cap = gpu_cap;
+    if (caps)
+        rs->caps = *caps;
+    int capped = power_caps_any(&rs->caps);
     rs->power_model = model;
     int rc = load_inputs(rs, st, trace, cluster_nm, err);
     for (int i = 0; i < n && !rc; i++) {
         rs->slot[rs->n].power_model = model;
-        rc = parse_label(labels[i], &rs->slot[rs->n++], gpu_cap, err);
+        rc = parse_label(labels[i], &rs->slot[rs->n++], capped, err);
     }
-    if (!rc && gpu_cap > 0)
+    if (!rc && capped)
+        rc = power_caps_check_models(&rs->caps, rs->cat, err);
+    if (!rc && capped)
         rc = load_peace(rs, st, err);
     for (int i = 0; i < rs->n && !rc; i++)
         rc = slot_start(rs, &rs->slot[i], 0, err);
@@ -204,9 +234,8 @@ static void saved_spec(runset *rs, const run *r, rs_slot *s)
         s->spec.ops = NULL;
     char *opts = xstrdup(r->options ? r->options : ""), *save = NULL;
     for (char *tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        double v;
-        if (strncmp(tok, "gpu_cap=", 8) == 0 && parse_double(tok + 8, &v) == 0)
-            rs->gpu_cap = v;
+        if (strncmp(tok, "gpu_cap=", 8) == 0)
+            power_caps_parse(tok + 8, &rs->caps, &ignore);
         else if (strncmp(tok, "partition=", 10) == 0)
             s->part = peace_policy_find(tok + 10);
         else if (s->spec.ops)
@@ -258,10 +287,10 @@ int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *
     if (!rc)
         rc = load_inputs(rs, st, rs->slot[0].saved->trace_name,
                          rs->slot[0].saved->cluster_name, err);
-    if (!rc && rs->gpu_cap > 0) {
+    if (!rc && power_caps_any(&rs->caps)) {
         gp_err later;       /* without PEACE's inputs the runs show, only restart fails */
         if (load_peace(rs, st, &later))
-            rs->gpu_cap = 0;
+            memset(&rs->caps, 0, sizeof rs->caps);
     }
     if (rc) {
         runset_clear(rs);

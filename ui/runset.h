@@ -44,9 +44,9 @@ typedef struct runset {
     tput_catalog *tp;           /* the table named like the trace, or NULL */
     struct gogh_nets *nets;     /* GOGH's nets trained on tp, or NULL */
     sim_config cfg;
-    double gpu_cap;             /* W per GPU held by PEACE, 0 = none */
+    power_caps caps;            /* GPU power caps (power/power_cap.h) */
     int power_model;            /* one model for every row, -1 = each policy's own */
-    peace_loaded peace;         /* loaded when gpu_cap > 0 */
+    peace_loaded peace;         /* loaded when a capped model has a PEACE set */
     rs_slot slot[RS_MAX];
     int n;
     int focus;
@@ -73,14 +73,15 @@ void runset_init(runset *rs);
 void runset_clear(runset *rs);
 
 /* Loads trace and cluster from the store and starts one sim per policy
- * label ("cats", "corrgpu:0.1", "cats@nopart", ...) at t = 0, paused.  With
- * gpu_cap > 0 every GPU is held under that cap by PEACE's controller, its
- * SMs split by the label's partition (peace when it names none; sim.h,
- * sim_peace).  model (POWER_CATS, POWER_EOPC) measures every run
+ * label ("cats", "corrgpu:0.1", "cats@nopart", ...) at t = 0, paused.  Under
+ * caps each capped GPU's clock is clamped where its profile's curve meets
+ * its cap; on a capped model with a PEACE set, PEACE's controller holds
+ * the GPUs it can, their SMs split by the label's partition (peace when it
+ * names none; sim.h, sim_peace); caps NULL = none.  model (POWER_CATS, POWER_EOPC) measures every run
  * with that model, as `gpuplan run --power`; -1 leaves each policy its
  * own.  On failure the set is left empty and err says why. */
 int runset_start(runset *rs, store *st, const char *trace, const char *cluster_nm,
-                 const char *const *labels, int n, double gpu_cap, int model,
+                 const char *const *labels, int n, const power_caps *caps, int model,
                  gp_err *err);
 /* Reopens saved runs (they must share one trace and cluster). */
 int runset_open_saved(runset *rs, store *st, const int64_t *ids, int n, gp_err *err);

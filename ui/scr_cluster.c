@@ -684,9 +684,11 @@ static void draw_detail(const app *a, const cl_src *s, rect box)
         draw_reading(y++, in, rd);
     if (held)
         draw_peace_split(a, &pg, y++, in);
-    else if (s->sim && a->rs.gpu_cap > 0 && g->ntasks > 0)
+    else if (s->sim && a->rs.peace.ix && g->ntasks > 0 &&
+             s->cs->nodes[g->node].gpu &&
+             strcmp(s->cs->nodes[g->node].gpu->name, a->rs.peace.set->gpu) == 0)
         draw_text(y++, in.x, in.w, ui_attr(C_DIM),
-                  "uncapped: PEACE cannot hold this group of tasks");
+                  "clock clamp only: PEACE cannot hold this group of tasks");
     else
         draw_util_now(s, gi, rd, y++, in);
     if (d.series_y >= 0) {

@@ -99,6 +99,21 @@ static int picked_model(const app *a, int i)
     return (int)sp.ops->power;
 }
 
+/* ", GPU cap LIST (...)" for the setup's info line and message, or ""
+ * without a cap; 1 when there is one. */
+static int setup_cap_text(const compare_ui *c, char *buf, size_t len)
+{
+    char caps[256];
+    buf[0] = '\0';
+    if (!power_caps_any(&c->caps))
+        return 0;
+    power_caps_format(&c->caps, caps, sizeof caps);
+    snprintf(buf, len, ", GPU cap %s%s (each capped GPU's clock clamped to its curve; PEACE "
+             "splits the SMs on a model with a PEACE set, name@nopart for none)", caps,
+             c->caps.all_w > 0 ? " W" : "");
+    return 1;
+}
+
 /* 1 when the picked policies would be measured with different models. */
 static int picks_mixed_power(const app *a)
 {
@@ -381,10 +396,8 @@ static void setup_draw(const app *a)
         size_t l = strlen(picks);
         snprintf(picks + l, sizeof picks - l, "%s%s", i ? ", " : "", c->picked[i]);
     }
-    char cap[96] = "";
-    if (c->gpu_cap > 0)
-        snprintf(cap, sizeof cap, ", every GPU capped at %g W (PEACE splits the SMs; "
-                 "name@nopart for none)", c->gpu_cap);
+    char cap[320] = "";
+    setup_cap_text(c, cap, sizeof cap);
     char power[96];
     if (c->power_choice > 0)
         snprintf(power, sizeof power, "; power: all %s",
@@ -513,23 +526,37 @@ static ui_rc setup_add(app *a, int key)
     return UI_DONE;
 }
 
-/* The GPU power caps c cycles through: none, then PEACE's Figure 4. */
-static const double setup_caps[] = {0, 60, 100, 200};
-#define NCAPS (sizeof setup_caps / sizeof *setup_caps)
+/* The cap typed at c: W for every GPU, MODEL=W,... per model, empty for
+ * none; refused as run --gpu-cap refuses it. */
+static void cap_typed(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    power_caps caps;
+    gp_err err;
+    if (!ok)
+        return;
+    if (power_caps_parse(text, &caps, &err) ||
+        (a->data.cat && power_caps_check_models(&caps, a->data.cat, &err))) {
+        app_err(a, "GPU power cap: %s: not changed", err.msg);
+        return;
+    }
+    a->cmp.caps = caps;
+    char line[320];
+    if (setup_cap_text(&a->cmp, line, sizeof line))
+        app_msg(a, "%s (w adds each policy without PEACE)", line + 2);
+    else
+        app_msg(a, "no GPU power cap");
+}
 
 static ui_rc setup_cap(app *a, int key)
 {
     (void)key;
-    compare_ui *c = &a->cmp;
-    size_t i = 0;
-    while (i < NCAPS && setup_caps[i] != c->gpu_cap)
-        i++;
-    c->gpu_cap = setup_caps[(i + 1) % NCAPS];
-    if (c->gpu_cap > 0)
-        app_msg(a, "every GPU capped at %g W; PEACE splits the SMs of GPUs its workloads "
-                "share (w adds each policy without it)", c->gpu_cap);
-    else
-        app_msg(a, "no GPU power cap");
+    char v[256] = "";
+    if (power_caps_any(&a->cmp.caps))
+        power_caps_format(&a->cmp.caps, v, sizeof v);
+    modal_prompt(a, "GPU power cap: W for every GPU, MODEL=W,... per model, empty for none "
+                 "(the clock is clamped where the GPU's power curve meets it; PEACE splits "
+                 "the SMs on a model with a PEACE set)", v, cap_typed);
     return UI_DONE;
 }
 
@@ -554,8 +581,8 @@ static ui_rc setup_twins(app *a, int key)
 {
     (void)key;
     compare_ui *c = &a->cmp;
-    if (c->gpu_cap <= 0)
-        c->gpu_cap = 100;
+    if (!power_caps_any(&c->caps))
+        c->caps.all_w = 100;
     int n = c->npicked, added = 0;
     for (int i = 0; i < n && c->npicked < RS_MAX && c->ncustom < CMP_MAX_CUSTOM; i++) {
         if (strchr(c->picked[i], '@'))
@@ -569,8 +596,10 @@ static ui_rc setup_twins(app *a, int key)
         added++;
     }
     lv_set_count(&c->pols, pol_count(a));
-    app_msg(a, "%d run%s without PEACE added, every GPU capped at %g W", added,
-            added == 1 ? "" : "s", c->gpu_cap);
+    char caps[256];
+    power_caps_format(&c->caps, caps, sizeof caps);
+    app_msg(a, "%d run%s without PEACE added, GPU cap %s%s", added, added == 1 ? "" : "s",
+            caps, c->caps.all_w > 0 ? " W" : "");
     return UI_DONE;
 }
 
@@ -592,7 +621,7 @@ static ui_rc setup_run(app *a, int key)
     gp_err err;
     double t0 = now_seconds();
     int rc = runset_start(&a->rs, a->st, sel_name(&c->traces), sel_name(&c->clusters), labels,
-                          c->npicked, c->gpu_cap, c->power_choice - 1, &err);
+                          c->npicked, &c->caps, c->power_choice - 1, &err);
     drop_keys_typed_since(t0);
     if (rc) {
         app_err(a, "%s", err.msg);
@@ -658,7 +687,7 @@ static const ui_key setup_keys[] = {
     {{' '}, "space", "pick / unpick the policy (in order)", setup_pick},
     {{'a'}, "a", "add a policy spec with options (corrgpu:0.2)", setup_add},
     {{'x'}, "x", "clear the picked policies", setup_clear},
-    {{'c'}, "c", "GPU power cap: none, 60, 100, 200 W (PEACE splits the SMs)", setup_cap},
+    {{'c'}, "c", "GPU power cap: W or MODEL=W,... typed (empty: none)", setup_cap},
     {{'w'}, "w", "with and without PEACE: add each picked policy's @nopart twin", setup_twins},
     {{'p'}, "p", "power model of every run: each policy's own, cats, eopc (--power)",
      setup_power},
@@ -781,9 +810,13 @@ static void draw_info(const app *a, rect r)
     }
     const char *state = !runset_live(rs) ? "saved runs" : runset_done(rs) ? "finished"
                       : rs->playing ? "playing" : "paused";
-    char cap[32] = "", ref[96] = "";
-    if (rs->gpu_cap > 0)
-        snprintf(cap, sizeof cap, " %s GPU cap %g W", sym(SYM_DOT), rs->gpu_cap);
+    char cap[288] = "", ref[96] = "";
+    if (power_caps_any(&rs->caps)) {
+        char caps[256];
+        power_caps_format(&rs->caps, caps, sizeof caps);
+        snprintf(cap, sizeof cap, " %s GPU cap %s%s", sym(SYM_DOT), caps,
+                 rs->caps.all_w > 0 ? " W" : "");
+    }
     if (rs->n && rs->slot[rs->focus].sim) {     /* last: the first thing a narrow line drops */
         char d[80];
         sim_ref_describe(rs->slot[rs->focus].sim, d, sizeof d);

@@ -39,6 +39,8 @@
 #include "core/runsum.h"
 #include "plan/plan_chart.h"
 #include "plan/plan_table.h"
+#include "policy/corr_place.h"
+#include "power/power_cap.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -50,14 +52,15 @@
 
 enum {
     P_TRACE, P_GPU, P_MODE, P_LO, P_HI, P_STEP, P_PER, P_PRICE, P_CORR, P_UTIL, P_KAPPA,
-    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_SNAP, P_NPARAMS
+    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_SNAP,
+    P_CAP, P_WINDOW, P_NPARAMS
 };
 
 static const char *const param_names[P_NPARAMS] = {
     "Trace", "GPU profile", "Mode", "GPUs from", "GPUs to", "Step", "GPUs/server",
     "Price $/GPU", "Corr. threshold", "Util. threshold", "Kappa (SLA)", "SLA target",
     "Policies", "2nd GPU", "2nd GPUs from", "2nd GPUs to", "2nd step", "2nd price $/GPU",
-    "Energy $/kWh", "From snapshot",
+    "Energy $/kWh", "From snapshot", "GPU power cap", "Util. window",
 };
 
 /* A grid over two models is asked for (the sweep run may differ). */
@@ -184,6 +187,20 @@ static void price_value(const app *a, const char *gpu, double price, char *buf, 
     }
 }
 
+/* The GPU power cap ("none", "200 W", "V100=150,...") and the
+ * correlation window, as plan's --gpu-cap and --util-window take them. */
+static void power_param_value(const plan_params *p, int i, char *buf, size_t len)
+{
+    if (i == P_WINDOW) {
+        snprintf(buf, len, "%s", p->util_window < 0 ? "policy default"
+                                 : p->util_window == CORR_WIN_WHOLE ? "whole" : "remaining");
+        return;
+    }
+    char caps[256];
+    power_caps_format(&p->caps, caps, sizeof caps);
+    snprintf(buf, len, "%s%s", caps, p->caps.all_w > 0 ? " W" : "");
+}
+
 static void param_value(const app *a, int i, char *buf, size_t len)
 {
     const plan_params *p = &a->pl.p;
@@ -204,6 +221,7 @@ static void param_value(const app *a, int i, char *buf, size_t len)
     case P_STEP2: snprintf(buf, len, "%d", p->step2); break;
     case P_PRICE2: price_value(a, p->gpu2, p->price2, buf, len); break;
     case P_SNAP: snprintf(buf, len, "%s", p->snapshot[0] ? p->snapshot : "none"); break;
+    case P_CAP: case P_WINDOW: power_param_value(p, i, buf, len); break;
     case P_KWH:
         if (p->usd_per_kwh <= 0)
             snprintf(buf, len, "none (CapEx alone)");
@@ -856,6 +874,7 @@ static void adjust(app *a, int param, int dir)
     case P_HI2: p->hi2 = clampi(p->hi2 + dir, 0, 100000); break;
     case P_STEP2: p->step2 = clampi(p->step2 + dir, 1, 10000); break;
     case P_PRICE2: p->price2 = step_price(a, p->gpu2, p->price2, dir); break;
+    case P_WINDOW: p->util_window = (p->util_window + 4 + dir) % 3 - 1; break;
     case P_KWH: {
         double k = p->usd_per_kwh + 0.01 * dir;
         p->usd_per_kwh = k < 1e-9 ? 0 : k;
@@ -994,6 +1013,20 @@ static void set_value(plan_params *p, int param, double v)
     }
 }
 
+/* The cap typed: W for every GPU, MODEL=W,... per model, empty for none;
+ * refused as plan --gpu-cap refuses it. */
+static void set_caps(app *a, const char *text)
+{
+    power_caps c;
+    gp_err err;
+    if (power_caps_parse(text, &c, &err) ||
+        (a->data.cat && power_caps_check_models(&c, a->data.cat, &err))) {
+        app_err(a, "GPU power cap: %s: not changed", err.msg);
+        return;
+    }
+    a->pl.p.caps = c;
+}
+
 static void prompt_done(app *a, int ok, const char *text, int choice)
 {
     (void)choice;
@@ -1002,6 +1035,10 @@ static void prompt_done(app *a, int ok, const char *text, int choice)
     plan_params *p = &a->pl.p;
     if (cur_param(a) == P_POLICIES) {
         set_policies(a, text);
+        return;
+    }
+    if (cur_param(a) == P_CAP) {
+        set_caps(a, text);
         return;
     }
     double v;
@@ -1055,6 +1092,12 @@ static ui_rc pl_edit(app *a, int key)
                   &a->data.lists[STORE_SNAPSHOT], a->pl.p.snapshot, "none");
         break;
     case P_MODE: adjust(a, P_MODE, 1); break;
+    case P_WINDOW: adjust(a, P_WINDOW, 1); break;
+    case P_CAP:
+        power_caps_format(&a->pl.p.caps, v, sizeof v);
+        modal_prompt(a, "GPU power cap: W for every GPU, MODEL=W,... per model, empty for none",
+                     power_caps_any(&a->pl.p.caps) ? v : "", prompt_done);
+        break;
     case P_POLICIES:
         param_value(a, P_POLICIES, v, sizeof v);
         modal_prompt(a, "Policies, comma-separated (corrgpu:0.2 sets the first option)", v,
@@ -1149,6 +1192,8 @@ static void reset_param(app *a, int param)
     case P_STEP2: p->step2 = d.step2; break;
     case P_PRICE2: p->price2 = d.price2; break;
     case P_KWH: p->usd_per_kwh = d.usd_per_kwh; break;
+    case P_CAP: p->caps = d.caps; break;
+    case P_WINDOW: p->util_window = d.util_window; break;
     case P_SNAP:
         p->snapshot[0] = '\0';
         snapshot_chosen(a);

@@ -12,6 +12,7 @@
 #include "cli_opt.h"
 #include "core/strbuf.h"
 #include "predict/util_predict.h"
+#include "policy/corr_place.h"
 
 #include <assert.h>
 #include <getopt.h>
@@ -173,6 +174,17 @@ int cli_parse_seed(void *value, const char *arg, gp_err *err)
 int cli_parse_predict(void *value, const char *arg, gp_err *err)
 {
     return upred_parse(arg, value, err);
+}
+
+int cli_parse_util_window(void *value, const char *arg, gp_err *err)
+{
+    if (strcmp(arg, "remaining") == 0)
+        *(int *)value = CORR_WIN_REMAINING;
+    else if (strcmp(arg, "whole") == 0)
+        *(int *)value = CORR_WIN_WHOLE;
+    else
+        return gp_error(err, "expected remaining or whole, got '%s'", arg);
+    return 0;
 }
 
 int cli_parse_format(void *value, const char *arg, gp_err *err)

@@ -147,5 +147,7 @@ int cli_parse_seed(void *value /* uint64_t */, const char *arg, gp_err *err);
 int cli_parse_format(void *value /* out_format */, const char *arg, gp_err *err);
 int cli_parse_db(void *value /* char *, owned */, const char *arg, gp_err *err);
 int cli_parse_predict(void *value /* upred_spec */, const char *arg, gp_err *err);
+/* --util-window: remaining or whole (policy/corr_place.h CORR_WIN_*). */
+int cli_parse_util_window(void *value /* int */, const char *arg, gp_err *err);
 
 #endif

@@ -16,6 +16,7 @@
 #include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
+#include "cli_cap.h"
 #include "plan/par.h"
 #include "plan/plan.h"
 #include "plan/plan_saved.h"
@@ -205,6 +206,20 @@ static int step_plan(cli_ctx *ctx, plan *pl, int save, int quiet, int *saved, gp
     return 0;
 }
 
+/* Under the table, what a power cap does to each model swept; on stderr,
+ * the models it leaves alone. */
+static void print_caps(cli_ctx *ctx, const plan *pl)
+{
+    const gpu_profile *prof[2] = {&pl->prof, pl->grid ? &pl->prof2 : NULL};
+    char line[512];
+    if (!power_caps_any(&pl->p.caps))
+        return;
+    cli_caps_describe_profiles(&pl->p.caps, prof, 2, line, sizeof line);
+    if (ctx->format == FMT_TABLE)
+        fprintf(ctx->out, "gpu cap: %s\n", line);
+    cli_caps_notes_profiles(stderr, &pl->p.caps, prof, 2);
+}
+
 /* Under the table: the GPU the speeds are relative to; on stderr, each
  * model whose price is unknown (its CapEx is left out). */
 static void print_reference_and_prices(cli_ctx *ctx, const plan *pl)
@@ -214,6 +229,7 @@ static void print_reference_and_prices(cli_ctx *ctx, const plan *pl)
         speed_ref_describe(pl->ref_name, pl->ref_speed, line, sizeof line);
         fprintf(ctx->out, "%s\n", line);
     }
+    print_caps(ctx, pl);
     if (pl->p.price < 0)
         cli_warn_unpriced_model(&pl->prof, "capex_usd");
     if (pl->grid && pl->p.price2 < 0)
@@ -312,6 +328,12 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
                    "utilizations were measured on", .def = "the trace's, else V100"),
         OPT_DOUBLE("ref-speed", 0, "X", &p.ref_speed, 1e-3, 1e3, "relative GPU speed they "
                    "were measured at instead (a V100 = 1)", .def = "--ref-gpu's"),
+        OPT_CALLBACK("gpu-cap", 0, "W|MODEL=W,...", &p.caps, cli_parse_caps, CLI_CAP_HELP,
+                     .def = "none"),
+        OPT_CALLBACK("util-window", 0, "WINDOW", &p.util_window, cli_parse_util_window,
+                     "the correlation family's window, as run's: remaining (each running "
+                     "task's series from now on) or whole (its whole series)",
+                     .def = "each policy's own"),
         OPT_CALLBACK("predict", 0, "NAME", &p.predict, cli_parse_predict, "what the "
                      "correlation policies know of future utilization: oracle, profile:S, "
                      "profile:S:mean, history or noisy:RMSLE", .def = "oracle"),

@@ -12,6 +12,7 @@
 #include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
+#include "cli_cap.h"
 #include "core/fit.h"
 #include "core/runsum.h"
 #include "core/speed.h"
@@ -52,7 +53,7 @@ typedef struct run_opts {
     int full;                   /* --queue or --fail, into cfg.full */
     int explain, no_save;
     int optimal;                /* -1 auto, 0 off, 1 on */
-    double gpu_cap;             /* W per GPU, 0 = none (PEACE) */
+    power_caps caps;            /* --gpu-cap */
     const char *peace_set, *peace_model;
     const char *tput;           /* --tput NAME|none, NULL = the trace's own */
     const char *nets;           /* --gogh-nets NAME|none, NULL = the table's */
@@ -68,7 +69,7 @@ typedef struct run_specs {
     int has_pred[MAX_POLICIES];
     const peace_policy *part[MAX_POLICIES];
     size_t n;
-    peace_loaded peace;         /* loaded when gpu_cap > 0 */
+    peace_loaded peace;         /* loaded when a capped model has a PEACE set */
 } run_specs;
 
 /* ---- options ------------------------------------------------------------------ */
@@ -124,17 +125,6 @@ static int parse_optimal(void *value, const char *arg, gp_err *err)
     return 0;
 }
 
-static int parse_window(void *value, const char *arg, gp_err *err)
-{
-    if (strcmp(arg, "remaining") == 0)
-        *(int *)value = CORR_WIN_REMAINING;
-    else if (strcmp(arg, "whole") == 0)
-        *(int *)value = CORR_WIN_WHOLE;
-    else
-        return gp_error(err, "expected remaining or whole, got '%s'", arg);
-    return 0;
-}
-
 static int parse_power(void *value, const char *arg, gp_err *err)
 {
     int m = power_model_parse(arg);
@@ -184,7 +174,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
         OPT_LIST("predict-policy", 0, "P=NAME", &o->predict_for, "one policy's own predictor "
                  "instead of --predict, e.g. hotcloud=bias:+20 (the papers' setting: the "
                  "policies then no longer know the same)"),
-        OPT_CALLBACK("util-window", 0, "WINDOW", &o->util_window, parse_window,
+        OPT_CALLBACK("util-window", 0, "WINDOW", &o->util_window, cli_parse_util_window,
                      "the admission window of every correlation policy: remaining (means "
                      "from each running task's progress) or whole (whole-series means)",
                      .def = "remaining"),
@@ -200,11 +190,11 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
                      "trace has at most 256 GPU tasks and the power model is cats (30 s), on "
                      "at any size (600 s), or off", .def = "auto"),
         OPT_FLAG("no-save", 0, &o->no_save, "do not store the runs"),
-        OPT_DOUBLE("gpu-cap", 0, "W", &o->gpu_cap, 0, 100000,
-                   "power cap of every GPU, held by PEACE's controller; a policy written "
-                   "NAME@PARTITION (cats@nopart) splits its GPUs' SMs with that partition "
-                   "policy (peace, oracle, equal, nopart, mudi, muxflow, gslice)",
-                   .min_open = 1, .def = "none; partition peace"),
+        OPT_CALLBACK("gpu-cap", 0, "W|MODEL=W,...", &o->caps, cli_parse_caps,
+                     CLI_CAP_HELP "; on a model with a PEACE set PEACE's controller holds "
+                     "the GPUs it can, and a policy written NAME@PARTITION (cats@nopart) "
+                     "splits their SMs with that partition policy (peace, oracle, equal, "
+                     "nopart, mudi, muxflow, gslice)", .def = "none; partition peace"),
         OPT_STRING("peace", 0, "SET", &o->peace_set, "the PEACE set of the cap's workloads",
                    .def = "the one measured on the cluster's GPU"),
         OPT_STRING("peace-model", 0, "NAME", &o->peace_model, "PEACE's stored models",
@@ -252,10 +242,11 @@ static int add_spec(const run_opts *o, const char *text, run_specs *rs, gp_err *
     if (peace_split_spec(text, name, sizeof name, &part, err) ||
         policy_spec_parse(name, &rs->spec[rs->n], err))
         return -1;
-    if (part && o->gpu_cap <= 0)
+    int capped = power_caps_any(&o->caps);
+    if (part && !capped)
         return gp_error(err, "'%s': a partition needs --gpu-cap", text);
     strlcpy0(rs->spec[rs->n].label, text, sizeof rs->spec[rs->n].label);
-    rs->part[rs->n++] = part || o->gpu_cap <= 0 ? part : peace_policy_with_role(PEACE_ROLE_METHOD);
+    rs->part[rs->n++] = part || !capped ? part : peace_policy_with_role(PEACE_ROLE_METHOD);
     return 0;
 }
 
@@ -343,8 +334,9 @@ static run *simulate(const run_opts *o, const cli_inputs *in, const run_specs *r
     cfg.checkpoint_every = SIM_NO_REWIND;   /* headless: nobody rewinds */
     if (rs->has_pred[i])
         cfg.predict = rs->pred[i];
-    if (o->gpu_cap > 0) {
-        cfg.peace.cap_w = o->gpu_cap;
+    cfg.caps = o->caps;
+    if (rs->peace.ix) {
+        cfg.peace.cap_w = power_caps_for(&o->caps, rs->peace.set->gpu);
         cfg.peace.ix = rs->peace.ix;
         cfg.peace.models = rs->peace.has_models ? &rs->peace.models : NULL;
         cfg.peace.partition = rs->part[i];
@@ -423,11 +415,12 @@ static int optimal_row(const run_opts *o, const cli_inputs *in, const policy_spe
 {
     /* CATS eq. 6-14 know no power cap: next to capped runs the row would
      * compare unlike things. */
-    if (o->optimal > 0 && o->gpu_cap > 0)
+    int capped = power_caps_any(&o->caps);
+    if (o->optimal > 0 && capped)
         return gp_error(err, "--optimal on: CATS's optimum does not model a GPU power cap");
     sim_config cfg = o->cfg;
     cfg.tput = in->tp;
-    if (o->optimal == 0 || o->gpu_cap > 0 ||
+    if (o->optimal == 0 || capped ||
         (o->optimal < 0 && !optimal_row_wanted(&cfg, in->cl, in->cat, in->tr, specs, n)))
         return 0;
     if (optimal_row_compute(&o->cfg, in->cl, in->cat, in->tr, o->optimal > 0 ? 600 : 30, row,
@@ -471,7 +464,8 @@ static void print_optimal(table *t, const solve_run_row *row, double best, doubl
 
 /* One row of the comparison from the run's summary (runsum.h), the same
  * figures the dashboard shows for it. */
-static void print_run_row(table *t, const run *r, double best, double kappa)
+static void print_run_row(table *t, const run *r, double best, double kappa,
+                          const char *cap)
 {
     run_summary s;
     run_summarize(r, -1, &s);
@@ -506,6 +500,8 @@ static void print_run_row(table *t, const run *r, double best, double kappa)
     table_cell(t, "%.0f", s.wakeups);
     table_cell(t, "%s", s.power_model);
     table_cell(t, "%lld", (long long)r->id);
+    if (cap)
+        table_cell(t, "%s", cap);
 }
 
 /* 1 when the runs' watts come from more than one power model. */
@@ -534,9 +530,13 @@ static void warn_failed(run *const *runs, size_t n, double best)
                 "best to compare with\n");
 }
 
+/* cap: what the GPU caps did, a column in csv and json (NULL = none);
+ * the text table says it on a line of its own (print_caps). */
 static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_run_row *opt,
-                        double kappa)
+                        double kappa, const char *cap)
 {
+    if (ctx->format == FMT_TABLE)
+        cap = NULL;
     double best = run_best_jct(runs, n);
     table *t = table_new();
     /* jct_vs_best_within_kappa: the papers' SLA on the mean JCT over the
@@ -550,8 +550,10 @@ static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_ru
         "wakeups", "power", "run"};
     for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
         table_col(t, cols[c], c != 0 && c != 15 && c != 19);
+    if (cap)
+        table_col(t, "gpu_cap", 0);
     for (size_t i = 0; i < n; i++)
-        print_run_row(t, runs[i], best, kappa);
+        print_run_row(t, runs[i], best, kappa, cap);
     if (opt)
         print_optimal(t, opt, best, kappa);
     table_print(t, ctx->format, ctx->out, "(no runs)");
@@ -629,7 +631,7 @@ static void run_drop(void *ctx, size_t i, void *result)
  * at a time. */
 static int run_threads(const run_opts *o, const cli_inputs *in, const run_specs *rs)
 {
-    if (o->gpu_cap > 0 || in->nets)
+    if (rs->peace.ix || in->nets)
         return 1;
     for (size_t i = 0; i < rs->n; i++)
         if (rs->spec[i].ops->family == FAMILY_ALLOCATION)
@@ -691,14 +693,22 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
     if (rc == EXIT_OK) {
         if (o->explain)
             print_explain(ctx->out, runs, n, in->tr);
+        char cap[512] = "";
+        if (power_caps_any(&o->caps))
+            cli_caps_describe(&o->caps, in->cl, in->cat, rs->peace.ix ? rs->peace.set->gpu : NULL,
+                              cap, sizeof cap);
         print_table(ctx, runs, n, has_opt ? &opt : NULL,
-                    o->cfg.kappa > 0 ? o->cfg.kappa : GP_DEFAULT_KAPPA);
+                    o->cfg.kappa > 0 ? o->cfg.kappa : GP_DEFAULT_KAPPA, cap[0] ? cap : NULL);
+        if (cap[0] && ctx->format == FMT_TABLE)
+            fprintf(ctx->out, "gpu cap: %s\n", cap);
+        if (cap[0])
+            cli_caps_notes(stderr, &o->caps, in->cl, in->cat);
         for (size_t i = 0; i < n && ctx->format == FMT_TABLE; i++) {
             double u = run_metric_get(runs[i], "uncapped_gpu_pct", 0);
             if (u > 0)
-                fprintf(ctx->out, "note: %s: %.1f %% of busy GPU time ran uncapped, on GPUs "
-                        "PEACE could not hold (more than three tasks, or a group its set did "
-                        "not measure)\n", runs[i]->name, u);
+                fprintf(ctx->out, "note: %s: %.1f %% of busy GPU time of PEACE's model ran "
+                        "under the clock clamp, on GPUs PEACE could not hold (more than three "
+                        "tasks, or a group its set did not measure)\n", runs[i]->name, u);
         }
         if (has_opt && ctx->format == FMT_TABLE)
             fprintf(ctx->out, "optimal: CATS eq. 6-14 re-solved at each of %d task sets, each "
@@ -712,29 +722,78 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
     return rc;
 }
 
-/* The GPU model of the cluster's first GPU server ("" when none). */
-static const char *cluster_gpu(const cluster *cl)
+/* 1 when a server before server i has server i's GPU model: each model
+ * is looked up once (reading the PEACE sets is not free). */
+static int cluster_model_seen(const cluster *cl, size_t i)
 {
-    for (size_t i = 0; i < cl->nnodes; i++)
-        if (cl->nodes[i].gpu_count > 0)
-            return cl->nodes[i].gpu_model;
-    return "";
+    for (size_t k = 0; k < i; k++)
+        if (cl->nodes[k].gpu_count > 0 &&
+            strcmp(cl->nodes[k].gpu_model, cl->nodes[i].gpu_model) == 0)
+            return 1;
+    return 0;
 }
 
-/* PEACE's set and models, when a GPU cap asks for them. */
+/* The capped GPU model of the cluster PEACE works on, into model: the
+ * named set's, else the first capped one a set was measured on; 0 with
+ * model "" when none, -1 on an error. */
+static int peace_model_of(store *st, const run_opts *o, const cluster *cl, char *model,
+                          size_t len, gp_err *err)
+{
+    model[0] = '\0';
+    if (o->peace_set) {
+        peace_set *s;
+        if (store_get_peace_set(st, o->peace_set, &s, err))
+            return -1;
+        strlcpy0(model, s->gpu, len);
+        peace_set_free(s);
+        return 0;
+    }
+    for (size_t i = 0; i < cl->nnodes && !model[0]; i++) {
+        size_t n;
+        const node *nd = &cl->nodes[i];
+        if (nd->gpu_count == 0 || !(power_caps_for(&o->caps, nd->gpu_model) > 0) ||
+            cluster_model_seen(cl, i))
+            continue;
+        if (peace_sets_on(st, nd->gpu_model, &n, err))
+            return -1;
+        if (n > 0)
+            strlcpy0(model, nd->gpu_model, len);
+    }
+    return 0;
+}
+
+/* 1 when a policy names its partition (cats@nopart). */
+static int partition_named(const run_opts *o)
+{
+    return o->policies && strchr(o->policies, '@') != NULL;
+}
+
+/* PEACE's set and models, when a capped GPU model has a set; then the
+ * caps against the cluster's models. */
 static int load_peace(store *st, const run_opts *o, const cli_inputs *in, run_specs *rs,
                       gp_err *err)
 {
-    if (o->gpu_cap <= 0)
+    if (!power_caps_any(&o->caps))
         return 0;
-    int need = 0;
-    for (size_t i = 0; i < rs->n; i++)
-        need |= rs->part[i]->needs_models;
-    if (peace_load(st, o->peace_set, cluster_gpu(in->cl), need,
-                   o->peace_model ? o->peace_model : "default", &rs->peace, err))
+    char model[GP_NAME_MAX];
+    if (peace_model_of(st, o, in->cl, model, sizeof model, err))
         return -1;
-    const gpu_profile *g = catalog_gpu(in->cat, rs->peace.set->gpu);
-    return peace_check_cap(rs->peace.set, g ? g->idle_w : 0, o->gpu_cap, err);
+    if (!model[0] && partition_named(o))
+        return gp_error(err, "a partition needs a PEACE set measured on a capped GPU model "
+                        "of cluster %s (gpuplan list peace)", in->cl->name);
+    if (model[0]) {
+        int need = 0;
+        for (size_t i = 0; i < rs->n; i++)
+            need |= rs->part[i]->needs_models;
+        if (peace_load(st, o->peace_set, model, need,
+                       o->peace_model ? o->peace_model : "default", &rs->peace, err))
+            return -1;
+        const gpu_profile *g = catalog_gpu(in->cat, rs->peace.set->gpu);
+        double cap = power_caps_for(&o->caps, rs->peace.set->gpu);
+        if (cap > 0 && peace_check_cap(rs->peace.set, g ? g->idle_w : 0, cap, err))
+            return -1;
+    }
+    return cli_caps_check(&o->caps, in->cl, in->cat, model[0] ? model : NULL, err);
 }
 
 /* A what-if from a snapshot: its tasks pinned in place, then the

@@ -17,6 +17,7 @@
 #include "cli_progress.h"
 #include "cmd_table.h"
 #include "cli_opt.h"
+#include "cli_cap.h"
 #include "cli_whatif.h"
 #include "core/speed.h"
 #include "core/strbuf.h"
@@ -67,6 +68,7 @@ typedef struct solve_args {
     upred_spec predict;     /* what the heuristics know of utilization */
     solve_opts o;
     cli_whatif wi;          /* --from-snapshot */
+    power_caps caps;            /* --gpu-cap: refused, with the reason */
 } solve_args;
 
 /* An exact model: its name on the command line, what it optimizes, how it
@@ -716,6 +718,18 @@ static const solver *find_solver(const cli_args *rest)
     return NULL;
 }
 
+/* Why model name cannot take a GPU power cap (rather than ignore one). */
+static const char *cap_ignored(const char *name)
+{
+    if (strcmp(name, "cats") == 0)
+        return "CATS eq. 6-14 let every GPU clock up to f_max, so a cap would not change "
+               "this optimum as it changes a run; simulate it: gpuplan run --gpu-cap";
+    if (strcmp(name, "corrgpu") == 0)
+        return "CorrGPU's model counts GPUs bought, not watts: a cap does not enter it";
+    return "this model prices energy at each GPU's uncapped draw, so a cap would go "
+           "unnoticed; simulate it: gpuplan run or plan --gpu-cap";
+}
+
 static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *code)
 {
     const cli_opt opts[] = {
@@ -773,6 +787,9 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
         OPT_CALLBACK("predict", 0, "NAME", &a->predict, cli_parse_predict, "cats, corrgpu: "
                      "what the heuristics know of future utilization: oracle, profile:S, "
                      "profile:S:mean, history or noisy:RMSLE", .def = "oracle"),
+        OPT_CALLBACK("gpu-cap", 0, "W|MODEL=W,...", &a->caps, cli_parse_caps, "not "
+                     "modelled: the exact models know no GPU power cap (refused with the "
+                     "reason; run and plan take one)"),
         OPT_FLAG("placements", 0, &a->placements, "print every task's GPU"),
         OPT_FLAG("log", 0, &a->log, "print GLPK's messages to stderr afterwards"),
         OPT_END(),
@@ -813,6 +830,10 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
     }
     if (!a->cluster && !a->model->no_cluster && !a->wi.snapshot) {
         *code = cli_usage_error(&cmd_solve, "%s needs --cluster NAME", a->model->name);
+        return -1;
+    }
+    if (power_caps_any(&a->caps)) {
+        *code = cli_usage_error(&cmd_solve, "--gpu-cap: %s", cap_ignored(a->model->name));
         return -1;
     }
     return 0;

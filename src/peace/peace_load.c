@@ -7,11 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The one stored set measured on gpu_model, into *name. */
-static int set_for_gpu(store *st, const char *gpu_model, char *name, size_t len, gp_err *err)
+/* How many stored sets were measured on gpu_model, into *found; the first
+ * one's name into name (NULL: not wanted). */
+static int sets_on(store *st, const char *gpu_model, char *name, size_t len, size_t *found,
+                   gp_err *err)
 {
     store_item *items;
-    size_t n, found = 0;
+    size_t n;
+    *found = 0;
     if (store_list(st, STORE_PEACE, &items, &n, err))
         return -1;
     int rc = 0;
@@ -21,11 +24,24 @@ static int set_for_gpu(store *st, const char *gpu_model, char *name, size_t len,
             rc = -1;
             break;
         }
-        if (strcmp(s->gpu, gpu_model) == 0 && found++ == 0)
+        if (strcmp(s->gpu, gpu_model) == 0 && (*found)++ == 0 && name)
             strlcpy0(name, s->name, len);
         peace_set_free(s);
     }
     free(items);
+    return rc;
+}
+
+int peace_sets_on(store *st, const char *gpu_model, size_t *n, gp_err *err)
+{
+    return sets_on(st, gpu_model, NULL, 0, n, err);
+}
+
+/* The one stored set measured on gpu_model, into *name. */
+static int set_for_gpu(store *st, const char *gpu_model, char *name, size_t len, gp_err *err)
+{
+    size_t found;
+    int rc = sets_on(st, gpu_model, name, len, &found, err);
     if (rc == 0 && found == 0)
         rc = gp_error(err, "no PEACE set was measured on %s (gpuplan list peace)", gpu_model);
     else if (rc == 0 && found > 1)

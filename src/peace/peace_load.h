@@ -26,6 +26,9 @@ typedef struct peace_loaded {
  * GPU profile `gpu_model` (an error when there is none, or more than one:
  * name it), and, when `need_models`, its models `model_name` ("train them
  * with 'gpuplan peace train SET'" when absent).  0, or -1 with a message. */
+/* How many stored PEACE sets were measured on GPU profile gpu_model. */
+int peace_sets_on(store *st, const char *gpu_model, size_t *n, gp_err *err);
+
 int peace_load(store *st, const char *set_name, const char *gpu_model, int need_models,
                const char *model_name, peace_loaded *out, gp_err *err);
 void peace_loaded_free(peace_loaded *l);

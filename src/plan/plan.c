@@ -40,6 +40,7 @@ void plan_params_default(plan_params *p)
     p->sla_target_pct = 0;
     p->jobs = par_default_threads();
     p->shard.n = 1;
+    p->util_window = -1;
 }
 
 const char *plan_metric_name(plan_metric m)
@@ -162,6 +163,23 @@ static double plan_ref_speed_set(const plan *sw)
     return whatif_ref_speed(&sw->p.whatif, sw->base, sw->cat);
 }
 
+/* The caps name known models and each model swept can take its cap
+ * (power_cap_check: not below idle, not below the lowest clock's draw). */
+static int check_caps(const plan *sw, gp_err *err)
+{
+    const gpu_profile *prof[2] = {&sw->prof, sw->grid ? &sw->prof2 : NULL};
+    if (power_caps_check_models(&sw->p.caps, sw->cat, err))
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        double cap = prof[i] ? power_caps_for(&sw->p.caps, prof[i]->name) : 0;
+        if (cap > 0 && power_cap_check(prof[i], cap, 0, err)) {
+            gp_error_prefix(err, "--gpu-cap");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The snapshot's what-if: its cluster as the base, its trace and pins. */
 static int load_snapshot(plan *sw, store *st, gp_err *err)
 {
@@ -218,7 +236,10 @@ static int load(plan *sw, store *st, gp_err *err)
         if (policy_spec_parse(sw->p.policies[j], &sw->spec[j], err))
             return -1;
         plan_apply_thresholds(&sw->spec[j], sw->p.corr_threshold, sw->p.util_threshold);
+        if (sw->p.util_window >= 0)
+            policy_spec_set_role(&sw->spec[j], OPT_UTIL_WINDOW, sw->p.util_window);
     }
+    return check_caps(sw, err);
     return 0;
 }
 
@@ -278,7 +299,8 @@ int plan_params_same_sweep(const plan_params *a, const plan_params *b)
         !same_threshold(a->corr_threshold, b->corr_threshold) ||
         !same_threshold(a->util_threshold, b->util_threshold) ||
         a->predict.kind != b->predict.kind || a->predict.arg != b->predict.arg ||
-        a->predict.hold_mean != b->predict.hold_mean ||
+        a->predict.hold_mean != b->predict.hold_mean || a->util_window != b->util_window ||
+        memcmp(&a->caps, &b->caps, sizeof a->caps) != 0 ||
         memcmp(&a->whatif, &b->whatif, sizeof a->whatif) != 0)
         return 0;
     for (int j = 0; j < a->npolicies; j++)
@@ -346,6 +368,7 @@ struct sim *plan_job_sim(const plan *sw, int i, cluster **cl, gp_err *err)
     cfg.tput = sw->tp;
     cfg.nets = sw->nets;
     cfg.predict = sw->p.predict;
+    cfg.caps = sw->p.caps;
     gp_err e;
     sim *s = sim_new(&cfg, *cl, sw->cat, sw->tr, &sw->spec[r->policy], &e);
     if (!s)

@@ -36,6 +36,7 @@
 
 #include "db/store.h"
 #include "policy/policy.h"
+#include "power/power_cap.h"
 #include "sim/whatif.h"
 #include "predict/util_predict.h"
 #include "shard.h"
@@ -88,6 +89,12 @@ typedef struct plan_params {
     /* Simulate only the jobs j with j mod n = i ({0, 1} = all), to save
      * them for a merge (plan_saved.h). */
     shard shard;
+    /* GPU power caps (power/power_cap.h): each capped GPU's clock held
+     * where its profile's curve meets the cap; none by default. */
+    power_caps caps;
+    /* The correlation family's window (policy/corr_place.h CORR_WIN_*);
+     * -1 = each policy's own. */
+    int util_window;
 } plan_params;
 
 typedef struct plan_result {

@@ -5,6 +5,7 @@
  */
 #include "plan_chart.h"
 #include "core/strbuf.h"
+#include "policy/corr_place.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -248,6 +249,14 @@ void plan_cli_options(const plan_params *p, strbuf *b)
         strbuf_printf(b, " --remaining %g", p->whatif.remaining_s);
     if (p->snapshot[0] && p->whatif.more > 0)
         strbuf_printf(b, " --more %d --more-gap %g", p->whatif.more, p->whatif.more_gap_s);
+    if (power_caps_any(&p->caps)) {
+        char caps[POWER_CAPS_MAX * (GP_NAME_MAX + 32)];
+        power_caps_format(&p->caps, caps, sizeof caps);
+        strbuf_printf(b, " --gpu-cap %s", caps);
+    }
+    if (p->util_window >= 0)
+        strbuf_printf(b, " --util-window %s",
+                      p->util_window == CORR_WIN_WHOLE ? "whole" : "remaining");
     if (p->tput[0])
         strbuf_printf(b, " --tput %s", p->tput);
     if (p->nets[0])

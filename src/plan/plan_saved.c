@@ -113,8 +113,12 @@ static uint64_t fp_work(uint64_t h, const plan *sw, strbuf *what)
         h = fp_str(fp_str(fp_str(h, sw->spec[j].ops->name), sw->spec[j].label), opts);
         strbuf_printf(what, "%s%s", j ? "," : "", sw->spec[j].label);
     }
-    char pred[64];
+    char pred[64], caps[POWER_CAPS_MAX * (GP_NAME_MAX + 32)];
     upred_format(&p->predict, pred, sizeof pred);
+    power_caps_format(&p->caps, caps, sizeof caps);
+    if (power_caps_any(&p->caps))
+        strbuf_printf(what, " gpu_cap=%s", caps);
+    h = fp_str(h, caps);        /* the window is in the policies' options */
     /* Speeds relative to a named GPU by Amdahl's law (core/speed.h): points
      * saved under the earlier reading, against the cluster's own GPUs,
      * are not these. */

@@ -106,9 +106,26 @@ static int *arrival_order(const gp_trace *tr)
 static void init_gpu_rates(sim *s, size_t from)
 {
     for (size_t g = from; g < s->st.cs->ngpus; g++) {
+        sim_cap_init_gpu(s, (int)g);
         sim_gpu_set_clock(s, (int)g);
         s->st.gpus[g].rate = s->st.gpus[g].clock;
     }
+}
+
+/* " gpu_cap=LIST[ partition=NAME]", or "" for a run without a cap. */
+static void describe_caps(const sim *s, char *buf, size_t len)
+{
+    char caps[256];
+    if (power_caps_any(&s->cfg.caps))
+        power_caps_format(&s->cfg.caps, caps, sizeof caps);
+    else if (s->cfg.peace.cap_w > 0)
+        snprintf(caps, sizeof caps, "%g", s->cfg.peace.cap_w);
+    else
+        return;
+    snprintf(buf, len, " gpu_cap=%s", caps);
+    if (s->cfg.peace.cap_w > 0)
+        snprintf(buf + strlen(buf), len - strlen(buf), " partition=%s",
+                 s->cfg.peace.partition->name);
 }
 
 static void describe_config(const sim *s, char *buf, size_t len)
@@ -120,15 +137,13 @@ static void describe_config(const sim *s, char *buf, size_t len)
         snprintf(kappa, sizeof kappa, "%g", s->cfg.kappa);
     else
         snprintf(kappa, sizeof kappa, "task");
-    char peace[96] = "", tput[96] = "";
+    char peace[320] = "", tput[96] = "";
     if (s->cfg.tput)
         snprintf(tput, sizeof tput, " tput=%s", s->cfg.tput->name);
     if (s->ref_speed != 1)
         snprintf(tput + strlen(tput), sizeof tput - strlen(tput), " ref_speed=%g",
                  s->ref_speed);
-    if (s->cfg.peace.cap_w > 0)
-        snprintf(peace, sizeof peace, " gpu_cap=%g partition=%s", s->cfg.peace.cap_w,
-                 s->cfg.peace.partition->name);
+    describe_caps(s, peace, sizeof peace);
     char pred[64] = "";
     if (s->cfg.predict.kind != UPRED_ORACLE) {
         snprintf(pred, sizeof pred, " predict=");
@@ -196,7 +211,7 @@ static void init_record(sim *s)
         size_t l = strlen(r->name);
         snprintf(r->name + l, sizeof r->name - l, " (%s)", pred);
     }
-    char opts[512];
+    char opts[1024];
     describe_config(s, opts, sizeof opts);
     r->options = xstrdup(opts);
     strlcpy0(r->trace_name, s->tr->name, sizeof r->trace_name);
@@ -218,7 +233,7 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
     s->tr = tr;
     s->pol = *pol;
     s->pmodel = sim_power_model_of(cfg, pol);
-    if (sim_peace_check(cfg, s->pmodel, err)) {
+    if (sim_peace_check(cfg, s->pmodel, err) || sim_cap_check(cfg, cl, cat, s->pmodel, err)) {
         free(s);
         return NULL;
     }

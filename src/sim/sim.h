@@ -22,6 +22,7 @@
 #include "core/cstate.h"
 #include "policy/policy.h"
 #include "power/power.h"
+#include "power/power_cap.h"
 #include "predict/util_predict.h"
 #include "core/run.h"
 
@@ -83,6 +84,11 @@ typedef struct sim_config {
     size_t checkpoint_every;    /* decisions between rewind checkpoints;
                                  * 0 = only the initial one (rewinds replay
                                  * from the start); SIM_NO_REWIND = none */
+    /* GPU power caps (sim_cap.c): each capped GPU's clock is held at or
+     * below the ceiling its profile's curve gives the cap (power_cap.h);
+     * on the PEACE set's GPU model PEACE holds what it can (peace.cap_w is
+     * that model's cap).  Needs the cats power model. */
+    power_caps caps;
     sim_peace peace;            /* off unless cap_w > 0 */
     /* Heterogeneous GPUs (sim_tput.c): a throughput table (borrowed; NULL =
      * none) times tasks that name its job types by their measured

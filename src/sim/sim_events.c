@@ -107,11 +107,8 @@ double sim_task_progress(const sim_state *st, int ti, double t)
 void sim_gpu_set_clock(sim *s, int g)
 {
     const cs_gpu *gpu = &s->st.cs->gpus[g];
-    const gpu_profile *prof = s->st.cs->nodes[gpu->node].gpu;
-    double c = 1;
-    if (prof && prof->f_max_mhz > 0 && gpu->freq_mhz > 0)
-        c = pow(gpu->freq_mhz / prof->f_max_mhz, prof->beta);     /* CATS eq. 5 */
-    s->st.gpus[g].clock = c;
+    /* CATS eq. 5, for DFS's clocks and a cap's ceiling alike */
+    s->st.gpus[g].clock = power_clock_rate(s->st.cs->nodes[gpu->node].gpu, gpu->freq_mhz);
 }
 
 /* U_g summed afresh from the tasks' demands (exact, no drift). */

@@ -62,6 +62,7 @@ typedef struct sim_ev {
 typedef struct sim_gpu {
     double demand;
     double clock;               /* (f/f_max)^beta */
+    double top_mhz;             /* highest clock: f_max, or a cap's ceiling */
     double rate;
     unsigned char pm_pending;   /* in sim_state.pm_gpus */
     unsigned char peace_on;     /* held under the cap by PEACE */
@@ -242,6 +243,15 @@ void sim_advance_clock(sim *s, double t);
 void sim_outcome(sim *s, int ti);
 void sim_metrics_finish(sim *s);
 double sim_resolve_sample(const sim *s);
+
+/* sim_cap.c */
+/* Checks the caps against the cluster's GPU models; 0 or -1 with a message. */
+int sim_cap_check(const sim_config *cfg, const cluster *cl, const catalog *cat,
+                  power_model pm, gp_err *err);
+/* Sets GPU g's clock ceiling from its cap and lowers its clock to it. */
+void sim_cap_init_gpu(sim *s, int g);
+/* GPU g's highest clock: its profile's f_max, or its cap's ceiling. */
+double sim_gpu_top_mhz(const sim *s, int g);
 
 /* sim_peace.c */
 /* Checks a configuration's PEACE part; 0 or -1 with a message. */

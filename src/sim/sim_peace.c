@@ -50,6 +50,11 @@ static int group_of(const sim *s, const cs_gpu *gpu, peace_combo *g, int *task_o
 {
     if (gpu->ntasks < 1 || gpu->ntasks > PEACE_MAX_COLOC)
         return 0;
+    /* PEACE's measurements hold on the GPU model of its set only; in a
+     * mixed fleet the other models' caps are clock clamps. */
+    const gpu_profile *prof = s->st.cs->nodes[gpu->node].gpu;
+    if (!prof || strcmp(prof->name, peace_index_set(s->cfg.peace.ix)->gpu) != 0)
+        return 0;
     memset(g, 0, sizeof *g);
     for (int i = 0; i < gpu->ntasks; i++) {
         int ti = gpu->tasks[i];
@@ -85,10 +90,9 @@ static void set_gpu(sim *s, int g, double freq_mhz, double capped_w)
 static void release(sim *s, int g)
 {
     sim_gpu *sg = &s->st.gpus[g];
-    const gpu_profile *prof = s->st.cs->nodes[s->st.cs->gpus[g].node].gpu;
     sg->peace_on = 0;
     sg->peace_n = 0;
-    set_gpu(s, g, prof ? prof->f_max_mhz : s->st.cs->gpus[g].freq_mhz, 0);
+    set_gpu(s, g, sim_gpu_top_mhz(s, g), 0);    /* the cap's clock clamp, if any */
 }
 
 /* The split and the controller's outcome for group grp on GPU g. */
@@ -171,11 +175,13 @@ void sim_peace_update(sim *s, int g)
     if (!s->peace_wl)
         return;
     hold(s, g);
-    /* A busy GPU the cap is set for but that PEACE cannot hold (a group
-     * the set did not measure, a task of no PEACE workload) runs uncapped:
-     * counted, so that the run says how much of it did. */
+    /* A busy GPU of PEACE's model that PEACE cannot hold (a group the set
+     * did not measure, a task of no PEACE workload) runs under the cap's
+     * clock clamp instead: counted, so that the run says how much did. */
     sim_gpu *sg = &s->st.gpus[g];
-    int miss = s->st.cs->gpus[g].ntasks > 0 && !sg->peace_on;
+    const gpu_profile *prof = s->st.cs->nodes[s->st.cs->gpus[g].node].gpu;
+    int miss = s->st.cs->gpus[g].ntasks > 0 && !sg->peace_on && prof &&
+               strcmp(prof->name, peace_index_set(s->cfg.peace.ix)->gpu) == 0;
     if (miss != sg->peace_miss) {
         s->st.acc.uncapped_gpus = s->st.acc.uncapped_gpus + (size_t)miss - sg->peace_miss;
         sg->peace_miss = (unsigned char)miss;

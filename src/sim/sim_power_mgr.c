@@ -17,7 +17,8 @@
  * while days of trace cost a few ticks per placement.  Alg. 4 as written
  * predicts standalone time only (not contention or progress); so do we.
  *
- * A GPU woken from sleep restarts at f_max (the safe default clock); an
+ * A GPU woken from sleep restarts at f_max (the safe default clock), or
+ * at a power cap's ceiling, which DFS never raises it above; an
  * idle awake GPU keeps its clock.  Does not place tasks.
  */
 #include "sim_int.h"
@@ -70,6 +71,7 @@ static double dfs_next(const sim *s, int g)
     }
     double f = sim_dfs_step(gpu->freq_mhz, p->f_min_mhz, p->f_max_mhz, p->beta,
                             s->cfg.delta_f_mhz, e_min, kappa, n);
+    f = fmin(f, sim_gpu_top_mhz(s, g));     /* a power cap's ceiling */
     if (e_min != ebuf) {
         free(e_min);
         free(kappa);
@@ -209,9 +211,8 @@ void sim_pm_wake(sim *s, const placement *pl)
         cs_gpu *g = &cs->gpus[pl->gpus[k]];
         if (g->power == GPU_ASLEEP) {
             s->st.acc.wakeups++;
-            const gpu_profile *p = cs->nodes[g->node].gpu;
-            if (p)
-                g->freq_mhz = p->f_max_mhz;
+            if (cs->nodes[g->node].gpu)
+                g->freq_mhz = sim_gpu_top_mhz(s, pl->gpus[k]);
             cstate_set_gpu_power(cs, pl->gpus[k], GPU_IDLE);
         }
     }

@@ -6,11 +6,16 @@
  * at its first '=' as the command does; a refused pair must say why, an
  * accepted one must leave its field within the field's bounds; then every
  * field is printed into a short buffer and the cross-field check runs.
+ * Each line is also read as a --gpu-cap list (power/power_cap.h): a refused
+ * list must say why and leave no cap; an accepted one must print as a list
+ * that reads back to the same print, and each of its caps, on a GPU profile that passed the
+ * check, must give a clock within the profile's clocks or a message.
  * Seeds: pairs from the native fixtures' profile files (gpus.csv, cpus.csv
- * name the same keys).
+ * name the same keys), and "200", "V100=150,A100-40GB=250".
  */
 #include "harness.h"
 #include "core/profile.h"
+#include "power/power_cap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,6 +31,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         static const char cpu[] = "\1cores=24\nidle_w=30\nmax_w=145.5";
         fuzz_write_seed("gpu", gpu, sizeof gpu - 1);
         fuzz_write_seed("cpu", cpu, sizeof cpu - 1);
+        static const char caps[] = "\0idle_w=23.3\nmax_w=144.8\n200\nV100=150,A100-40GB=250";
+        fuzz_write_seed("caps", caps, sizeof caps - 1);
         exit(0);
     }
     return 0;
@@ -71,6 +78,39 @@ static void apply_line(void *profile, const profile_field *fields, char *line)
     check_field(profile, f);
 }
 
+/* line as a cap list; each cap on profile p (NULL: none to try). */
+static void check_caps(const char *line, const gpu_profile *p)
+{
+    power_caps c, again;
+    gp_err err = {{0}};
+    if (power_caps_parse(line, &c, &err)) {
+        fuzz_require_message(&err, "power_caps_parse");
+        if (power_caps_any(&c))
+            abort();
+        return;
+    }
+    /* %g rounds the watts: the printed list reads back to itself */
+    static char back[POWER_CAPS_MAX * (GP_NAME_MAX + 32)], back2[sizeof back];
+    power_caps_format(&c, back, sizeof back);
+    if (power_caps_parse(back, &again, &err) || again.n != c.n)
+        abort();
+    power_caps_format(&again, back2, sizeof back2);
+    if (strcmp(back, back2) != 0)
+        abort();
+    for (size_t i = 0; p && i <= c.n; i++) {
+        double cap = i < c.n ? c.e[i].w : c.all_w, f;
+        power_cap_effect eff;
+        if (!(cap > 0))
+            continue;
+        if (power_cap_clock(p, cap, &f, &eff, &err)) {
+            fuzz_require_message(&err, "power_cap_clock");
+            continue;
+        }
+        if (!(f >= p->f_min_mhz && f <= p->f_max_mhz) && p->f_max_mhz >= p->f_min_mhz)
+            abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
@@ -96,5 +136,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = is_gpu ? gpu_profile_check(&g, &err) : cpu_profile_check(&c, &err);
     if (rc)
         fuzz_require_message(&err, "profile check");
+    text = xstrndup((const char *)data + 1, size - 1);
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        check_caps(line, is_gpu && rc == 0 ? &g : NULL);
+    free(text);
     return 0;
 }
