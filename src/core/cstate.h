@@ -74,6 +74,9 @@ typedef struct cs_key {
     uint16_t tags;              /* bit i: a running task of GpuClustering tag i */
 } cs_key;
 
+/* How many of the latest key changes a state remembers (cstate.changed). */
+#define CS_CHANGES_RING 1024
+
 /* A set of GPU (or node) indices searched in index order: a bit per index
  * and a bit per word of them, so that the lowest member at or after an
  * index costs a few word reads (cs_idxset_next) and adding or removing one
@@ -103,6 +106,17 @@ typedef struct cstate {
     size_t opened;              /* nodes opened beyond the cluster (unbounded pool) */
     cs_key *keys;               /* [nnodes], see cs_key */
     size_t keys_cap;
+    /* Which nodes' keys changed, so that a reader that keeps something per
+     * key (the scoring policies' node groups) updates only those: the
+     * count of key changes ever made, and the node of each of the latest
+     * CS_CHANGES_RING of them (change c at changed[c % CS_CHANGES_RING]).
+     * A reader that saw count s reads changes s .. nchanges-1, or starts
+     * over when more than the ring holds happened.  id is this state's
+     * own (a clone gets a new one), so that a reader can tell states
+     * apart even when one is freed and another lands at its address. */
+    int *changed;
+    uint64_t nchanges;
+    uint64_t id;
     int64_t alloc_milli;        /* Σ min(alloc, 1000) over GPUs, kept on every change */
     /* The GPUs running a task, ascending: what the correlation family
      * scans instead of every GPU (the same GPUs in the same order). */

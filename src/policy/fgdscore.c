@@ -8,6 +8,7 @@
  */
 #include "fgdscore.h"
 #include "fgdscore_int.h"
+#include "fgdscore_groups.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +17,6 @@
 
 #include "power/power.h"
 #include "core/hash.h"
-#include "core/hashtab.h"
 #include "core/rng.h"
 #include "core/util.h"
 
@@ -63,10 +63,9 @@ struct fgd_prep {
     /* Class statistics scratch (w->n each). */
     int *cnt, *sum, *cnt2, *sum2;
     unsigned char *access_tmp;
-    /* The groups of one decision: group index by node key (made on first
-     * use), each group's representative and size; gcs the state grouped. */
-    hashtab *groups;
-    const cstate *gcs;
+    /* The node groups (kept across decisions), and those of one decision:
+     * each group's representative and size. */
+    fgd_groups *groups;
     int *grep, *gcount;
     size_t ngroups;
     /* FGD score memo (1 << MEMO_BITS entries) and the score-class id of
@@ -213,7 +212,7 @@ void fgd_prep_free(fgd_prep *p)
     free(p->node_model);
     free(p->cand);
     free(p->cand_count);
-    hashtab_free(p->groups);
+    fgd_groups_free(p->groups);
     free(p->grep);
     free(p->gcount);
     free(p->raw);
@@ -781,46 +780,16 @@ static void devices_for(const fgd_eval *ev, int ni, const fgd_term *term, int de
     fgd_devices_bestfit(ev->cs, ni, ev->t, out);
 }
 
-/* Groups the nodes by key (cs_key): identical nodes get the same
- * feasibility, scores and device choice, so one per group is evaluated —
- * the lowest-ranked, which is the node the rank tie-break would pick among
- * them.  One pass over the node keys, no scoring. */
-static int group_eq(const void *key, size_t g, const void *ctx)
-{
-    const fgd_prep *p = ctx;
-    return cs_key_equal(&p->gcs->keys[p->grep[g]], key);
-}
-
-static void group_nodes(fgd_prep *p, const cstate *cs, const int *rank)
-{
-    if (!p->groups)
-        p->groups = hashtab_new(group_eq, p);
-    hashtab_clear(p->groups);
-    p->gcs = cs;
-    p->ngroups = 0;
-    for (size_t i = 0; i < cs->nnodes; i++) {
-        const cs_key *k = &cs->keys[i];
-        size_t had = hashtab_put(p->groups, k->hash, k, p->ngroups);
-        int g = (int)had;
-        if (had == HASHTAB_NONE) {
-            g = (int)p->ngroups++;
-            p->grep[g] = (int)i;
-            p->gcount[g] = 1;
-        } else {
-            p->gcount[g]++;
-            if (rank && rank[i] < rank[p->grep[g]])
-                p->grep[g] = (int)i;
-        }
-    }
-}
-
 /* Filters the groups' representatives into p->cand (with their group
  * sizes); explains the filtered ones.  Returns how many; *nodes = the
  * feasible nodes they stand for. */
 static size_t collect_feasible(const policy_ctx *ctx, fgd_prep *p, const fgd_task *t,
                                explain *ex, size_t *nodes)
 {
-    group_nodes(p, ctx->cs, ctx->node_rank);
+    if (!p->groups)
+        p->groups = fgd_groups_new();
+    p->ngroups = fgd_groups_list(p->groups, ctx->cs, ctx->node_rank, explain_wants(ex), p->grep,
+                                 p->gcount);
     size_t n = 0;
     *nodes = 0;
     for (size_t g = 0; g < p->ngroups; g++) {
