@@ -137,6 +137,15 @@ typedef struct cstate {
     double *gpu_draw_w;         /* [ngpus] */
     double *node_draw_w;        /* [2 nnodes]: a server's CPU and GPU parts (eopc) */
     size_t gpu_draw_cap, node_draw_cap;
+    /* The sums of node_draw_w's CPU and GPU parts over every server, kept
+     * by power_eopc_cache as parts change so that the eopc total costs
+     * nothing per event: exact, in units of 2^-64 W, so the same whatever
+     * the order of the changes (power_eopc.c).  node_draw_inexact counts
+     * the parts such a sum cannot hold exactly (they are left out of it);
+     * node_draw_unsummed is set when another model writes the parts. */
+    __int128 node_draw_sum[2];
+    size_t node_draw_inexact;
+    int node_draw_unsummed;
 } cstate;
 
 /* Builds the empty state of cluster c; every GPU starts idle at f_max.
