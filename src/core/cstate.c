@@ -142,8 +142,12 @@ static void key_update(cstate *cs, int ni)
     k->cpu_left = n->cpu_left;
     k->ram_left = n->ram_left;
     k->ngpus = (uint16_t)(n->ngpus < GP_NODE_MAX_GPUS ? n->ngpus : GP_NODE_MAX_GPUS);
-    for (int d = 0; d < k->ngpus; d++)
-        k->idle[d] = (uint16_t)cs_gpu_idle_milli(&cs->gpus[n->gpu0 + d]);
+    for (int d = 0; d < k->ngpus; d++) {
+        const cs_gpu *g = &cs->gpus[n->gpu0 + d];
+        k->idle[d] = (uint16_t)cs_gpu_idle_milli(g);
+        /* + 0.0: -0.0 and 0.0 are the same free memory but not the same bytes */
+        k->mem_free[d] = cs_gpu_mem_free(g) + 0.0;
+    }
     for (int t = 0; t < CS_NTAGS; t++)
         k->tags |= (uint16_t)((n->tag_count[t] > 0) << t);
     /* Over the bytes after the hash (unused ones are zero). */

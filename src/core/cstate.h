@@ -72,6 +72,7 @@ typedef struct cs_key {
     uint16_t idle[GP_NODE_MAX_GPUS];    /* idle share per device, milli */
     uint16_t ngpus;
     uint16_t tags;              /* bit i: a running task of GpuClustering tag i */
+    double mem_free[GP_NODE_MAX_GPUS];  /* free memory per device, GiB */
 } cs_key;
 
 /* How many of the latest key changes a state remembers (cstate.changed). */
