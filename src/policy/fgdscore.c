@@ -370,23 +370,24 @@ static void sub_idle(const int *idle, const int *usable, int ng, const fgd_task 
 
 int fgd_feasible(const cstate *cs, int ni, const fgd_task *t, const char **why)
 {
-    const cs_node *n = &cs->nodes[ni];
+    /* From the node's key (cs_key): every figure the filter reads, in one
+     * small record, since it runs on every group at every decision. */
+    const cs_key *k = &cs->keys[ni];
     const char *w = NULL;
-    if (t->cpu > n->cpu_left)
+    if (t->cpu > k->cpu_left)
         w = "CPU short";
-    else if (t->ram > n->ram_left)
+    else if (t->ram > k->ram_left)
         w = "memory short";
-    else if (t->g > 0 && (n->ngpus == 0 || !n->gpu))
+    else if (t->g > 0 && (k->ngpus == 0 || !k->gpu))
         w = "no GPU";
-    else if (t->g > 0 && !task_allows_model(t->tk, n->gpu->name))
+    else if (t->g > 0 && !task_allows_model(t->tk, k->gpu->name))
         w = "GPU type not allowed";
     else if (t->g > 0) {
-        int idle[GP_NODE_MAX_GPUS] = {0}, usable[GP_NODE_MAX_GPUS] = {0};
-        int ng = node_idle(cs, ni, idle), fit = 0, fit_share = 0;
-        node_usable(cs, ni, t, idle, ng, usable);
-        for (int d = 0; d < ng; d++) {
-            fit += usable[d] >= t->g;
-            fit_share += idle[d] >= t->g;
+        int fit = 0, fit_share = 0;
+        for (int d = 0; d < k->ngpus; d++) {
+            int share = k->idle[d] >= t->g;
+            fit_share += share;
+            fit += share && (t->mem <= 0 || k->mem_free[d] + GP_MEM_EPS_GIB >= t->mem);
         }
         if (fit < t->k && fit_share >= t->k)
             w = "GPU memory short";
