@@ -552,9 +552,10 @@ static char *explain_scenario_text(int with_candidates)
  * term to 17 digits) of seven policies on a small run, as the code before
  * candidates became optional wrote them: its length and FNV-1a hash
  * (taken again when the correlation family's readings changed: first fit,
- * the shared admission test, the opens note; and when GPUs were named one
+ * the shared admission test, the opens note; when GPUs were named one
  * way everywhere, node/g0,g1 and a node alone, the text otherwise the
- * same). */
+ * same; and when FGD and PWR began to check GPU memory: srv1's 8 GiB GPU
+ * is no longer given a larger task). */
 static void test_explain_text_unchanged(void **state)
 {
     (void)state;

@@ -6,6 +6,7 @@
 #include "cstate_int.h"
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,7 +122,15 @@ static void add_gpus(cstate *cs, int node_idx, const node *spec, const gpu_profi
     }
 }
 
-/* Recomputes node ni's key from its state (cs_key). */
+/* A state's id (cstate.id): unique within the process, whatever thread
+ * builds the state. */
+static uint64_t new_state_id(void)
+{
+    static atomic_uint_fast64_t next = 1;
+    return (uint64_t)atomic_fetch_add(&next, 1);
+}
+
+/* Recomputes node ni's key from its state (cs_key) and records the change. */
 static void key_update(cstate *cs, int ni)
 {
     const cs_node *n = &cs->nodes[ni];
@@ -133,13 +142,18 @@ static void key_update(cstate *cs, int ni)
     k->cpu_left = n->cpu_left;
     k->ram_left = n->ram_left;
     k->ngpus = (uint16_t)(n->ngpus < GP_NODE_MAX_GPUS ? n->ngpus : GP_NODE_MAX_GPUS);
-    for (int d = 0; d < k->ngpus; d++)
-        k->idle[d] = (uint16_t)cs_gpu_idle_milli(&cs->gpus[n->gpu0 + d]);
+    for (int d = 0; d < k->ngpus; d++) {
+        const cs_gpu *g = &cs->gpus[n->gpu0 + d];
+        k->idle[d] = (uint16_t)cs_gpu_idle_milli(g);
+        /* + 0.0: -0.0 and 0.0 are the same free memory but not the same bytes */
+        k->mem_free[d] = cs_gpu_mem_free(g) + 0.0;
+    }
     for (int t = 0; t < CS_NTAGS; t++)
         k->tags |= (uint16_t)((n->tag_count[t] > 0) << t);
     /* Over the bytes after the hash (unused ones are zero). */
     k->hash = core_hash_bytes(CORE_HASH_INIT, (const char *)k + sizeof k->hash,
                               sizeof *k - sizeof k->hash);
+    cs->changed[cs->nchanges++ % CS_CHANGES_RING] = ni;
 }
 
 /* Appends the state of one node described by cluster node `spec`. */
@@ -185,6 +199,8 @@ cstate *cstate_new(const cluster *c, const catalog *cat, gp_err *err)
     cstate *cs = xcalloc(1, sizeof *cs);
     cs->cl = c;
     cs->cat = cat;
+    cs->id = new_state_id();
+    cs->changed = xmalloc(CS_CHANGES_RING * sizeof *cs->changed);
     for (size_t i = 0; i < c->nnodes; i++) {
         if (add_node(cs, (int)i, c->nodes[i].name, err)) {
             cstate_free(cs);
@@ -203,6 +219,7 @@ void cstate_free(cstate *cs)
     free(cs->gpus);
     free(cs->nodes);
     free(cs->keys);
+    free(cs->changed);
     free(cs->gpu_draw_w);
     free(cs->node_draw_w);
     free(cs->active);
@@ -222,6 +239,8 @@ cstate *cstate_clone(const cstate *cs)
     c->nodes_cap = cs->nnodes;
     c->keys = xmemdup(cs->keys, cs->nnodes * sizeof *c->keys);
     c->keys_cap = cs->nnodes;
+    c->id = new_state_id();
+    c->changed = xmemdup(cs->changed, CS_CHANGES_RING * sizeof *c->changed);
     c->active = xmemdup(cs->active, cs->nactive * sizeof *c->active);
     c->active_cap = cs->nactive;
     c->gpu_draw_w = xmemdup(cs->gpu_draw_w, cs->ngpus * sizeof *c->gpu_draw_w);

@@ -72,7 +72,11 @@ typedef struct cs_key {
     uint16_t idle[GP_NODE_MAX_GPUS];    /* idle share per device, milli */
     uint16_t ngpus;
     uint16_t tags;              /* bit i: a running task of GpuClustering tag i */
+    double mem_free[GP_NODE_MAX_GPUS];  /* free memory per device, GiB */
 } cs_key;
+
+/* How many of the latest key changes a state remembers (cstate.changed). */
+#define CS_CHANGES_RING 1024
 
 /* A set of GPU (or node) indices searched in index order: a bit per index
  * and a bit per word of them, so that the lowest member at or after an
@@ -103,6 +107,17 @@ typedef struct cstate {
     size_t opened;              /* nodes opened beyond the cluster (unbounded pool) */
     cs_key *keys;               /* [nnodes], see cs_key */
     size_t keys_cap;
+    /* Which nodes' keys changed, so that a reader that keeps something per
+     * key (the scoring policies' node groups) updates only those: the
+     * count of key changes ever made, and the node of each of the latest
+     * CS_CHANGES_RING of them (change c at changed[c % CS_CHANGES_RING]).
+     * A reader that saw count s reads changes s .. nchanges-1, or starts
+     * over when more than the ring holds happened.  id is this state's
+     * own (a clone gets a new one), so that a reader can tell states
+     * apart even when one is freed and another lands at its address. */
+    int *changed;
+    uint64_t nchanges;
+    uint64_t id;
     int64_t alloc_milli;        /* Σ min(alloc, 1000) over GPUs, kept on every change */
     /* The GPUs running a task, ascending: what the correlation family
      * scans instead of every GPU (the same GPUs in the same order). */
@@ -123,6 +138,15 @@ typedef struct cstate {
     double *gpu_draw_w;         /* [ngpus] */
     double *node_draw_w;        /* [2 nnodes]: a server's CPU and GPU parts (eopc) */
     size_t gpu_draw_cap, node_draw_cap;
+    /* The sums of node_draw_w's CPU and GPU parts over every server, kept
+     * by power_eopc_cache as parts change so that the eopc total costs
+     * nothing per event: exact, in units of 2^-64 W, so the same whatever
+     * the order of the changes (power_eopc.c).  node_draw_inexact counts
+     * the parts such a sum cannot hold exactly (they are left out of it);
+     * node_draw_unsummed is set when another model writes the parts. */
+    __int128 node_draw_sum[2];
+    size_t node_draw_inexact;
+    int node_draw_unsummed;
 } cstate;
 
 /* Builds the empty state of cluster c; every GPU starts idle at f_max.

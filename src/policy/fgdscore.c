@@ -8,6 +8,7 @@
  */
 #include "fgdscore.h"
 #include "fgdscore_int.h"
+#include "fgdscore_groups.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +18,6 @@
 #include "power/power.h"
 #include "core/hash.h"
 #include "core/gpuname.h"
-#include "core/hashtab.h"
 #include "core/rng.h"
 #include "core/util.h"
 
@@ -64,10 +64,9 @@ struct fgd_prep {
     /* Class statistics scratch (w->n each). */
     int *cnt, *sum, *cnt2, *sum2;
     unsigned char *access_tmp;
-    /* The groups of one decision: group index by node key (made on first
-     * use), each group's representative and size; gcs the state grouped. */
-    hashtab *groups;
-    const cstate *gcs;
+    /* The node groups (kept across decisions), and those of one decision:
+     * each group's representative and size. */
+    fgd_groups *groups;
     int *grep, *gcount;
     size_t ngroups;
     /* FGD score memo (1 << MEMO_BITS entries) and the score-class id of
@@ -84,6 +83,7 @@ void fgd_task_of(const task *tk, fgd_task *out)
     memset(out, 0, sizeof *out);
     out->cpu = tk->cpu_milli;
     out->ram = tk->ram_mib;
+    out->mem = tk->gpu_mem_gib;
     out->g = task_gpu_share(tk);
     out->k = task_gpus(tk);
     out->share = out->k == 1 && out->g < 1000;
@@ -214,7 +214,7 @@ void fgd_prep_free(fgd_prep *p)
     free(p->node_model);
     free(p->cand);
     free(p->cand_count);
-    hashtab_free(p->groups);
+    fgd_groups_free(p->groups);
     free(p->grep);
     free(p->gcount);
     free(p->raw);
@@ -306,6 +306,24 @@ static int node_idle(const cstate *cs, int ni, int *idle)
     return ng;
 }
 
+/* The idle list as task t may use it: a device whose free memory is short
+ * of the task's GPU memory shows -1, so that no device rule takes it (the
+ * scores still read the real idle list, which says how fragmented the node
+ * is).  Returns 1 when every device is usable — always for a task that
+ * states no GPU memory (openb). */
+static int node_usable(const cstate *cs, int ni, const fgd_task *t, const int *idle, int ng,
+                       int *usable)
+{
+    int all = 1;
+    const cs_gpu *g = &cs->gpus[cs->nodes[ni].gpu0];
+    for (int d = 0; d < ng; d++) {
+        int ok = t->mem <= 0 || cs_gpu_mem_free(&g[d]) + GP_MEM_EPS_GIB >= t->mem;
+        usable[d] = ok ? idle[d] : -1;
+        all &= ok;
+    }
+    return all;
+}
+
 static int64_t idle_total(const int *idle, int ng)
 {
     int64_t t = 0;
@@ -316,7 +334,9 @@ static int64_t idle_total(const int *idle, int ng)
 
 /* NodeResource.Sub for a non-sharing task: the k devices taken are the
  * first ones with idle >= g in ascending idle order (stable), i.e. for whole
- * GPUs the first k fully free devices by index.  Marks them in taken[]. */
+ * GPUs the first k fully free devices by index.  Marks them in taken[].
+ * idle is the usable list (node_usable): a device short of memory is not
+ * taken. */
 static void sub_devices(const int *idle, int ng, int g, int k, int *taken)
 {
     int order[GP_NODE_MAX_GPUS];
@@ -337,11 +357,12 @@ static void sub_devices(const int *idle, int ng, int g, int k, int *taken)
     }
 }
 
-/* The node's idle list after a non-sharing task (the simulator's Sub). */
-static void sub_idle(const int *idle, int ng, const fgd_task *t, int *out)
+/* The node's idle list after a non-sharing task (the simulator's Sub);
+ * the devices are taken among the usable ones. */
+static void sub_idle(const int *idle, const int *usable, int ng, const fgd_task *t, int *out)
 {
     int taken[GP_NODE_MAX_GPUS];
-    sub_devices(idle, ng, t->g, t->k, taken);
+    sub_devices(usable, ng, t->g, t->k, taken);
     for (int d = 0; d < ng; d++)
         out[d] = idle[d] - (taken[d] ? t->g : 0);
 }
@@ -350,21 +371,28 @@ static void sub_idle(const int *idle, int ng, const fgd_task *t, int *out)
 
 int fgd_feasible(const cstate *cs, int ni, const fgd_task *t, const char **why)
 {
-    const cs_node *n = &cs->nodes[ni];
+    /* From the node's key (cs_key): every figure the filter reads, in one
+     * small record, since it runs on every group at every decision. */
+    const cs_key *k = &cs->keys[ni];
     const char *w = NULL;
-    if (t->cpu > n->cpu_left)
+    if (t->cpu > k->cpu_left)
         w = "CPU short";
-    else if (t->ram > n->ram_left)
+    else if (t->ram > k->ram_left)
         w = "memory short";
-    else if (t->g > 0 && (n->ngpus == 0 || !n->gpu))
+    else if (t->g > 0 && (k->ngpus == 0 || !k->gpu))
         w = "no GPU";
-    else if (t->g > 0 && !task_allows_model(t->tk, n->gpu->name))
+    else if (t->g > 0 && !task_allows_model(t->tk, k->gpu->name))
         w = "GPU type not allowed";
     else if (t->g > 0) {
-        int idle[GP_NODE_MAX_GPUS] = {0}, ng = node_idle(cs, ni, idle), fit = 0;
-        for (int d = 0; d < ng; d++)
-            fit += idle[d] >= t->g;
-        if (fit < t->k)
+        int fit = 0, fit_share = 0;
+        for (int d = 0; d < k->ngpus; d++) {
+            int share = k->idle[d] >= t->g;
+            fit_share += share;
+            fit += share && (t->mem <= 0 || k->mem_free[d] + GP_MEM_EPS_GIB >= t->mem);
+        }
+        if (fit < t->k && fit_share >= t->k)
+            w = "GPU memory short";
+        else if (fit < t->k)
             w = t->share ? "no device with enough idle" : "too few free GPUs";
     }
     if (why)
@@ -383,7 +411,8 @@ static void fill_taken(const cs_node *n, const int *taken, int ng, placement *ou
 void fgd_devices_bestfit(const cstate *cs, int ni, const fgd_task *t, placement *out)
 {
     const cs_node *n = &cs->nodes[ni];
-    int idle[GP_NODE_MAX_GPUS] = {0}, ng = node_idle(cs, ni, idle);
+    int real[GP_NODE_MAX_GPUS] = {0}, ng = node_idle(cs, ni, real), idle[GP_NODE_MAX_GPUS];
+    node_usable(cs, ni, t, real, ng, idle);
     out->node = ni;
     out->ngpus = 0;
     if (t->k == 0)
@@ -479,23 +508,27 @@ static void memo_store(fgd_memo *m, int model, int key, const int *idle, int ng,
         m->idle[d] = (uint16_t)idle[d];
 }
 
-static int64_t fgd_score_compute(const fgd_eval *ev, int ni, const int *idle, int ng, int *dev,
-                                 char *note, size_t len);
+static int64_t fgd_score_compute(const fgd_eval *ev, int ni, const int *idle,
+                                 const int *usable, int ng, int *dev, char *note, size_t len);
 
 /* FGD's score, remembered per node and score class (the memo is skipped
  * when an explanation is asked for, which wants the F values). */
 int64_t fgd_score_fgd(const fgd_eval *ev, int ni, int *dev, char *note, size_t len)
 {
     int idle[GP_NODE_MAX_GPUS] = {0}, ng = node_idle(ev->cs, ni, idle), d = -1;
+    int usable[GP_NODE_MAX_GPUS] = {0};
     int64_t cpu_left = ev->cs->nodes[ni].cpu_left;
-    fgd_memo *slot = NULL, *hit = note ? NULL
+    /* The memo's entry is keyed by the idle list alone: a device short of
+     * memory changes the answer, so such a node is scored afresh. */
+    int all = node_usable(ev->cs, ni, ev->t, idle, ng, usable);
+    fgd_memo *slot = NULL, *hit = note || !all ? NULL
                                 : memo_find(ev->prep, ni, ev->t->key, idle, ng, cpu_left, &slot);
     if (hit) {
         if (dev)
             *dev = hit->dev;
         return hit->score;
     }
-    int64_t s = fgd_score_compute(ev, ni, idle, ng, &d, note, len);
+    int64_t s = fgd_score_compute(ev, ni, idle, usable, ng, &d, note, len);
     if (!note && slot)
         memo_store(slot, ev->prep->node_model[ni], ev->t->key, idle, ng, cpu_left, s, d);
     if (dev)
@@ -503,8 +536,8 @@ int64_t fgd_score_fgd(const fgd_eval *ev, int ni, int *dev, char *note, size_t l
     return s;
 }
 
-static int64_t fgd_score_compute(const fgd_eval *ev, int ni, const int *idle, int ng, int *dev,
-                                 char *note, size_t len)
+static int64_t fgd_score_compute(const fgd_eval *ev, int ni, const int *idle,
+                                 const int *usable, int ng, int *dev, char *note, size_t len)
 {
     fgd_prep *p = ev->prep;
     const frag_workload *w = p->w;
@@ -518,13 +551,13 @@ static int64_t fgd_score_compute(const fgd_eval *ev, int ni, const int *idle, in
     int best = -1;
     if (t->share) {
         for (int d = 0; d < ng; d++) {
-            if (idle[d] < t->g)
+            if (usable[d] < t->g)
                 continue;
-            /* An equal idle value earlier gives the same state, so the same
-             * score, which cannot beat the earlier device. */
+            /* An equal idle value earlier on a usable device gives the same
+             * state, so the same score, which cannot beat that device. */
             int seen = 0;
             for (int e = 0; e < d && !seen; e++)
-                seen = idle[e] == idle[d];
+                seen = usable[e] == usable[d];
             if (seen)
                 continue;
             stats_after(w, p->cnt, p->sum, idle[d], t->g, p->cnt2, p->sum2);
@@ -539,7 +572,7 @@ static int64_t fgd_score_compute(const fgd_eval *ev, int ni, const int *idle, in
         }
     } else {
         int after[GP_NODE_MAX_GPUS];
-        sub_idle(idle, ng, t, after);
+        sub_idle(idle, usable, ng, t, after);
         frag_stats(w, after, ng, p->cnt2, p->sum2);
         f1 = frag_from_stats(w, acc, p->cnt2, p->sum2, idle_total(after, ng),
                              n->cpu_left - t->cpu, NULL);
@@ -560,6 +593,8 @@ int64_t fgd_score_pwr(const fgd_eval *ev, int ni, int *dev, char *note, size_t l
     const fgd_task *t = ev->t;
     const cs_node *n = &ev->cs->nodes[ni];
     int idle[GP_NODE_MAX_GPUS] = {0}, ng = node_idle(ev->cs, ni, idle), free0 = 0;
+    int usable[GP_NODE_MAX_GPUS] = {0};
+    node_usable(ev->cs, ni, t, idle, ng, usable);
     cs_node view = *n;
     view.ngpus = ng;
     for (int d = 0; d < ng; d++)
@@ -570,7 +605,7 @@ int64_t fgd_score_pwr(const fgd_eval *ev, int ni, int *dev, char *note, size_t l
     int best = -1;
     if (t->share) {
         for (int d = 0; d < ng; d++) {
-            if (idle[d] < t->g)
+            if (usable[d] < t->g)
                 continue;
             double pa = cpu1 + power_eopc_gpu(&view, free0 - (idle[d] >= 1000));
             int64_t s = (int64_t)(p0 - pa);
@@ -582,7 +617,7 @@ int64_t fgd_score_pwr(const fgd_eval *ev, int ni, int *dev, char *note, size_t l
         }
     } else {
         int taken[GP_NODE_MAX_GPUS], free1 = free0;
-        sub_devices(idle, ng, t->g, t->k, taken);
+        sub_devices(usable, ng, t->g, t->k, taken);
         for (int d = 0; d < ng; d++)
             free1 -= taken[d] && t->g > 0 && idle[d] >= 1000;
         p1 = cpu1 + power_eopc_gpu(&view, free1);
@@ -665,8 +700,9 @@ int64_t fgd_score_gpupacking(const fgd_eval *ev, int ni, int *dev, char *note, s
             snprintf(note, len, "idle node, %d free", full_free);
         return s;
     }
-    int taken[GP_NODE_MAX_GPUS];
-    sub_devices(idle, ng, t->g, t->k, taken);
+    int taken[GP_NODE_MAX_GPUS], usable[GP_NODE_MAX_GPUS];
+    node_usable(ev->cs, ni, t, idle, ng, usable);
+    sub_devices(usable, ng, t->g, t->k, taken);
     int use_free = 0, picked = 0;
     int64_t ratio = 0;
     for (int d = 0; d < ng; d++) {
@@ -782,46 +818,16 @@ static void devices_for(const fgd_eval *ev, int ni, const fgd_term *term, int de
     fgd_devices_bestfit(ev->cs, ni, ev->t, out);
 }
 
-/* Groups the nodes by key (cs_key): identical nodes get the same
- * feasibility, scores and device choice, so one per group is evaluated —
- * the lowest-ranked, which is the node the rank tie-break would pick among
- * them.  One pass over the node keys, no scoring. */
-static int group_eq(const void *key, size_t g, const void *ctx)
-{
-    const fgd_prep *p = ctx;
-    return cs_key_equal(&p->gcs->keys[p->grep[g]], key);
-}
-
-static void group_nodes(fgd_prep *p, const cstate *cs, const int *rank)
-{
-    if (!p->groups)
-        p->groups = hashtab_new(group_eq, p);
-    hashtab_clear(p->groups);
-    p->gcs = cs;
-    p->ngroups = 0;
-    for (size_t i = 0; i < cs->nnodes; i++) {
-        const cs_key *k = &cs->keys[i];
-        size_t had = hashtab_put(p->groups, k->hash, k, p->ngroups);
-        int g = (int)had;
-        if (had == HASHTAB_NONE) {
-            g = (int)p->ngroups++;
-            p->grep[g] = (int)i;
-            p->gcount[g] = 1;
-        } else {
-            p->gcount[g]++;
-            if (rank && rank[i] < rank[p->grep[g]])
-                p->grep[g] = (int)i;
-        }
-    }
-}
-
 /* Filters the groups' representatives into p->cand (with their group
  * sizes); explains the filtered ones.  Returns how many; *nodes = the
  * feasible nodes they stand for. */
 static size_t collect_feasible(const policy_ctx *ctx, fgd_prep *p, const fgd_task *t,
                                explain *ex, size_t *nodes)
 {
-    group_nodes(p, ctx->cs, ctx->node_rank);
+    if (!p->groups)
+        p->groups = fgd_groups_new();
+    p->ngroups = fgd_groups_list(p->groups, ctx->cs, ctx->node_rank, explain_wants(ex), p->grep,
+                                 p->gcount);
     size_t n = 0;
     *nodes = 0;
     for (size_t g = 0; g < p->ngroups; g++) {
@@ -1030,7 +1036,9 @@ int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex)
     fgd_devices_bestfit(ctx->cs, ni, &t, out);
     if (t.share && ctx->rng) {
         /* SelRandomGpu: a uniformly random device among those with room. */
-        int idle[GP_NODE_MAX_GPUS] = {0}, ng = node_idle(ctx->cs, ni, idle), nel = 0;
+        int real[GP_NODE_MAX_GPUS] = {0}, ng = node_idle(ctx->cs, ni, real), nel = 0;
+        int idle[GP_NODE_MAX_GPUS];
+        node_usable(ctx->cs, ni, &t, real, ng, idle);
         for (int d = 0; d < ng; d++)
             nel += idle[d] >= t.g;
         int r = nel > 1 ? (int)rng_below(ctx->rng, (uint64_t)nel) : 0;

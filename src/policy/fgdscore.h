@@ -33,6 +33,7 @@
 typedef struct fgd_task {
     int64_t cpu;                /* milli-cores */
     int64_t ram;                /* MiB; a filter only */
+    double mem;                 /* GPU memory per GPU, GiB (0 = not stated) */
     int g;                      /* per-GPU share, 0..1000 (0 = CPU-only) */
     int k;                      /* GPU count (0 = CPU-only) */
     int share;                  /* k == 1 and g < 1000 */

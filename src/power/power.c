@@ -45,10 +45,10 @@ void power_cache_node(power_model m, cstate *cs, int node_idx)
 {
     const cs_node *n = &cs->nodes[node_idx];
     if (m == POWER_EOPC) {
-        power_eopc_key(cs, node_idx, &cs->node_draw_w[2 * node_idx],
-                       &cs->node_draw_w[2 * node_idx + 1]);
+        power_eopc_cache(cs, node_idx);
         return;
     }
+    cs->node_draw_unsummed = 1;        /* eopc's running sums no longer hold */
     cs->node_draw_w[2 * node_idx] = power_cats_static(cs, node_idx);  /* when awake */
     for (int d = 0; d < n->ngpus; d++)     /* a sleeping server's GPUs draw nothing */
         cs->gpu_draw_w[n->gpu0 + d] = power_cats_gpu(cs, n->gpu0 + d);

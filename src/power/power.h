@@ -47,6 +47,8 @@ double power_cats_static(const cstate *cs, int node_idx);
 
 void power_eopc(const cstate *cs, power_split *out);
 void power_eopc_cached(const cstate *cs, power_split *out);
+/* Caches server node_idx's eopc parts (cs->node_draw_w) and the sums. */
+void power_eopc_cache(cstate *cs, int node_idx);
 /* A server's two parts as power_eopc adds them (from its key). */
 void power_eopc_key(const cstate *cs, int node_idx, double *cpu_w, double *gpu_w);
 /* One node's CPU and GPU watts under eopc (FGD_NOTES §6). */

@@ -11,6 +11,7 @@
  */
 #include "power.h"
 
+#include <math.h>
 #include <string.h>
 
 
@@ -81,11 +82,10 @@ void power_eopc_node(const cstate *cs, int ni, double *cpu_w, double *gpu_w)
     power_eopc_raw(&view, idle, n->cpu_left, cpu_w, gpu_w);
 }
 
-/* PWR eq. 3: the sum over nodes, reported with its CPU and GPU parts.
- * Read from the nodes' keys (cstate.h), which hold what power_eopc_node
- * reads in a few bytes per node instead of every GPU's record: the same
- * figures, summed in the same order, at a tenth of the memory traffic (the
- * simulator sums this after every event). */
+/* A server's parts read from its key (cstate.h), which holds what
+ * power_eopc_node reads in a few bytes per node instead of every GPU's
+ * record: the same figures at a tenth of the memory traffic (the
+ * simulator caches them after every event). */
 void power_eopc_key(const cstate *cs, int node_idx, double *cpu_w, double *gpu_w)
 {
     const cs_key *k = &cs->keys[node_idx];
@@ -102,25 +102,87 @@ void power_eopc_key(const cstate *cs, int node_idx, double *cpu_w, double *gpu_w
     *gpu_w = power_eopc_gpu(&view, free_devs);
 }
 
+/* A draw as an exact count of 2^-64 W: 1 when it is one (0, or a
+ * magnitude in [2^-11, 2^40) W, whose lowest mantissa bit is at least
+ * 2^-63), else 0.  Sums of such counts are exact, so they do not depend on
+ * the order of the terms; their value is rounded to a double once, when
+ * read (so whole watts sum to what the index-order sum gives). */
+static int to_fixed(double w, __int128 *out)
+{
+    *out = 0;
+    if (w == 0)
+        return 1;
+    if (!(fabs(w) >= 0x1p-11 && fabs(w) < 0x1p40))
+        return 0;
+    *out = (__int128)ldexp(w, 64);
+    return 1;
+}
+
+static double from_fixed(__int128 v)
+{
+    return ldexp((double)v, -64);
+}
+
+/* The parts in index order: what the exact sums stand for when some part
+ * does not fit them. */
+static void sum_parts(const cstate *cs, double *cpu_w, double *gpu_w)
+{
+    *cpu_w = *gpu_w = 0;
+    for (size_t i = 0; i < cs->nnodes; i++) {
+        *cpu_w += cs->node_draw_w[2 * i];
+        *gpu_w += cs->node_draw_w[2 * i + 1];
+    }
+}
+
+/* PWR eq. 3: the sum over nodes, reported with its CPU and GPU parts: the
+ * exact sum of the servers' parts (power_eopc_key) rounded once, or, when
+ * a part is out of the exact range, the sum in index order. */
 void power_eopc(const cstate *cs, power_split *out)
 {
-    out->gpu_w = out->cpu_w = out->static_w = out->total_w = 0;
+    __int128 sum[2] = {0, 0};
+    double naive[2] = {0, 0};
+    int exact = 1;
     for (size_t i = 0; i < cs->nnodes; i++) {
-        double cpu_w, gpu_w;
-        power_eopc_key(cs, (int)i, &cpu_w, &gpu_w);
-        out->cpu_w += cpu_w;
-        out->gpu_w += gpu_w;
+        double part[2];
+        power_eopc_key(cs, (int)i, &part[0], &part[1]);
+        for (int k = 0; k < 2; k++) {
+            __int128 f;
+            exact &= to_fixed(part[k], &f);
+            sum[k] += f;
+            naive[k] += part[k];
+        }
     }
+    out->static_w = 0;
+    out->cpu_w = exact ? from_fixed(sum[0]) : naive[0];
+    out->gpu_w = exact ? from_fixed(sum[1]) : naive[1];
     out->total_w = out->cpu_w + out->gpu_w;
 }
 
-/* The same sum from the parts cached per server (power_cache_node). */
+/* Server ni's parts from its key into cs->node_draw_w, and the exact sums
+ * with them: a part's change is applied as a difference. */
+void power_eopc_cache(cstate *cs, int ni)
+{
+    double *part = &cs->node_draw_w[2 * ni], now[2];
+    power_eopc_key(cs, ni, &now[0], &now[1]);
+    for (int k = 0; k < 2; k++) {
+        __int128 was, is;
+        int was_ok = to_fixed(part[k], &was), is_ok = to_fixed(now[k], &is);
+        cs->node_draw_inexact += (size_t)!is_ok - (size_t)!was_ok;
+        cs->node_draw_sum[k] += is - was;
+        part[k] = now[k];
+    }
+}
+
+/* The same sum from the parts cached per server (power_eopc_cache): the
+ * exact sums when they hold every part, else one pass over the servers. */
 void power_eopc_cached(const cstate *cs, power_split *out)
 {
-    out->gpu_w = out->cpu_w = out->static_w = out->total_w = 0;
-    for (size_t i = 0; i < cs->nnodes; i++) {
-        out->cpu_w += cs->node_draw_w[2 * i];
-        out->gpu_w += cs->node_draw_w[2 * i + 1];
+    out->static_w = 0;
+    if (cs->node_draw_unsummed || cs->node_draw_inexact > 0)
+        sum_parts(cs, &out->cpu_w, &out->gpu_w);
+    else {
+        out->cpu_w = from_fixed(cs->node_draw_sum[0]);
+        out->gpu_w = from_fixed(cs->node_draw_sum[1]);
     }
     out->total_w = out->cpu_w + out->gpu_w;
 }
