@@ -5,9 +5,11 @@
  * importers share.
  *
  * Not a parser: libcsv does the RFC 4180 work (quotes, embedded commas and
- * newlines); this file only tracks positions, validates encoding, drops a
- * UTF-8 byte-order mark at the start of a file (for every importer, with or
- * without a header line) and bounds the length of a field.
+ * newlines); this file only splits the plain lines that need none of it
+ * (the bulk of every large file read), tracks positions, validates
+ * encoding, drops a UTF-8 byte-order mark at the start of a file (for
+ * every importer, with or without a header line) and bounds the length of
+ * a field.
  */
 #ifndef GP_CSVREAD_H
 #define GP_CSVREAD_H
@@ -92,6 +94,12 @@ int csv_int(const csv_reader *r, const csv_row *row, int col, int64_t min, int64
             int64_t *out, gp_err *err);
 int csv_real(const csv_reader *r, const csv_row *row, int col, double min, double max,
              double *out, gp_err *err);
+/* The number readers of csv_int and csv_real: parse_int64 and
+ * parse_double (core/util.h), with a fast path for the plain integers
+ * and fixed-point decimals data is written in that gives the very same
+ * value.  0, or -1 when s is not a number. */
+int csv_parse_int(const char *s, int64_t *out);
+int csv_parse_real(const char *s, double *out);
 /* Copies the field into buf (size len); too long is an error. */
 int csv_text(const csv_reader *r, const csv_row *row, int col, char *buf, size_t len,
              gp_err *err);

@@ -749,8 +749,26 @@ typedef struct bp {
     double pc_all[2];
     int pc_nall[2];
     struct diver *diver;    /* a search for packings beside the tree, until its join_at */
+    /* In a search beside the tree: where it shows the tree the cost of
+     * its best packing as it finds it (NULL in the tree itself), so that
+     * the tree can stop at --gap without waiting for the join. */
+    _Atomic double *found;
     int stopped;
 } bp;
+
+/* Shows the tree the cost of b's best packing (see bp.found). */
+static void publish(const bp *b)
+{
+    if (b->found)
+        atomic_store(b->found, b->best->cost);
+}
+
+/* 1 when the best packing is as close to lb as the solve asks: proven,
+ * or within --gap of it.  The searches for packings end there too. */
+static int good_enough(const bp *b, double lb)
+{
+    return pk_gap_met(b->p, b->c, lb, b->best->cost);
+}
 
 /* The master LP of a node, with its prefix rows and the seed's columns. */
 static cg *node_master(bp *b, const node_inst *ni, const pool *seed)
@@ -851,7 +869,8 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
         int end = 0;
         if (go) {
             round_lp(ng, &next, p, b->best);
-            end = pk_closes(p, ds->target, b->best->cost) || dive_level(b, &child, ng, &next, ds);
+            publish(b);
+            end = good_enough(b, ds->target) || dive_level(b, &child, ng, &next, ds);
         } else
             ds->fails++;
         if (ng)
@@ -883,27 +902,32 @@ static void dive(bp *b, const bp_node *start, cg *g, const node_inst *ni, double
 static void root_packings(bp *b, const bp_node *nd, cg *g, const node_inst *ni, double lb)
 {
     const pk_inst *p = b->p;
-    if (!pk_closes(p, lb, b->best->cost))
+    if (!good_enough(b, lb))
         integer_master(g, b->c, p, b->best, 0.25);
+    publish(b);
     /* With costs that vary by leader (CATS) the root bound is rarely
      * met exactly, so a dive cannot end the search and only moves the
      * tree: measured slower there, except when the root leaves the best
      * packing more than DIVE_MIN_GAP above the bound — the first 128
      * pai-like tasks with per-task kappa: 3,230.8 W without the dive,
      * 3,220.7 W with it, against a bound of 3,217.6 W after 30 s. */
+    if (b->c->o->mip_gap > 0 && good_enough(b, lb))
+        return;     /* within --gap already: nothing more to look for */
     if (p->quantum > 0 && !pk_closes(p, lb, b->best->cost))
         dive(b, nd, g, ni, lb, 0.5);
     else if (sg_gap(b->best->cost, lb) > DIVE_MIN_GAP)
         dive(b, nd, g, ni, lb, 0.1);
+    publish(b);
     /* With costs set by the leader, repacking a few GPUs at a time
      * exactly (solve_lns.c), from what the root's dive found, is what
      * improves on it: the first 256 pai-like tasks with per-task kappa
      * kept the heuristic's 6,536.02 W through 60 s of rounding, dives
      * and the integer master. */
-    if (p->quantum <= 0 && !pk_closes(p, lb, b->best->cost))
+    if (p->quantum <= 0 && !good_enough(b, lb))
         pk_lns(p, b->c, b->best, lb,
                (b->c->o->work_limit_s > 0 ? LNS_SHARE_WORK : LNS_SHARE_TIME) *
                    sg_remaining(b->c), g);
+    publish(b);
 }
 
 /* ---- beside the tree ------------------------------------------------------------ */
@@ -922,7 +946,9 @@ struct diver {
     bp_node node;
     pool *seed;
     dive_state ds;
-    atomic_int halt;        /* set by the join when the tree has proven its packing */
+    atomic_int halt;        /* set by the join when the tree has proven its packing, or
+                             * when the tree has met --gap */
+    _Atomic double found;   /* its best packing's cost so far (bp.found) */
     double work0;
     int root;               /* root_packings, not a dive */
     long join_at;
@@ -975,6 +1001,8 @@ static diver *diver_start(bp *b, const bp_node *nd, cg *g, const node_inst *ni, 
     d->b.p = p;
     d->b.c = &d->c;
     d->b.best = &d->best;
+    atomic_init(&d->found, d->best.cost);
+    d->b.found = &d->found;
     d->b.prefix_lb = b->prefix_lb;
     d->b.min_bins = b->min_bins;
     d->b.buf = xmalloc(n * sizeof *d->b.buf);
@@ -993,6 +1021,36 @@ static diver *diver_start(bp *b, const bp_node *nd, cg *g, const node_inst *ni, 
     if (!d->threaded)
         diver_run(d);
     return d;
+}
+
+/* The cost of the best packing known: the tree's, or the one its search
+ * beside has shown. */
+static double known_cost(const bp *b)
+{
+    double c = b->best->cost;
+    if (b->diver) {
+        double d = atomic_load(&b->diver->found);
+        c = d < c ? d : c;
+    }
+    return c;
+}
+
+/* 1 when --gap is given and met by the packings known (the tree's and
+ * the one beside it) and the bound lb.  When the search beside holds
+ * the packing that meets it, the tree stops then rather than at the
+ * join, so when a solve with --gap stops may depend on the threads'
+ * timing; without --gap nothing does. */
+static int gap_met_beside(const bp *b, double lb)
+{
+    return b->c->o->mip_gap > 0 && pk_gap_met(b->p, b->c, lb, known_cost(b));
+}
+
+/* Tells b's search beside the tree to stop where it is, keeping what it
+ * found (the join takes it). */
+static void diver_halt(bp *b)
+{
+    if (b->diver)
+        atomic_store(&b->diver->halt, 1);
 }
 
 /* Waits for b's search beside the tree and keeps its packing when
@@ -1292,6 +1350,19 @@ static int node_cuts(bp *b, const pk_inst *q, cg *g, double *lb, int *conv)
     return rc;
 }
 
+/* What a node's rounding under --gap needs (cg_set_primal). */
+typedef struct node_round {
+    bp *b;
+    const node_inst *ni;
+} node_round;
+
+static double node_round_lp(void *ctx, cg *g)
+{
+    node_round *nr = ctx;
+    round_lp(g, nr->ni, nr->b->p, nr->b->best);
+    return nr->b->best->cost;
+}
+
 /* Solves one node; pushes its children when it needs branching. */
 static void process(bp *b, bp_node *nd)
 {
@@ -1307,8 +1378,11 @@ static void process(bp *b, bp_node *nd)
     cg *g = nd->master ? nd->master : node_master(b, &ni, nd->seed);
     nd->master = NULL;
     cg_rebind(g, &ni.q);
+    node_round nr = {b, &ni};
+    cg_set_primal(g, node_round_lp, &nr, nd->lb);
     double lb;
     int conv, rc = cg_run(g, b->c, b->best->cost, &lb, &conv);
+    cg_set_primal(g, NULL, NULL, -HUGE_VAL);
     lb = fmax(lb, nd->lb);
     if (rc == 0 && conv && !cg_uses_artificial(g))
         rc = node_cuts(b, &ni.q, g, &lb, &conv);
@@ -1334,7 +1408,8 @@ static void process(bp *b, bp_node *nd)
         node_inst_free(&ni);
         return;
     }
-    if (!pk_closes(p, lb, b->best->cost) && !cg_uses_artificial(g)) {
+    if (!pk_closes(p, lb, b->best->cost) && !cg_uses_artificial(g) &&
+        !(b->c->o->mip_gap > 0 && good_enough(b, lb))) {
         round_lp(g, &ni, p, b->best);
         if (b->nodes == 1 && p->quantum <= 0 && b->c->o->threads >= 2)
             b->diver = diver_start(b, nd, g, &ni, lb, 1);
@@ -1441,20 +1516,24 @@ double pk_bnp(const pk_inst *p, sg_ctx *c, pk_sol *best, long *nodes, int *compl
         }
         bp_node nd = b.st.v[--b.st.n];
         process(&b, &nd);
-        if (b.diver && b.nodes >= b.diver->join_at)
+        if (b.diver && b.nodes >= b.diver->join_at) {
+            if (gap_met_beside(&b, open_bound(&b)))
+                diver_halt(&b);
             diver_join(&b, 0);
+        }
         free(nd.d);
         pool_release(nd.seed);
         cg_free(nd.master);     /* left when the node was pruned unsolved */
         /* ... and a plunge into the children after it finds packings */
         plunge = b.st.n >= before + 1 ? plunge + 1 : 0;
-        if (b.st.n > 0 && (sg_should_stop(c) >= 0 ||
-                           (c->o->mip_gap > 0 && pk_gap_met(p, c, open_bound(&b), best->cost))))
+        if (b.st.n > 0 && (sg_should_stop(c) >= 0 || gap_met_beside(&b, open_bound(&b))))
             b.stopped = 1;     /* open nodes stay open: the bound is theirs */
     }
     /* Open nodes and unbranchable ones bound what is left; with none left
      * the best packing is optimal (or, with none found, there is none). */
     *complete = b.st.n == 0 && b.unresolved_lb == HUGE_VAL;
+    if (!*complete && gap_met_beside(&b, open_bound(&b)))
+        diver_halt(&b);     /* what it has is good enough: no need to wait */
     diver_join(&b, *complete);
     double lb = open_bound(&b);
     if (*complete)

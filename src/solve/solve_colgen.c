@@ -128,7 +128,17 @@ struct cg {
     double z;               /* last master LP value */
     int dual_next;          /* the next master solve starts from a dual feasible basis */
     int it_cap;             /* simplex iterations the next master solve may take (0: any) */
+    cg_primal_fn primal;    /* rounds the master LP into packings under --gap (or NULL) */
+    void *primal_ctx;
+    double known_lb;        /* the node's bound known before its LP (-inf: none) */
 };
+
+void cg_set_primal(cg *g, cg_primal_fn fn, void *ctx, double known_lb)
+{
+    g->primal = fn;
+    g->primal_ctx = ctx;
+    g->known_lb = known_lb;
+}
 
 /* Notes pattern (t, items[0..k)) as the master's column col: its class,
  * items and GLPK column (the caller made the column). */
@@ -878,6 +888,12 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
         }
         z = glp_get_obj_val(g->P);
         read_duals(g);
+        /* Under --gap the packing side must move too: a root whose
+         * pricing runs for minutes would otherwise compare a rising bound
+         * with the heuristic's packing only, and meet the gap only when
+         * the LP is rounded at its end. */
+        if (g->primal && c->o->mip_gap > 0 && iter % CG_PRIMAL_EVERY == 0)
+            ub = fmin(ub, g->primal(g->primal_ctx, g));
         int added = pricing_round(g, rmin);
         if (!g->inexact) {
             lb = fmax(lb, lagrange_bound(g, rmin));
@@ -887,7 +903,9 @@ int cg_run(cg *g, sg_ctx *c, double ub, double *lb_out, int *converged)
                 break;
             }
         }
-        if (pk_gap_met(p, c, lb, ub))
+        /* the node's bound from before counts: with inexact pricing
+         * (large roots) the LP gives none until it converges */
+        if (pk_gap_met(p, c, g->primal && c->o->mip_gap > 0 ? fmax(lb, g->known_lb) : lb, ub))
             break;
         if (p->quantum > 0 && solve_quanta(lb, p->quantum) >= solve_quanta(z, p->quantum))
             break;              /* the rounded bound cannot rise further */

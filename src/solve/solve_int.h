@@ -274,6 +274,15 @@ void cg_add(cg *g, int t, const int *items, int k);
  * 1 when stopped early (time, or pricing gave up), -1 when the LP failed
  * (GLPK erred, or twice called the master infeasible, which it never is). */
 int cg_run(cg *g, sg_ctx *c, double ub, double *lb, int *converged);
+/* Rounds g's current master LP into packings; returns the best packing's
+ * cost known afterwards.  cg_run calls it every CG_PRIMAL_EVERY master
+ * solves when a gap is asked (solve_opts.mip_gap), and measures the gap
+ * from the larger of its own bound and known_lb (the node's bound from
+ * before, valid for it), so that the gap can be met while the LP is still
+ * being priced.  fn NULL: neither (known_lb is then ignored). */
+typedef double (*cg_primal_fn)(void *ctx, cg *g);
+#define CG_PRIMAL_EVERY 8
+void cg_set_primal(cg *g, cg_primal_fn fn, void *ctx, double known_lb);
 int cg_ncols(const cg *g);
 const int *cg_col(const cg *g, int col, int *cls, int *len);
 double cg_value(const cg *g, int col);          /* lambda of a pattern */
