@@ -12,6 +12,7 @@
 #include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
+#include "cli_cost.h"
 #include "core/fit.h"
 #include "core/runsum.h"
 #include "core/speed.h"
@@ -58,6 +59,7 @@ typedef struct run_opts {
     const char *nets;           /* --gogh-nets NAME|none, NULL = the table's */
     cli_whatif wi;              /* --from-snapshot and its options */
     int jobs;                   /* simulations at once (-j) */
+    cli_cost cost;              /* energy prices, carbon, PUE, TCO horizon */
 } run_opts;
 
 /* The runs asked for: each a placement policy and, under a GPU cap, the
@@ -200,6 +202,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
                      "trace has at most 256 GPU tasks and the power model is cats (30 s), on "
                      "at any size (600 s), or off", .def = "auto"),
         OPT_FLAG("no-save", 0, &o->no_save, "do not store the runs"),
+        CLI_COST_OPTS(&o->cost),
         OPT_DOUBLE("gpu-cap", 0, "W", &o->gpu_cap, 0, 100000,
                    "power cap of every GPU, held by PEACE's controller; a policy written "
                    "NAME@PARTITION (cats@nopart) splits its GPUs' SMs with that partition "
@@ -534,7 +537,7 @@ static void warn_failed(run *const *runs, size_t n, double best)
 }
 
 static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_run_row *opt,
-                        double kappa)
+                        double kappa, const cli_cost *cost)
 {
     double best = run_best_jct(runs, n);
     table *t = table_new();
@@ -549,10 +552,15 @@ static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_ru
         "wakeups", "power", "run"};
     for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
         table_col(t, cols[c], c != 0 && c != 15 && c != 19);
-    for (size_t i = 0; i < n; i++)
+    cli_cost_cols(cost, t);
+    for (size_t i = 0; i < n; i++) {
         print_run_row(t, runs[i], best, kappa);
-    if (opt)
+        cli_cost_cells(cost, t, runs[i]);
+    }
+    if (opt) {
         print_optimal(t, opt, best, kappa);
+        cli_cost_cells(cost, t, NULL);
+    }
     table_print(t, ctx->format, ctx->out, "(no runs)");
     table_free(t);
     warn_failed(runs, n, best);
@@ -691,7 +699,7 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
         if (o->explain)
             print_explain(ctx->out, runs, n, in->tr);
         print_table(ctx, runs, n, has_opt ? &opt : NULL,
-                    o->cfg.kappa > 0 ? o->cfg.kappa : GP_DEFAULT_KAPPA);
+                    o->cfg.kappa > 0 ? o->cfg.kappa : GP_DEFAULT_KAPPA, &o->cost);
         for (size_t i = 0; i < n && ctx->format == FMT_TABLE; i++) {
             double u = run_metric_get(runs[i], "uncapped_gpu_pct", 0);
             if (u > 0)
@@ -704,6 +712,8 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
                     "task for kappa x its duration%s\n", opt.intervals,
                     opt.proven ? "" : " (optimal~: not every set proven)");
         print_reference(ctx, o, in);
+        if (ctx->format == FMT_TABLE)
+            cli_cost_note(&o->cost, ctx->out);
         cli_warn_unpriced(in->cl, in->cat, "capex_usd");
     }
     for (size_t i = 0; i < n; i++)
@@ -805,10 +815,12 @@ static int run_exec(cli_ctx *ctx, int argc, char **argv)
     o.jobs = par_default_threads();
     sim_config_default(&o.cfg);
     o.full = (int)o.cfg.full;
+    cli_cost_init(&o.cost);
     int code;
     if (parse_args(ctx, argc, argv, &o, &code) == 0)
         code = run_parsed(ctx, &o);
     cli_list_free(&o.sets);
     cli_list_free(&o.predict_for);
+    cli_cost_free(&o.cost);
     return code;
 }
