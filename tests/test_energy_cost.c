@@ -105,6 +105,20 @@ static void test_offset_and_partial_hours(void **state)
     energy_profile_free(p);
 }
 
+/* A constant draw over 3.5 hours of the series 0.1, 0.3 with PUE 1.5:
+ * (0.1 + 0.3 + 0.1 + 0.5 x 0.3) x 1.5 / 3.5 per IT kWh. */
+static void test_flat_price(void **state)
+{
+    (void)state;
+    double pv[2] = {0.1, 0.3};
+    hourly price_s = {pv, 2};
+    energy_prices pr = {{0, &price_s}, {200, NULL}, {1.5, NULL}, 0, 0};
+    assert_float_equal(energy_flat_usd_per_kwh(&pr, 0, 3.5), 0.65 * 1.5 / 3.5, 1e-12);
+    assert_float_equal(energy_flat_usd_per_kwh(&pr, 1, 1), 0.45, 1e-12);
+    assert_float_equal(energy_flat_usd_per_kwh(&pr, 0, 0), 0.3, 1e-12);
+    assert_float_equal(energy_flat_g_per_kwh(&pr, 0, 2), 300, 1e-12);
+}
+
 static void test_no_span(void **state)
 {
     (void)state;
@@ -125,6 +139,7 @@ int main(void)
         cmocka_unit_test(test_profile_by_hour),
         cmocka_unit_test(test_costs),
         cmocka_unit_test(test_offset_and_partial_hours),
+        cmocka_unit_test(test_flat_price),
         cmocka_unit_test(test_no_span),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,12 +94,9 @@ int cli_cost_parse_kw_month(void *value, const char *arg, gp_err *err)
     return parse_bounded(arg, 0, 1e6, "USD per kW-month", &c->pr.usd_per_kw_month, err);
 }
 
-double cli_cost_flat_usd_per_kwh(const cli_cost *c)
+int cli_cost_has_carbon(const cli_cost *c)
 {
-    double sum = 0;
-    for (long h = 0; h < (long)HOURS_PER_YEAR; h++)
-        sum += hourly_value_at(&c->pr.usd_per_kwh, h) * hourly_value_at(&c->pr.pue, h);
-    return sum / HOURS_PER_YEAR;
+    return c->pr.g_co2e_per_kwh.series || c->pr.g_co2e_per_kwh.constant > 0;
 }
 
 void cli_cost_cols(const cli_cost *c, table *t)

@@ -32,8 +32,8 @@ int cli_cost_parse_pue(void *value, const char *arg, gp_err *err);
 int cli_cost_parse_years(void *value, const char *arg, gp_err *err);
 int cli_cost_parse_kw_month(void *value, const char *arg, gp_err *err);
 
-/* The option rows, for a command's table. */
-#define CLI_COST_OPTS(c) \
+/* The option rows, for a command's table: what energy costs ... */
+#define CLI_COST_ENERGY_OPTS(c) \
     OPT_CALLBACK("usd-per-kwh", 0, "X|FILE", (c), cli_cost_parse_price, "electricity " \
                  "price: USD per kWh, or an hourly series (CSV hour,usd_per_kwh) repeating " \
                  "from hour 0 of the trace", .def = "0"), \
@@ -41,7 +41,10 @@ int cli_cost_parse_kw_month(void *value, const char *arg, gp_err *err);
                  "gCO2e per kWh, or an hourly series (CSV hour,g_co2e_per_kwh)", .def = "0"), \
     OPT_CALLBACK("pue", 0, "X|FILE", (c), cli_cost_parse_pue, "power usage effectiveness " \
                  "(facility over IT energy, at least 1), or an hourly series (CSV hour,pue)", \
-                 .def = "1"), \
+                 .def = "1")
+
+/* ... and the TCO's horizon and facility cost. */
+#define CLI_COST_TCO_OPTS(c) \
     OPT_CALLBACK("years", 0, "N", (c), cli_cost_parse_years, "TCO horizon: the run's " \
                  "hourly draw repeated over N years, priced hour by hour", .def = "0, the " \
                  "run alone"), \
@@ -49,10 +52,10 @@ int cli_cost_parse_kw_month(void *value, const char *arg, gp_err *err);
                  "per kW-month of provisioned power (peak IT draw x PUE) in the TCO", \
                  .def = "0")
 
-/* The flat USD per IT kWh equal to a constant draw's over a year of the
- * series (the mean of price x PUE over 8760 hours from hour 0): what a
- * figure known only as an average draw (plan, solve fleet) is priced at. */
-double cli_cost_flat_usd_per_kwh(const cli_cost *c);
+#define CLI_COST_OPTS(c) CLI_COST_ENERGY_OPTS(c), CLI_COST_TCO_OPTS(c)
+
+/* Whether a carbon intensity was given (a series or a constant > 0). */
+int cli_cost_has_carbon(const cli_cost *c);
 
 /* The run's columns: energy_usd, co2e_kg and, with --years, the years'
  * energy_usd, facility_usd and tco_usd. */

@@ -85,6 +85,28 @@ static void price_years(const energy_profile *p, const energy_prices *pr, energy
     c->years_co2e_kg = g / 1000;
 }
 
+/* The mean of v x PUE over [first, first + hours). */
+static double flat_mean(const hourly_value *v, const hourly_value *pue, long first,
+                        double hours)
+{
+    if (!(hours > 0))
+        hours = HOURS_PER_YEAR;
+    double sum = 0, left = hours;
+    for (long h = first; left > 0; h++, left -= 1)
+        sum += fmin(left, 1) * hourly_value_at(v, h) * hourly_value_at(pue, h);
+    return sum / hours;
+}
+
+double energy_flat_usd_per_kwh(const energy_prices *pr, long first_hour, double hours)
+{
+    return flat_mean(&pr->usd_per_kwh, &pr->pue, first_hour, hours);
+}
+
+double energy_flat_g_per_kwh(const energy_prices *pr, long first_hour, double hours)
+{
+    return flat_mean(&pr->g_co2e_per_kwh, &pr->pue, first_hour, hours);
+}
+
 void energy_cost_compute(const energy_profile *p, double peak_it_w, double capex_known,
                          const energy_prices *pr, energy_cost *out)
 {

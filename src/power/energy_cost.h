@@ -72,6 +72,14 @@ typedef struct energy_cost {
     double tco_usd;             /* capex_known + years_usd + facility_usd */
 } energy_cost;
 
+/* What a constant IT draw pays per IT kWh over the hours [first_hour,
+ * first_hour + hours) of the clock: the mean of price x PUE over them (a
+ * partial last hour weighs its part); with hours <= 0, over a year from
+ * first_hour.  And the same mean of gCO2e/kWh x PUE.  For figures known
+ * only as an average draw (a plan's points, a fleet's watts). */
+double energy_flat_usd_per_kwh(const energy_prices *pr, long first_hour, double hours);
+double energy_flat_g_per_kwh(const energy_prices *pr, long first_hour, double hours);
+
 /* Prices profile p under pr; peak_it_w is the run's peak IT draw and
  * capex_known the purchase price of its GPUs whose price is known. */
 void energy_cost_compute(const energy_profile *p, double peak_it_w, double capex_known,
