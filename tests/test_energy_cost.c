@@ -34,6 +34,8 @@ static void test_profile_by_hour(void **state)
     assert_float_equal(p->kwh[0], 1.5, 1e-12);
     assert_float_equal(p->kwh[1], 1.25, 1e-12);
     assert_float_equal(p->covered_h[1], 1, 1e-12);
+    assert_float_equal(p->peak_w[0], 2000, 0);
+    assert_float_equal(p->peak_w[1], 2000, 0);
     energy_profile_free(p);
     /* the exact total rescales the sampled shape: 5.5 kWh doubles each hour */
     p = profile_of(RUN, 3, 7200, 5.5);
@@ -119,6 +121,22 @@ static void test_flat_price(void **state)
     assert_float_equal(energy_flat_g_per_kwh(&pr, 0, 2), 300, 1e-12);
 }
 
+/* Hours over a budget: the peaks are 2000 W in both hours; at PUE 1.5
+ * 3000 W of facility power; with PUE 1.2 then 1.6, 2400 and 3200 W. */
+static void test_hours_over(void **state)
+{
+    (void)state;
+    energy_profile *p = profile_of(RUN, 3, 7200, 0);
+    hourly_value flat = {1.5, NULL};
+    assert_int_equal(energy_hours_over(p, &flat, 3000), 0);
+    assert_int_equal(energy_hours_over(p, &flat, 2999), 2);
+    double pv[2] = {1.2, 1.6};
+    hourly pue_s = {pv, 2};
+    hourly_value series = {0, &pue_s};
+    assert_int_equal(energy_hours_over(p, &series, 3000), 1);
+    energy_profile_free(p);
+}
+
 static void test_no_span(void **state)
 {
     (void)state;
@@ -140,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_costs),
         cmocka_unit_test(test_offset_and_partial_hours),
         cmocka_unit_test(test_flat_price),
+        cmocka_unit_test(test_hours_over),
         cmocka_unit_test(test_no_span),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

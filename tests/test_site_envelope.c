@@ -4,7 +4,9 @@
  *
  * A 2 MW site at PUE 1.3 has 2000 / 1.3 = 1538.46 kW for IT.  A server
  * of eight H100 (700 W each) and a 2000 W host peaks at 7600 W: the site
- * alone holds floor(1538461.5 / 7600) = 202 servers, 1616 GPUs.  With
+ * alone holds floor(1538461.5 / 7600) = 202 full servers, and the 3261.5 W
+ * left over a last one of floor((3261.5 - 2000) / 700) = 1 GPU: 1617.
+ * (A 5 kW site at PUE 1.5: 3333 W, a host and one GPU.)  With
  * 40 kW racks of 8 slots a rack holds floor(40000 / 7600) = 5 servers
  * (3 slots stranded) and the site feeds floor(1538461.5 / 40000) = 38
  * racks: 190 servers, 1520 GPUs: the racks bind.  With 80 kW racks, 8
@@ -29,7 +31,7 @@ static void test_capacity(void **state)
 {
     (void)state;
     static const env_case cases[] = {
-        {"site alone", {2000, 1.3, 0, 0, 2000}, 8, 700, 202, 0, 0, 202, 1616, SITE_LIMIT_SITE},
+        {"site alone", {2000, 1.3, 0, 0, 2000}, 8, 700, 202, 0, 0, 203, 1617, SITE_LIMIT_SITE},
         {"40 kW racks", {2000, 1.3, 40, 8, 2000}, 8, 700, 202, 38, 5, 190, 1520,
          SITE_LIMIT_RACK},
         {"60 kW racks", {2000, 1.3, 60, 8, 2000}, 8, 700, 202, 25, 7, 175, 1400,
@@ -41,7 +43,8 @@ static void test_capacity(void **state)
          SITE_LIMIT_RACK},
         /* PUE 1: a 76 kW site holds exactly ten servers (a whole number) */
         {"exact fit", {76, 1, 0, 0, 2000}, 8, 700, 10, 0, 0, 10, 80, SITE_LIMIT_SITE},
-        {"too small", {5, 1.5, 0, 0, 2000}, 8, 700, 0, 0, 0, 0, 0, SITE_LIMIT_SITE},
+        {"one GPU", {5, 1.5, 0, 0, 2000}, 8, 700, 0, 0, 0, 1, 1, SITE_LIMIT_SITE},
+        {"not even a host", {2, 1.5, 0, 0, 2000}, 8, 700, 0, 0, 0, 0, 0, SITE_LIMIT_SITE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const env_case *c = &cases[i];

@@ -94,6 +94,11 @@ int cli_cost_parse_kw_month(void *value, const char *arg, gp_err *err)
     return parse_bounded(arg, 0, 1e6, "USD per kW-month", &c->pr.usd_per_kw_month, err);
 }
 
+void cli_cost_site(const cli_cost *c, site_envelope *e)
+{
+    e->pue = hourly_value_max(&c->pr.pue);
+}
+
 int cli_cost_has_carbon(const cli_cost *c)
 {
     return c->pr.g_co2e_per_kwh.series || c->pr.g_co2e_per_kwh.constant > 0;
@@ -101,6 +106,10 @@ int cli_cost_has_carbon(const cli_cost *c)
 
 void cli_cost_cols(const cli_cost *c, table *t)
 {
+    if (c->site_kw > 0) {
+        table_col(t, "peak_site_kw", 1);
+        table_col(t, "hours_over_budget", 1);
+    }
     if (!c->asked)
         return;
     table_col(t, "energy_usd", 1);
@@ -115,7 +124,7 @@ void cli_cost_cols(const cli_cost *c, table *t)
 
 /* The run's figures: its hourly IT profile from the timeline, scaled to
  * its exact energy. */
-static void run_cost(const cli_cost *c, const run *r, energy_cost *out)
+static void run_cost(const cli_cost *c, const run *r, energy_cost *out, int *hours_over)
 {
     run_summary s;
     run_summarize(r, -1, &s);
@@ -124,20 +133,29 @@ static void run_cost(const cli_cost *c, const run *r, energy_cost *out)
                                               r->npoints, sizeof *p, s.t_end, s.energy_kwh);
     double capex = run_metric_get(r, "capex_usd", 0);
     energy_cost_compute(prof, s.peak_w, isnan(capex) ? 0 : capex, &c->pr, out);
+    *hours_over = energy_hours_over(prof, &c->pr.pue, c->site_kw * 1000);
     energy_profile_free(prof);
 }
 
 void cli_cost_cells(const cli_cost *c, table *t, const run *r)
 {
-    if (!c->asked)
+    if (!c->asked && !(c->site_kw > 0))
         return;
     if (!r) {                   /* a row of no run of its own (Optimal) */
-        for (int k = c->pr.years > 0 ? 6 : 2; k > 0; k--)
+        int k = (c->site_kw > 0 ? 2 : 0) + (c->asked ? c->pr.years > 0 ? 6 : 2 : 0);
+        for (; k > 0; k--)
             table_cell(t, "%s", "");
         return;
     }
     energy_cost e;
-    run_cost(c, r, &e);
+    int over;
+    run_cost(c, r, &e, &over);
+    if (c->site_kw > 0) {
+        table_cell(t, "%.1f", e.provisioned_kw);
+        table_cell(t, "%d", over);
+    }
+    if (!c->asked)
+        return;
     table_cell(t, "%.4f", e.usd);
     table_cell(t, "%.4f", e.co2e_kg);
     if (c->pr.years <= 0)

@@ -15,11 +15,13 @@
 #include "core/run.h"
 #include "io/table.h"
 #include "power/energy_cost.h"
+#include "power/site_envelope.h"
 
 typedef struct cli_cost {
     energy_prices pr;           /* constants and series, as parsed */
     hourly *price, *carbon, *pue;   /* owned series (NULL = the constant) */
     int asked;                  /* any of the options was given */
+    double site_kw;             /* run: a site budget to count hours over; 0 = none */
 } cli_cost;
 
 /* Defaults: no price, no carbon, PUE 1, the run alone. */
@@ -53,6 +55,28 @@ int cli_cost_parse_kw_month(void *value, const char *arg, gp_err *err);
                  .def = "0")
 
 #define CLI_COST_OPTS(c) CLI_COST_ENERGY_OPTS(c), CLI_COST_TCO_OPTS(c)
+
+/* run: the site budget whose hours over are counted. */
+#define CLI_SITE_BUDGET_OPT(c) \
+    OPT_DOUBLE("site-kw", 0, "KW", &(c)->site_kw, 0, 1e9, "the site's power budget in kW " \
+               "of facility power: count the hours whose peak draw x PUE exceeds it", \
+               .min_open = 1, .def = "none")
+
+/* The facility's power envelope (power/site_envelope.h); its PUE is
+ * --pue's largest hour, set by cli_cost_site(). */
+#define CLI_SITE_OPTS(e) \
+    OPT_DOUBLE("site-kw", 0, "KW", &(e)->site_kw, 0, 1e9, "the site's power budget in kW of " \
+               "facility power (IT x PUE): how many GPUs it holds at peak draw", \
+               .min_open = 1, .def = "none"), \
+    OPT_DOUBLE("rack-kw", 0, "KW", &(e)->rack_kw, 0, 1e6, "with --site-kw: each rack's IT " \
+               "power budget in kW", .min_open = 1, .def = "none"), \
+    OPT_INT("servers-per-rack", 0, "N", &(e)->servers_per_rack, 1, 1000, "with --rack-kw: " \
+            "server slots of a rack", .def = "as many as its budget holds"), \
+    OPT_DOUBLE("host-w", 0, "W", &(e)->host_w, 0, 1e6, "a server's peak watts beside its " \
+               "GPUs (CPUs, fans, NICs), counted in the envelope", .def = "0")
+
+/* Sets e's PUE from the options (the largest hour of a series). */
+void cli_cost_site(const cli_cost *c, site_envelope *e);
 
 /* Whether a carbon intensity was given (a series or a constant > 0). */
 int cli_cost_has_carbon(const cli_cost *c);

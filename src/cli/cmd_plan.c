@@ -16,6 +16,7 @@
 #include "cmd_table.h"
 #include "cli_opt.h"
 #include "cli_whatif.h"
+#include "cli_cost.h"
 #include "plan/par.h"
 #include "plan/plan.h"
 #include "plan/plan_saved.h"
@@ -126,10 +127,74 @@ static void print_stable(cli_ctx *ctx, const plan *pl)
     }
 }
 
+/* The envelope's and carbon's columns, after the others. */
+static void site_cols(table *t, const plan_params *p)
+{
+    if (p->g_co2e_per_kwh > 0)
+        table_col(t, "co2e_t", 1);
+    if (site_has_budget(&p->site)) {
+        table_col(t, "peak_kw", 1);
+        table_col(t, "fits_site", 0);
+    }
+}
+
+static void site_cells(table *t, const plan *pl, const plan_result *r)
+{
+    const plan_params *p = &pl->p;
+    if (p->g_co2e_per_kwh > 0)
+        table_cell(t, "%.2f", r->done ? r->avg_w / 1000 * plan_hours(r, p) *
+                   p->g_co2e_per_kwh / 1e6 : NAN);
+    if (site_has_budget(&p->site)) {
+        table_cell(t, "%.1f", site_facility_w(&p->site, plan_point_peak_w(pl, r, p)) / 1000);
+        table_cell(t, "%s", plan_fits_site(pl, r, p) ? "yes" : "no");
+    }
+}
+
+/* The most GPUs of one model the envelope holds, and which budget stops
+ * more. */
+static void print_capacity(cli_ctx *ctx, const plan_params *p, const gpu_profile *g,
+                           site_capacity *cap)
+{
+    site_capacity_of(&p->site, p->per_server, g->max_w, cap);
+    fprintf(ctx->out, "site: %g kW at PUE %g holds at most %d %s (%d server%s of up to %d at %.0f W "
+            "peak IT each)", p->site.site_kw, p->site.pue, cap->gpus, g->name, cap->servers,
+            cap->servers == 1 ? "" : "s", p->per_server, cap->server_peak_w);
+    if (cap->limit == SITE_LIMIT_RACK)
+        fprintf(ctx->out, "; the racks bind: %d racks of %g kW hold %d servers each, the site "
+                "alone %d servers\n", cap->racks, p->site.rack_kw, cap->per_rack,
+                cap->site_servers);
+    else
+        fprintf(ctx->out, "; the site budget binds\n");
+}
+
+/* Per policy: the fewest GPUs meeting the SLA against the most the
+ * envelope holds, and which limit binds. */
+static void print_envelope(cli_ctx *ctx, const plan *pl)
+{
+    const plan_params *p = &pl->p;
+    if (!site_has_budget(&p->site) || pl->grid)
+        return;
+    site_capacity cap;
+    print_capacity(ctx, p, &pl->prof, &cap);
+    const char *limit = cap.limit == SITE_LIMIT_RACK ? "the racks bind" : "the site binds";
+    fprintf(ctx->out, "binding limit:");
+    for (int j = 0; j < p->npolicies; j++) {
+        int c = plan_best(pl, j, p);
+        const plan_result *r = c >= 0 ? plan_result_at(pl, c, j) : NULL;
+        if (!r)
+            fprintf(ctx->out, "  %s SLA (no count swept meets it)", p->policies[j]);
+        else if (plan_fits_site(pl, r, p))
+            fprintf(ctx->out, "  %s SLA (%d fit)", p->policies[j], r->gpus);
+        else
+            fprintf(ctx->out, "  %s %s (%d needed)", p->policies[j], limit, r->gpus);
+    }
+    fputc('\n', ctx->out);
+}
+
 static void print_results(cli_ctx *ctx, const plan *pl)
 {
     const plan_params *p = &pl->p;
-    int energy = p->usd_per_kwh > 0;
+    int energy = p->usd_per_kwh > 0 || p->usd_per_kw_month > 0;
     table *t = table_new();
     /* fewest: the first count meeting the target; stable: the fewest from
      * which every larger count swept meets it; monotonic 0 when the two
@@ -144,6 +209,7 @@ static void print_results(cli_ctx *ctx, const plan *pl)
         }
         table_col(t, cols[i], i != 1 && i != 8);
     }
+    site_cols(t, p);
     for (int c = 0; c < pl->ncounts; c++) {
         for (int j = 0; j < p->npolicies; j++) {
             const plan_result *r = plan_result_at(pl, c, j);
@@ -161,6 +227,7 @@ static void print_results(cli_ctx *ctx, const plan *pl)
             table_cell(t, "%d", plan_best(pl, j, p) == c);
             table_cell(t, "%d", plan_stable(pl, j, p) == c);
             table_cell(t, "%d", !plan_nonmonotonic(pl, j, p));
+            site_cells(t, pl, r);
         }
     }
     table_print(t, ctx->format, ctx->out, NULL);
@@ -182,6 +249,7 @@ static void print_results(cli_ctx *ctx, const plan *pl)
     }
     fputc('\n', ctx->out);
     print_stable(ctx, pl);
+    print_envelope(ctx, pl);
 }
 
 static void grid_row(table *t, const plan *pl, int c, int j)
@@ -200,6 +268,7 @@ static void grid_row(table *t, const plan *pl, int c, int j)
     table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
     table_cell(t, "%d", plan_on_frontier(pl, c, j, p));
     table_cell(t, "%d", plan_best(pl, j, p) == c);
+    site_cells(t, pl, r);
 }
 
 /* Per policy, the frontier's points by cost, and the cheapest meeting
@@ -242,6 +311,7 @@ static void print_grid(cli_ctx *ctx, const plan *pl)
                           "meets_sla", "frontier", "cheapest"};
     for (int i = 0; i < 14; i++)
         table_col(t, cols[i], i != 2 && i != 11);
+    site_cols(t, &pl->p);
     for (int c = 0; c < pl->ncounts; c++)
         for (int j = 0; j < pl->p.npolicies; j++)
             grid_row(t, pl, c, j);
@@ -329,6 +399,20 @@ static int run_plan(cli_ctx *ctx, const plan_params *p, int quiet)
     return EXIT_OK;
 }
 
+/* What the pricing options set of a plan: a plan knows each point's
+ * average draw only, so a series prices it at its mean of price x PUE
+ * over the horizon from hour 0 (energy_cost.h); --years sets the horizon
+ * when --hours does not. */
+static void plan_priced(const cli_cost *c, plan_params *p)
+{
+    if (c->pr.years > 0 && !(p->hours > 0))
+        p->hours = c->pr.years * HOURS_PER_YEAR;
+    p->usd_per_kwh = energy_flat_usd_per_kwh(&c->pr, 0, p->hours);
+    p->g_co2e_per_kwh = energy_flat_g_per_kwh(&c->pr, 0, p->hours);
+    p->usd_per_kw_month = c->pr.usd_per_kw_month;
+    cli_cost_site(c, &p->site);
+}
+
 /* The command is done (help, usage or runtime error) with exit code c. */
 static int stop(int *code, int c)
 {
@@ -347,6 +431,8 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
     const char *tput = NULL, *nets = NULL, *ref_gpu = NULL;
     int to = 0, to2 = 0;
     cli_whatif cw = {0};
+    cli_cost cost;
+    cli_cost_init(&cost);
     p.lo = p.lo2 = -1;      /* not given: 1, or 0 in a grid */
     const cli_opt opts[] = {
         OPT_STRING("trace", 0, "NAME", &trace, "trace to plan for (required but with "
@@ -378,8 +464,8 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
                    .def = "the profile's"),
         OPT_DOUBLE("price2", 0, "USD", &p.price2, 0, 1e9, "grid: price per GPU of the second "
                    "model", .def = "the profile's"),
-        OPT_DOUBLE("usd-per-kwh", 0, "X", &p.usd_per_kwh, 0, 1e6, "electricity price: cost "
-                   "adds the energy of each run's average power", .def = "0, CapEx alone"),
+        CLI_COST_OPTS(&cost),
+        CLI_SITE_OPTS(&p.site),
         OPT_DOUBLE("hours", 0, "H", &p.hours, 0, 1e7, "hours that energy is counted over",
                    .def = "the simulated span"),
         OPT_DOUBLE("kappa", 0, "K", &p.kappa, 1, 100, "SLA factor for every task",
@@ -412,7 +498,11 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
         OPT_END(),
     };
     gp_err err = {{0}};
-    if (cli_parse(ctx, &cmd_plan, opts, argc, argv, NULL, code))
+    int parsed = cli_parse(ctx, &cmd_plan, opts, argc, argv, NULL, code);
+    if (parsed == 0)
+        plan_priced(&cost, &p);
+    cli_cost_free(&cost);
+    if (parsed)
         return -1;
     if (!trace && !cw.snapshot)
         return stop(code, cli_usage_error(&cmd_plan, "--trace is required (or --from-snapshot)"));

@@ -203,6 +203,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
                      "at any size (600 s), or off", .def = "auto"),
         OPT_FLAG("no-save", 0, &o->no_save, "do not store the runs"),
         CLI_COST_OPTS(&o->cost),
+        CLI_SITE_BUDGET_OPT(&o->cost),
         OPT_DOUBLE("gpu-cap", 0, "W", &o->gpu_cap, 0, 100000,
                    "power cap of every GPU, held by PEACE's controller; a policy written "
                    "NAME@PARTITION (cats@nopart) splits its GPUs' SMs with that partition "

@@ -23,6 +23,8 @@ static void add_span(energy_profile *p, double a, double b, double w)
         size_t k = (size_t)(h - p->first_hour);
         p->kwh[k] += w * (end - a) / 3.6e6;
         p->covered_h[k] += (end - a) / 3600;
+        if (w > p->peak_w[k])
+            p->peak_w[k] = w;
         a = end;
     }
 }
@@ -39,6 +41,7 @@ energy_profile *energy_profile_new(const double *t_s, const double *w, size_t n,
     p->n = (size_t)(last - p->first_hour + 1);
     p->kwh = xcalloc(p->n, sizeof *p->kwh);
     p->covered_h = xcalloc(p->n, sizeof *p->covered_h);
+    p->peak_w = xcalloc(p->n, sizeof *p->peak_w);
     for (size_t i = 0; i < n; i++) {
         double a = field(t_s, i, stride);
         double b = i + 1 < n ? field(t_s, i + 1, stride) : t_end;
@@ -59,7 +62,16 @@ void energy_profile_free(energy_profile *p)
         return;
     free(p->kwh);
     free(p->covered_h);
+    free(p->peak_w);
     free(p);
+}
+
+int energy_hours_over(const energy_profile *p, const hourly_value *pue, double budget_w)
+{
+    int n = 0;
+    for (size_t k = 0; k < p->n; k++)
+        n += p->peak_w[k] * hourly_value_at(pue, p->first_hour + (long)k) > budget_w;
+    return n;
 }
 
 /* Facility energy, money and carbon of it_kwh drawn in hour h. */

@@ -49,6 +49,7 @@ typedef struct energy_profile {
     size_t n;                   /* hours, first to last the run covers */
     double *kwh;                /* IT energy in each */
     double *covered_h;          /* the part of each hour the run covers, (0, 1] */
+    double *peak_w;             /* the highest IT draw sampled in each */
 } energy_profile;
 
 /* The profile of a timeline: n samples (t_s, watts) read with a stride in
@@ -79,6 +80,10 @@ typedef struct energy_cost {
  * only as an average draw (a plan's points, a fleet's watts). */
 double energy_flat_usd_per_kwh(const energy_prices *pr, long first_hour, double hours);
 double energy_flat_g_per_kwh(const energy_prices *pr, long first_hour, double hours);
+
+/* The hours of p whose sampled peak IT draw x that hour's PUE exceeds
+ * budget_w of facility power. */
+int energy_hours_over(const energy_profile *p, const hourly_value *pue, double budget_w);
 
 /* Prices profile p under pr; peak_it_w is the run's peak IT draw and
  * capex_known the purchase price of its GPUs whose price is known. */

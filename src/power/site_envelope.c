@@ -45,5 +45,15 @@ void site_capacity_of(const site_envelope *e, int per_server, double gpu_max_w,
         }
     }
     c.gpus = c.servers * per_server;
+    /* the site's power left over holds a last, partly filled server (the
+     * planner's clusters end with one); in racks, that power is stranded */
+    double left = c.site_it_w - c.servers * c.server_peak_w - e->host_w;
+    if (c.limit == SITE_LIMIT_SITE && left > 0 && gpu_max_w > 0) {
+        int extra = (int)fmin(floor_tol(left / gpu_max_w), per_server - 1);
+        if (extra > 0) {
+            c.gpus += extra;
+            c.servers++;
+        }
+    }
     *out = c;
 }

@@ -34,7 +34,8 @@ typedef struct site_capacity {
     double site_it_w;           /* site budget / PUE */
     int site_servers;           /* what the site budget alone holds */
     int racks, per_rack;        /* with a rack budget (else 0) */
-    int servers, gpus;          /* the most it holds */
+    int servers, gpus;          /* the most it holds (the last server of the
+                                 * site alone may be partly filled) */
     site_limit limit;           /* the budget that stops more */
 } site_capacity;
 
