@@ -145,7 +145,7 @@ static void site_cells(table *t, const plan *pl, const plan_result *r)
         table_cell(t, "%.2f", r->done ? r->avg_w / 1000 * plan_hours(r, p) *
                    p->g_co2e_per_kwh / 1e6 : NAN);
     if (site_has_budget(&p->site)) {
-        table_cell(t, "%.1f", site_facility_w(&p->site, plan_point_peak_w(pl, r, p)) / 1000);
+        table_cell(t, "%.2f", site_facility_w(&p->site, plan_point_peak_w(pl, r, p)) / 1000);
         table_cell(t, "%s", plan_fits_site(pl, r, p) ? "yes" : "no");
     }
 }
