@@ -20,6 +20,7 @@
 #include "plan/par.h"
 #include "plan/plan.h"
 #include "plan/plan_saved.h"
+#include "plan/plan_site.h"
 #include "core/runsum.h"
 #include "core/speed.h"
 
@@ -152,10 +153,12 @@ static void site_cells(table *t, const plan *pl, const plan_result *r)
 
 /* The most GPUs of one model the envelope holds, and which budget stops
  * more. */
-static void print_capacity(cli_ctx *ctx, const plan_params *p, const gpu_profile *g,
-                           site_capacity *cap)
+static void print_capacity(cli_ctx *ctx, const plan *pl)
 {
-    site_capacity_of(&p->site, p->per_server, g->max_w, cap);
+    const plan_params *p = &pl->p;
+    const gpu_profile *g = &pl->prof;
+    site_capacity c, *cap = &c;
+    plan_site_capacity(pl, p, cap);
     fprintf(ctx->out, "site: %g kW at PUE %g holds at most %d %s (%d server%s of up to %d at %.0f W "
             "peak IT each)", p->site.site_kw, p->site.pue, cap->gpus, g->name, cap->servers,
             cap->servers == 1 ? "" : "s", p->per_server, cap->server_peak_w);
@@ -174,21 +177,10 @@ static void print_envelope(cli_ctx *ctx, const plan *pl)
     const plan_params *p = &pl->p;
     if (!site_has_budget(&p->site) || pl->grid)
         return;
-    site_capacity cap;
-    print_capacity(ctx, p, &pl->prof, &cap);
-    const char *limit = cap.limit == SITE_LIMIT_RACK ? "the racks bind" : "the site binds";
-    fprintf(ctx->out, "binding limit:");
-    for (int j = 0; j < p->npolicies; j++) {
-        int c = plan_best(pl, j, p);
-        const plan_result *r = c >= 0 ? plan_result_at(pl, c, j) : NULL;
-        if (!r)
-            fprintf(ctx->out, "  %s SLA (no count swept meets it)", p->policies[j]);
-        else if (plan_fits_site(pl, r, p))
-            fprintf(ctx->out, "  %s SLA (%d fit)", p->policies[j], r->gpus);
-        else
-            fprintf(ctx->out, "  %s %s (%d needed)", p->policies[j], limit, r->gpus);
-    }
-    fputc('\n', ctx->out);
+    print_capacity(ctx, pl);
+    char line[512];
+    plan_site_answer(pl, p, line, sizeof line);
+    fprintf(ctx->out, "%s\n", line);
 }
 
 static void print_results(cli_ctx *ctx, const plan *pl)
