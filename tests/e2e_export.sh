@@ -98,8 +98,8 @@ expect "CLI: gpuplan plot plan --trace cats-testbed --gpu V100" "Planner's equiv
 file_has "$OUT/gpuplan-planner-command.sh" "gpuplan plot plan --trace cats-testbed --gpu V100 --from" \
     "the command written whole to a file"
 # The SLA target slider (row 12) up by 2, then back to its default.
-keys End
-for i in 1 2 3 4 5 6 7 8; do keys Up; done
+keys Home
+for i in 1 2 3 4 5 6 7 8 9 10 11; do keys Down; done
 keys + +
 expect "<= 2.0% violations" "the SLA target slider moved"
 keys d
