@@ -50,15 +50,15 @@
 
 enum {
     P_TRACE, P_GPU, P_MODE, P_LO, P_HI, P_STEP, P_PER, P_PRICE, P_CORR, P_UTIL, P_KAPPA,
-    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_SNAP,
-    P_SITE, P_PUE, P_HOST, P_NPARAMS
+    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_SITE, P_PUE,
+    P_HOST, P_SNAP, P_NPARAMS
 };
 
 static const char *const param_names[P_NPARAMS] = {
     "Trace", "GPU profile", "Mode", "GPUs from", "GPUs to", "Step", "GPUs/server",
     "Price $/GPU", "Corr. threshold", "Util. threshold", "Kappa (SLA)", "SLA target",
     "Policies", "2nd GPU", "2nd GPUs from", "2nd GPUs to", "2nd step", "2nd price $/GPU",
-    "Energy $/kWh", "From snapshot", "Site kW", "PUE", "Host W/server",
+    "Energy $/kWh", "Site kW", "PUE", "Host W/server", "From snapshot",
 };
 
 /* A grid over two models is asked for (the sweep run may differ). */
