@@ -69,8 +69,8 @@ expect_rc 1 "snapshot of another cluster" "$G" run --from-snapshot lab --cluster
 
 # --- nvidia-smi alone, DCGM alone -------------------------------------------------------
 expect_rc 0 "smi import" "$G" import --name boxes "$F/smi-hosts.csv" "$F/box-1.apps.csv"
-contains "$T/out" "GPU profile 'RTX-3090', GPU profile 'L4', cluster 'boxes', snapshot 'boxes' (smi)" \
-    "unknown GPU models become profiles"
+contains "$T/out" "GPU profile 'RTX-3090', cluster 'boxes', snapshot 'boxes' (smi)" \
+    "an unknown GPU model becomes a profile (the L4 is built in)"
 expect_rc 0 "dcgm import" "$G" import --name scrape "$F/i-030791dc5a37cd257.prom" \
     "$F/hami-workshop.prom"
 contains "$T/out" "(dcgm)" "DCGM metrics detected"

@@ -21,6 +21,21 @@ expect_rc 2 "unknown option key" "$G" run $EX --set cats.nope=1
 expect_rc 2 "bad --sleep" "$G" run $EX --sleep maybe
 expect_rc 1 "unknown trace" "$G" run --trace nope --cluster corrgpu-example
 
+# Energy priced by the hour: a bad series or PUE is refused at file:line:col
+# before anything runs, so no run is stored.
+printf 'hour,usd_per_kwh\n0,0.1\n2,0.3\n' >"$T/gap.csv"
+printf 'hour,usd_per_kwh\n0,0.1\n1,cheap\n' >"$T/word.csv"
+expect_rc 2 "price series with a gap" "$G" run $EX --usd-per-kwh "$T/gap.csv"
+contains "$T/err" "gap.csv:3:1: column 'hour': expected hour 1" "the gap at file:line:col"
+expect_rc 2 "price series with a word" "$G" run $EX --usd-per-kwh "$T/word.csv"
+contains "$T/err" "word.csv:3:2: column 'usd_per_kwh': expected a finite number" \
+    "the word at file:line:col"
+expect_rc 2 "PUE below 1" "$G" run $EX --pue 0.9
+expect_rc 2 "negative PUE" "$G" run $EX --pue -1.2
+contains "$T/err" "PUE -1.2 is out of range [1, 10]" "a negative PUE is refused"
+expect_rc 0 "no run stored by the refusals" "$G" list runs
+contains "$T/out" "(nothing stored)" "nothing stored"
+
 # CorrGPU §III-B: one GPU (2,500 USD) for CorrGPU, two (5,000 USD) for First.
 expect_rc 0 "corrgpu example" "$G" run $EX --policy corrgpu,first --unbounded --format csv \
     --timeline "$T/tl.csv"

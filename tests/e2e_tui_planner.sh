@@ -106,9 +106,9 @@ expect "What if" "cap: Planner"
 param 3; type_value 1
 param 4; type_value 4
 param 5; type_value 1
-param 20; type_value 100
+param 22; type_value 100
 expect "GPU power cap    100 W" "cap: the cap typed is shown"
-param 20; type_value V100=x
+param 22; type_value V100=x
 expect "is not watts" "cap: a malformed cap is refused"
 expect "GPU power cap    100 W" "cap: the refused cap leaves the last one"
 keys r

@@ -16,7 +16,7 @@ static void test_open_creates_schema(void **state)
     char *dir;
     store *st = tu_store_new(&dir);
     assert_int_equal(store_schema_version(st), STORE_SCHEMA_VERSION);
-    assert_int_equal(tu_count(st, STORE_GPU), 10);
+    assert_int_equal(tu_count(st, STORE_GPU), 15);
     assert_int_equal(tu_count(st, STORE_CPU), 1);
     assert_int_equal(tu_count(st, STORE_TRACE), 0);
     /* Reopening finds the schema and creates nothing. */
@@ -244,10 +244,10 @@ static void test_profile_upsert_and_delete(void **state)
     assert_int_equal(store_put_gpu_profile(st, &g, &err), 0);
     assert_int_equal(store_load_catalog(st, &cat, &err), 0);
     assert_double_equal(catalog_gpu(cat, "A100-40GB")->price_usd, 2600, 1e-9);
-    assert_int_equal(cat->ngpus, 10);
+    assert_int_equal(cat->ngpus, 15);
     catalog_free(cat);
     assert_int_equal(store_delete_gpu_profile(st, "A100-40GB", &err), 0);
-    assert_int_equal(tu_count(st, STORE_GPU), 9);
+    assert_int_equal(tu_count(st, STORE_GPU), 14);
     assert_int_equal(store_delete_gpu_profile(st, "nope", &err), -1);
     tu_assert_contains(err.msg, "no GPU profile named 'nope'");
     /* A value the schema refuses names the profile. */

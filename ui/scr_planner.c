@@ -38,6 +38,7 @@
 #include "export.h"
 #include "core/runsum.h"
 #include "plan/plan_chart.h"
+#include "plan/plan_site.h"
 #include "plan/plan_table.h"
 #include "policy/corr_place.h"
 #include "power/power_cap.h"
@@ -52,15 +53,16 @@
 
 enum {
     P_TRACE, P_GPU, P_MODE, P_LO, P_HI, P_STEP, P_PER, P_PRICE, P_CORR, P_UTIL, P_KAPPA,
-    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_SNAP,
-    P_CAP, P_WINDOW, P_NPARAMS
+    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_SITE, P_PUE,
+    P_HOST, P_CAP, P_WINDOW, P_SNAP, P_NPARAMS
 };
 
 static const char *const param_names[P_NPARAMS] = {
     "Trace", "GPU profile", "Mode", "GPUs from", "GPUs to", "Step", "GPUs/server",
     "Price $/GPU", "Corr. threshold", "Util. threshold", "Kappa (SLA)", "SLA target",
     "Policies", "2nd GPU", "2nd GPUs from", "2nd GPUs to", "2nd step", "2nd price $/GPU",
-    "Energy $/kWh", "From snapshot", "GPU power cap", "Util. window",
+    "Energy $/kWh", "Site kW", "PUE", "Host W/server", "GPU power cap", "Util. window",
+    "From snapshot",
 };
 
 /* A grid over two models is asked for (the sweep run may differ). */
@@ -201,6 +203,30 @@ static void power_param_value(const plan_params *p, int i, char *buf, size_t len
     snprintf(buf, len, "%s%s", caps, p->caps.all_w > 0 ? " W" : "");
 }
 
+/* The envelope's parameters as shown, and their arrow-key steps. */
+static void site_param_value(const plan_params *p, int param, char *buf, size_t len)
+{
+    if (param == P_SITE && !site_has_budget(&p->site))
+        snprintf(buf, len, "none");
+    else if (param == P_SITE)
+        snprintf(buf, len, "%g", p->site.site_kw);
+    else if (param == P_PUE)
+        snprintf(buf, len, "%.2f", p->site.pue >= 1 ? p->site.pue : 1);
+    else
+        snprintf(buf, len, "%g", p->site.host_w);
+}
+
+static void site_param_step(plan_params *p, int param, int dir)
+{
+    site_envelope *e = &p->site;
+    if (param == P_SITE)
+        e->site_kw = fmax(0, e->site_kw + 10 * dir);
+    else if (param == P_PUE)
+        e->pue = fmin(10, fmax(1, (e->pue >= 1 ? e->pue : 1) + 0.05 * dir));
+    else
+        e->host_w = fmax(0, e->host_w + 100 * dir);
+}
+
 static void param_value(const app *a, int i, char *buf, size_t len)
 {
     const plan_params *p = &a->pl.p;
@@ -222,6 +248,7 @@ static void param_value(const app *a, int i, char *buf, size_t len)
     case P_PRICE2: price_value(a, p->gpu2, p->price2, buf, len); break;
     case P_SNAP: snprintf(buf, len, "%s", p->snapshot[0] ? p->snapshot : "none"); break;
     case P_CAP: case P_WINDOW: power_param_value(p, i, buf, len); break;
+    case P_SITE: case P_PUE: case P_HOST: site_param_value(p, i, buf, len); break;
     case P_KWH:
         if (p->usd_per_kwh <= 0)
             snprintf(buf, len, "none (CapEx alone)");
@@ -409,28 +436,30 @@ static void answer_text(const app *a, char *buf, size_t len)
     buf[0] = '\0';
     if (sw->state != PLAN_DONE && sw->state != PLAN_CANCELLED)
         return;
-    char line[224], ref[96];
+    char line[224], ref[96], site[320];
     plan_answer(sw, &a->pl.p, a->caps.utf8, line, sizeof line);
     if (sw->ref_name[0])   /* short: the answer should fit one line */
         snprintf(ref, sizeof ref, "speeds vs %s", sw->ref_name);
     else
         snprintf(ref, sizeof ref, "speeds vs speed %g", sw->ref_speed);
-    snprintf(buf, len, "%s %s; %s", results_stale(a) ? "Stale answer (earlier parameters):"
-                                                      : "Answer:", line, ref);
+    plan_site_answer(sw, &a->pl.p, site, sizeof site);
+    snprintf(buf, len, "%s %s; %s%s%s", results_stale(a) ? "Stale answer (earlier parameters):"
+                                                          : "Answer:", line, ref,
+             site[0] ? "; " : "", site);
 }
 
 /* The answer wraps onto a second line rather than being cut: a cut GPU
  * name can read as another ("A10" of "A100-40GB"). */
 static int answer_lines(const app *a, int w)
 {
-    char t[288];
+    char t[640];
     answer_text(a, t, sizeof t);
     return t[0] && w > 0 ? text_wrap_lines(w, 4, t) : 1;
 }
 
 static void draw_answer(const app *a, rect r)
 {
-    char t[288];
+    char t[640];
     answer_text(a, t, sizeof t);
     if (t[0])
         draw_wrap(r.y, r.x + 1, r.w - 1, r.h, results_stale(a) ? ui_attr(C_DIM) : A_BOLD, t);
@@ -634,6 +663,8 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
                  plan_result_at(sw, plan_stable(sw, r->policy, &a->pl.p), r->policy) == r;
     snprintf(v[6], 24, "%s", best ? "<< fewest" : stable ? "<< stable"
                              : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
+    if (!plan_fits_site(sw, r, &a->pl.p))   /* over the site's power envelope */
+        snprintf(v[6] + strlen(v[6]), 24 - strlen(v[6]), "%sover site", v[6][0] ? " " : "");
 }
 
 /* A narrow table (35 columns at 80) keeps the count, the policy and the
@@ -880,6 +911,7 @@ static void adjust(app *a, int param, int dir)
         p->usd_per_kwh = k < 1e-9 ? 0 : k;
         break;
     }
+    case P_SITE: case P_PUE: case P_HOST: site_param_step(p, param, dir); break;
     case P_CORR: {
         double c = isnan(p->corr_threshold) ? 0 : p->corr_threshold + 0.05 * dir;
         p->corr_threshold = c < -1 ? -1 : c > 1 ? 1 : c;
@@ -985,6 +1017,9 @@ static const value_range *range_of(const app *a, int param)
         [P_STEP2] = {1, 1e6, 1, "--step2"},
         [P_PRICE2] = {0, 1e9, 0, "--price2; d: the profile's"},
         [P_KWH] = {0, 1e6, 0, "--usd-per-kwh"},
+        [P_SITE] = {0, 1e9, 0, "--site-kw; 0: none"},
+        [P_PUE] = {1, 10, 0, "--pue"},
+        [P_HOST] = {0, 1e6, 0, "--host-w"},
     };
     if (param == P_LO && least_count(a) > 0)
         return &one_model_lo;
@@ -1001,6 +1036,9 @@ static void set_value(plan_params *p, int param, double v)
     case P_STEP2: p->step2 = (int)v; break;
     case P_PRICE2: p->price2 = v; break;
     case P_KWH: p->usd_per_kwh = v; break;
+    case P_SITE: p->site.site_kw = v; break;
+    case P_PUE: p->site.pue = v; break;
+    case P_HOST: p->site.host_w = v; break;
     case P_HI: p->hi = (int)v; break;
     case P_STEP: p->step = (int)v; break;
     case P_PER: p->per_server = (int)v; break;
@@ -1194,6 +1232,9 @@ static void reset_param(app *a, int param)
     case P_KWH: p->usd_per_kwh = d.usd_per_kwh; break;
     case P_CAP: p->caps = d.caps; break;
     case P_WINDOW: p->util_window = d.util_window; break;
+    case P_SITE: p->site.site_kw = d.site.site_kw; break;
+    case P_PUE: p->site.pue = d.site.pue; break;
+    case P_HOST: p->site.host_w = d.site.host_w; break;
     case P_SNAP:
         p->snapshot[0] = '\0';
         snapshot_chosen(a);

@@ -17,9 +17,11 @@
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "cli_cap.h"
+#include "cli_cost.h"
 #include "plan/par.h"
 #include "plan/plan.h"
 #include "plan/plan_saved.h"
+#include "plan/plan_site.h"
 #include "plan/plan_table.h"
 #include "core/runsum.h"
 #include "core/speed.h"
@@ -102,6 +104,38 @@ static void print_stable(cli_ctx *ctx, const plan *pl)
     }
 }
 
+/* The most GPUs of one model the envelope holds, and which budget stops
+ * more. */
+static void print_capacity(cli_ctx *ctx, const plan *pl)
+{
+    const plan_params *p = &pl->p;
+    const gpu_profile *g = &pl->prof;
+    site_capacity c, *cap = &c;
+    plan_site_capacity(pl, p, cap);
+    fprintf(ctx->out, "site: %g kW at PUE %g holds at most %d %s (%d server%s of up to %d at %.0f W "
+            "peak IT each)", p->site.site_kw, p->site.pue, cap->gpus, g->name, cap->servers,
+            cap->servers == 1 ? "" : "s", p->per_server, cap->server_peak_w);
+    if (cap->limit == SITE_LIMIT_RACK)
+        fprintf(ctx->out, "; the racks bind: %d racks of %g kW hold %d servers each, the site "
+                "alone %d servers\n", cap->racks, p->site.rack_kw, cap->per_rack,
+                cap->site_servers);
+    else
+        fprintf(ctx->out, "; the site budget binds\n");
+}
+
+/* Per policy: the fewest GPUs meeting the SLA against the most the
+ * envelope holds, and which limit binds. */
+static void print_envelope(cli_ctx *ctx, const plan *pl)
+{
+    const plan_params *p = &pl->p;
+    if (!site_has_budget(&p->site) || pl->grid)
+        return;
+    print_capacity(ctx, pl);
+    char line[512];
+    plan_site_answer(pl, p, line, sizeof line);
+    fprintf(ctx->out, "%s\n", line);
+}
+
 static void print_results(cli_ctx *ctx, const plan *pl)
 {
     const plan_params *p = &pl->p;
@@ -126,6 +160,7 @@ static void print_results(cli_ctx *ctx, const plan *pl)
     }
     fputc('\n', ctx->out);
     print_stable(ctx, pl);
+    print_envelope(ctx, pl);
 }
 
 /* Per policy, the frontier's points by cost, and the cheapest meeting
@@ -263,6 +298,20 @@ static int run_plan(cli_ctx *ctx, const plan_params *p, int quiet)
     return EXIT_OK;
 }
 
+/* What the pricing options set of a plan: a plan knows each point's
+ * average draw only, so a series prices it at its mean of price x PUE
+ * over the horizon from hour 0 (energy_cost.h); --years sets the horizon
+ * when --hours does not. */
+static void plan_priced(const cli_cost *c, plan_params *p)
+{
+    if (c->pr.years > 0 && !(p->hours > 0))
+        p->hours = c->pr.years * HOURS_PER_YEAR;
+    p->usd_per_kwh = energy_flat_usd_per_kwh(&c->pr, 0, p->hours);
+    p->g_co2e_per_kwh = energy_flat_g_per_kwh(&c->pr, 0, p->hours);
+    p->usd_per_kw_month = c->pr.usd_per_kw_month;
+    cli_cost_site(c, &p->site);
+}
+
 /* The command is done (help, usage or runtime error) with exit code c. */
 static int stop(int *code, int c)
 {
@@ -281,6 +330,8 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
     const char *tput = NULL, *nets = NULL, *ref_gpu = NULL;
     int to = 0, to2 = 0;
     cli_whatif cw = {0};
+    cli_cost cost;
+    cli_cost_init(&cost);
     p.lo = p.lo2 = -1;      /* not given: 1, or 0 in a grid */
     const cli_opt opts[] = {
         OPT_STRING("trace", 0, "NAME", &trace, "trace to plan for (required but with "
@@ -312,8 +363,8 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
                    .def = "the profile's"),
         OPT_DOUBLE("price2", 0, "USD", &p.price2, 0, 1e9, "grid: price per GPU of the second "
                    "model", .def = "the profile's"),
-        OPT_DOUBLE("usd-per-kwh", 0, "X", &p.usd_per_kwh, 0, 1e6, "electricity price: cost "
-                   "adds the energy of each run's average power", .def = "0, CapEx alone"),
+        CLI_COST_OPTS(&cost),
+        CLI_SITE_OPTS(&p.site),
         OPT_DOUBLE("hours", 0, "H", &p.hours, 0, 1e7, "hours that energy is counted over",
                    .def = "the simulated span"),
         OPT_DOUBLE("kappa", 0, "K", &p.kappa, 1, 100, "SLA factor for every task",
@@ -352,7 +403,11 @@ int cmd_plan_parse(cli_ctx *ctx, int argc, char **argv, plan_params *out, int *q
         OPT_END(),
     };
     gp_err err = {{0}};
-    if (cli_parse(ctx, &cmd_plan, opts, argc, argv, NULL, code))
+    int parsed = cli_parse(ctx, &cmd_plan, opts, argc, argv, NULL, code);
+    if (parsed == 0)
+        plan_priced(&cost, &p);
+    cli_cost_free(&cost);
+    if (parsed)
         return -1;
     if (!trace && !cw.snapshot)
         return stop(code, cli_usage_error(&cmd_plan, "--trace is required (or --from-snapshot)"));

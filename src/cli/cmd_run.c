@@ -13,6 +13,7 @@
 #include "cli_opt.h"
 #include "cli_whatif.h"
 #include "cli_cap.h"
+#include "cli_cost.h"
 #include "core/fit.h"
 #include "core/runsum.h"
 #include "core/speed.h"
@@ -59,6 +60,7 @@ typedef struct run_opts {
     const char *nets;           /* --gogh-nets NAME|none, NULL = the table's */
     cli_whatif wi;              /* --from-snapshot and its options */
     int jobs;                   /* simulations at once (-j) */
+    cli_cost cost;              /* energy prices, carbon, PUE, TCO horizon */
 } run_opts;
 
 /* The runs asked for: each a placement policy and, under a GPU cap, the
@@ -190,6 +192,8 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
                      "trace has at most 256 GPU tasks and the power model is cats (30 s), on "
                      "at any size (600 s), or off", .def = "auto"),
         OPT_FLAG("no-save", 0, &o->no_save, "do not store the runs"),
+        CLI_COST_OPTS(&o->cost),
+        CLI_SITE_BUDGET_OPT(&o->cost),
         OPT_CALLBACK("gpu-cap", 0, "W|MODEL=W,...", &o->caps, cli_parse_caps,
                      CLI_CAP_HELP "; on a model with a PEACE set PEACE's controller holds "
                      "the GPUs it can, and a policy written NAME@PARTITION (cats@nopart) "
@@ -531,9 +535,10 @@ static void warn_failed(run *const *runs, size_t n, double best)
 }
 
 /* cap: what the GPU caps did, a column in csv and json (NULL = none);
+ * cost: the energy price, carbon and TCO columns (cli_cost.h);
  * the text table says it on a line of its own (print_caps). */
 static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_run_row *opt,
-                        double kappa, const char *cap)
+                        double kappa, const char *cap, const cli_cost *cost)
 {
     if (ctx->format == FMT_TABLE)
         cap = NULL;
@@ -552,10 +557,15 @@ static void print_table(cli_ctx *ctx, run *const *runs, size_t n, const solve_ru
         table_col(t, cols[c], c != 0 && c != 15 && c != 19);
     if (cap)
         table_col(t, "gpu_cap", 0);
-    for (size_t i = 0; i < n; i++)
+    cli_cost_cols(cost, t);
+    for (size_t i = 0; i < n; i++) {
         print_run_row(t, runs[i], best, kappa, cap);
-    if (opt)
+        cli_cost_cells(cost, t, runs[i]);
+    }
+    if (opt) {
         print_optimal(t, opt, best, kappa);
+        cli_cost_cells(cost, t, NULL);
+    }
     table_print(t, ctx->format, ctx->out, "(no runs)");
     table_free(t);
     warn_failed(runs, n, best);
@@ -698,7 +708,8 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
             cli_caps_describe(&o->caps, in->cl, in->cat, rs->peace.ix ? rs->peace.set->gpu : NULL,
                               cap, sizeof cap);
         print_table(ctx, runs, n, has_opt ? &opt : NULL,
-                    o->cfg.kappa > 0 ? o->cfg.kappa : GP_DEFAULT_KAPPA, cap[0] ? cap : NULL);
+                    o->cfg.kappa > 0 ? o->cfg.kappa : GP_DEFAULT_KAPPA, cap[0] ? cap : NULL,
+                    &o->cost);
         if (cap[0] && ctx->format == FMT_TABLE)
             fprintf(ctx->out, "gpu cap: %s\n", cap);
         if (cap[0])
@@ -715,6 +726,8 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
                     "task for kappa x its duration%s\n", opt.intervals,
                     opt.proven ? "" : " (optimal~: not every set proven)");
         print_reference(ctx, o, in);
+        if (ctx->format == FMT_TABLE)
+            cli_cost_note(&o->cost, ctx->out);
         cli_warn_unpriced(in->cl, in->cat, "capex_usd");
     }
     for (size_t i = 0; i < n; i++)
@@ -865,10 +878,12 @@ static int run_exec(cli_ctx *ctx, int argc, char **argv)
     o.jobs = par_default_threads();
     sim_config_default(&o.cfg);
     o.full = (int)o.cfg.full;
+    cli_cost_init(&o.cost);
     int code;
     if (parse_args(ctx, argc, argv, &o, &code) == 0)
         code = run_parsed(ctx, &o);
     cli_list_free(&o.sets);
     cli_list_free(&o.predict_for);
+    cli_cost_free(&o.cost);
     return code;
 }

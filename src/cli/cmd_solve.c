@@ -19,6 +19,7 @@
 #include "cli_opt.h"
 #include "cli_cap.h"
 #include "cli_whatif.h"
+#include "cli_cost.h"
 #include "core/speed.h"
 #include "core/strbuf.h"
 #include "io/export_file.h"
@@ -60,7 +61,8 @@ typedef struct solve_args {
     const char *objective;  /* gogh: "power" or "throughput" */
     const char *cuts;       /* --cuts: "off", "root" or "nodes" */
     const char *gpus;       /* fleet: NAME[:MAX][@USD],... */
-    double usd_per_kwh, hours;
+    cli_cost cost;          /* fleet: --usd-per-kwh, --carbon, --pue */
+    double hours;
     int ntasks;             /* --tasks, 0 = every task */
     double at;              /* --at, NAN = whole trace */
     double alpha, gpu_mem, util_cap, min_frac;
@@ -552,12 +554,25 @@ static int parse_fleet(const char *list, const catalog *cat, fleet_candidate *ca
     return rc;
 }
 
+/* The fleet's carbon over --hours, in tonnes, when a carbon intensity
+ * was given. */
+static void fleet_carbon_cell(table *t, const solve_args *a, double power_w)
+{
+    if (cli_cost_has_carbon(&a->cost) && isnan(power_w))
+        table_cell(t, "%s", "");
+    else if (cli_cost_has_carbon(&a->cost))
+        table_cell(t, "%.2f", power_w / 1000 * a->hours *
+                   energy_flat_g_per_kwh(&a->cost.pr, 0, a->hours) / 1e6);
+}
+
 /* One fleet solved: the candidates given (all, or one for the single-model
  * comparison). */
 static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
                      const fleet_candidate *cand, size_t n, const char *label, gp_err *err)
 {
-    fleet_params fp = {a->usd_per_kwh, a->hours, a->min_frac, (size_t)a->ntasks,
+    /* the fleet draws its watts for --hours from hour 0 of the trace */
+    double usd_per_kwh = energy_flat_usd_per_kwh(&a->cost.pr, 0, a->hours);
+    fleet_params fp = {usd_per_kwh, a->hours, a->min_frac, (size_t)a->ntasks,
                        catalog_gpu(in->cat, in->tr->ref_gpu[0] ? in->tr->ref_gpu
                                                                : SPEED_DEFAULT_REF)};
     gogh_inst gi;
@@ -599,6 +614,7 @@ static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
                 table_cell(t, "%s", "");
         }
         table_cell(t, "%.3f", fr.sol.time_s);
+        fleet_carbon_cell(t, a, have ? fr.power_w : NAN);
         strbuf_free(&buys);
     }
     fleet_result_free(&fr);
@@ -625,7 +641,9 @@ static void fleet_heading(cli_ctx *ctx, const solve_args *a, const cli_inputs *i
                  "reference rate", line, a->min_frac);
     }
     fprintf(ctx->out, "Cheapest fleet for trace %s %s: price + energy at %g USD/kWh over %g "
-            "h\n", in->tr->name, by, a->usd_per_kwh, a->hours);
+            "h%s\n", in->tr->name, by, energy_flat_usd_per_kwh(&a->cost.pr, 0, a->hours),
+            a->hours, a->cost.price || a->cost.pue ? " (the series' mean of price x PUE over "
+            "those hours from hour 0)" : a->cost.pr.pue.constant != 1 ? " (price x PUE)" : "");
 }
 
 static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
@@ -642,6 +660,8 @@ static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
                           "energy_usd", "power_w", "gap_pct", "time_s"};
     for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
         table_col(t, cols[c], c >= 3);
+    if (cli_cost_has_carbon(&a->cost))
+        table_col(t, "co2e_t", 1);
     /* The mix, then each model alone: one solve each, some take seconds,
      * so a terminal sees how many are done. */
     cli_progress bar;
@@ -771,8 +791,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
         OPT_STRING("gpus", 0, "NAME[:MAX][@USD],...", &a->gpus, "fleet: the GPU models to "
                    "choose from, each at most MAX (default: what the jobs could use) at USD "
                    "apiece (default: the profile's price)"),
-        OPT_DOUBLE("usd-per-kwh", 0, "X", &a->usd_per_kwh, 0, 1e6, "fleet: electricity price",
-                   .def = "0, CapEx alone"),
+        CLI_COST_ENERGY_OPTS(&a->cost),
         OPT_DOUBLE("hours", 0, "H", &a->hours, 0, 1e7, "fleet: how long the jobs run on the "
                    "fleet (energy = watts x H)", .def = "26280, three years"),
         OPT_FLAG("paper", 0, &a->o.paper_model, "solve the paper's formulation as published "
@@ -805,6 +824,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
     a->objective = "power";
     a->cuts = "off";
     a->hours = 26280;
+    cli_cost_init(&a->cost);
     if (cli_parse(ctx, &cmd_solve, opts, argc, argv, &rest, code))
         return -1;
     int cuts = solve_cuts_parse(a->cuts);
@@ -898,12 +918,9 @@ static void model_files_close(model_files *m)
         out_scratch_close(&m->scratch[i]);
 }
 
-static int solve_exec(cli_ctx *ctx, int argc, char **argv)
+static int solve_parsed(cli_ctx *ctx, solve_args *ap)
 {
-    solve_args a;
-    int code;
-    if (parse_args(ctx, argc, argv, &a, &code))
-        return code;
+    solve_args a = *ap;
     /* From here on Ctrl-C stops the solve, not the program: one that comes
      * while the inputs load still ends with the heuristics' answer and a
      * "cancelled" status. */
@@ -938,4 +955,14 @@ static int solve_exec(cli_ctx *ctx, int argc, char **argv)
     cli_inputs_free(&in);
     solve_shutdown();
     return rc;
+}
+
+static int solve_exec(cli_ctx *ctx, int argc, char **argv)
+{
+    solve_args a;
+    int code;
+    if (parse_args(ctx, argc, argv, &a, &code) == 0)
+        code = solve_parsed(ctx, &a);
+    cli_cost_free(&a.cost);
+    return code;
 }

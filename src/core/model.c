@@ -114,6 +114,22 @@ const cpu_profile *catalog_cpu(const catalog *c, const char *name)
  * Gavel table (K80's is 0.30, for profiles that add one).  The others are
  * assumptions from the vendors' dense FP16/FP32 ratings against a V100's,
  * rounded: T4 0.5, A10 (and G2) 1.1, A100 (and G3) 2.0, H100 4.0.
+ *
+ * Today's models (docs/catalog.md has the table with the same sources).
+ * Memory and maximum power are the vendors' datasheets: H200 SXM 141 GB,
+ * up to 700 W; HGX B200 180 GB per GPU (1.44 TB for eight), 1000 W; L40S
+ * 48 GB, 350 W, 1110-2520 MHz; L4 24 GB, 72 W, 795-2040 MHz; Instinct
+ * MI300X 192 GB, 750 W, 2100 MHz peak engine clock.  Memory is the
+ * datasheet's GB, as the H100's 80.  The H200's boost clock is the
+ * H100 SXM's 1980 MHz (the same GH100 die; its datasheet gives none); the
+ * B200's 1980 MHz is a third-party listing, not a datasheet figure.
+ * Assumed, as the H100's are: idle power 10 % of maximum (the H100's
+ * 70 of 700 W), and the 210 MHz floor of the NVIDIA rows, for all five
+ * (the MI300X's included).  Speed is the H100's 4.0 scaled by the dense
+ * FP16 tensor rating against the H100 SXM's 989 TFLOPS: H200 989 (4.0),
+ * B200 2250 (9.1), L40S 362 (1.5), L4 121 (0.5), MI300X 1307 (5.3); an
+ * assumption, as the H100's own is.  No list price: NVIDIA and AMD sell
+ * these through OEMs and clouds at quoted prices, so each is unknown.
  */
 #define CORRGPU_PRICE "CorrGPU sec. III-B: the paper's assumed price (its ref. 35), " \
                       "not a list price"
@@ -129,6 +145,11 @@ static const gpu_profile builtin_gpus[] = {
     {0, "G3",       80, 50,   400,   0, 210, 1410, 0,    0.91, NAN,  "",     2.0, ""},
     {0, "A100-40GB", 40, 50,  400,   0, 210, 1410, 0,    0.91, 2500, "",     2.0, CORRGPU_PRICE},
     {0, "H100",     80, 70,   700,   0, 210, 1980, 0,    0.91, NAN,  "",     4.0, ""},
+    {0, "H200",    141, 70,   700,   0, 210, 1980, 0,    0.91, NAN,  "",     4.0, ""},
+    {0, "B200",    180, 100,  1000,  0, 210, 1980, 0,    0.91, NAN,  "",     9.1, ""},
+    {0, "L40S",     48, 35,   350,   0, 210, 2520, 0,    0.91, NAN,  "",     1.5, ""},
+    {0, "L4",       24, 7.2,  72,    0, 210, 2040, 0,    0.91, NAN,  "",     0.5, ""},
+    {0, "MI300X",  192, 75,   750,   0, 210, 2100, 0,    0.91, NAN,  "",     5.3, ""},
 };
 
 /* PWR §V-A: Intel Xeon E5-2682 v4, 16 cores, 15 W idle, 120 W TDP. */

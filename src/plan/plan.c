@@ -559,11 +559,60 @@ static double capex(const plan *sw, const plan_result *r, const plan_params *liv
            (sw->grid ? r->gpus2 * (isnan(price2) ? 0 : price2) : 0);
 }
 
-/* Average watts over the horizon (the simulated span when none is set). */
-static double energy_usd(const plan_result *r, const plan_params *live)
+double plan_hours(const plan_result *r, const plan_params *live)
 {
-    double hours = live->hours > 0 ? live->hours : r->span_s / 3600;
-    return live->usd_per_kwh > 0 ? r->avg_w / 1000 * hours * live->usd_per_kwh : 0;
+    return live->hours > 0 ? live->hours : r->span_s / 3600;
+}
+
+/* Servers of per_server GPUs that n GPUs fill (as plan_cluster builds). */
+static int servers_of(int n, int per_server)
+{
+    return per_server > 0 ? (n + per_server - 1) / per_server : n;
+}
+
+double plan_point_peak_w(const plan *sw, const plan_result *r, const plan_params *live)
+{
+    int per = sw->p.per_server;
+    double w = r->gpus * sw->prof.max_w + servers_of(r->gpus, per) * live->site.host_w;
+    if (sw->grid)
+        w += r->gpus2 * sw->prof2.max_w + servers_of(r->gpus2, per) * live->site.host_w;
+    for (size_t i = 0; sw->base && i < sw->base->nnodes; i++) {
+        const node *nd = &sw->base->nodes[i];
+        const gpu_profile *g = catalog_gpu(sw->cat, nd->gpu_model);
+        w += nd->gpu_count * (g ? g->max_w : 0) + live->site.host_w;
+    }
+    return w;
+}
+
+int plan_fits_site(const plan *sw, const plan_result *r, const plan_params *live)
+{
+    const site_envelope *e = &live->site;
+    if (!site_has_budget(e))
+        return 1;
+    if (site_facility_w(e, plan_point_peak_w(sw, r, live)) > e->site_kw * 1000 * (1 + 1e-12))
+        return 0;
+    if (!(e->rack_kw > 0))
+        return 1;
+    /* servers in racks: as many a rack as the most demanding server allows */
+    double peak = sw->p.per_server * fmax(sw->prof.max_w, sw->grid ? sw->prof2.max_w : 0);
+    site_capacity cap;
+    site_capacity_of(e, 1, peak, &cap);
+    int servers = servers_of(r->gpus, sw->p.per_server) +
+                  (sw->grid ? servers_of(r->gpus2, sw->p.per_server) : 0) +
+                  (sw->base ? (int)sw->base->nnodes : 0);
+    return servers <= cap.servers;
+}
+
+/* Average watts over the horizon (the simulated span when none is set),
+ * and the facility's cost of the point's provisioned power over it. */
+static double energy_usd(const plan *sw, const plan_result *r, const plan_params *live)
+{
+    double hours = plan_hours(r, live);
+    double usd = live->usd_per_kwh > 0 ? r->avg_w / 1000 * hours * live->usd_per_kwh : 0;
+    if (live->usd_per_kw_month > 0)
+        usd += site_facility_w(&live->site, plan_point_peak_w(sw, r, live)) / 1000 *
+               live->usd_per_kw_month * 12 * hours / 8760;
+    return usd;
 }
 
 double plan_value(const plan *sw, const plan_result *r, plan_metric m,
@@ -581,7 +630,7 @@ double plan_value(const plan *sw, const plan_result *r, plan_metric m,
     case PM_CAPEX:
         return capex(sw, r, live);
     case PM_COST:
-        return capex(sw, r, live) + energy_usd(r, live);
+        return capex(sw, r, live) + energy_usd(sw, r, live);
     default:
         return NAN;
     }

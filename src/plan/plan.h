@@ -39,6 +39,7 @@
 #include "power/power_cap.h"
 #include "sim/whatif.h"
 #include "predict/util_predict.h"
+#include "power/site_envelope.h"
 #include "shard.h"
 
 #define PLAN_MAX_POLICIES 6
@@ -64,6 +65,9 @@ typedef struct plan_params {
     double price2;              /* the same for the second model */
     double usd_per_kwh;         /* energy price; 0 = cost is CapEx alone */
     double hours;               /* energy horizon; 0 = the simulated span */
+    double g_co2e_per_kwh;      /* carbon per IT kWh, PUE included; 0 = none */
+    double usd_per_kw_month;    /* facility cost of provisioned power; 0 = none */
+    site_envelope site;         /* the facility's power envelope; site_kw 0 = none */
     double corr_threshold;      /* CATS/CorrGPU correlation threshold */
     double util_threshold;      /* percent; the baselines' q, CATS's cap */
     double kappa;               /* SLA factor; 0 = each task's own */
@@ -197,6 +201,18 @@ double plan_value(const plan *sw, const plan_result *r, plan_metric m,
 /* 1 when the point holds GPUs whose price neither the live slider nor the
  * profile knows: its CapEx and cost leave them out. */
 int plan_price_unknown(const plan *sw, const plan_result *r, const plan_params *live);
+
+/* A point's provisioned peak IT watts (power/site_envelope.h): every GPU
+ * at its profile's max_w and every server's host at live->site.host_w,
+ * the snapshot's cluster included. */
+double plan_point_peak_w(const plan *sw, const plan_result *r, const plan_params *live);
+/* 1 when the point fits the envelope: its peak x PUE within the site
+ * budget and its servers within the racks the site feeds (1 without a
+ * site budget). */
+int plan_fits_site(const plan *sw, const plan_result *r, const plan_params *live);
+/* The hours energy is counted over at a point (the horizon, else its
+ * simulated span). */
+double plan_hours(const plan_result *r, const plan_params *live);
 /* The result of count index c and policy j. */
 const plan_result *plan_result_at(const plan *sw, int c, int j);
 /* 1 when SLA violations of sla_pct percent meet a target of target_pct

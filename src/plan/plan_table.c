@@ -3,6 +3,7 @@
  */
 #include "plan_table.h"
 #include "core/runsum.h"
+#include "power/site_envelope.h"
 
 #include <math.h>
 
@@ -34,12 +35,35 @@ static void service_cells(table *t, const plan *pl, const plan_result *r, const 
     usd_cell(t, pl, r, p, plan_value(pl, r, PM_CAPEX, p));
 }
 
+/* The carbon and power envelope's columns, after the others: only when
+ * the plan has a carbon intensity or a site budget. */
+static void site_cols(table *t, const plan_params *p)
+{
+    if (p->g_co2e_per_kwh > 0)
+        table_col(t, "co2e_t", 1);
+    if (site_has_budget(&p->site)) {
+        table_col(t, "peak_kw", 1);
+        table_col(t, "fits_site", 0);
+    }
+}
+
+static void site_cells(table *t, const plan *pl, const plan_result *r, const plan_params *p)
+{
+    if (p->g_co2e_per_kwh > 0)
+        table_cell(t, "%.2f", r->done ? r->avg_w / 1000 * plan_hours(r, p) *
+                   p->g_co2e_per_kwh / 1e6 : NAN);
+    if (site_has_budget(&p->site)) {
+        table_cell(t, "%.2f", site_facility_w(&p->site, plan_point_peak_w(pl, r, p)) / 1000);
+        table_cell(t, "%s", plan_fits_site(pl, r, p) ? "yes" : "no");
+    }
+}
+
 /* fewest: the first count meeting the target; stable: the fewest from
  * which every larger count swept meets it; monotonic 0 when the two
  * differ (the curve rises again after the first crossing). */
 static void one_model(const plan *pl, const plan_params *p, table *t)
 {
-    int energy = p->usd_per_kwh > 0;
+    int energy = p->usd_per_kwh > 0 || p->usd_per_kw_month > 0;
     static const char *const cols[] = {"gpus", "policy", "ran", "sla_viol_pct", "jct_mean_s",
                                        "jct_p95_s", "avg_power_w", "capex_usd", "meets_sla",
                                        "fewest", "stable", "monotonic"};
@@ -50,6 +74,7 @@ static void one_model(const plan *pl, const plan_params *p, table *t)
         }
         table_col(t, cols[i], i != 1 && i != 8);
     }
+    site_cols(t, p);
     for (int c = 0; c < pl->ncounts; c++) {
         for (int j = 0; j < p->npolicies; j++) {
             const plan_result *r = plan_result_at(pl, c, j);
@@ -69,6 +94,7 @@ static void one_model(const plan *pl, const plan_params *p, table *t)
             table_cell(t, "%d", plan_best(pl, j, p) == c);
             table_cell(t, "%d", plan_stable(pl, j, p) == c);
             table_cell(t, "%d", !plan_nonmonotonic(pl, j, p));
+            site_cells(t, pl, r, p);
         }
     }
 }
@@ -81,6 +107,7 @@ static void grid(const plan *pl, const plan_params *p, table *t)
                                        "cheapest"};
     for (int i = 0; i < 14; i++)
         table_col(t, cols[i], i != 2 && i != 11);
+    site_cols(t, p);
     for (int c = 0; c < pl->ncounts; c++)
         for (int j = 0; j < pl->p.npolicies; j++) {
             const plan_result *r = plan_result_at(pl, c, j);
@@ -98,6 +125,7 @@ static void grid(const plan *pl, const plan_params *p, table *t)
             table_cell(t, "%s", plan_meets_target(sla, p->sla_target_pct) ? "yes" : "no");
             table_cell(t, "%d", plan_on_frontier(pl, c, j, p));
             table_cell(t, "%d", plan_best(pl, j, p) == c);
+            site_cells(t, pl, r, p);
         }
 }
 

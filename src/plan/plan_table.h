@@ -18,6 +18,8 @@
  *   a grid     gpus gpus2 policy ran sla_viol_pct jct_mean_s jct_p95_s
  *              avg_power_w capex_usd energy_usd cost_usd meets_sla
  *              frontier cheapest
+ * both then   [co2e_t: with a carbon intensity] [peak_kw fits_site: with a
+ *              site budget]
  * A result not finished (a cancelled sweep) has no row. */
 void plan_results_table(const plan *pl, const plan_params *p, table *t);
 
