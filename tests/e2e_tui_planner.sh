@@ -118,9 +118,10 @@ wait_for "written" >/dev/null
 end_session
 if [ -f "$T/gpuplan-planner-results.csv" ]; then
     ok "cap: the results are exported"
-    # gpus, policy, jct_mean_s, avg_power_w of each, in order; the same
+    # gpus, policy, jct_mean_s, avg_power_w of each, in order (the Planner's
+    # CSV has plan's columns); the same
     # policies asked of plan (the Planner's GPU is the trace's V100)
-    awk -F, 'NR > 1 { print $1, $3, $6, $8 }' "$T/gpuplan-planner-results.csv" >"$T/tui.rows"
+    awk -F, 'NR > 1 { print $1, $2, $5, $7 }' "$T/gpuplan-planner-results.csv" >"$T/tui.rows"
     pols=$(awk '!seen[$2]++ { printf "%s%s", n++ ? "," : "", $2 }' "$T/tui.rows")
     "$G" --format csv plan --trace cats-testbed --gpu V100 --from 1 --to 4 --step 1 \
         --policy "$pols" --gpu-cap 100 -q >"$T/cli.csv" 2>"$T/cli.err" ||

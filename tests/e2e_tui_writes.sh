@@ -22,13 +22,13 @@ expect "Run: cats-testbed on corrgpu-example" "the cluster cursor on corrgpu-exa
 
 "$G" cluster create aaa-new --gpu H100 --servers 1 --per-server 8 >"$T/out" 2>&1 ||
     { bad "cluster create"; cat "$T/out"; }
-expect "aaa-new            1 nodes, 8 GPUs" "a cluster made with the CLI appears in Compare"
+expect "aaa-new            1 node, 8 GPUs" "a cluster made with the CLI appears in Compare"
 expect "Run: cats-testbed on corrgpu-example" "the cluster cursor stays on corrgpu-example"
 
 mkdir -p "$T/aaa-trace"
 printf 'name,arrival_s,duration_s\nt0,0,100\n' >"$T/aaa-trace/tasks.csv"
 "$G" import --name aaa-trace "$T/aaa-trace" >"$T/out" 2>&1 || { bad "import"; cat "$T/out"; }
-expect "aaa-trace       1 tasks" "a trace imported with the CLI appears in Compare"
+expect "aaa-trace       1 task " "a trace imported with the CLI appears in Compare"
 expect "Run: cats-testbed on corrgpu-example" "the trace cursor stays on cats-testbed"
 
 # Data: the Clusters kind (the third), its list, the second from the top

@@ -149,27 +149,6 @@ static void runset_optimal(runset *rs)
                                           RS_OPTIMAL_LIMIT_S, &rs->opt, &ignore) == 0;
 }
 
-/* The first capped GPU model of the cluster a PEACE set was measured on,
- * into model ("" when none). */
-static int peace_model(const runset *rs, store *st, char *model, size_t len, gp_err *err)
-{
-    model[0] = '\0';
-    for (size_t i = 0; rs->cl && i < rs->cl->nnodes && !model[0]; i++) {
-        const node *nd = &rs->cl->nodes[i];
-        size_t n;
-        int seen = 0;       /* each model looked up once: reading the sets is not free */
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = strcmp(rs->cl->nodes[k].gpu_model, nd->gpu_model) == 0;
-        if (nd->gpu_count == 0 || seen || !(power_caps_for(&rs->caps, nd->gpu_model) > 0))
-            continue;
-        if (peace_sets_on(st, nd->gpu_model, &n, err))
-            return -1;
-        if (n > 0)
-            strlcpy0(model, nd->gpu_model, len);
-    }
-    return 0;
-}
-
 /* PEACE's set measured on a capped GPU model of the cluster, and its
  * models when a slot's partition needs them; none is fine (the caps are
  * clock clamps) unless a label names its partition. */
@@ -181,7 +160,7 @@ static int load_peace(runset *rs, store *st, gp_err *err)
         need |= rs->slot[i].part && rs->slot[i].part->needs_models;
         named |= strchr(rs->slot[i].spec.label, '@') != NULL;
     }
-    if (peace_model(rs, st, model, sizeof model, err))
+    if (peace_capped_model(st, rs->cl, &rs->caps, model, sizeof model, err))
         return -1;
     if (!model[0])
         return named ? gp_error(err, "a partition needs a PEACE set measured on a capped "

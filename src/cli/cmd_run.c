@@ -735,17 +735,6 @@ static int run_policies(cli_ctx *ctx, store *st, const run_opts *o, const cli_in
     return rc;
 }
 
-/* 1 when a server before server i has server i's GPU model: each model
- * is looked up once (reading the PEACE sets is not free). */
-static int cluster_model_seen(const cluster *cl, size_t i)
-{
-    for (size_t k = 0; k < i; k++)
-        if (cl->nodes[k].gpu_count > 0 &&
-            strcmp(cl->nodes[k].gpu_model, cl->nodes[i].gpu_model) == 0)
-            return 1;
-    return 0;
-}
-
 /* The capped GPU model of the cluster PEACE works on, into model: the
  * named set's, else the first capped one a set was measured on; 0 with
  * model "" when none, -1 on an error. */
@@ -761,18 +750,7 @@ static int peace_model_of(store *st, const run_opts *o, const cluster *cl, char 
         peace_set_free(s);
         return 0;
     }
-    for (size_t i = 0; i < cl->nnodes && !model[0]; i++) {
-        size_t n;
-        const node *nd = &cl->nodes[i];
-        if (nd->gpu_count == 0 || !(power_caps_for(&o->caps, nd->gpu_model) > 0) ||
-            cluster_model_seen(cl, i))
-            continue;
-        if (peace_sets_on(st, nd->gpu_model, &n, err))
-            return -1;
-        if (n > 0)
-            strlcpy0(model, nd->gpu_model, len);
-    }
-    return 0;
+    return peace_capped_model(st, cl, &o->caps, model, len, err);
 }
 
 /* 1 when a policy names its partition (cats@nopart). */

@@ -12,6 +12,7 @@
 #define GP_PEACE_LOAD_H
 
 #include "db/store.h"
+#include "power/power_cap.h"
 #include "peace_model.h"
 #include "peace_policy.h"
 
@@ -28,6 +29,12 @@ typedef struct peace_loaded {
  * with 'gpuplan peace train SET'" when absent).  0, or -1 with a message. */
 /* How many stored PEACE sets were measured on GPU profile gpu_model. */
 int peace_sets_on(store *st, const char *gpu_model, size_t *n, gp_err *err);
+
+/* The first GPU model of cluster cl that caps caps and a PEACE set was
+ * measured on, into model ("" when none: its caps are clock clamps).
+ * Each model's sets are read once.  0, or -1 with a message. */
+int peace_capped_model(store *st, const cluster *cl, const power_caps *caps, char *model,
+                       size_t len, gp_err *err);
 
 int peace_load(store *st, const char *set_name, const char *gpu_model, int need_models,
                const char *model_name, peace_loaded *out, gp_err *err);
