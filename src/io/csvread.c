@@ -157,7 +157,10 @@ static void reuse_storage(csv_reader *r)
 {
     size_t keep = r->nfield - r->rec_first;
     size_t base = keep ? r->foff[r->rec_first] : r->tlen;
-    memmove(r->text, r->text + base, r->tlen - base);
+    /* text is NULL until the first field is stored: memmove may not be
+     * handed NULL even for 0 bytes. */
+    if (r->tlen > base)
+        memmove(r->text, r->text + base, r->tlen - base);
     for (size_t i = 0; i < keep; i++) {
         r->foff[i] = r->foff[r->rec_first + i] - base;
         r->flen[i] = r->flen[r->rec_first + i];
