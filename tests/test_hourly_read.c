@@ -71,6 +71,7 @@ static void test_series(void **state)
         free(path);
     }
     tu_rmrf(dir);
+    free(dir);
 }
 
 /* A series repeats over the clock: hour 25 of a day's series is its row 1. */

@@ -845,9 +845,12 @@ static int plain_int(const char *s, int64_t *out)
     p += neg;
     int64_t v = 0;
     int digits = 0;
-    for (; *p >= '0' && *p <= '9'; p++, digits++)
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (++digits > 18)      /* before the product could overflow */
+            return 0;
         v = v * 10 + (*p - '0');
-    if (*p != '\0' || digits == 0 || digits > 18)
+    }
+    if (*p != '\0' || digits == 0)
         return 0;
     *out = neg ? -v : v;
     return 1;
