@@ -140,13 +140,9 @@ int cli_warn_unpriced_model(const gpu_profile *g, const char *what)
 int cli_warn_unpriced(const cluster *cl, const catalog *cat, const char *what)
 {
     int n = 0;
-    for (size_t i = 0; cl && i < cl->nnodes; i++) {
-        int seen = 0;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = strcmp(cl->nodes[k].gpu_model, cl->nodes[i].gpu_model) == 0;
-        if (!seen && cl->nodes[i].gpu_count > 0)
+    for (size_t i = 0; cl && i < cl->nnodes; i++)
+        if (cluster_model_first(cl, i))
             n += cli_warn_unpriced_model(catalog_gpu(cat, cl->nodes[i].gpu_model), what);
-    }
     return n;
 }
 

@@ -30,11 +30,8 @@ static void each_capped(const power_caps *c, const cluster *cl, const catalog *c
                         capped_fn fn, void *ctx)
 {
     for (size_t i = 0; i < cl->nnodes; i++) {
-        const node *n = &cl->nodes[i];
-        int seen = 0;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = cl->nodes[k].gpu_count > 0 && strcmp(cl->nodes[k].gpu_model, n->gpu_model) == 0;
-        const gpu_profile *p = n->gpu_count > 0 && !seen ? catalog_gpu(cat, n->gpu_model) : NULL;
+        const gpu_profile *p = cluster_model_first(cl, i) ?
+                               catalog_gpu(cat, cl->nodes[i].gpu_model) : NULL;
         each_profile(c, &p, 1, fn, ctx);
     }
 }

@@ -200,6 +200,17 @@ int64_t cluster_gpu_total(const cluster *c)
     return n;
 }
 
+int cluster_model_first(const cluster *c, size_t i)
+{
+    if (c->nodes[i].gpu_count == 0)
+        return 0;
+    for (size_t k = 0; k < i; k++)
+        if (c->nodes[k].gpu_count > 0 &&
+            strcmp(c->nodes[k].gpu_model, c->nodes[i].gpu_model) == 0)
+            return 0;
+    return 1;
+}
+
 double cluster_common_speed(const cluster *cl, const catalog *cat)
 {
     double speed = 0;

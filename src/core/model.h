@@ -111,6 +111,9 @@ cluster *cluster_new(const char *name);
 void cluster_free(cluster *c);
 node *cluster_add_node(cluster *c, const node *n);
 int64_t cluster_gpu_total(const cluster *c);
+/* 1 when server i has GPUs and no server before it has GPUs of its model:
+ * walking the servers, each GPU model is met once. */
+int cluster_model_first(const cluster *c, size_t i);
 /* The relative speed every GPU of the cluster shares (1 when it has no
  * GPU), 0 when they differ. */
 double cluster_common_speed(const cluster *cl, const catalog *cat);

@@ -108,16 +108,6 @@ int peace_split_spec(const char *text, char *policy, size_t len,
     return 0;
 }
 
-/* 1 when a server before server i has server i's GPU model. */
-static int model_seen_before(const cluster *cl, size_t i)
-{
-    for (size_t k = 0; k < i; k++)
-        if (cl->nodes[k].gpu_count > 0 &&
-            strcmp(cl->nodes[k].gpu_model, cl->nodes[i].gpu_model) == 0)
-            return 1;
-    return 0;
-}
-
 int peace_capped_model(store *st, const cluster *cl, const power_caps *caps, char *model,
                        size_t len, gp_err *err)
 {
@@ -126,8 +116,7 @@ int peace_capped_model(store *st, const cluster *cl, const power_caps *caps, cha
         const node *nd = &cl->nodes[i];
         size_t n;
         /* Reading the sets is not free: each model once. */
-        if (nd->gpu_count == 0 || !(power_caps_for(caps, nd->gpu_model) > 0) ||
-            model_seen_before(cl, i))
+        if (!cluster_model_first(cl, i) || !(power_caps_for(caps, nd->gpu_model) > 0))
             continue;
         if (peace_sets_on(st, nd->gpu_model, &n, err))
             return -1;
