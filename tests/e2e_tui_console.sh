@@ -120,9 +120,18 @@ for conf in "80x24 xterm-256color NO_COLOR=1" "80x24 linux NO_COLOR=1" "80x24 li
         expect "EXITED rc=0" "$what: q quits with status 0"
 done
 
-# Ctrl-C: nothing to lose quits at once with status 0.
+expect_gone() { cap; ! grep -qF "$1" "$T/screen"; }
+
+# Ctrl-C: nothing to lose quits at once with status 0; inside a prompt it
+# cancels the prompt, as Esc does, and the dashboard stays.
 start 80 24 LANG=C.UTF-8 TERM=xterm-256color
 expect "Compare setup" "Ctrl-C session opens"
+keys /
+expect "Search" "a prompt opens"
+keys C-c
+sleep 0.3
+expect_gone "Enter accept" && ok "Ctrl-C cancels the prompt" || { bad "the prompt stays after Ctrl-C"; show; }
+expect_gone "EXITED" && ok "still running after Ctrl-C in a prompt" || bad "Ctrl-C in a prompt quit"
 keys C-c
 expect "EXITED rc=0" "Ctrl-C with nothing to lose exits 0"
 
@@ -144,7 +153,6 @@ t2=$(info_time)
 [ -n "$t1" ] && [ "$t1" = "$t2" ] && ok "playback paused behind the dialog ($t1)" ||
     bad "playback went on behind the dialog: $t1 then $t2"
 keys n
-expect_gone() { cap; ! grep -qF "$1" "$T/screen"; }
 sleep 0.3
 expect_gone "Quit and throw away" && ok "n keeps the runs" || bad "the dialog stays after n"
 expect_gone "EXITED" && ok "still running after n" || bad "exited after n"

@@ -160,7 +160,8 @@ static const ui_key global_keys[] = {
      "or show the gpuplan command for the same", export_key},
     {{'q', 'Q', KEY_F(10)}, "q F10", "quit (asks first when unsaved runs or a sweep would be lost)",
      key_quit},
-    {{KEY_CTRL_C}, "^C", "quit as q does; confirmed over unsaved work, exits with status 130",
+    {{KEY_CTRL_C}, "^C", "quit as q does; confirmed over unsaved work, exits with status 130; "
+     "in a prompt, question or menu it cancels, as Esc does",
      key_quit},
     {{0}, NULL, NULL, NULL},
 };
@@ -224,7 +225,9 @@ static void complete_prompt(app *a)
 static void modal_key(app *a, int key)
 {
     modal *m = &a->m;
-    if (key == KEY_ESC) {
+    /* Ctrl-C in a prompt, question or menu cancels it, as in a shell's
+     * line editor: only a second Ctrl-C, with no modal open, quits. */
+    if (key == KEY_ESC || key == KEY_CTRL_C) {
         modal_close(a, 0, -1);
         return;
     }
