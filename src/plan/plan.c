@@ -46,7 +46,7 @@ void plan_params_default(plan_params *p)
 const char *plan_metric_name(plan_metric m)
 {
     static const char *const n[] = {"SLA violations %", "mean JCT", "average power W",
-                                    "CapEx USD", "cost USD"};
+                                    "CapEx USD", "cost USD", "CO2e t"};
     return m < PM_NMETRICS ? n[m] : "?";
 }
 
@@ -631,6 +631,8 @@ double plan_value(const plan *sw, const plan_result *r, plan_metric m,
         return capex(sw, r, live);
     case PM_COST:
         return capex(sw, r, live) + energy_usd(sw, r, live);
+    case PM_CO2E:   /* g_co2e_per_kwh holds the PUE's share (plan_cost.h) */
+        return r->avg_w / 1000 * plan_hours(r, live) * live->g_co2e_per_kwh / 1e6;
     default:
         return NAN;
     }
