@@ -732,6 +732,9 @@ static int grid_cells(const app *a, const plan_result *res, int c, char v[8][24]
         snprintf(v[7], 24, "%s", cheapest ? "<< cheapest"
                                  : plan_on_frontier(sw, c, res->policy, &a->pl.p) ? "frontier"
                                  : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
+        if (!plan_fits_site(sw, res, &a->pl.p))   /* over the capacity line */
+            snprintf(v[7] + strlen(v[7]), 24 - strlen(v[7]), "%sover site",
+                     v[7][0] ? " " : "");
     }
     return cheapest;
 }

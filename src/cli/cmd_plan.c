@@ -129,10 +129,18 @@ static void print_capacity(cli_ctx *ctx, const plan *pl)
 static void print_envelope(cli_ctx *ctx, const plan *pl)
 {
     const plan_params *p = &pl->p;
-    if (!site_has_budget(&p->site) || pl->grid)
+    char line[1024];
+    if (!site_has_budget(&p->site) || (pl->grid && pl->base))
         return;
-    print_capacity(ctx, pl);
-    char line[512];
+    if (pl->grid) {
+        plan_site_line(pl, p, line, sizeof line);
+        fprintf(ctx->out, "site: %g kW at PUE %g", p->site.site_kw, p->site.pue);
+        if (p->site.rack_kw > 0)
+            fprintf(ctx->out, " in racks of %g kW", p->site.rack_kw);
+        fprintf(ctx->out, "; %s\n", line);
+    } else {
+        print_capacity(ctx, pl);
+    }
     plan_site_answer(pl, p, line, sizeof line);
     fprintf(ctx->out, "%s\n", line);
 }
@@ -202,8 +210,10 @@ static void print_grid(cli_ctx *ctx, const plan *pl)
     plan_results_table(pl, &pl->p, t);
     table_print(t, ctx->format, ctx->out, NULL);
     table_free(t);
-    if (ctx->format == FMT_TABLE)
+    if (ctx->format == FMT_TABLE) {
         grid_summary(ctx, pl);
+        print_envelope(ctx, pl);
+    }
 }
 
 /* A shard's report: what it simulated and saved, and what comes next. */

@@ -589,6 +589,12 @@ int plan_fits_site(const plan *sw, const plan_result *r, const plan_params *live
     const site_envelope *e = &live->site;
     if (!site_has_budget(e))
         return 1;
+    if (sw->grid && !sw->base) {
+        /* the capacity line: each model's own peak and servers */
+        site_mix m;
+        site_capacity_mix(e, sw->p.per_server, sw->prof.max_w, r->gpus, sw->prof2.max_w, &m);
+        return r->gpus2 <= m.n2;
+    }
     if (site_facility_w(e, plan_point_peak_w(sw, r, live)) > e->site_kw * 1000 * (1 + 1e-12))
         return 0;
     if (!(e->rack_kw > 0))

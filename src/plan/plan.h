@@ -216,7 +216,10 @@ int plan_price_unknown(const plan *sw, const plan_result *r, const plan_params *
 double plan_point_peak_w(const plan *sw, const plan_result *r, const plan_params *live);
 /* 1 when the point fits the envelope: its peak x PUE within the site
  * budget and its servers within the racks the site feeds (1 without a
- * site budget). */
+ * site budget).  A grid's point (without a snapshot) fits when its second
+ * model's GPUs are within the capacity line at its first model's count
+ * (power/site_envelope.h site_capacity_mix: each model's own peak, a
+ * rack holding servers of one model). */
 int plan_fits_site(const plan *sw, const plan_result *r, const plan_params *live);
 /* The hours energy is counted over at a point (the horizon, else its
  * simulated span). */
