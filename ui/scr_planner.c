@@ -1315,7 +1315,7 @@ static const ui_key planner_keys[] = {
     {{'\n', '\r', KEY_ENTER}, "Enter", "type a value / choose from a list", pl_edit},
     {{'r'}, "r", "run the sweep (policies x GPU counts, or x the grid of two models)", pl_run},
     {{KEY_ESC}, "Esc", "cancel a running sweep", pl_cancel},
-    {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx / cost", pl_metric},
+    {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx / cost / CO2e", pl_metric},
     {{'d'}, "d", "this parameter back to its default (sliders: the policy's, profile's or "
      "task's own value)", pl_default},
     {{KEY_PPAGE, KEY_NPAGE}, "PgUp PgDn", "scroll the results", pl_scroll},
