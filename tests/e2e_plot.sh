@@ -94,6 +94,41 @@ expect_rc 0 "plot plan: CapEx as PNG" "$G" plot plan --metric capex --trace corr
 bigger "$T/plan.png" 10000 "plan PNG written"
 png_is "$T/plan.png" 960 540 "plan PNG"
 
+# --- money and carbon ---------------------------------------------------------------------
+PRICE=${GPUPLAN_SAMPLES:-sample-data}/price_usd_per_kwh.csv
+expect_rc 0 "plot run: the running total of the energy's cost" "$G" plot run 1 \
+    --metric cost --usd-per-kwh "$PRICE" --pue 1.3 --out "$T/cost.svg"
+contains "$T/cost.svg" "energy cost, running total: cats-testbed on cats-testbed" \
+    "cost SVG title"
+contains "$T/cost.svg" "USD/kWh series, PUE flat" "cost SVG says how it was priced"
+expect_rc 0 "plot run: the energy's carbon" "$G" plot run 1 2 --metric co2e --carbon 400 \
+    --out "$T/co2e.svg"
+contains "$T/out" "2 series" "one carbon curve per run"
+expect_rc 2 "plot run --metric cost without a price" "$G" plot run 1 --metric cost \
+    --out "$T/x.svg"
+contains "$T/err" "no electricity price: give --usd-per-kwh" "says which option"
+expect_rc 2 "plot run --metric co2e without carbon" "$G" plot run 1 --metric co2e \
+    --usd-per-kwh 0.1 --out "$T/x.svg"
+contains "$T/err" "no carbon intensity: give --carbon" "says which option"
+expect_rc 2 "a price beside a timeline metric" "$G" plot run 1 --metric power \
+    --usd-per-kwh 0.1 --out "$T/x.svg"
+printf 'hour,usd_per_kwh\n0,0.1\n1,dear\n' >"$T/bad_price.csv"
+expect_rc 2 "a malformed price series" "$G" plot run 1 --metric cost \
+    --usd-per-kwh "$T/bad_price.csv" --out "$T/x.svg"
+contains "$T/err" "bad_price.csv:3:" "says where, file:line:col"
+expect_rc 1 "an inflation run has no time to price" "$G" plot run 3 --metric cost \
+    --usd-per-kwh 0.1 --out "$T/x.svg"
+expect_rc 0 "plot plan: the TCO per GPU count" "$G" plot plan --metric tco \
+    --trace corrgpu-example --gpu A100-40GB --to 4 --policy first --usd-per-kwh 0.1 \
+    --years 3 --out "$T/tco.svg"
+contains "$T/tco.svg" "TCO over 3 years" "the TCO axis names the horizon"
+expect_rc 0 "plot plan: CO2e per GPU count" "$G" plot plan --metric co2e \
+    --trace corrgpu-example --gpu A100-40GB --to 4 --policy first --carbon 400 --years 3 \
+    --out "$T/co2e_plan.svg"
+contains "$T/co2e_plan.svg" "CO2e over 3 years" "the CO2e axis names the horizon"
+expect_rc 2 "plot plan --metric co2e without --carbon" "$G" plot plan --metric co2e \
+    --trace corrgpu-example --gpu A100-40GB --to 4 --policy first --out "$T/x.svg"
+
 # --- usage and runtime errors -------------------------------------------------------------
 expect_rc 2 "an image name without svg/png" "$G" plot run 1 --out "$T/x.pdf"
 contains "$T/err" "cannot tell the image format" "says so"

@@ -136,7 +136,7 @@ keys o o o o o
 expect "results by GPU count and policy" "o past the last column: the table's own order"
 # A grid over two models: the second model is the first profile listed, its
 # count 0..2; the frontier chart and the cheapest point meeting the SLA.
-keys End k k k k k k k k k k k Right
+keys End k k k k k k k k k k k k k k Right
 expect "2nd GPU          A10" "a second GPU model is chosen"
 keys j j Left Left Left Left Left Left
 expect "2nd GPUs to      2" "its count range"

@@ -106,9 +106,9 @@ expect "What if" "cap: Planner"
 param 3; type_value 1
 param 4; type_value 4
 param 5; type_value 1
-param 22; type_value 100
+param 25; type_value 100
 expect "GPU power cap    100 W" "cap: the cap typed is shown"
-param 22; type_value V100=x
+param 25; type_value V100=x
 expect "is not watts" "cap: a malformed cap is refused"
 expect "GPU power cap    100 W" "cap: the refused cap leaves the last one"
 keys r
@@ -134,6 +134,55 @@ if [ -f "$T/gpuplan-planner-results.csv" ]; then
     fi
 else
     bad "cap: the results are exported"
+fi
+
+# Energy priced by an hourly series file (typed with Tab completing its
+# name), carbon, a PUE, years and a facility cost typed in the Planner
+# give plan's figures with the same options: the exported results equal
+# plan --format csv's, row for row.  A malformed series is refused with
+# its file:line:col, nothing changed.
+cp "$SAMPLES/price_usd_per_kwh.csv" "$T/tariff.csv"
+printf 'hour,usd_per_kwh\n0,0.1\n1,cheap\n' >"$T/bad_tariff.csv"
+start 160 48
+expect "Compare setup" "cost: opens on the Compare setup"
+keys 4
+expect "What if" "cost: Planner"
+param 3; type_value 1
+param 4; type_value 4
+param 5; type_value 1
+param 18; keys Enter; wait_for "Enter" >/dev/null
+keys tarif Tab Enter
+expect "Energy \$/kWh     tariff.csv, 24 h" "cost: the price series typed (Tab completes its name)"
+param 18; type_value bad_tariff.csv
+expect "bad_tariff.csv:3:" "cost: a malformed series is refused at its file:line:col"
+expect "Energy \$/kWh     tariff.csv, 24 h" "cost: the refused series leaves the last one"
+param 19; type_value 400
+param 20; type_value 1.3
+param 21; type_value 3
+param 22; type_value 150
+expect "Facility \$/kW-mo 150" "cost: the facility cost typed"
+keys r
+expect "sweep done" "cost: the priced sweep finishes"
+expect "CO2e t" "cost: the results show CO2e"
+expect "Cost \$" "cost: the results show the cost over the years"
+keys X Enter
+wait_for "written" >/dev/null
+end_session
+if [ -f "$T/gpuplan-planner-results.csv" ]; then
+    pols=$(awk -F, 'NR > 1 && !seen[$2]++ { printf "%s%s", n++ ? "," : "", $2 }' \
+           "$T/gpuplan-planner-results.csv")
+    "$G" --format csv plan --trace cats-testbed --gpu V100 --from 1 --to 4 --step 1 \
+        --policy "$pols" --usd-per-kwh "$T/tariff.csv" --carbon 400 --pue 1.3 --years 3 \
+        --usd-per-kw-month 150 -q >"$T/cli.csv" 2>"$T/cli.err" ||
+        bad "cost: plan with the same prices runs: $(cat "$T/cli.err")"
+    if grep -q "energy_usd,cost_usd" "$T/cli.csv" &&
+       cmp -s "$T/gpuplan-planner-results.csv" "$T/cli.csv"; then
+        ok "cost: the Planner and plan give the same energy, cost and CO2e figures"
+    else
+        bad "cost: the Planner and plan differ: $(diff "$T/gpuplan-planner-results.csv" "$T/cli.csv" | head -6)"
+    fi
+else
+    bad "cost: the results are exported"
 fi
 
 echo "$NAME: $fails failed"

@@ -18,6 +18,7 @@
 #include "io/plot.h"
 #include "io/plot_run.h"
 #include "plan/plan_chart.h"
+#include "plan/plan_cost.h"
 #include "samples/seed.h"
 #include "ui/export.h"
 #include "ui/export_int.h"
@@ -231,6 +232,69 @@ static void test_sweep_chart_files(void **state)
         run_free(r[i]);
 }
 
+/* --- a run's money and carbon ------------------------------------------------------ */
+
+/* test_energy_cost.c's run: 1000 W from 0 s, 2000 W from 1800 s, 500 W
+ * from 5400 s to 7200 s; hour 0 draws 1.5 kWh, hour 1 1.25 kWh. */
+static run *money_run(void)
+{
+    static const double t[] = {0, 1800, 5400, 7200}, w[] = {1000, 2000, 500, 500};
+    run *r = run_new("first");
+    r->id = 7;
+    snprintf(r->trace_name, sizeof r->trace_name, "tr");
+    snprintf(r->cluster_name, sizeof r->cluster_name, "cl");
+    for (int k = 0; k < 4; k++) {
+        run_point p = {0};
+        p.t_s = t[k];
+        p.power_w = w[k];
+        run_add_point(r, &p);
+    }
+    return r;
+}
+
+typedef struct money_case {
+    const char *what;
+    plot_money money;
+    double price[2];            /* price[1] < 0: a flat price[0] */
+    double carbon[2];
+    double y[3];                /* the running total at 0, 3600 and 7200 s */
+} money_case;
+
+/* The running total by hour at PUE 1.5, worked by hand: its last point is
+ * what `run` prints as energy_usd (0.4125, 0.7875) and co2e_kg (1.275). */
+static void test_run_money_chart(void **state)
+{
+    (void)state;
+    static const money_case cases[] = {
+        {"flat 0.10 USD/kWh", PLOT_MONEY_USD, {0.10, -1}, {0, 0},
+         {0, 1.5 * 1.5 * 0.10, 2.75 * 1.5 * 0.10}},
+        {"hourly 0.10, 0.30 USD/kWh", PLOT_MONEY_USD, {0.10, 0.30}, {0, 0},
+         {0, 1.5 * 1.5 * 0.10, (1.5 * 0.10 + 1.25 * 0.30) * 1.5}},
+        {"hourly 400, 200 g/kWh", PLOT_MONEY_CO2E, {0, -1}, {400, 200},
+         {0, 1.5 * 1.5 * 0.4, (1.5 * 0.4 + 1.25 * 0.2) * 1.5}},
+    };
+    run *r = money_run();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const money_case *c = &cases[i];
+        double pv[2] = {c->price[0], c->price[1]}, cv[2] = {c->carbon[0], c->carbon[1]};
+        hourly price_s = {pv, 2}, carbon_s = {cv, 2};
+        energy_prices pr = {{c->price[0], c->price[1] < 0 ? NULL : &price_s},
+                            {0, &carbon_s}, {1.5, NULL}, 0, 0};
+        plot_chart *ch = plot_runs_money_chart((const run *const *)&r, 1, c->money, &pr);
+        print_message("case %s\n", c->what);
+        assert_int_equal(ch->nseries, 1);
+        assert_string_equal(ch->series[0].name, "first (run 7)");
+        assert_int_equal(ch->series[0].n, 3);
+        for (int k = 0; k < 3; k++) {
+            assert_float_equal(ch->series[0].x[k], 3600.0 * k, 1e-9);
+            assert_float_equal(ch->series[0].y[k], c->y[k], 1e-9);
+        }
+        assert_string_equal(ch->y.unit, c->money == PLOT_MONEY_USD ? "USD" : "kg CO2e");
+        plot_free(ch);
+    }
+    run_free(r);
+}
+
 /* --- a plan ----------------------------------------------------------------------- */
 
 static void run_plan(store *st, plan *pl, const char *policies)
@@ -291,6 +355,63 @@ static void test_plan_chart_files(void **state)
     tu_store_free(st, dir);
 }
 
+/* plot plan --metric tco|co2e: each point's cost over the years (CapEx,
+ * and its average draw x hours x the price, PUE 1.3 included) and its
+ * tonnes CO2e, the axis naming the horizon. */
+static void test_plan_money_chart(void **state)
+{
+    (void)state;
+    char *dir;
+    store *st = tu_sample_store(&dir);
+    plan pl;
+    run_plan(st, &pl, "first");
+    energy_prices pr = {{0.10, NULL}, {400, NULL}, {1.3, NULL}, 3, 0};
+    plan_params live = pl.p;
+    plan_params_priced(&pr, 0, &live);
+    assert_float_equal(live.hours, 3 * 8760, 0);
+    assert_float_equal(live.usd_per_kwh, 0.13, 1e-12);
+    plot_chart *tco = plan_chart(&pl, PM_COST, &live);
+    plot_chart *co2 = plan_chart(&pl, PM_CO2E, &live);
+    assert_string_equal(tco->y.label, "TCO over 3 years");
+    assert_string_equal(tco->y.unit, "USD");
+    assert_string_equal(co2->y.label, "CO2e over 3 years");
+    assert_string_equal(co2->y.unit, "t");
+    assert_int_equal(tco->series[0].n, 4);
+    for (size_t k = 0; k < tco->series[0].n; k++) {
+        const plan_result *r = plan_result_at(&pl, (int)k, 0);
+        double kwh = r->avg_w / 1000 * 3 * 8760;
+        assert_float_equal(tco->series[0].y[k], 2500.0 * r->gpus + kwh * 0.13, 1e-6);
+        assert_float_equal(co2->series[0].y[k], kwh * 1.3 * 400 / 1e6, 1e-9);
+    }
+    plot_free(tco);
+    plot_free(co2);
+    plan_free(&pl);
+    tu_store_free(st, dir);
+}
+
+/* The prices as given (a series' path, not its mean), the years instead
+ * of their hours, the facility cost and the envelope. */
+static void test_plan_cli_options_cost(void **state)
+{
+    (void)state;
+    plan_params p;
+    plan_params_default(&p);
+    snprintf(p.trace, sizeof p.trace, "pai-like");
+    snprintf(p.gpu, sizeof p.gpu, "V100");
+    energy_prices pr = {{0.125, NULL}, {0, NULL}, {1.3, NULL}, 3, 150};
+    plan_params_priced(&pr, 0, &p);
+    snprintf(p.cost_src[0], PLAN_SRC_MAX, "sample-data/price_usd_per_kwh.csv");
+    snprintf(p.cost_src[2], PLAN_SRC_MAX, "1.3");
+    p.site.site_kw = 40;
+    p.site.host_w = 500;
+    strbuf b = STRBUF_INIT;
+    plan_cli_options(&p, &b);
+    assert_string_equal(strbuf_str(&b), "--trace pai-like --gpu V100 --from 1 --to 8 --step 1 "
+                        "--usd-per-kwh sample-data/price_usd_per_kwh.csv --pue 1.3 --years 3 "
+                        "--usd-per-kw-month 150 --site-kw 40 --host-w 500");
+    strbuf_free(&b);
+}
+
 static void test_plan_cli_options(void **state)
 {
     (void)state;
@@ -309,6 +430,7 @@ static void test_plan_cli_options(void **state)
                         "--step 8 --kappa 1.5 --sla-target 5 --policy cats,corrgpu:0.2");
     strbuf_free(&b);
     assert_string_equal(plan_metric_word(PM_COST), "cost");
+    assert_string_equal(plan_metric_word(PM_CO2E), "co2e");
 }
 
 /* From a snapshot: --from-snapshot first, the trace only when one arrives,
@@ -505,8 +627,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_chart_files),
         cmocka_unit_test(test_sweep_chart_files),
+        cmocka_unit_test(test_run_money_chart),
         cmocka_unit_test(test_plan_chart_files),
+        cmocka_unit_test(test_plan_money_chart),
         cmocka_unit_test(test_plan_cli_options),
+        cmocka_unit_test(test_plan_cli_options_cost),
         cmocka_unit_test(test_plan_cli_options_snapshot),
         cmocka_unit_test(test_format_of),
         cmocka_unit_test(test_write_errors),

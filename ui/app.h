@@ -30,6 +30,7 @@
 #include "tablesort.h"
 #include "core/runsum.h"
 #include "plan/plan.h"
+#include "plan/plan_cost.h"
 
 typedef struct app app;
 
@@ -199,6 +200,8 @@ typedef struct planner_ui {
     int chart_metric;           /* plan_metric */
     listview results;           /* a viewer: the result rows shown */
     table_sort results_sort;    /* o / O: the column the results are ordered by */
+    plan_pricing cost;          /* price, carbon, PUE, years (planner_cost.h) */
+    int cost_ready;             /* cost initialised */
 } planner_ui;
 
 typedef struct data_ui {

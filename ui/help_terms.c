@@ -103,7 +103,12 @@ static const help_term planner_terms[] = {
     {"avg W", "", "the cluster's mean power draw over the run, watts"},
     {"CapEx $", "", "the GPUs' price (the price slider, else the profile's); $? when a GPU "
      "has no known price"},
-    {"Cost $", "", "a grid point's GPUs' price"},
+    {"Cost $", "", "the GPUs' price plus, with an energy price, the energy of the average "
+     "draw (x PUE) over the years (else the simulated span) and the facility cost: "
+     "plan's cost_usd, the TCO with years"},
+    {"CO2e t", "", "with a carbon intensity: tonnes CO2e of that energy (plan's co2e_t)"},
+    {"over site", "", "the row's peak draw is over the site's power envelope (a grid: its "
+     "second model's GPUs over the capacity line at its first model's count)"},
     {"SLA", "", "the row against the SLA target: << fewest is the policy's fewest GPUs "
      "meeting it, meets another that does, << stable the answer of a curve that is not "
      "monotonic"},

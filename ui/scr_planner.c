@@ -36,6 +36,7 @@
 #include "app.h"
 #include "draw.h"
 #include "export.h"
+#include "planner_cost.h"
 #include "core/runsum.h"
 #include "plan/plan_chart.h"
 #include "plan/plan_site.h"
@@ -53,15 +54,23 @@
 
 enum {
     P_TRACE, P_GPU, P_MODE, P_LO, P_HI, P_STEP, P_PER, P_PRICE, P_CORR, P_UTIL, P_KAPPA,
-    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2, P_KWH, P_SITE, P_PUE,
-    P_HOST, P_CAP, P_WINDOW, P_SNAP, P_NPARAMS
+    P_SLA, P_POLICIES, P_GPU2, P_LO2, P_HI2, P_STEP2, P_PRICE2,
+    P_KWH, P_CARBON, P_PUE, P_YEARS, P_KW_MONTH,        /* planner_cost.h's rows, in order */
+    P_SITE, P_HOST, P_CAP, P_WINDOW, P_SNAP, P_NPARAMS
 };
+
+/* The pricing row (planner_cost.h) of a parameter, or -1. */
+static int cost_row(int param)
+{
+    return param >= P_KWH && param <= P_KW_MONTH ? param - P_KWH : -1;
+}
 
 static const char *const param_names[P_NPARAMS] = {
     "Trace", "GPU profile", "Mode", "GPUs from", "GPUs to", "Step", "GPUs/server",
     "Price $/GPU", "Corr. threshold", "Util. threshold", "Kappa (SLA)", "SLA target",
     "Policies", "2nd GPU", "2nd GPUs from", "2nd GPUs to", "2nd step", "2nd price $/GPU",
-    "Energy $/kWh", "Site kW", "PUE", "Host W/server", "GPU power cap", "Util. window",
+    "Energy $/kWh", "Carbon g/kWh", "PUE", "Years (TCO)", "Facility $/kW-mo", "Site kW",
+    "Host W/server", "GPU power cap", "Util. window",
     "From snapshot",
 };
 
@@ -118,10 +127,12 @@ static void default_policies(app *a);
 static void planner_ensure(app *a)
 {
     planner_ui *pl = &a->pl;
+    planner_cost_ensure(a);
     /* Set up once: a snapshot alone (no trace arriving) counts as set up. */
     if (pl->p.trace[0] || pl->p.snapshot[0] || !a->cmp.traces.lv.count)
         return;
     plan_params_default(&pl->p);
+    planner_cost_ensure(a);
     snprintf(pl->p.trace, sizeof pl->p.trace, "%s",
              a->cmp.traces.items[a->cmp.traces.lv.cursor].name);
     default_gpu(a);
@@ -132,6 +143,8 @@ static void planner_ensure(app *a)
 void planner_free(planner_ui *p)
 {
     plan_free(&p->sw);
+    if (p->cost_ready)
+        plan_pricing_free(&p->cost);
 }
 
 /* The parameter under the cursor (a P_ value). */
@@ -210,8 +223,6 @@ static void site_param_value(const plan_params *p, int param, char *buf, size_t 
         snprintf(buf, len, "none");
     else if (param == P_SITE)
         snprintf(buf, len, "%g", p->site.site_kw);
-    else if (param == P_PUE)
-        snprintf(buf, len, "%.2f", p->site.pue >= 1 ? p->site.pue : 1);
     else
         snprintf(buf, len, "%g", p->site.host_w);
 }
@@ -221,8 +232,6 @@ static void site_param_step(plan_params *p, int param, int dir)
     site_envelope *e = &p->site;
     if (param == P_SITE)
         e->site_kw = fmax(0, e->site_kw + 10 * dir);
-    else if (param == P_PUE)
-        e->pue = fmin(10, fmax(1, (e->pue >= 1 ? e->pue : 1) + 0.05 * dir));
     else
         e->host_w = fmax(0, e->host_w + 100 * dir);
 }
@@ -248,12 +257,9 @@ static void param_value(const app *a, int i, char *buf, size_t len)
     case P_PRICE2: price_value(a, p->gpu2, p->price2, buf, len); break;
     case P_SNAP: snprintf(buf, len, "%s", p->snapshot[0] ? p->snapshot : "none"); break;
     case P_CAP: case P_WINDOW: power_param_value(p, i, buf, len); break;
-    case P_SITE: case P_PUE: case P_HOST: site_param_value(p, i, buf, len); break;
-    case P_KWH:
-        if (p->usd_per_kwh <= 0)
-            snprintf(buf, len, "none (CapEx alone)");
-        else
-            snprintf(buf, len, "%.3f (simulated span)", p->usd_per_kwh);
+    case P_SITE: case P_HOST: site_param_value(p, i, buf, len); break;
+    case P_KWH: case P_CARBON: case P_PUE: case P_YEARS: case P_KW_MONTH:
+        planner_cost_value(a, cost_row(i), buf, len);
         break;
     case P_CORR:
         if (isnan(p->corr_threshold))
@@ -539,7 +545,7 @@ static void draw_frontier(const app *a, rect box)
         hi = lo + 1;
     }
     /* Units on both axes: the metric's (JCT as durations) against dollars. */
-    static const char *const y_units[PM_NMETRICS] = {"%", NULL, "W", "$", "$"};
+    static const char *const y_units[PM_NMETRICS] = {"%", NULL, "W", "$", "$", "t"};
     ui_axes ax = {y_units[pl->chart_metric], pl->chart_metric == PM_JCT, "USD"};
     draw_chart_axes(&a->caps, box, title, s, sw->p.npolicies, lo, hi, 0, &ax);
 }
@@ -638,19 +644,26 @@ static void draw_curve(const app *a, rect box)
     double sla_x[2] = {xlo, xhi}, sla_y[2] = {pl->p.sla_target_pct, pl->p.sla_target_pct};
     if (pl->chart_metric == PM_SLA && ns < PLAN_MAX_POLICIES + 1)
         s[ns++] = (ui_series){sla_x, sla_y, 2, sizeof(double), C_BAD, 1, 0};
-    static const char *const y_units[PM_NMETRICS] = {"%", NULL, "W", "$", "$"};
+    static const char *const y_units[PM_NMETRICS] = {"%", NULL, "W", "$", "$", "t"};
     ui_axes ax = {y_units[pl->chart_metric], pl->chart_metric == PM_JCT, "GPUs"};
     draw_chart_axes(&a->caps, box, title, s, ns, xlo, xhi, 0, &ax);
     draw_fewest_marks(a, box, s, ns, xlo, xhi);
 }
 
-static void result_cells(const app *a, const plan_result *r, int best, char v[7][24])
+/* Energy is priced: the money column is plan's cost_usd (CapEx, energy
+ * and facility over the horizon: the TCO with years), not CapEx alone. */
+static int energy_priced(const plan_params *p)
+{
+    return p->usd_per_kwh > 0 || p->usd_per_kw_month > 0;
+}
+
+static void result_cells(const app *a, const plan_result *r, int best, char v[8][24])
 {
     const plan *sw = &a->pl.sw;
     snprintf(v[0], 24, "%d", r->gpus);
     snprintf(v[1], 24, "%s", sw->p.policies[r->policy]);
     if (!r->done) {
-        for (int k = 2; k < 7; k++)
+        for (int k = 2; k < 8; k++)
             snprintf(v[k], 24, "%s", k == 2 ? "..." : "");
         return;
     }
@@ -658,13 +671,14 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
     summary_fmt_pct(sla, a->pl.p.sla_target_pct, 1, v[2], 24);  /* never contradicts "meets" */
     chart_fmt_time(plan_value(sw, r, PM_JCT, &a->pl.p), v[3], 24);
     chart_fmt(plan_value(sw, r, PM_POWER, &a->pl.p), v[4], 24);
-    money_fmt(sw, r, PM_CAPEX, &a->pl.p, v[5], 24);
+    money_fmt(sw, r, energy_priced(&a->pl.p) ? PM_COST : PM_CAPEX, &a->pl.p, v[5], 24);
+    chart_fmt(plan_value(sw, r, PM_CO2E, &a->pl.p), v[6], 24);
     int stable = plan_nonmonotonic(sw, r->policy, &a->pl.p) &&
                  plan_result_at(sw, plan_stable(sw, r->policy, &a->pl.p), r->policy) == r;
-    snprintf(v[6], 24, "%s", best ? "<< fewest" : stable ? "<< stable"
+    snprintf(v[7], 24, "%s", best ? "<< fewest" : stable ? "<< stable"
                              : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
     if (!plan_fits_site(sw, r, &a->pl.p))   /* over the site's power envelope */
-        snprintf(v[6] + strlen(v[6]), 24 - strlen(v[6]), "%sover site", v[6][0] ? " " : "");
+        snprintf(v[7] + strlen(v[7]), 24 - strlen(v[7]), "%sover site", v[7][0] ? " " : "");
 }
 
 /* A narrow table (35 columns at 80) keeps the count, the policy and the
@@ -673,9 +687,22 @@ static void result_cells(const app *a, const plan_result *r, int best, char v[7]
  * chart above shows it). */
 static const ui_col result_cols[] = {
     {"GPUs", 4, 1}, {"policy", 14, 0}, {"SLA viol %", 10, 1}, {"mean JCT", 8, 1},
-    {"avg W", 5, 1}, {"CapEx $", 7, 1}, {"SLA", 10, 0},
+    {"avg W", 5, 1}, {"CapEx $", 7, 1}, {"CO2e t", 7, 1}, {"SLA", 10, 0},
 };
-static const int result_drop[] = {0, 0, 1, 0, 0, 0, 2};
+static const int result_drop[] = {0, 0, 1, 0, 0, 0, 3, 2};
+
+/* The one-model columns for a row of width w: the money column says
+ * what it holds, CO2e only with a carbon intensity (dropped first). */
+static void result_cols_fit(const app *a, int w, ui_col out[8])
+{
+    ui_col cols[8];
+    memcpy(cols, result_cols, sizeof cols);
+    if (energy_priced(&a->pl.p))
+        cols[5] = (ui_col){"Cost $", 8, 1};
+    if (!(a->pl.p.g_co2e_per_kwh > 0))
+        cols[6].w = -1;
+    ui_cols_fit(cols, result_drop, 8, w, out);
+}
 
 /* Grid: the second model's count and cost instead of CapEx; the mark
  * says cheapest meeting the SLA, on the frontier, or meets. */
@@ -705,6 +732,9 @@ static int grid_cells(const app *a, const plan_result *res, int c, char v[8][24]
         snprintf(v[7], 24, "%s", cheapest ? "<< cheapest"
                                  : plan_on_frontier(sw, c, res->policy, &a->pl.p) ? "frontier"
                                  : plan_meets_target(sla, a->pl.p.sla_target_pct) ? "meets" : "");
+        if (!plan_fits_site(sw, res, &a->pl.p))   /* over the capacity line */
+            snprintf(v[7] + strlen(v[7]), 24 - strlen(v[7]), "%sover site",
+                     v[7][0] ? " " : "");
     }
     return cheapest;
 }
@@ -754,21 +784,21 @@ static void result_row(const void *ctx, size_t row, rect r, lv_hl hl)
         return;
     }
     int best = res->done && plan_best(sw, res->policy, &a->pl.p) == (int)i / sw->p.npolicies;
-    char v[7][24];
+    char v[8][24];
     result_cells(a, res, best, v);
-    const char *cells[7] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
-    ui_col cols[7];
-    ui_cols_fit(result_cols, result_drop, 7, r.w, cols);
-    draw_row(r.y, r.x, r.w, cols, 7, cells, best ? ui_attr(C_CHOSEN) : A_NORMAL);
+    const char *cells[8] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+    ui_col cols[8];
+    result_cols_fit(a, r.w, cols);
+    draw_row(r.y, r.x, r.w, cols, 8, cells, best ? ui_attr(C_CHOSEN) : A_NORMAL);
 }
 
 /* The one-model results' header, its columns as a row of in's width keeps
  * them (result_drop). */
-static void draw_result_header(rect in, const table_sort *ts)
+static void draw_result_header(const app *a, rect in, const table_sort *ts)
 {
-    ui_col cols[7];
-    ui_cols_fit(result_cols, result_drop, 7, in.w - 1, cols);
-    draw_header_sorted(in.y, in.x + 1, in.w - 1, cols, 7, ts->by - 1, ts->desc);
+    ui_col cols[8];
+    result_cols_fit(a, in.w - 1, cols);
+    draw_header_sorted(in.y, in.x + 1, in.w - 1, cols, 8, ts->by - 1, ts->desc);
 }
 
 static void draw_results(const app *a, rect box)
@@ -782,7 +812,7 @@ static void draw_results(const app *a, rect box)
     if (a->pl.sw.grid)
         draw_header_sorted(in.y, in.x + 1, in.w - 1, grid_cols, 8, ts->by - 1, ts->desc);
     else
-        draw_result_header(in, ts);
+        draw_result_header(a, in, ts);
     rect rows = {in.y + 1, in.x + 1, in.h - 1, in.w - 1};
     size_t n = (size_t)a->pl.sw.njobs;
     results_view t = {a, xmalloc((n ? n : 1) * sizeof *t.order)};
@@ -906,12 +936,10 @@ static void adjust(app *a, int param, int dir)
     case P_STEP2: p->step2 = clampi(p->step2 + dir, 1, 10000); break;
     case P_PRICE2: p->price2 = step_price(a, p->gpu2, p->price2, dir); break;
     case P_WINDOW: p->util_window = (p->util_window + 4 + dir) % 3 - 1; break;
-    case P_KWH: {
-        double k = p->usd_per_kwh + 0.01 * dir;
-        p->usd_per_kwh = k < 1e-9 ? 0 : k;
+    case P_KWH: case P_CARBON: case P_PUE: case P_YEARS: case P_KW_MONTH:
+        planner_cost_step(a, cost_row(param), dir);
         break;
-    }
-    case P_SITE: case P_PUE: case P_HOST: site_param_step(p, param, dir); break;
+    case P_SITE: case P_HOST: site_param_step(p, param, dir); break;
     case P_CORR: {
         double c = isnan(p->corr_threshold) ? 0 : p->corr_threshold + 0.05 * dir;
         p->corr_threshold = c < -1 ? -1 : c > 1 ? 1 : c;
@@ -1016,9 +1044,7 @@ static const value_range *range_of(const app *a, int param)
         [P_HI2] = {0, 1e6, 1, "--to2"},
         [P_STEP2] = {1, 1e6, 1, "--step2"},
         [P_PRICE2] = {0, 1e9, 0, "--price2; d: the profile's"},
-        [P_KWH] = {0, 1e6, 0, "--usd-per-kwh"},
         [P_SITE] = {0, 1e9, 0, "--site-kw; 0: none"},
-        [P_PUE] = {1, 10, 0, "--pue"},
         [P_HOST] = {0, 1e6, 0, "--host-w"},
     };
     if (param == P_LO && least_count(a) > 0)
@@ -1035,9 +1061,7 @@ static void set_value(plan_params *p, int param, double v)
     case P_HI2: p->hi2 = (int)v; break;
     case P_STEP2: p->step2 = (int)v; break;
     case P_PRICE2: p->price2 = v; break;
-    case P_KWH: p->usd_per_kwh = v; break;
     case P_SITE: p->site.site_kw = v; break;
-    case P_PUE: p->site.pue = v; break;
     case P_HOST: p->site.host_w = v; break;
     case P_HI: p->hi = (int)v; break;
     case P_STEP: p->step = (int)v; break;
@@ -1077,6 +1101,10 @@ static void prompt_done(app *a, int ok, const char *text, int choice)
     }
     if (cur_param(a) == P_CAP) {
         set_caps(a, text);
+        return;
+    }
+    if (cost_row(cur_param(a)) >= 0) {
+        planner_cost_typed(a, cost_row(cur_param(a)), text);
         return;
     }
     double v;
@@ -1135,6 +1163,9 @@ static ui_rc pl_edit(app *a, int key)
         power_caps_format(&a->pl.p.caps, v, sizeof v);
         modal_prompt(a, "GPU power cap: W for every GPU, MODEL=W,... per model, empty for none",
                      power_caps_any(&a->pl.p.caps) ? v : "", prompt_done);
+        break;
+    case P_KWH: case P_CARBON: case P_PUE: case P_YEARS: case P_KW_MONTH:
+        planner_cost_prompt(a, cost_row(cur_param(a)), prompt_done);
         break;
     case P_POLICIES:
         param_value(a, P_POLICIES, v, sizeof v);
@@ -1229,11 +1260,12 @@ static void reset_param(app *a, int param)
     case P_HI2: p->hi2 = d.hi2; break;
     case P_STEP2: p->step2 = d.step2; break;
     case P_PRICE2: p->price2 = d.price2; break;
-    case P_KWH: p->usd_per_kwh = d.usd_per_kwh; break;
+    case P_KWH: case P_CARBON: case P_PUE: case P_YEARS: case P_KW_MONTH:
+        planner_cost_reset(a, cost_row(param));
+        break;
     case P_CAP: p->caps = d.caps; break;
     case P_WINDOW: p->util_window = d.util_window; break;
     case P_SITE: p->site.site_kw = d.site.site_kw; break;
-    case P_PUE: p->site.pue = d.site.pue; break;
     case P_HOST: p->site.host_w = d.site.host_w; break;
     case P_SNAP:
         p->snapshot[0] = '\0';
@@ -1258,8 +1290,13 @@ static ui_rc pl_default(app *a, int key)
 /* o / O: the results ordered by the next column, or the same reversed. */
 static ui_rc pl_sort(app *a, int key)
 {
-    const ui_col *cols = a->pl.sw.grid ? grid_cols : result_cols;
-    tablesort_next(&a->pl.results_sort, a->pl.sw.grid ? 8 : 7, key == 'O');
+    ui_col one[8];
+    result_cols_fit(a, 1000, one);
+    const ui_col *cols = a->pl.sw.grid ? grid_cols : one;
+    tablesort_next(&a->pl.results_sort, 8, key == 'O');
+    /* A hidden column (CO2e without a carbon intensity) is passed over. */
+    if (key != 'O' && a->pl.results_sort.by > 0 && cols[a->pl.results_sort.by - 1].w < 0)
+        tablesort_next(&a->pl.results_sort, 8, 0);
     const table_sort *ts = &a->pl.results_sort;
     if (ts->by > 0)
         app_msg(a, "results by %s, %s", cols[ts->by - 1].head,
@@ -1278,7 +1315,7 @@ static const ui_key planner_keys[] = {
     {{'\n', '\r', KEY_ENTER}, "Enter", "type a value / choose from a list", pl_edit},
     {{'r'}, "r", "run the sweep (policies x GPU counts, or x the grid of two models)", pl_run},
     {{KEY_ESC}, "Esc", "cancel a running sweep", pl_cancel},
-    {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx / cost", pl_metric},
+    {{'m'}, "m", "chart metric: SLA / JCT / power / CapEx / cost / CO2e", pl_metric},
     {{'d'}, "d", "this parameter back to its default (sliders: the policy's, profile's or "
      "task's own value)", pl_default},
     {{KEY_PPAGE, KEY_NPAGE}, "PgUp PgDn", "scroll the results", pl_scroll},

@@ -20,6 +20,7 @@
 #include "cli_cost.h"
 #include "plan/par.h"
 #include "plan/plan.h"
+#include "plan/plan_cost.h"
 #include "plan/plan_saved.h"
 #include "plan/plan_site.h"
 #include "plan/plan_table.h"
@@ -128,10 +129,18 @@ static void print_capacity(cli_ctx *ctx, const plan *pl)
 static void print_envelope(cli_ctx *ctx, const plan *pl)
 {
     const plan_params *p = &pl->p;
-    if (!site_has_budget(&p->site) || pl->grid)
+    char line[1024];
+    if (!site_has_budget(&p->site) || (pl->grid && pl->base))
         return;
-    print_capacity(ctx, pl);
-    char line[512];
+    if (pl->grid) {
+        plan_site_line(pl, p, line, sizeof line);
+        fprintf(ctx->out, "site: %g kW at PUE %g", p->site.site_kw, p->site.pue);
+        if (p->site.rack_kw > 0)
+            fprintf(ctx->out, " in racks of %g kW", p->site.rack_kw);
+        fprintf(ctx->out, "; %s\n", line);
+    } else {
+        print_capacity(ctx, pl);
+    }
     plan_site_answer(pl, p, line, sizeof line);
     fprintf(ctx->out, "%s\n", line);
 }
@@ -201,8 +210,10 @@ static void print_grid(cli_ctx *ctx, const plan *pl)
     plan_results_table(pl, &pl->p, t);
     table_print(t, ctx->format, ctx->out, NULL);
     table_free(t);
-    if (ctx->format == FMT_TABLE)
+    if (ctx->format == FMT_TABLE) {
         grid_summary(ctx, pl);
+        print_envelope(ctx, pl);
+    }
 }
 
 /* A shard's report: what it simulated and saved, and what comes next. */
@@ -298,18 +309,11 @@ static int run_plan(cli_ctx *ctx, const plan_params *p, int quiet)
     return EXIT_OK;
 }
 
-/* What the pricing options set of a plan: a plan knows each point's
- * average draw only, so a series prices it at its mean of price x PUE
- * over the horizon from hour 0 (energy_cost.h); --years sets the horizon
- * when --hours does not. */
+/* What the pricing options set of a plan: the Planner's call too
+ * (plan/plan_cost.h), so the two price a point alike. */
 static void plan_priced(const cli_cost *c, plan_params *p)
 {
-    if (c->pr.years > 0 && !(p->hours > 0))
-        p->hours = c->pr.years * HOURS_PER_YEAR;
-    p->usd_per_kwh = energy_flat_usd_per_kwh(&c->pr, 0, p->hours);
-    p->g_co2e_per_kwh = energy_flat_g_per_kwh(&c->pr, 0, p->hours);
-    p->usd_per_kw_month = c->pr.usd_per_kw_month;
-    cli_cost_site(c, &p->site);
+    plan_params_priced(&c->pr, p->hours, p);
 }
 
 /* The command is done (help, usage or runtime error) with exit code c. */

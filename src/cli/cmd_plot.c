@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cmd_table.h"
 #include "cli_opt.h"
+#include "cli_cost.h"
 #include "io/plot_run.h"
 #include "plan/plan_chart.h"
 
@@ -29,8 +30,11 @@ const cli_cmd cmd_plot = {
              "policy against the arrived share. plan: runs `gpuplan plan` with the options "
              "that follow (see 'gpuplan plan --help') and draws the metric per GPU count, "
              "the SLA target and the fewest GPUs meeting it. Run metrics: "
-             "gpus|power|frag|jct|queue|alloc|servers|freq; plan metrics: "
-             "sla|jct|power|capex|cost.",
+             "gpus|power|frag|jct|queue|alloc|servers|freq, and cost|co2e: the running "
+             "total of the energy's USD (with --usd-per-kwh) or kg CO2e (with --carbon), "
+             "priced hour by hour as `gpuplan run` prices it; plan metrics: "
+             "sla|jct|power|capex|cost|tco|co2e (tco: cost over --years; co2e needs "
+             "--carbon).",
     .exec = plot_exec,
 };
 
@@ -39,6 +43,7 @@ typedef struct plot_opts {
     const char *out, *format, *metric, *trace, *cluster, *policies;
     int width, height;
     plot_format fmt;            /* from --format or --out's name (image_format) */
+    cli_cost *cost;             /* run: --usd-per-kwh, --carbon, --pue */
 } plot_opts;
 
 static int parse_format(void *value, const char *arg, gp_err *err)
@@ -67,6 +72,7 @@ static int parse_plot_opts(cli_ctx *ctx, int argc, char **argv, plot_opts *o, cl
         OPT_STRING("cluster", 0, "NAME", &o->cluster, "sweep: the cluster of the saved runs"),
         OPT_STRING("policy", 0, "LIST", &o->policies, "sweep: only these policies "
                    "(comma-separated labels)", .def = "every policy swept"),
+        CLI_COST_ENERGY_OPTS(o->cost),
         OPT_END(),
     };
     return cli_parse(ctx, &cmd_plot, opts, argc, argv, rest, code);
@@ -100,8 +106,8 @@ static int metric_arg(const plot_opts *o, const char *def, int *m)
 {
     *m = plot_metric_parse(o->metric ? o->metric : def);
     if (*m < 0)
-        return cli_usage_error(&cmd_plot, "--metric: expected %s, got '%s'",
-                               plot_metric_list(), o->metric);
+        return cli_usage_error(&cmd_plot, "--metric: expected %s (or cost|co2e of a run), "
+                               "got '%s'", plot_metric_list(), o->metric);
     return EXIT_OK;
 }
 
@@ -149,9 +155,41 @@ static int check_axes(run *const *runs, int n, plot_metric m, gp_err *err)
     return 0;
 }
 
+/* --metric cost|co2e of runs: the running total of their energy's money
+ * or carbon, refused without the price (carbon) it needs. */
+static int plot_runs_money(cli_ctx *ctx, const plot_opts *o, run **runs, int n)
+{
+    const cli_cost *c = o->cost;
+    int usd = strcmp(o->metric, "cost") == 0;
+    if (usd && !c->price && !(c->pr.usd_per_kwh.constant > 0))
+        return cli_usage_error(&cmd_plot, "plot run --metric cost: no electricity price: give "
+                               "--usd-per-kwh X|FILE");
+    if (!usd && !cli_cost_has_carbon(c))
+        return cli_usage_error(&cmd_plot, "plot run --metric co2e: no carbon intensity: give "
+                               "--carbon G|FILE");
+    gp_err err = {{0}};
+    for (int i = 0; i < n; i++)
+        if (plot_run_is_inflation(runs[i])) {
+            gp_error(&err, "run %lld is an inflation run: it has no time to price its energy "
+                     "over", (long long)runs[i]->id);
+            return cli_fail(&err);
+        }
+    plot_chart *ch = plot_runs_money_chart((const run *const *)runs, n,
+                                           usd ? PLOT_MONEY_USD : PLOT_MONEY_CO2E, &c->pr);
+    int code = write_chart(ctx, o, ch);
+    plot_free(ch);
+    return code;
+}
+
+/* cost and co2e are drawn from prices; the others from the timeline. */
+static int money_metric(const plot_opts *o)
+{
+    return o->metric && (strcmp(o->metric, "cost") == 0 || strcmp(o->metric, "co2e") == 0);
+}
+
 static int plot_runs(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
 {
-    int m, code;
+    int m = 0, code;
     if (rest->argc < 2)
         return cli_usage_error(&cmd_plot, "plot run: expected one or more run IDs");
     if (o->trace || o->cluster || o->policies)
@@ -159,8 +197,11 @@ static int plot_runs(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
                                "a sweep's runs; a run is named by its ID");
     if (rest->argc - 1 > PLOT_MAX_SERIES)
         return cli_usage_error(&cmd_plot, "plot run: at most %d runs", PLOT_MAX_SERIES);
-    if ((code = metric_arg(o, "gpus", &m)) != EXIT_OK)
+    if (!money_metric(o) && (code = metric_arg(o, "gpus", &m)) != EXIT_OK)
         return code;
+    if (!money_metric(o) && o->cost->asked)
+        return cli_usage_error(&cmd_plot, "plot run: --usd-per-kwh, --carbon and --pue price "
+                               "--metric cost or co2e");
     store *st = cli_store(ctx);
     if (!st)
         return EXIT_RUNTIME;
@@ -168,6 +209,11 @@ static int plot_runs(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
     gp_err err = {{0}};
     if (load_runs(st, rest->argv + 1, rest->argc - 1, &runs, &err))
         return cli_fail(&err);
+    if (money_metric(o)) {
+        code = plot_runs_money(ctx, o, runs, rest->argc - 1);
+        free_runs(runs, rest->argc - 1);
+        return code;
+    }
     if (check_axes(runs, rest->argc - 1, (plot_metric)m, &err)) {
         free_runs(runs, rest->argc - 1);
         return cli_fail(&err);
@@ -305,6 +351,11 @@ static int plot_option(const char *arg, int *takes_value)
 
 static int plan_metric_of(const char *name, plan_metric *m)
 {
+    /* tco: the cost over the horizon, which with --years is the TCO */
+    if (name && strcmp(name, "tco") == 0) {
+        *m = PM_COST;
+        return 0;
+    }
     for (int i = 0; i < PM_NMETRICS; i++)
         if (strcmp(plan_metric_word((plan_metric)i), name ? name : "sla") == 0) {
             *m = (plan_metric)i;
@@ -317,8 +368,11 @@ static int draw_plan(cli_ctx *ctx, const plot_opts *o, const plan_params *p)
 {
     plan_metric m;
     if (plan_metric_of(o->metric, &m))
-        return cli_usage_error(&cmd_plot, "--metric: expected sla|jct|power|capex|cost for a "
-                               "plan, got '%s'", o->metric);
+        return cli_usage_error(&cmd_plot, "--metric: expected sla|jct|power|capex|cost|tco|co2e "
+                               "for a plan, got '%s'", o->metric);
+    if (m == PM_CO2E && !(p->g_co2e_per_kwh > 0))
+        return cli_usage_error(&cmd_plot, "--metric co2e: no carbon intensity: give --carbon "
+                               "G|FILE");
     plan pl;
     memset(&pl, 0, sizeof pl);
     gp_err err = {{0}};
@@ -360,7 +414,9 @@ static int plot_plan(cli_ctx *ctx, int argc, char **argv)
         } else
             theirs[nt++] = argv[i];
     }
-    plot_opts o = {.width = PLOT_WIDTH, .height = PLOT_HEIGHT};
+    cli_cost cost;              /* plan's prices are plan's options, not these */
+    cli_cost_init(&cost);
+    plot_opts o = {.width = PLOT_WIDTH, .height = PLOT_HEIGHT, .cost = &cost};
     plan_params p;
     cli_args none = CLI_ARGS(0, 0, NULL);
     int quiet = 0;
@@ -375,26 +431,38 @@ static int plot_plan(cli_ctx *ctx, int argc, char **argv)
     }
     free(mine);
     free(theirs);
+    cli_cost_free(&cost);
     return code;
+}
+
+/* A run's or a sweep's plot, once its options are read. */
+static int plot_saved(cli_ctx *ctx, const plot_opts *o, const cli_args *rest)
+{
+    if (rest->argc == 0)
+        return cli_usage_error(&cmd_plot, "expected what to plot: run, sweep or plan");
+    if (strcmp(rest->argv[0], "run") == 0)
+        return plot_runs(ctx, o, rest);
+    if (strcmp(rest->argv[0], "sweep") == 0 && o->cost->asked)
+        return cli_usage_error(&cmd_plot, "plot sweep: --usd-per-kwh, --carbon and --pue "
+                               "price a run's energy (plot run --metric cost|co2e)");
+    if (strcmp(rest->argv[0], "sweep") == 0)
+        return plot_sweep(ctx, o, rest);
+    return cli_usage_error(&cmd_plot, "unknown plot '%s' (expected run, sweep or plan)",
+                           rest->argv[0]);
 }
 
 static int plot_exec(cli_ctx *ctx, int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "plan") == 0)
         return plot_plan(ctx, argc, argv);
-    plot_opts o = {.width = PLOT_WIDTH, .height = PLOT_HEIGHT};
+    cli_cost cost;
+    cli_cost_init(&cost);
+    plot_opts o = {.width = PLOT_WIDTH, .height = PLOT_HEIGHT, .cost = &cost};
     cli_args rest = CLI_ARGS(0, -1, NULL);
     int code;
-    if (parse_plot_opts(ctx, argc, argv, &o, &rest, &code))
-        return code;
-    if ((code = image_format(&o)) != EXIT_OK)
-        return code;
-    if (rest.argc == 0)
-        return cli_usage_error(&cmd_plot, "expected what to plot: run, sweep or plan");
-    if (strcmp(rest.argv[0], "run") == 0)
-        return plot_runs(ctx, &o, &rest);
-    if (strcmp(rest.argv[0], "sweep") == 0)
-        return plot_sweep(ctx, &o, &rest);
-    return cli_usage_error(&cmd_plot, "unknown plot '%s' (expected run, sweep or plan)",
-                           rest.argv[0]);
+    if (parse_plot_opts(ctx, argc, argv, &o, &rest, &code) == 0 &&
+        (code = image_format(&o)) == EXIT_OK)
+        code = plot_saved(ctx, &o, &rest);
+    cli_cost_free(&cost);
+    return code;
 }

@@ -5,6 +5,7 @@
  * time axis and on the inflation experiment's arrived-share axis.
  */
 #include "plot_run.h"
+#include "core/runsum.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -154,6 +155,58 @@ plot_chart *plot_runs_chart(const run *const *runs, int n, plot_metric m)
                  (unsigned long long)runs[0]->seed, runs[0]->power_model,
                  runs[0]->options && runs[0]->options[0] ? ", " : "",
                  runs[0]->options ? runs[0]->options : "");
+    return c;
+}
+
+/* One run's running total: its hourly IT energy (the timeline's shape
+ * scaled to the simulator's exact energy, as `run` reads it), each hour
+ * priced by energy_hour_cost(). */
+static void add_money(plot_chart *c, int s, const run *r, plot_money what,
+                      const energy_prices *pr)
+{
+    run_summary sum;
+    run_summarize(r, -1, &sum);
+    const run_point *p = r->points;
+    energy_profile *prof = energy_profile_new(p ? &p[0].t_s : NULL, p ? &p[0].power_w : NULL,
+                                              r->npoints, sizeof *p, sum.t_end,
+                                              sum.energy_kwh);
+    if (prof->n > 0)
+        plot_point(c, s, p[0].t_s, 0);
+    double total = 0;
+    for (size_t k = 0; k < prof->n; k++) {
+        long h = prof->first_hour + (long)k;
+        double usd, g;
+        energy_hour_cost(pr, h, prof->kwh[k], &usd, &g);
+        total += what == PLOT_MONEY_USD ? usd : g / 1000;
+        plot_point(c, s, fmin(3600.0 * (double)(h + 1), sum.t_end), total);
+    }
+    energy_profile_free(prof);
+}
+
+plot_chart *plot_runs_money_chart(const run *const *runs, int n, plot_money what,
+                                  const energy_prices *pr)
+{
+    plot_chart *c = plot_new("");
+    if (n <= 0)
+        return c;
+    const char *label = what == PLOT_MONEY_USD ? "energy cost" : "energy's carbon";
+    snprintf(c->title, sizeof c->title, "%s, running total: %s on %s", label,
+             runs[0]->trace_name, runs[0]->cluster_name);
+    plot_axes(c, "simulated time", "s", label, what == PLOT_MONEY_USD ? "USD" : "kg CO2e");
+    c->y_from_zero = 1;
+    for (int i = 0; i < n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s (run %lld)", runs[i]->policy, (long long)runs[i]->id);
+        int s = plot_series_add(c, name);
+        if (s >= 0)
+            add_money(c, s, runs[i], what, pr);
+    }
+    snprintf(c->note, sizeof c->note, "priced hour by hour on the trace's clock: %s, PUE %s",
+             what == PLOT_MONEY_USD ? (pr->usd_per_kwh.series ? "USD/kWh series"
+                                                             : "flat USD/kWh")
+                                    : (pr->g_co2e_per_kwh.series ? "gCO2e/kWh series"
+                                                                 : "flat gCO2e/kWh"),
+             pr->pue.series ? "series" : "flat");
     return c;
 }
 

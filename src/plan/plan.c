@@ -46,7 +46,7 @@ void plan_params_default(plan_params *p)
 const char *plan_metric_name(plan_metric m)
 {
     static const char *const n[] = {"SLA violations %", "mean JCT", "average power W",
-                                    "CapEx USD", "cost USD"};
+                                    "CapEx USD", "cost USD", "CO2e t"};
     return m < PM_NMETRICS ? n[m] : "?";
 }
 
@@ -589,6 +589,12 @@ int plan_fits_site(const plan *sw, const plan_result *r, const plan_params *live
     const site_envelope *e = &live->site;
     if (!site_has_budget(e))
         return 1;
+    if (sw->grid && !sw->base) {
+        /* the capacity line: each model's own peak and servers */
+        site_mix m;
+        site_capacity_mix(e, sw->p.per_server, sw->prof.max_w, r->gpus, sw->prof2.max_w, &m);
+        return r->gpus2 <= m.n2;
+    }
     if (site_facility_w(e, plan_point_peak_w(sw, r, live)) > e->site_kw * 1000 * (1 + 1e-12))
         return 0;
     if (!(e->rack_kw > 0))
@@ -631,6 +637,8 @@ double plan_value(const plan *sw, const plan_result *r, plan_metric m,
         return capex(sw, r, live);
     case PM_COST:
         return capex(sw, r, live) + energy_usd(sw, r, live);
+    case PM_CO2E:   /* g_co2e_per_kwh holds the PUE's share (plan_cost.h) */
+        return r->avg_w / 1000 * plan_hours(r, live) * live->g_co2e_per_kwh / 1e6;
     default:
         return NAN;
     }

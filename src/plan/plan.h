@@ -46,10 +46,12 @@
 #define PLAN_MAX_COUNTS 64      /* counts of one model */
 #define PLAN_MAX_AXIS 16        /* counts of each model in a grid */
 #define PLAN_MAX_POINTS (PLAN_MAX_AXIS * PLAN_MAX_AXIS)
+#define PLAN_SRC_MAX 256        /* a price's text: a number or a series' path */
 
 typedef enum plan_metric {
     PM_SLA, PM_JCT, PM_POWER, PM_CAPEX,
-    PM_COST,                    /* CapEx + energy cost */
+    PM_COST,                    /* CapEx + energy cost (+ facility): the TCO with years */
+    PM_CO2E,                    /* tonnes CO2e of the energy over the horizon */
     PM_NMETRICS
 } plan_metric;
 
@@ -67,6 +69,11 @@ typedef struct plan_params {
     double hours;               /* energy horizon; 0 = the simulated span */
     double g_co2e_per_kwh;      /* carbon per IT kWh, PUE included; 0 = none */
     double usd_per_kw_month;    /* facility cost of provisioned power; 0 = none */
+    double years;               /* TCO horizon the hours come from; 0 = none */
+    /* The price, carbon and PUE as given (plan_cost.h's kinds, in order):
+     * a number or a series' path, "" = not given; what the command line
+     * that sweeps the same says (plan_cli_options). */
+    char cost_src[3][PLAN_SRC_MAX];
     site_envelope site;         /* the facility's power envelope; site_kw 0 = none */
     double corr_threshold;      /* CATS/CorrGPU correlation threshold */
     double util_threshold;      /* percent; the baselines' q, CATS's cap */
@@ -194,7 +201,8 @@ int plan_current_job(const plan *sw);
 
 /* A result's metric under the live sliders (prices, kappa, energy price):
  * SLA violations in % of tasks, mean JCT s, average W, CapEx USD, CapEx +
- * energy USD (energy = average W over `hours`, else the simulated span).
+ * energy USD (energy = average W over `hours`, else the simulated span),
+ * tonnes CO2e of that energy (0 without a carbon intensity).
  * NAN when not run.  GPUs of unknown price count 0 in CapEx and cost. */
 double plan_value(const plan *sw, const plan_result *r, plan_metric m,
                    const plan_params *live);
@@ -208,7 +216,10 @@ int plan_price_unknown(const plan *sw, const plan_result *r, const plan_params *
 double plan_point_peak_w(const plan *sw, const plan_result *r, const plan_params *live);
 /* 1 when the point fits the envelope: its peak x PUE within the site
  * budget and its servers within the racks the site feeds (1 without a
- * site budget). */
+ * site budget).  A grid's point (without a snapshot) fits when its second
+ * model's GPUs are within the capacity line at its first model's count
+ * (power/site_envelope.h site_capacity_mix: each model's own peak, a
+ * rack holding servers of one model). */
 int plan_fits_site(const plan *sw, const plan_result *r, const plan_params *live);
 /* The hours energy is counted over at a point (the horizon, else its
  * simulated span). */

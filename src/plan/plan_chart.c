@@ -4,8 +4,10 @@
  * plan_meets_target() so they agree with the table `gpuplan plan` prints.
  */
 #include "plan_chart.h"
+#include "plan_cost.h"
 #include "core/strbuf.h"
 #include "policy/corr_place.h"
+#include "power/energy_cost.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@ void plan_metric_axis(plan_metric m, const char **label, const char **unit)
         [PM_POWER] = {"average power", "W"},
         [PM_CAPEX] = {"CapEx", "USD"},
         [PM_COST] = {"CapEx + energy", "USD"},
+        [PM_CO2E] = {"CO2e", "t"},
     };
     *label = m < PM_NMETRICS ? labels[m][0] : "?";
     *unit = m < PM_NMETRICS ? labels[m][1] : "";
@@ -163,16 +166,33 @@ static void grid_series(plot_chart *ch, const plan *pl, plan_metric m,
     }
 }
 
+/* The money and carbon axes say their horizon: "TCO over 3 years",
+ * "CO2e over the simulated span". */
+static const char *horizon_label(plan_metric m, const plan_params *live, const char *label,
+                                 char *buf, size_t len)
+{
+    if (m != PM_COST && m != PM_CO2E)
+        return label;
+    char h[48];
+    plan_horizon_text(live, h, sizeof h);
+    snprintf(buf, len, "%s over %s", m == PM_COST && live->years > 0 ? "TCO" : label, h);
+    return buf;
+}
+
 plot_chart *plan_chart(const plan *pl, plan_metric m, const plan_params *live)
 {
     const char *label, *unit;
+    char lab_buf[96], cost_buf[96];
     plan_metric_axis(m, &label, &unit);
+    label = horizon_label(m, live, label, lab_buf, sizeof lab_buf);
+    const char *cost_label = horizon_label(PM_COST, live, "CapEx + energy", cost_buf,
+                                           sizeof cost_buf);
     plot_chart *ch = plot_new("");
     ch->y_from_zero = 1;
     if (pl->grid) {
         snprintf(ch->title, sizeof ch->title, "%s against cost: %s on %s + %s", label,
                  pl->p.trace, pl->prof.name, pl->prof2.name);
-        plot_axes(ch, "CapEx + energy", "USD", label, unit);
+        plot_axes(ch, cost_label, "USD", label, unit);
         grid_series(ch, pl, m, live);
     } else {
         if (pl->p.snapshot[0])
@@ -201,8 +221,37 @@ plot_chart *plan_chart(const plan *pl, plan_metric m, const plan_params *live)
 
 const char *plan_metric_word(plan_metric m)
 {
-    static const char *const words[PM_NMETRICS] = {"sla", "jct", "power", "capex", "cost"};
+    static const char *const words[PM_NMETRICS] = {"sla", "jct", "power", "capex", "cost",
+                                                   "co2e"};
     return m < PM_NMETRICS ? words[m] : "sla";
+}
+
+/* The prices as given (a number or a series' path), the horizon and the
+ * envelope: the options plan_params_priced() and the site read. */
+static void cost_options(const plan_params *p, strbuf *b)
+{
+    static const char *const opts[3] = {"--usd-per-kwh", "--carbon", "--pue"};
+    for (int k = 0; k < 3; k++)
+        if (p->cost_src[k][0])
+            strbuf_printf(b, " %s %s", opts[k], p->cost_src[k]);
+    /* A plan set without the texts (a test's) gives its flat price. */
+    if (!p->cost_src[0][0] && p->usd_per_kwh > 0)
+        strbuf_printf(b, " --usd-per-kwh %g", p->usd_per_kwh);
+    if (p->years > 0)
+        strbuf_printf(b, " --years %g", p->years);
+    if (p->hours > 0 && p->hours != p->years * HOURS_PER_YEAR)
+        strbuf_printf(b, " --hours %g", p->hours);
+    if (p->usd_per_kw_month > 0)
+        strbuf_printf(b, " --usd-per-kw-month %g", p->usd_per_kw_month);
+    if (!site_has_budget(&p->site))
+        return;
+    strbuf_printf(b, " --site-kw %g", p->site.site_kw);
+    if (p->site.host_w > 0)
+        strbuf_printf(b, " --host-w %g", p->site.host_w);
+    if (p->site.rack_kw > 0)
+        strbuf_printf(b, " --rack-kw %g", p->site.rack_kw);
+    if (p->site.rack_kw > 0 && p->site.servers_per_rack > 0)
+        strbuf_printf(b, " --servers-per-rack %d", p->site.servers_per_rack);
 }
 
 void plan_cli_options(const plan_params *p, strbuf *b)
@@ -228,10 +277,7 @@ void plan_cli_options(const plan_params *p, strbuf *b)
         if (p->price2 >= 0)
             strbuf_printf(b, " --price2 %g", p->price2);
     }
-    if (p->usd_per_kwh > 0)
-        strbuf_printf(b, " --usd-per-kwh %g", p->usd_per_kwh);
-    if (p->hours > 0)
-        strbuf_printf(b, " --hours %g", p->hours);
+    cost_options(p, b);
     if (p->kappa > 0)
         strbuf_printf(b, " --kappa %g", p->kappa);
     if (p->sla_target_pct != d.sla_target_pct)

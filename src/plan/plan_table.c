@@ -50,8 +50,7 @@ static void site_cols(table *t, const plan_params *p)
 static void site_cells(table *t, const plan *pl, const plan_result *r, const plan_params *p)
 {
     if (p->g_co2e_per_kwh > 0)
-        table_cell(t, "%.2f", r->done ? r->avg_w / 1000 * plan_hours(r, p) *
-                   p->g_co2e_per_kwh / 1e6 : NAN);
+        table_cell(t, "%.2f", plan_value(pl, r, PM_CO2E, p));
     if (site_has_budget(&p->site)) {
         table_cell(t, "%.2f", site_facility_w(&p->site, plan_point_peak_w(pl, r, p)) / 1000);
         table_cell(t, "%s", plan_fits_site(pl, r, p) ? "yes" : "no");

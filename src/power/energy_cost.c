@@ -74,14 +74,23 @@ int energy_hours_over(const energy_profile *p, const hourly_value *pue, double b
     return n;
 }
 
-/* Facility energy, money and carbon of it_kwh drawn in hour h. */
+void energy_hour_cost(const energy_prices *pr, long h, double it_kwh, double *usd,
+                      double *g_co2e)
+{
+    double site = it_kwh * hourly_value_at(&pr->pue, h);
+    *usd = site * hourly_value_at(&pr->usd_per_kwh, h);
+    *g_co2e = site * hourly_value_at(&pr->g_co2e_per_kwh, h);
+}
+
+/* Facility energy, money and carbon of it_kwh drawn in hour h, added. */
 static void add_hour(const energy_prices *pr, long h, double it_kwh, double *site_kwh,
                      double *usd, double *g)
 {
-    double site = it_kwh * hourly_value_at(&pr->pue, h);
-    *site_kwh += site;
-    *usd += site * hourly_value_at(&pr->usd_per_kwh, h);
-    *g += site * hourly_value_at(&pr->g_co2e_per_kwh, h);
+    double u, c;
+    energy_hour_cost(pr, h, it_kwh, &u, &c);
+    *site_kwh += it_kwh * hourly_value_at(&pr->pue, h);
+    *usd += u;
+    *g += c;
 }
 
 /* The years: hour j draws the mean of the run's hour j mod n. */

@@ -85,6 +85,13 @@ double energy_flat_g_per_kwh(const energy_prices *pr, long first_hour, double ho
  * budget_w of facility power. */
 int energy_hours_over(const energy_profile *p, const hourly_value *pue, double budget_w);
 
+/* Money and carbon of it_kwh of IT energy drawn in hour h of the clock:
+ * facility energy it_kwh x PUE(h), priced at price(h), weighed at
+ * carbon(h).  What energy_cost_compute() adds up hour by hour; a chart of
+ * the running total calls it too. */
+void energy_hour_cost(const energy_prices *pr, long h, double it_kwh, double *usd,
+                      double *g_co2e);
+
 /* Prices profile p under pr; peak_it_w is the run's peak IT draw and
  * capex_known the purchase price of its GPUs whose price is known. */
 void energy_cost_compute(const energy_profile *p, double peak_it_w, double capex_known,

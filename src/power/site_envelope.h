@@ -46,6 +46,28 @@ int site_has_budget(const site_envelope *e);
 void site_capacity_of(const site_envelope *e, int per_server, double gpu_max_w,
                       site_capacity *out);
 
+/* Two GPU models in servers of per_server GPUs each, as a grid of mixed
+ * clusters builds them: n1 GPUs of the first model fill its servers (the
+ * last partly), then the second model's.  A rack holds servers of one
+ * model, so each rack's budget is filled by alike servers: the first
+ * model's servers take the racks they need, the second's the rest.  What
+ * the envelope holds of the second model beside n1 of the first. */
+typedef struct site_mix {
+    int n2;                     /* the most GPUs of the second model; -1: n1
+                                 * alone is over the envelope */
+    int site_n2, rack_n2;       /* what the site's power and the racks each
+                                 * allow (rack_n2 -1 without a rack budget) */
+    site_limit limit;           /* the budget that stops more */
+} site_mix;
+
+/* The capacity line's point at n1; e must have a site budget.  The site
+ * alone holds n2 when n1 x w1 + n2 x w2 + a host per server is within
+ * its IT power (the second model's last server partly filled, as in
+ * site_capacity_of); the racks, when the second model's servers fit the
+ * racks the first model's leave. */
+void site_capacity_mix(const site_envelope *e, int per_server, double w1, int n1, double w2,
+                       site_mix *out);
+
 /* Provisioned facility watts of a cluster whose servers' peak IT watts sum
  * to it_peak_w: it_peak_w x PUE. */
 double site_facility_w(const site_envelope *e, double it_peak_w);
