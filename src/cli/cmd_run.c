@@ -24,6 +24,7 @@
 #include "peace/peace_load.h"
 #include "predict/gogh_load.h"
 #include "plan/optimal.h"
+#include "cli_progress.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -761,6 +762,18 @@ static int partition_named(const run_opts *o)
 
 /* PEACE's set and models, when a capped GPU model has a set; then the
  * caps against the cluster's models. */
+/* The run's GOGH nets; a table's first nets are trained here, with a
+ * progress bar on a terminal. */
+static int find_nets(store *st, const run_opts *o, cli_inputs *in, gp_err *err)
+{
+    cli_progress bar;
+    cli_progress_init(&bar, "training GOGH's nets");
+    gogh_progress prog = {cli_progress_cb, &bar};
+    int rc = gogh_nets_find_shown(st, o->nets, in->tp, &prog, &in->nets, err);
+    cli_progress_done(&bar);
+    return rc;
+}
+
 static int load_peace(store *st, const run_opts *o, const cli_inputs *in, run_specs *rs,
                       gp_err *err)
 {
@@ -799,7 +812,7 @@ static int run_whatif(cli_ctx *ctx, store *st, const run_opts *o, run_specs *rs)
     wo.wi.o.ref_speed = o->cfg.ref_speed;
     if (cli_whatif_load(st, &wo.wi, o->cluster, o->trace, &in, &w, &err) ||
         store_find_tput_for(st, o->tput ? o->tput : "none", NULL, &in.tp, &err) ||
-        gogh_nets_find(st, o->nets, in.tp, &in.nets, &err) ||
+        find_nets(st, o, &in, &err) ||
         load_peace(st, o, &in, rs, &err) ||
         (ctx->format == FMT_TABLE && cli_whatif_describe(ctx->out, &o->wi, &in, &w, &err))) {
         rc = cli_fail(&err);
@@ -836,7 +849,7 @@ static int run_parsed(cli_ctx *ctx, const run_opts *o)
         rc = run_whatif(ctx, st, o, rs);
     else if (st && (cli_inputs_load(st, o->cluster, o->trace, &in, &err) ||
                store_find_tput_for(st, o->tput, o->trace, &in.tp, &err) ||
-               gogh_nets_find(st, o->nets, in.tp, &in.nets, &err) ||
+               find_nets(st, o, &in, &err) ||
                load_peace(st, o, &in, rs, &err)))
         rc = cli_fail(&err);
     else if (st)

@@ -220,12 +220,12 @@ static void rows_free3(gogh_rows rows[3])
 /* Trains one network on its training rows (validation choosing the epoch)
  * and measures it on every split; returns the training time. */
 static double train_net(gogh_net *net, gogh_rows rows[3], const gogh_train_params *p,
-                        int order_stream, gogh_split_err err3[3])
+                        int order_stream, const gogh_net_progress *np, gogh_split_err err3[3])
 {
     rng r;
     rng_seed_stream(&r, p->seed, (uint64_t)order_stream);
     double t0 = now_seconds();
-    gogh_net_train(net, &rows[0], &rows[1], p, &r);
+    gogh_net_train(net, &rows[0], &rows[1], p, &r, np);
     double secs = now_seconds() - t0;
     for (int s = 0; s < 3; s++)
         gogh_rows_error(net, &rows[s], &err3[s]);
@@ -242,6 +242,13 @@ static gogh_net *new_net(int nin, const gogh_train_params *p, int init_stream)
 gogh_nets *gogh_nets_train(const tput_catalog *tp, const gogh_train_params *p,
                            gogh_train_report *rep, gp_err *err)
 {
+    return gogh_nets_train_shown(tp, p, NULL, rep, err);
+}
+
+gogh_nets *gogh_nets_train_shown(const tput_catalog *tp, const gogh_train_params *p,
+                                 const gogh_progress *prog, gogh_train_report *rep,
+                                 gp_err *err)
+{
     assert(tp && p && rep);
     memset(rep, 0, sizeof *rep);
     if (gogh_train_params_check(p, err) || check_table(tp, err))
@@ -254,13 +261,15 @@ gogh_nets *gogh_nets_train(const tput_catalog *tp, const gogh_train_params *p,
     /* P2 learns from P1's estimates, so P1 is trained first. */
     n->p1 = new_net(gogh_p1_inputs(n), p, STREAM_P1_INIT);
     split_rows(h, 1, rows, rep->types);
-    rep->p1_s = train_net(n->p1, rows, p, STREAM_P1_ORDER, rep->p1);
+    /* each net has the same epochs over about as many rows: half each */
+    gogh_net_progress np1 = {prog, 0, 0.5}, np2 = {prog, 0.5, 0.5};
+    rep->p1_s = train_net(n->p1, rows, p, STREAM_P1_ORDER, &np1, rep->p1);
     rows_free3(rows);
     n->p2 = new_net(gogh_p2_inputs(n), p, STREAM_P2_INIT);
     double t0 = now_seconds();
     split_rows(h, 2, rows, NULL);
     double rows_s = now_seconds() - t0;
-    rep->p2_s = rows_s + train_net(n->p2, rows, p, STREAM_P2_ORDER, rep->p2);
+    rep->p2_s = rows_s + train_net(n->p2, rows, p, STREAM_P2_ORDER, &np2, rep->p2);
     rows_free3(rows);
     gogh_hist_free(h);
     return n;

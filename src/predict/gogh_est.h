@@ -75,6 +75,17 @@ typedef struct gogh_nets gogh_nets;
  * when the table has too few job types or accelerators to split. */
 gogh_nets *gogh_nets_train(const tput_catalog *tp, const gogh_train_params *p,
                            gogh_train_report *rep, gp_err *err);
+
+/* How far a training is (0 to 1), told after every epoch. */
+typedef struct gogh_progress {
+    void (*fn)(void *ctx, double frac);
+    void *ctx;
+} gogh_progress;
+
+/* gogh_nets_train() telling its progress to prog (NULL: to no one). */
+gogh_nets *gogh_nets_train_shown(const tput_catalog *tp, const gogh_train_params *p,
+                                 const gogh_progress *prog, gogh_train_report *rep,
+                                 gp_err *err);
 void gogh_nets_free(gogh_nets *n);
 /* Measures trained nets again on table tp (the one they were trained on,
  * or another with their accelerator classes): the same rows per split as

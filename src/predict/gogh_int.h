@@ -207,8 +207,14 @@ void gogh_rows_error(gogh_net *net, const gogh_rows *r, gogh_split_err *e);
 
 /* (gogh_net.c) Trains net on train for p->epochs epochs of per-row steps (rows in an
  * order drawn from r each epoch), keeping the weights of the epoch with the
- * lowest validation loss when val has rows. */
+ * lowest validation loss when val has rows.  After each epoch prog (or
+ * NULL) hears base + span * (epochs done / p->epochs). */
+typedef struct gogh_net_progress {
+    const gogh_progress *prog;
+    double base, span;
+} gogh_net_progress;
+
 void gogh_net_train(gogh_net *net, const gogh_rows *train, const gogh_rows *val,
-                    const gogh_train_params *p, rng *r);
+                    const gogh_train_params *p, rng *r, const gogh_net_progress *np);
 
 #endif

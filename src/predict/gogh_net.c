@@ -182,7 +182,7 @@ static void keep_if_best(gogh_net *net, const gogh_rows *val, double *best, doub
 }
 
 void gogh_net_train(gogh_net *net, const gogh_rows *train, const gogh_rows *val,
-                    const gogh_train_params *p, rng *r)
+                    const gogh_train_params *p, rng *r, const gogh_net_progress *np)
 {
     assert(train->nin == net->nin && val->nin == net->nin);
     size_t n = train->n;
@@ -198,6 +198,8 @@ void gogh_net_train(gogh_net *net, const gogh_rows *train, const gogh_rows *val,
             fann_train(net->ann, x + order[i] * (size_t)net->nin, y + order[i] * GOGH_NOUT);
         if (val->n)
             keep_if_best(net, val, best, &best_loss);
+        if (np && np->prog && np->prog->fn)
+            np->prog->fn(np->prog->ctx, np->base + np->span * (epoch + 1) / p->epochs);
     }
     if (isfinite(best_loss))
         gogh_net_set_weights(net, best);

@@ -6,7 +6,6 @@
 #include "seed_int.h"
 #include "io/import.h"
 #include "core/model.h"
-#include "predict/gogh_load.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -136,19 +135,10 @@ int seed_default(store *st, gp_err *err)
     if (!dir)
         fprintf(stderr, "gpuplan: no sample-data directory found (set GPUPLAN_SAMPLES); "
                         "starting with the built-in profiles only\n");
+    /* GOGH's nets are not trained here: that was two thirds of a new
+     * database's CPU time, paid before the first command showed anything.
+     * The first command that looks them up trains them (gogh_load.h). */
     int rc = seed_from_dir(st, dir, err);
     free(dir);
-    /* 60 epochs, not gogh_est.h's 500: creating the database must stay
-     * fast, and on gavel-like's 26 job types the P1 test MAE is the same
-     * at 60 and 500 epochs (0.068; validation picks an early epoch) and
-     * P1 + P2's 0.084 against 0.077.  `gpuplan estimate train --tput
-     * gavel-like` trains the full 500. */
-    gogh_train_params tp;
-    gogh_train_params_default(&tp);
-    tp.epochs = 60;
-    if (rc == 0 && gogh_nets_train_missing(st, &tp, err)) {
-        gp_error_prefix(err, "training GOGH's nets for the default database");
-        return -1;
-    }
     return rc;
 }

@@ -1,7 +1,6 @@
 /*
  * seed.h — filling a new database: the built-in profile catalog and every
- * set found in the sample-data directory, native or PEACE (SPEC §4.3), and
- * GOGH's nets trained on its throughput tables.
+ * set found in the sample-data directory, native or PEACE (SPEC §4.3).
  */
 #ifndef GP_SEED_H
 #define GP_SEED_H
@@ -16,8 +15,8 @@ char *seed_sample_dir(void);
 
 /* Stores the built-in profiles and imports every sample set (a
  * subdirectory of the sample directory, in the format its files tell),
- * all in one transaction; then trains GOGH's nets on each throughput table
- * (well under a second for the samples'), so GOGH runs from the start. */
+ * all in one transaction.  GOGH's nets are trained by the first command
+ * that needs them (gogh_nets_find), not here. */
 int seed_default(store *st, gp_err *err);
 
 #endif
