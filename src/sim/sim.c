@@ -273,6 +273,7 @@ sim *sim_new(const sim_config *cfg, const cluster *cl, const catalog *cat,
     s->st.next_sample_t = s->st.t;
     sim_counters_init(s);
     s->fw = frag_workload_new(tr);
+    s->ftally = frag_tally_new();
     init_record(s);
     explain_init(&s->ex_work, NULL, 0);
     explain_init(&s->ex_last, NULL, 0);
@@ -291,6 +292,7 @@ void sim_free(sim *s)
     sim_ckpts_free(s);
     sim_state_release(&s->st);
     frag_workload_free(s->fw);
+    frag_tally_free(s->ftally);
     run_free(s->rec);
     explain_free(&s->ex_work);
     explain_free(&s->ex_last);
