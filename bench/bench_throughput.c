@@ -93,7 +93,7 @@ static timing time_run(const cluster *cl, const catalog *cat, const gp_trace *tr
     }
     sim_config cfg;
     sim_config_default(&cfg);
-    cfg.checkpoint_every = 0;
+    cfg.checkpoint_every = SIM_NO_REWIND;  /* as the command line: nobody rewinds */
     /* As `gpuplan run --tput none`; Gavel allocates by the table alone. */
     cfg.tput = strcmp(policy, "gavel") == 0 ? tp : NULL;
     double c0 = cpu_seconds();

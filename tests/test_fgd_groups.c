@@ -4,12 +4,16 @@
  * one pass over every node makes, whatever happened to the state in
  * between, and a decision made from them is the one made from that pass.
  *
- * A 60-node cluster of three shapes (8- and 4-GPU A10 servers, CPU-only
+ * A 200-node cluster of three shapes (8- and 4-GPU A10 servers, CPU-only
  * servers) takes random allocations and releases.  After each step (or
  * after a burst longer than the state's change ring, or on a clone) the
  * kept groups, as a set of (representative, size), must equal the
  * one-pass groups; with node ranks and without; and FGD and PWR must
- * choose the same placement either way.
+ * choose the same placement either way.  Random's draw from the groups
+ * (the k-th feasible node in index order, over blocks of 64 nodes) must
+ * be the k-th node of a filter over every node, for every k, and Random
+ * must place the same with and without a candidate list, from the same
+ * seed.
  */
 #include "fgdtest.h"
 
@@ -20,7 +24,7 @@
 #include "policy/fgdscore_groups.h"
 #include "policy/fgdscore_int.h"
 
-#define NODES 60
+#define NODES 200
 #define TASKS 200
 
 typedef struct fixture {
@@ -231,12 +235,101 @@ static void test_equal_ranks(void **state)
     fixture_free(&f);
 }
 
+static int pass_feasible(const cstate *cs, int ni, const void *arg)
+{
+    return fgd_feasible(cs, ni, arg, NULL);
+}
+
+/* The groups' count and k-th feasible node against a filter of every node. */
+static void assert_same_nth(fgd_groups *g, const fixture *f, int ti)
+{
+    fgd_task t;
+    fgd_task_of(&f->tr->tasks[ti], &t);
+    size_t n = fgd_groups_filter(g, f->cs, pass_feasible, &t), nb = 0;
+    int brute[NODES * 2];
+    for (size_t i = 0; i < f->cs->nnodes; i++)
+        if (fgd_feasible(f->cs, (int)i, &t, NULL))
+            brute[nb++] = (int)i;
+    assert_int_equal(n, nb);
+    for (size_t k = 0; k < n; k++)
+        if (fgd_groups_nth(g, k) != brute[k])
+            fail_msg("task %d: feasible node %zu of %zu is %d, the groups say %d", ti, k, n,
+                     brute[k], fgd_groups_nth(g, k));
+    assert_int_equal(fgd_groups_nth(g, n), -1);
+}
+
+/* Random from the same seed with and without a candidate list. */
+static void assert_same_random(fixture *f, void *prep, int ti, uint64_t seed)
+{
+    policy_spec ps;
+    gp_err err = {{0}};
+    assert_int_equal(policy_spec_parse("random", &ps, &err), 0);
+    rng ra, rb;
+    memset(&ra, 0, sizeof ra);
+    memset(&rb, 0, sizeof rb);
+    rng_seed(&ra, seed);
+    rng_seed(&rb, seed);
+    policy_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.cs = f->cs;
+    ctx.tr = f->tr;
+    ctx.prep = prep;
+    placement a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    explain ex;
+    explain_init(&ex, NULL, 0);
+    ex.want_cands = 1;
+    ctx.rng = &ra;
+    int oka = ps.ops->place(&ctx, ps.params, ti, &a, NULL);
+    ctx.rng = &rb;
+    int okb = ps.ops->place(&ctx, ps.params, ti, &b, &ex);
+    explain_free(&ex);
+    assert_int_equal(oka, okb);
+    assert_memory_equal(ra.s, rb.s, sizeof ra.s);    /* as many draws */
+    if (oka) {
+        assert_int_equal(a.node, b.node);
+        assert_int_equal(a.ngpus, b.ngpus);
+        assert_memory_equal(a.gpus, b.gpus, (size_t)a.ngpus * sizeof *a.gpus);
+    }
+}
+
+static void test_random_draw(void **state)
+{
+    (void)state;
+    rng r;
+    rng_seed(&r, 5);
+    fixture f;
+    fixture_init(&f, &r);
+    fgd_groups *g = fgd_groups_new();
+    policy_spec rnd;
+    gp_err err = {{0}};
+    assert_int_equal(policy_spec_parse("random", &rnd, &err), 0);
+    void *prep = NULL;
+    assert_int_equal(policy_prepare(&rnd, f.cs, f.tr, &prep, &err), 0);
+    for (int s = 0; s < 1500; s++) {
+        step(&f, &r);
+        int ti = (int)rng_below(&r, TASKS);
+        assert_same_nth(g, &f, ti);
+        if (s % 10 == 0)
+            assert_same_random(&f, prep, ti, (uint64_t)s);
+    }
+    for (int s = 0; s < 3 * CS_CHANGES_RING; s++)
+        step(&f, &r);
+    assert_same_nth(g, &f, 0);
+    assert_same_random(&f, prep, 1, 99);
+    policy_release(&rnd, prep);
+    fgd_groups_free(g);
+    fixture_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unranked),
         cmocka_unit_test(test_ranked),
         cmocka_unit_test(test_equal_ranks),
+        cmocka_unit_test(test_random_draw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

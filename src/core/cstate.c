@@ -194,6 +194,29 @@ static int add_node(cstate *cs, int spec, const char *name, gp_err *err)
     return 0;
 }
 
+/* Sizes the per-node and per-GPU arrays for cluster c at once: grown a
+ * node at a time, 100,000 GPUs cost a dozen reallocations, each copying
+ * (and faulting in) everything built so far, and left up to twice the
+ * memory to touch. */
+static void reserve(cstate *cs, const cluster *c)
+{
+    size_t ngpus = 0;
+    for (size_t i = 0; i < c->nnodes; i++)
+        ngpus += c->nodes[i].gpu_count > 0 ? (size_t)c->nodes[i].gpu_count : 0;
+    size_t nn = c->nnodes ? c->nnodes : 1, ng = ngpus ? ngpus : 1;
+    cs->nodes = xmalloc(nn * sizeof *cs->nodes);
+    cs->keys = xmalloc(nn * sizeof *cs->keys);
+    cs->node_draw_w = xmalloc(2 * nn * sizeof *cs->node_draw_w);
+    cs->gpus = xmalloc(ng * sizeof *cs->gpus);
+    cs->gpu_draw_w = xmalloc(ng * sizeof *cs->gpu_draw_w);
+    cs->nodes_cap = cs->keys_cap = nn;
+    cs->node_draw_cap = 2 * nn;
+    cs->gpus_cap = cs->gpu_draw_cap = ng;
+    for (int f = 0; f < CS_FRESH_N; f++)
+        idxset_fit(&cs->fresh[f], ngpus);
+    idxset_fit(&cs->awake_nodes, c->nnodes);
+}
+
 cstate *cstate_new(const cluster *c, const catalog *cat, gp_err *err)
 {
     cstate *cs = xcalloc(1, sizeof *cs);
@@ -201,6 +224,7 @@ cstate *cstate_new(const cluster *c, const catalog *cat, gp_err *err)
     cs->cat = cat;
     cs->id = new_state_id();
     cs->changed = xmalloc(CS_CHANGES_RING * sizeof *cs->changed);
+    reserve(cs, c);
     for (size_t i = 0; i < c->nnodes; i++) {
         if (add_node(cs, (int)i, c->nodes[i].name, err)) {
             cstate_free(cs);

@@ -1007,6 +1007,28 @@ int fgd_place_scored(const policy_ctx *ctx, const fgd_term *terms, int nterms, i
     return found;
 }
 
+static int feasible_for(const cstate *cs, int ni, const void *arg)
+{
+    return fgd_feasible(cs, ni, arg, NULL);
+}
+
+/* Random's node when no candidate is listed: the same count of feasible
+ * nodes and the same draw as a filter over every node, from the node
+ * groups (fgd_groups_filter/_nth), so a seed picks the same node at a cost
+ * that follows the distinct node states, not the idle servers.  -1: no
+ * feasible node. */
+static int random_node_grouped(const policy_ctx *ctx, fgd_prep *p, const fgd_task *t,
+                               size_t *ncand)
+{
+    if (!p->groups)
+        p->groups = fgd_groups_new();
+    *ncand = fgd_groups_filter(p->groups, ctx->cs, feasible_for, t);
+    if (*ncand == 0)
+        return -1;
+    size_t pick = *ncand > 1 && ctx->rng ? (size_t)rng_below(ctx->rng, *ncand) : 0;
+    return fgd_groups_nth(p->groups, pick);
+}
+
 int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex)
 {
     fgd_prep *p = ctx->prep;
@@ -1021,7 +1043,16 @@ int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex)
         ex->term_name[0] = "score";
         ex->nterms = 1;
     }
-    size_t ncand = collect_feasible_nodes(ctx, p, &t, ex);
+    size_t ncand, pick = 0;
+    int ni = -1;
+    if (!explain_wants(ex) && !own) {
+        ni = random_node_grouped(ctx, p, &t, &ncand);
+    } else if ((ncand = collect_feasible_nodes(ctx, p, &t, ex)) > 0) {
+        /* One random feasible node scores 100, the others 0; a single
+         * feasible node is taken without a draw. */
+        pick = ncand > 1 && ctx->rng ? (size_t)rng_below(ctx->rng, ncand) : 0;
+        ni = p->cand[pick];
+    }
     if (ncand == 0) {
         if (ex)
             snprintf(ex->summary, sizeof ex->summary, "%s: no feasible node of %zu",
@@ -1029,10 +1060,6 @@ int fgd_place_random(const policy_ctx *ctx, int ti, placement *out, explain *ex)
         fgd_prep_free(own);
         return 0;
     }
-    /* One random feasible node scores 100, the others 0; a single feasible
-     * node is taken without a draw. */
-    size_t pick = ncand > 1 && ctx->rng ? (size_t)rng_below(ctx->rng, ncand) : 0;
-    int ni = p->cand[pick];
     fgd_devices_bestfit(ctx->cs, ni, &t, out);
     if (t.share && ctx->rng) {
         /* SelRandomGpu: a uniformly random device among those with room. */

@@ -23,6 +23,15 @@
  * entries than the live ones need (amortised over as many changes). */
 #define SLACK 4096
 
+/* Nodes per block of the index-order walk (fgd_groups_nth). */
+#define BLOCK 64
+
+/* The groups with a member among one block's nodes, and how many each. */
+typedef struct block {
+    int n;
+    int gi[BLOCK], cnt[BLOCK];
+} block;
+
 typedef struct group {
     cs_key key;                 /* its members' key */
     int count;                  /* members */
@@ -48,6 +57,12 @@ struct fgd_groups {
     const int *checked;
     size_t nchecked;
     int ties;
+    /* The groups present in each block of BLOCK consecutive nodes, with
+     * their members there (fgd_groups_filter / fgd_groups_nth). */
+    block *blk;
+    size_t nblk, blk_cap;
+    unsigned char *pass;        /* [ngrp]: the group passed the last filter */
+    size_t pass_cap;
     /* The one-pass grouping: the state grouped and the caller's rep[]. */
     hashtab *otab;
     const cstate *ocs;
@@ -70,6 +85,8 @@ void fgd_groups_free(fgd_groups *g)
     free(g->grp);
     free(g->live);
     free(g->node_group);
+    free(g->blk);
+    free(g->pass);
     free(g);
 }
 
@@ -180,15 +197,37 @@ static void group_join(fgd_groups *g, int gi, int ni)
     heap_push(g, gr, ni);
 }
 
+/* Adds d (1 or -1) to group gi's members in block b. */
+static void block_add(fgd_groups *g, size_t b, int gi, int d)
+{
+    block *bl = &g->blk[b];
+    int j = 0;
+    while (j < bl->n && bl->gi[j] != gi)
+        j++;
+    if (j == bl->n) {
+        bl->gi[j] = gi;
+        bl->cnt[j] = 0;
+        bl->n++;
+    }
+    if ((bl->cnt[j] += d) == 0) {
+        bl->n--;
+        bl->gi[j] = bl->gi[bl->n];
+        bl->cnt[j] = bl->cnt[bl->n];
+    }
+}
+
 /* Puts node ni in the group of its key now. */
 static void node_move(fgd_groups *g, const cstate *cs, int ni)
 {
     int gi = group_of_key(g, &cs->keys[ni]), old = g->node_group[ni];
     if (old == gi)
         return;
-    if (old >= 0)
+    if (old >= 0) {
         group_leave(g, old);
+        block_add(g, (size_t)ni / BLOCK, old, -1);
+    }
     group_join(g, gi, ni);
+    block_add(g, (size_t)ni / BLOCK, gi, 1);
 }
 
 static void fit_nodes(fgd_groups *g, size_t nnodes)
@@ -197,6 +236,11 @@ static void fit_nodes(fgd_groups *g, size_t nnodes)
                sizeof *g->node_group);
     for (size_t i = g->nnodes; i < nnodes; i++)
         g->node_group[i] = -1;
+    size_t nblk = (nnodes + BLOCK - 1) / BLOCK;
+    grow_array((void **)&g->blk, &g->blk_cap, nblk ? nblk : 1, sizeof *g->blk);
+    for (size_t b = g->nblk; b < nblk; b++)
+        g->blk[b].n = 0;
+    g->nblk = nblk;
     g->nnodes = nnodes;
 }
 
@@ -205,7 +249,7 @@ static void regroup(fgd_groups *g, const cstate *cs, const int *rank)
     if (!g->tab)
         g->tab = hashtab_new(kept_eq, g);
     hashtab_clear(g->tab);
-    g->ngrp = g->nlive = g->heap_total = g->nnodes = 0;
+    g->ngrp = g->nlive = g->heap_total = g->nnodes = g->nblk = 0;
     g->rank = rank;
     fit_nodes(g, cs->nnodes);
     for (size_t i = 0; i < cs->nnodes; i++)
@@ -298,4 +342,40 @@ size_t fgd_groups_list(fgd_groups *g, const cstate *cs, const int *rank, int ord
         count[i] = g->grp[gi].count;
     }
     return g->nlive;
+}
+
+/* --- the k-th node that passes, in index order ------------------------------- */
+
+size_t fgd_groups_filter(fgd_groups *g, const cstate *cs,
+                         int (*pass)(const cstate *cs, int ni, const void *arg), const void *arg)
+{
+    sync(g, cs, NULL);
+    grow_array((void **)&g->pass, &g->pass_cap, g->ngrp ? g->ngrp : 1, sizeof *g->pass);
+    memset(g->pass, 0, g->ngrp);
+    size_t n = 0;
+    for (size_t i = 0; i < g->nlive; i++) {
+        int gi = g->live[i];
+        if ((g->pass[gi] = (unsigned char)(pass(cs, group_rep(g, gi), arg) != 0)))
+            n += (size_t)g->grp[gi].count;
+    }
+    return n;
+}
+
+int fgd_groups_nth(const fgd_groups *g, size_t k)
+{
+    for (size_t b = 0; b < g->nblk; b++) {
+        const block *bl = &g->blk[b];
+        size_t here = 0;
+        for (int j = 0; j < bl->n; j++)
+            here += g->pass[bl->gi[j]] ? (size_t)bl->cnt[j] : 0;
+        if (k >= here) {
+            k -= here;
+            continue;
+        }
+        size_t end = (b + 1) * BLOCK < g->nnodes ? (b + 1) * BLOCK : g->nnodes;
+        for (size_t i = b * BLOCK; i < end; i++)
+            if (g->pass[g->node_group[i]] && k-- == 0)
+                return (int)i;
+    }
+    return -1;
 }

@@ -40,4 +40,15 @@ void fgd_groups_free(fgd_groups *g);
 size_t fgd_groups_list(fgd_groups *g, const cstate *cs, const int *rank, int ordered, int *rep,
                        int *count);
 
+/* Random's draw among every feasible node in index order, without
+ * filtering every node: fgd_groups_filter() asks pass() once per group
+ * (of its representative; the rank plays no part) and returns how many
+ * nodes are in the groups that pass; fgd_groups_nth() then gives the k-th
+ * of those nodes (0-based) in index order, walking blocks of nodes by
+ * their per-group counts, or -1 when there are not that many.  The same
+ * node as the k-th entry of a filter over every node in index order. */
+size_t fgd_groups_filter(fgd_groups *g, const cstate *cs,
+                         int (*pass)(const cstate *cs, int ni, const void *arg), const void *arg);
+int fgd_groups_nth(const fgd_groups *g, size_t k);
+
 #endif

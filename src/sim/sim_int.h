@@ -20,6 +20,7 @@
 #define GP_SIM_INT_H
 
 #include "core/frag.h"
+#include "core/frag_tally.h"
 #include "core/rng.h"
 #include "core/tput.h"
 #include "sim.h"
@@ -172,6 +173,7 @@ struct sim {
     double sample_s;            /* resolved timeline period, 0 = every event */
     int *order;                 /* trace indices by (arrival, index) */
     frag_workload *fw;
+    frag_tally *ftally;         /* the timeline's Σ F_n, kept as nodes change */
     sim_state st;
     run *rec;
     explain ex_work, ex_last;

@@ -141,7 +141,8 @@ static void emit_point(sim *s, double t)
     p.gpu_w = st->power.gpu_w;
     p.cpu_w = st->power.cpu_w;
     p.static_w = st->power.static_w;
-    p.frag = s->fw ? frag_cluster(s->fw, st->cs) : 0;
+    /* A running total: the nodes changed since the last point, not all. */
+    p.frag = s->fw ? frag_tally_total(s->ftally, s->fw, st->cs) : 0;
     p.alloc_ratio = st->cs->ngpus
                         ? (double)cstate_alloc_milli(st->cs) / (1000.0 * (double)st->cs->ngpus)
                         : 0;
