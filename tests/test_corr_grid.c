@@ -314,6 +314,33 @@ static void test_overrun_anchored_again(void **state)
     fx_free(&f);
 }
 
+/* A co-runner that ends within the cell holding now still counts there:
+ * the window starts at that cell, not at the next grid point. */
+static void test_ending_within_the_cell(void **state)
+{
+    (void)state;
+    fx f;
+    fx_init(&f, 1);
+    int ta = fx_task(&f, NULL, 0, 0, 100, 100);
+    int tb = fx_task(&f, NULL, 0, 0, 100, 600);
+    double progress[2] = {0, 0};
+    useries_grid *gr = useries_grid_new(f.tr, 60);
+    put(&f, ta, 0);
+    useries_grid_sync(gr, f.cs, progress, 0);
+    progress[ta] = 61;
+    useries_grid_sync(gr, f.cs, progress, 61);
+    useries_in in;
+    useries_in_init(&in, f.tr, tb);
+    useries_grid_in_attach(&in, gr, f.tr, tb);
+    useries_cmp c;
+    useries_compare(f.cs, f.tr, progress, 0, &in, 0, &c);
+    assert_int_equal(c.n, 1);
+    assert_double_equal(c.gpu_mean + c.task_mean, 200, 0);
+    useries_in_free(&in);
+    useries_grid_free(gr);
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -322,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_rho_by_hand),
         cmocka_unit_test(test_window_terms_on_grid),
         cmocka_unit_test(test_overrun_anchored_again),
+        cmocka_unit_test(test_ending_within_the_cell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

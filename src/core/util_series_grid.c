@@ -49,7 +49,7 @@ struct useries_grid {
     int synced;                 /* a state was seen: */
     uint64_t state_id, nchanges;
     double now;
-    int64_t start;              /* the first grid point at or after now */
+    int64_t start;              /* the cell holding now */
 };
 
 struct useries_grid_in {
@@ -89,15 +89,21 @@ double useries_grid_step(const gp_trace *tr)
 static int64_t sample_at(const task *tk, double x)
 {
     long idx = 0;
-    if (useries_has_series(tk)) {
+    if (useries_has_series(tk) && x > 0) {
         double i = floor(x / (tk->util.period_s > 0 ? tk->util.period_s : 1.0));
         idx = i > 0 ? (long)i : 0;
     }
     return llround(useries_pct_idx(tk, idx) * USERIES_GRID_SCALE);
 }
 
-/* The first grid index whose point is at or after t. */
-static int64_t cell_at_or_after(double step, double t)
+/* The grid cell holding time t: cell c covers [c step, (c + 1) step). */
+static int64_t cell_of(double step, double t)
+{
+    return (int64_t)floor(t / step);
+}
+
+/* The first cell after those a span ending at t overlaps. */
+static int64_t cell_end(double step, double t)
 {
     return (int64_t)ceil(t / step);
 }
@@ -206,6 +212,8 @@ static size_t gpu_apply(grid_gpu *gg, const task *tk, const grid_member *m, doub
             cell[c] += v;
     } else {
         for (int64_t c = lo; c < hi; c++) {
+            /* The sample at the cell's start; the task's first in the
+             * cell it starts in. */
             int64_t v = sample_at(tk, (double)c * step - m->anchor);
             cell[c] += sign > 0 ? v : -v;
         }
@@ -271,10 +279,10 @@ static void gpu_join(useries_grid *g, int gi, int l, double anchor)
     grid_gpu *gg = gpu_of(g, (size_t)gi);
     const task *tk = &g->tr->tasks[l];
     grid_member m = {.task = l, .anchor = anchor};
-    m.from = cell_at_or_after(g->step, anchor);
+    m.from = cell_of(g->step, anchor);
     if (m.from < g->start)
         m.from = g->start;
-    m.end = cell_at_or_after(g->step, anchor + tk->duration_s);
+    m.end = cell_end(g->step, anchor + tk->duration_s);
     if (m.end - m.from > (int64_t)USERIES_GRID_MAX_CELLS)
         m.end = m.from + (int64_t)USERIES_GRID_MAX_CELLS;
     if (m.end < m.from)
@@ -368,7 +376,7 @@ static void reanchor_overruns(useries_grid *g, const cstate *cs, const double *p
         if (k == gg->nmembers || !has_task(cs->gpus[e.gpu].tasks, cs->gpus[e.gpu].ntasks, e.task))
             continue;               /* it left (and maybe came back) */
         double anchor = g->now - (progress ? progress[e.task] : 0);
-        if (cell_at_or_after(g->step, anchor + g->tr->tasks[e.task].duration_s) <= g->start)
+        if (cell_end(g->step, anchor + g->tr->tasks[e.task].duration_s) <= g->start)
             continue;               /* no time left: it completes now */
         gpu_leave(g, e.gpu, k);
         g->anchor[e.task] = anchor;
@@ -382,7 +390,7 @@ void useries_grid_sync(useries_grid *g, const cstate *cs, const double *progress
     int other = !g->synced || cs->id != g->state_id || cs->nchanges < g->nchanges ||
                 cs->nchanges - g->nchanges > CS_CHANGES_RING;
     g->now = now_s;
-    g->start = cell_at_or_after(g->step, now_s);
+    g->start = cell_of(g->step, now_s);
     if (back)
         grid_reset(g, cs);
     if (back || other) {
@@ -422,7 +430,8 @@ void useries_grid_in_attach(useries_in *in, useries_grid *g, const gp_trace *tr,
 {
     const task *tk = &tr->tasks[ti];
     useries_grid_in *gi = xcalloc(1, sizeof *gi);
-    /* Its samples as they would lie on the grid were it placed now. */
+    /* Its samples as they would lie on the grid were it placed now: the
+     * cell holding now carries its first sample. */
     double off = (double)g->start * g->step - g->now;
     double rem = tk->duration_s - off;
     double n = rem > 0 ? ceil(rem / g->step) : 1;

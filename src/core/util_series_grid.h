@@ -10,8 +10,9 @@
  * monitor samples a GPU ("the percentage of time that GPU kernels were
  * active during the previous sampling period", CorrGPU §III): task l,
  * first seen running at time t with progress p, is anchored at
- * a = t - p (its start, had it run alone), and grid point c D carries
- * u_l(c D - a) for 0 <= c D - a < duration.  A GPU's aggregate is the sum
+ * a = t - p (its start, had it run alone), and every cell
+ * [c D, (c + 1) D) its run [a, a + duration) overlaps carries its sample
+ * at progress max(0, c D - a).  A GPU's aggregate is the sum
  * of its tasks' contributions, added when a task joins and subtracted when
  * it leaves; a task that outlives its standalone end (slowed by sharing
  * or DFS) is anchored again from its progress then.
@@ -20,9 +21,9 @@
  * sums are exact integers: a join then a leave gives back the same
  * aggregate, bit for bit, whatever happened between, and the order in
  * which tasks were added does not matter.  A comparison at time now
- * reads the grid from the first grid point at or after now, over the
- * incoming task's samples on the same grid, cut to the shorter (CATS
- * Alg. 1 line 6); the means come from running prefix sums, rho from one
+ * reads the grid from the cell holding now, over the incoming task's
+ * samples laid as if it started now, cut to the shorter (CATS Alg. 1
+ * line 6); the means come from running prefix sums, rho from one
  * dot product over that window.
  */
 #ifndef GP_UTIL_SERIES_GRID_H
@@ -64,7 +65,7 @@ void useries_grid_in_attach(useries_in *in, useries_grid *g, const gp_trace *tr,
 void useries_grid_in_free(useries_grid_in *gi);
 
 /* useries_compare_lazy on the grid: GPU gi against the attached incoming
- * task, from the first grid point at or after the last sync's time. */
+ * task, from the cell holding the last sync's time. */
 void useries_grid_compare(const useries_grid *g, const useries_in *in, int gi, double rho_over,
                           int *skipped, useries_cmp *out);
 

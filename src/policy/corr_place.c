@@ -298,10 +298,16 @@ int corr_surely_over(const policy_ctx *ctx, const placement *pl, const useries_i
                      int from_start, double q)
 {
     const corr_prep *p = ctx->prep;
-    /* On the grid the exact means cost O(1): no bound is needed, and its
-     * least-sample argument does not hold for fixed-point cells. */
-    if (!p || in->grid || !(in->mean_floor > -INFINITY))
+    if (!p || !(in->mean_floor > -INFINITY))
         return 0;
+    /* On the absolute grid the incoming task is sampled on the grid, not
+     * on its own period: its least sample bounds its mean there, and
+     * each side's fixed-point cells may round down by half a unit. */
+    double in_floor = in->mean_floor, slack = 0;
+    if (in->grid && !from_start) {
+        in_floor = p->briefs[in->ti].floor;
+        slack = 1.0 / USERIES_GRID_SCALE;
+    }
     /* The comparison sums up to in->len floats in doubles: a relative
      * rounding far below this margin, so a rejection here is one there. */
     double rel = 1e-12 + (double)in->len * 1e-15;
@@ -309,7 +315,7 @@ int corr_surely_over(const policy_ctx *ctx, const placement *pl, const useries_i
         int g = pl->gpus[k];
         if (ctx->cs->gpus[g].ntasks == 0)
             continue;
-        double lo = gpu_mean_floor(ctx, p, g, from_start) + in->mean_floor;
+        double lo = gpu_mean_floor(ctx, p, g, from_start) + in_floor - slack;
         if (lo > q + rel * (fabs(lo) + fabs(q)))
             return 1;
     }
