@@ -151,8 +151,7 @@ double useries_floor(const task *tk)
 
 void useries_in_free(useries_in *in)
 {
-    useries_grid_in_free(in->gin);
-    useries_grid_free(in->grid_own);
+    useries_grid_free(in->grid_own);    /* the incoming side lives in the grid */
     in->gin = NULL;
     in->grid = NULL;
     in->grid_own = NULL;

@@ -38,6 +38,21 @@ typedef struct grid_end {
     int gpu, task;
 } grid_end;
 
+struct useries_grid_in {
+    size_t n;                   /* samples */
+    int constant;               /* no series: every sample c, rho 0 */
+    int64_t c;
+    int64_t *y;                 /* [n], unless constant */
+    int64_t *sy, *syy;          /* prefix sums [n + 1], unless constant */
+    size_t cap;                 /* of y (sy, syy: cap + 1) */
+};
+
+/* The sum of the incoming task's first n samples. */
+static int64_t in_sum(const useries_grid_in *y, size_t n)
+{
+    return y->constant ? (int64_t)n * y->c : y->sy[n];
+}
+
 struct useries_grid {
     const gp_trace *tr;
     double step;
@@ -50,13 +65,10 @@ struct useries_grid {
     uint64_t state_id, nchanges;
     double now;
     int64_t start;              /* the cell holding now */
-};
-
-struct useries_grid_in {
-    size_t n;                   /* samples */
-    int constant;               /* no series: rho 0 */
-    int64_t *y;                 /* [n] */
-    int64_t *sy, *syy;          /* prefix sums [n + 1] */
+    /* The incoming side of the current decision, its arrays kept from one
+     * decision to the next (a long task's would otherwise be mapped and
+     * unmapped at each). */
+    useries_grid_in in;
 };
 
 /* ---- the step ------------------------------------------------------------- */
@@ -134,6 +146,9 @@ void useries_grid_free(useries_grid *g)
     free(g->gpus);
     free(g->anchor);
     free(g->heap);
+    free(g->in.y);
+    free(g->in.sy);
+    free(g->in.syy);
     free(g);
 }
 
@@ -429,7 +444,7 @@ const int64_t *useries_grid_cells(const useries_grid *g, int gpu, int64_t *base,
 void useries_grid_in_attach(useries_in *in, useries_grid *g, const gp_trace *tr, int ti)
 {
     const task *tk = &tr->tasks[ti];
-    useries_grid_in *gi = xcalloc(1, sizeof *gi);
+    useries_grid_in *gi = &g->in;
     /* Its samples as they would lie on the grid were it placed now: the
      * cell holding now carries its first sample. */
     double off = (double)g->start * g->step - g->now;
@@ -437,27 +452,23 @@ void useries_grid_in_attach(useries_in *in, useries_grid *g, const gp_trace *tr,
     double n = rem > 0 ? ceil(rem / g->step) : 1;
     gi->n = n < 1 ? 1 : n > USERIES_GRID_MAX_CELLS ? USERIES_GRID_MAX_CELLS : (size_t)n;
     gi->constant = !useries_has_series(tk);
-    gi->y = xmalloc(gi->n * sizeof *gi->y);
-    gi->sy = xmalloc((gi->n + 1) * sizeof *gi->sy);
-    gi->syy = xmalloc((gi->n + 1) * sizeof *gi->syy);
-    gi->sy[0] = gi->syy[0] = 0;
-    for (size_t k = 0; k < gi->n; k++) {
-        gi->y[k] = sample_at(tk, off + (double)k * g->step);
-        gi->sy[k + 1] = gi->sy[k] + gi->y[k];
-        gi->syy[k + 1] = gi->syy[k] + gi->y[k] * gi->y[k];
+    gi->c = gi->constant ? sample_at(tk, 0) : 0;
+    if (!gi->constant) {
+        if (gi->n > gi->cap) {
+            gi->cap = gi->n > 2 * gi->cap ? gi->n : 2 * gi->cap;
+            gi->y = xrealloc(gi->y, gi->cap * sizeof *gi->y);
+            gi->sy = xrealloc(gi->sy, (gi->cap + 1) * sizeof *gi->sy);
+            gi->syy = xrealloc(gi->syy, (gi->cap + 1) * sizeof *gi->syy);
+        }
+        gi->sy[0] = gi->syy[0] = 0;
+        for (size_t k = 0; k < gi->n; k++) {
+            gi->y[k] = sample_at(tk, off + (double)k * g->step);
+            gi->sy[k + 1] = gi->sy[k] + gi->y[k];
+            gi->syy[k + 1] = gi->syy[k] + gi->y[k] * gi->y[k];
+        }
     }
     in->grid = g;
     in->gin = gi;
-}
-
-void useries_grid_in_free(useries_grid_in *gi)
-{
-    if (!gi)
-        return;
-    free(gi->y);
-    free(gi->sy);
-    free(gi->syy);
-    free(gi);
 }
 
 /* Pearson's rho from exact integer sums over n samples; 0 when either
@@ -485,7 +496,7 @@ void useries_grid_compare(const useries_grid *g, const useries_in *in, int gi, d
     const grid_gpu *gg = (size_t)gi < g->ngpus ? &g->gpus[gi] : NULL;
     int64_t ahead = gg && gg->nmembers ? gg->base + (int64_t)gg->len - g->start : 0;
     if (ahead <= 0) {
-        out->task_mean = (double)y->sy[y->n] / ((double)y->n * USERIES_GRID_SCALE);
+        out->task_mean = (double)in_sum(y, y->n) / ((double)y->n * USERIES_GRID_SCALE);
         return;
     }
     assert(gg->base <= g->start);
@@ -494,7 +505,7 @@ void useries_grid_compare(const useries_grid *g, const useries_in *in, int gi, d
     int64_t sx = gg->pre[i0 + n] - gg->pre[i0];
     out->n = n;
     out->gpu_mean = (double)sx / ((double)n * USERIES_GRID_SCALE);
-    out->task_mean = (double)y->sy[n] / ((double)n * USERIES_GRID_SCALE);
+    out->task_mean = (double)in_sum(y, n) / ((double)n * USERIES_GRID_SCALE);
     if (y->constant)
         return;
     if (out->gpu_mean + out->task_mean > rho_over) {

@@ -56,13 +56,11 @@ void useries_grid_free(useries_grid *g);
 void useries_grid_sync(useries_grid *g, const cstate *cs, const double *progress, double now_s);
 
 /* The incoming task ti sampled on grid g from now_s (the time of the last
- * sync), into in (useries_in_free releases it).  After it,
- * useries_compare and useries_compare_lazy compare on the grid (unless
- * from_start). */
+ * sync), into a buffer of g that in points to: after it, useries_compare
+ * and useries_compare_lazy through in compare on the grid (unless
+ * from_start).  One incoming task at a time: the next attach to g
+ * overwrites it. */
 void useries_grid_in_attach(useries_in *in, useries_grid *g, const gp_trace *tr, int ti);
-
-/* Releases what useries_grid_in_attach made (useries_in_free calls it). */
-void useries_grid_in_free(useries_grid_in *gi);
 
 /* useries_compare_lazy on the grid: GPU gi against the attached incoming
  * task, from the cell holding the last sync's time. */
