@@ -166,7 +166,8 @@ static grid_gpu *gpu_of(useries_grid *g, size_t gi)
 }
 
 /* Drops the cells before grid index `start`: no comparison reads them
- * again (time only moves on; a rewind starts over). */
+ * again (time only moves on; a rewind starts over).  Only once they are
+ * half of what is held, so that the move costs O(1) a cell. */
 static void gpu_drop_past(grid_gpu *gg, int64_t start)
 {
     if (gg->len == 0) {
@@ -176,6 +177,8 @@ static void gpu_drop_past(grid_gpu *gg, int64_t start)
     if (start <= gg->base)
         return;
     size_t drop = (size_t)(start - gg->base);
+    if (drop < gg->len && drop < gg->len / 2 + 64)
+        return;
     if (drop >= gg->len) {
         gg->len = 0;
         gg->base = start;
