@@ -14,7 +14,10 @@
 #
 # Environment: CORR_TASKS (default "3000 30000"), CORR_POLICIES (default
 # "cats corrgpu hotcloud"), CORR_RUNS (3), CORR_SERIES ("0 1"), CORR_DIR
-# (work directory, default a new one under /tmp).
+# (work directory, default a new one under /tmp), CORR_ARGS and
+# CORR_REF_ARGS (more `run` options for each build, e.g. CORR_ARGS=
+# "--corr-grid absolute" to measure one reading against the other; the
+# CSVs then differ by design).
 set -e
 NEW=${1:?usage: corr_scale.sh GPUPLAN [REF_GPUPLAN]}
 REF=${2:-}
@@ -33,12 +36,13 @@ for n in $TASKS; do
 done
 [ -n "$REF" ] && cp "$DIR/new.db" "$DIR/ref.db"
 RUNENV=
+RUNARGS=${CORR_ARGS:-}
 
 # one BIN DB TRACE POLICY: "cpu_s rss_mib load" of one run; its CSV in $DIR/out.csv
 one() {
     load=$(cut -d' ' -f1 /proc/loadavg)
     env $RUNENV /usr/bin/time -f '%U %S %M' -o "$DIR/time" "$1" --db "$2" run --trace "$3" \
-        --cluster big100k --policy "$4" --no-save --tput none --format csv \
+        --cluster big100k --policy "$4" --no-save --tput none --format csv $RUNARGS \
         >"$DIR/out.csv" 2>/dev/null
     awk -v l="$load" '{printf "%.2f %.0f %s\n", $1 + $2, $3 / 1024, l}' "$DIR/time"
 }
@@ -66,8 +70,10 @@ for p in $POLICIES; do
             ref_cpu= ref_load= ratio= same=
             if [ -n "$REF" ]; then
                 RUNENV=${CORR_REF_SAMPLES:+GPUPLAN_SAMPLES=$CORR_REF_SAMPLES}
+                RUNARGS=${CORR_REF_ARGS:-}
                 set -- $(median "$REF" "$DIR/ref.db" "$t" "$p")
                 RUNENV=
+                RUNARGS=${CORR_ARGS:-}
                 ref_cpu=$1 ref_load=$3
                 ratio=$(awk -v a="$cpu" -v b="$ref_cpu" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
                 same=$(cmp -s "$DIR/out.csv" "$DIR/new.csv" && echo yes || echo NO)

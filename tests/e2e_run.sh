@@ -19,6 +19,8 @@ expect_rc 2 "run without --trace" "$G" run --cluster corrgpu-example
 expect_rc 2 "unknown policy" "$G" run $EX --policy nope
 expect_rc 2 "unknown option key" "$G" run $EX --set cats.nope=1
 expect_rc 2 "bad --sleep" "$G" run $EX --sleep maybe
+expect_rc 2 "bad --corr-grid" "$G" run $EX --corr-grid wall
+contains "$T/err" "expected resampled or absolute, got 'wall'" "--corr-grid names its two readings"
 expect_rc 1 "unknown trace" "$G" run --trace nope --cluster corrgpu-example
 
 # Energy priced by the hour: a bad series or PUE is refused at file:line:col
@@ -85,5 +87,13 @@ contains "$T/err" "col 10: expected MODEL=W" "the bad part's column"
 expect_rc 2 "solve refuses a cap" "$G" solve cats --trace cats-testbed --cluster cats-testbed \
     --gpu-cap 100
 contains "$T/err" "CATS eq. 6-14 let every GPU clock up to f_max" "solve says why"
+
+# The correlation family's grid is part of a run's recorded options.
+expect_rc 0 "run --corr-grid absolute" "$G" run $EX --policy cats --corr-grid absolute \
+    --format csv
+expect_rc 0 "the last run" "$G" list runs
+RID=$(awk '$1 == "run" {id = $2} END {print id}' "$T/out")
+expect_rc 0 "the grid run's options" "$G" show run "$RID"
+contains "$T/out" "window=0 grid=1" "the grid is among the run's options"
 
 e2e_finish

@@ -187,6 +187,17 @@ int cli_parse_util_window(void *value, const char *arg, gp_err *err)
     return 0;
 }
 
+int cli_parse_corr_grid(void *value, const char *arg, gp_err *err)
+{
+    if (strcmp(arg, "resampled") == 0)
+        *(int *)value = CORR_GRID_RESAMPLED;
+    else if (strcmp(arg, "absolute") == 0)
+        *(int *)value = CORR_GRID_ABSOLUTE;
+    else
+        return gp_error(err, "expected resampled or absolute, got '%s'", arg);
+    return 0;
+}
+
 int cli_parse_format(void *value, const char *arg, gp_err *err)
 {
     int f = out_format_parse(arg);

@@ -150,4 +150,7 @@ int cli_parse_predict(void *value /* upred_spec */, const char *arg, gp_err *err
 /* --util-window: remaining or whole (policy/corr_place.h CORR_WIN_*). */
 int cli_parse_util_window(void *value /* int */, const char *arg, gp_err *err);
 
+/* --corr-grid: resampled or absolute (policy/corr_place.h CORR_GRID_*). */
+int cli_parse_corr_grid(void *value /* int */, const char *arg, gp_err *err);
+
 #endif

@@ -51,6 +51,7 @@ typedef struct run_opts {
     cli_list sets;              /* --set P.KEY=VALUE */
     cli_list predict_for;       /* --predict-policy P=NAME */
     int util_window;            /* --util-window, -1 = the policies' own */
+    int corr_grid;              /* --corr-grid, -1 = the policies' own */
     sim_config cfg;
     int full;                   /* --queue or --fail, into cfg.full */
     int explain, no_save;
@@ -181,6 +182,11 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, run_opts *o, int *cod
                      "the admission window of every correlation policy: remaining (means "
                      "from each running task's progress) or whole (whole-series means)",
                      .def = "remaining"),
+        OPT_CALLBACK("corr-grid", 0, "GRID", &o->corr_grid, cli_parse_corr_grid,
+                     "what every correlation policy computes rho and the means on: resampled "
+                     "(each busy GPU's aggregate rebuilt per decision on the task's own "
+                     "period) or absolute (aggregates kept on one time grid)",
+                     .def = "resampled"),
         OPT_DOUBLE("sample", 0, "S", &cfg->sample_s, 0, INFINITY,
                    "timeline period in s, 0 = every event",
                    .def = "adaptive, about 2000 points"),
@@ -306,6 +312,8 @@ static int build_specs(const run_opts *o, run_specs *rs)
      * change one policy's on purpose). */
     for (size_t k = 0; k < *n && o->util_window >= 0; k++)
         policy_spec_set_role(&specs[k], OPT_UTIL_WINDOW, o->util_window);
+    for (size_t k = 0; k < *n && o->corr_grid >= 0; k++)
+        policy_spec_set_role(&specs[k], OPT_CORR_GRID, o->corr_grid);
     if (predict_for(o, rs))
         return -1;
     for (size_t i = 0; i < o->sets.n; i++) {
@@ -866,6 +874,7 @@ static int run_exec(cli_ctx *ctx, int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.optimal = -1;
     o.util_window = -1;
+    o.corr_grid = -1;
     o.jobs = par_default_threads();
     sim_config_default(&o.cfg);
     o.full = (int)o.cfg.full;

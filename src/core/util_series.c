@@ -5,6 +5,7 @@
  */
 #include "util_series.h"
 #include "util_series_int.h"
+#include "util_series_grid.h"
 #include "stats.h"
 
 #include <assert.h>
@@ -150,6 +151,10 @@ double useries_floor(const task *tk)
 
 void useries_in_free(useries_in *in)
 {
+    useries_grid_free(in->grid_own);    /* the incoming side lives in the grid */
+    in->gin = NULL;
+    in->grid = NULL;
+    in->grid_own = NULL;
     free(in->prefix);
     free(in->scratch);
     in->prefix = NULL;
@@ -592,6 +597,10 @@ void useries_compare_lazy(const cstate *cs, const gp_trace *tr, const double *pr
 {
     const cs_gpu *gpu = &cs->gpus[g];
     *rho_skipped = 0;
+    if (in->grid && !from_start) {
+        useries_grid_compare(in->grid, in, g, rho_over, rho_skipped, out);
+        return;
+    }
     if (!memo || gpu->ntasks == 0) {
         compare_at(cs, tr, progress, g, in, from_start, rho_over, rho_skipped, out);
         return;
@@ -663,6 +672,10 @@ static void compare_at(const cstate *cs, const gp_trace *tr, const double *progr
 {
     const cs_gpu *gpu = &cs->gpus[g];
     *skipped = 0;
+    if (in->grid && !from_start) {
+        useries_grid_compare(in->grid, in, g, rho_over, skipped, out);
+        return;
+    }
     memset(out, 0, sizeof *out);
     if (gpu->ntasks == 0) {
         out->task_mean = incoming_mean(in, in->len);

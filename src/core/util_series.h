@@ -59,6 +59,11 @@ double useries_summary(const task *tk, useries_kind kind);
  * at that constant). */
 double useries_percentile(const task *tk, double p);
 
+/* GPU aggregates on an absolute time grid (util_series_grid.h) and the
+ * incoming task's side of a comparison there. */
+typedef struct useries_grid useries_grid;
+typedef struct useries_grid_in useries_grid_in;
+
 /* The incoming task's side of its comparisons with every candidate GPU,
  * prepared once per decision: its series (or a virtual constant one
  * covering its duration), prefix sums for O(1) window means, and the
@@ -75,6 +80,11 @@ typedef struct useries_in {
      * (useries_cmp) is below it, so a GPU can be found over a threshold
      * before its aggregate is built. */
     double mean_floor;
+    /* Set by useries_grid_in_attach: the comparisons read grid instead
+     * (unless from_start), with the task sampled on it in gin. */
+    useries_grid *grid;
+    useries_grid_in *gin;
+    useries_grid *grid_own;     /* a grid made for this decision alone, or NULL */
 } useries_in;
 
 void useries_in_init(useries_in *in, const gp_trace *tr, int ti);

@@ -4,6 +4,7 @@
  */
 #include "corr_place.h"
 #include "core/gpuname.h"
+#include "core/util_series_grid.h"
 
 #include <assert.h>
 #include <math.h>
@@ -23,6 +24,7 @@ typedef struct corr_prep {
     corr_brief *briefs;         /* [task] */
     double pctl;                /* of pctl_v; 0 = none */
     double *pctl_v;             /* [task] */
+    useries_grid *grid;         /* the absolute grid, made on first use */
 } corr_prep;
 
 int corr_prepare(const cstate *cs, const gp_trace *tr, const policy_inputs *in,
@@ -60,10 +62,28 @@ void corr_release(void *prep)
 {
     corr_prep *p = prep;
     useries_memo_free(p->memo);
+    useries_grid_free(p->grid);
     useries_summaries_free(&p->sums);
     free(p->briefs);
     free(p->pctl_v);
     free(p);
+}
+
+void corr_grid_attach(const policy_ctx *ctx, useries_in *in, int grid)
+{
+    if (grid != CORR_GRID_ABSOLUTE)
+        return;
+    corr_prep *p = ctx->prep;
+    useries_grid *g;
+    if (p) {
+        if (!p->grid)
+            p->grid = useries_grid_new(ctx->tr, useries_grid_step(ctx->tr));
+        g = p->grid;
+    } else {
+        g = in->grid_own = useries_grid_new(ctx->tr, useries_grid_step(ctx->tr));
+    }
+    useries_grid_sync(g, ctx->cs, ctx->progress_s, ctx->now_s);
+    useries_grid_in_attach(in, g, ctx->tr, in->ti);
 }
 
 /* Task ti's summary under rule, from the workspace when there is one. */
@@ -280,6 +300,14 @@ int corr_surely_over(const policy_ctx *ctx, const placement *pl, const useries_i
     const corr_prep *p = ctx->prep;
     if (!p || !(in->mean_floor > -INFINITY))
         return 0;
+    /* On the absolute grid the incoming task is sampled on the grid, not
+     * on its own period: its least sample bounds its mean there, and
+     * each side's fixed-point cells may round down by half a unit. */
+    double in_floor = in->mean_floor, slack = 0;
+    if (in->grid && !from_start) {
+        in_floor = p->briefs[in->ti].floor;
+        slack = 1.0 / USERIES_GRID_SCALE;
+    }
     /* The comparison sums up to in->len floats in doubles: a relative
      * rounding far below this margin, so a rejection here is one there. */
     double rel = 1e-12 + (double)in->len * 1e-15;
@@ -287,7 +315,7 @@ int corr_surely_over(const policy_ctx *ctx, const placement *pl, const useries_i
         int g = pl->gpus[k];
         if (ctx->cs->gpus[g].ntasks == 0)
             continue;
-        double lo = gpu_mean_floor(ctx, p, g, from_start) + in->mean_floor;
+        double lo = gpu_mean_floor(ctx, p, g, from_start) + in_floor - slack;
         if (lo > q + rel * (fabs(lo) + fabs(q)))
             return 1;
     }
@@ -413,6 +441,8 @@ int corr_threshold_place(const policy_ctx *ctx, const char *policy, double q, in
     rule_what(rule, what, sizeof what);
     useries_in in;
     useries_in_init(&in, ctx->tr, ti);
+    if (rule_windowed(rule))
+        corr_grid_attach(ctx, &in, rule->grid);
     int found = 0, best_opens = 0, best_cand = -1;
     double best_load = 0;
     /* Running GPUs, ascending: the first window that passes and opens no

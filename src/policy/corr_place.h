@@ -77,6 +77,27 @@ void corr_note_opens(explain_cand *c, int opens);
  * percentile) are constants of a task under either window. */
 enum { CORR_WIN_REMAINING = 0, CORR_WIN_WHOLE = 1 };
 
+/* What a comparison's series are laid on (option role OPT_CORR_GRID;
+ * `run --corr-grid`):
+ *   CORR_GRID_RESAMPLED  each busy GPU's aggregate is rebuilt at every
+ *                        decision on the incoming task's own sample
+ *                        period, from each co-runner's progress (the
+ *                        default; util_series.h);
+ *   CORR_GRID_ABSOLUTE   the aggregates are kept on a wall-clock grid of
+ *                        one step for the run, each task's series laid
+ *                        on it once when it joins and taken off when it
+ *                        leaves (util_series_grid.h).
+ * from_start=1 compares from the running tasks' starts, which no grid in
+ * time holds: it stays resampled. */
+enum { CORR_GRID_RESAMPLED = 0, CORR_GRID_ABSOLUTE = 1 };
+
+/* For grid CORR_GRID_ABSOLUTE, brings the run's grid (in the workspace,
+ * or one made for this decision without it) up to the decision's state
+ * and samples the incoming task of in on it, so that the comparisons
+ * through in read the grid.  Call once per decision, after
+ * useries_in_init; nothing for CORR_GRID_RESAMPLED. */
+void corr_grid_attach(const policy_ctx *ctx, useries_in *in, int grid);
+
 /* The shared admission test: a GPU admits a task when the load it would
  * carry stays within the utilization threshold, load <= q — one operator
  * for every policy (CATS §4's "below the utilization threshold" and the
@@ -136,6 +157,7 @@ typedef struct corr_rule {
     useries_kind kind;
     double pctl;                /* 0 = kind */
     int window;                 /* CORR_WIN_* */
+    int grid;                   /* CORR_GRID_*: what a windowed mean reads */
 } corr_rule;
 
 /* The admission load of window pl for task ti under rule: for a mean

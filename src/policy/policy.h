@@ -93,6 +93,10 @@ typedef enum option_role {
     OPT_RESTART_S,              /* allocation family: seconds a moved or
                                  * resumed task holds its GPUs before it
                                  * progresses again (checkpoint/restore) */
+    /* The correlation family's grid (corr_place.h CORR_GRID_*): 0 =
+     * aggregates resampled per decision, 1 = kept on an absolute time
+     * grid.  Set for every policy of a comparison at once. */
+    OPT_CORR_GRID,
 } option_role;
 
 /* A tunable of a policy, with the paper's default. */

@@ -58,7 +58,7 @@
 
 enum {
     O_CORR_THR, O_UTIL_THR, O_LAMBDA1, O_LAMBDA2, O_SCORE_EMPTY, O_FROM_START, O_UTIL_MODE,
-    O_SELECT, O_DMU_UNIT, O_WINDOW
+    O_SELECT, O_DMU_UNIT, O_WINDOW, O_GRID
 };
 
 enum { SELECT_FIRSTFIT = 0, SELECT_SCORE = 1 };
@@ -87,6 +87,10 @@ static const policy_option cats_options[] = {
     {"window", OPT_UTIL_WINDOW, 0, 0, 1,
      "admission window: 0 = means over the remaining window, 1 = whole-series means; set "
      "for every policy by run --util-window"},
+    {"grid", OPT_CORR_GRID, 0, 0, 1,
+     "what rho and the means are computed on: 0 = each busy GPU's aggregate resampled at "
+     "every decision on the task's own period; 1 = aggregates kept on an absolute time grid; "
+     "set for every policy by run --corr-grid"},
     {0},
 };
 
@@ -151,7 +155,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         return;
     }
     corr_terms t;
-    corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW]};
+    corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW], (int)p[O_GRID]};
     if (!explain_wants(ex)) {
         if (surely_ineligible(ctx, p, in, &pl, &rule, &t)) {
             best->scored++;
@@ -259,6 +263,7 @@ static int cats_place(const policy_ctx *ctx, const double *p, int ti, placement 
         return corr_place_cpu(cs, "cats", tk, out, ex);
     useries_in in;
     useries_in_init(&in, ctx->tr, ti);
+    corr_grid_attach(ctx, &in, (int)p[O_GRID]);
     cats_best best;
     memset(&best, 0, sizeof best);
     best.cand = -1;

@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_ALPHA, O_Q, O_FROM_START, O_Q_MODE, O_WINDOW };
+enum { O_ALPHA, O_Q, O_FROM_START, O_Q_MODE, O_WINDOW, O_GRID };
 
 enum { Q_SOFT = 0, Q_HARD = 1 };
 
@@ -68,6 +68,10 @@ static const policy_option corrgpu_options[] = {
     {"window", OPT_UTIL_WINDOW, 0, 0, 1,
      "admission window: 0 = means over the remaining window, 1 = whole-series means; set "
      "for every policy by run --util-window"},
+    {"grid", OPT_CORR_GRID, 0, 0, 1,
+     "what rho and the means are computed on: 0 = each busy GPU's aggregate resampled at "
+     "every decision on the task's own period; 1 = aggregates kept on an absolute time grid; "
+     "set for every policy by run --corr-grid"},
     {0},
 };
 
@@ -137,7 +141,7 @@ static void consider(const policy_ctx *ctx, const double *p, const useries_in *i
         return;
     }
     corr_terms t;
-    corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW]};
+    corr_rule rule = {US_MEAN, 0, (int)p[O_WINDOW], (int)p[O_GRID]};
     if (p[O_Q_MODE] == Q_HARD && !explain_wants(ex)) {
         if (surely_over_q(ctx, p, in, &pl, &rule, &t)) {
             best->scored++;
@@ -221,6 +225,7 @@ static int corrgpu_place(const policy_ctx *ctx, const double *p, int ti, placeme
         return corr_place_cpu(cs, "corrgpu", tk, out, ex);
     useries_in in;
     useries_in_init(&in, ctx->tr, ti);
+    corr_grid_attach(ctx, &in, (int)p[O_GRID]);
     corr_best best;
     memset(&best, 0, sizeof best);
     best.cand = -1;

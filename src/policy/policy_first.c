@@ -23,7 +23,7 @@ static const policy_option first_options[] = {
 static int first_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
                        explain *ex)
 {
-    corr_rule rule = {US_FIRST, 0, CORR_WIN_WHOLE};
+    corr_rule rule = {US_FIRST, 0, CORR_WIN_WHOLE, CORR_GRID_RESAMPLED};
     return corr_threshold_place(ctx, "first", params[0], ti, &rule, out, ex);
 }
 

@@ -21,7 +21,7 @@ static const policy_option harmony_options[] = {
 static int harmony_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
                          explain *ex)
 {
-    corr_rule rule = {US_PEAK, 0, CORR_WIN_WHOLE};
+    corr_rule rule = {US_PEAK, 0, CORR_WIN_WHOLE, CORR_GRID_RESAMPLED};
     return corr_threshold_place(ctx, "harmony", params[0], ti, &rule, out, ex);
 }
 

@@ -29,15 +29,19 @@ static const policy_option hotcloud_options[] = {
     {"pctl", OPT_TUNING, 0, 0, 100,
      "0 = sum means (the paper's HotCloud); P in (0, 100] = sum each task's P-th percentile "
      "(100 = peak, Harmony's summary): a peak- or percentile-based HotCloud"},
+    {"grid", OPT_CORR_GRID, 0, 0, 1,
+     "what rho and the means are computed on: 0 = each busy GPU's aggregate resampled at "
+     "every decision on the task's own period; 1 = aggregates kept on an absolute time grid; "
+     "set for every policy by run --corr-grid"},
     {0},
 };
 
 static int hotcloud_place(const policy_ctx *ctx, const double *params, int ti, placement *out,
                           explain *ex)
 {
-    corr_rule rule = {US_MEAN, params[2], (int)params[1]};
+    corr_rule rule = {US_MEAN, params[2], (int)params[1], (int)params[3]};
     if (rule.pctl >= 100)
-        rule = (corr_rule){US_PEAK, 0, (int)params[1]};
+        rule = (corr_rule){US_PEAK, 0, (int)params[1], (int)params[3]};
     return corr_threshold_place(ctx, "hotcloud", params[0], ti, &rule, out, ex);
 }
 
