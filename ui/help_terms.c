@@ -92,6 +92,10 @@ static const help_term cluster_terms[] = {
     {"aggregate utilization ahead", "", "the sum of the GPU's tasks' utilization series from "
      "now on"},
     {"time left", "", "task list: how long the task still runs at its current rate"},
+    {"cap W: ...", "", "a run under a GPU power cap (Compare's c, run --gpu-cap): clamped to N "
+     "MHz is the clock where the GPU's power curve meets the cap (CATS eq. 1; "
+     "docs/power-cap.md); PEACE split where PEACE's controller holds the GPU; no effect where "
+     "the cap is at or above the profile's maximum draw"},
 };
 
 static const help_term planner_terms[] = {
