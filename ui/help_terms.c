@@ -98,6 +98,17 @@ static const help_term cluster_terms[] = {
      "the cap is at or above the profile's maximum draw"},
 };
 
+static const help_term compare_terms[] = {
+    {"$energy", "USD", "what the run's energy cost up to now: sum over the hours h of the trace's "
+     "clock of kWh_IT(h) x PUE(h) x price(h) (docs/site-and-cost.md), the figure gpuplan run "
+     "--usd-per-kwh prints as energy_usd; - until a price is set with E"},
+    {"CO2e", "kg", "what the run's energy emitted: sum over h of kWh_IT(h) x PUE(h) x "
+     "carbon(h) / 1000, run --carbon's co2e_kg; - until a carbon intensity is set with E"},
+    {"E", "", "the energy setting: a price (USD/kWh), a carbon intensity (gCO2e/kWh) and a "
+     "PUE, each a number or an hourly series file (CSV hour,VALUE, repeating over the run), "
+     "as run --usd-per-kwh, --carbon and --pue take them; kept in the settings file"},
+};
+
 static const help_term planner_terms[] = {
     {"GPUs", "", "the cluster's GPU count of the row (added to a snapshot's, from it)"},
     {"2nd", "", "a grid's count of the second GPU model"},
@@ -121,6 +132,9 @@ const help_term *help_terms(int scr, size_t *n)
     case SCR_STEP:
         *n = sizeof step_terms / sizeof *step_terms;
         return step_terms;
+    case SCR_COMPARE:
+        *n = sizeof compare_terms / sizeof *compare_terms;
+        return compare_terms;
     case SCR_CLUSTER:
         *n = sizeof cluster_terms / sizeof *cluster_terms;
         return cluster_terms;
