@@ -158,6 +158,10 @@ typedef struct compare_ui {
     run_summary outc[RS_MAX];
     const run *outc_rec[RS_MAX];
     size_t outc_n[RS_MAX];
+    /* Each run's $energy and CO2e, priced by the tick when its record,
+     * timeline, clock or the energy setting changed (scr_compare.c). */
+    energy_cost energy_ec[RS_MAX];
+    cmp_energy_key energy_key[RS_MAX];
 } compare_ui;
 
 typedef struct step_ui {

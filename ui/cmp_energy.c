@@ -91,6 +91,7 @@ int cmp_energy_set(cmp_energy *e, cmp_energy_item item, const char *text, gp_err
     if (!typed[0] || strcmp(typed, "none") == 0) {
         unset_item(&e->cost, item);
         e->text[item][0] = '\0';
+        e->gen++;
         return 0;
     }
     /* A copy takes the new value, so a refused one changes nothing: on
@@ -102,6 +103,7 @@ int cmp_energy_set(cmp_energy *e, cmp_energy_item item, const char *text, gp_err
     drop_unused_series(&next, item);
     e->cost = next;
     strlcpy0(e->text[item], typed, sizeof e->text[item]);
+    e->gen++;
     return 0;
 }
 

@@ -27,7 +27,17 @@ typedef enum cmp_energy_item {
 typedef struct cmp_energy {
     cli_cost cost;                                      /* as parsed */
     char text[CMP_ENERGY_NITEMS][CMP_ENERGY_TEXT_MAX];  /* as typed; "" = not set */
+    unsigned gen;               /* counts the changes, for the cells' cache */
 } cmp_energy;
+
+/* What a run's priced figures depend on: the record, how much of its
+ * timeline, the horizon and the setting's generation. */
+typedef struct cmp_energy_key {
+    const run *rec;
+    size_t npoints;
+    double t_end;
+    unsigned gen;
+} cmp_energy_key;
 
 void cmp_energy_init(cmp_energy *e);
 void cmp_energy_free(cmp_energy *e);

@@ -932,6 +932,38 @@ static void summary_of(const app *a, int i, run_summary *s)
     run_summarize_points(r, t < a->rs.t ? t : a->rs.t, s);
 }
 
+/* The cache key of run r priced up to its summary s's horizon. */
+static void energy_key_of(const run *r, const run_summary *s, unsigned gen, cmp_energy_key *k)
+{
+    memset(k, 0, sizeof *k);    /* compared as bytes: no stray padding */
+    k->rec = r;
+    k->npoints = r->npoints;
+    k->t_end = s->t_end;
+    k->gen = gen;
+}
+
+/* Keeps each run's priced energy up to date (the tick's work, like the
+ * outcomes: drawing and ordering the table only read it). */
+static void refresh_energy(app *a)
+{
+    compare_ui *c = &a->cmp;
+    if (!(cmp_energy_priced(&c->energy) || cmp_energy_has_carbon(&c->energy)))
+        return;
+    for (int i = 0; i < a->rs.n; i++) {
+        const run *r = runset_record(&a->rs, i);
+        if (!r)
+            continue;
+        run_summary s;
+        summary_of(a, i, &s);
+        cmp_energy_key k;
+        energy_key_of(r, &s, c->energy.gen, &k);
+        if (memcmp(&k, &c->energy_key[i], sizeof k) == 0)
+            continue;
+        cmp_energy_of_run(&c->energy, r, &s, &c->energy_ec[i]);
+        memcpy(&c->energy_key[i], &k, sizeof k);
+    }
+}
+
 /* Cells of a run-table row (the columns of run_cols). */
 #define NCOLS_MAX 22
 
@@ -1000,7 +1032,12 @@ static void energy_cells(const app *a, int i, const run_summary *s, char *usd, c
     if (!r || !(cmp_energy_priced(e) || cmp_energy_has_carbon(e)))
         return;
     energy_cost ec;
-    cmp_energy_of_run(e, r, s, &ec);
+    cmp_energy_key k;
+    energy_key_of(r, s, e->gen, &k);
+    if (memcmp(&k, &a->cmp.energy_key[i], sizeof k) == 0)
+        ec = a->cmp.energy_ec[i];      /* the tick priced it */
+    else
+        cmp_energy_of_run(e, r, s, &ec);
     if (cmp_energy_priced(e))
         snprintf(usd, 24, "%.2f", ec.usd);
     if (cmp_energy_has_carbon(e))
@@ -1410,10 +1447,12 @@ static int compare_tick(app *a, double dt)
     if (a->cmp.finishing) {
         finishing_tick(a);
         refresh_outcomes(a);
+        refresh_energy(a);
         return 1;
     }
     runset_tick(&a->rs, dt);
     refresh_outcomes(a);
+    refresh_energy(a);
     lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
     return a->rs.playing;
 }
