@@ -4,9 +4,9 @@
 #   E sets a price series, a carbon series and a PUE; a series with a
 #   non-number is refused with its file:line:col, the whole message on an
 #   80-column status line, and the setting is not changed;
-#   each finished run's $energy and CO2e are the figures `gpuplan run
-#   --usd-per-kwh F --carbon F --pue X` prints (to the cell's 2 decimals),
-#   at 80 columns and at 160;
+#   each finished run's $energy, CO2e and TCO$ are the figures `gpuplan
+#   run --usd-per-kwh F --carbon F --pue X --years N --usd-per-kw-month X`
+#   prints (to the cell's 2 decimals), at 80 columns and at 160;
 #   ? defines the columns; the setting is kept in the settings file;
 #   the setup's run line and the cap's message fit 80 columns;
 #   under `c 100` Cluster's GPU detail says the clock is clamped to 852 MHz
@@ -33,13 +33,14 @@ cell() {
         p && index($0, pol " ") && $0 ~ /^.[> ][*+o]/ {
             v = substr($0, p - w + 1, w); gsub(/ /, "", v); print v; exit }' "$T/screen"
 }
-# agree SIZE: every run's cells are the CLI's figures rounded to 2 decimals.
+# agree SIZE: every run's cells are the CLI's figures (energy_usd and
+# co2e_kg rounded to 2 decimals, tco_usd as written).
 agree() {
     cap
     for pol in cats corrgpu first; do
-        want=$(awk -v p="$pol" '$1 == p { printf "%.2f %.2f", $2, $3 }' "$T/cli")
-        got="$(cell "$pol" '$energy' 7) $(cell "$pol" CO2e 6)"
-        if [ "$got" = "$want" ]; then ok "$1: $pol's \$energy and CO2e are run's ($got)"
+        want=$(awk -v p="$pol" '$1 == p { printf "%.2f %.2f %s", $2, $3, $4 }' "$T/cli")
+        got="$(cell "$pol" '$energy' 7) $(cell "$pol" CO2e 6) $(cell "$pol" 'TCO$' 9)"
+        if [ "$got" = "$want" ]; then ok "$1: $pol's \$energy, CO2e and TCO\$ are run's ($got)"
         else bad "$1: $pol: Compare '$got', gpuplan run '$want'"; show; fi
     done
 }
@@ -49,10 +50,12 @@ printf 'hour,usd_per_kwh\n0,1\n1,cheap\n' > "$T/bad.csv"
 CARBON=$SAMPLES/carbon_g_per_kwh.csv
 "$G" list >/dev/null 2>"$T/seed.err" || { cat "$T/seed.err"; bad "database created"; }
 "$G" run --trace cats-testbed --cluster cats-testbed --policy cats,corrgpu,first --no-save \
-    --usd-per-kwh "$T/price.csv" --carbon "$CARBON" --pue 1.3 --format csv 2>/dev/null |
+    --usd-per-kwh "$T/price.csv" --carbon "$CARBON" --pue 1.3 --years 3 \
+    --usd-per-kw-month 150 --format csv 2>/dev/null |
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "energy_usd") u = i
-                                                    if ($i == "co2e_kg") c = i } }
-             NR > 1 && u && c { print $1, $u, $c }' > "$T/cli"
+                                                    if ($i == "co2e_kg") c = i
+                                                    if ($i == "tco_usd") y = i } }
+             NR > 1 && u && c && y { print $1, $u, $c, $y }' > "$T/cli"
 [ -s "$T/cli" ] && ok "gpuplan run prices the runs" || bad "gpuplan run gave no energy_usd"
 
 for try in 1 2 3; do
@@ -78,6 +81,10 @@ keys E Down Enter "$CARBON" Enter
 expect "energy: gCO2e/kWh series carbon_g_per_kwh.csv" "the carbon series is set"
 keys E Down Down Enter 1.3 Enter
 expect "energy: PUE 1.3" "the PUE is set"
+keys E Down Down Down Enter 3 Enter
+expect "energy: 3 years of TCO" "the TCO's years are set"
+keys E Down Down Down Down Enter 150 Enter
+expect "energy: 150 USD/kW-month" "the facility cost is set"
 grep -q "^energy_price = $T/price.csv\$" "$XDG_CONFIG_HOME/gpuplan/settings" &&
     ok "the settings file keeps the price as typed" || bad "energy_price not in the settings"
 keys Enter

@@ -72,7 +72,7 @@ static void test_priced_as_run(void **state)
         set_ok(&e, CMP_ENERGY_CARBON, c->carbon, dir);
         set_ok(&e, CMP_ENERGY_PUE, c->pue, dir);
         energy_cost ec, direct;
-        cmp_energy_of_run(&e, r, &s, &ec);
+        cmp_energy_of_run(&e, r, &s, 0, &ec);
         assert_double_equal(ec.usd, c->usd, 1e-12);
         assert_double_equal(ec.co2e_kg, c->co2e_kg, 1e-12);
         /* the very figures `run` prints: the same function on the same prices */
@@ -129,11 +129,48 @@ static void test_refused_changes_nothing(void **state)
         tu_assert_contains(err.msg, c->msg);
         assert_memory_equal(e.text, before, sizeof before);
         energy_cost ec;
-        cmp_energy_of_run(&e, r, &s, &ec);
+        cmp_energy_of_run(&e, r, &s, 0, &ec);
         assert_double_equal(ec.usd, 0.7875, 1e-12);        /* still the series */
         assert_double_equal(ec.co2e_kg, 2.75 * 400 * 1.5 / 1000, 1e-12);
         cmp_energy_free(&e);
     }
+    run_free(r);
+    tu_rmrf(dir);
+    free(dir);
+}
+
+/* The TCO over a year, worked in docs/site-and-cost.md: each of the two
+ * hours comes 4380 times, 4380 x 0.7875 = 3449.25 USD of energy; the
+ * 2000 W peak at PUE 1.5 provisions 3 kW, at 10 USD/kW-month 360 USD; with
+ * 1000 USD of GPUs the TCO is 4809.25 USD. */
+static void test_tco(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    tu_write(dir, "price.csv", "hour,usd_per_kwh\n0,0.10\n1,0.30\n");
+    run_summary s;
+    run *r = hand_run(&s);
+    cmp_energy e;
+    cmp_energy_init(&e);
+    set_ok(&e, CMP_ENERGY_YEARS, "1", dir);
+    assert_false(cmp_energy_has_tco(&e));          /* no price, no TCO */
+    set_ok(&e, CMP_ENERGY_PRICE, "@price.csv", dir);
+    set_ok(&e, CMP_ENERGY_PUE, "1.5", dir);
+    set_ok(&e, CMP_ENERGY_KW_MONTH, "10", dir);
+    assert_true(cmp_energy_has_tco(&e));
+    energy_cost ec;
+    cmp_energy_of_run(&e, r, &s, 1000, &ec);
+    assert_double_equal(ec.years_usd, 3449.25, 1e-6);
+    assert_double_equal(ec.facility_usd, 360, 1e-9);
+    assert_double_equal(ec.tco_usd, 4809.25, 1e-6);
+    gp_err err = {{0}};
+    assert_int_equal(cmp_energy_set(&e, CMP_ENERGY_YEARS, "51", &err), -1);   /* as --years */
+    tu_assert_contains(err.msg, "years in [0, 50]");
+    assert_string_equal(e.text[CMP_ENERGY_YEARS], "1");
+    set_ok(&e, CMP_ENERGY_YEARS, "", dir);
+    assert_false(cmp_energy_has_tco(&e));
+    assert_double_equal(e.cost.pr.years, 0, 0);
+    cmp_energy_free(&e);
     run_free(r);
     tu_rmrf(dir);
     free(dir);
@@ -178,7 +215,8 @@ static void test_settings_keys(void **state)
     memset(&s, 0, sizeof s);
     gp_err err = {{0}};
     assert_int_equal(settings_parse("energy_price = sample-data/price_usd_per_kwh.csv\n"
-                                    "energy_pue = 1.3\n", &s, &err), 0);
+                                    "energy_pue = 1.3\nenergy_years = 3\n", &s, &err), 0);
+    assert_string_equal(s.energy[CMP_ENERGY_YEARS], "3");
     assert_string_equal(s.energy[CMP_ENERGY_PRICE], "sample-data/price_usd_per_kwh.csv");
     assert_string_equal(s.energy[CMP_ENERGY_CARBON], "");
     assert_string_equal(s.energy[CMP_ENERGY_PUE], "1.3");
@@ -199,6 +237,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_priced_as_run),
         cmocka_unit_test(test_refused_changes_nothing),
+        cmocka_unit_test(test_tco),
         cmocka_unit_test(test_replace_and_clear),
         cmocka_unit_test(test_settings_keys),
     };

@@ -25,7 +25,7 @@ void cmp_energy_free(cmp_energy *e)
 const char *cmp_energy_item_name(cmp_energy_item item)
 {
     static const char *const names[CMP_ENERGY_NITEMS] = {
-        "price, USD/kWh", "carbon, gCO2e/kWh", "PUE"};
+        "price, USD/kWh", "carbon, gCO2e/kWh", "PUE", "TCO years", "USD/kW-month"};
     return names[item];
 }
 
@@ -37,13 +37,20 @@ static int parse_item(cli_cost *c, cmp_energy_item item, const char *text, gp_er
         return cli_cost_parse_price(c, text, err);
     case CMP_ENERGY_CARBON:
         return cli_cost_parse_carbon(c, text, err);
-    default:
+    case CMP_ENERGY_PUE:
         return cli_cost_parse_pue(c, text, err);
+    case CMP_ENERGY_YEARS:
+        return cli_cost_parse_years(c, text, err);
+    default:
+        return cli_cost_parse_kw_month(c, text, err);
     }
 }
 
+/* The hourly value of price, carbon or PUE (NULL for the TCO's items). */
 static hourly_value *value_of(cli_cost *c, cmp_energy_item item)
 {
+    if (item > CMP_ENERGY_PUE)
+        return NULL;
     return item == CMP_ENERGY_PRICE ? &c->pr.usd_per_kwh
          : item == CMP_ENERGY_CARBON ? &c->pr.g_co2e_per_kwh : &c->pr.pue;
 }
@@ -58,6 +65,8 @@ static hourly **owned_of(cli_cost *c, cmp_energy_item item)
  * over a file). */
 static void drop_unused_series(cli_cost *c, cmp_energy_item item)
 {
+    if (!value_of(c, item))
+        return;
     hourly **owned = owned_of(c, item);
     if (!value_of(c, item)->series && *owned) {
         hourly_free(*owned);
@@ -65,10 +74,14 @@ static void drop_unused_series(cli_cost *c, cmp_energy_item item)
     }
 }
 
-/* The value of item when it is not set: no price, no carbon, PUE 1 (as
- * `run` without the option). */
+/* The value of item when it is not set: no price, no carbon, PUE 1, the
+ * run alone, no facility cost (as `run` without the option). */
 static void unset_item(cli_cost *c, cmp_energy_item item)
 {
+    if (item == CMP_ENERGY_YEARS || item == CMP_ENERGY_KW_MONTH) {
+        *(item == CMP_ENERGY_YEARS ? &c->pr.years : &c->pr.usd_per_kw_month) = 0;
+        return;
+    }
     hourly_value *v = value_of(c, item);
     v->series = NULL;
     v->constant = item == CMP_ENERGY_PUE ? 1 : 0;
@@ -117,17 +130,23 @@ int cmp_energy_has_carbon(const cmp_energy *e)
     return e->text[CMP_ENERGY_CARBON][0] != '\0';
 }
 
+int cmp_energy_has_tco(const cmp_energy *e)
+{
+    return cmp_energy_priced(e) && e->cost.pr.years > 0;
+}
+
 void cmp_energy_describe_item(const cmp_energy *e, cmp_energy_item item, char *buf,
                               size_t len)
 {
-    static const char *const units[CMP_ENERGY_NITEMS] = {"USD/kWh", "gCO2e/kWh", "PUE"};
+    static const char *const units[CMP_ENERGY_NITEMS] = {"USD/kWh", "gCO2e/kWh", "PUE",
+                                                          "years of TCO", "USD/kW-month"};
     const char *t = e->text[item], *slash = strrchr(t, '/');
     const hourly_value *v = item == CMP_ENERGY_PRICE ? &e->cost.pr.usd_per_kwh
                           : item == CMP_ENERGY_CARBON ? &e->cost.pr.g_co2e_per_kwh
-                          : &e->cost.pr.pue;
+                          : item == CMP_ENERGY_PUE ? &e->cost.pr.pue : NULL;
     if (!t[0])
         snprintf(buf, len, "not set");
-    else if (v->series)
+    else if (v && v->series)
         snprintf(buf, len, "%s series %s", units[item], slash ? slash + 1 : t);
     else if (item == CMP_ENERGY_PUE)
         snprintf(buf, len, "PUE %s", t);
@@ -136,7 +155,7 @@ void cmp_energy_describe_item(const cmp_energy *e, cmp_energy_item item, char *b
 }
 
 void cmp_energy_of_run(const cmp_energy *e, const run *r, const run_summary *s,
-                       energy_cost *out)
+                       double capex_known, energy_cost *out)
 {
-    run_energy_cost(r, s, 0, &e->cost.pr, 0, out, NULL);
+    run_energy_cost(r, s, capex_known, &e->cost.pr, 0, out, NULL);
 }

@@ -21,7 +21,9 @@
 #define CMP_ENERGY_TEXT_MAX 512
 
 typedef enum cmp_energy_item {
-    CMP_ENERGY_PRICE, CMP_ENERGY_CARBON, CMP_ENERGY_PUE, CMP_ENERGY_NITEMS
+    CMP_ENERGY_PRICE, CMP_ENERGY_CARBON, CMP_ENERGY_PUE,
+    CMP_ENERGY_YEARS, CMP_ENERGY_KW_MONTH,      /* the TCO's horizon and facility cost */
+    CMP_ENERGY_NITEMS
 } cmp_energy_item;
 
 typedef struct cmp_energy {
@@ -52,9 +54,10 @@ const char *cmp_energy_item_name(cmp_energy_item item);
 int cmp_energy_set(cmp_energy *e, cmp_energy_item item, const char *text, gp_err *err);
 
 /* 1 when a price is set (the $energy cells have figures), resp. a carbon
- * intensity (the CO2e cells). */
+ * intensity (the CO2e cells), a TCO horizon with a price (the TCO$ cells). */
 int cmp_energy_priced(const cmp_energy *e);
 int cmp_energy_has_carbon(const cmp_energy *e);
+int cmp_energy_has_tco(const cmp_energy *e);
 
 /* One item as set: "0.125 USD/kWh", "PUE 1.3", "gCO2e/kWh series
  * carbon.csv" (a path's last part), or "not set". */
@@ -62,8 +65,9 @@ void cmp_energy_describe_item(const cmp_energy *e, cmp_energy_item item, char *b
                               size_t len);
 
 /* Run r's energy cost and emissions up to its summary s's horizon (a
- * finished run's own summary, or a live run's up to where it is). */
+ * finished run's own summary, or a live run's up to where it is), and its
+ * TCO with capex_known the price of its GPUs whose price is known. */
 void cmp_energy_of_run(const cmp_energy *e, const run *r, const run_summary *s,
-                       energy_cost *out);
+                       double capex_known, energy_cost *out);
 
 #endif

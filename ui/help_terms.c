@@ -104,9 +104,14 @@ static const help_term compare_terms[] = {
      "--usd-per-kwh prints as energy_usd; - until a price is set with E"},
     {"CO2e", "kg", "what the run's energy emitted: sum over h of kWh_IT(h) x PUE(h) x "
      "carbon(h) / 1000, run --carbon's co2e_kg; - until a carbon intensity is set with E"},
+    {"TCO$", "USD", "the run's cost of ownership over N years: its GPUs' price + its hourly "
+     "draw repeated over the years, priced hour by hour + the facility cost per kW-month x "
+     "peak IT x max PUE x 12 N (docs/site-and-cost.md), run --years's tco_usd; +? when a "
+     "GPU's price is unknown; - until E sets a price and the years"},
     {"E", "", "the energy setting: a price (USD/kWh), a carbon intensity (gCO2e/kWh) and a "
      "PUE, each a number or an hourly series file (CSV hour,VALUE, repeating over the run), "
-     "as run --usd-per-kwh, --carbon and --pue take them; kept in the settings file"},
+     "the TCO's years and USD per kW-month, as run --usd-per-kwh, --carbon, --pue, --years "
+     "and --usd-per-kw-month take them; kept in the settings file"},
 };
 
 static const help_term planner_terms[] = {

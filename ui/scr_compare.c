@@ -870,6 +870,17 @@ static double live_capex(const runset *rs, int i, int *used, int *unpriced)
     return usd;
 }
 
+/* CapEx of run i beside its summary s: a finished run's own figure. */
+static double run_capex(const app *a, int i, const run_summary *s, int *used, int *unpriced)
+{
+    double capex = live_capex(&a->rs, i, used, unpriced);
+    if (s->final) {
+        capex = s->capex_usd;
+        *used = isnan(s->unique_gpus) ? 0 : (int)s->unique_gpus;
+    }
+    return capex;
+}
+
 static void fmt_cell(char *buf, size_t len, double v)
 {
     if (isnan(v))
@@ -959,13 +970,15 @@ static void refresh_energy(app *a)
         energy_key_of(r, &s, c->energy.gen, &k);
         if (memcmp(&k, &c->energy_key[i], sizeof k) == 0)
             continue;
-        cmp_energy_of_run(&c->energy, r, &s, &c->energy_ec[i]);
+        int used, unpriced;
+        double capex = run_capex(a, i, &s, &used, &unpriced);
+        cmp_energy_of_run(&c->energy, r, &s, isnan(capex) ? 0 : capex, &c->energy_ec[i]);
         memcpy(&c->energy_key[i], &k, sizeof k);
     }
 }
 
 /* Cells of a run-table row (the columns of run_cols). */
-#define NCOLS_MAX 22
+#define NCOLS_MAX 23
 
 /* The run table as a row of w columns shows it: col[k] is the column
  * shown k-th, index[k] its place in run_cols (and in run_cells' cells). */
@@ -1007,41 +1020,50 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
  * with DFS on gets it from a twin simulated with DFS off, as `gpuplan
  * run` does; "-" until the run finishes),
  * fluid the fluid lower bound on avgGPU, GPUh the busy GPU-hours; $energy
- * and CO2e what its energy cost and emitted, as `gpuplan run` prices it
- * (scr_compare_energy.c sets the prices). */
+ * and CO2e what its energy cost and emitted, and TCO$ its cost of
+ * ownership over years, as `gpuplan run` prices them (scr_compare_energy.c
+ * sets the prices). */
 static const ui_col run_cols[] = {
     {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
     {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
     {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 11, 1}, {"JCTp95", 11, 1}, {"Viol", 4, 1},
     {"Used", 4, 1}, {"CapEx$", 7, 1}, {"Power", 5, 0}, {"place", 6, 1}, {"fluid", 6, 1},
-    {"GPUh", 7, 1}, {"$energy", 7, 1}, {"CO2e", 6, 1},
+    {"GPUh", 7, 1}, {"$energy", 7, 1}, {"CO2e", 6, 1}, {"TCO$", 9, 1},
 };
 #define COL_KWH 9
-#define COL_ENERGY 20           /* $energy, then CO2e (cmp_energy.h) */
+#define COL_ENERGY 20           /* $energy, CO2e, then TCO$ (cmp_energy.h) */
 #define NRUN_COLS ((int)(sizeof run_cols / sizeof *run_cols))
 _Static_assert(NRUN_COLS == NCOLS_MAX, "a cell for every column");
 
-/* Run i's $energy and CO2e cells: "-" while no price (no carbon
- * intensity) is set, never a 0 that would read as free (clean). */
-static void energy_cells(const app *a, int i, const run_summary *s, char *usd, char *co2e)
+/* Run i's $energy, CO2e and TCO$ cells: "-" while no price (no carbon
+ * intensity, no TCO horizon) is set, never a 0 that would read as free
+ * (clean).  A TCO whose GPUs' price is not all known ends in +?, the
+ * known part first, as run's tco_usd. */
+static void energy_cells(const app *a, int i, const run_summary *s, char *usd, char *co2e,
+                         char *tco)
 {
     const cmp_energy *e = &a->cmp.energy;
     snprintf(usd, 24, "-");
     snprintf(co2e, 24, "-");
+    snprintf(tco, 24, "-");
     const run *r = runset_record(&a->rs, i);
     if (!r || !(cmp_energy_priced(e) || cmp_energy_has_carbon(e)))
         return;
+    int used, unpriced;
+    double capex = run_capex(a, i, s, &used, &unpriced);
     energy_cost ec;
     cmp_energy_key k;
     energy_key_of(r, s, e->gen, &k);
     if (memcmp(&k, &a->cmp.energy_key[i], sizeof k) == 0)
         ec = a->cmp.energy_ec[i];      /* the tick priced it */
     else
-        cmp_energy_of_run(e, r, s, &ec);
+        cmp_energy_of_run(e, r, s, isnan(capex) ? 0 : capex, &ec);
     if (cmp_energy_priced(e))
         snprintf(usd, 24, "%.2f", ec.usd);
     if (cmp_energy_has_carbon(e))
         snprintf(co2e, 24, "%.2f", ec.co2e_kg);
+    if (cmp_energy_has_tco(e))
+        snprintf(tco, 24, "%.0f%s", ec.tco_usd, isnan(capex) || unpriced > 0 ? "+?" : "");
 }
 
 static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
@@ -1049,11 +1071,7 @@ static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
     run_summary s;
     summary_of(a, i, &s);
     int used, unpriced;
-    double capex = live_capex(&a->rs, i, &used, &unpriced);
-    if (s.final) {
-        capex = s.capex_usd;
-        used = isnan(s.unique_gpus) ? 0 : (int)s.unique_gpus;
-    }
+    double capex = run_capex(a, i, &s, &used, &unpriced);
     snprintf(v[0], 24, "%s", a->rs.slot[i].spec.label);
     snprintf(v[1], 24, "%zu", runset_decisions(&a->rs, i));
     snprintf(v[2], 24, "%zu", s.finished);
@@ -1081,18 +1099,19 @@ static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
     fmt_cell(v[17], 24, s.place_gpus);
     fmt_cell(v[18], 24, s.fluid_gpus);
     fmt_cell(v[19], 24, s.gpu_hours);
-    energy_cells(a, i, &s, v[COL_ENERGY], v[COL_ENERGY + 1]);
+    energy_cells(a, i, &s, v[COL_ENERGY], v[COL_ENERGY + 1], v[COL_ENERGY + 2]);
 }
 
-/* With an energy price or carbon intensity set, $energy and CO2e follow
- * kWh and a narrow row hides W now, peak, Queue and Dec, in that order, to
- * keep them (at 80 columns the row shows them); without, they come last
- * and the table reads as it always did. */
+/* With an energy price or carbon intensity set, $energy and CO2e (and
+ * TCO$ with a TCO horizon) follow kWh and a narrow row hides W now, peak,
+ * Queue and Dec, in that order, to keep them (at 80 columns the row shows
+ * them); without, they come last and the table reads as it always did. */
 static run_view run_view_of(const app *a, int w)
 {
     static const int hide_first[] = {7, 6, 3, 1};
     const cmp_energy *e = &a->cmp.energy;
     int energy = cmp_energy_priced(e) || cmp_energy_has_carbon(e), n = 0, need = -1;
+    int tco = cmp_energy_has_tco(e);
     run_view v;
     for (int c = 0; c < NRUN_COLS; c++) {
         if (energy && c >= COL_ENERGY)
@@ -1101,11 +1120,13 @@ static run_view run_view_of(const app *a, int w)
         if (energy && c == COL_KWH) {
             v.index[n++] = COL_ENERGY;
             v.index[n++] = COL_ENERGY + 1;
+            if (tco)
+                v.index[n++] = COL_ENERGY + 2;
         }
     }
     for (int k = 0; k < n; k++) {
         v.col[k] = run_cols[v.index[k]];
-        if (k <= COL_KWH + 2)
+        if (k <= COL_KWH + 2 + tco)
             need += v.col[k].w + 1;
     }
     for (size_t h = 0; energy && need > w && h < sizeof hide_first / sizeof *hide_first; h++) {

@@ -1,6 +1,7 @@
 /*
- * scr_compare_energy.c — Compare's energy key (e): a menu of the price,
- * the carbon intensity and the PUE, then a prompt for the one chosen,
+ * scr_compare_energy.c — Compare's energy key (E): a menu of the price,
+ * the carbon intensity, the PUE and the TCO's years and facility cost,
+ * then a prompt for the one chosen,
  * typed as `gpuplan run --usd-per-kwh X|FILE` takes it (Tab completes a
  * file's path); and the setting to and from the settings file.  What the
  * setting holds and prices is cmp_energy.h's; the table's cells are
@@ -20,6 +21,10 @@ static const char *const prompt_titles[CMP_ENERGY_NITEMS] = {
     "Tab completes); empty for none",
     "PUE (facility over IT energy, at least 1), or an hourly series file (CSV hour,pue; Tab "
     "completes); empty for 1",
+    "TCO years: the run's hourly draw repeated over N years, priced hour by hour (as run "
+    "--years); empty for no TCO",
+    "Facility cost, USD per kW-month of provisioned power (peak IT x PUE), in the TCO; empty "
+    "for none",
 };
 
 /* The reader's message with the typed path's directories left out (the
@@ -41,7 +46,8 @@ static void refused(app *a, const char *typed, const char *msg)
  * nothing changed. */
 static void energy_typed(app *a, int ok, const char *text, cmp_energy_item item)
 {
-    static const char *const short_names[CMP_ENERGY_NITEMS] = {"price", "carbon", "PUE"};
+    static const char *const short_names[CMP_ENERGY_NITEMS] = {"price", "carbon", "PUE",
+                                                                "TCO years", "facility cost"};
     if (!ok)
         return;
     gp_err err;
@@ -73,15 +79,28 @@ static void pue_typed(app *a, int ok, const char *text, int choice)
     energy_typed(a, ok, text, CMP_ENERGY_PUE);
 }
 
+static void years_typed(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    energy_typed(a, ok, text, CMP_ENERGY_YEARS);
+}
+
+static void kw_month_typed(app *a, int ok, const char *text, int choice)
+{
+    (void)choice;
+    energy_typed(a, ok, text, CMP_ENERGY_KW_MONTH);
+}
+
 static void item_chosen(app *a, int ok, const char *text, int choice)
 {
     (void)text;
     static const modal_done_fn typed[CMP_ENERGY_NITEMS] = {price_typed, carbon_typed,
-                                                            pue_typed};
+                                                            pue_typed, years_typed,
+                                                            kw_month_typed};
     if (!ok || choice < 0 || choice >= CMP_ENERGY_NITEMS)
         return;
     modal_prompt(a, prompt_titles[choice], a->cmp.energy.text[choice], typed[choice]);
-    a->m.complete_paths = 1;
+    a->m.complete_paths = choice <= CMP_ENERGY_PUE;     /* the others take no file */
 }
 
 ui_rc compare_energy_key(app *a, int key)
@@ -96,7 +115,7 @@ ui_rc compare_energy_key(app *a, int key)
                  now);
         ptrs[k] = items[k];
     }
-    modal_menu(a, "Energy: what each run's $energy and CO2e are priced at", ptrs,
+    modal_menu(a, "Energy: what each run's $energy, CO2e and TCO$ are priced at", ptrs,
                CMP_ENERGY_NITEMS, 0, item_chosen);
     return UI_DONE;
 }

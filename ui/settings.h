@@ -19,6 +19,7 @@
 
 #define SETTINGS_MAX_POLICIES 6
 #define SETTINGS_ENERGY_MAX 512     /* a number or a series file's path */
+#define SETTINGS_ENERGY_ITEMS 5     /* price, carbon, PUE, TCO years, USD/kW-month */
 
 typedef struct ui_settings {
     char chart_style[16];       /* "braille", "blocks", "ascii"; "" = the terminal's */
@@ -27,8 +28,8 @@ typedef struct ui_settings {
     char policies[SETTINGS_MAX_POLICIES][GP_NAME_MAX];
     int npolicies;
     /* Compare's energy setting as typed (cmp_energy.h): price, carbon,
-     * PUE; "" = not set */
-    char energy[3][SETTINGS_ENERGY_MAX];
+     * PUE, the TCO's years and facility cost; "" = not set */
+    char energy[SETTINGS_ENERGY_ITEMS][SETTINGS_ENERGY_MAX];
 } ui_settings;
 
 /* 1 when a and b hold the same settings. */
