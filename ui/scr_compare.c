@@ -702,7 +702,7 @@ static const ui_key setup_keys[] = {
     {{'w'}, "w", "with and without PEACE: add each picked policy's @nopart twin", setup_twins},
     {{'p'}, "p", "power model of every run: each policy's own, cats, eopc (--power)",
      setup_power},
-    {{'E'}, "E", "energy: price, carbon and PUE of the $energy and CO2e columns",
+    {{'E'}, "E", "energy: price, carbon, PUE and TCO years of $energy, CO2e and TCO$",
      compare_energy_key},
     {{'\n', '\r', KEY_ENTER}, "Enter", "run the picked policies side by side", setup_run},
     {{'/', 'n'}, "/ n", "search the pane / next match", setup_search},
@@ -994,7 +994,6 @@ static void view_cells(const run_view *v, char cells[NCOLS_MAX][24], const char 
         out[k] = cells[v->index[k]];
 }
 
-
 /* The papers' Optimal bar: CATS's optimum over the whole trace (not at
  * the lockstep time, hence the "*"), only the columns it has. */
 static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const run_view *view)
@@ -1102,6 +1101,12 @@ static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
     energy_cells(a, i, &s, v[COL_ENERGY], v[COL_ENERGY + 1], v[COL_ENERGY + 2]);
 }
 
+/* 1 when column col is shown right after kWh rather than in its place. */
+static int moved_after_kwh(int col, int energy, int tco)
+{
+    return energy && col >= COL_ENERGY && (col < COL_ENERGY + 2 || tco);
+}
+
 /* With an energy price or carbon intensity set, $energy and CO2e (and
  * TCO$ with a TCO horizon) follow kWh and a narrow row hides W now, peak,
  * Queue and Dec, in that order, to keep them (at 80 columns the row shows
@@ -1114,16 +1119,14 @@ static run_view run_view_of(const app *a, int w)
     int tco = cmp_energy_has_tco(e);
     run_view v;
     for (int c = 0; c < NRUN_COLS; c++) {
-        if (energy && c >= COL_ENERGY)
+        if (moved_after_kwh(c, energy, tco))
             continue;
         v.index[n++] = c;
-        if (energy && c == COL_KWH) {
-            v.index[n++] = COL_ENERGY;
-            v.index[n++] = COL_ENERGY + 1;
-            if (tco)
-                v.index[n++] = COL_ENERGY + 2;
-        }
+        for (int m = COL_ENERGY; c == COL_KWH && m < NRUN_COLS; m++)
+            if (moved_after_kwh(m, energy, tco))
+                v.index[n++] = m;
     }
+    assert(n == NRUN_COLS);
     for (int k = 0; k < n; k++) {
         v.col[k] = run_cols[v.index[k]];
         if (k <= COL_KWH + 2 + tco)
@@ -1435,7 +1438,7 @@ static const ui_key run_keys[] = {
     {{'S'}, "S", "save the finished runs to the database", run_save},
     {{'J'}, "J", "fourth chart: queued tasks / mean JCT", run_jct},
     {{'o', 'O'}, "o O", "order the run table by the next column / reverse it", run_sort},
-    {{'E'}, "E", "energy: price, carbon and PUE of the $energy and CO2e columns",
+    {{'E'}, "E", "energy: price, carbon, PUE and TCO years of $energy, CO2e and TCO$",
      compare_energy_key},
     {{'s'}, "s", "back to the setup (trace, cluster, policies)", run_setup},
     {{0}, NULL, NULL, NULL},
