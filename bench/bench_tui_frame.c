@@ -13,7 +13,9 @@
  *                     of a terminal that lost its contents;
  *   compare           the Compare screen with six runs side by side, each
  *                     with a 2,000-sample timeline and 5,000 finished tasks
- *                     (charts, legend and the live run table).
+ *                     (charts, legend and the live run table);
+ *   compare/energy    the same with an energy price, carbon and PUE set:
+ *                     each row's $energy and CO2e priced every frame.
  *
  * "Draw" is everything between a key and the bytes reaching the terminal:
  * erase, the screen's draw function from state, and doupdate().  Before
@@ -247,6 +249,16 @@ int main(void)
     bench(a, "cluster/repaint", repaint, 100);
     a->scr = SCR_COMPARE;
     bench(a, "compare/6 runs", advance_time, 100);
+    /* the same with an energy price and carbon: each row priced hour by
+     * hour from its timeline every frame (cmp_energy.h) */
+    gp_err err;
+    cmp_energy_init(&a->cmp.energy);
+    if (cmp_energy_set(&a->cmp.energy, CMP_ENERGY_PRICE, "0.125", &err) ||
+        cmp_energy_set(&a->cmp.energy, CMP_ENERGY_CARBON, "400", &err) ||
+        cmp_energy_set(&a->cmp.energy, CMP_ENERGY_PUE, "1.3", &err))
+        fprintf(stderr, "bench: %s\n", err.msg);
+    bench(a, "compare/energy", advance_time, 100);
+    cmp_energy_free(&a->cmp.energy);
     endwin();
     delscreen(scr);
     fclose(out);

@@ -204,6 +204,45 @@ static void test_sim_clamp(void **state)
     assert_double_equal(end, 151.98496637, 1e-6);
 }
 
+/* What the Cluster screen reads of a GPU under the cap (sim_gpu_cap): the
+ * mechanism and the clock the simulator holds it at. */
+static void test_sim_gpu_cap(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *caps;
+        int capped;
+        power_cap_effect effect;
+        double mhz;
+    } cases[] = {
+        {"none", 0, CAP_CLAMP, 0},
+        {"100", 1, CAP_CLAMP, 852.2222222},
+        {"V100=100", 1, CAP_CLAMP, 852.2222222},
+        {"200", 1, CAP_NO_EFFECT, 1350},
+        {"H100=100", 0, CAP_CLAMP, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        catalog *cat;
+        cluster *cl;
+        gp_trace *tr;
+        gp_err err = {{0}};
+        sim *s = one_gpu_sim(cases[i].caps, 0, &cat, &cl, &tr, &err);
+        assert_non_null(s);
+        sim_cap_gpu c;
+        assert_int_equal(sim_gpu_cap(s, 0, &c), cases[i].capped);
+        if (cases[i].capped) {
+            assert_int_equal(c.effect, cases[i].effect);
+            assert_double_equal(c.clock_mhz, cases[i].mhz, 1e-6);
+            assert_false(c.peace_model);
+            assert_false(c.peace_held);
+        }
+        sim_free(s);
+        trace_free(tr);
+        cluster_free(cl);
+        catalog_free(cat);
+    }
+}
+
 static void test_sim_refuses(void **state)
 {
     (void)state;
@@ -230,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_cap_edges),
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_sim_clamp),
+        cmocka_unit_test(test_sim_gpu_cap),
         cmocka_unit_test(test_sim_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

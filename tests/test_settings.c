@@ -56,7 +56,8 @@ static void test_parse_errors(void **state)
 static void test_format_round_trip(void **state)
 {
     (void)state;
-    ui_settings a = {"ascii", "cats-testbed", "cats-testbed", {"cats", "first"}, 2}, b = {0};
+    ui_settings a = {"ascii", "cats-testbed", "cats-testbed", {"cats", "first"}, 2,
+                     {"0.125", "", "1.3"}}, b = {0};
     char *text = settings_format(&a);
     gp_err err;
     assert_int_equal(settings_parse(text, &b, &err), 0);
@@ -85,7 +86,8 @@ static void test_save_load(void **state)
     (void)state;
     char *dir = tu_tmpdir();
     char *path = xasprintf("%s/not/yet/settings", dir);
-    ui_settings a = {"blocks", "pai-like", "pai-like", {"cats", "corrgpu"}, 2}, b = {0};
+    ui_settings a = {"blocks", "pai-like", "pai-like", {"cats", "corrgpu"}, 2,
+                     {"price.csv", "400", ""}}, b = {0};
     gp_err err;
     assert_int_equal(settings_load(path, &b, &err), 0);    /* missing: no error */
     assert_int_equal(b.npolicies, 0);

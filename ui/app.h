@@ -24,6 +24,7 @@
 
 #include "cli/cli.h"
 #include "chart.h"
+#include "cmp_energy.h"
 #include "layout.h"
 #include "listview.h"
 #include "runset.h"
@@ -148,6 +149,7 @@ typedef struct compare_ui {
     int queue_metric;           /* 4th chart: 0 queued tasks, 1 mean JCT */
     power_caps caps;            /* GPU power caps of the next run (c), none by default */
     int power_choice;           /* 0 each policy's own model, 1 + POWER_CATS / POWER_EOPC */
+    cmp_energy energy;          /* e: price, carbon, PUE of the $energy and CO2e cells */
     int finishing;              /* End pressed: the runs go on in slices (Esc stops) */
     double finish_t0;           /* wall time End was pressed */
     listview runs;              /* run table cursor (Enter focuses it) */
@@ -157,6 +159,10 @@ typedef struct compare_ui {
     run_summary outc[RS_MAX];
     const run *outc_rec[RS_MAX];
     size_t outc_n[RS_MAX];
+    /* Each run's $energy and CO2e, priced by the tick when its record,
+     * timeline, clock or the energy setting changed (scr_compare.c). */
+    energy_cost energy_ec[RS_MAX];
+    cmp_energy_key energy_key[RS_MAX];
 } compare_ui;
 
 typedef struct step_ui {
@@ -295,6 +301,12 @@ const char *ui_list_name(const void *list, size_t i);
 /* Screens the others call. */
 void compare_open_runs(app *a, const int64_t *ids, int n);
 void compare_set_input(app *a, const char *trace, const char *cluster_nm);
+/* Compare's energy setting (scr_compare_energy.c): e's menu and prompts,
+ * and the setting to and from the remembered settings. */
+struct ui_settings;
+ui_rc compare_energy_key(app *a, int key);
+void compare_energy_settings(const app *a, struct ui_settings *s);
+void compare_energy_apply(app *a, const struct ui_settings *s);
 void cluster_open_snapshot(app *a, const char *name);
 void cluster_select_gpu(app *a, int gpu);
 void cluster_free_snapshot(cluster_ui *c);

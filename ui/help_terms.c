@@ -92,6 +92,26 @@ static const help_term cluster_terms[] = {
     {"aggregate utilization ahead", "", "the sum of the GPU's tasks' utilization series from "
      "now on"},
     {"time left", "", "task list: how long the task still runs at its current rate"},
+    {"cap W: ...", "", "a run under a GPU power cap (Compare's c, run --gpu-cap): clamped to N "
+     "MHz is the clock where the GPU's power curve meets the cap (CATS eq. 1; "
+     "docs/power-cap.md); PEACE split where PEACE's controller holds the GPU; no effect where "
+     "the cap is at or above the profile's maximum draw"},
+};
+
+static const help_term compare_terms[] = {
+    {"$energy", "USD", "what the run's energy cost up to now: sum over the hours h of the trace's "
+     "clock of kWh_IT(h) x PUE(h) x price(h) (docs/site-and-cost.md), the figure gpuplan run "
+     "--usd-per-kwh prints as energy_usd; - until a price is set with E"},
+    {"CO2e", "kg", "what the run's energy emitted: sum over h of kWh_IT(h) x PUE(h) x "
+     "carbon(h) / 1000, run --carbon's co2e_kg; - until a carbon intensity is set with E"},
+    {"TCO$", "USD", "the run's cost of ownership over N years: its GPUs' price + its hourly "
+     "draw repeated over the years, priced hour by hour + the facility cost per kW-month x "
+     "peak IT x max PUE x 12 N (docs/site-and-cost.md), run --years's tco_usd; +? when a "
+     "GPU's price is unknown; - until E sets a price and the years"},
+    {"E", "", "the energy setting: a price (USD/kWh), a carbon intensity (gCO2e/kWh) and a "
+     "PUE, each a number or an hourly series file (CSV hour,VALUE, repeating over the run), "
+     "the TCO's years and USD per kW-month, as run --usd-per-kwh, --carbon, --pue, --years "
+     "and --usd-per-kw-month take them; kept in the settings file"},
 };
 
 static const help_term planner_terms[] = {
@@ -122,6 +142,9 @@ const help_term *help_terms(int scr, size_t *n)
     case SCR_STEP:
         *n = sizeof step_terms / sizeof *step_terms;
         return step_terms;
+    case SCR_COMPARE:
+        *n = sizeof compare_terms / sizeof *compare_terms;
+        return compare_terms;
     case SCR_CLUSTER:
         *n = sizeof cluster_terms / sizeof *cluster_terms;
         return cluster_terms;

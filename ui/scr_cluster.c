@@ -330,13 +330,20 @@ typedef struct detail_geom {
     rect tasks;                 /* the task rows */
 } detail_geom;
 
+/* 1 when Cluster shows a run with a GPU power cap. */
+static int run_capped(const app *a)
+{
+    return !a->cl.from_snapshot && power_caps_any(&a->rs.caps);
+}
+
 static detail_geom detail_layout(const app *a)
 {
     detail_geom d;
     d.in = layout_inner(layout_cluster(a->rows, a->cols).detail);
     d.in.x += 1;
     d.in.w -= 1;
-    int y = d.in.y + 4, end = d.in.y + d.in.h;
+    /* a run under a GPU cap gives each GPU a line on what the cap does */
+    int y = d.in.y + 4 + run_capped(a), end = d.in.y + d.in.h;
     d.series_y = y + 1 < end ? y : -1;
     if (d.series_y >= 0)
         y += 2;
@@ -654,6 +661,31 @@ static void draw_util_now(const cl_src *s, int gi, const gpu_reading *rd, int y,
                    gpu_util_now(s->cs, s->tr, s->progress, gi));
 }
 
+/* What the run's cap does to GPU gi, as the simulator applies it
+ * (sim_gpu_cap: the mechanism `gpuplan run` reports for the model):
+ * "cap 100 W: clamped to 852 MHz", "cap 200 W: PEACE split", "cap 200 W:
+ * no effect (max 144.8 W)", or "not capped" beside capped models. */
+static void draw_cap_readout(const cl_src *s, int gi, int y, rect in)
+{
+    sim_cap_gpu c;
+    if (!s->sim || !sim_gpu_cap(s->sim, gi, &c)) {
+        draw_text(y, in.x, in.w, ui_attr(C_DIM), "not capped");
+        return;
+    }
+    const gpu_profile *p = s->cs->nodes[s->cs->gpus[gi].node].gpu;
+    if (c.peace_held)
+        draw_textf(y, in.x, in.w, A_NORMAL, "cap %g W: PEACE split", c.cap_w);
+    else if (c.effect == CAP_NO_EFFECT)
+        draw_textf(y, in.x, in.w, A_NORMAL, "cap %g W: no effect (max %g W)", c.cap_w,
+                   p ? p->max_w : 0);
+    else if (c.effect == CAP_CLAMP)
+        draw_textf(y, in.x, in.w, A_NORMAL, "cap %g W: clamped to %.0f MHz%s", c.cap_w,
+                   c.clock_mhz, c.peace_model ? " (no PEACE split)" : "");
+    else
+        draw_textf(y, in.x, in.w, A_NORMAL, "cap %g W: at the lowest clock, %.0f MHz%s",
+                   c.cap_w, c.clock_mhz, c.peace_model ? " (no PEACE split)" : "");
+}
+
 static void draw_detail(const app *a, const cl_src *s, rect box)
 {
     draw_box(box, "GPU", a->cl.drill);
@@ -679,6 +711,8 @@ static void draw_detail(const app *a, const cl_src *s, rect box)
                gpu_watts(s->cs, gi, s->eopc), cap);
     draw_textf(y++, in.x, in.w, A_NORMAL, "memory %.1f / %.1f GiB  share %d milli",
                g->mem_used_gib, g->mem_gib, g->alloc_milli);
+    if (run_capped(a))
+        draw_cap_readout(s, gi, y++, in);
     const gpu_reading *rd = s->snap ? snapshot_reading(s->snap, g->node, g->dev) : NULL;
     if (rd)
         draw_reading(y++, in, rd);

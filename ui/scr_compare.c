@@ -99,21 +99,6 @@ static int picked_model(const app *a, int i)
     return (int)sp.ops->power;
 }
 
-/* ", GPU cap LIST (...)" for the setup's info line and message, or ""
- * without a cap; 1 when there is one. */
-static int setup_cap_text(const compare_ui *c, char *buf, size_t len)
-{
-    char caps[256];
-    buf[0] = '\0';
-    if (!power_caps_any(&c->caps))
-        return 0;
-    power_caps_format(&c->caps, caps, sizeof caps);
-    snprintf(buf, len, ", GPU cap %s%s (each capped GPU's clock clamped to its curve; PEACE "
-             "splits the SMs on a model with a PEACE set, name@nopart for none)", caps,
-             c->caps.all_w > 0 ? " W" : "");
-    return 1;
-}
-
 /* 1 when the picked policies would be measured with different models. */
 static int picks_mixed_power(const app *a)
 {
@@ -149,12 +134,49 @@ typedef struct setup_geom {
     rect about;
 } setup_geom;
 
+/* The setup's second line: what Enter runs.  The cap in short (its
+ * message when typed says what it does) and the power model last. */
+static void setup_run_line(const app *a, char *buf, size_t len)
+{
+    const compare_ui *c = &a->cmp;
+    char picks[256] = "";
+    for (int i = 0; i < c->npicked; i++) {
+        size_t l = strlen(picks);
+        snprintf(picks + l, sizeof picks - l, "%s%s", i ? ", " : "", c->picked[i]);
+    }
+    char cap[288] = "";
+    if (power_caps_any(&c->caps)) {
+        char caps[256];
+        power_caps_format(&c->caps, caps, sizeof caps);
+        snprintf(cap, sizeof cap, ", GPU cap %s%s", caps, c->caps.all_w > 0 ? " W" : "");
+    }
+    char power[96];
+    if (c->power_choice > 0)
+        snprintf(power, sizeof power, "; power: all %s",
+                 power_model_name((power_model)(c->power_choice - 1)));
+    else if (picks_mixed_power(a))
+        snprintf(power, sizeof power, "; power: each policy's own, MIXED models (p: one)");
+    else
+        snprintf(power, sizeof power, "; power: each policy's own");
+    snprintf(buf, len, "Run: %s on %s with %s%s%s", sel_name(&c->traces),
+             sel_name(&c->clusters), c->npicked ? picks : "(no policy picked)", cap, power);
+}
+
+/* Lines the run line takes: it wraps onto a second rather than lose its
+ * end (the power model) at 80 columns. */
+static int setup_run_lines(const app *a)
+{
+    char run_line[1024];
+    setup_run_line(a, run_line, sizeof run_line);
+    return text_wrap_lines(a->cols - 2, 2, run_line);
+}
+
 static setup_geom setup_layout(const app *a)
 {
     const compare_ui *c = &a->cmp;
     setup_geom g;
     rect body = layout_body(a->rows, a->cols), rest;
-    g.info = layout_take_top(&body, 2);
+    g.info = layout_take_top(&body, 1 + setup_run_lines(a));
     /* The lists are as tall as the longest needs, leaving About room. */
     size_t longest = c->traces.lv.count > c->clusters.lv.count ? c->traces.lv.count
                                                                : c->clusters.lv.count;
@@ -391,24 +413,10 @@ static void setup_draw(const app *a)
     rect info = g.info;
     draw_text(info.y, 1, a->cols - 2, A_BOLD,
               "Compare: choose a trace, a cluster and 2-6 policies, then press Enter.");
-    char picks[256] = "";
-    for (int i = 0; i < c->npicked; i++) {
-        size_t l = strlen(picks);
-        snprintf(picks + l, sizeof picks - l, "%s%s", i ? ", " : "", c->picked[i]);
-    }
-    char cap[320] = "";
-    setup_cap_text(c, cap, sizeof cap);
-    char power[96];
-    if (c->power_choice > 0)
-        snprintf(power, sizeof power, "; power: all %s",
-                 power_model_name((power_model)(c->power_choice - 1)));
-    else if (picks_mixed_power(a))
-        snprintf(power, sizeof power, "; power: each policy's own, MIXED models (p: one)");
-    else
-        snprintf(power, sizeof power, "; power: each policy's own");
-    draw_textf(info.y + 1, 1, a->cols - 2, picks_mixed_power(a) ? ui_attr(C_WARN) : A_NORMAL,
-               "Run: %s on %s with %s%s%s", sel_name(&c->traces), sel_name(&c->clusters),
-               c->npicked ? picks : "(no policy picked)", cap, power);
+    char run_line[1024];
+    setup_run_line(a, run_line, sizeof run_line);
+    draw_wrap(info.y + 1, 1, a->cols - 2, info.h - 1,
+              picks_mixed_power(a) ? ui_attr(C_WARN) : A_NORMAL, run_line);
     draw_list_box(g.panes[0], "Traces", c->pane == 0, &c->traces, 0);
     draw_list_box(g.panes[1], "Clusters", c->pane == 1, &c->clusters, 1);
     draw_policies_box(a, g.panes[2]);
@@ -541,9 +549,12 @@ static void cap_typed(app *a, int ok, const char *text, int choice)
         return;
     }
     a->cmp.caps = caps;
-    char line[320];
-    if (setup_cap_text(&a->cmp, line, sizeof line))
-        app_msg(a, "%s (w adds each policy without PEACE)", line + 2);
+    char list[256];
+    power_caps_format(&caps, list, sizeof list);
+    /* short enough for 80 columns: ? and docs/power-cap.md say the rest */
+    if (power_caps_any(&caps))
+        app_msg(a, "GPU cap %s%s (each capped GPU clamped to its curve; w: runs without "
+                "PEACE)", list, caps.all_w > 0 ? " W" : "");
     else
         app_msg(a, "no GPU power cap");
 }
@@ -691,6 +702,8 @@ static const ui_key setup_keys[] = {
     {{'w'}, "w", "with and without PEACE: add each picked policy's @nopart twin", setup_twins},
     {{'p'}, "p", "power model of every run: each policy's own, cats, eopc (--power)",
      setup_power},
+    {{'E'}, "E", "energy: price, carbon, PUE and TCO years of $energy, CO2e and TCO$",
+     compare_energy_key},
     {{'\n', '\r', KEY_ENTER}, "Enter", "run the picked policies side by side", setup_run},
     {{'/', 'n'}, "/ n", "search the pane / next match", setup_search},
     {{KEY_ESC}, "Esc", "back to the running comparison", setup_back},
@@ -857,6 +870,17 @@ static double live_capex(const runset *rs, int i, int *used, int *unpriced)
     return usd;
 }
 
+/* CapEx of run i beside its summary s: a finished run's own figure. */
+static double run_capex(const app *a, int i, const run_summary *s, int *used, int *unpriced)
+{
+    double capex = live_capex(&a->rs, i, used, unpriced);
+    if (s->final) {
+        capex = s->capex_usd;
+        *used = isnan(s->unique_gpus) ? 0 : (int)s->unique_gpus;
+    }
+    return capex;
+}
+
 static void fmt_cell(char *buf, size_t len, double v)
 {
     if (isnan(v))
@@ -919,13 +943,60 @@ static void summary_of(const app *a, int i, run_summary *s)
     run_summarize_points(r, t < a->rs.t ? t : a->rs.t, s);
 }
 
+/* The cache key of run r priced up to its summary s's horizon. */
+static void energy_key_of(const run *r, const run_summary *s, unsigned gen, cmp_energy_key *k)
+{
+    memset(k, 0, sizeof *k);    /* compared as bytes: no stray padding */
+    k->rec = r;
+    k->npoints = r->npoints;
+    k->t_end = s->t_end;
+    k->gen = gen;
+}
+
+/* Keeps each run's priced energy up to date (the tick's work, like the
+ * outcomes: drawing and ordering the table only read it). */
+static void refresh_energy(app *a)
+{
+    compare_ui *c = &a->cmp;
+    if (!(cmp_energy_priced(&c->energy) || cmp_energy_has_carbon(&c->energy)))
+        return;
+    for (int i = 0; i < a->rs.n; i++) {
+        const run *r = runset_record(&a->rs, i);
+        if (!r)
+            continue;
+        run_summary s;
+        summary_of(a, i, &s);
+        cmp_energy_key k;
+        energy_key_of(r, &s, c->energy.gen, &k);
+        if (memcmp(&k, &c->energy_key[i], sizeof k) == 0)
+            continue;
+        int used, unpriced;
+        double capex = run_capex(a, i, &s, &used, &unpriced);
+        cmp_energy_of_run(&c->energy, r, &s, isnan(capex) ? 0 : capex, &c->energy_ec[i]);
+        memcpy(&c->energy_key[i], &k, sizeof k);
+    }
+}
+
 /* Cells of a run-table row (the columns of run_cols). */
-#define NCOLS_MAX 20
+#define NCOLS_MAX 23
+
+/* The run table as a row of w columns shows it: col[k] is the column
+ * shown k-th, index[k] its place in run_cols (and in run_cells' cells). */
+typedef struct run_view {
+    ui_col col[NCOLS_MAX];
+    int index[NCOLS_MAX];
+} run_view;
+
+/* The cells of run i (or the Optimal row's) in the view's order. */
+static void view_cells(const run_view *v, char cells[NCOLS_MAX][24], const char **out)
+{
+    for (int k = 0; k < NCOLS_MAX; k++)
+        out[k] = cells[v->index[k]];
+}
 
 /* The papers' Optimal bar: CATS's optimum over the whole trace (not at
  * the lockstep time, hence the "*"), only the columns it has. */
-static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const ui_col *cols,
-                             int nc)
+static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const run_view *view)
 {
     char v[NCOLS_MAX][24];
     for (int k = 0; k < NCOLS_MAX; k++)
@@ -938,9 +1009,8 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
     snprintf(v[16], sizeof v[16], "cats");
     chart_fmt(o->mean_gpus, v[17], sizeof v[17]);
     const char *cells[NCOLS_MAX];
-    for (int k = 0; k < NCOLS_MAX; k++)
-        cells[k] = v[k];
-    draw_row(y, x, w, cols, nc, cells, A_DIM);
+    view_cells(view, v, cells);
+    draw_row(y, x, w, view->col, NCOLS_MAX, cells, A_DIM);
 }
 
 /* Viol counts the tasks over their own SLA (kappa x e_min), the CLI's
@@ -948,27 +1018,59 @@ static void draw_optimal_row(const solve_run_row *o, int y, int x, int w, const 
  * the placement metric (average busy GPUs with DFS off: a finished run
  * with DFS on gets it from a twin simulated with DFS off, as `gpuplan
  * run` does; "-" until the run finishes),
- * fluid the fluid lower bound on avgGPU, GPUh the busy GPU-hours. */
+ * fluid the fluid lower bound on avgGPU, GPUh the busy GPU-hours; $energy
+ * and CO2e what its energy cost and emitted, and TCO$ its cost of
+ * ownership over years, as `gpuplan run` prices them (scr_compare_energy.c
+ * sets the prices). */
 static const ui_col run_cols[] = {
     {"Policy", 14, 0}, {"Dec", 5, 1}, {"Done", 5, 1}, {"Queue", 5, 1}, {"GPUs", 5, 1},
     {"avgGPU", 6, 1}, {"peak", 5, 1}, {"W now", 6, 1}, {"avg W", 6, 1},
     {"kWh", 6, 1}, {"Frag", 6, 1}, {"JCTp50", 11, 1}, {"JCTp95", 11, 1}, {"Viol", 4, 1},
     {"Used", 4, 1}, {"CapEx$", 7, 1}, {"Power", 5, 0}, {"place", 6, 1}, {"fluid", 6, 1},
-    {"GPUh", 7, 1},
+    {"GPUh", 7, 1}, {"$energy", 7, 1}, {"CO2e", 6, 1}, {"TCO$", 9, 1},
 };
+#define COL_KWH 9
+#define COL_ENERGY 20           /* $energy, CO2e, then TCO$ (cmp_energy.h) */
 #define NRUN_COLS ((int)(sizeof run_cols / sizeof *run_cols))
 _Static_assert(NRUN_COLS == NCOLS_MAX, "a cell for every column");
+
+/* Run i's $energy, CO2e and TCO$ cells: "-" while no price (no carbon
+ * intensity, no TCO horizon) is set, never a 0 that would read as free
+ * (clean).  A TCO whose GPUs' price is not all known ends in +?, the
+ * known part first, as run's tco_usd. */
+static void energy_cells(const app *a, int i, const run_summary *s, char *usd, char *co2e,
+                         char *tco)
+{
+    const cmp_energy *e = &a->cmp.energy;
+    snprintf(usd, 24, "-");
+    snprintf(co2e, 24, "-");
+    snprintf(tco, 24, "-");
+    const run *r = runset_record(&a->rs, i);
+    if (!r || !(cmp_energy_priced(e) || cmp_energy_has_carbon(e)))
+        return;
+    int used, unpriced;
+    double capex = run_capex(a, i, s, &used, &unpriced);
+    energy_cost ec;
+    cmp_energy_key k;
+    energy_key_of(r, s, e->gen, &k);
+    if (memcmp(&k, &a->cmp.energy_key[i], sizeof k) == 0)
+        ec = a->cmp.energy_ec[i];      /* the tick priced it */
+    else
+        cmp_energy_of_run(e, r, s, isnan(capex) ? 0 : capex, &ec);
+    if (cmp_energy_priced(e))
+        snprintf(usd, 24, "%.2f", ec.usd);
+    if (cmp_energy_has_carbon(e))
+        snprintf(co2e, 24, "%.2f", ec.co2e_kg);
+    if (cmp_energy_has_tco(e))
+        snprintf(tco, 24, "%.0f%s", ec.tco_usd, isnan(capex) || unpriced > 0 ? "+?" : "");
+}
 
 static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
 {
     run_summary s;
     summary_of(a, i, &s);
     int used, unpriced;
-    double capex = live_capex(&a->rs, i, &used, &unpriced);
-    if (s.final) {
-        capex = s.capex_usd;
-        used = isnan(s.unique_gpus) ? 0 : (int)s.unique_gpus;
-    }
+    double capex = run_capex(a, i, &s, &used, &unpriced);
     snprintf(v[0], 24, "%s", a->rs.slot[i].spec.label);
     snprintf(v[1], 24, "%zu", runset_decisions(&a->rs, i));
     snprintf(v[2], 24, "%zu", s.finished);
@@ -996,6 +1098,54 @@ static void run_cells(const app *a, int i, char v[NCOLS_MAX][24])
     fmt_cell(v[17], 24, s.place_gpus);
     fmt_cell(v[18], 24, s.fluid_gpus);
     fmt_cell(v[19], 24, s.gpu_hours);
+    energy_cells(a, i, &s, v[COL_ENERGY], v[COL_ENERGY + 1], v[COL_ENERGY + 2]);
+}
+
+/* 1 when column col is shown right after kWh rather than in its place. */
+static int moved_after_kwh(int col, int energy, int tco)
+{
+    return energy && col >= COL_ENERGY && (col < COL_ENERGY + 2 || tco);
+}
+
+/* With an energy price or carbon intensity set, $energy and CO2e (and
+ * TCO$ with a TCO horizon) follow kWh and a narrow row hides W now, peak,
+ * Queue and Dec, in that order, to keep them (at 80 columns the row shows
+ * them); without, they come last and the table reads as it always did. */
+static run_view run_view_of(const app *a, int w)
+{
+    static const int hide_first[] = {7, 6, 3, 1};
+    const cmp_energy *e = &a->cmp.energy;
+    int energy = cmp_energy_priced(e) || cmp_energy_has_carbon(e), n = 0, need = -1;
+    int tco = cmp_energy_has_tco(e);
+    run_view v;
+    for (int c = 0; c < NRUN_COLS; c++) {
+        if (moved_after_kwh(c, energy, tco))
+            continue;
+        v.index[n++] = c;
+        for (int m = COL_ENERGY; c == COL_KWH && m < NRUN_COLS; m++)
+            if (moved_after_kwh(m, energy, tco))
+                v.index[n++] = m;
+    }
+    assert(n == NRUN_COLS);
+    for (int k = 0; k < n; k++) {
+        v.col[k] = run_cols[v.index[k]];
+        if (k <= COL_KWH + 2 + tco)
+            need += v.col[k].w + 1;
+    }
+    for (size_t h = 0; energy && need > w && h < sizeof hide_first / sizeof *hide_first; h++) {
+        need -= v.col[hide_first[h]].w + 1;     /* all before kWh: the same place */
+        v.col[hide_first[h]].w = -1;
+    }
+    return v;
+}
+
+/* Where the view shows column index (the sort mark's place). */
+static int view_place(const run_view *v, int index)
+{
+    for (int k = 0; k < NCOLS_MAX; k++)
+        if (v->index[k] == index)
+            return k;
+    return -1;
 }
 
 /* The text of run i's cell col (tablesort.h), for ordering the table. */
@@ -1026,6 +1176,7 @@ static size_t row_of_run(const app *a, int i)
 typedef struct run_table {
     const app *a;
     size_t order[RS_MAX];
+    run_view view;
 } run_table;
 
 /* One run's row: the focus marker and series mark, then the figures. */
@@ -1038,9 +1189,8 @@ static void run_row_draw(const void *ctx, size_t row, rect r, lv_hl hl)
     char v[NCOLS_MAX][24];
     run_cells(a, i, v);
     const char *cells[NCOLS_MAX];
-    for (int k = 0; k < NCOLS_MAX; k++)
-        cells[k] = v[k];
-    draw_row(r.y, r.x + 2, r.w - 2, run_cols, NRUN_COLS, cells, ui_hl_attr(hl, A_NORMAL));
+    view_cells(&t->view, v, cells);
+    draw_row(r.y, r.x + 2, r.w - 2, t->view.col, NCOLS_MAX, cells, ui_hl_attr(hl, A_NORMAL));
     draw_glyph(r.y, r.x, i == a->rs.focus ? (uint32_t)'>' : ' ',
                ui_attr(ui_series_color(i)) | A_BOLD);
     if (a->caps.style == CHART_ASCII)
@@ -1070,16 +1220,16 @@ static void draw_table(const app *a, rect box)
     rect in = layout_inner(box);
     if (in.h < 1)
         return;
-    draw_header_sorted(in.y, in.x + 2, in.w - 2, run_cols, NRUN_COLS, a->cmp.runs_sort.by - 1,
-                       a->cmp.runs_sort.desc);
+    run_table t = {a, {0}, run_view_of(a, in.w - 2)};
+    int by = a->cmp.runs_sort.by - 1;
+    draw_header_sorted(in.y, in.x + 2, in.w - 2, t.view.col, NRUN_COLS,
+                       by >= 0 ? view_place(&t.view, by) : -1, a->cmp.runs_sort.desc);
     rect rows = {in.y + 1, in.x, in.h - 1, in.w};
     listview v = lv_shown(&a->cmp.runs, (size_t)a->rs.n, rows.h);
-    run_table t = {a, {0}};
     run_order(a, t.order);
     lv_draw(&v, rows, LV_HL_FOCUSED, run_row_draw, &t);
     if (a->rs.has_opt && a->rs.n + 1 < in.h)
-        draw_optimal_row(&a->rs.opt, in.y + 1 + a->rs.n, in.x + 2, in.w - 2, run_cols,
-                         NRUN_COLS);
+        draw_optimal_row(&a->rs.opt, in.y + 1 + a->rs.n, in.x + 2, in.w - 2, &t.view);
 }
 
 static void run_draw(const app *a)
@@ -1288,6 +1438,8 @@ static const ui_key run_keys[] = {
     {{'S'}, "S", "save the finished runs to the database", run_save},
     {{'J'}, "J", "fourth chart: queued tasks / mean JCT", run_jct},
     {{'o', 'O'}, "o O", "order the run table by the next column / reverse it", run_sort},
+    {{'E'}, "E", "energy: price, carbon, PUE and TCO years of $energy, CO2e and TCO$",
+     compare_energy_key},
     {{'s'}, "s", "back to the setup (trace, cluster, policies)", run_setup},
     {{0}, NULL, NULL, NULL},
 };
@@ -1319,10 +1471,12 @@ static int compare_tick(app *a, double dt)
     if (a->cmp.finishing) {
         finishing_tick(a);
         refresh_outcomes(a);
+        refresh_energy(a);
         return 1;
     }
     runset_tick(&a->rs, dt);
     refresh_outcomes(a);
+    refresh_energy(a);
     lv_set_count(&a->cmp.runs, (size_t)a->rs.n);
     return a->rs.playing;
 }

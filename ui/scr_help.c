@@ -99,8 +99,9 @@ static int collect(const app *a, help_line *out, int cap, char *title, size_t tl
     static const help_line more[] = {
         {"mouse", "click a tab to open it, a row to put the cursor there (its pane takes "
                   "the keys); double click: Enter; wheel: up / down", 0},
-        {"settings", "the chart style and the last trace, cluster and policies are kept in "
-                     "$XDG_CONFIG_HOME/gpuplan/settings (else ~/.config/gpuplan/settings)", 0},
+        {"settings", "the chart style, the last trace, cluster and policies and Compare's "
+                     "energy setting (E) are kept in $XDG_CONFIG_HOME/gpuplan/settings (else "
+                     "~/.config/gpuplan/settings)", 0},
     };
     for (size_t i = 0; i < sizeof more / sizeof *more && n < cap; i++)
         out[n++] = more[i];

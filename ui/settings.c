@@ -49,6 +49,10 @@ static int set_policies(ui_settings *s, char *v, int line, gp_err *err)
     return 0;
 }
 
+/* The energy setting's keys, in cmp_energy_item order. */
+static const char *const energy_keys[SETTINGS_ENERGY_ITEMS] = {
+    "energy_price", "energy_carbon", "energy_pue", "energy_years", "energy_usd_per_kw_month"};
+
 static int parse_line(ui_settings *s, char *l, int line, gp_err *err)
 {
     l = trim(l);
@@ -67,6 +71,9 @@ static int parse_line(ui_settings *s, char *l, int line, gp_err *err)
         return set_field(s->cluster, sizeof s->cluster, v, line, key, err);
     if (strcmp(key, "policies") == 0)
         return set_policies(s, v, line, err);
+    for (int k = 0; k < SETTINGS_ENERGY_ITEMS; k++)
+        if (strcmp(key, energy_keys[k]) == 0)
+            return set_field(s->energy[k], sizeof s->energy[k], v, line, key, err);
     return 0;                   /* a key of another version */
 }
 
@@ -96,6 +103,9 @@ char *settings_format(const ui_settings *s)
     for (int i = 0; i < s->npolicies; i++)
         strbuf_printf(&b, "%s%s", i ? "," : "", s->policies[i]);
     strbuf_puts(&b, "\n");
+    for (int k = 0; k < SETTINGS_ENERGY_ITEMS; k++)
+        if (s->energy[k][0])
+            strbuf_printf(&b, "%s = %s\n", energy_keys[k], s->energy[k]);
     return strbuf_take(&b);
 }
 
@@ -104,6 +114,9 @@ int settings_equal(const ui_settings *a, const ui_settings *b)
     if (strcmp(a->chart_style, b->chart_style) || strcmp(a->trace, b->trace) ||
         strcmp(a->cluster, b->cluster) || a->npolicies != b->npolicies)
         return 0;
+    for (int k = 0; k < SETTINGS_ENERGY_ITEMS; k++)
+        if (strcmp(a->energy[k], b->energy[k]))
+            return 0;
     for (int i = 0; i < a->npolicies; i++)
         if (strcmp(a->policies[i], b->policies[i]))
             return 0;

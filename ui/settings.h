@@ -1,7 +1,7 @@
 /*
  * settings.h — what the dashboard remembers from one start to the next:
- * the chart style and the last trace, cluster and policies picked in
- * Compare.  Kept in $XDG_CONFIG_HOME/gpuplan/settings (else
+ * the chart style, the last trace, cluster and policies picked in
+ * Compare, and Compare's energy price, carbon intensity and PUE.  Kept in $XDG_CONFIG_HOME/gpuplan/settings (else
  * ~/.config/gpuplan/settings) as `key = value` lines; read once at start,
  * written when one changes.
  *
@@ -18,6 +18,8 @@
 #include "core/util.h"
 
 #define SETTINGS_MAX_POLICIES 6
+#define SETTINGS_ENERGY_MAX 512     /* a number or a series file's path */
+#define SETTINGS_ENERGY_ITEMS 5     /* price, carbon, PUE, TCO years, USD/kW-month */
 
 typedef struct ui_settings {
     char chart_style[16];       /* "braille", "blocks", "ascii"; "" = the terminal's */
@@ -25,6 +27,9 @@ typedef struct ui_settings {
     char cluster[GP_NAME_MAX];
     char policies[SETTINGS_MAX_POLICIES][GP_NAME_MAX];
     int npolicies;
+    /* Compare's energy setting as typed (cmp_energy.h): price, carbon,
+     * PUE, the TCO's years and facility cost; "" = not set */
+    char energy[SETTINGS_ENERGY_ITEMS][SETTINGS_ENERGY_MAX];
 } ui_settings;
 
 /* 1 when a and b hold the same settings. */

@@ -561,6 +561,7 @@ static void term_close(term_io *io)
 static void app_free(app *a)
 {
     runset_clear(&a->rs);
+    cmp_energy_free(&a->cmp.energy);
     free(a->cmp.traces.items);
     free(a->cmp.clusters.items);
     cluster_free_snapshot(&a->cl);
@@ -585,6 +586,7 @@ static void settings_of(const app *a, ui_settings *s)
         strlcpy0(s->cluster, c->clusters.items[c->clusters.lv.cursor].name, sizeof s->cluster);
     for (int i = 0; i < c->npicked && i < SETTINGS_MAX_POLICIES; i++)
         strlcpy0(s->policies[s->npolicies++], c->picked[i], GP_NAME_MAX);
+    compare_energy_settings(a, s);
 }
 
 /* 1 when label reads as a policy spec: its first word a policy with its
@@ -621,6 +623,7 @@ static void settings_apply(app *a, const ui_settings *s)
         strlcpy0(c->picked[c->npicked++], label, GP_NAME_MAX);
     }
     compare_set_input(a, s->trace[0] ? s->trace : NULL, s->cluster[0] ? s->cluster : NULL);
+    compare_energy_apply(a, s);
     c->pane = 0;
 }
 
@@ -709,6 +712,7 @@ int tui_main(cli_ctx *ctx)
     a->ctx = ctx;
     a->st = st;
     runset_init(&a->rs);
+    cmp_energy_init(&a->cmp.energy);
     term_io io;
     if (term_open(&io)) {
         fprintf(stderr, "gpuplan: cannot open the terminal (TERM=%s)\n",

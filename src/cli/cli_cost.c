@@ -10,6 +10,7 @@
 
 #include "core/runsum.h"
 #include "io/hourly_read.h"
+#include "power/run_energy.h"
 
 void cli_cost_init(cli_cost *c)
 {
@@ -122,19 +123,15 @@ void cli_cost_cols(const cli_cost *c, table *t)
     table_col(t, "tco_usd", 1);
 }
 
-/* The run's figures: its hourly IT profile from the timeline, scaled to
- * its exact energy. */
+/* The run's figures: the run's own summary, priced by the one function
+ * the dashboard's Compare table calls too. */
 static void run_cost(const cli_cost *c, const run *r, energy_cost *out, int *hours_over)
 {
     run_summary s;
     run_summarize(r, -1, &s);
-    const run_point *p = r->points;
-    energy_profile *prof = energy_profile_new(p ? &p[0].t_s : NULL, p ? &p[0].power_w : NULL,
-                                              r->npoints, sizeof *p, s.t_end, s.energy_kwh);
     double capex = run_metric_get(r, "capex_usd", 0);
-    energy_cost_compute(prof, s.peak_w, isnan(capex) ? 0 : capex, &c->pr, out);
-    *hours_over = energy_hours_over(prof, &c->pr.pue, c->site_kw * 1000);
-    energy_profile_free(prof);
+    run_energy_cost(r, &s, isnan(capex) ? 0 : capex, &c->pr, c->site_kw * 1000, out,
+                    hours_over);
 }
 
 void cli_cost_cells(const cli_cost *c, table *t, const run *r)

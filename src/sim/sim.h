@@ -169,6 +169,18 @@ typedef struct sim_peace_gpu {
     double freq_mhz, power_w, cap_w;
 } sim_peace_gpu;
 int sim_gpu_peace(const sim *s, int g, sim_peace_gpu *out);
+/* What the run's power cap does to GPU g (sim_cap.c): its cap, the
+ * clock clamp's effect and ceiling on its profile (power_cap_clock, the
+ * mechanism `gpuplan run` reports for the model: clamp, no effect, or no
+ * clock holds it), and whether PEACE's split holds it now or could (its
+ * model is the PEACE set's).  1 with *out filled, 0 when not capped. */
+typedef struct sim_cap_gpu {
+    double cap_w;
+    power_cap_effect effect;
+    double clock_mhz;           /* the ceiling the simulator holds it under */
+    int peace_held, peace_model;
+} sim_cap_gpu;
+int sim_gpu_cap(const sim *s, int g, sim_cap_gpu *out);
 /* Tasks that name a job type the attached throughput table lacks (they run
  * at their GPUs' relative speed); *first is the first such task, -1 none. */
 size_t sim_tput_unknown(const sim *s, int *first);

@@ -67,3 +67,23 @@ double sim_gpu_top_mhz(const sim *s, int g)
 {
     return s->st.gpus[g].top_mhz;
 }
+
+int sim_gpu_cap(const sim *s, int g, sim_cap_gpu *out)
+{
+    memset(out, 0, sizeof *out);
+    const cs_gpu *gpu = &s->st.cs->gpus[g];
+    const gpu_profile *p = s->st.cs->nodes[gpu->node].gpu;
+    out->cap_w = p ? power_caps_for(&s->cfg.caps, p->name) : 0;
+    if (!(out->cap_w > 0))
+        return 0;
+    const char *pg = peace_gpu(&s->cfg);
+    sim_peace_gpu held;
+    out->peace_model = pg && strcmp(pg, p->name) == 0;
+    out->peace_held = out->peace_model && sim_gpu_peace(s, g, &held);
+    double f;
+    gp_err err;
+    if (power_cap_clock(p, out->cap_w, &f, &out->effect, &err))
+        out->effect = CAP_BELOW_CLOCKS;     /* refused by sim_cap_check: not reached */
+    out->clock_mhz = s->st.gpus[g].top_mhz;
+    return 1;
+}
