@@ -27,6 +27,22 @@ const cli_cmd cmd_export = {
 };
 
 /* Exports one entity; json goes to out, csv into dir. */
+/* The cluster run r ran on, when it is still in the database (*out NULL
+ * when it was deleted since). */
+static int run_cluster_load(store *st, const run *r, cluster **out, gp_err *err)
+{
+    store_item *items;
+    size_t n;
+    *out = NULL;
+    if (store_list(st, STORE_CLUSTER, &items, &n, err))
+        return -1;
+    int there = 0;
+    for (size_t i = 0; i < n && !there; i++)
+        there = strcmp(items[i].name, r->cluster_name) == 0;
+    free(items);
+    return there ? store_get_cluster(st, r->cluster_name, out, err) : 0;
+}
+
 static int export_one(store *st, int kind, const char *name, int json, FILE *out,
                       const char *dir, gp_err *err)
 {
@@ -68,7 +84,17 @@ static int export_one(store *st, int kind, const char *name, int json, FILE *out
             return gp_error(err, "runs are named by id; '%s' is not a number", name);
         if (store_get_run(st, id, &r, err))
             return -1;
-        rc = json ? export_run_json(r, out, err) : export_run_csv(r, dir, err);
+        cluster *c = NULL;
+        if (run_cluster_load(st, r, &c, err)) {
+            run_free(r);
+            return -1;
+        }
+        rc = json ? export_run_json(r, c, out, err) : export_run_csv(r, c, dir, err);
+        if (rc == 0 && !c)
+            fprintf(stderr, "gpuplan: cluster '%s' of run %lld is no longer in the database: "
+                    "nodes are written by number (node_index)\n", r->cluster_name,
+                    (long long)r->id);
+        cluster_free(c);
         run_free(r);
     } else if (kind == STORE_PEACE) {
         peace_set *ps;

@@ -20,6 +20,7 @@
 #include "csvread.h"
 #include "input.h"
 #include "table.h"
+#include "core/hash.h"
 
 #include <csv.h>
 #include <assert.h>
@@ -87,6 +88,10 @@ struct csv_reader {
     size_t row_cap;             /* room in current.field/len */
     csv_row header;             /* owned copy */
     int has_header;
+    /* csv_open_digest(): every byte read, hashed as it is read. */
+    int digesting;
+    uint64_t digest;
+    int64_t digest_bytes;
 };
 
 static void on_field(void *data, size_t len, void *ctx)
@@ -557,6 +562,10 @@ static int feed_chunk(csv_reader *r, gp_err *err)
     size_t got = fread(r->chunk + r->carry, 1, CSV_CHUNK - r->carry, r->fp);
     if (got == 0 && ferror(r->fp))
         return gp_error(err, "%s: read error: %s", r->name, strerror(errno));
+    if (r->digesting) {
+        r->digest = core_hash_bytes(r->digest, r->chunk + r->carry, got);
+        r->digest_bytes += (int64_t)got;
+    }
     size_t n = r->carry + got, skip = 0;
     if (got == 0) {
         r->eof = 1;
@@ -684,6 +693,29 @@ csv_reader *csv_open_delim(const char *path, int header, char delim, gp_err *err
     csv_reader *r = reader_new(path, delim);
     r->fp = fp;
     return finish_open(r, header, err);
+}
+
+csv_reader *csv_open_digest(const char *path, gp_err *err)
+{
+    FILE *fp = input_open(path);
+    if (!fp) {
+        gp_error(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    csv_reader *r = reader_new(path, ',');
+    r->fp = fp;
+    r->digesting = 1;
+    r->digest = CORE_HASH_INIT;
+    return finish_open(r, 1, err);
+}
+
+int csv_digest(const csv_reader *r, int64_t *bytes, uint64_t *digest)
+{
+    if (!r->digesting || !r->eof)
+        return -1;
+    *bytes = r->digest_bytes;
+    *digest = r->digest;
+    return 0;
 }
 
 const csv_row *csv_header(const csv_reader *r)

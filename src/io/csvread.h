@@ -46,6 +46,12 @@ csv_reader *csv_open(const char *path, int header, gp_err *err);
  * values, quoted as CSV is; a tab is then no longer a space libcsv trims). */
 csv_reader *csv_open_delim(const char *path, int header, char delim, gp_err *err);
 void csv_close(csv_reader *r);
+/* As csv_open with a header, also hashing every byte as it is read (the
+ * FNV-1a digest of set_manifest.h), so a file whose digest is checked is
+ * read once.  csv_digest() gives the size and digest once csv_next() has
+ * returned 0; -1 before, or for a reader not opened so. */
+csv_reader *csv_open_digest(const char *path, gp_err *err);
+int csv_digest(const csv_reader *r, int64_t *bytes, uint64_t *digest);
 
 /* Reads the next record: 1 = a row, 0 = end of file, -1 = error (malformed
  * quoting, invalid UTF-8, a field over CSV_FIELD_MAX, a record of more than

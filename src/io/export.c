@@ -257,7 +257,33 @@ static int tput_files(export_set *s, const tput_catalog *c, gp_err *err)
     return export_set_close(s, f, "tput.csv", err);
 }
 
-static int run_files(export_set *s, const run *r, gp_err *err)
+/* The cluster a run's node numbers name nodes of: NULL when it is gone, or
+ * when it was replaced by one too small for them (the numbers are then
+ * written as they are stored). */
+static const cluster *run_cluster(const run *r, const cluster *c)
+{
+    if (!c)
+        return NULL;
+    for (size_t i = 0; i < r->noutcomes; i++)
+        if (r->outcomes[i].node >= (int)c->nnodes)
+            return NULL;
+    for (size_t i = 0; i < r->ndecisions; i++)
+        if (r->decisions[i].node >= (int)c->nnodes)
+            return NULL;
+    return c;
+}
+
+/* A placement's node: its name, empty when nothing fit; its number when
+ * the cluster is gone. */
+static void put_node(FILE *f, const cluster *c, int at)
+{
+    if (!c)
+        fprintf(f, "%d,", at);
+    else
+        export_text(f, at >= 0 ? c->nodes[at].name : "");
+}
+
+static int run_files(export_set *s, const run *r, const cluster *c, gp_err *err)
 {
     FILE *f = export_set_open(s, "timeline.csv", err);
     if (!f)
@@ -275,26 +301,29 @@ static int run_files(export_set *s, const run *r, gp_err *err)
     if (export_set_close(s, f, "timeline.csv", err) ||
         !(f = export_set_open(s, "outcomes.csv", err)))
         return -1;
-    fputs("task,wait_s,start_s,end_s,jct_s,slowdown,sla_violated,node,gpus\n", f);
+    fprintf(f, "task,wait_s,start_s,end_s,jct_s,slowdown,sla_violated,%s,gpus\n",
+            c ? "node" : "node_index");
     for (size_t i = 0; i < r->noutcomes; i++) {
         const run_outcome *o = &r->outcomes[i];
         fprintf(f, "%d,", o->task);
         const double v[] = {o->wait_s, o->start_s, o->end_s, o->jct_s, o->slowdown};
         for (int k = 0; k < 5; k++)
             export_num(f, v[k], 0);
-        fprintf(f, "%d,%d,", o->sla_violated, o->node);
+        fprintf(f, "%d,", o->sla_violated);
+        put_node(f, c, o->node);
         csv_put(f, o->gpus);
         fputc('\n', f);
     }
     if (export_set_close(s, f, "outcomes.csv", err) ||
         !(f = export_set_open(s, "decisions.csv", err)))
         return -1;
-    fputs("decision,t_s,task,node,gpus,reason\n", f);
+    fprintf(f, "decision,t_s,task,%s,gpus,reason\n", c ? "node" : "node_index");
     for (size_t i = 0; i < r->ndecisions; i++) {
         const run_decision *d = &r->decisions[i];
         fprintf(f, "%d,", run_decision_number(d));
         export_num(f, d->t_s, 0);
-        fprintf(f, "%d,%d,", d->task, d->node);
+        fprintf(f, "%d,", d->task);
+        put_node(f, c, d->node);
         export_text(f, d->gpus);
         csv_put(f, d->reason ? d->reason : "");
         fputc('\n', f);
@@ -330,10 +359,10 @@ int export_tput_csv(const tput_catalog *c, const char *dir, gp_err *err)
     return s ? export_set_end(s, tput_files(s, c, err), err) : -1;
 }
 
-int export_run_csv(const run *r, const char *dir, gp_err *err)
+int export_run_csv(const run *r, const cluster *c, const char *dir, gp_err *err)
 {
     export_set *s = export_set_begin(dir, "run", err);
-    return s ? export_set_end(s, run_files(s, r, err), err) : -1;
+    return s ? export_set_end(s, run_files(s, r, run_cluster(r, c), err), err) : -1;
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -454,8 +483,20 @@ int export_tput_json(const tput_catalog *c, FILE *out, gp_err *err)
     return dump(json_pack("{s:s, s:o}", "catalog", c->name, "entries", entries), out, err);
 }
 
-int export_run_json(const run *r, FILE *out, gp_err *err)
+/* A placement's node in a run's document: "node" (its name, null when
+ * nothing fit), or "node_index" when the cluster is gone. */
+static void json_node(json_t *o, const cluster *c, int at)
 {
+    if (!c)
+        json_object_set_new(o, "node_index", json_integer(at));
+    else
+        json_object_set_new(o, "node", at >= 0 ? json_string(c->nodes[at].name)
+                                               : json_null());
+}
+
+int export_run_json(const run *r, const cluster *cl, FILE *out, gp_err *err)
+{
+    const cluster *c = run_cluster(r, cl);
     json_t *metrics = json_object(), *points = json_array(), *outcomes = json_array(),
            *decisions = json_array();
     for (size_t i = 0; i < r->nmetrics; i++)
@@ -472,17 +513,20 @@ int export_run_json(const run *r, FILE *out, gp_err *err)
     }
     for (size_t i = 0; i < r->noutcomes; i++) {
         const run_outcome *o = &r->outcomes[i];
-        json_array_append_new(outcomes, json_pack(
-            "{s:i, s:f, s:f, s:f, s:f, s:f, s:b, s:i, s:s}", "task", o->task,
+        json_t *j = json_pack(
+            "{s:i, s:f, s:f, s:f, s:f, s:f, s:b, s:s}", "task", o->task,
             "wait_s", o->wait_s, "start_s", o->start_s, "end_s", o->end_s, "jct_s", o->jct_s,
-            "slowdown", o->slowdown, "sla_violated", o->sla_violated, "node", o->node,
-            "gpus", o->gpus));
+            "slowdown", o->slowdown, "sla_violated", o->sla_violated, "gpus", o->gpus);
+        json_node(j, c, o->node);
+        json_array_append_new(outcomes, j);
     }
     for (size_t i = 0; i < r->ndecisions; i++) {
         const run_decision *d = &r->decisions[i];
-        json_array_append_new(decisions, json_pack(
-            "{s:i, s:f, s:i, s:i, s:s, s:s?}", "decision", run_decision_number(d), "t_s", d->t_s,
-            "task", d->task, "node", d->node, "gpus", d->gpus, "reason", d->reason));
+        json_t *j = json_pack(
+            "{s:i, s:f, s:i, s:s, s:s?}", "decision", run_decision_number(d), "t_s", d->t_s,
+            "task", d->task, "gpus", d->gpus, "reason", d->reason);
+        json_node(j, c, d->node);
+        json_array_append_new(decisions, j);
     }
     return dump(json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s, s:s, s:o, s:o,"
                           " s:o, s:o}",

@@ -26,8 +26,12 @@ int export_tput_csv(const tput_catalog *c, const char *dir, gp_err *err);
  * an empty cell where the monitor did not say). */
 int export_snapshot_csv(const snapshot *sn, const cluster *c, const catalog *cat,
                         const char *dir, gp_err *err);
-/* A run as timeline.csv, outcomes.csv, decisions.csv and metrics.csv. */
-int export_run_csv(const run *r, const char *dir, gp_err *err);
+/* A run as timeline.csv, outcomes.csv, decisions.csv and metrics.csv.
+ * c is the run's cluster: each placement's node is written by name (an
+ * empty cell when nothing fit).  With c NULL (the cluster was deleted), or
+ * a cluster too small for the run's nodes (replaced since), the node's
+ * number in the cluster is written instead, under the column node_index. */
+int export_run_csv(const run *r, const cluster *c, const char *dir, gp_err *err);
 
 /* JSON documents (pretty-printed) to out. */
 int export_cluster_json(const cluster *c, const catalog *cat, FILE *out, gp_err *err);
@@ -39,7 +43,9 @@ int export_trace_json(const gp_trace *t, FILE *out, gp_err *err);
 int export_snapshot_json(const snapshot *sn, const cluster *c, const catalog *cat,
                          double frag_milli, FILE *out, gp_err *err);
 int export_tput_json(const tput_catalog *c, FILE *out, gp_err *err);
-int export_run_json(const run *r, FILE *out, gp_err *err);
+/* The run's document; each outcome and decision has "node" (the name, null
+ * when nothing fit) or, as export_run_csv, "node_index". */
+int export_run_json(const run *r, const cluster *c, FILE *out, gp_err *err);
 
 /* PEACE sets (export_peace.c): the set's CSV files (peace.csv,
  * peace_workloads.csv, peace_profiles.csv, peace_colocations.csv; the

@@ -84,9 +84,11 @@ int import_run(store *st, const importer *imp, const char *const *paths, size_t 
                const import_opts *opts, import_result *res, gp_err *err)
 {
     memset(res, 0, sizeof *res);
-    /* The transaction takes the write lock at the importer's first write,
-     * after it has parsed its files: a long parse holds nobody back, and
-     * nobody's commit meanwhile can void it. */
+    /* The transaction takes the write lock at the importer's first write.
+     * Most importers parse their files whole first, so a long parse holds
+     * nobody back; the native trace is read once, written as it is read
+     * and rolled back at the first refusal, holding the lock while it
+     * reads (other writers wait, readers do not: docs/writes.md). */
     if (store_check_writable(st, err) || import_check_name(opts, paths, npaths, err) ||
         store_begin(st, err))
         return -1;

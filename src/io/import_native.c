@@ -17,9 +17,10 @@
  * O(n log n) in the rows.
  *
  * The trace (tasks.csv, util.csv) is streamed (import_native_trace.c):
- * checked here before the write lock, stored as it is read again after,
- * never held whole; only a snapshot's tasks, which placements.csv refers
- * to, are parsed into memory.
+ * read once, under the write lock, each task stored as it is checked and
+ * the whole import rolled back at the first refusal, never held whole;
+ * only a snapshot's tasks, which placements.csv refers to, are parsed
+ * into memory.
  *
  * This is the format of sample-data/ and of `gpuplan export`.
  */
@@ -631,9 +632,9 @@ int native_parse_trace(const char *dir, const char *name, gp_trace **out, gp_err
     return rc;
 }
 
-/* Parses every file of the set present in dir; the trace's files are only
- * checked, to be streamed into the store by write_set(), unless a
- * snapshot needs its tasks held. */
+/* Parses every file of the set present in dir; the trace's files are
+ * left to be streamed into the store by write_set(), unless a snapshot
+ * needs its tasks held. */
 static int parse_set(const char *dir, const char *name, const import_opts *opts, native_set *s,
                      gp_err *err)
 {
@@ -671,9 +672,10 @@ static int parse_set(const char *dir, const char *name, const import_opts *opts,
         s->nodes.dest = s->cl;
         rc = parse_nodes(p[2], &s->nodes, err);
     }
-    if (!rc && p[3])
-        rc = p[6] ? parse_trace(p[3], p[4], dir, name, 0, s, err)
-                  : native_trace_check(p[3], p[4], opts, &s->nt, err);
+    if (!rc && p[3] && p[6])
+        rc = parse_trace(p[3], p[4], dir, name, 0, s, err);
+    else if (!rc && p[3])
+        s->nt = native_trace_new(p[3], p[4], opts);
     if (!rc && s->tr)
         strlcpy0(s->tr->ref_gpu, s->ref_gpu, sizeof s->tr->ref_gpu);
     if (!rc && p[5]) {
@@ -716,22 +718,62 @@ static int write_set(store *st, native_set *s, const char *dir, const char *name
     return 0;
 }
 
+/* The trace's files, streamed (tasks.csv without placements.csv), are
+ * hashed for the manifest as they are read: the files of the set listed
+ * in its manifest whose digest is checked afterwards. */
+static const char *const *streamed_files(const char *dir)
+{
+    static const char *const files[] = {"tasks.csv", "util.csv", NULL};
+    char *tasks = xasprintf("%s/tasks.csv", dir), *place = xasprintf("%s/placements.csv", dir);
+    int streamed = import_present(tasks) && !import_present(place);
+    free(tasks);
+    free(place);
+    return streamed ? files : NULL;
+}
+
+/* The streamed files' digests, as read, against the manifest's rows. */
+static int check_streamed(const char *dir, const set_manifest *m, const native_trace *nt,
+                          gp_err *err)
+{
+    static const char *const files[] = {"tasks.csv", "util.csv"};
+    for (int i = 0; i < 2; i++) {
+        const set_entry *e = set_manifest_find((set_manifest *)m, files[i]);
+        int64_t bytes;
+        uint64_t digest;
+        if (e && (native_trace_digest(nt, i, &bytes, &digest) || bytes != e->bytes ||
+                  digest != e->digest))
+            return gp_error(err, "%s/%s: changed while it was imported (import it again)",
+                            dir, files[i]);
+    }
+    return 0;
+}
+
 static int native_run(store *st, const char *const *paths, size_t npaths,
                       const import_opts *opts, import_result *res, gp_err *err)
 {
     if (npaths != 1 || !import_is_dir(paths[0]))
         return gp_error(err, "native: expected one directory holding the CSV set");
-    if (set_manifest_check(paths[0], err))
-        return -1;
+    set_manifest m = {0};
+    int rc = set_manifest_check_except(paths[0], streamed_files(paths[0]), &m, err);
     char name[GP_NAME_MAX];
     if (opts->name)
         strlcpy0(name, opts->name, sizeof name);
     else
         import_base_name(paths[0], name, sizeof name);
     native_set s = {0};
-    int rc = parse_set(paths[0], name, opts, &s, err);
+    if (rc == 0)
+        rc = parse_set(paths[0], name, opts, &s, err);
     if (rc == 0)
         rc = write_set(st, &s, paths[0], name, opts->replace, res, err);
+    if (rc == 0 && s.nt && m.n)
+        rc = check_streamed(paths[0], &m, s.nt, err);
+    /* A set that does not match its manifest is refused as that, before
+     * anything in its files: the whole check, reading every file again,
+     * says so only when the import fails anyway. */
+    gp_err whole;
+    if (rc && m.n && set_manifest_check(paths[0], &whole))
+        *err = whole;
+    set_manifest_free(&m);
     set_free(&s);
     return rc;
 }

@@ -28,19 +28,25 @@ extern const char *const native_util_req[];
 int native_util_parse(const csv_reader *r, const csv_row *row, const int *c, int64_t *sample,
                       double *pct, gp_err *err);
 
-/* The streamed trace: native_trace_check() reads tasks.csv and util.csv
- * (util_path may be NULL) once, checking everything the whole-set parse
- * checks, keeping only the task names (in a store_names); then, under the
- * write lock, native_trace_write() reads them again into the store as
- * trace `name`.  Memory stays bounded by one task's series and SQLite's
- * caches however long the files.  Both return 0 or -1 with a message; the
- * object is freed by native_trace_free() (NULL is fine). */
+/* The streamed trace: native_trace_new() only notes the files (util_path
+ * may be NULL); native_trace_write(), inside the import's transaction,
+ * reads tasks.csv and util.csv once, checking everything the whole-set
+ * parse checks and storing each task as it is read, into trace `name`;
+ * at its first refusal it returns -1 and the caller rolls the
+ * transaction back.  Memory stays bounded by one task's series and
+ * SQLite's caches however long the files.  The object is freed by
+ * native_trace_free() (NULL is fine). */
 typedef struct native_trace native_trace;
-int native_trace_check(const char *tasks_path, const char *util_path, const import_opts *opts,
-                       native_trace **out, gp_err *err);
-/* ref_gpu: the GPU the trace was measured on ("" = not stated). */
+native_trace *native_trace_new(const char *tasks_path, const char *util_path,
+                               const import_opts *opts);
+/* ref_gpu: the GPU the trace was measured on ("" = not stated).  0, or -1
+ * with a message naming file, line and column. */
 int native_trace_write(native_trace *nt, store *st, const char *name, const char *source,
                        const char *ref_gpu, int replace, import_result *res, gp_err *err);
+/* After a native_trace_write() that returned 0: the size and FNV-1a
+ * digest of tasks.csv (util 0) or util.csv (util 1), hashed as they were
+ * read, for the set's manifest; -1 when that file was not read whole. */
+int native_trace_digest(const native_trace *nt, int util, int64_t *bytes, uint64_t *digest);
 void native_trace_free(native_trace *nt);
 
 /* The trace of the native set in dir parsed whole into memory, as a

@@ -3,22 +3,25 @@
  * streamed into the store, for traces too large to hold (a million tasks
  * with hundreds of samples each is gigabytes as model objects).
  *
- * Two passes over the files.  The first, before the store's write lock is
- * taken (import_run), checks every row as the whole-set parse does and
- * keeps only the names, in a store_names (a private temporary database):
- * duplicates, util.csv's tasks, one block of samples per task, a period
- * for every task with a series.  The second, under the lock, reads the
- * files again and writes each task as it is read, through a
- * store_trace_writer: when util.csv's blocks follow tasks.csv's order (as
- * export and generate write them) both files are read side by side and a
- * task goes in with its series; otherwise the tasks go in first and each
- * series, found by name, as its block ends.  So a bad file changes nothing
- * and keeps nobody waiting, and memory is one task's series plus SQLite's
- * caches; the price is reading the files twice.
+ * One pass over each file, inside the import's write transaction: each
+ * task is checked as the whole-set parse checks it and written as it is
+ * read, and the first refusal rolls the whole import back, so a bad file
+ * still changes nothing (docs/writes.md, "One pass").  Only the names are
+ * kept, in a store_names (a private temporary database): duplicates,
+ * util.csv's tasks, one block of samples per task.
  *
- * Errors are the whole-set parse's, with one difference of order: a name
- * repeated in tasks.csv is reported at the row that repeats it, before
- * the rows after it are read.
+ * util.csv is read beside tasks.csv: while its blocks follow tasks.csv's
+ * order (as export and generate write them) each task goes in with its
+ * series in one row.  A block whose task has not come yet waits; the
+ * blocks left when tasks.csv ends (written in another order) are read
+ * after it, each stored on its task, found by name, as the block ends.
+ * Memory is one task's series plus SQLite's caches.
+ *
+ * Errors are the whole-set parse's, in the same order: every error of
+ * tasks.csv before any of util.csv.  A refusal of util.csv met while the
+ * two are read side by side is kept, util.csv is read no further, and it
+ * is reported once tasks.csv has been read to its end without one.  A
+ * name repeated in tasks.csv is reported at the row that repeats it.
  */
 #include "import_native_int.h"
 
@@ -33,23 +36,19 @@ enum { PROGRESS_ROWS = 4096 };
 
 struct native_trace {
     char *tasks_path, *util_path;
-    store_names *names;
-    size_t ntasks, nsamples;
-    /* util.csv's blocks follow tasks.csv's order: the writing pass then
-     * reads both files side by side and stores each task with its series
-     * in one row, instead of finding and updating it by name. */
-    int in_order;
-    int64_t last_block;         /* index of the task of the last block, -1 */
     const import_opts *opts;
-    int64_t bytes_total, bytes_before;  /* both passes over both files; passes done */
-    size_t rows;                        /* since the last report */
+    int64_t bytes_total;        /* both files */
+    size_t rows;                /* since the last report */
+    /* Each file's size and digest, once read to its end. */
+    int read_whole[2];
+    int64_t bytes[2];
+    uint64_t digest[2];
 };
 
 void native_trace_free(native_trace *nt)
 {
     if (!nt)
         return;
-    store_names_free(nt->names);
     free(nt->tasks_path);
     free(nt->util_path);
     free(nt);
@@ -59,6 +58,32 @@ static int64_t file_bytes(const char *path)
 {
     struct stat sb;
     return path && stat(path, &sb) == 0 ? (int64_t)sb.st_size : 0;
+}
+
+native_trace *native_trace_new(const char *tasks_path, const char *util_path,
+                               const import_opts *opts)
+{
+    native_trace *nt = xcalloc(1, sizeof *nt);
+    nt->tasks_path = xstrdup(tasks_path);
+    nt->util_path = util_path ? xstrdup(util_path) : NULL;
+    nt->opts = opts;
+    nt->bytes_total = file_bytes(tasks_path) + file_bytes(util_path);
+    return nt;
+}
+
+int native_trace_digest(const native_trace *nt, int util, int64_t *bytes, uint64_t *digest)
+{
+    if (!nt->read_whole[util])
+        return -1;
+    *bytes = nt->bytes[util];
+    *digest = nt->digest[util];
+    return 0;
+}
+
+/* Notes the size and digest of a file read to its end. */
+static void note_digest(native_trace *nt, int util, const csv_reader *r)
+{
+    nt->read_whole[util] = csv_digest(r, &nt->bytes[util], &nt->digest[util]) == 0;
 }
 
 /* 1 once every PROGRESS_ROWS rows, when someone listens: the position
@@ -71,69 +96,138 @@ static int progress_due(native_trace *nt)
     return 1;
 }
 
-/* Reports the passes done and `bytes` of the current one. */
 static void progress_at(native_trace *nt, int64_t bytes)
 {
-    double done = (double)(nt->bytes_before + bytes);
     nt->opts->progress(nt->opts->progress_ctx,
-                       nt->bytes_total > 0 ? done / (double)nt->bytes_total : 0);
+                       nt->bytes_total > 0 ? (double)bytes / (double)nt->bytes_total : 0);
 }
 
-static void progress_tick(native_trace *nt, const csv_reader *r)
+/* The pass: both files, the names seen and the block being gathered. */
+typedef struct trace_write {
+    native_trace *nt;
+    store_trace_writer *w;
+    store_names *names;
+    size_t ntasks, nsamples;
+    /* util.csv, read beside tasks.csv and then after it: the row looked
+     * ahead is valid until the next csv_next(). */
+    csv_reader *ur;
+    int uc[3];
+    csv_row urow;
+    int have;                   /* urow holds the next sample */
+    int stopped;                /* util_err holds its first refusal */
+    gp_err util_err;
+    /* The block being gathered. */
+    char task[GP_NAME_MAX];
+    int open;
+    float *buf;
+    size_t len, cap;
+} trace_write;
+
+static int util_advance(trace_write *tw, gp_err *err)
 {
-    if (progress_due(nt))
-        progress_at(nt, csv_bytes_read(r));
+    int rc = csv_next(tw->ur, &tw->urow, err);
+    tw->have = rc == 1;
+    return rc < 0 || (rc == 1 && csv_check_width(tw->ur, &tw->urow, err)) ? -1 : 0;
 }
 
-/* csv_each() over one file, counting its bytes as done afterwards. */
-static int stream_file(native_trace *nt, const char *path, const char *const *req,
-                       const char *const *opt, csv_row_fn fn, void *ctx, gp_err *err)
+static int util_open(trace_write *tw, gp_err *err)
 {
-    int rc = csv_each(path, req, opt, fn, ctx, err);
-    nt->bytes_before += file_bytes(path);
-    return rc;
+    tw->ur = csv_open_digest(tw->nt->util_path, err);
+    return !tw->ur || csv_require(tw->ur, native_util_req, tw->uc, NULL, NULL, 0, err) ||
+           util_advance(tw, err) ? -1 : 0;
 }
 
-/* ---- the first pass: checks ---- */
+/* The looked-ahead row as sample number tw->len of the open block. */
+static int util_sample(trace_write *tw, gp_err *err)
+{
+    int64_t sample;
+    double pct;
+    if (native_util_parse(tw->ur, &tw->urow, tw->uc, &sample, &pct, err))
+        return -1;
+    if ((size_t)sample != tw->len)
+        return csv_fail(tw->ur, &tw->urow, tw->uc[1], err, "column 'sample': expected %zu, "
+                        "got %lld", tw->len, (long long)sample);
+    grow_array((void **)&tw->buf, &tw->cap, tw->len + 1, sizeof *tw->buf);
+    tw->buf[tw->len++] = (float)pct;
+    tw->nsamples++;
+    return 0;
+}
 
-static int check_task_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
+/* The block of task k (at tasks.csv's line `line`) when util.csv is at
+ * it, into k's series.  A refusal stops util.csv and is kept for later. */
+static void util_take(trace_write *tw, task *k, long line)
+{
+    tw->len = 0;
+    if (!tw->have || tw->stopped || strcmp(tw->urow.field[tw->uc[0]], k->name) != 0)
+        return;
+    int rc = 0;
+    if (k->util.period_s <= 0) {
+        /* The row's numbers are checked before its task, as in the rest. */
+        int64_t sample;
+        double pct;
+        if (native_util_parse(tw->ur, &tw->urow, tw->uc, &sample, &pct, &tw->util_err) == 0)
+            csv_fail(tw->ur, &tw->urow, tw->uc[0], &tw->util_err, NATIVE_NO_PERIOD, k->name,
+                     line);
+        rc = -1;
+    }
+    while (rc == 0 && tw->have && strcmp(tw->urow.field[tw->uc[0]], k->name) == 0)
+        rc = util_sample(tw, &tw->util_err) || util_advance(tw, &tw->util_err) ? -1 : 0;
+    if (rc) {
+        tw->stopped = 1;
+        tw->len = 0;
+        return;
+    }
+    task_set_util(k, tw->buf, tw->len, k->util.period_s);
+}
+
+static int write_task_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
                           const int *o, gp_err *err)
 {
-    native_trace *nt = ctx;
+    trace_write *tw = ctx;
     task k;
     task_init(&k);
+    store_name_info first;
     int rc = native_task_parse(r, row, c, o, &k, err);
+    if (rc == 0 && tw->ur)
+        util_take(tw, &k, row->line);
     if (rc == 0) {
-        store_name_info first;
-        int added = store_names_add(nt->names, k.name, row->line,
-                                    k.util.period_s > 0 ? HAS_PERIOD : 0, &first, err);
-        if (added == 1)
-            rc = import_duplicate_error(nt->tasks_path, "task", k.name, row->line,
-                                        (long)first.line, err);
-        else
-            rc = added;
+        int flags = (k.util.period_s > 0 ? HAS_PERIOD : 0) | (k.util.len ? HAS_SERIES : 0);
+        int added = store_names_add(tw->names, k.name, row->line, flags, &first, err);
+        rc = added == 1 ? import_duplicate_error(tw->nt->tasks_path, "task", k.name,
+                                                 row->line, (long)first.line, err)
+                        : added;
     }
+    if (rc == 0)
+        rc = store_trace_writer_add(tw->w, &k, err);
     task_release(&k);
-    progress_tick(nt, r);
+    tw->ntasks += rc == 0;
+    if (progress_due(tw->nt))
+        progress_at(tw->nt, csv_bytes_read(r) + (tw->ur ? csv_bytes_read(tw->ur) : 0));
     return rc;
 }
 
-/* util.csv's first pass: the block being read. */
-typedef struct util_check {
-    native_trace *nt;
-    int open;                   /* a block was begun */
-    char task[GP_NAME_MAX];     /* its task */
-    int flags;
-    size_t len;
-} util_check;
-
-/* A block begins at row: its task exists and has no block yet. */
-static int util_check_begin(util_check *u, const csv_reader *r, const csv_row *row, int col,
-                            gp_err *err)
+/* The block gathered so far, to its task. */
+static int write_series(trace_write *tw, size_t idx, gp_err *err)
 {
+    task k;
+    task_init(&k);
+    strlcpy0(k.name, tw->task, sizeof k.name);
+    task_set_util(&k, tw->buf, tw->len, 0);
+    int rc = store_trace_writer_set_util(tw->w, idx, &k, err);
+    task_release(&k);
+    return rc;
+}
+
+/* A block of util.csv's rest begins at the looked-ahead row: its task
+ * exists and has no block yet.  *idx: the task's position. */
+static int util_begin(trace_write *tw, size_t *idx, gp_err *err)
+{
+    const csv_reader *r = tw->ur;
+    const csv_row *row = &tw->urow;
+    int col = tw->uc[0];
     const char *name = row->field[col];
     store_name_info info;
-    int found = store_names_find(u->nt->names, name, &info, err);
+    int found = store_names_find(tw->names, name, &info, err);
     if (found < 0)
         return -1;
     if (found == 0)
@@ -144,214 +238,101 @@ static int util_check_begin(util_check *u, const csv_reader *r, const csv_row *r
                         "contiguous (expected one block per task)", name);
     if (!(info.flags & HAS_PERIOD))
         return csv_fail(r, row, col, err, NATIVE_NO_PERIOD, name, (long)info.line);
-    if (store_names_set_flags(u->nt->names, name, info.flags | HAS_SERIES, err))
+    if (store_names_set_flags(tw->names, name, info.flags | HAS_SERIES, err))
         return -1;
-    if (info.index <= u->nt->last_block)
-        u->nt->in_order = 0;
-    u->nt->last_block = info.index;
-    strlcpy0(u->task, name, sizeof u->task);
-    u->open = 1;
-    u->flags = info.flags;
-    u->len = 0;
-    return 0;
-}
-
-static int check_util_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
-                          const int *o, gp_err *err)
-{
-    (void)o;
-    util_check *u = ctx;
-    int64_t sample;
-    double pct;
-    if (native_util_parse(r, row, c, &sample, &pct, err))
-        return -1;
-    if ((!u->open || strcmp(u->task, row->field[c[0]]) != 0) &&
-        util_check_begin(u, r, row, c[0], err))
-        return -1;
-    if ((size_t)sample != u->len)
-        return csv_fail(r, row, c[1], err, "column 'sample': expected %zu, got %lld", u->len,
-                        (long long)sample);
-    u->len++;
-    u->nt->nsamples++;
-    progress_tick(u->nt, r);
-    return 0;
-}
-
-int native_trace_check(const char *tasks_path, const char *util_path, const import_opts *opts,
-                       native_trace **out, gp_err *err)
-{
-    native_trace *nt = xcalloc(1, sizeof *nt);
-    *out = NULL;
-    nt->tasks_path = xstrdup(tasks_path);
-    nt->util_path = util_path ? xstrdup(util_path) : NULL;
-    nt->opts = opts;
-    nt->in_order = 1;
-    nt->last_block = -1;
-    nt->bytes_total = 2 * (file_bytes(tasks_path) + file_bytes(util_path));
-    int rc = store_names_new(&nt->names, err) ||
-             stream_file(nt, tasks_path, native_task_req, native_task_opt, check_task_row, nt,
-                         err) ? -1 : 0;
-    nt->ntasks = rc ? 0 : (size_t)store_names_count(nt->names);
-    if (rc == 0 && nt->ntasks == 0)
-        rc = gp_error(err, "%s:2:1: no rows (expected task rows after the header)",
-                      tasks_path);
-    if (rc == 0 && util_path) {
-        util_check u = {nt, 0, "", 0, 0};
-        rc = stream_file(nt, util_path, native_util_req, NULL, check_util_row, &u, err);
-    }
-    if (rc) {
-        native_trace_free(nt);
-        return -1;
-    }
-    *out = nt;
-    return 0;
-}
-
-/* ---- the second pass: writes ---- */
-
-typedef struct util_cursor util_cursor;
-
-typedef struct trace_write {
-    native_trace *nt;
-    store_trace_writer *w;
-    util_cursor *cursor;        /* util.csv alongside, when in order */
-    int open;                   /* a block was begun */
-    char task[GP_NAME_MAX];     /* its task */
-    float *buf;
-    size_t len, cap;
-} trace_write;
-
-/* util.csv read alongside tasks.csv (blocks in task order): the row
- * looked ahead, valid until the next csv_next(). */
-struct util_cursor {
-    csv_reader *r;
-    int c[3];
-    csv_row row;
-    int have;                   /* row holds the next sample */
-};
-
-static int cursor_advance(util_cursor *u, gp_err *err)
-{
-    int rc = csv_next(u->r, &u->row, err);
-    u->have = rc == 1;
-    return rc < 0 || (rc == 1 && csv_check_width(u->r, &u->row, err)) ? -1 : 0;
-}
-
-static int cursor_open(util_cursor *u, const char *path, gp_err *err)
-{
-    memset(u, 0, sizeof *u);
-    u->r = csv_open(path, 1, err);
-    return !u->r || csv_require(u->r, native_util_req, u->c, NULL, NULL, 0, err) ||
-           cursor_advance(u, err) ? -1 : 0;
-}
-
-/* The samples of task k when the cursor is at its block (the first pass
- * checked their order, numbers and range), into k's series. */
-static int cursor_take(util_cursor *u, trace_write *tw, task *k, gp_err *err)
-{
+    strlcpy0(tw->task, name, sizeof tw->task);
     tw->len = 0;
-    while (u->have && strcmp(u->row.field[u->c[0]], k->name) == 0) {
+    *idx = (size_t)info.index;
+    return 0;
+}
+
+/* util.csv's blocks left when tasks.csv ended (written in another order
+ * than the tasks), each stored on its task as it ends. */
+static int write_util_rest(trace_write *tw, gp_err *err)
+{
+    size_t idx = 0;
+    int open = 0;
+    while (tw->have) {
+        int first = !open || strcmp(tw->task, tw->urow.field[tw->uc[0]]) != 0;
+        /* The row's numbers are checked before its task, as row by row. */
         int64_t sample;
         double pct;
-        if (native_util_parse(u->r, &u->row, u->c, &sample, &pct, err))
+        if (first && native_util_parse(tw->ur, &tw->urow, tw->uc, &sample, &pct, err))
             return -1;
-        grow_array((void **)&tw->buf, &tw->cap, tw->len + 1, sizeof *tw->buf);
-        tw->buf[tw->len++] = (float)pct;
-        if (cursor_advance(u, err))
+        if (first && open && write_series(tw, idx, err))
             return -1;
+        if (first && util_begin(tw, &idx, err))
+            return -1;
+        open = 1;
+        if (util_sample(tw, err) || util_advance(tw, err))
+            return -1;
+        if (progress_due(tw->nt))
+            progress_at(tw->nt, file_bytes(tw->nt->tasks_path) + csv_bytes_read(tw->ur));
     }
-    if (tw->len)
-        task_set_util(k, tw->buf, tw->len, k->util.period_s);
-    return 0;
+    return open ? write_series(tw, idx, err) : 0;
 }
 
-static int write_task_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
-                          const int *o, gp_err *err)
+/* tasks.csv, row by row (csv_each's loop, with the file's digest kept). */
+static int read_tasks(trace_write *tw, gp_err *err)
 {
-    trace_write *tw = ctx;
-    task k;
-    task_init(&k);
-    int rc = native_task_parse(r, row, c, o, &k, err) ||
-             (tw->cursor && cursor_take(tw->cursor, tw, &k, err)) ||
-             store_trace_writer_add(tw->w, &k, err) ? -1 : 0;
-    task_release(&k);
-    if (progress_due(tw->nt))
-        progress_at(tw->nt, csv_bytes_read(r) +
-                            (tw->cursor ? csv_bytes_read(tw->cursor->r) : 0));
-    return rc;
-}
-
-/* The block read so far, to its task. */
-static int write_series(trace_write *tw, gp_err *err)
-{
-    if (!tw->open)
-        return 0;
-    store_name_info info;
-    int found = store_names_find(tw->nt->names, tw->task, &info, err);
-    if (found <= 0)     /* the first pass found it */
-        return found < 0 ? -1 : gp_error(err, "task '%s' vanished", tw->task);
-    task k;
-    task_init(&k);
-    strlcpy0(k.name, tw->task, sizeof k.name);
-    task_set_util(&k, tw->buf, tw->len, 0);
-    int rc = store_trace_writer_set_util(tw->w, (size_t)info.index, &k, err);
-    task_release(&k);
-    return rc;
-}
-
-static int write_util_row(void *ctx, const csv_reader *r, const csv_row *row, const int *c,
-                          const int *o, gp_err *err)
-{
-    (void)o;
-    trace_write *tw = ctx;
-    int64_t sample;
-    double pct;
-    if (native_util_parse(r, row, c, &sample, &pct, err))
+    int c[CSV_MAX_COLS], o[CSV_MAX_COLS];
+    csv_reader *r = csv_open_digest(tw->nt->tasks_path, err);
+    if (!r)
         return -1;
-    if (!tw->open || strcmp(tw->task, row->field[c[0]]) != 0) {
-        if (write_series(tw, err))
-            return -1;
-        strlcpy0(tw->task, row->field[c[0]], sizeof tw->task);
-        tw->open = 1;
-        tw->len = 0;
+    int rc = csv_require(r, native_task_req, c, native_task_opt, o, 0, err) ? -1 : 1;
+    csv_row row;
+    while (rc == 1 && (rc = csv_next(r, &row, err)) == 1)
+        if (csv_check_width(r, &row, err) || write_task_row(tw, r, &row, c, o, err))
+            rc = -1;
+    if (rc == 0)
+        note_digest(tw->nt, 0, r);
+    csv_close(r);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Reads both files once into the open writer. */
+static int write_pass(trace_write *tw, gp_err *err)
+{
+    native_trace *nt = tw->nt;
+    if (store_names_new(&tw->names, err))
+        return -1;
+    if (nt->util_path && util_open(tw, &tw->util_err))
+        tw->stopped = 1;
+    if (read_tasks(tw, err))
+        return -1;
+    if (tw->ntasks == 0)
+        return gp_error(err, "%s:2:1: no rows (expected task rows after the header)",
+                        nt->tasks_path);
+    if (tw->stopped) {
+        *err = tw->util_err;
+        return -1;
     }
-    grow_array((void **)&tw->buf, &tw->cap, tw->len + 1, sizeof *tw->buf);
-    tw->buf[tw->len++] = (float)pct;
-    progress_tick(tw->nt, r);
+    if (!tw->ur)
+        return 0;
+    if (write_util_rest(tw, err))
+        return -1;
+    note_digest(nt, 1, tw->ur);
     return 0;
 }
 
 int native_trace_write(native_trace *nt, store *st, const char *name, const char *source,
                        const char *ref_gpu, int replace, import_result *res, gp_err *err)
 {
-    trace_write tw = {nt, NULL, NULL, 0, "", NULL, 0, 0};
-    util_cursor cursor;
-    int side_by_side = nt->util_path && nt->in_order;
-    int rc = store_trace_writer_new(st, name, source, replace, &tw.w, err);
-    if (rc)
+    trace_write tw;
+    memset(&tw, 0, sizeof tw);
+    tw.nt = nt;
+    if (store_trace_writer_new(st, name, source, replace, &tw.w, err))
         return -1;
-    rc = store_trace_writer_set_ref_gpu(tw.w, ref_gpu, err);
-    if (side_by_side) {
-        rc = cursor_open(&cursor, nt->util_path, err);
-        tw.cursor = &cursor;
-    }
-    if (rc == 0)
-        rc = stream_file(nt, nt->tasks_path, native_task_req, native_task_opt, write_task_row,
-                         &tw, err);
-    if (side_by_side) {
-        if (cursor.r)
-            csv_close(cursor.r);
-        nt->bytes_before += file_bytes(nt->util_path);
-    } else if (rc == 0 && nt->util_path) {
-        rc = stream_file(nt, nt->util_path, native_util_req, NULL, write_util_row, &tw, err) ||
-             write_series(&tw, err) ? -1 : 0;
-    }
+    int rc = store_trace_writer_set_ref_gpu(tw.w, ref_gpu, err) || write_pass(&tw, err);
+    if (tw.ur)
+        csv_close(tw.ur);
+    store_names_free(tw.names);
     free(tw.buf);
-    if (store_trace_writer_end(tw.w, rc, err))
+    if (store_trace_writer_end(tw.w, rc ? -1 : 0, err))
         return -1;
     res->traces++;
-    res->tasks += nt->ntasks;
-    res->samples += nt->nsamples;
+    res->tasks += tw.ntasks;
+    res->samples += tw.nsamples;
     import_note(res, "trace", name);
     return 0;
 }

@@ -73,5 +73,14 @@ const char *const *set_kind_files(const char *kind);
  * 0 when it has no manifest or matches it; -1 with a message naming the
  * file at fault otherwise. */
 int set_manifest_check(const char *dir, gp_err *err);
+/* The same check into m (zeroed by the caller, who frees it), except that
+ * the files named in the NULL-terminated `later` (NULL: none) are only
+ * checked to be there with their listed size: the caller hashes them as
+ * it reads them, so each is read once, and compares their digests with
+ * m's rows.  On any refusal, its own or the caller's, set_manifest_check()
+ * gives the message (it names the first file at fault in the manifest's
+ * order). */
+int set_manifest_check_except(const char *dir, const char *const *later, set_manifest *m,
+                              gp_err *err);
 
 #endif
