@@ -326,6 +326,8 @@ typedef struct fleet_candidate {
     double price_usd;           /* < 0 = the profile's */
 } fleet_candidate;
 
+struct power_caps;
+
 typedef struct fleet_params {
     double usd_per_kwh;         /* electricity; 0 = CapEx alone */
     double hours;               /* how long the placement runs */
@@ -334,13 +336,18 @@ typedef struct fleet_params {
     /* Without a table: the profile the trace was measured on (borrowed;
      * NULL = a V100 of speed 1), for the candidates' relative speeds. */
     const gpu_profile *ref;
+    /* A GPU power cap per model (power/power_cap.h; NULL = none): a
+     * clamped candidate's throughputs are scaled by the clamp's rate and
+     * its busy draw is the capped one (solve_cap.h). */
+    const struct power_caps *caps;
 } fleet_params;
 
 /* The instance: jobs of tr with throughputs from tp (as
  * gogh_inst_from_model; tp NULL: from the profiles' speeds), one
  * accelerator type per candidate in order, with max_count accelerators
- * each.  Fails on a candidate named twice, or without a throughput class
- * when a table times the jobs. */
+ * each, under fp->caps.  Fails on a candidate named twice, without a
+ * throughput class when a table times the jobs, or capped where no clock
+ * holds the cap. */
 int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_trace *tr,
                           const tput_catalog *tp, const fleet_params *fp, gogh_inst *out,
                           gp_err *err);

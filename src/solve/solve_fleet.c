@@ -8,9 +8,12 @@
  * runs.  Every candidate is therefore offered at its largest count, and
  * each GPU in use is charged its price plus the energy of the combination
  * it runs (GOGH_MIN_COST in solve_gogh.c); the counts are read back from
- * the placement.  Not here: the search (solve_gogh.c), the command's
- * comparisons (cmd_solve.c).
+ * the placement.  Under a GPU power cap a clamped candidate is offered at
+ * its capped throughputs and draw (solve_cap.c), which prices the cap:
+ * slower GPUs, more of them, each drawing less.  Not here: the search
+ * (solve_gogh.c), the command's comparisons (cmd_solve.c).
  */
+#include "solve_cap.h"
 #include "solve_int.h"
 
 #include <assert.h>
@@ -66,6 +69,19 @@ static int offer(const fleet_candidate *cand, size_t ncand, int could_use, int b
     return 0;
 }
 
+/* The caps on the instance's types, one per candidate in order; the jobs'
+ * minimums were set from the uncapped throughputs, and stay. */
+static int cap_candidates(const fleet_candidate *cand, size_t ncand, const power_caps *caps,
+                          gogh_inst *out, gp_err *err)
+{
+    const gpu_profile **prof = xcalloc(ncand + 1, sizeof *prof);
+    for (size_t i = 0; i < ncand; i++)
+        prof[i] = cand[i].prof;
+    int rc = gogh_inst_cap(out, prof, caps, err);
+    free(prof);
+    return rc;
+}
+
 int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_trace *tr,
                           const tput_catalog *tp, const fleet_params *fp, gogh_inst *out,
                           gp_err *err)
@@ -88,6 +104,10 @@ int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_tr
     if (rc)
         return -1;
     assert(out->ntypes == ncand);
+    if (fp->caps && cap_candidates(cand, ncand, fp->caps, out, err)) {
+        gogh_inst_free(out);
+        return -1;
+    }
     out->objective = GOGH_MIN_COST;
     out->usd_per_w = fp->usd_per_kwh * fp->hours / 1000;   /* W over hours, in kWh */
     return 0;
