@@ -447,6 +447,7 @@ static heuristics_input heuristics_of(const solve_args *a, const cli_inputs *in)
 static int cap_lines(cli_ctx *ctx, const power_caps *caps, const gpu_profile *const *p,
                      size_t n, gp_err *err)
 {
+    int shown = 0;
     for (size_t i = 0; i < n; i++) {
         solve_cap c;
         char line[320];
@@ -457,7 +458,10 @@ static int cap_lines(cli_ctx *ctx, const power_caps *caps, const gpu_profile *co
         solve_cap_describe(&c, line, sizeof line);
         if (line[0] && ctx->format == FMT_TABLE)
             fprintf(ctx->out, "GPU power cap: %s\n", line);
+        shown += line[0] != '\0';
     }
+    if (!shown && ctx->format == FMT_TABLE)
+        fprintf(ctx->out, "GPU power cap: none of these GPU models is capped\n");
     cli_caps_notes_profiles(stderr, caps, p, n);
     return 0;
 }
