@@ -73,6 +73,7 @@ typedef struct solve_args {
     solve_opts o;
     cli_whatif wi;          /* --from-snapshot */
     power_caps caps;        /* --gpu-cap: cats, gogh and fleet model it */
+    fleet_envelope env;     /* fleet: --site-kw, --host-w, --per-server */
 } solve_args;
 
 /* An exact model: its name on the command line, what it optimizes, how it
@@ -703,11 +704,11 @@ static void fleet_cap_cell(table *t, const solve_args *a, const fleet_candidate 
     strbuf_free(&all);
 }
 
-/* One fleet solved: the candidates given (all, or one for the single-model
- * comparison); cap_col adds the gpu_cap cell. */
-static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
-                     const fleet_candidate *cand, size_t n, const char *label, int cap_col,
-                     gp_err *err)
+/* The cheapest fleet of the candidates: with --site-kw, the cheapest
+ * within the envelope (*site says whether it binds); counts per
+ * candidate. */
+static int fleet_solve(const solve_args *a, const cli_inputs *in, const fleet_candidate *cand,
+                       size_t n, fleet_result *fr, fleet_site *site, gp_err *err)
 {
     /* the fleet draws its watts for --hours from hour 0 of the trace */
     double usd_per_kwh = energy_flat_usd_per_kwh(&a->cost.pr, 0, a->hours);
@@ -715,18 +716,55 @@ static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
                        catalog_gpu(in->cat, in->tr->ref_gpu[0] ? in->tr->ref_gpu
                                                                : SPEED_DEFAULT_REF),
                        power_caps_any(&a->caps) ? &a->caps : NULL};
-    gogh_inst gi;
-    if (fleet_inst_from_model(cand, n, in->tr, in->tp, &fp, &gi, err)) {
-        if (in->tp && strstr(err->msg, "throughput table has no model")) {
-            size_t l = strlen(err->msg);
-            snprintf(err->msg + l, sizeof err->msg - l, " (table %s); give one that has it "
-                     "(--tput NAME), or run the tasks at the profiles' speeds (--tput none)",
-                     in->tp->name);
+    memset(site, 0, sizeof *site);
+    memset(fr, 0, sizeof *fr);
+    solve_result_init(&fr->sol);
+    int rc;
+    if (a->env.site_kw > 0) {
+        fleet_envelope env = a->env;
+        env.pue = hourly_value_max(&a->cost.pr.pue);
+        rc = solve_fleet_within(cand, n, in->tr, in->tp, &fp, &env, &a->o, fr, site, err);
+    } else {
+        gogh_inst gi;
+        rc = fleet_inst_from_model(cand, n, in->tr, in->tp, &fp, &gi, err);
+        if (rc == 0) {
+            rc = solve_fleet(&gi, &a->o, fr, err);
+            gogh_inst_free(&gi);
         }
-        return -1;
     }
+    if (rc && in->tp && strstr(err->msg, "throughput table has no model")) {
+        size_t l = strlen(err->msg);
+        snprintf(err->msg + l, sizeof err->msg - l, " (table %s); give one that has it "
+                 "(--tput NAME), or run the tasks at the profiles' speeds (--tput none)",
+                 in->tp->name);
+    }
+    return rc;
+}
+
+/* The envelope's cells: the answer's provisioned peak (facility kW), and
+ * whether the budget changed the answer. */
+static void fleet_site_cells(table *t, const solve_args *a, const fleet_result *fr,
+                             const fleet_site *site)
+{
+    if (!(a->env.site_kw > 0))
+        return;
+    double pue = hourly_value_max(&a->cost.pr.pue);
+    if (fr->sol.has_solution)
+        table_cell(t, "%.2f", site->peak_it_w * pue / 1000);
+    else
+        table_cell(t, "%s", "");
+    table_cell(t, "%s", !site->found ? "" : site->binds ? "yes" : "no");
+}
+
+/* One fleet solved: the candidates given (all, or one for the single-model
+ * comparison); cap_col adds the gpu_cap cell. */
+static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
+                     const fleet_candidate *cand, size_t n, const char *label, int cap_col,
+                     gp_err *err)
+{
     fleet_result fr;
-    int rc = solve_fleet(&gi, &a->o, &fr, err);
+    fleet_site site;
+    int rc = fleet_solve(a, in, cand, n, &fr, &site, err);
     if (rc == 0) {
         strbuf buys = STRBUF_INIT;
         int gpus = 0;
@@ -734,7 +772,7 @@ static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
             gpus += fr.count[k];
             if (fr.count[k]) {
                 strbuf_sep(&buys, " + ");
-                strbuf_printf(&buys, "%d %s", fr.count[k], gi.types[k].name);
+                strbuf_printf(&buys, "%d %s", fr.count[k], cand[k].prof->name);
             }
         }
         int have = fr.sol.has_solution;
@@ -755,12 +793,12 @@ static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
         }
         table_cell(t, "%.3f", fr.sol.time_s);
         fleet_carbon_cell(t, a, have ? fr.power_w : NAN);
+        fleet_site_cells(t, a, &fr, &site);
         if (cap_col)
             fleet_cap_cell(t, a, cand, n);
         strbuf_free(&buys);
     }
     fleet_result_free(&fr);
-    gogh_inst_free(&gi);
     return rc;
 }
 
@@ -833,6 +871,10 @@ static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
         table_col(t, cols[c], c >= 3);
     if (cli_cost_has_carbon(&a->cost))
         table_col(t, "co2e_t", 1);
+    if (a->env.site_kw > 0) {
+        table_col(t, "peak_kw", 1);
+        table_col(t, "site_binds", 0);
+    }
     int cap_col = power_caps_any(&a->caps) && ctx->format != FMT_TABLE;
     if (cap_col)
         table_col(t, "gpu_cap", 0);
@@ -975,6 +1017,14 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
         CLI_COST_ENERGY_OPTS(&a->cost),
         OPT_DOUBLE("hours", 0, "H", &a->hours, 0, 1e7, "fleet: how long the jobs run on the "
                    "fleet (energy = watts x H)", .def = "26280, three years"),
+        OPT_DOUBLE("site-kw", 0, "KW", &a->env.site_kw, 0, 1e9, "fleet: the site's power "
+                   "budget in kW of facility power: the fleet's provisioned peak (each GPU "
+                   "at its maximum or capped draw, each server's host) x PUE stays within it",
+                   .min_open = 1, .def = "none"),
+        OPT_DOUBLE("host-w", 0, "W", &a->env.host_w, 0, 1e6, "fleet, with --site-kw: a "
+                   "server's peak watts beside its GPUs", .def = "0"),
+        OPT_INT("per-server", 0, "N", &a->env.per_server, 1, GP_NODE_MAX_GPUS, "fleet, with "
+                "--site-kw: GPUs of one model per server (one host each)", .def = "8"),
         OPT_FLAG("paper", 0, &a->o.paper_model, "solve the paper's formulation as published "
                  "(big-M, the G = 1, 2, ... loop) instead of ours, for comparison"),
         OPT_FLAG("no-warm-start", 0, &a->o.no_warm_start,
@@ -1008,6 +1058,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
     a->objective = "power";
     a->cuts = "off";
     a->hours = 26280;
+    a->env.per_server = 8;
     cli_cost_init(&a->cost);
     if (cli_parse(ctx, &cmd_solve, opts, argc, argv, &rest, code))
         return -1;

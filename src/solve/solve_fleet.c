@@ -29,8 +29,7 @@ void fleet_result_free(fleet_result *r)
     solve_result_init(&r->sol);
 }
 
-/* What the jobs could use at the most: the sum of their D_j. */
-static int jobs_could_use(const gp_trace *tr, size_t ntasks)
+int fleet_could_use(const gp_trace *tr, size_t ntasks)
 {
     int n = 0;
     size_t seen = 0;
@@ -93,7 +92,7 @@ int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_tr
         return gp_error(err, "the electricity price and the horizon must not be negative");
     catalog *cat = catalog_new();
     cluster *cl = cluster_new("fleet");
-    int rc = offer(cand, ncand, jobs_could_use(tr, fp->ntasks), !tp, cat, cl, err);
+    int rc = offer(cand, ncand, fleet_could_use(tr, fp->ntasks), !tp, cat, cl, err);
     /* the reference, for speeds only: not a candidate, so no GPUs of it */
     if (rc == 0 && !tp && fp->ref && !catalog_gpu(cat, fp->ref->name))
         catalog_add_gpu(cat, fp->ref);
