@@ -145,6 +145,18 @@ contains "$T/err" "a clock clamp changes neither, so G* is the same as without t
 expect_rc 1 "a cap below idle" "$G" solve fleet --trace gavel-like --gpus K80 --gpu-cap 20
 contains "$T/err" "a 20 W cap is below K80's idle draw of 25 W" "run's error"
 
+# Within a site's power budget: the cheapest mix (4 K80 + 16 P100 + 3
+# V100M16) peaks at 4 x 150 + 16 x 250 + 3 x 300 = 5.5 kW, which 9 kW
+# holds; no mix that meets the jobs' minimums peaks under 5.1 kW.
+expect_rc 0 "fleet within a site" "$G" --format csv solve fleet --trace gavel-like \
+    --gpus K80@300,P100@1500,V100M16@3000 --usd-per-kwh 0.15 --site-kw 9
+contains "$T/out" "cheapest,optimal,4 K80 + 16 P100 + 3 V100M16,23,55881.00,34200.00,21681.00,5500.0,0.000," \
+    "a budget that does not bind leaves the cheapest fleet"
+contains "$T/out" ",5.50,no" "its provisioned peak, and the budget does not bind"
+expect_rc 0 "fleet within a small site" "$G" --format csv solve fleet --trace gavel-like \
+    --gpus K80@300,P100@1500,V100M16@3000 --site-kw 5
+contains "$T/out" "cheapest,infeasible," "no fleet fits 5 kW"
+
 # The Optimal row of the comparison table (CATS Fig. 7a).
 expect_rc 0 "run with optimal" "$G" --format csv run --trace cats-testbed \
     --cluster cats-testbed --policy cats,hotcloud --no-save
