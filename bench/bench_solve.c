@@ -353,7 +353,7 @@ static void run_fleet(const gavel_sample *g)
     fleet_candidate cand[3];
     for (int k = 0; k < 3; k++)
         cand[k] = (fleet_candidate){catalog_gpu(g->cat, names[k]), 0, prices[k]};
-    fleet_params fp = {0.15, 26280, 0.5, 0, NULL};
+    fleet_params fp = {0.15, 26280, 0.5, 0, NULL, NULL};
     gogh_inst in;
     gp_err err = {{0}};
     if (fleet_inst_from_model(cand, 3, g->ss.tr, g->ss.tp, &fp, &in, &err)) {

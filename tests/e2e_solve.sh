@@ -124,6 +124,39 @@ expect_rc 2 "fleet, unknown profile" "$G" solve fleet --trace gavel-like --gpus 
 expect_rc 2 "fleet, bad count" "$G" solve fleet --trace gavel-like --gpus P100:x
 expect_rc 2 "gogh needs a cluster" "$G" solve gogh --trace gavel-like
 
+# Under a GPU power cap (docs/power-cap.md).  A V100M16 at 200 W clocks at
+# (200 - 30) / 0.2 = 850 MHz, (850/1350)^0.91 = 0.656 of its throughput,
+# drawing 200 W: V100s alone need 24 instead of 20.  CATS forbids the
+# K80s at 120 W (their clock ceiling is below every task's SLA clock), so
+# the tasks go to P100s.  CorrGPU refuses a cap and says why.
+expect_rc 0 "fleet under a cap" "$G" --format csv solve fleet --trace gavel-like \
+    --gpus V100M16@3000 --usd-per-kwh 0.15 --gpu-cap V100M16=200
+contains "$T/out" "cheapest,optimal,24 V100M16,24,90921.60,72000.00,18921.60,4800.0," \
+    "the capped fleet: more GPUs, each drawing less"
+contains "$T/out" "V100M16 200 W: clock clamp to 850 MHz: throughput x 0.656 (-34.4 %)" \
+    "the gpu_cap column says what the cap did"
+expect_rc 0 "cats under a cap" "$G" --format csv solve cats --trace gavel-like \
+    --cluster gavel-like --no-heuristics --gpu-cap K80=120
+contains "$T/out" "optimal,optimal,2509.792," "the capped K80s are left out"
+expect_rc 2 "corrgpu refuses a cap" "$G" solve corrgpu --trace cats-testbed \
+    --cluster cats-testbed --gpu-cap 100
+contains "$T/err" "a clock clamp changes neither, so G* is the same as without the cap" \
+    "the refusal says why, and what to run"
+expect_rc 1 "a cap below idle" "$G" solve fleet --trace gavel-like --gpus K80 --gpu-cap 20
+contains "$T/err" "a 20 W cap is below K80's idle draw of 25 W" "run's error"
+
+# Within a site's power budget: the cheapest mix (4 K80 + 16 P100 + 3
+# V100M16) peaks at 4 x 150 + 16 x 250 + 3 x 300 = 5.5 kW, which 9 kW
+# holds; no mix that meets the jobs' minimums peaks under 5.1 kW.
+expect_rc 0 "fleet within a site" "$G" --format csv solve fleet --trace gavel-like \
+    --gpus K80@300,P100@1500,V100M16@3000 --usd-per-kwh 0.15 --site-kw 9
+contains "$T/out" "cheapest,optimal,4 K80 + 16 P100 + 3 V100M16,23,55881.00,34200.00,21681.00,5500.0,0.000," \
+    "a budget that does not bind leaves the cheapest fleet"
+contains "$T/out" ",5.50,no" "its provisioned peak, and the budget does not bind"
+expect_rc 0 "fleet within a small site" "$G" --format csv solve fleet --trace gavel-like \
+    --gpus K80@300,P100@1500,V100M16@3000 --site-kw 5
+contains "$T/out" "cheapest,infeasible," "no fleet fits 5 kW"
+
 # The Optimal row of the comparison table (CATS Fig. 7a).
 expect_rc 0 "run with optimal" "$G" --format csv run --trace cats-testbed \
     --cluster cats-testbed --policy cats,hotcloud --no-save

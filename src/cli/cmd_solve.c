@@ -26,7 +26,9 @@
 #include "plan/heuristics.h"
 #include "predict/util_predict.h"
 #include "solve/solve.h"
+#include "solve/solve_cap.h"
 
+#include <assert.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,7 +72,8 @@ typedef struct solve_args {
     upred_spec predict;     /* what the heuristics know of utilization */
     solve_opts o;
     cli_whatif wi;          /* --from-snapshot */
-    power_caps caps;            /* --gpu-cap: refused, with the reason */
+    power_caps caps;        /* --gpu-cap: cats, gogh and fleet model it */
+    fleet_envelope env;     /* fleet: --site-kw, --host-w, --per-server */
 } solve_args;
 
 /* An exact model: its name on the command line, what it optimizes, how it
@@ -276,7 +279,7 @@ static const char *optimum_note(char *buf, size_t len, const solve_result *r,
 }
 
 static void comparison(cli_ctx *ctx, const solve_result *r, const heuristic_row *h, size_t nh,
-                       const char *unit, int integral, const char *note)
+                       const char *unit, int integral, const char *note, const int *over_cap)
 {
     table *t = table_new();
     const char *cols[] = {"solution", "status", unit, "bound", "gap_pct", "time_s", "gpus",
@@ -302,7 +305,8 @@ static void comparison(cli_ctx *ctx, const solve_result *r, const heuristic_row 
     for (size_t k = 0; k < nh; k++) {
         table_row(t);
         table_cell(t, "%s", h[k].name);
-        table_cell(t, "%s", h[k].placed_all ? "heuristic" : "incomplete");
+        table_cell(t, "%s", over_cap && over_cap[k] ? "over cap"
+                            : h[k].placed_all ? "heuristic" : "incomplete");
         table_cell(t, "%s", fmt_value(b1, sizeof b1, h[k].value, integral));
         table_cell(t, "%s", "");
         table_cell(t, "%s", "");
@@ -314,7 +318,10 @@ static void comparison(cli_ctx *ctx, const solve_result *r, const heuristic_row 
             table_cell(t, "%s", "");
             table_cell(t, "%s", "");
         }
-        if (h[k].unplaced)
+        if (over_cap && over_cap[k])
+            table_cell(t, "%d placements on a GPU whose capped clock is below the SLA clock",
+                       over_cap[k]);
+        else if (h[k].unplaced)
             table_cell(t, "%d tasks did not fit", h[k].unplaced);
         else if (h[k].conflicts)
             table_cell(t, "%d pairs with rho > alpha", h[k].conflicts);
@@ -414,13 +421,14 @@ static void warm_start(const heuristics *h, int no_conflicts, solve_opts *o)
 /* The result as the model reads: headline, the optimum next to the
  * heuristics, the placements when asked, the model's size. */
 static void report(cli_ctx *ctx, const solve_args *a, const cli_inputs *in, size_t ntasks,
-                   const solve_result *r, const heuristic_row *h, size_t nh, const int *src)
+                   const solve_result *r, const heuristic_row *h, size_t nh, const int *src,
+                   const int *over_cap)
 {
     const solver *m = a->model;
     headline(ctx, m->headline, a, in, ntasks);
     char note[320];
     comparison(ctx, r, h, nh, m->unit, m->integral,
-               optimum_note(note, sizeof note, r, in, src));
+               optimum_note(note, sizeof note, r, in, src), over_cap);
     if (a->placements && r->has_solution)
         print_places(ctx, r, in, src, m->on_cluster);
     footer(ctx, a, r);
@@ -432,6 +440,104 @@ static heuristics_input heuristics_of(const solve_args *a, const cli_inputs *in)
     return (heuristics_input){in->cl, in->cat, in->tr, &a->predict};
 }
 
+/* ---- the GPU power cap (solve/solve_cap.h) -------------------------------------------- */
+
+/* One line per capped profile of p[0..n) saying what the cap does to its
+ * throughput and draw (table format), and run's notice on stderr for a
+ * cap with no effect. */
+static int cap_lines(cli_ctx *ctx, const power_caps *caps, const gpu_profile *const *p,
+                     size_t n, gp_err *err)
+{
+    int shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        solve_cap c;
+        char line[320];
+        if (solve_cap_of(p[i], caps, &c, err)) {
+            gp_error_prefix(err, "--gpu-cap");
+            return -1;
+        }
+        solve_cap_describe(&c, line, sizeof line);
+        if (line[0] && ctx->format == FMT_TABLE)
+            fprintf(ctx->out, "GPU power cap: %s\n", line);
+        shown += line[0] != '\0';
+    }
+    if (!shown && ctx->format == FMT_TABLE)
+        fprintf(ctx->out, "GPU power cap: none of these GPU models is capped\n");
+    cli_caps_notes_profiles(stderr, caps, p, n);
+    return 0;
+}
+
+/* CATS under the caps: a task whose SLA clock (eq. 14) is above a capped
+ * model's clock ceiling may not use that model. */
+static int cats_cap(cli_ctx *ctx, const solve_args *a, const cli_inputs *in, cats_inst *ci,
+                    gp_err *err)
+{
+    int forbidden = 0;
+    if (cli_caps_check(&a->caps, in->cl, in->cat, NULL, err) ||
+        cats_inst_cap(ci, &a->caps, &forbidden, err))
+        return -1;
+    if (ctx->format == FMT_TABLE) {
+        char what[1024];
+        cli_caps_describe(&a->caps, in->cl, in->cat, NULL, what, sizeof what);
+        fprintf(ctx->out, "GPU power cap: %s; a GPU's clock must reach its tasks' SLA clocks "
+                "(eq. 14) and stay under the cap: %d (task, GPU model) pairs are forbidden\n",
+                what, forbidden);
+    }
+    cli_caps_notes(stderr, &a->caps, in->cl, in->cat);
+    return 0;
+}
+
+/* For each heuristic row, how many of its tasks sit on a GPU the cap
+ * forbids them (such a row is no warm start and has no value); NULL
+ * without a cap. */
+static int *cats_rows_over_cap(const cats_inst *ci, heuristics *h)
+{
+    if (!ci->allow)
+        return NULL;
+    int *over = xcalloc(h->n + 1, sizeof *over);
+    for (size_t k = 0; k < h->n; k++) {
+        over[k] = cats_places_forbidden(ci, h->rows[k].place, h->rows[k].nplace);
+        if (over[k]) {
+            h->rows[k].placed_all = 0;
+            h->rows[k].value = NAN;
+        }
+    }
+    return over;
+}
+
+/* An infeasible CATS optimum blames the task's allowed models; when the
+ * models it names (or every model) have GPUs in the cluster, the cap is
+ * what left it none, and the note says so. */
+static void cats_cap_why(const cats_inst *ci, const cli_inputs *in, solve_result *r)
+{
+    if (!ci->allow || r->status != SOLVE_INFEASIBLE || r->why_task < 0 ||
+        (size_t)r->why_task >= ci->ntasks)
+        return;
+    const task *t = &in->tr->tasks[ci->tasks[r->why_task].src];
+    for (size_t g = 0; g < ci->ngpus; g++)
+        if (task_allows_model(t, in->cl->nodes[ci->gpus[g].node].gpu_model)) {
+            snprintf(r->why, sizeof r->why, "--gpu-cap: its SLA clock is above the capped "
+                     "clock of every GPU model it may use");
+            return;
+        }
+}
+
+/* GOGH Problem 1 under the caps: capped types at their rate and draw. */
+static int gogh_cap(cli_ctx *ctx, const solve_args *a, const cli_inputs *in, gogh_inst *gi,
+                    gp_err *err)
+{
+    assert(gi->objective != GOGH_MAX_THROUGHPUT);       /* cap_refused() */
+    if (power_caps_check_models(&a->caps, in->cat, err))
+        return -1;
+    const gpu_profile **p = xcalloc(gi->ntypes + 1, sizeof *p);
+    for (size_t t = 0; t < gi->ntypes; t++)
+        p[t] = catalog_gpu(in->cat, gi->types[t].name);
+    int rc = cap_lines(ctx, &a->caps, p, gi->ntypes, err) ? -1
+             : gogh_inst_cap(gi, p, &a->caps, err);
+    free(p);
+    return rc;
+}
+
 static int do_cats(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
 {
     gp_err err = {{0}};
@@ -439,18 +545,26 @@ static int do_cats(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
     if (cats_inst_from_model(in->cl, in->cat, in->tr, (size_t)a->ntasks, &ci, &err))
         return cli_fail(&err);
     ci.util_cap_pct = a->util_cap;
+    if (power_caps_any(&a->caps) && cats_cap(ctx, a, in, &ci, &err)) {
+        cats_inst_free(&ci);
+        return cli_fail(&err);
+    }
     int *src = xmalloc((ci.ntasks + 1) * sizeof *src);
     for (size_t l = 0; l < ci.ntasks; l++)
         src[l] = ci.tasks[l].src;
     heuristics_input hin = heuristics_of(a, in);
     heuristics *h = a->no_heur ? xcalloc(1, sizeof *h) : heuristics_cats_new(&hin, &ci);
+    int *over = cats_rows_over_cap(&ci, h);
     warm_start(h, 0, &a->o);
     solve_result r;
     int rc = solve_cats(&ci, &a->o, &r, &err);
     if (rc == 0)
-        report(ctx, a, in, ci.ntasks, &r, h->rows, h->n, src);
+        cats_cap_why(&ci, in, &r);
+    if (rc == 0)
+        report(ctx, a, in, ci.ntasks, &r, h->rows, h->n, src, over);
     solve_result_free(&r);
     heuristics_free(h);
+    free(over);
     free(src);
     cats_inst_free(&ci);
     return rc ? cli_fail(&err) : EXIT_OK;
@@ -471,7 +585,7 @@ static int do_corrgpu(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
     solve_result r;
     int rc = solve_corrgpu(&ci, &a->o, &r, &err);
     if (rc == 0)
-        report(ctx, a, in, ci.ntasks, &r, h->rows, h->n, ci.src);
+        report(ctx, a, in, ci.ntasks, &r, h->rows, h->n, ci.src, NULL);
     solve_result_free(&r);
     heuristics_free(h);
     corrgpu_inst_free(&ci);
@@ -488,6 +602,10 @@ static int do_gogh(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
     for (size_t t = 0; t < gi.ntypes; t++)
         gi.types[t].theta = a->theta;
     gi.objective = strcmp(a->objective, "throughput") == 0 ? GOGH_MAX_THROUGHPUT : GOGH_MIN_POWER;
+    if (power_caps_any(&a->caps) && gogh_cap(ctx, a, in, &gi, &err)) {
+        gogh_inst_free(&gi);
+        return cli_fail(&err);
+    }
     int *src = xmalloc((gi.njobs + 1) * sizeof *src);
     for (size_t j = 0; j < gi.njobs; j++)
         src[j] = gi.jobs[j].src;
@@ -503,7 +621,7 @@ static int do_gogh(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
         }
         solve_args as_run = *a;
         as_run.model = &shown;
-        report(ctx, &as_run, in, gi.njobs, &r, &greedy, 1, src);
+        report(ctx, &as_run, in, gi.njobs, &r, &greedy, 1, src, NULL);
     }
     solve_result_free(&r);
     free(src);
@@ -565,28 +683,88 @@ static void fleet_carbon_cell(table *t, const solve_args *a, double power_w)
                    energy_flat_g_per_kwh(&a->cost.pr, 0, a->hours) / 1e6);
 }
 
-/* One fleet solved: the candidates given (all, or one for the single-model
- * comparison). */
-static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
-                     const fleet_candidate *cand, size_t n, const char *label, gp_err *err)
+/* The gpu_cap cell of csv and json: what the cap does to each capped
+ * candidate of the row (the table format prints it as lines instead). */
+static void fleet_cap_cell(table *t, const solve_args *a, const fleet_candidate *cand, size_t n)
+{
+    strbuf all = STRBUF_INIT;
+    for (size_t k = 0; k < n; k++) {
+        solve_cap c;
+        char line[320];
+        gp_err ignore;
+        if (solve_cap_of(cand[k].prof, &a->caps, &c, &ignore))
+            continue;   /* fleet_caps_check refused it: not reached */
+        solve_cap_describe(&c, line, sizeof line);
+        if (line[0]) {
+            strbuf_sep(&all, "; ");
+            strbuf_puts(&all, line);
+        }
+    }
+    table_cell(t, "%s", strbuf_str(&all));
+    strbuf_free(&all);
+}
+
+/* The cheapest fleet of the candidates: with --site-kw, the cheapest
+ * within the envelope (*site says whether it binds); counts per
+ * candidate. */
+static int fleet_solve(const solve_args *a, const cli_inputs *in, const fleet_candidate *cand,
+                       size_t n, fleet_result *fr, fleet_site *site, gp_err *err)
 {
     /* the fleet draws its watts for --hours from hour 0 of the trace */
     double usd_per_kwh = energy_flat_usd_per_kwh(&a->cost.pr, 0, a->hours);
     fleet_params fp = {usd_per_kwh, a->hours, a->min_frac, (size_t)a->ntasks,
                        catalog_gpu(in->cat, in->tr->ref_gpu[0] ? in->tr->ref_gpu
-                                                               : SPEED_DEFAULT_REF)};
-    gogh_inst gi;
-    if (fleet_inst_from_model(cand, n, in->tr, in->tp, &fp, &gi, err)) {
-        if (in->tp && strstr(err->msg, "throughput table has no model")) {
-            size_t l = strlen(err->msg);
-            snprintf(err->msg + l, sizeof err->msg - l, " (table %s); give one that has it "
-                     "(--tput NAME), or run the tasks at the profiles' speeds (--tput none)",
-                     in->tp->name);
+                                                               : SPEED_DEFAULT_REF),
+                       power_caps_any(&a->caps) ? &a->caps : NULL};
+    memset(site, 0, sizeof *site);
+    memset(fr, 0, sizeof *fr);
+    solve_result_init(&fr->sol);
+    int rc;
+    if (a->env.site_kw > 0) {
+        fleet_envelope env = a->env;
+        env.pue = hourly_value_max(&a->cost.pr.pue);
+        rc = solve_fleet_within(cand, n, in->tr, in->tp, &fp, &env, &a->o, fr, site, err);
+    } else {
+        gogh_inst gi;
+        rc = fleet_inst_from_model(cand, n, in->tr, in->tp, &fp, &gi, err);
+        if (rc == 0) {
+            rc = solve_fleet(&gi, &a->o, fr, err);
+            gogh_inst_free(&gi);
         }
-        return -1;
     }
+    if (rc && in->tp && strstr(err->msg, "throughput table has no model")) {
+        size_t l = strlen(err->msg);
+        snprintf(err->msg + l, sizeof err->msg - l, " (table %s); give one that has it "
+                 "(--tput NAME), or run the tasks at the profiles' speeds (--tput none)",
+                 in->tp->name);
+    }
+    return rc;
+}
+
+/* The envelope's cells: the answer's provisioned peak (facility kW), and
+ * whether the budget changed the answer. */
+static void fleet_site_cells(table *t, const solve_args *a, const fleet_result *fr,
+                             const fleet_site *site)
+{
+    if (!(a->env.site_kw > 0))
+        return;
+    double pue = hourly_value_max(&a->cost.pr.pue);
+    if (fr->sol.has_solution)
+        table_cell(t, "%.2f", site->peak_it_w * pue / 1000);
+    else
+        table_cell(t, "%s", "");
+    table_cell(t, "%s", !site->found ? "" : site->binds ? "yes" : "no");
+}
+
+/* One fleet solved: the candidates given (all, or one for the single-model
+ * comparison); cap_col adds the gpu_cap cell. */
+static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
+                     const fleet_candidate *cand, size_t n, const char *label, int cap_col,
+                     gp_err *err)
+{
     fleet_result fr;
-    int rc = solve_fleet(&gi, &a->o, &fr, err);
+    fleet_site site;
+    int rc = fleet_solve(a, in, cand, n, &fr, &site, err);
     if (rc == 0) {
         strbuf buys = STRBUF_INIT;
         int gpus = 0;
@@ -594,7 +772,7 @@ static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
             gpus += fr.count[k];
             if (fr.count[k]) {
                 strbuf_sep(&buys, " + ");
-                strbuf_printf(&buys, "%d %s", fr.count[k], gi.types[k].name);
+                strbuf_printf(&buys, "%d %s", fr.count[k], cand[k].prof->name);
             }
         }
         int have = fr.sol.has_solution;
@@ -615,10 +793,12 @@ static int fleet_row(table *t, const solve_args *a, const cli_inputs *in,
         }
         table_cell(t, "%.3f", fr.sol.time_s);
         fleet_carbon_cell(t, a, have ? fr.power_w : NAN);
+        fleet_site_cells(t, a, &fr, &site);
+        if (cap_col)
+            fleet_cap_cell(t, a, cand, n);
         strbuf_free(&buys);
     }
     fleet_result_free(&fr);
-    gogh_inst_free(&gi);
     return rc;
 }
 
@@ -646,6 +826,33 @@ static void fleet_heading(cli_ctx *ctx, const solve_args *a, const cli_inputs *i
             "those hours from hour 0)" : a->cost.pr.pue.constant != 1 ? " (price x PUE)" : "");
 }
 
+/* The caps name known models, and every capped candidate can hold its
+ * cap (run's errors), before any solve. */
+static int fleet_caps_check(const solve_args *a, const cli_inputs *in,
+                            const fleet_candidate *cand, size_t n, gp_err *err)
+{
+    if (power_caps_check_models(&a->caps, in->cat, err))
+        return -1;
+    for (size_t k = 0; k < n; k++) {
+        solve_cap c;
+        if (solve_cap_of(cand[k].prof, &a->caps, &c, err)) {
+            gp_error_prefix(err, "--gpu-cap");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* What the cap does to each candidate, under the heading. */
+static int fleet_cap_lines(cli_ctx *ctx, const solve_args *a, const fleet_candidate *cand,
+                           size_t n, gp_err *err)
+{
+    const gpu_profile *p[MAX_FLEET_GPUS];
+    for (size_t k = 0; k < n; k++)
+        p[k] = cand[k].prof;
+    return cap_lines(ctx, &a->caps, p, n, err);
+}
+
 static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
 {
     gp_err err = {{0}};
@@ -655,6 +862,8 @@ static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
         return cli_usage_error(&cmd_solve, "fleet needs --gpus NAME[:MAX][@USD],...");
     if (parse_fleet(a->gpus, in->cat, cand, &n, &err))
         return cli_usage_error(&cmd_solve, "%s", err.msg);
+    if (power_caps_any(&a->caps) && fleet_caps_check(a, in, cand, n, &err))
+        return cli_fail(&err);
     table *t = table_new();
     const char *cols[] = {"fleet", "status", "buy", "gpus", "cost_usd", "capex_usd",
                           "energy_usd", "power_w", "gap_pct", "time_s"};
@@ -662,23 +871,32 @@ static int do_fleet(cli_ctx *ctx, solve_args *a, const cli_inputs *in)
         table_col(t, cols[c], c >= 3);
     if (cli_cost_has_carbon(&a->cost))
         table_col(t, "co2e_t", 1);
+    if (a->env.site_kw > 0) {
+        table_col(t, "peak_kw", 1);
+        table_col(t, "site_binds", 0);
+    }
+    int cap_col = power_caps_any(&a->caps) && ctx->format != FMT_TABLE;
+    if (cap_col)
+        table_col(t, "gpu_cap", 0);
     /* The mix, then each model alone: one solve each, some take seconds,
      * so a terminal sees how many are done. */
     cli_progress bar;
     cli_progress_init(&bar, "solve fleet");
     size_t solves = n > 1 ? n + 1 : 1;
     cli_progress_show(&bar, 0);
-    int rc = fleet_row(t, a, in, cand, n, "cheapest", &err);
+    int rc = fleet_row(t, a, in, cand, n, "cheapest", cap_col, &err);
     for (size_t k = 0; k < n && rc == 0 && n > 1; k++) {
         char label[GP_NAME_MAX + 8];
         cli_progress_show(&bar, (double)(k + 1) / (double)solves);
         snprintf(label, sizeof label, "only %s", cand[k].prof->name);
-        rc = fleet_row(t, a, in, &cand[k], 1, label, &err);
+        rc = fleet_row(t, a, in, &cand[k], 1, label, cap_col, &err);
     }
     cli_progress_done(&bar);
     /* Output only with an answer: the heading, then the rows. */
     if (rc == 0 && ctx->format == FMT_TABLE)
         fleet_heading(ctx, a, in);
+    if (rc == 0 && power_caps_any(&a->caps))
+        rc = fleet_cap_lines(ctx, a, cand, n, &err);
     if (rc == 0)
         table_print(t, ctx->format, ctx->out, "(nothing)");
     for (size_t k = 0; k < n && rc == 0; k++)
@@ -738,16 +956,21 @@ static const solver *find_solver(const cli_args *rest)
     return NULL;
 }
 
-/* Why model name cannot take a GPU power cap (rather than ignore one). */
-static const char *cap_ignored(const char *name)
+/* Why the model asked for refuses a GPU power cap (rather than ignore
+ * one), or NULL when it models the cap. */
+static const char *cap_refused(const solve_args *a)
 {
-    if (strcmp(name, "cats") == 0)
-        return "CATS eq. 6-14 let every GPU clock up to f_max, so a cap would not change "
-               "this optimum as it changes a run; simulate it: gpuplan run --gpu-cap";
-    if (strcmp(name, "corrgpu") == 0)
-        return "CorrGPU's model counts GPUs bought, not watts: a cap does not enter it";
-    return "this model prices energy at each GPU's uncapped draw, so a cap would go "
-           "unnoticed; simulate it: gpuplan run or plan --gpu-cap";
+    if (strcmp(a->model->name, "gogh") == 0 && strcmp(a->objective, "throughput") == 0)
+        return "Gavel's max-sum throughput divides each job's throughput by its best solo "
+               "throughput, which the cap scales too, so the objective would not see it; "
+               "solve the cap with --objective power, or simulate it: gpuplan run --gpu-cap W";
+    if (strcmp(a->model->name, "corrgpu") == 0)
+        return "CorrGPU eq. 3-7 pack by GPU memory and by the correlation of the tasks' "
+               "measured utilization series, and a clock clamp changes neither, so G* is the "
+               "same as without the cap (solve it without --gpu-cap); what the cap does to "
+               "the utilization the heuristics pack by and to the tasks' durations is "
+               "simulated: gpuplan run --gpu-cap W, or gpuplan plan --gpu-cap W";
+    return NULL;
 }
 
 static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *code)
@@ -794,6 +1017,14 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
         CLI_COST_ENERGY_OPTS(&a->cost),
         OPT_DOUBLE("hours", 0, "H", &a->hours, 0, 1e7, "fleet: how long the jobs run on the "
                    "fleet (energy = watts x H)", .def = "26280, three years"),
+        OPT_DOUBLE("site-kw", 0, "KW", &a->env.site_kw, 0, 1e9, "fleet: the site's power "
+                   "budget in kW of facility power: the fleet's provisioned peak (each GPU "
+                   "at its maximum or capped draw, each server's host) x PUE stays within it",
+                   .min_open = 1, .def = "none"),
+        OPT_DOUBLE("host-w", 0, "W", &a->env.host_w, 0, 1e6, "fleet, with --site-kw: a "
+                   "server's peak watts beside its GPUs", .def = "0"),
+        OPT_INT("per-server", 0, "N", &a->env.per_server, 1, GP_NODE_MAX_GPUS, "fleet, with "
+                "--site-kw: GPUs of one model per server (one host each)", .def = "8"),
         OPT_FLAG("paper", 0, &a->o.paper_model, "solve the paper's formulation as published "
                  "(big-M, the G = 1, 2, ... loop) instead of ours, for comparison"),
         OPT_FLAG("no-warm-start", 0, &a->o.no_warm_start,
@@ -806,9 +1037,12 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
         OPT_CALLBACK("predict", 0, "NAME", &a->predict, cli_parse_predict, "cats, corrgpu: "
                      "what the heuristics know of future utilization: oracle, profile:S, "
                      "profile:S:mean, history or noisy:RMSLE", .def = "oracle"),
-        OPT_CALLBACK("gpu-cap", 0, "W|MODEL=W,...", &a->caps, cli_parse_caps, "not "
-                     "modelled: the exact models know no GPU power cap (refused with the "
-                     "reason; run and plan take one)"),
+        OPT_CALLBACK("gpu-cap", 0, "W|MODEL=W,...", &a->caps, cli_parse_caps, "cats, gogh, "
+                     "fleet: a power cap per GPU, or per GPU model, as run's: a capped GPU's "
+                     "clock stays under the cap on its profile's power curve (cats: tasks "
+                     "whose SLA clock is above it may not use it; gogh, fleet: its "
+                     "throughput x the clock's rate, its draw the capped one); corrgpu "
+                     "refuses it, saying why"),
         OPT_FLAG("placements", 0, &a->placements, "print every task's GPU"),
         OPT_FLAG("log", 0, &a->log, "print GLPK's messages to stderr afterwards"),
         OPT_END(),
@@ -824,6 +1058,7 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
     a->objective = "power";
     a->cuts = "off";
     a->hours = 26280;
+    a->env.per_server = 8;
     cli_cost_init(&a->cost);
     if (cli_parse(ctx, &cmd_solve, opts, argc, argv, &rest, code))
         return -1;
@@ -852,8 +1087,8 @@ static int parse_args(cli_ctx *ctx, int argc, char **argv, solve_args *a, int *c
         *code = cli_usage_error(&cmd_solve, "%s needs --cluster NAME", a->model->name);
         return -1;
     }
-    if (power_caps_any(&a->caps)) {
-        *code = cli_usage_error(&cmd_solve, "--gpu-cap: %s", cap_ignored(a->model->name));
+    if (power_caps_any(&a->caps) && cap_refused(a)) {
+        *code = cli_usage_error(&cmd_solve, "--gpu-cap: %s", cap_refused(a));
         return -1;
     }
     return 0;

@@ -326,6 +326,8 @@ typedef struct fleet_candidate {
     double price_usd;           /* < 0 = the profile's */
 } fleet_candidate;
 
+struct power_caps;
+
 typedef struct fleet_params {
     double usd_per_kwh;         /* electricity; 0 = CapEx alone */
     double hours;               /* how long the placement runs */
@@ -334,13 +336,18 @@ typedef struct fleet_params {
     /* Without a table: the profile the trace was measured on (borrowed;
      * NULL = a V100 of speed 1), for the candidates' relative speeds. */
     const gpu_profile *ref;
+    /* A GPU power cap per model (power/power_cap.h; NULL = none): a
+     * clamped candidate's throughputs are scaled by the clamp's rate and
+     * its busy draw is the capped one (solve_cap.h). */
+    const struct power_caps *caps;
 } fleet_params;
 
 /* The instance: jobs of tr with throughputs from tp (as
  * gogh_inst_from_model; tp NULL: from the profiles' speeds), one
  * accelerator type per candidate in order, with max_count accelerators
- * each.  Fails on a candidate named twice, or without a throughput class
- * when a table times the jobs. */
+ * each, under fp->caps.  Fails on a candidate named twice, without a
+ * throughput class when a table times the jobs, or capped where no clock
+ * holds the cap. */
 int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_trace *tr,
                           const tput_catalog *tp, const fleet_params *fp, gogh_inst *out,
                           gp_err *err);
@@ -359,6 +366,54 @@ void fleet_result_free(fleet_result *r);
  * or one built by hand); counts and the cost split come from the placement.
  * An infeasible instance is a status, not an error. */
 int solve_fleet(const gogh_inst *in, const solve_opts *o, fleet_result *res, gp_err *err);
+
+/* What the first ntasks GPU jobs of tr (0 = all) could use at the most:
+ * the sum of their D_j, a candidate's count when it has no maximum. */
+int fleet_could_use(const gp_trace *tr, size_t ntasks);
+
+/* ---- the cheapest fleet within a site's power envelope ------------------ */
+
+/* The envelope a fleet is provisioned in (power/site_envelope.h's
+ * arithmetic): GPUs at their maximum draw (the capped draw under
+ * fleet_params' caps), one host of host_w per server of per_server GPUs of
+ * one model, and the PUE that turns that IT peak into facility power. */
+typedef struct fleet_envelope {
+    double site_kw;             /* facility budget, > 0 */
+    double pue;                 /* >= 1 (the largest hour of a series) */
+    double host_w;
+    int per_server;
+} fleet_envelope;
+
+/* What the search found beside the answer. */
+typedef struct fleet_site {
+    int found;                  /* the cheapest fleet ignoring the budget exists */
+    double cost_usd;            /* ... its cost */
+    double peak_it_w;           /* its provisioned peak (IT); after the search:
+                                 * the answer's */
+    int binds;                  /* it is over the budget */
+    long solves;                /* fleet solves the search made */
+} fleet_site;
+
+/* Each candidate's peak draw per GPU into w[0..ncand): max_w, or the
+ * capped draw under fp->caps. */
+int fleet_gpu_peak_w(const fleet_candidate *cand, size_t ncand, const fleet_params *fp,
+                     double *w, gp_err *err);
+
+/* Provisioned peak IT watts of n[k] GPUs of each candidate (gpu_w[k] each)
+ * with their hosts. */
+double fleet_peak_it_w(const double *gpu_w, const int *n, size_t ncand,
+                       const fleet_envelope *env);
+
+/* The cheapest fleet (as fleet_inst_from_model + solve_fleet) whose
+ * provisioned peak x PUE stays within env's site budget: a search over the
+ * candidates' maximum counts whose root is the unconstrained fleet (*info
+ * says whether the budget binds).  res->count is per candidate; the
+ * status is optimal when the search closed, feasible with the least open
+ * bound when o's limits stopped it. */
+int solve_fleet_within(const fleet_candidate *cand, size_t ncand, const gp_trace *tr,
+                       const tput_catalog *tp, const fleet_params *fp,
+                       const fleet_envelope *env, const solve_opts *o, fleet_result *res,
+                       fleet_site *info, gp_err *err);
 
 /* Frees GLPK's per-thread environment (call at program exit; tests do so
  * to keep leak checkers quiet). */

@@ -8,9 +8,12 @@
  * runs.  Every candidate is therefore offered at its largest count, and
  * each GPU in use is charged its price plus the energy of the combination
  * it runs (GOGH_MIN_COST in solve_gogh.c); the counts are read back from
- * the placement.  Not here: the search (solve_gogh.c), the command's
- * comparisons (cmd_solve.c).
+ * the placement.  Under a GPU power cap a clamped candidate is offered at
+ * its capped throughputs and draw (solve_cap.c), which prices the cap:
+ * slower GPUs, more of them, each drawing less.  Not here: the search
+ * (solve_gogh.c), the command's comparisons (cmd_solve.c).
  */
+#include "solve_cap.h"
 #include "solve_int.h"
 
 #include <assert.h>
@@ -26,8 +29,7 @@ void fleet_result_free(fleet_result *r)
     solve_result_init(&r->sol);
 }
 
-/* What the jobs could use at the most: the sum of their D_j. */
-static int jobs_could_use(const gp_trace *tr, size_t ntasks)
+int fleet_could_use(const gp_trace *tr, size_t ntasks)
 {
     int n = 0;
     size_t seen = 0;
@@ -66,6 +68,19 @@ static int offer(const fleet_candidate *cand, size_t ncand, int could_use, int b
     return 0;
 }
 
+/* The caps on the instance's types, one per candidate in order; the jobs'
+ * minimums were set from the uncapped throughputs, and stay. */
+static int cap_candidates(const fleet_candidate *cand, size_t ncand, const power_caps *caps,
+                          gogh_inst *out, gp_err *err)
+{
+    const gpu_profile **prof = xcalloc(ncand + 1, sizeof *prof);
+    for (size_t i = 0; i < ncand; i++)
+        prof[i] = cand[i].prof;
+    int rc = gogh_inst_cap(out, prof, caps, err);
+    free(prof);
+    return rc;
+}
+
 int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_trace *tr,
                           const tput_catalog *tp, const fleet_params *fp, gogh_inst *out,
                           gp_err *err)
@@ -77,7 +92,7 @@ int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_tr
         return gp_error(err, "the electricity price and the horizon must not be negative");
     catalog *cat = catalog_new();
     cluster *cl = cluster_new("fleet");
-    int rc = offer(cand, ncand, jobs_could_use(tr, fp->ntasks), !tp, cat, cl, err);
+    int rc = offer(cand, ncand, fleet_could_use(tr, fp->ntasks), !tp, cat, cl, err);
     /* the reference, for speeds only: not a candidate, so no GPUs of it */
     if (rc == 0 && !tp && fp->ref && !catalog_gpu(cat, fp->ref->name))
         catalog_add_gpu(cat, fp->ref);
@@ -88,6 +103,10 @@ int fleet_inst_from_model(const fleet_candidate *cand, size_t ncand, const gp_tr
     if (rc)
         return -1;
     assert(out->ntypes == ncand);
+    if (fp->caps && cap_candidates(cand, ncand, fp->caps, out, err)) {
+        gogh_inst_free(out);
+        return -1;
+    }
     out->objective = GOGH_MIN_COST;
     out->usd_per_w = fp->usd_per_kwh * fp->hours / 1000;   /* W over hours, in kWh */
     return 0;
