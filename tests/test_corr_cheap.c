@@ -10,7 +10,7 @@
  * candidate (the full path), on random states with ties, mixed sample
  * periods and finished tasks; under either grid (corr_place.h).
  */
-#include "testutil.h"
+#include "corrtest.h"
 
 #include "core/rng.h"
 #include "core/util_series.h"
@@ -19,44 +19,7 @@
 
 /* ---- fixture: servers of 4 V100, tasks by hand ------------------------------- */
 
-typedef struct fx {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
-    cstate *cs;
-    double *progress;
-} fx;
-
-static void fx_init(fx *f, int nodes)
-{
-    memset(f, 0, sizeof *f);
-    f->cat = catalog_new();
-    catalog_add_builtin(f->cat);
-    f->cl = cluster_new("c");
-    for (int i = 0; i < nodes; i++) {
-        node n;
-        memset(&n, 0, sizeof n);
-        snprintf(n.name, sizeof n.name, "s%d", i);
-        strcpy(n.gpu_model, "V100");
-        n.gpu_count = 4;
-        n.cpu_milli = 64000;
-        n.ram_mib = 1 << 20;
-        cluster_add_node(f->cl, &n);
-    }
-    f->tr = trace_new("t");
-    gp_err err = {{0}};
-    f->cs = cstate_new(f->cl, f->cat, &err);
-    assert_non_null(f->cs);
-}
-
-static void fx_free(fx *f)
-{
-    cstate_free(f->cs);
-    trace_free(f->tr);
-    cluster_free(f->cl);
-    catalog_free(f->cat);
-    free(f->progress);
-}
+typedef corr_fx fx;
 
 /* A task of v GPUs: with len > 0 a series shaped like a training job's (a
  * level, a warm-up, dips), on period p; else a constant among a few
@@ -169,7 +132,7 @@ static void test_surely_over_sound(void **state)
 {
     (void)state;
     fx f;
-    fx_init(&f, 12);
+    corr_fx_init(&f, 12);
     rng r;
     rng_seed(&r, 11);
     fx_fill(&f, &r, 160, 110);
@@ -221,7 +184,7 @@ static void test_surely_over_sound(void **state)
     assert_true(windows > 1000);
     assert_true(fired > windows);      /* it does reject, at the low thresholds */
     policy_release(&sp, prep);
-    fx_free(&f);
+    corr_fx_free(&f);
 }
 
 /* ---- the lazy comparison ----------------------------------------------------- */
@@ -230,7 +193,7 @@ static void test_lazy_means_equal(void **state)
 {
     (void)state;
     fx f;
-    fx_init(&f, 12);
+    corr_fx_init(&f, 12);
     rng r;
     rng_seed(&r, 5);
     fx_fill(&f, &r, 120, 80);
@@ -263,7 +226,7 @@ static void test_lazy_means_equal(void **state)
     }
     assert_true(skips > 0 && full > 0);
     useries_memo_free(memo);
-    fx_free(&f);
+    corr_fx_free(&f);
 }
 
 /* ---- every policy places as the full scan did -------------------------------- */
@@ -302,7 +265,7 @@ static void test_same_placements(void **state)
     };
     for (int seed = 1; seed <= 3; seed++) {
         fx f;
-        fx_init(&f, 16);
+        corr_fx_init(&f, 16);
         rng r;
         rng_seed(&r, (uint64_t)seed);
         fx_fill(&f, &r, 200, 150);
@@ -344,7 +307,7 @@ static void test_same_placements(void **state)
             explain_free(&ex);
             policy_release(&sp, prep);
         }
-        fx_free(&f);
+        corr_fx_free(&f);
     }
 }
 

@@ -7,49 +7,14 @@
  * values worked out by hand; a task that outlives its standalone end is
  * laid on the grid again from its progress.
  */
-#include "testutil.h"
+#include "corrtest.h"
 
 #include "core/rng.h"
 #include "core/util_series.h"
 #include "core/util_series_grid.h"
 #include "policy/corr_place.h"
 
-typedef struct fx {
-    catalog *cat;
-    cluster *cl;
-    gp_trace *tr;
-    cstate *cs;
-} fx;
-
-static void fx_init(fx *f, int nodes)
-{
-    memset(f, 0, sizeof *f);
-    f->cat = catalog_new();
-    catalog_add_builtin(f->cat);
-    f->cl = cluster_new("c");
-    for (int i = 0; i < nodes; i++) {
-        node n;
-        memset(&n, 0, sizeof n);
-        snprintf(n.name, sizeof n.name, "s%d", i);
-        strcpy(n.gpu_model, "V100");
-        n.gpu_count = 4;
-        n.cpu_milli = 64000;
-        n.ram_mib = 1 << 20;
-        cluster_add_node(f->cl, &n);
-    }
-    f->tr = trace_new("t");
-    gp_err err = {{0}};
-    f->cs = cstate_new(f->cl, f->cat, &err);
-    assert_non_null(f->cs);
-}
-
-static void fx_free(fx *f)
-{
-    cstate_free(f->cs);
-    trace_free(f->tr);
-    cluster_free(f->cl);
-    catalog_free(f->cat);
-}
+typedef corr_fx fx;
 
 /* A one-GPU task with series u of len samples at period p (len 0: the
  * constant mean). */
@@ -96,7 +61,7 @@ static void test_join_leave_exact(void **state)
 {
     (void)state;
     fx f;
-    fx_init(&f, 1);
+    corr_fx_init(&f, 1);
     rng rs, *r = &rs;
     rng_seed(r, 7);
     float u[37];
@@ -135,7 +100,7 @@ static void test_join_leave_exact(void **state)
     }
     free(before);
     useries_grid_free(gr);
-    fx_free(&f);
+    corr_fx_free(&f);
 }
 
 /* Random joins and leaves over time on several GPUs: each kept aggregate
@@ -145,7 +110,7 @@ static void test_kept_equals_rebuilt(void **state)
 {
     (void)state;
     fx f;
-    fx_init(&f, 2);
+    corr_fx_init(&f, 2);
     rng rs, *r = &rs;
     rng_seed(r, 11);
     enum { NT = 60 };
@@ -206,7 +171,7 @@ static void test_kept_equals_rebuilt(void **state)
         useries_grid_free(fresh);
     }
     useries_grid_free(gr);
-    fx_free(&f);
+    corr_fx_free(&f);
 }
 
 /* ---- rho and the means by hand ------------------------------------------- */
@@ -215,7 +180,7 @@ static void test_rho_by_hand(void **state)
 {
     (void)state;
     fx f;
-    fx_init(&f, 1);
+    corr_fx_init(&f, 1);
     static const float a[] = {10, 20, 30, 40}, b[] = {10, 30, 20, 40};
     int ta = fx_task(&f, a, 4, 10, 0, 40);
     int tb = fx_task(&f, b, 4, 10, 0, 40);
@@ -257,7 +222,7 @@ static void test_rho_by_hand(void **state)
     assert_double_equal(c.gpu_mean, 30, 1e-12);
     useries_in_free(&in);
     useries_grid_free(gr);
-    fx_free(&f);
+    corr_fx_free(&f);
 }
 
 /* Through the family's plumbing: corr_grid_attach without a workspace
@@ -266,7 +231,7 @@ static void test_window_terms_on_grid(void **state)
 {
     (void)state;
     fx f;
-    fx_init(&f, 1);
+    corr_fx_init(&f, 1);
     static const float a[] = {10, 20, 30, 40}, b[] = {10, 30, 20, 40};
     int ta = fx_task(&f, a, 4, 10, 0, 40);
     int tb = fx_task(&f, b, 4, 10, 0, 40);
@@ -282,7 +247,7 @@ static void test_window_terms_on_grid(void **state)
     assert_double_equal(t.rho, 0.5, 1e-12);
     assert_double_equal(t.load, 50, 1e-12);
     useries_in_free(&in);
-    fx_free(&f);
+    corr_fx_free(&f);
 }
 
 /* A task still running past its standalone end (slowed) is laid on the
@@ -291,7 +256,7 @@ static void test_overrun_anchored_again(void **state)
 {
     (void)state;
     fx f;
-    fx_init(&f, 1);
+    corr_fx_init(&f, 1);
     static const float a[] = {10, 20, 30, 40}, b[] = {10, 30, 20, 40};
     int ta = fx_task(&f, a, 4, 10, 0, 40);
     int tb = fx_task(&f, b, 4, 10, 0, 40);
@@ -311,7 +276,7 @@ static void test_overrun_anchored_again(void **state)
     assert_double_equal(c.gpu_mean, 35, 1e-12);
     useries_in_free(&in);
     useries_grid_free(gr);
-    fx_free(&f);
+    corr_fx_free(&f);
 }
 
 /* A co-runner that ends within the cell holding now still counts there:
@@ -320,7 +285,7 @@ static void test_ending_within_the_cell(void **state)
 {
     (void)state;
     fx f;
-    fx_init(&f, 1);
+    corr_fx_init(&f, 1);
     int ta = fx_task(&f, NULL, 0, 0, 100, 100);
     int tb = fx_task(&f, NULL, 0, 0, 100, 600);
     double progress[2] = {0, 0};
@@ -338,7 +303,7 @@ static void test_ending_within_the_cell(void **state)
     assert_double_equal(c.gpu_mean + c.task_mean, 200, 0);
     useries_in_free(&in);
     useries_grid_free(gr);
-    fx_free(&f);
+    corr_fx_free(&f);
 }
 
 int main(void)
