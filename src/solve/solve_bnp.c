@@ -467,13 +467,16 @@ static void keep_rounded(const node_inst *ni, const pk_inst *p, pk_sol *s, pk_so
     pk_sol_free(&r);
 }
 
-/* Rounds the node's LP keeping only whole columns: by decreasing lambda,
- * a column whose items are all still unplaced becomes a bin, and first
- * fit with the bin-emptying search (pk_complete) places the rest.  Part
- * way through column generation most columns overlap: round_lp then opens
- * a bin for each one's leftovers, and on the pai-like 512-task root it
- * stayed at 127-130 GPUs while the LP was already at 110-111. */
-static void round_lp_whole(const cg *g, const node_inst *ni, const pk_inst *p, pk_sol *best)
+/* Rounds the node's LP into *best (when cheaper): columns by decreasing
+ * lambda become bins, and first fit with the bin-emptying search
+ * (pk_complete) places the rest.  A column keeps its still unplaced items;
+ * with whole set, only a column whose items are all unplaced becomes a bin.
+ * Part way through column generation most columns overlap, and keeping
+ * parts opens a bin for each one's leftovers: on the pai-like 512-task
+ * root that stayed at 127-130 GPUs while the LP was already at 110-111,
+ * which whole columns avoid. */
+static void round_lp(const cg *g, const node_inst *ni, const pk_inst *p, pk_sol *best,
+                     int whole)
 {
     const pk_inst *q = &ni->q;
     col_order *o;
@@ -483,42 +486,16 @@ static void round_lp_whole(const cg *g, const node_inst *ni, const pk_inst *p, p
     for (int i = 0; i < q->n; i++)
         s.bin_of[i] = -1;
     for (int a = 0; a < m; a++) {
-        int t, len, free_all = 1;
+        int t, len, free_n = 0;
         const int *gr = cg_col(g, o[a].c, &t, &len);
-        for (int b = 0; b < len && free_all; b++)
-            free_all = s.bin_of[gr[b]] < 0;
-        if (!free_all || len == 0)
+        for (int b = 0; b < len; b++)
+            free_n += s.bin_of[gr[b]] < 0;
+        if (free_n == 0 || (whole && free_n < len))
             continue;
         for (int b = 0; b < len; b++)
-            s.bin_of[gr[b]] = s.nbins;
-        s.bin_class[s.nbins++] = t;
-    }
-    keep_rounded(ni, p, &s, best);
-    pk_sol_free(&s);
-    free(o);
-}
-
-/* Rounds the node's LP: columns by decreasing lambda keep their still
- * unplaced items, first fit places the rest.  Improves *best. */
-static void round_lp(const cg *g, const node_inst *ni, const pk_inst *p, pk_sol *best)
-{
-    const pk_inst *q = &ni->q;
-    col_order *o;
-    int m = cols_by_lambda(g, &o);
-    pk_sol s;
-    pk_sol_init(&s, q);
-    for (int i = 0; i < q->n; i++)
-        s.bin_of[i] = -1;
-    for (int a = 0; a < m; a++) {
-        int t, len, used = 0;
-        const int *gr = cg_col(g, o[a].c, &t, &len);
-        for (int b = 0; b < len; b++)
-            if (s.bin_of[gr[b]] < 0) {
+            if (s.bin_of[gr[b]] < 0)
                 s.bin_of[gr[b]] = s.nbins;
-                used = 1;
-            }
-        if (used)
-            s.bin_class[s.nbins++] = t;
+        s.bin_class[s.nbins++] = t;
     }
     keep_rounded(ni, p, &s, best);
     pk_sol_free(&s);
@@ -916,7 +893,7 @@ static int dive_level(bp *b, const bp_node *cur, cg *g, const node_inst *ni, div
         pool_release(seed);
         int end = 0;
         if (go) {
-            round_lp(ng, &next, p, b->best);
+            round_lp(ng, &next, p, b->best, 0);
             publish(b);
             end = good_enough(b, ds->target) || dive_level(b, &child, ng, &next, ds);
         } else
@@ -1407,8 +1384,8 @@ typedef struct node_round {
 static double node_round_lp(void *ctx, cg *g)
 {
     node_round *nr = ctx;
-    round_lp(g, nr->ni, nr->b->p, nr->b->best);
-    round_lp_whole(g, nr->ni, nr->b->p, nr->b->best);
+    round_lp(g, nr->ni, nr->b->p, nr->b->best, 0);
+    round_lp(g, nr->ni, nr->b->p, nr->b->best, 1);
     return nr->b->best->cost;
 }
 
@@ -1459,7 +1436,7 @@ static void process(bp *b, bp_node *nd)
     }
     if (!pk_closes(p, lb, b->best->cost) && !cg_uses_artificial(g) &&
         !(b->c->o->mip_gap > 0 && good_enough(b, lb))) {
-        round_lp(g, &ni, p, b->best);
+        round_lp(g, &ni, p, b->best, 0);
         if (b->nodes == 1 && p->quantum <= 0 && b->c->o->threads >= 2)
             b->diver = diver_start(b, nd, g, &ni, lb, 1);
         else if (b->nodes == 1)
