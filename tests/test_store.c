@@ -30,6 +30,47 @@ static void test_open_creates_schema(void **state)
     tu_store_free(st, dir);
 }
 
+/* A new database has 16 KiB pages (series spill onto overflow pages on
+ * SQLite's 4 KiB); one made by another program keeps its own. */
+static int page_size_of(const char *path)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+static void test_new_database_page_size(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char *path = xasprintf("%s/p.db", dir);
+    store *st;
+    gp_err err = {{0}};
+    assert_int_equal(store_open(path, &st, NULL, &err), 0);
+    store_close(st);
+    assert_int_equal(page_size_of(path), 16384);
+    /* an existing file keeps its pages */
+    char *old = xasprintf("%s/old.db", dir);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(old, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA page_size = 4096; CREATE TABLE x(a); DROP TABLE x",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(store_open(old, &st, NULL, &err), 0);
+    store_close(st);
+    assert_int_equal(page_size_of(old), 4096);
+    free(old);
+    free(path);
+    tu_rmrf(dir);
+    free(dir);
+}
+
 static void test_future_version_refused(void **state)
 {
     (void)state;
@@ -944,6 +985,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open_creates_schema),
+        cmocka_unit_test(test_new_database_page_size),
         cmocka_unit_test(test_future_version_refused),
         cmocka_unit_test(test_garbage_file_refused),
         cmocka_unit_test(test_negative_version_refused),
