@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "core/rng.h"
+#include "bench_common.h"
 #include "samples/gen_trace.h"
 #include "samples/gen_trace_int.h"
 #include "samples/samplegen.h"
@@ -44,22 +45,6 @@ static const int gpu_counts[] = {1000, 10000, 100000};
 static const size_t task_counts[] = {1000, 10000, 100000};
 #define NG (sizeof gpu_counts / sizeof *gpu_counts)
 #define NT (sizeof task_counts / sizeof *task_counts)
-
-static int env_int(const char *name, int def)
-{
-    const char *v = getenv(name);
-    return v && atoi(v) > 0 ? atoi(v) : def;
-}
-
-/* Set by SIGALRM when a run has used its budget; sim_run polls it.  (A
- * signal handler can only reach a static.) */
-static volatile int out_of_time;
-
-static void on_alarm(int sig)
-{
-    (void)sig;
-    out_of_time = 1;
-}
 
 /* One run's wall time; negative (minus the budget) when it was stopped
  * at the budget, 0 after printing why it could not start.  sim_run as
@@ -83,34 +68,16 @@ static double time_run(const cluster *cl, const catalog *cat, const gp_trace *tr
         printf("%s: %s\n", policy, err.msg);
         return 0;
     }
-    out_of_time = 0;
-    signal(SIGALRM, on_alarm);
+    bench_out_of_time = 0;
+    signal(SIGALRM, bench_on_alarm);
     alarm((unsigned)budget_s);
-    int stopped = sim_run(s, &out_of_time) != 0;
+    int stopped = sim_run(s, &bench_out_of_time) != 0;
     alarm(0);
     if (!stopped)
         sim_finish(s);
     double t = now_seconds() - t0;
     sim_free(s);
     return stopped ? -t : t;
-}
-
-/* The policies to time: $BENCH_POLICIES split at commas into buf, or the
- * default ones.  Returns how many. */
-static size_t pick_policies(const char *names[MAXPOL], char *buf, size_t bufsz)
-{
-    const char *env = getenv("BENCH_POLICIES");
-    size_t n = 0;
-    if (!env || !*env) {
-        for (; n < sizeof default_policies / sizeof *default_policies; n++)
-            names[n] = default_policies[n];
-        return n;
-    }
-    snprintf(buf, bufsz, "%s", env);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && n < MAXPOL;
-         tok = strtok_r(NULL, ",", &save))
-        names[n++] = tok;
-    return n;
 }
 
 /* A seeded series for every task: 100 to 600 samples 60 s apart, a level
@@ -169,7 +136,9 @@ int main(void)
 {
     const char *policies[MAXPOL];
     char polbuf[256];
-    size_t npol = pick_policies(policies, polbuf, sizeof polbuf);
+    size_t npol = bench_pick_policies(policies, MAXPOL, default_policies,
+                                      sizeof default_policies / sizeof *default_policies,
+                                      polbuf, sizeof polbuf);
     gp_err err = {{0}};
     sample_set set;
     if (samplegen_build("gavel-like", SAMPLEGEN_DEFAULT_SEED, &set, &err)) {
@@ -178,10 +147,11 @@ int main(void)
     }
     catalog *cat = catalog_new();
     catalog_add_builtin(cat);
-    size_t max_tasks = (size_t)env_int("BENCH_TASKS", 10000);
-    int max_gpus = env_int("BENCH_MAX_GPUS", 100000), min_gpus = env_int("BENCH_MIN_GPUS", 1);
-    int series = env_int("BENCH_SERIES", 0) > 0;
-    double budget = env_int("BENCH_BUDGET_S", 120);
+    size_t max_tasks = (size_t)bench_env_int("BENCH_TASKS", 10000);
+    int max_gpus = bench_env_int("BENCH_MAX_GPUS", 100000);
+    int min_gpus = bench_env_int("BENCH_MIN_GPUS", 1);
+    int series = bench_env_int("BENCH_SERIES", 0) > 0;
+    double budget = bench_env_int("BENCH_BUDGET_S", 120);
     printf("gpuplan run time (s), Gavel-style traces%s, V100 clusters of 8 a server; "
            "budget %.0f s a run\n", series ? " with utilization series" : "", budget);
     /* t[task row][gpu column][policy]; 0 = not run */

@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "samples/gen_trace.h"
 #include "samples/gen_trace_int.h"
 #include "samples/samplegen.h"
@@ -51,26 +52,11 @@ static const char *const default_policies[] = {
 static const int gpu_counts[] = {10000, 100000};
 #define NG (sizeof gpu_counts / sizeof *gpu_counts)
 
-static int env_int(const char *name, int def)
-{
-    const char *v = getenv(name);
-    return v && atoi(v) > 0 ? atoi(v) : def;
-}
-
 static double cpu_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Set by SIGALRM when a run has used its budget; sim_run polls it. */
-static volatile int out_of_time;
-
-static void on_alarm(int sig)
-{
-    (void)sig;
-    out_of_time = 1;
 }
 
 typedef struct timing {
@@ -104,10 +90,10 @@ static timing time_run(const cluster *cl, const catalog *cat, const gp_trace *tr
         return t;
     }
     double c1 = cpu_seconds();
-    out_of_time = 0;
-    signal(SIGALRM, on_alarm);
+    bench_out_of_time = 0;
+    signal(SIGALRM, bench_on_alarm);
     alarm((unsigned)budget_s);
-    t.stopped = sim_run(s, &out_of_time) != 0;
+    t.stopped = sim_run(s, &bench_out_of_time) != 0;
     alarm(0);
     double c2 = cpu_seconds();
     if (!t.stopped)
@@ -153,22 +139,6 @@ static timing time_median(const cluster *cl, const catalog *cat, const gp_trace 
     return t;
 }
 
-static size_t pick_policies(const char *names[MAXPOL], char *buf, size_t bufsz)
-{
-    const char *env = getenv("BENCH_POLICIES");
-    size_t n = 0;
-    if (!env || !*env) {
-        for (; n < sizeof default_policies / sizeof *default_policies; n++)
-            names[n] = default_policies[n];
-        return n;
-    }
-    snprintf(buf, bufsz, "%s", env);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok && n < MAXPOL;
-         tok = strtok_r(NULL, ",", &save))
-        names[n++] = tok;
-    return n;
-}
-
 static void print_cell(const timing *t, size_t ntasks)
 {
     if (t->failed)
@@ -185,10 +155,12 @@ int main(void)
 {
     const char *policies[MAXPOL];
     char polbuf[512];
-    size_t npol = pick_policies(policies, polbuf, sizeof polbuf);
-    int repeat = env_int("BENCH_REPEAT", 3);
+    size_t npol = bench_pick_policies(policies, MAXPOL, default_policies,
+                                      sizeof default_policies / sizeof *default_policies,
+                                      polbuf, sizeof polbuf);
+    int repeat = bench_env_int("BENCH_REPEAT", 3);
     repeat = repeat > MAXREP ? MAXREP : repeat;
-    double budget = env_int("BENCH_BUDGET_S", 300);
+    double budget = bench_env_int("BENCH_BUDGET_S", 300);
     gp_err err = {{0}};
     sample_set set;
     if (samplegen_build("gavel-like", SAMPLEGEN_DEFAULT_SEED, &set, &err)) {
@@ -199,7 +171,7 @@ int main(void)
     catalog_add_builtin(cat);
     gen_gavel_params gp;
     gen_gavel_params_default(&gp);
-    gp.jobs = (size_t)env_int("BENCH_TASKS", 10000);
+    gp.jobs = (size_t)bench_env_int("BENCH_TASKS", 10000);
     gp.jobs_per_hour = 2000;
     gp.seed = 42;
     gp_trace *tr = gen_gavel_trace("throughput", set.tp, &gp, &err);
