@@ -400,10 +400,7 @@ static bnp_run bnp_with_threads(const pk_inst *p, int threads)
     sg_begin(&c, &o);
     pk_sol s;
     pk_sol_init(&s, p);
-    s.nbins = 0;
-    for (int i = 0; i < p->n; i++)
-        s.bin_of[i] = -1;
-    s.cost = pk_complete(p, &s);
+    s.cost = pk_first_fit(p, &s);
     assert_true(isfinite(s.cost));
     bnp_run r;
     double root;

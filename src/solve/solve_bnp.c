@@ -467,14 +467,27 @@ static void keep_rounded(const node_inst *ni, const pk_inst *p, pk_sol *s, pk_so
     pk_sol_free(&r);
 }
 
+/* Makes column gr (len items, class t) a bin of s, with its items not yet
+ * placed; with whole set, only when none of them is placed yet. */
+static void place_column(pk_sol *s, const int *gr, int len, int t, int whole)
+{
+    int free_n = 0;
+    for (int b = 0; b < len; b++)
+        free_n += s->bin_of[gr[b]] < 0;
+    if (free_n == 0 || (whole && free_n < len))
+        return;
+    for (int b = 0; b < len; b++)
+        if (s->bin_of[gr[b]] < 0)
+            s->bin_of[gr[b]] = s->nbins;
+    s->bin_class[s->nbins++] = t;
+}
+
 /* Rounds the node's LP into *best (when cheaper): columns by decreasing
- * lambda become bins, and first fit with the bin-emptying search
- * (pk_complete) places the rest.  A column keeps its still unplaced items;
- * with whole set, only a column whose items are all unplaced becomes a bin.
- * Part way through column generation most columns overlap, and keeping
- * parts opens a bin for each one's leftovers: on the pai-like 512-task
- * root that stayed at 127-130 GPUs while the LP was already at 110-111,
- * which whole columns avoid. */
+ * lambda become bins (place_column), and first fit with the bin-emptying
+ * search (pk_complete) places the rest.  Part way through column
+ * generation most columns overlap, and keeping parts opens a bin for each
+ * one's leftovers: on the pai-like 512-task root that stayed at 127-130
+ * GPUs while the LP was already at 110-111, which whole columns avoid. */
 static void round_lp(const cg *g, const node_inst *ni, const pk_inst *p, pk_sol *best,
                      int whole)
 {
@@ -486,16 +499,9 @@ static void round_lp(const cg *g, const node_inst *ni, const pk_inst *p, pk_sol 
     for (int i = 0; i < q->n; i++)
         s.bin_of[i] = -1;
     for (int a = 0; a < m; a++) {
-        int t, len, free_n = 0;
+        int t, len;
         const int *gr = cg_col(g, o[a].c, &t, &len);
-        for (int b = 0; b < len; b++)
-            free_n += s.bin_of[gr[b]] < 0;
-        if (free_n == 0 || (whole && free_n < len))
-            continue;
-        for (int b = 0; b < len; b++)
-            if (s.bin_of[gr[b]] < 0)
-                s.bin_of[gr[b]] = s.nbins;
-        s.bin_class[s.nbins++] = t;
+        place_column(&s, gr, len, t, whole);
     }
     keep_rounded(ni, p, &s, best);
     pk_sol_free(&s);
@@ -530,15 +536,9 @@ static void integer_master(cg *g, sg_ctx *c, const pk_inst *p, pk_sol *best, dou
         for (int col = 0; col < cg_ncols(g); col++) {
             if (glp_mip_col_val(P, cg_col_glp(g, col)) < 0.5)
                 continue;
-            int t, len, used = 0;
+            int t, len;
             const int *it = cg_col(g, col, &t, &len);
-            for (int a = 0; a < len; a++)
-                if (s.bin_of[it[a]] < 0) {
-                    s.bin_of[it[a]] = s.nbins;
-                    used = 1;
-                }
-            if (used)
-                s.bin_class[s.nbins++] = t;
+            place_column(&s, it, len, t, 0);
         }
         if (pk_complete(p, &s) < best->cost - SOLVE_EPS)
             pk_sol_copy(best, &s, p);

@@ -837,3 +837,11 @@ double pk_complete(const pk_inst *p, pk_sol *s)
     bins_free(&b);
     return cost;
 }
+
+double pk_first_fit(const pk_inst *p, pk_sol *s)
+{
+    s->nbins = 0;
+    for (int i = 0; i < p->n; i++)
+        s->bin_of[i] = -1;
+    return pk_complete(p, s);
+}

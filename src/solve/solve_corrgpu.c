@@ -271,13 +271,8 @@ static int search_packing(const pk_inst *p, sg_ctx *c, int have_start, pk_sol *s
 {
     if (have_start && pk_eval(p, s) == HUGE_VAL)
         have_start = 0;
-    if (!have_start) {
-        s->nbins = 0;
-        for (int i = 0; i < p->n; i++)
-            s->bin_of[i] = -1;
-        if (pk_complete(p, s) == HUGE_VAL)
-            return 0;
-    }
+    if (!have_start && pk_first_fit(p, s) == HUGE_VAL)
+        return 0;
     pk_fewer_bins(p, c, s, pk_count_bound(p), CORRGPU_LS_SHARE * sg_remaining(c),
                   CORRGPU_LS_MOVES_PER_ITEM * (long)p->n, CORRGPU_LS_SEED);
     return 1;

@@ -339,6 +339,8 @@ void pk_lns(const pk_inst *p, sg_ctx *c, pk_sol *best, double lb, double work_s,
 /* solve_bounds.c: completes a partial solution (bin_of < 0 = unplaced) by
  * first fit and the bin-emptying search; returns its cost or HUGE_VAL. */
 double pk_complete(const pk_inst *p, pk_sol *s);
+/* The same from nothing placed: every item of p by first fit into s. */
+double pk_first_fit(const pk_inst *p, pk_sol *s);
 
 /* solve_pack_ls.c — for one class of unlimited bins (CorrGPU): a search
  * over partial packings that empties a bin of s at a time, until s has
