@@ -36,9 +36,4 @@ void gogh_first_use_params(gogh_train_params *p);
 int gogh_nets_store(store *st, const char *name, const char *tput, const gogh_nets *n,
                     const gogh_train_params *p, const gogh_train_report *rep, gp_err *err);
 
-/* Trains nets with parameters p (NULL: the defaults) on every stored
- * throughput table that has none, each stored under the table's name.
- * 0, or -1 with a message. */
-int gogh_nets_train_missing(store *st, const gogh_train_params *p, gp_err *err);
-
 #endif
